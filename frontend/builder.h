@@ -1,0 +1,60 @@
+// Builds and verifies IR from parser events, one statement at a time: the one
+// front end shared by files and the REPL (tools.md §5). Each statement is
+// resolved, type-inferred and verified (ir/verifier.h) as it arrives; the first
+// error is reported and thrown as CompileError.
+#pragma once
+#include <string>
+
+#include "frontend/ast.h"
+#include "ir/diagnostics.h"
+#include "ir/ir.h"
+
+namespace pir {
+
+// Observes what the builder adds. The session (vm/) implements `command` to run
+// session commands as they are read; the REPL implements the rest for its echo.
+class BuildListener {
+ public:
+  virtual ~BuildListener() = default;
+  virtual void valueDefined(const Value&) {}       // main-graph var/const/op result
+  virtual void graphDefined(const Graph&) {}       // after its closing brace
+  virtual void resourceDefined(const Resource&) {}
+  // A session command was read and added to Module::commands. Throw CompileError
+  // (already reported) or let a runtime error propagate to stop the input.
+  virtual void command(const SessionCommand&) {}
+};
+
+class Builder final : public ast::ParseSink {
+ public:
+  // `baseDir`: directory that relative load()/save paths resolve against.
+  Builder(Module& module, DiagnosticEngine& diags, std::string baseDir, BuildListener* listener = nullptr);
+
+  void irOptions(ast::IrOptionsItem&&) override;
+  void stream(ast::StreamDecl&&) override;
+  void remoteBuffer(ast::RemoteBufferDecl&&) override;
+  void beginGraph(ast::GraphHeader&&) override;
+  void endGraph(SourceLoc closeBrace) override;
+  void beginMain(SourceLoc loc) override;
+  void endMain(SourceLoc closeBrace) override;
+  void statement(ast::BodyStmt&&) override;
+  void autodiff(ast::AutodiffItem&&) override;
+  void feed(ast::FeedCmd&&) override;
+  void run(ast::RunCmd&&) override;
+  void print(ast::PrintCmd&&) override;
+  void write(ast::WriteCmd&&) override;
+  void save(ast::SaveCmd&&) override;
+
+  // Abandons a graph left open by an error (the REPL calls this before rollback).
+  void reset();
+
+ private:
+  struct Impl;
+  std::shared_ptr<Impl> impl_;
+};
+
+// Parses and builds a whole buffer (already added to diags.sources()) into
+// `module`. Returns false after the first error (already reported).
+bool buildFromBuffer(Module& module, DiagnosticEngine& diags, uint32_t file, const std::string& baseDir,
+                     BuildListener* listener = nullptr);
+
+}  // namespace pir

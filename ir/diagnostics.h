@@ -1,0 +1,65 @@
+// Diagnostics in the compilers' format of tools.md §2:
+//   FILE:LINE:COL: error: MESSAGE
+//     the source line
+//         ^
+//   FILE:LINE:COL: note: MESSAGE
+#pragma once
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ir/source.h"
+
+namespace pir {
+
+enum class Severity { Error, Warning, Note };
+
+struct Note {
+  SourceLoc loc;
+  std::string message;
+};
+
+struct Diagnostic {
+  Severity severity = Severity::Error;
+  SourceLoc loc;
+  std::string message;
+  std::vector<Note> notes;
+};
+
+// Thrown to abandon the current input at the first error. The diagnostic has
+// already been reported to the engine when this is thrown.
+struct CompileError : std::runtime_error {
+  Diagnostic diag;
+  explicit CompileError(Diagnostic d) : std::runtime_error(d.message), diag(std::move(d)) {}
+};
+
+class DiagnosticEngine {
+ public:
+  explicit DiagnosticEngine(const SourceManager& sm) : sm_(sm) {}
+
+  // Records and, if a stream is attached, prints the diagnostic at once.
+  void report(const Diagnostic& d);
+  void warning(SourceLoc loc, std::string msg) { report({Severity::Warning, loc, std::move(msg), {}}); }
+
+  // Reports an error and throws CompileError.
+  [[noreturn]] void fail(SourceLoc loc, std::string msg, std::vector<Note> notes = {});
+
+  void setStream(std::ostream* os) { os_ = os; }
+  int errorCount() const { return errors_; }
+  int warningCount() const { return warnings_; }
+  const std::vector<Diagnostic>& all() const { return diags_; }
+  void clear() { diags_.clear(); errors_ = warnings_ = 0; }
+
+  // Formats one diagnostic (with its source line, caret and notes).
+  std::string format(const Diagnostic& d) const;
+  const SourceManager& sources() const { return sm_; }
+
+ private:
+  const SourceManager& sm_;
+  std::ostream* os_ = nullptr;
+  std::vector<Diagnostic> diags_;
+  int errors_ = 0, warnings_ = 0;
+};
+
+}  // namespace pir

@@ -1,0 +1,33 @@
+// Tensor data as written in the source: DATA and INIT of language.md §5.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "ir/dtype.h"
+#include "ir/source.h"
+
+namespace pir {
+
+struct Literal {
+  enum class Kind : uint8_t {
+    Data,     // a scalar or nested list: `shape` is its nesting, `values` row-major
+    Load,     // load("file.npy"): `path` as written, `resolvedPath` relative to the naming file
+    Uniform,  // uniform(low, high, seed): args = {low, high, seed}
+    Normal,   // normal(mean, std, seed): args = {mean, std, seed}
+    Zeros,
+    Ones,
+  };
+  Kind kind = Kind::Data;
+  Shape shape;                 // Data: [] for a scalar; [0] for `[]`
+  std::vector<double> values;  // Data: numbers; true/false are 1/0. Exact for every int dtype we store.
+  bool hasBool = false;        // Data: some element was written true/false
+  bool hasNumber = false;      // Data: some element was written as a number
+  std::string path, resolvedPath;
+  std::vector<double> args;
+  SourceLoc loc;
+
+  bool isScalar() const { return kind == Kind::Data && shape.empty(); }
+  bool isGenerator() const { return kind != Kind::Data && kind != Kind::Load; }
+};
+
+}  // namespace pir

@@ -1,0 +1,97 @@
+// The op table (ir/ops.def) as data: OpCode, arity, attribute specs, flags.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/attr.h"
+
+namespace pir {
+
+enum class OpCode : uint16_t {
+#define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel) id,
+#include "ir/ops.def"
+#undef PIR_OP
+};
+
+inline constexpr int kNumOpCodes = 0
+#define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel) +1
+#include "ir/ops.def"
+#undef PIR_OP
+    ;
+
+enum class GradKind : uint8_t { Diff, Zero, NoGrad, NA };
+
+enum OpFlag : uint32_t {
+  F_DECL = 1u << 0,         // `var` / `const` declaration, not an op statement
+  F_REGION = 1u << 1,       // has a nested op list (exchange block)
+  F_ELEMENTWISE = 1u << 2,  // elementwise (broadcasting where binary)
+  F_INPLACE = 1u << 3,      // overwrites operand 0; its result (if bound) aliases operand 0
+  F_VIEW = 1u << 4,         // in-place op that changes the view's shape (reshape_, transpose_)
+  F_IO = 1u << 5,           // an exchange op: may appear in `exchange {}`
+  F_SIDE_EFFECT = 1u << 6,  // must not be removed by dce even if unused
+  F_CONTROL = 1u << 7,      // takes graph-call operands
+  F_RANDOM = 1u << 8,       // consumes a seed
+  F_COLLECTIVE = 1u << 9,   // replica collective
+};
+
+// Attribute value types of the spec strings in ops.def.
+enum class AttrType : uint8_t {
+  Int,       // an integer
+  Float,     // a number (int or float literal, nan, inf)
+  Bool,      // true / false
+  Str,       // "string"
+  DType,     // a dtype word (aliases accepted)
+  Ints,      // a list of integers [1, 2] (a single integer is accepted as [n] where noted by the rule)
+  Floats,    // a list of numbers
+  Axes,      // an integer, a list of integers, or the word `all`
+  Group,     // a tuple (stride, group_size) or (stride)
+  Graph,     // @name
+  Values,    // a list of %names
+  Resource,  // $name
+  Enum,      // one of the words in `enumValues` (separated by '|')
+};
+
+enum class AttrPresence : uint8_t { Required, Optional, Defaulted };
+
+struct AttrSpec {
+  std::string name;
+  AttrType type;
+  AttrPresence presence;
+  std::vector<std::string> enumValues;
+  Attr defaultValue;  // when Defaulted
+};
+
+struct OpInfo {
+  OpCode code;
+  std::string_view name;
+  int minOperands;
+  int maxOperands;  // -1: variadic
+  std::string_view attrSpecText;
+  GradKind grad;
+  uint32_t flags;
+  std::vector<AttrSpec> attrs;  // parsed from attrSpecText once, at start-up
+
+  bool has(OpFlag f) const { return (flags & f) != 0; }
+  const AttrSpec* findAttr(std::string_view key) const {
+    for (auto& a : attrs)
+      if (a.name == key) return &a;
+    return nullptr;
+  }
+};
+
+const OpInfo& opInfo(OpCode c);
+inline std::string_view opName(OpCode c) { return opInfo(c).name; }
+// Op-statement names, including the alias `negate`; declarations (var, const,
+// exchange) are not op names and are not found.
+std::optional<OpCode> lookupOp(std::string_view name);
+// All op-statement names, for completion and docs.
+std::vector<std::string_view> allOpNames();
+
+// Attributes every op accepts (runtime.md §7 placement).
+const std::vector<AttrSpec>& placementAttrs();
+
+}  // namespace pir

@@ -1,0 +1,40 @@
+// Source buffers and locations. Every IR item carries a SourceLoc so that the
+// verifier, the VM and the REPL can point at the text that made it.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pir {
+
+// A position in a source buffer. file == 0 means "no location" (generated items).
+struct SourceLoc {
+  uint32_t file = 0;  // index into SourceManager, 1-based
+  uint32_t line = 0;  // 1-based
+  uint32_t col = 0;   // 1-based, in bytes
+  bool valid() const { return file != 0; }
+};
+
+struct SourceBuffer {
+  std::string name;  // as shown in diagnostics: a path, "-" shown as "<stdin>", or "<repl>"
+  std::string text;
+  // Byte offsets of line starts, computed lazily (diagnostics are rare).
+  mutable std::vector<size_t> lineStarts;
+  std::string_view lineText(uint32_t line) const;
+};
+
+// Owns all source text of a run. Buffers are never removed, so string_views
+// into them stay valid for the life of the manager (the REPL appends one per input).
+class SourceManager {
+ public:
+  uint32_t add(std::string name, std::string text);
+  const SourceBuffer& buffer(uint32_t id) const { return *buffers_.at(id - 1); }
+  size_t size() const { return buffers_.size(); }
+
+ private:
+  std::vector<std::unique_ptr<SourceBuffer>> buffers_;
+};
+
+}  // namespace pir

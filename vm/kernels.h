@@ -1,0 +1,66 @@
+// Compute kernels: the `Kernel` column of ir/ops.def.
+//
+// The VM resolves each op to a PreparedKernel once, at compile time, so that
+// everything that depends only on types and attributes (broadcast strides,
+// reduction axes, the dtype switch) is done before the run loop. Running a
+// kernel is then one indirect call.
+//
+// Control flow, IO, declarations and collectives are VM instructions, not
+// kernels; prepareKernel is only asked for ops with a compute kernel.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <ostream>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include "ir/dtype.h"
+#include "ir/ir.h"
+
+namespace pir::vm {
+
+// A tensor argument: contiguous row-major data of `type`.
+struct TensorRef {
+  void* data = nullptr;
+  const TensorType* type = nullptr;
+  template <class T> T* as() const { return static_cast<T*>(data); }
+};
+
+// Thrown by a kernel for a runtime error (runtime.md §8); the VM adds the op's
+// source location and replica index.
+struct KernelError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct KernelContext {
+  int replica = 0;           // replica index
+  int numReplicas = 1;
+  std::ostream* out = nullptr;  // print_tensor output
+};
+
+// ins and outs are in operand / result order. For F_INPLACE ops outs[0].data ==
+// ins[0].data (the kernel must be correct under that aliasing); an in-place op
+// whose alias result is unbound still gets outs[0].
+using KernelFn = void (*)(const void* state, const TensorRef* ins, TensorRef* outs, KernelContext& ctx);
+
+struct PreparedKernel {
+  KernelFn fn = nullptr;
+  std::shared_ptr<const void> state;  // kernel-specific, immutable while running
+  void operator()(const TensorRef* ins, TensorRef* outs, KernelContext& ctx) const {
+    fn(state.get(), ins, outs, ctx);
+  }
+};
+
+// Resolves `op` (operand/result types already inferred by the verifier) to its
+// kernel. `inTypes` are the types of its tensor operands in order (literal
+// operands included, resources and graph calls excluded); `outTypes` the types of
+// its results (for an in-place op, outTypes[0] == inTypes[0] even if the result
+// is unbound). Throws KernelError if the op has no compute kernel.
+PreparedKernel prepareKernel(const Op& op, std::span<const TensorType> inTypes,
+                             std::span<const TensorType> outTypes);
+
+// True if prepareKernel handles this op code.
+bool hasKernel(OpCode code);
+
+}  // namespace pir::vm
