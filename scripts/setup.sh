@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what is missing (Debian packages), builds pir, and runs the flagship sample.
+# Usage: scripts/setup.sh [BUILD_DIR]   (default: build)
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-"$here/build"}
+
+packages=(cmake ninja-build g++ pkg-config python3 tao-pegtl-dev libeigen3-dev libgtest-dev
+          libbenchmark-dev libedit-dev llvm-14-tools clang libclang-rt-14-dev libopenblas-dev tmux)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+fi
+
+cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+ninja -C "$build"
+echo "setup: running samples/linear.pir"
+"$build/repl/pir" run "$here/samples/linear.pir"
