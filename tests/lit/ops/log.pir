@@ -1,0 +1,6 @@
+# RUN: %pir run %s | FileCheck %s
+const %a : f32[4] = [1, 2.718281828, 10, 0]
+%y = log %a
+run
+print %y
+# CHECK: %y: f32[4] = [0, 0.9999{{[0-9]*}}, 2.3025{{[0-9]*}}, -inf]
