@@ -2,10 +2,11 @@
 
 namespace pir {
 
-uint32_t SourceManager::add(std::string name, std::string text) {
+uint32_t SourceManager::add(std::string name, std::string text, uint32_t firstLine) {
   auto b = std::make_unique<SourceBuffer>();
   b->name = std::move(name);
   b->text = std::move(text);
+  b->firstLine = firstLine == 0 ? 1 : firstLine;
   buffers_.push_back(std::move(b));
   return static_cast<uint32_t>(buffers_.size());
 }
@@ -37,7 +38,7 @@ static void formatOne(const SourceManager& sm, std::string& out, Severity sev, S
                       const std::string& msg, bool withLine) {
   if (loc.valid()) {
     const SourceBuffer& b = sm.buffer(loc.file);
-    out += b.name + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.col) + ": ";
+    out += b.name + ":" + std::to_string(b.displayLine(loc.line)) + ":" + std::to_string(loc.col) + ": ";
     out += severityWord(sev);
     out += ": " + msg + "\n";
     if (!withLine) return;

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -100,6 +101,39 @@ struct Op {
   const OpInfo& info() const { return opInfo(code); }
 };
 
+// The `%` namespace of one graph: name -> Value. Open addressing with linear
+// probing and backward-shift deletion; the key is the Value's own name, so a
+// slot is 16 bytes and a lookup usually touches one cache line (the builder
+// resolves every operand through it, and parse + verify must reach 1M ops/s).
+class ValueScope {
+ public:
+  Value* find(std::string_view name) const;
+  bool contains(std::string_view name) const { return find(name) != nullptr; }
+  // Adds `v` under v->name; an existing entry of that name is replaced.
+  void insert(Value* v);
+  // Removes the entry for v->name if it is `v`.
+  void erase(const Value* v);
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  void reserve(size_t n);
+  void clear() { slots_.clear(); size_ = 0; }
+  // Calls f(Value*) for every entry, in no particular order (completion, dumps).
+  template <class F> void forEach(F&& f) const {
+    for (auto& s : slots_)
+      if (s.value) f(s.value);
+  }
+
+ private:
+  struct Slot {
+    uint64_t hash = 0;
+    Value* value = nullptr;  // nullptr: empty slot
+  };
+  size_t findSlot(std::string_view name, uint64_t hash) const;  // the slot of `name`, or the empty slot ending its probe
+  void grow();
+  std::vector<Slot> slots_;  // size 0 or a power of two
+  size_t size_ = 0;
+};
+
 struct Graph {
   std::string name;  // without '@'; "main" for the main graph
   bool isMain = false;
@@ -111,17 +145,18 @@ struct Graph {
   bool hasReturn = false;
   SourceLoc returnLoc;
   AttrDict attrs;  // `attributes {...}`: grad_of, activations, ...
+  // Per parameter: the body (or a callee, through a by-reference argument)
+  // writes it in place. Set by the builder; binding a constant to such a
+  // by-reference input is an error (language.md §7).
+  std::vector<bool> paramWrittenInPlace;
   SourceLoc loc;   // of the name
   unsigned index = 0;  // position among Module::graphs (main: UINT_MAX)
 
   std::vector<std::unique_ptr<Value>> values;  // all values, by id
-  std::unordered_map<std::string, Value*> scope;
+  ValueScope scope;
   std::unordered_map<std::string, Op*> labels;  // `as LABEL` call sites
 
-  Value* lookup(const std::string& n) const {
-    auto it = scope.find(n);
-    return it == scope.end() ? nullptr : it->second;
-  }
+  Value* lookup(std::string_view n) const { return scope.find(n); }
 };
 
 struct AutodiffDirective {

@@ -115,7 +115,8 @@ void appendNumber(std::string& out, double v, DType t) {
     return;
   }
   if (isInteger(t)) {
-    out += std::to_string(static_cast<int64_t>(v));
+    // Callers pass stored (in-range) values; clamp anyway so bad input is not UB.
+    out += std::to_string(static_cast<int64_t>(roundToDType(v, t)));
     return;
   }
   if (std::isnan(v)) {

@@ -20,16 +20,22 @@ struct SourceLoc {
 struct SourceBuffer {
   std::string name;  // as shown in diagnostics: a path, "-" shown as "<stdin>", or "<repl>"
   std::string text;
+  // The session line number of the buffer's first line. The REPL gives each
+  // input its own buffer but counts lines over the whole session (tools.md §5),
+  // so locations stay buffer-relative and only their display is shifted.
+  uint32_t firstLine = 1;
   // Byte offsets of line starts, computed lazily (diagnostics are rare).
   mutable std::vector<size_t> lineStarts;
   std::string_view lineText(uint32_t line) const;
+  // The line number to show for buffer-relative `line` (diagnostics, disassembly).
+  uint32_t displayLine(uint32_t line) const { return line + firstLine - 1; }
 };
 
 // Owns all source text of a run. Buffers are never removed, so string_views
 // into them stay valid for the life of the manager (the REPL appends one per input).
 class SourceManager {
  public:
-  uint32_t add(std::string name, std::string text);
+  uint32_t add(std::string name, std::string text, uint32_t firstLine = 1);
   const SourceBuffer& buffer(uint32_t id) const { return *buffers_.at(id - 1); }
   size_t size() const { return buffers_.size(); }
 

@@ -63,4 +63,9 @@ PreparedKernel prepareKernel(const Op& op, std::span<const TensorType> inTypes,
 // True if prepareKernel handles this op code.
 bool hasKernel(OpCode code);
 
+// The f32 GEMM the matmul kernel uses: c[m,n] = a[m,k] * b[k,n], all row-major
+// and contiguous. Exposed for bench/matmul_bench.cpp.
+void gemmF32(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k);
+const char* gemmBackendName();  // "eigen" or "openblas"
+
 }  // namespace pir::vm

@@ -4,13 +4,15 @@
 #
 # RUN lines may use:
 #   %pir       the built pir executable (also on PATH as `pir`)
+#   %python    the Python running lit (for helper scripts in Inputs/)
 #   FileCheck  LLVM's FileCheck;  not  LLVM's `not` (inverts the exit status)
 #   %s %S %t   lit's own: this file, its directory, a temporary path
 import os
+import sys
 
 import lit.formats
 
-if not config.name:
+if not config.name or config.name == '<unnamed>':
     config.name = 'pir'
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = ['.pir']
@@ -33,5 +35,6 @@ config.environment['LC_ALL'] = 'C'
 
 # Word-bounded so that e.g. `--check-prefix=not` is left alone.
 config.substitutions.append(('%pir\\b', config.pir_bin))
+config.substitutions.append(('%python\\b', sys.executable))
 config.substitutions.append(('(?<![\\w/.-])FileCheck(?![\\w.-])', config.filecheck))
 config.substitutions.append(('(?<![\\w/.=-])not(?=\\s)', os.path.join(config.llvm_tools_dir, 'not')))

@@ -3,4 +3,4 @@
 ir {num_host_transfers = 2}
 h2d $x : f32[3]
 feed $x = [1, 2, 3]
-# CHECK: bad_feed_shape.pir:5:{{[0-9]+}}: error: {{.*}}f32[2,3]{{.*}}
+# CHECK: bad_feed_shape.pir:5:{{[0-9]+}}: error: feed $x: {{.*}}[3]{{.*}}[2,3]

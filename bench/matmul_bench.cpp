@@ -1,0 +1,149 @@
+// f32 GEMM: the matmul kernel (through prepareKernel, as the VM runs it) against
+// OpenBLAS's cblas_sgemm and Eigen's GEMM (as compiled in this build), all in
+// one run. Reports GFLOP/s (the `GFLOP` rate counter) and, for the kernel, the ratio to the best reference
+// measured in the same run (`vs_best`, 1.0 = as fast as the best). Also times
+// one small elementwise kernel call (add on f32[16]), the VM's per-op floor.
+//
+//   ./matmul_bench --benchmark_min_time=2
+#include <benchmark/benchmark.h>
+#include <dlfcn.h>
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <vector>
+
+#include "vm/kernels.h"
+
+namespace {
+
+using pir::DType;
+using pir::TensorType;
+using namespace pir::vm;
+
+// Best seconds per GEMM of each reference, by size, filled by the reference
+// benchmarks (registered, so run, before the kernel's).
+std::map<int64_t, double>& bestReference() {
+  static std::map<int64_t, double> best;
+  return best;
+}
+
+void noteReference(int64_t n, double secondsPerIter) {
+  auto [it, inserted] = bestReference().emplace(n, secondsPerIter);
+  if (!inserted) it->second = std::min(it->second, secondsPerIter);
+}
+
+struct Matrices {
+  std::vector<float> a, b, c;
+  explicit Matrices(int64_t n) : a(n * n), b(n * n), c(n * n) {
+    for (int64_t i = 0; i < n * n; ++i) {
+      a[i] = static_cast<float>(std::sin(0.001 * static_cast<double>(i)));
+      b[i] = static_cast<float>(std::cos(0.002 * static_cast<double>(i)));
+    }
+  }
+};
+
+void setFlops(benchmark::State& state, int64_t n) {
+  state.counters["GFLOP"] = benchmark::Counter(2e-9 * static_cast<double>(n * n * n),
+                                                 benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// Time per iteration, measured around the loop (the framework's own figure is
+// not visible to the benchmark body).
+template <class F> double timeLoop(benchmark::State& state, F&& body) {
+  const auto t0 = std::chrono::steady_clock::now();
+  int64_t iters = 0;
+  for (auto _ : state) {
+    body();
+    ++iters;
+  }
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return iters ? s / static_cast<double>(iters) : 0;
+}
+
+using SgemmFn = void (*)(int, int, int, int, int, int, float, const float*, int, const float*, int, float, float*, int);
+SgemmFn openBlasSgemm() {
+  static SgemmFn fn = [] {
+    void* lib = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_GLOBAL);
+    if (!lib) lib = dlopen("libopenblas.so", RTLD_NOW | RTLD_GLOBAL);
+    return lib ? reinterpret_cast<SgemmFn>(dlsym(lib, "cblas_sgemm")) : nullptr;
+  }();
+  return fn;
+}
+
+void BM_OpenBlasSgemm(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  SgemmFn sgemm = openBlasSgemm();
+  if (!sgemm) {
+    state.SkipWithError("libopenblas not found");
+    return;
+  }
+  Matrices m(n);
+  const int ni = static_cast<int>(n);
+  constexpr int kRowMajor = 101, kNoTrans = 111;  // CBLAS enum values
+  noteReference(n, timeLoop(state, [&] {
+    sgemm(kRowMajor, kNoTrans, kNoTrans, ni, ni, ni, 1.0f, m.a.data(), ni, m.b.data(), ni, 0.0f, m.c.data(), ni);
+    benchmark::DoNotOptimize(m.c.data());
+  }));
+  setFlops(state, n);
+}
+
+void BM_EigenGemm(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  Matrices m(n);
+  using M = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  Eigen::Map<const M> a(m.a.data(), n, n), b(m.b.data(), n, n);
+  Eigen::Map<M> c(m.c.data(), n, n);
+  noteReference(n, timeLoop(state, [&] {
+    c.noalias() = a * b;
+    benchmark::DoNotOptimize(m.c.data());
+  }));
+  setFlops(state, n);
+}
+
+void BM_PirMatMulKernel(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  Matrices m(n);
+  pir::Op op;
+  op.code = pir::OpCode::MatMul;
+  const TensorType t{DType::F32, {n, n}};
+  const TensorType ins[2] = {t, t};
+  PreparedKernel k = prepareKernel(op, ins, std::span<const TensorType>(&t, 1));
+  TensorRef in[2] = {{m.a.data(), &t}, {m.b.data(), &t}};
+  TensorRef out[1] = {{m.c.data(), &t}};
+  KernelContext ctx;
+  const double s = timeLoop(state, [&] {
+    k(in, out, ctx);
+    benchmark::DoNotOptimize(m.c.data());
+  });
+  setFlops(state, n);
+  if (auto it = bestReference().find(n); it != bestReference().end() && s > 0) state.counters["vs_best"] = it->second / s;
+  state.SetLabel(gemmBackendName());
+}
+
+void BM_AddF32x16Kernel(benchmark::State& state) {
+  std::vector<float> a(16, 1.0f), b(16, 2.0f), c(16);
+  pir::Op op;
+  op.code = pir::OpCode::Add;
+  const TensorType t{DType::F32, {16}};
+  const TensorType ins[2] = {t, t};
+  PreparedKernel k = prepareKernel(op, ins, std::span<const TensorType>(&t, 1));
+  TensorRef in[2] = {{a.data(), &t}, {b.data(), &t}};
+  TensorRef out[1] = {{c.data(), &t}};
+  KernelContext ctx;
+  for (auto _ : state) {
+    k(in, out, ctx);
+    benchmark::DoNotOptimize(c.data());
+  }
+}
+
+}  // namespace
+
+BENCHMARK(BM_OpenBlasSgemm)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_EigenGemm)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_PirMatMulKernel)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_AddF32x16Kernel);
+
+BENCHMARK_MAIN();

@@ -1,0 +1,830 @@
+// The IR builder: resolves names, types and verifies each parser event as it
+// arrives (language.md), appending to the Module. The first error is reported
+// through DiagnosticEngine::fail, which throws CompileError.
+//
+// Generated names: a result the source leaves unnamed gets the smallest free
+// decimal name `%N` of its graph (counting up from a per-graph hint), so the
+// printed text reparses to the same IR. A later user definition of that name is
+// a redefinition error pointing at the op that took it.
+#include "frontend/builder.h"
+
+#include <filesystem>
+#include <unordered_map>
+
+#include "frontend/parser.h"
+#include "ir/infer.h"
+#include "ir/verifier.h"
+
+namespace pir {
+
+namespace {
+
+std::string sigilName(char sigil, const std::string& n) {
+  std::string s(1, sigil);
+  s += n;
+  return s;
+}
+
+// IR option keys (runtime.md §1) with their valid ranges.
+struct OptionKey {
+  std::string_view key;
+  int64_t IrOptions::*field;
+  int64_t lo, hi;
+};
+constexpr OptionKey kOptionKeys[] = {
+    {"replication", &IrOptions::replication, 1, 1 << 16},
+    {"num_host_transfers", &IrOptions::numHostTransfers, 1, 1 << 24},
+    {"ipus", &IrOptions::ipus, 1, 1024},
+    {"tiles_per_ipu", &IrOptions::tilesPerIpu, 1, 1 << 20},
+    {"tile_memory", &IrOptions::tileMemory, 1, int64_t(1) << 40},
+    {"io_tiles", &IrOptions::ioTiles, 0, 1 << 20},
+    {"seed", &IrOptions::seed, 0, INT64_MAX},
+};
+
+}  // namespace
+
+struct Builder::Impl {
+  Module& m;
+  DiagnosticEngine& diags;
+  std::string baseDir;
+  BuildListener* listener;
+
+  Graph* openGraph = nullptr;  // the subgraph whose body is being read
+  std::vector<TensorType> types;  // scratch for inferred result types
+  // Next candidate for a generated `%N` name, per graph (a hint: taken names are skipped).
+  std::unordered_map<const Graph*, uint64_t> nextGeneratedName;
+
+  Impl(Module& module, DiagnosticEngine& d, std::string dir, BuildListener* l)
+      : m(module), diags(d), baseDir(std::move(dir)), listener(l) {
+    types.reserve(8);
+  }
+
+  Graph& current() { return openGraph ? *openGraph : *m.main; }
+
+  void markItem() { m.anyItemSeen = true; }
+
+  [[noreturn]] void redefinition(SourceLoc at, const std::string& what, SourceLoc first) {
+    std::vector<Note> notes;
+    if (first.valid()) notes.push_back({first, what + " is first defined here"});
+    diags.fail(at, "redefinition of " + what, std::move(notes));
+  }
+
+  void warnDowncast(const ast::Type& t, SourceLoc fallback) {
+    if (t.downcast) diags.warning(t.loc.valid() ? t.loc : fallback, downcastWarning(t.dtype));
+  }
+  static TensorType toType(const ast::Type& t) { return TensorType{t.dtype, t.shape}; }
+
+  std::string resolvePath(const std::string& path) const {
+    std::filesystem::path p(path);
+    if (p.is_absolute() || baseDir.empty()) return path;
+    return (std::filesystem::path(baseDir) / p).string();
+  }
+
+  // ---- names -------------------------------------------------------------------
+
+  void checkFreeValueName(Graph& g, const ast::Name& n) {
+    if (Value* prev = g.lookup(n.text)) redefinition(n.loc, sigilName('%', n.text), prev->loc);
+  }
+
+  Value* newValue(Graph& g, Value::Kind kind, std::string name, bool generated, TensorType type, SourceLoc loc) {
+    auto v = std::make_unique<Value>();
+    v->kind = kind;
+    v->name = std::move(name);
+    v->generatedName = generated;
+    v->type = std::move(type);
+    v->graph = &g;
+    v->id = static_cast<unsigned>(g.values.size());
+    v->loc = loc;
+    Value* raw = v.get();
+    g.scope.insert(raw);
+    g.values.push_back(std::move(v));
+    return raw;
+  }
+
+  std::string generatedName(Graph& g) {
+    uint64_t& next = nextGeneratedName[&g];
+    std::string name;
+    do name = std::to_string(next++);
+    while (g.scope.contains(name));
+    return name;
+  }
+
+  void defined(const Value& v) {
+    if (listener && v.graph == m.main.get()) listener->valueDefined(v);
+  }
+
+  // ---- operands ------------------------------------------------------------------
+
+  // `what`: the op or statement name that prefixes the message ("add", "return").
+  Value* lookupValue(Graph& g, const ast::Name& n, std::string_view what) {
+    if (Value* v = g.lookup(n.text)) return v;
+    std::vector<Note> notes;
+    if (!g.isMain)
+      if (Value* outer = m.main->lookup(n.text)) {
+        if (outer->loc.valid()) notes.push_back({outer->loc, "%" + n.text + " is a main-graph value declared here"});
+        diags.fail(n.loc, std::string(what) + ": unknown value %" + n.text + " in @" + g.name +
+                              ": a subgraph sees only its parameters and its own values; pass it as an argument",
+                   std::move(notes));
+      }
+    diags.fail(n.loc, std::string(what) + ": unknown value %" + n.text);
+  }
+
+  Graph* lookupGraph(const ast::Name& n, std::string_view what) {
+    if (openGraph && n.text == openGraph->name) diags.fail(n.loc, "recursion: @" + n.text + " calls itself");
+    if (Graph* g = m.findGraph(n.text)) return g;
+    if (n.text == "main") diags.fail(n.loc, std::string(what) + ": @main is the main graph and cannot be called");
+    diags.fail(n.loc, std::string(what) + ": unknown graph @" + n.text);
+  }
+
+  Operand resolveOperand(Graph& g, ast::Operand& a, bool allowCall, std::string_view what) {
+    Operand o;
+    o.loc = a.loc.valid() ? a.loc : a.name.loc;
+    switch (a.kind) {
+      case ast::Operand::Kind::Value:
+        o.kind = Operand::Kind::Value;
+        o.value = lookupValue(g, a.name, what);
+        break;
+      case ast::Operand::Kind::Resource:
+        o.kind = Operand::Kind::Resource;
+        o.resource = m.findResource(a.name.text);
+        if (!o.resource) diags.fail(a.name.loc, std::string(what) + ": unknown stream or remote buffer $" + a.name.text);
+        break;
+      case ast::Operand::Kind::Literal:
+        o.kind = Operand::Kind::Literal;
+        o.literal = std::move(a.literal);
+        if (!o.literal) diags.fail(o.loc, std::string(what) + ": missing literal");
+        break;
+      case ast::Operand::Kind::Call: {
+        if (!allowCall || !a.call) diags.fail(o.loc, std::string(what) + ": a graph call is only allowed as an operand of call, repeat or conditional");
+        o.kind = Operand::Kind::Call;
+        auto gc = std::make_shared<GraphCall>();
+        gc->loc = a.call->loc.valid() ? a.call->loc : a.call->graph.loc;
+        gc->graph = lookupGraph(a.call->graph, what);
+        gc->args.reserve(a.call->args.size());
+        for (auto& arg : a.call->args) gc->args.push_back(resolveOperand(g, arg, false, what));
+        o.call = std::move(gc);
+        break;
+      }
+    }
+    return o;
+  }
+
+  // ---- in-place rules ----------------------------------------------------------------
+
+  // The value an in-place write lands on, following results that alias operands.
+  static const Value* aliasRoot(const Value* v) {
+    while (v && v->kind == Value::Kind::Result && v->def) {
+      int idx = inplaceOperandIndex(v->def->code);
+      if (idx < 0 || static_cast<size_t>(idx) >= v->def->operands.size()) break;
+      const Operand& o = v->def->operands[idx];
+      if (o.kind != Operand::Kind::Value) break;
+      v = o.value;
+    }
+    return v;
+  }
+
+  void markParamWritten(Graph& g, const Value* root) {
+    if (g.isMain || !root || root->kind != Value::Kind::Param || !root->byRef) return;
+    auto& written = g.paramWrittenInPlace;
+    written.resize(g.params.size(), false);
+    for (size_t i = 0; i < g.params.size(); ++i)
+      if (g.params[i] == root) written[i] = true;
+  }
+
+  [[noreturn]] void constWrite(const Op& op, const Operand& o, const Value* root, const std::string& detail) {
+    std::vector<Note> notes;
+    if (root && root->loc.valid()) notes.push_back({root->loc, "%" + root->name + " is declared here"});
+    diags.fail(o.loc.valid() ? o.loc : op.loc,
+               std::string(op.info().name) + ": cannot write in place to a constant" + detail, std::move(notes));
+  }
+
+  void checkInplace(Graph& g, const Op& op) {
+    int w = inplaceOperandIndex(op.code);
+    if (w >= 0 && static_cast<size_t>(w) < op.operands.size()) {
+      const Operand& o = op.operands[w];
+      if (o.kind == Operand::Kind::Literal) constWrite(op, o, nullptr, " (a literal)");
+      const Value* root = aliasRoot(o.value);
+      if (root && root->kind == Value::Kind::Const) constWrite(op, o, root, " %" + root->name);
+      markParamWritten(g, root);
+    }
+    // A callee that writes a by-reference input in place must not get a constant there.
+    if (op.code == OpCode::Call || op.code == OpCode::Repeat) {
+      const GraphCall& c = *op.operands[0].call;
+      const std::vector<bool>& written = c.graph->paramWrittenInPlace;
+      for (size_t k = 0; k < c.args.size() && k < written.size(); ++k) {
+        if (!written[k]) continue;
+        const Operand& a = c.args[k];
+        std::string detail = ": @" + c.graph->name + " writes its by-reference input %" + c.graph->params[k]->name +
+                             " in place";
+        if (a.kind == Operand::Kind::Literal) constWrite(op, a, nullptr, detail + " and argument " + std::to_string(k + 1) + " is a literal");
+        const Value* root = aliasRoot(a.value);
+        if (root && root->kind == Value::Kind::Const)
+          constWrite(op, a, root, detail + " and argument " + std::to_string(k + 1) + " is the constant %" + root->name);
+        markParamWritten(g, root);
+      }
+    }
+  }
+
+  // ---- `using LABEL` (language.md §9) ---------------------------------------------
+
+  void bindActivations(Graph& g, Op& op, const ast::Name& label) {
+    if (op.code != OpCode::Call) diags.fail(label.loc, std::string(op.info().name) + ": `using` is only for call");
+    auto it = g.labels.find(label.text);
+    if (it == g.labels.end()) diags.fail(label.loc, "call: unknown call label '" + label.text + "'");
+    const Op& site = *it->second;
+    GraphCall& call = *op.operands[0].call;
+    const Graph& grad = *call.graph;
+    const Attr* gradOf = grad.attrs.find("grad_of");
+    const Attr* acts = grad.attrs.find("activations");
+    if (!gradOf || gradOf->kind != Attr::Kind::Graph || !acts)
+      diags.fail(label.loc, "call: @" + grad.name + " is not a gradient graph (no grad_of/activations attributes)");
+    const Graph& fwd = *site.operands[0].call->graph;
+    if (fwd.name != gradOf->s) {
+      std::vector<Note> notes;
+      if (site.loc.valid()) notes.push_back({site.loc, "call site '" + label.text + "' is here"});
+      diags.fail(label.loc, "call: @" + grad.name + " is the gradient of @" + gradOf->s + ", but '" + label.text +
+                                "' calls @" + fwd.name,
+                 std::move(notes));
+    }
+    for (const Attr& a : acts->items) {
+      bool found = false;
+      for (size_t k = 0; k < fwd.params.size() && !found; ++k)
+        if (fwd.params[k]->name == a.s) {
+          call.args.push_back(site.operands[0].call->args[k]);
+          found = true;
+        }
+      for (size_t j = 0; j < fwd.returns.size() && !found; ++j) {
+        const Operand& r = fwd.returns[j];
+        if (r.kind == Operand::Kind::Value && r.value->name == a.s && j < site.results.size()) {
+          Operand o;
+          o.kind = Operand::Kind::Value;
+          o.value = site.results[j];
+          o.loc = label.loc;
+          call.args.push_back(std::move(o));
+          found = true;
+        }
+      }
+      if (!found)
+        diags.fail(label.loc, "call: activation %" + a.s + " of @" + grad.name + " is neither an input nor an output of @" +
+                                  fwd.name);
+    }
+  }
+
+  // ---- op statements -------------------------------------------------------------
+
+  // Builds one op statement into `g`; appended to `region` when inside an exchange block.
+  Op* opStatement(Graph& g, ast::OpStmt& s, std::vector<std::unique_ptr<Op>>* region) {
+    auto code = lookupOp(s.opName);
+    if (!code) diags.fail(s.opLoc, "unknown op '" + s.opName + "'");
+    const OpInfo& info = opInfo(*code);
+    if (region && !info.has(F_IO))
+      diags.fail(s.opLoc, "exchange: only IO ops (host_load, host_store, remote_load, remote_load_, remote_store) may "
+                          "appear in an exchange block, not " + s.opName);
+    for (size_t i = 0; i < s.results.size(); ++i) {
+      checkFreeValueName(g, s.results[i]);
+      for (size_t j = 0; j < i; ++j)
+        if (s.results[j].text == s.results[i].text)
+          redefinition(s.results[i].loc, sigilName('%', s.results[i].text), s.results[j].loc);
+    }
+    auto op = std::make_unique<Op>();
+    op->code = *code;
+    op->loc = s.opLoc.valid() ? s.opLoc : s.loc;
+    op->attrs = std::move(s.attrs);
+    op->parent = &g;
+    op->operands.reserve(s.operands.size());
+    bool control = info.has(F_CONTROL);
+    for (auto& a : s.operands) op->operands.push_back(resolveOperand(g, a, control, info.name));
+    if (s.usingLabel) {
+      checkOpSignature(*op, m.options, diags);
+      bindActivations(g, *op, *s.usingLabel);
+    }
+    verifyOp(*op, m.options, types, diags);
+    const std::string_view name = info.name;
+    bool inplace = info.has(F_INPLACE);
+    if (s.results.size() > types.size())
+      diags.fail(s.results[types.size()].loc, std::string(name) + ": " + std::to_string(s.results.size()) +
+                                                  " names for " + std::to_string(types.size()) + " result" +
+                                                  (types.size() == 1 ? "" : "s"));
+    if (s.resultTypes.size() > types.size())
+      diags.fail(s.resultTypes[types.size()].loc, std::string(name) + ": " + std::to_string(s.resultTypes.size()) +
+                                                      " result types given for " + std::to_string(types.size()) +
+                                                      " result" + (types.size() == 1 ? "" : "s"));
+    for (size_t i = 0; i < s.resultTypes.size(); ++i) {
+      warnDowncast(s.resultTypes[i], op->loc);
+      TensorType given = toType(s.resultTypes[i]);
+      if (!(given == types[i]))
+        diags.fail(s.resultTypes[i].loc.valid() ? s.resultTypes[i].loc : op->loc,
+                   std::string(name) + ": result type " + given.str() + " does not match the inferred type " +
+                       types[i].str());
+    }
+    checkInplace(g, *op);
+    if (s.asLabel) {
+      if (op->code != OpCode::Call) diags.fail(s.asLabel->loc, std::string(name) + ": `as` is only for call");
+      auto it = g.labels.find(s.asLabel->text);
+      if (it != g.labels.end()) {
+        std::vector<Note> notes;
+        if (it->second->loc.valid()) notes.push_back({it->second->loc, "'" + s.asLabel->text + "' is first defined here"});
+        diags.fail(s.asLabel->loc, "redefinition of call label '" + s.asLabel->text + "'", std::move(notes));
+      }
+    }
+    // Results: named ones first, then generated names; an in-place op binds its alias only if named.
+    size_t count = inplace ? std::min(types.size(), s.results.size()) : types.size();
+    op->results.reserve(count);
+    for (size_t i = 0; i < count; ++i) {
+      Value* v;
+      if (i < s.results.size()) {
+        v = newValue(g, Value::Kind::Result, std::move(s.results[i].text), false, std::move(types[i]), s.results[i].loc);
+      } else
+        v = newValue(g, Value::Kind::Result, generatedName(g), true, std::move(types[i]), op->loc);
+      v->def = op.get();
+      v->resultIndex = static_cast<unsigned>(i);
+      op->results.push_back(v);
+    }
+    Op* raw = op.get();
+    if (s.asLabel) {
+      op->label = s.asLabel->text;
+      g.labels[op->label] = raw;
+    }
+    auto& list = region ? *region : g.ops;
+    op->index = static_cast<unsigned>(list.size());
+    list.push_back(std::move(op));
+    for (Value* v : raw->results) defined(*v);
+    return raw;
+  }
+
+  // ---- declarations ----------------------------------------------------------------
+
+  void declStatement(Graph& g, ast::DeclStmt& s) {
+    const char* kw = s.isConst ? "const" : "var";
+    std::string what = std::string(kw) + " %" + s.name.text;
+    if (!s.isConst && !g.isMain)
+      diags.fail(s.loc, "var: variables are declared in the main graph only; pass %" + s.name.text + " to @" + g.name +
+                            " as an argument");
+    checkFreeValueName(g, s.name);
+    warnDowncast(s.type, s.loc);
+    TensorType type = toType(s.type);
+    const OpInfo& varInfo = opInfo(OpCode::Var);
+    checkPlacementAttrs(s.attrs, what, m.options, diags, s.isConst ? nullptr : &varInfo);
+    if (!s.init) diags.fail(s.loc, what + ": missing initial value");
+    Literal& lit = *s.init;
+    if (s.isConst && lit.isGenerator())
+      diags.fail(lit.loc.valid() ? lit.loc : s.loc, what + ": generators (uniform, normal, zeros, ones) are only for var");
+    TensorType dataType = type;
+    if (!s.isConst) {
+      const Attr* grouping = s.attrs.find("replica_grouping");
+      if (grouping && !grouping->isWord("none")) {
+        ReplicaGrouping rg = readGrouping(grouping, m.options.replication);
+        std::string why = groupingError(rg, m.options.replication);
+        if (!why.empty()) diags.fail(grouping->loc.valid() ? grouping->loc : s.loc, what + ": " + why);
+        int64_t groups = rg.numGroups(m.options.replication);
+        if (groups > 1) dataType.shape.insert(dataType.shape.begin(), groups);
+      }
+      checkRemoteVar(s, type, what);
+    }
+    if (lit.kind == Literal::Kind::Load) {
+      lit.resolvedPath = resolvePath(lit.path);
+      std::error_code ec;
+      if (!std::filesystem::is_regular_file(lit.resolvedPath, ec))
+        diags.fail(lit.loc.valid() ? lit.loc : s.loc, what + ": cannot open \"" + lit.path + "\"");
+    }
+    checkLiteralData(lit, dataType, what, diags);
+    auto op = std::make_unique<Op>();
+    op->code = s.isConst ? OpCode::Const : OpCode::Var;
+    op->loc = s.loc;
+    op->attrs = std::move(s.attrs);
+    op->init = std::move(s.init);
+    op->parent = &g;
+    Value* v = newValue(g, s.isConst ? Value::Kind::Const : Value::Kind::Var, std::move(s.name.text), false,
+                        std::move(type), s.name.loc);
+    v->def = op.get();
+    op->results.push_back(v);
+    op->index = static_cast<unsigned>(g.ops.size());
+    g.ops.push_back(std::move(op));
+    defined(*v);
+  }
+
+  void checkRemoteVar(const ast::DeclStmt& s, const TensorType& type, const std::string& what) {
+    const Attr* remote = s.attrs.find("remote");
+    const Attr* offset = s.attrs.find("offset");
+    bool hasRemote = remote && !remote->isWord("none");
+    if (offset && !offset->isWord("none") && !hasRemote)
+      diags.fail(offset->loc.valid() ? offset->loc : s.loc, what + ": offset needs remote = $buffer");
+    if (!hasRemote) return;
+    SourceLoc loc = remote->loc.valid() ? remote->loc : s.loc;
+    Resource* r = m.findResource(remote->s);
+    if (!r) diags.fail(loc, what + ": unknown remote buffer $" + remote->s);
+    std::vector<Note> notes;
+    if (r->loc.valid()) notes.push_back({r->loc, "$" + r->name + " is declared here"});
+    if (r->kind != Resource::Kind::RemoteBuffer) diags.fail(loc, what + ": $" + r->name + " is not a remote buffer", notes);
+    if (!(r->type == type))
+      diags.fail(loc, what + ": type " + type.str() + " does not match remote buffer $" + r->name + " : " + r->type.str(),
+                 notes);
+    int64_t k = offset && offset->kind == Attr::Kind::Int ? offset->i : 0;
+    if (k < 0 || k >= r->entries)
+      diags.fail(offset && offset->loc.valid() ? offset->loc : loc,
+                 what + ": offset " + std::to_string(k) + " is out of range: $" + r->name + " has " +
+                     std::to_string(r->entries) + " entr" + (r->entries == 1 ? "y" : "ies"),
+                 notes);
+  }
+
+  void exchangeStatement(Graph& g, ast::ExchangeStmt& s) {
+    checkPlacementAttrs(s.attrs, "exchange", m.options, diags);
+    auto ex = std::make_unique<Op>();
+    ex->code = OpCode::Exchange;
+    ex->loc = s.loc;
+    ex->attrs = std::move(s.attrs);
+    ex->parent = &g;
+    ex->region.reserve(s.ops.size());
+    size_t firstValue = g.values.size();  // values at or after this id are produced inside the block
+    for (auto& stmt : s.ops) {
+      Op* op = opStatement(g, stmt, &ex->region);
+      for (const Operand& o : op->operands)
+        if (o.kind == Operand::Kind::Value && o.value->id >= firstValue) {
+          std::vector<Note> notes;
+          if (o.value->loc.valid()) notes.push_back({o.value->loc, "%" + o.value->name + " is produced here"});
+          diags.fail(o.loc.valid() ? o.loc : op->loc,
+                     "exchange: " + std::string(op->info().name) + " consumes %" + o.value->name +
+                         ", produced inside the same exchange block (a data dependency)",
+                     std::move(notes));
+        }
+    }
+    ex->index = static_cast<unsigned>(g.ops.size());
+    g.ops.push_back(std::move(ex));
+  }
+
+  void returnStatement(Graph& g, ast::ReturnStmt& s) {
+    if (g.isMain) diags.fail(s.loc, "return: the main graph has no return");
+    std::vector<Operand> values;
+    values.reserve(s.values.size());
+    for (auto& a : s.values) values.push_back(resolveOperand(g, a, false, "return"));
+    if (g.outputsWritten && values.size() != g.outputTypes.size())
+      diags.fail(s.loc, "return: @" + g.name + " returns " + std::to_string(values.size()) + " value" +
+                            (values.size() == 1 ? "" : "s") + ", but its signature declares " +
+                            std::to_string(g.outputTypes.size()));
+    for (size_t i = 0; i < values.size(); ++i) {
+      Operand& o = values[i];
+      if (o.kind == Operand::Kind::Resource) diags.fail(o.loc, "return: operand must be a tensor");
+      if (o.kind == Operand::Kind::Literal) {
+        if (!g.outputsWritten)
+          diags.fail(o.loc, "return: cannot infer the dtype of a literal without `-> (...)`: declare a const");
+        if (o.literal->kind != Literal::Kind::Data) diags.fail(o.loc, "return: only a scalar or list literal can be returned");
+        o.literalType = g.outputTypes[i];
+        checkLiteralData(*o.literal, o.literalType, "return", diags);
+      } else if (g.outputsWritten && !(o.type() == g.outputTypes[i])) {
+        std::vector<Note> notes;
+        if (o.value->loc.valid()) notes.push_back({o.value->loc, "%" + o.value->name + " is declared here"});
+        diags.fail(o.loc, "return: value " + std::to_string(i + 1) + " has type " + o.type().str() + ", but @" +
+                              g.name + " declares " + g.outputTypes[i].str(),
+                   std::move(notes));
+      }
+    }
+    if (!g.outputsWritten) {
+      g.outputTypes.clear();
+      for (auto& o : values) g.outputTypes.push_back(o.type());
+    }
+    g.returns = std::move(values);
+    g.hasReturn = true;
+    g.returnLoc = s.loc;
+  }
+
+  // ---- session commands ----------------------------------------------------------
+
+  void addCommand(SessionCommand&& cmd) {
+    cmd.mainOpCount = m.main->ops.size();
+    m.commands.push_back(std::move(cmd));
+    if (listener) listener->command(m.commands.back());
+  }
+
+  void checkCommandData(const char* cmd, const std::string& target, Literal& lit, const TensorType& bufferType) {
+    std::string what = std::string(cmd) + " " + target;
+    SourceLoc loc = lit.loc;
+    if (lit.isGenerator()) diags.fail(loc, what + ": data must be a literal or load(\"file.npy\")");
+    if (lit.kind == Literal::Kind::Load) {
+      lit.resolvedPath = resolvePath(lit.path);
+      return;  // read and shape-checked by the session when the command runs
+    }
+    bool scalarOk = lit.isScalar() && bufferType.numElements() == 1;
+    if (!scalarOk && lit.shape != bufferType.shape)
+      diags.fail(loc, what + ": data of shape " + shapeToString(lit.shape) + " does not match the buffer shape " +
+                          shapeToString(bufferType.shape));
+    checkLiteralData(lit, bufferType, what, diags);
+  }
+
+  // A print/save target: `$` streams (h2d or d2h) or `%` main-graph values.
+  void checkOutputTarget(const char* cmd, const ast::Name& n) {
+    const std::string& t = n.text;
+    if (t.size() > 1 && t[0] == '$') {
+      Resource* r = m.findResource(t.substr(1));
+      if (!r) diags.fail(n.loc, std::string(cmd) + ": unknown stream " + t);
+      if (r->kind == Resource::Kind::RemoteBuffer)
+        diags.fail(n.loc, std::string(cmd) + ": " + t + " is a remote buffer; print a remote variable instead");
+      return;
+    }
+    if (t.size() > 1 && t[0] == '%') {
+      if (!m.main->lookup(t.substr(1))) diags.fail(n.loc, std::string(cmd) + ": unknown value " + t + " in the main graph");
+      return;
+    }
+    diags.fail(n.loc, std::string(cmd) + ": expected a $stream or a %value, got " + t);
+  }
+};
+
+Builder::Builder(Module& module, DiagnosticEngine& diags, std::string baseDir, BuildListener* listener)
+    : impl_(std::make_shared<Impl>(module, diags, std::move(baseDir), listener)) {}
+
+void Builder::irOptions(ast::IrOptionsItem&& item) {
+  Impl& b = *impl_;
+  if (b.m.options.present) {
+    std::vector<Note> notes;
+    if (b.m.options.loc.valid()) notes.push_back({b.m.options.loc, "the options are first set here"});
+    b.diags.fail(item.loc, "ir: options may be set only once", std::move(notes));
+  }
+  if (b.m.anyItemSeen) b.diags.fail(item.loc, "ir: `ir {...}` must come before any other item");
+  IrOptions opts = b.m.options;
+  for (size_t i = 0; i < item.entries.size(); ++i) {
+    auto& [key, value] = item.entries[i];
+    for (size_t j = 0; j < i; ++j)
+      if (item.entries[j].first.text == key.text) b.diags.fail(key.loc, "ir: duplicate option '" + key.text + "'");
+    const OptionKey* spec = nullptr;
+    for (auto& k : kOptionKeys)
+      if (k.key == key.text) spec = &k;
+    if (!spec) {
+      std::string known;
+      for (auto& k : kOptionKeys) known += (known.empty() ? "" : ", ") + std::string(k.key);
+      b.diags.fail(key.loc, "ir: unknown option '" + key.text + "' (known: " + known + ")");
+    }
+    SourceLoc vloc = value.loc.valid() ? value.loc : key.loc;
+    if (value.kind != Attr::Kind::Int) b.diags.fail(vloc, "ir: option '" + key.text + "' must be an integer");
+    if (value.i < spec->lo || value.i > spec->hi)
+      b.diags.fail(vloc, "ir: " + key.text + " = " + std::to_string(value.i) + " is out of range [" +
+                             std::to_string(spec->lo) + ", " + std::to_string(spec->hi) + "]");
+    opts.*(spec->field) = value.i;
+  }
+  if (opts.ioTiles >= opts.tilesPerIpu)
+    b.diags.fail(item.loc, "ir: io_tiles = " + std::to_string(opts.ioTiles) + " leaves no compute tiles (tiles_per_ipu = " +
+                               std::to_string(opts.tilesPerIpu) + ")");
+  opts.present = true;
+  opts.loc = item.loc;
+  b.m.options = opts;
+  b.markItem();
+}
+
+void Builder::stream(ast::StreamDecl&& s) {
+  Impl& b = *impl_;
+  b.markItem();
+  if (Resource* prev = b.m.findResource(s.name.text)) b.redefinition(s.name.loc, "$" + s.name.text, prev->loc);
+  b.warnDowncast(s.type, s.loc);
+  auto r = std::make_unique<Resource>();
+  r->kind = s.h2d ? Resource::Kind::H2D : Resource::Kind::D2H;
+  r->name = std::move(s.name.text);
+  r->type = Impl::toType(s.type);
+  r->downcast = s.type.downcast;
+  r->loc = s.name.loc;
+  r->index = static_cast<unsigned>(b.m.resources.size());
+  Resource* raw = r.get();
+  b.m.resourceScope.emplace(raw->name, raw);
+  b.m.resources.push_back(std::move(r));
+  if (b.listener) b.listener->resourceDefined(*raw);
+}
+
+void Builder::remoteBuffer(ast::RemoteBufferDecl&& s) {
+  Impl& b = *impl_;
+  b.markItem();
+  if (Resource* prev = b.m.findResource(s.name.text)) b.redefinition(s.name.loc, "$" + s.name.text, prev->loc);
+  b.warnDowncast(s.type, s.loc);
+  int64_t entries = 1;
+  for (auto& [key, value] : s.attrs.entries) {
+    SourceLoc loc = value.loc.valid() ? value.loc : s.loc;
+    if (key != "entries") b.diags.fail(loc, "remote_buffer $" + s.name.text + ": unknown attribute '" + key + "'");
+    if (value.kind != Attr::Kind::Int || value.i < 1 || value.i > (int64_t(1) << 32))
+      b.diags.fail(loc, "remote_buffer $" + s.name.text + ": entries must be an integer >= 1");
+    entries = value.i;
+  }
+  auto r = std::make_unique<Resource>();
+  r->kind = Resource::Kind::RemoteBuffer;
+  r->name = std::move(s.name.text);
+  r->type = Impl::toType(s.type);
+  r->downcast = s.type.downcast;
+  r->entries = entries;
+  r->loc = s.name.loc;
+  r->index = static_cast<unsigned>(b.m.resources.size());
+  Resource* raw = r.get();
+  b.m.resourceScope.emplace(raw->name, raw);
+  b.m.resources.push_back(std::move(r));
+  if (b.listener) b.listener->resourceDefined(*raw);
+}
+
+void Builder::beginGraph(ast::GraphHeader&& h) {
+  Impl& b = *impl_;
+  b.markItem();
+  if (b.openGraph) b.diags.fail(h.loc, "graph definitions do not nest");
+  if (h.name.text == "main") b.diags.fail(h.name.loc, "@main is the main graph; write `main { ... }`");
+  if (Graph* prev = b.m.findGraph(h.name.text)) b.redefinition(h.name.loc, "@" + h.name.text, prev->loc);
+  auto g = std::make_unique<Graph>();
+  g->name = std::move(h.name.text);
+  g->loc = h.name.loc;
+  g->index = static_cast<unsigned>(b.m.graphs.size());
+  for (auto& p : h.params) {
+    if (Value* prev = g->lookup(p.name.text)) b.redefinition(p.name.loc, "%" + p.name.text, prev->loc);
+    b.warnDowncast(p.type, p.name.loc);
+    Value* v = b.newValue(*g, Value::Kind::Param, std::move(p.name.text), false, Impl::toType(p.type), p.name.loc);
+    v->byRef = p.byRef;
+    g->params.push_back(v);
+  }
+  if (h.outputs) {
+    g->outputsWritten = true;
+    for (auto& t : *h.outputs) {
+      b.warnDowncast(t, h.loc);
+      g->outputTypes.push_back(Impl::toType(t));
+    }
+  }
+  for (auto& [key, value] : h.attrs.entries) {
+    SourceLoc loc = value.loc.valid() ? value.loc : h.loc;
+    if (key == "grad_of" && value.kind != Attr::Kind::Graph)
+      b.diags.fail(loc, "@" + g->name + ": attribute 'grad_of' must be a graph name @g");
+    if (key == "activations") {
+      bool ok = value.kind == Attr::Kind::List || value.kind == Attr::Kind::Tuple;
+      for (auto& item : value.items) ok = ok && item.kind == Attr::Kind::Value;
+      if (!ok) b.diags.fail(loc, "@" + g->name + ": attribute 'activations' must be a list of %names");
+    }
+  }
+  g->attrs = std::move(h.attrs);
+  Graph* raw = g.get();
+  b.nextGeneratedName.erase(raw);
+  b.m.graphScope.emplace(raw->name, raw);
+  b.m.graphs.push_back(std::move(g));
+  b.openGraph = raw;
+}
+
+void Builder::endGraph(SourceLoc closeBrace) {
+  Impl& b = *impl_;
+  if (!b.openGraph) b.diags.fail(closeBrace, "'}' without an open graph");
+  Graph& g = *b.openGraph;
+  if (!g.hasReturn)
+    b.diags.fail(closeBrace, "@" + g.name + ": missing return: a graph body ends with `return`",
+                 g.loc.valid() ? std::vector<Note>{{g.loc, "@" + g.name + " is defined here"}} : std::vector<Note>{});
+  b.openGraph = nullptr;
+  if (b.listener) b.listener->graphDefined(g);
+}
+
+void Builder::beginMain(SourceLoc loc) {
+  Impl& b = *impl_;
+  b.markItem();
+  if (b.openGraph) b.diags.fail(loc, "main { } cannot appear inside a graph");
+}
+
+void Builder::endMain(SourceLoc) {}
+
+void Builder::statement(ast::BodyStmt&& stmt) {
+  Impl& b = *impl_;
+  b.markItem();
+  Graph& g = b.current();
+  if (g.hasReturn) {
+    SourceLoc loc = std::visit([](auto& s) { return s.loc; }, stmt);
+    b.diags.fail(loc, "statement after return: `return` must be the last statement of @" + g.name,
+                 g.returnLoc.valid() ? std::vector<Note>{{g.returnLoc, "the return is here"}} : std::vector<Note>{});
+  }
+  if (auto* op = std::get_if<ast::OpStmt>(&stmt)) b.opStatement(g, *op, nullptr);
+  else if (auto* decl = std::get_if<ast::DeclStmt>(&stmt)) b.declStatement(g, *decl);
+  else if (auto* ex = std::get_if<ast::ExchangeStmt>(&stmt)) b.exchangeStatement(g, *ex);
+  else b.returnStatement(g, std::get<ast::ReturnStmt>(stmt));
+}
+
+void Builder::autodiff(ast::AutodiffItem&& item) {
+  Impl& b = *impl_;
+  b.markItem();
+  if (!b.m.findGraph(item.fwd.text)) b.diags.fail(item.fwd.loc, "autodiff: unknown graph @" + item.fwd.text);
+  if (Graph* prev = b.m.findGraph(item.grad.text)) b.redefinition(item.grad.loc, "@" + item.grad.text, prev->loc);
+  AutodiffDirective d;
+  d.fwd = item.fwd.text;
+  d.grad = item.grad.text;
+  d.attrs = std::move(item.attrs);
+  d.loc = item.loc;
+  b.m.autodiffs.push_back(std::move(d));
+  // The transform is not part of this build: the directive is kept (for a later
+  // pass) but the program cannot be used without the graph it would create.
+  b.diags.fail(item.loc, "autodiff is not available in this build");
+}
+
+void Builder::feed(ast::FeedCmd&& c) {
+  Impl& b = *impl_;
+  b.markItem();
+  Resource* r = b.m.findResource(c.stream.text);
+  if (!r) b.diags.fail(c.stream.loc, "feed: unknown stream $" + c.stream.text);
+  if (r->kind != Resource::Kind::H2D)
+    b.diags.fail(c.stream.loc, "feed: $" + r->name + " is not an h2d stream",
+                 r->loc.valid() ? std::vector<Note>{{r->loc, "$" + r->name + " is declared here"}} : std::vector<Note>{});
+  if (!c.data) b.diags.fail(c.loc, "feed: missing data");
+  // The host buffer: [nht] + [R] + S (runtime.md §2).
+  TensorType buffer = r->type;
+  if (b.m.options.replication > 1) buffer.shape.insert(buffer.shape.begin(), b.m.options.replication);
+  if (b.m.options.numHostTransfers > 1) buffer.shape.insert(buffer.shape.begin(), b.m.options.numHostTransfers);
+  b.checkCommandData("feed", "$" + r->name, *c.data, buffer);
+  SessionCommand cmd;
+  cmd.kind = SessionCommand::Kind::Feed;
+  cmd.target = r->name;
+  cmd.data = std::move(c.data);
+  cmd.loc = c.loc;
+  b.addCommand(std::move(cmd));
+}
+
+void Builder::run(ast::RunCmd&& c) {
+  Impl& b = *impl_;
+  b.markItem();
+  if (c.count < 0) b.diags.fail(c.loc, "run: the count must be >= 0, got " + std::to_string(c.count));
+  SessionCommand cmd;
+  cmd.kind = SessionCommand::Kind::Run;
+  cmd.count = c.count;
+  cmd.loc = c.loc;
+  b.addCommand(std::move(cmd));
+}
+
+void Builder::print(ast::PrintCmd&& c) {
+  Impl& b = *impl_;
+  b.markItem();
+  SessionCommand cmd;
+  cmd.kind = SessionCommand::Kind::Print;
+  for (auto& t : c.targets) {
+    b.checkOutputTarget("print", t);
+    cmd.names.push_back(std::move(t.text));
+    cmd.nameLocs.push_back(t.loc);
+  }
+  cmd.loc = c.loc;
+  b.addCommand(std::move(cmd));
+}
+
+void Builder::write(ast::WriteCmd&& c) {
+  Impl& b = *impl_;
+  b.markItem();
+  Value* v = b.m.main->lookup(c.var.text);
+  if (!v) b.diags.fail(c.var.loc, "write: unknown variable %" + c.var.text);
+  if (v->kind != Value::Kind::Var)
+    b.diags.fail(c.var.loc, "write: %" + c.var.text + " is not a variable",
+                 v->loc.valid() ? std::vector<Note>{{v->loc, "%" + v->name + " is declared here"}} : std::vector<Note>{});
+  if (!c.data) b.diags.fail(c.loc, "write: missing data");
+  TensorType type = v->type;
+  if (const Attr* grouping = v->def ? v->def->attrs.find("replica_grouping") : nullptr) {
+    int64_t groups = readGrouping(grouping, b.m.options.replication).numGroups(b.m.options.replication);
+    if (groups > 1) type.shape.insert(type.shape.begin(), groups);
+  }
+  // A scalar is broadcast, as in declarations.
+  if (c.data->isScalar()) checkLiteralData(*c.data, type, "write %" + v->name, b.diags);
+  else b.checkCommandData("write", "%" + v->name, *c.data, type);
+  SessionCommand cmd;
+  cmd.kind = SessionCommand::Kind::Write;
+  cmd.target = v->name;
+  cmd.data = std::move(c.data);
+  cmd.loc = c.loc;
+  b.addCommand(std::move(cmd));
+}
+
+void Builder::save(ast::SaveCmd&& c) {
+  Impl& b = *impl_;
+  b.markItem();
+  b.checkOutputTarget("save", c.target);
+  SessionCommand cmd;
+  cmd.kind = SessionCommand::Kind::Save;
+  cmd.names.push_back(std::move(c.target.text));
+  cmd.nameLocs.push_back(c.target.loc);
+  cmd.path = c.path;
+  cmd.resolvedPath = b.resolvePath(c.path);
+  cmd.loc = c.loc;
+  b.addCommand(std::move(cmd));
+}
+
+void Builder::reset() {
+  Impl& b = *impl_;
+  if (b.openGraph) {
+    Graph* g = b.openGraph;
+    b.openGraph = nullptr;
+    if (!b.m.graphs.empty() && b.m.graphs.back().get() == g) {
+      b.m.graphScope.erase(g->name);
+      b.nextGeneratedName.erase(g);
+      b.m.graphs.pop_back();
+    }
+  }
+  b.nextGeneratedName.clear();
+}
+
+bool buildFromBuffer(Module& module, DiagnosticEngine& diags, uint32_t file, const std::string& baseDir,
+                     BuildListener* listener) {
+  Builder builder(module, diags, baseDir, listener);
+  // A large file is mostly main-graph statements (at least ~24 bytes each):
+  // reserving up front avoids regrowing the scope and op/value lists.
+  size_t bytes = diags.sources().buffer(file).text.size();
+  if (bytes > (1u << 20)) {
+    size_t estimate = bytes / 24;
+    Graph& main = *module.main;
+    main.scope.reserve(main.scope.size() + estimate);
+    main.values.reserve(main.values.size() + estimate);
+    main.ops.reserve(main.ops.size() + estimate);
+  }
+  try {
+    parseBuffer(file, builder, diags);
+  } catch (const CompileError&) {
+    builder.reset();
+    return false;
+  }
+  return true;
+}
+
+}  // namespace pir

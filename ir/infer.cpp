@@ -1,0 +1,997 @@
+// Result-type rules of ops.md, one function per `Infer` name of ir/ops.def.
+#include "ir/infer.h"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+namespace pir {
+
+namespace {
+
+std::string intsToString(const std::vector<int64_t>& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i) s += ',';
+    s += std::to_string(v[i]);
+  }
+  return s + "]";
+}
+
+// Everything a rule needs, with error helpers that prefix the op name.
+struct Ctx {
+  const Op& op;
+  const IrOptions& options;
+  std::vector<TensorType>& out;
+  DiagnosticEngine& diags;
+
+  std::string_view name() const { return op.info().name; }
+
+  [[noreturn]] void fail(SourceLoc loc, const std::string& msg, std::vector<Note> notes = {}) const {
+    diags.fail(loc.valid() ? loc : op.loc, std::string(name()) + ": " + msg, std::move(notes));
+  }
+  [[noreturn]] void fail(const std::string& msg) const { fail(op.loc, msg); }
+
+  // Location of operand i (falls back to the op).
+  SourceLoc at(size_t i) const { return i < op.operands.size() && op.operands[i].loc.valid() ? op.operands[i].loc : op.loc; }
+  // "%b is declared here" for a value operand with a known declaration.
+  std::vector<Note> declNote(size_t i) const {
+    std::vector<Note> notes;
+    if (i < op.operands.size()) {
+      const Operand& o = op.operands[i];
+      if (o.kind == Operand::Kind::Value && o.value && o.value->loc.valid())
+        notes.push_back({o.value->loc, "%" + o.value->name + " is declared here"});
+    }
+    return notes;
+  }
+  [[noreturn]] void failOperand(size_t i, const std::string& msg) const { fail(at(i), msg, declNote(i)); }
+
+  const TensorType& t(size_t i) const { return op.operands[i].type(); }
+  size_t n() const { return op.operands.size(); }
+  const Attr* attr(std::string_view key) const { return findAttrOrDefault(op, key); }
+  SourceLoc attrLoc(std::string_view key) const {
+    const Attr* a = op.attrs.find(key);
+    return a && a->loc.valid() ? a->loc : op.loc;
+  }
+  int64_t intAttr(std::string_view key, int64_t fallback = 0) const {
+    const Attr* a = attr(key);
+    return a && a->kind == Attr::Kind::Int ? a->i : fallback;
+  }
+  double floatAttr(std::string_view key, double fallback = 0) const {
+    const Attr* a = attr(key);
+    return a && a->isNumber() ? a->number() : fallback;
+  }
+  bool boolAttr(std::string_view key, bool fallback = false) const {
+    const Attr* a = attr(key);
+    return a && a->kind == Attr::Kind::Bool ? a->b : fallback;
+  }
+  std::string_view wordAttr(std::string_view key) const {
+    const Attr* a = attr(key);
+    return a && (a->kind == Attr::Kind::Word || a->kind == Attr::Kind::String) ? std::string_view(a->s) : std::string_view();
+  }
+  // Present integer-list attribute, or nullopt.
+  std::optional<std::vector<int64_t>> intsAttr(std::string_view key) const {
+    const Attr* a = attr(key);
+    if (!a) return std::nullopt;
+    std::vector<int64_t> v;
+    if (!attrInts(*a, v)) fail(attrLoc(key), "attribute '" + std::string(key) + "' must be a list of integers");
+    return v;
+  }
+
+  // Normalises an axis against `rank`, failing with the type in the message.
+  int64_t axis(int64_t a, const TensorType& type, SourceLoc loc, int64_t rank = -1) const {
+    if (rank < 0) rank = type.rank();
+    if (a < -rank || a >= rank)
+      fail(loc, "axis " + std::to_string(a) + " is out of range for " + type.str() + " (rank " + std::to_string(rank) + ")");
+    return a < 0 ? a + rank : a;
+  }
+
+  void requireFloat(size_t i) const {
+    if (!isFloat(t(i).dtype)) failOperand(i, "expects a float operand, got " + t(i).str());
+  }
+  void requireNumeric(size_t i) const {
+    if (t(i).dtype == DType::Bool) failOperand(i, "expects a numeric operand, got " + t(i).str());
+  }
+  void requireBool(size_t i) const {
+    if (t(i).dtype != DType::Bool) failOperand(i, "expects a bool operand, got " + t(i).str());
+  }
+  void requireInteger(size_t i, const char* what) const {
+    if (!isInteger(t(i).dtype)) failOperand(i, std::string(what) + " must be an integer tensor, got " + t(i).str());
+  }
+  void requireIndexType(size_t i, const char* what) const {
+    DType d = t(i).dtype;
+    if (d != DType::I32 && d != DType::U32) failOperand(i, std::string(what) + " must be i32 or u32, got " + t(i).str());
+  }
+  void requireScalar(size_t i, const char* what) const {
+    if (t(i).numElements() != 1 || t(i).rank() > 1)
+      failOperand(i, std::string(what) + " must be a scalar, got " + t(i).str());
+  }
+  void requireSeed(size_t i) const {
+    if (!(t(i) == TensorType{DType::U32, {2}})) failOperand(i, "seed must be u32[2], got " + t(i).str());
+  }
+  void requireSameDType(size_t a, size_t b) const {
+    if (t(a).dtype != t(b).dtype)
+      failOperand(b, "operand types " + t(a).str() + " and " + t(b).str() + " have different dtypes");
+  }
+  // Broadcast of operands [first, last), equal dtypes required.
+  Shape broadcastOperands(size_t first, size_t last, bool sameDType = true) const {
+    Shape s = t(first).shape;
+    for (size_t i = first + 1; i < last; ++i) {
+      if (sameDType) requireSameDType(first, i);
+      if (t(i).shape == s) continue;  // the common case: no new shape
+      auto b = broadcastShapes(s, t(i).shape);
+      if (!b) {
+        TensorType acc{t(first).dtype, s};
+        failOperand(i, "operand types " + acc.str() + " and " + t(i).str() + " do not broadcast");
+      }
+      s = std::move(*b);
+    }
+    return s;
+  }
+  // Operand i must broadcast to the shape of operand 0 (in-place ops keep operand 0's shape).
+  void requireBroadcastsTo(size_t i, const TensorType& target) const {
+    auto b = broadcastShapes(target.shape, t(i).shape);
+    if (!b || *b != target.shape)
+      failOperand(i, "operand type " + t(i).str() + " does not broadcast to " + target.str() + " (in place)");
+  }
+  const GraphCall& call(size_t i) const { return *op.operands[i].call; }
+  // Graph-call arguments bind the callee's parameters: count and exact types.
+  void checkBinding(size_t i) const {
+    const GraphCall& c = call(i);
+    const Graph& g = *c.graph;
+    if (c.args.size() != g.params.size())
+      fail(c.loc, "@" + g.name + " takes " + std::to_string(g.params.size()) + " argument" +
+                      (g.params.size() == 1 ? "" : "s") + ", got " + std::to_string(c.args.size()),
+           g.loc.valid() ? std::vector<Note>{{g.loc, "@" + g.name + " is defined here"}} : std::vector<Note>{});
+    for (size_t k = 0; k < c.args.size(); ++k) {
+      const Operand& a = c.args[k];
+      const Value& p = *g.params[k];
+      if (a.kind != Operand::Kind::Value && a.kind != Operand::Kind::Literal)
+        fail(a.loc.valid() ? a.loc : c.loc, "argument " + std::to_string(k + 1) + " of @" + g.name + " must be a tensor");
+      if (!(a.type() == p.type)) {
+        std::vector<Note> notes;
+        if (p.loc.valid()) notes.push_back({p.loc, "parameter %" + p.name + " is declared here"});
+        fail(a.loc.valid() ? a.loc : c.loc,
+             "argument " + std::to_string(k + 1) + " of @" + g.name + " has type " + a.type().str() +
+                 ", but parameter %" + p.name + " is " + p.type.str(),
+             std::move(notes));
+      }
+    }
+  }
+  int64_t groupSize(const char* key = "group") const {
+    ReplicaGrouping g = readGrouping(attr(key), options.replication);
+    std::string why = groupingError(g, options.replication);
+    if (!why.empty()) fail(attrLoc(key), why);
+    return g.groupSize;
+  }
+  void result(TensorType tt) { out.push_back(std::move(tt)); }
+  void result(DType d, Shape s) { out.push_back(TensorType{d, std::move(s)}); }
+};
+
+// ---- elementwise -------------------------------------------------------------
+
+void inferUnary(Ctx& c) { c.requireNumeric(0); c.result(c.t(0)); }
+void inferUnarySigned(Ctx& c) { c.requireNumeric(0); c.result(c.t(0)); }
+void inferUnaryNumeric(Ctx& c) { c.requireNumeric(0); c.result(c.t(0)); }
+void inferUnaryFloat(Ctx& c) { c.requireFloat(0); c.result(c.t(0)); }
+void inferUnaryPredicate(Ctx& c) { c.requireNumeric(0); c.result(DType::Bool, c.t(0).shape); }
+void inferUnaryBool(Ctx& c) { c.requireBool(0); c.result(c.t(0)); }
+void inferSame(Ctx& c) {
+  if (c.op.code == OpCode::IpuCopy) {
+    int64_t ipu = c.intAttr("ipu");
+    if (ipu < 0 || ipu >= c.options.ipus)
+      c.fail(c.attrLoc("ipu"), "ipu " + std::to_string(ipu) + " is out of range: the IR has " +
+                                   std::to_string(c.options.ipus) + " IPU(s) per replica");
+  }
+  if (c.op.info().has(F_COLLECTIVE)) {
+    c.groupSize();
+    std::string_view o = c.wordAttr("op");
+    if ((o == "and" || o == "or") && c.t(0).dtype != DType::Bool)
+      c.failOperand(0, "op = " + std::string(o) + " expects a bool operand, got " + c.t(0).str());
+    if (o != "and" && o != "or") c.requireNumeric(0);
+  }
+  c.result(c.t(0));
+}
+void inferSameInplace(Ctx& c) { c.requireNumeric(0); c.result(c.t(0)); }
+void inferCast(Ctx& c) {
+  auto d = parseDType(c.wordAttr("dtype"));
+  if (!d) c.fail(c.attrLoc("dtype"), "attribute 'dtype' must be a dtype");
+  c.result(d->dtype, c.t(0).shape);
+}
+
+void inferBinary(Ctx& c) {
+  Shape s = c.broadcastOperands(0, c.n());
+  if (c.t(0).dtype == DType::Bool) c.failOperand(0, "expects numeric operands, got " + c.t(0).str());
+  c.result(c.t(0).dtype, std::move(s));
+}
+void inferBinaryFloat(Ctx& c) {
+  Shape s = c.broadcastOperands(0, c.n());
+  c.requireFloat(0);
+  c.result(c.t(0).dtype, std::move(s));
+}
+void inferCompare(Ctx& c) {
+  Shape s = c.broadcastOperands(0, 2);
+  if (c.t(0).dtype == DType::Bool && c.op.code != OpCode::Equal && c.op.code != OpCode::NotEqual)
+    c.failOperand(0, "expects numeric operands, got " + c.t(0).str());
+  c.result(DType::Bool, std::move(s));
+}
+void inferBinaryBool(Ctx& c) {
+  c.requireBool(0);
+  c.requireBool(1);
+  c.result(DType::Bool, c.broadcastOperands(0, 2));
+}
+void inferWhere(Ctx& c) {
+  c.requireBool(0);
+  c.requireSameDType(1, 2);
+  Shape s = c.broadcastOperands(0, 3, /*sameDType=*/false);
+  c.result(c.t(1).dtype, std::move(s));
+}
+// Operands 2 and 3 of scaled_add are the optional tensor forms of `a` and `b`.
+void checkScaleOperands(Ctx& c) {
+  static const char* keys[] = {"a", "b"};
+  for (size_t i = 2; i < c.n(); ++i) {
+    c.requireScalar(i, keys[i - 2]);
+    c.requireNumeric(i);
+    if (c.op.attrs.find(keys[i - 2]))
+      c.fail(c.attrLoc(keys[i - 2]), std::string("'") + keys[i - 2] + "' is given both as an operand and as an attribute");
+  }
+}
+void inferScaledAdd(Ctx& c) {
+  Shape s = c.broadcastOperands(0, 2);
+  c.requireNumeric(0);
+  checkScaleOperands(c);
+  c.result(c.t(0).dtype, std::move(s));
+}
+void inferBinaryInplace(Ctx& c) {
+  c.requireSameDType(0, 1);
+  if (c.op.code == OpCode::PowInplace) c.requireFloat(0);
+  else c.requireNumeric(0);
+  c.requireBroadcastsTo(1, c.t(0));
+  c.result(c.t(0));
+}
+void inferScaledAddInplace(Ctx& c) {
+  c.requireSameDType(0, 1);
+  c.requireNumeric(0);
+  c.requireBroadcastsTo(1, c.t(0));
+  checkScaleOperands(c);
+  c.result(c.t(0));
+}
+
+// ---- reductions --------------------------------------------------------------
+
+// The reduced axes of a reduction (`axis`: int, list or `all`), sorted, unique.
+std::vector<bool> reducedAxes(Ctx& c, const TensorType& type) {
+  std::vector<bool> reduced(type.shape.size(), false);
+  const Attr* a = c.attr("axis");
+  if (!a || a->isWord("all")) {
+    std::fill(reduced.begin(), reduced.end(), true);
+    return reduced;
+  }
+  std::vector<int64_t> axes;
+  if (!attrInts(*a, axes)) c.fail(c.attrLoc("axis"), "attribute 'axis' must be an integer, a list of integers or all");
+  for (int64_t ax : axes) {
+    int64_t k = c.axis(ax, type, c.attrLoc("axis"));
+    if (reduced[k]) c.fail(c.attrLoc("axis"), "duplicate axis " + std::to_string(ax) + " in " + intsToString(axes));
+    reduced[k] = true;
+  }
+  return reduced;
+}
+Shape reducedShape(const Shape& in, const std::vector<bool>& reduced, bool keepdims) {
+  Shape s;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (!reduced[i]) s.push_back(in[i]);
+    else if (keepdims) s.push_back(1);
+  }
+  return s;
+}
+void inferReduce(Ctx& c) {
+  c.requireNumeric(0);
+  auto reduced = reducedAxes(c, c.t(0));
+  c.result(c.t(0).dtype, reducedShape(c.t(0).shape, reduced, c.boolAttr("keepdims")));
+}
+void inferReduceFloat(Ctx& c) {
+  c.requireFloat(0);
+  auto reduced = reducedAxes(c, c.t(0));
+  c.result(c.t(0).dtype, reducedShape(c.t(0).shape, reduced, c.boolAttr("keepdims")));
+}
+void inferArgReduce(Ctx& c) {
+  c.requireNumeric(0);
+  int64_t ax = c.axis(c.intAttr("axis"), c.t(0), c.attrLoc("axis"));
+  std::vector<bool> reduced(c.t(0).shape.size(), false);
+  reduced[ax] = true;
+  if (c.t(0).shape[ax] == 0) c.failOperand(0, "cannot reduce an empty axis of " + c.t(0).str());
+  c.result(DType::I32, reducedShape(c.t(0).shape, reduced, c.boolAttr("keepdims")));
+}
+void inferSameAxis(Ctx& c) {
+  c.requireNumeric(0);
+  c.axis(c.intAttr("axis"), c.t(0), c.attrLoc("axis"));
+  c.result(c.t(0));
+}
+void inferSameAxisFloat(Ctx& c) {
+  c.requireFloat(0);
+  c.axis(c.intAttr("axis", -1), c.t(0), c.attrLoc("axis"));
+  c.result(c.t(0));
+}
+void inferTopK(Ctx& c) {
+  c.requireNumeric(0);
+  int64_t ax = c.axis(c.intAttr("axis", -1), c.t(0), c.attrLoc("axis"));
+  int64_t k = c.intAttr("k");
+  if (k < 0 || k > c.t(0).shape[ax])
+    c.fail(c.attrLoc("k"), "k = " + std::to_string(k) + " is out of range for axis " + std::to_string(ax) + " of " +
+                               c.t(0).str());
+  Shape s = c.t(0).shape;
+  s[ax] = k;
+  c.result(c.t(0).dtype, s);
+  c.result(DType::I32, std::move(s));
+}
+void inferNllLoss(Ctx& c) {
+  const TensorType& probs = c.t(0);
+  const TensorType& labels = c.t(1);
+  c.requireFloat(0);
+  c.requireInteger(1, "labels");
+  if (probs.rank() < 1) c.failOperand(0, "probs must have a class axis, got " + probs.str());
+  Shape expect(probs.shape.begin(), probs.shape.end() - 1);
+  if (labels.shape != expect)
+    c.failOperand(1, "labels " + labels.str() + " do not match probs " + probs.str() + " (expected shape " +
+                         shapeToString(expect) + ")");
+  if (c.wordAttr("reduction") == "none") c.result(probs.dtype, expect);
+  else c.result(probs.dtype, {});
+}
+void requireParamShape(Ctx& c, size_t i, const TensorType& x, int64_t channels, const char* what) {
+  if (c.t(i).dtype != x.dtype || c.t(i).shape != Shape{channels})
+    c.failOperand(i, std::string(what) + " must be " + TensorType{x.dtype, {channels}}.str() + ", got " + c.t(i).str());
+}
+void inferLayerNorm(Ctx& c) {
+  c.requireFloat(0);
+  const TensorType& x = c.t(0);
+  if (x.rank() < 1) c.failOperand(0, "expects at least one axis, got " + x.str());
+  requireParamShape(c, 1, x, x.shape.back(), "gamma");
+  requireParamShape(c, 2, x, x.shape.back(), "beta");
+  c.result(x);
+}
+void inferGroupNorm(Ctx& c) {
+  c.requireFloat(0);
+  const TensorType& x = c.t(0);
+  if (x.rank() < 2) c.failOperand(0, "expects channels on axis 1, got " + x.str());
+  int64_t groups = c.intAttr("groups");
+  if (groups <= 0 || x.shape[1] % groups != 0)
+    c.fail(c.attrLoc("groups"), "groups = " + std::to_string(groups) + " does not divide the " +
+                                    std::to_string(x.shape[1]) + " channels of " + x.str());
+  requireParamShape(c, 1, x, x.shape[1], "gamma");
+  requireParamShape(c, 2, x, x.shape[1], "beta");
+  c.result(x);
+}
+void inferBatchNorm(Ctx& c) {
+  c.requireFloat(0);
+  const TensorType& x = c.t(0);
+  if (x.rank() < 2) c.failOperand(0, "expects channels on axis 1, got " + x.str());
+  static const char* names[] = {"scale", "bias", "mean", "var"};
+  for (size_t i = 1; i < 5; ++i) requireParamShape(c, i, x, x.shape[1], names[i - 1]);
+  c.result(x);
+}
+
+// ---- linear algebra ----------------------------------------------------------
+
+void inferMatMul(Ctx& c) {
+  const TensorType& a = c.t(0);
+  const TensorType& b = c.t(1);
+  c.requireSameDType(0, 1);
+  if (!isFloat(a.dtype) && a.dtype != DType::I32) c.failOperand(0, "expects float or i32 operands, got " + a.str());
+  if (a.rank() == 0) c.failOperand(0, "operand must have at least one dimension, got " + a.str());
+  if (b.rank() == 0) c.failOperand(1, "operand must have at least one dimension, got " + b.str());
+  Shape sa = a.shape, sb = b.shape;
+  bool promoteA = sa.size() == 1, promoteB = sb.size() == 1;
+  if (promoteA) sa.insert(sa.begin(), 1);
+  if (promoteB) sb.push_back(1);
+  int64_t m = sa[sa.size() - 2], k = sa.back(), k2 = sb[sb.size() - 2], n = sb.back();
+  if (k != k2)
+    c.failOperand(1, "inner dimensions of " + a.str() + " and " + b.str() + " do not match (" + std::to_string(k) +
+                         " vs " + std::to_string(k2) + ")");
+  Shape batchA(sa.begin(), sa.end() - 2), batchB(sb.begin(), sb.end() - 2);
+  auto batch = broadcastShapes(batchA, batchB);
+  if (!batch) c.failOperand(1, "batch dimensions of " + a.str() + " and " + b.str() + " do not broadcast");
+  Shape s = *batch;
+  if (!promoteA) s.push_back(m);
+  if (!promoteB) s.push_back(n);
+  c.result(a.dtype, std::move(s));
+}
+
+// Spatial attributes of conv/pools: `count` values, default `fallback`.
+std::vector<int64_t> spatialAttr(Ctx& c, const char* key, size_t count, const std::vector<int64_t>& fallback,
+                                 int64_t minValue) {
+  auto v = c.intsAttr(key);
+  if (!v) return fallback;
+  if (v->size() == 1 && count > 1) v->assign(count, (*v)[0]);
+  if (v->size() != count)
+    c.fail(c.attrLoc(key), std::string("attribute '") + key + "' needs " + std::to_string(count) + " values, got " +
+                               intsToString(*v));
+  for (int64_t x : *v)
+    if (x < minValue)
+      c.fail(c.attrLoc(key), std::string("attribute '") + key + "' values must be >= " + std::to_string(minValue) +
+                                 ", got " + intsToString(*v));
+  return *v;
+}
+int64_t windowOutput(Ctx& c, int64_t in, int64_t padBegin, int64_t padEnd, int64_t window, int64_t stride,
+                     const TensorType& type) {
+  int64_t span = in + padBegin + padEnd - window;
+  if (span < 0) c.failOperand(0, "window of size " + std::to_string(window) + " is larger than the padded input " + type.str());
+  return span / stride + 1;
+}
+void inferConv(Ctx& c) {
+  const TensorType& x = c.t(0);
+  const TensorType& w = c.t(1);
+  c.requireFloat(0);
+  c.requireSameDType(0, 1);
+  if (x.rank() < 3 || x.rank() > 5) c.failOperand(0, "input must be N,C plus 1 to 3 spatial dims, got " + x.str());
+  if (w.rank() != x.rank()) c.failOperand(1, "weights " + w.str() + " must have the rank of the input " + x.str());
+  size_t spatial = x.shape.size() - 2;
+  int64_t groups = c.intAttr("groups", 1);
+  int64_t channels = x.shape[1];
+  if (groups <= 0 || channels % groups != 0 || w.shape[0] % groups != 0)
+    c.fail(c.attrLoc("groups"), "groups = " + std::to_string(groups) + " must divide the input channels (" +
+                                    std::to_string(channels) + ") and output channels (" + std::to_string(w.shape[0]) + ")");
+  if (w.shape[1] * groups != channels)
+    c.failOperand(1, "weights " + w.str() + " expect " + std::to_string(w.shape[1] * groups) + " input channels, got " +
+                         x.str());
+  auto stride = spatialAttr(c, "stride", spatial, std::vector<int64_t>(spatial, 1), 1);
+  auto dilation = spatialAttr(c, "dilation", spatial, std::vector<int64_t>(spatial, 1), 1);
+  auto padding = spatialAttr(c, "padding", 2 * spatial, std::vector<int64_t>(2 * spatial, 0), 0);
+  Shape s{x.shape[0], w.shape[0]};
+  for (size_t i = 0; i < spatial; ++i) {
+    int64_t window = dilation[i] * (w.shape[2 + i] - 1) + 1;
+    s.push_back(windowOutput(c, x.shape[2 + i], padding[i], padding[spatial + i], window, stride[i], x));
+  }
+  c.result(x.dtype, std::move(s));
+}
+void inferPool(Ctx& c) {
+  const TensorType& x = c.t(0);
+  c.requireNumeric(0);
+  if (x.rank() < 3 || x.rank() > 5) c.failOperand(0, "input must be N,C plus 1 to 3 spatial dims, got " + x.str());
+  size_t spatial = x.shape.size() - 2;
+  auto kernel = spatialAttr(c, "kernel", spatial, {}, 1);
+  auto stride = spatialAttr(c, "stride", spatial, kernel, 1);
+  auto padding = spatialAttr(c, "padding", 2 * spatial, std::vector<int64_t>(2 * spatial, 0), 0);
+  Shape s{x.shape[0], x.shape[1]};
+  for (size_t i = 0; i < spatial; ++i)
+    s.push_back(windowOutput(c, x.shape[2 + i], padding[i], padding[spatial + i], kernel[i], stride[i], x));
+  c.result(x.dtype, std::move(s));
+}
+
+// ---- shapes ------------------------------------------------------------------
+
+void requireNonNegativeShape(Ctx& c, const char* key, const std::vector<int64_t>& s) {
+  for (int64_t d : s)
+    if (d < 0) c.fail(c.attrLoc(key), std::string("attribute '") + key + "' has a negative dimension: " + intsToString(s));
+}
+void inferReshape(Ctx& c) {
+  const TensorType& x = c.t(0);
+  std::vector<int64_t> shape = *c.intsAttr("shape");
+  int inferred = -1;
+  int64_t known = 1;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == -1) {
+      if (inferred >= 0) c.fail(c.attrLoc("shape"), "only one -1 is allowed in shape " + intsToString(shape));
+      inferred = static_cast<int>(i);
+    } else if (shape[i] < 0) {
+      c.fail(c.attrLoc("shape"), "bad dimension " + std::to_string(shape[i]) + " in shape " + intsToString(shape));
+    } else {
+      known = numElements(Shape{known, shape[i]});
+    }
+  }
+  int64_t total = x.numElements();
+  if (inferred >= 0) {
+    if (known == 0 || total % known != 0)
+      c.fail(c.attrLoc("shape"), "cannot reshape " + x.str() + " (" + std::to_string(total) + " elements) to " +
+                                     intsToString(shape));
+    shape[inferred] = total / known;
+  } else if (known != total) {
+    c.fail(c.attrLoc("shape"), "cannot reshape " + x.str() + " (" + std::to_string(total) + " elements) to " +
+                                   intsToString(shape) + " (" + std::to_string(known) + " elements)");
+  }
+  c.result(x.dtype, Shape(shape.begin(), shape.end()));
+}
+void inferFlatten(Ctx& c) { c.result(c.t(0).dtype, {c.t(0).numElements()}); }
+void inferTranspose(Ctx& c) {
+  const TensorType& x = c.t(0);
+  auto permAttr = c.intsAttr("perm");
+  std::vector<int64_t> perm;
+  if (permAttr) perm = *permAttr;
+  else
+    for (int64_t i = x.rank() - 1; i >= 0; --i) perm.push_back(i);
+  std::vector<bool> seen(x.shape.size(), false);
+  bool ok = static_cast<int64_t>(perm.size()) == x.rank();
+  for (size_t i = 0; ok && i < perm.size(); ++i) {
+    int64_t p = perm[i] < 0 ? perm[i] + x.rank() : perm[i];
+    if (p < 0 || p >= x.rank() || seen[p]) ok = false;
+    else seen[p] = true, perm[i] = p;
+  }
+  if (!ok) c.fail(c.attrLoc("perm"), "perm " + intsToString(*permAttr) + " is not a permutation of the axes of " + x.str());
+  Shape s;
+  for (int64_t p : perm) s.push_back(x.shape[p]);
+  c.result(x.dtype, std::move(s));
+}
+void inferSqueeze(Ctx& c) {
+  const TensorType& x = c.t(0);
+  std::vector<bool> drop(x.shape.size(), false);
+  if (auto axes = c.intsAttr("axes")) {
+    for (int64_t a : *axes) {
+      int64_t k = c.axis(a, x, c.attrLoc("axes"));
+      if (drop[k]) c.fail(c.attrLoc("axes"), "duplicate axis " + std::to_string(a) + " in " + intsToString(*axes));
+      if (x.shape[k] != 1)
+        c.fail(c.attrLoc("axes"), "cannot squeeze axis " + std::to_string(a) + " of " + x.str() + ": its size is " +
+                                      std::to_string(x.shape[k]) + ", not 1");
+      drop[k] = true;
+    }
+  } else {
+    for (size_t i = 0; i < drop.size(); ++i) drop[i] = x.shape[i] == 1;
+  }
+  Shape s;
+  for (size_t i = 0; i < drop.size(); ++i)
+    if (!drop[i]) s.push_back(x.shape[i]);
+  c.result(x.dtype, std::move(s));
+}
+void inferUnsqueeze(Ctx& c) {
+  const TensorType& x = c.t(0);
+  std::vector<int64_t> axes = *c.intsAttr("axes");
+  int64_t outRank = x.rank() + static_cast<int64_t>(axes.size());
+  std::vector<bool> inserted(outRank, false);
+  for (int64_t a : axes) {
+    int64_t k = c.axis(a, x, c.attrLoc("axes"), outRank);
+    if (inserted[k]) c.fail(c.attrLoc("axes"), "duplicate axis " + std::to_string(a) + " in " + intsToString(axes));
+    inserted[k] = true;
+  }
+  Shape s;
+  size_t next = 0;
+  for (int64_t i = 0; i < outRank; ++i) s.push_back(inserted[i] ? 1 : x.shape[next++]);
+  c.result(x.dtype, std::move(s));
+}
+void inferBroadcast(Ctx& c) {
+  std::vector<int64_t> shape = *c.intsAttr("shape");
+  requireNonNegativeShape(c, "shape", shape);
+  Shape target(shape.begin(), shape.end());
+  auto b = broadcastShapes(target, c.t(0).shape);
+  if (!b || *b != target) c.failOperand(0, c.t(0).str() + " does not broadcast to shape " + intsToString(shape));
+  c.result(c.t(0).dtype, std::move(target));
+}
+void inferConcat(Ctx& c) {
+  const TensorType& x = c.t(0);
+  int64_t ax = c.axis(c.intAttr("axis"), x, c.attrLoc("axis"));
+  Shape s = x.shape;
+  for (size_t i = 1; i < c.n(); ++i) {
+    c.requireSameDType(0, i);
+    const TensorType& y = c.t(i);
+    bool ok = y.rank() == x.rank();
+    for (int64_t d = 0; ok && d < x.rank(); ++d)
+      if (d != ax && y.shape[d] != x.shape[d]) ok = false;
+    if (!ok)
+      c.failOperand(i, "operand types " + x.str() + " and " + y.str() + " cannot be concatenated on axis " +
+                           std::to_string(ax));
+    s[ax] += y.shape[ax];
+  }
+  c.result(x.dtype, std::move(s));
+}
+void inferSplit(Ctx& c) {
+  const TensorType& x = c.t(0);
+  int64_t ax = c.axis(c.intAttr("axis"), x, c.attrLoc("axis"));
+  std::vector<int64_t> splits = *c.intsAttr("splits");
+  int64_t sum = 0;
+  for (int64_t v : splits) {
+    if (v < 0) c.fail(c.attrLoc("splits"), "negative size in splits " + intsToString(splits));
+    sum += v;
+  }
+  if (sum != x.shape[ax])
+    c.fail(c.attrLoc("splits"), "splits " + intsToString(splits) + " add up to " + std::to_string(sum) + ", but axis " +
+                                    std::to_string(ax) + " of " + x.str() + " has size " + std::to_string(x.shape[ax]));
+  for (int64_t v : splits) {
+    Shape s = x.shape;
+    s[ax] = v;
+    c.result(x.dtype, std::move(s));
+  }
+}
+// Python's slice.indices + len(range(...)): the length of x[start:stop:step] on a dim.
+int64_t sliceLength(int64_t dim, int64_t start, int64_t stop, int64_t step) {
+  auto clampIndex = [&](int64_t v, int64_t lo, int64_t hi) {
+    if (v < 0) v = v < -dim ? -1 : v + dim;
+    return std::clamp(v, lo, hi);
+  };
+  // (written to avoid overflow for steps near the int64 limits)
+  if (step > 0) {
+    int64_t b = clampIndex(start, 0, dim), e = clampIndex(stop, 0, dim);
+    return e > b ? (e - b - 1) / step + 1 : 0;
+  }
+  int64_t b = clampIndex(start, -1, dim - 1), e = clampIndex(stop, -1, dim - 1);
+  return b > e ? static_cast<int64_t>(static_cast<uint64_t>(b - e - 1) / (0 - static_cast<uint64_t>(step)) + 1) : 0;
+}
+void inferSlice(Ctx& c) {
+  const TensorType& x = c.t(0);
+  std::vector<int64_t> start = *c.intsAttr("start"), stop = *c.intsAttr("stop");
+  size_t n = start.size();
+  if (stop.size() != n)
+    c.fail(c.attrLoc("stop"), "start " + intsToString(start) + " and stop " + intsToString(stop) + " differ in length");
+  std::vector<int64_t> step(n, 1), axes(n);
+  std::iota(axes.begin(), axes.end(), 0);
+  if (auto s = c.intsAttr("step")) step = *s;
+  if (auto a = c.intsAttr("axes")) axes = *a;
+  if (step.size() != n) c.fail(c.attrLoc("step"), "step " + intsToString(step) + " needs " + std::to_string(n) + " values");
+  if (axes.size() != n) c.fail(c.attrLoc("axes"), "axes " + intsToString(axes) + " needs " + std::to_string(n) + " values");
+  Shape s = x.shape;
+  std::vector<bool> seen(x.shape.size(), false);
+  for (size_t i = 0; i < n; ++i) {
+    int64_t ax = c.axis(axes[i], x, c.attrLoc(c.op.attrs.find("axes") ? "axes" : "start"));
+    if (seen[ax]) c.fail(c.attrLoc("axes"), "duplicate axis " + std::to_string(axes[i]) + " in " + intsToString(axes));
+    seen[ax] = true;
+    if (step[i] == 0) c.fail(c.attrLoc("step"), "step must not be 0");
+    s[ax] = sliceLength(x.shape[ax], start[i], stop[i], step[i]);
+  }
+  c.result(x.dtype, std::move(s));
+}
+void inferSubsample(Ctx& c) {
+  const TensorType& x = c.t(0);
+  std::vector<int64_t> strides = *c.intsAttr("strides");
+  if (static_cast<int64_t>(strides.size()) != x.rank())
+    c.fail(c.attrLoc("strides"), "strides " + intsToString(strides) + " needs one value per axis of " + x.str());
+  Shape s = x.shape;
+  for (size_t i = 0; i < strides.size(); ++i) {
+    if (strides[i] < 1) c.fail(c.attrLoc("strides"), "strides must be >= 1, got " + intsToString(strides));
+    s[i] = s[i] > 0 ? (s[i] - 1) / strides[i] + 1 : 0;
+  }
+  c.result(x.dtype, std::move(s));
+}
+// Shared by dynamic_slice/update: the slice shape on `axes` with `sizes`.
+Shape dynamicSliceShape(Ctx& c) {
+  const TensorType& x = c.t(0);
+  std::vector<int64_t> axes = *c.intsAttr("axes"), sizes = *c.intsAttr("sizes");
+  if (axes.size() != sizes.size())
+    c.fail(c.attrLoc("sizes"), "axes " + intsToString(axes) + " and sizes " + intsToString(sizes) + " differ in length");
+  c.requireIndexType(1, "index");
+  if (c.t(1).numElements() != static_cast<int64_t>(axes.size()) || c.t(1).rank() > 1)
+    c.failOperand(1, "index " + c.t(1).str() + " needs one element per axis in " + intsToString(axes));
+  Shape s = x.shape;
+  std::vector<bool> seen(x.shape.size(), false);
+  for (size_t i = 0; i < axes.size(); ++i) {
+    int64_t ax = c.axis(axes[i], x, c.attrLoc("axes"));
+    if (seen[ax]) c.fail(c.attrLoc("axes"), "duplicate axis " + std::to_string(axes[i]) + " in " + intsToString(axes));
+    seen[ax] = true;
+    if (sizes[i] < 0 || sizes[i] > x.shape[ax])
+      c.fail(c.attrLoc("sizes"), "size " + std::to_string(sizes[i]) + " is out of range for axis " + std::to_string(ax) +
+                                     " of " + x.str());
+    s[ax] = sizes[i];
+  }
+  return s;
+}
+void inferDynamicSlice(Ctx& c) { c.result(c.t(0).dtype, dynamicSliceShape(c)); }
+void inferDynamicUpdate(Ctx& c) {
+  Shape s = dynamicSliceShape(c);
+  c.requireSameDType(0, 2);
+  if (c.t(2).shape != s)
+    c.failOperand(2, "update " + c.t(2).str() + " must have the slice type " + TensorType{c.t(0).dtype, s}.str());
+  c.result(c.t(0));
+}
+void inferGather(Ctx& c) {
+  const TensorType& x = c.t(0);
+  int64_t ax = c.axis(c.intAttr("axis"), x, c.attrLoc("axis"));
+  c.requireInteger(1, "indices");
+  Shape s(x.shape.begin(), x.shape.begin() + ax);
+  s.insert(s.end(), c.t(1).shape.begin(), c.t(1).shape.end());
+  s.insert(s.end(), x.shape.begin() + ax + 1, x.shape.end());
+  c.result(x.dtype, std::move(s));
+}
+void inferScatter(Ctx& c) {
+  const TensorType& x = c.t(0);
+  c.axis(c.intAttr("axis"), x, c.attrLoc("axis"));
+  c.requireInteger(1, "indices");
+  c.requireSameDType(0, 2);
+  if (c.t(1).shape != c.t(2).shape)
+    c.failOperand(2, "values " + c.t(2).str() + " must have the shape of indices " + c.t(1).str());
+  if (c.t(1).rank() != x.rank()) c.failOperand(1, "indices " + c.t(1).str() + " must have the rank of " + x.str());
+  c.result(x);
+}
+void inferOneHot(Ctx& c) {
+  c.requireInteger(0, "indices");
+  int64_t classes = c.intAttr("num_classes");
+  if (classes < 1) c.fail(c.attrLoc("num_classes"), "num_classes must be >= 1, got " + std::to_string(classes));
+  const Attr* values = c.attr("values");
+  if (values && values->items.size() != 2) c.fail(c.attrLoc("values"), "values must list [off, on]");
+  auto d = parseDType(c.wordAttr("dtype"));
+  if (!d) c.fail(c.attrLoc("dtype"), "attribute 'dtype' must be a dtype");
+  Shape s = c.t(0).shape;
+  s.push_back(classes);
+  c.result(d->dtype, std::move(s));
+}
+TensorType shapeAndDType(Ctx& c) {
+  std::vector<int64_t> shape = *c.intsAttr("shape");
+  requireNonNegativeShape(c, "shape", shape);
+  auto d = parseDType(c.wordAttr("dtype"));
+  if (!d) c.fail(c.attrLoc("dtype"), "attribute 'dtype' must be a dtype");
+  return TensorType{d->dtype, Shape(shape.begin(), shape.end())};
+}
+void inferInit(Ctx& c) { c.result(shapeAndDType(c)); }
+
+// ---- random ------------------------------------------------------------------
+
+void inferRandom(Ctx& c) {
+  c.requireSeed(0);
+  TensorType t = shapeAndDType(c);
+  if (!isFloat(t.dtype)) c.fail(c.attrLoc("dtype"), "dtype must be a float dtype, got " + std::string(dtypeName(t.dtype)));
+  c.result(std::move(t));
+}
+void inferDropout(Ctx& c) {
+  c.requireFloat(0);
+  c.requireSeed(1);
+  double p = c.floatAttr("p");
+  if (!(p >= 0 && p < 1)) c.fail(c.attrLoc("p"), "p must be in [0, 1), got " + std::to_string(p));
+  c.result(c.t(0));
+}
+void inferSplitRandomSeed(Ctx& c) {
+  c.requireSeed(0);
+  int64_t n = c.intAttr("n", 2);
+  if (n < 1 || n > 1 << 20) c.fail(c.attrLoc("n"), "n must be >= 1, got " + std::to_string(n));
+  for (int64_t i = 0; i < n; ++i) c.result(DType::U32, {2});
+}
+
+// ---- control flow ------------------------------------------------------------
+
+void inferCall(Ctx& c) {
+  c.checkBinding(0);
+  for (auto& t : c.call(0).graph->outputTypes) c.result(t);
+}
+void inferRepeat(Ctx& c) {
+  c.checkBinding(0);
+  const Graph& g = *c.call(0).graph;
+  int64_t count = c.intAttr("count");
+  if (count < 0) c.fail(c.attrLoc("count"), "count must be >= 0, got " + std::to_string(count));
+  if (g.outputTypes.size() > g.params.size())
+    c.fail(c.call(0).loc, "body @" + g.name + " has " + std::to_string(g.outputTypes.size()) + " outputs but only " +
+                              std::to_string(g.params.size()) + " inputs; outputs are carried into the first inputs");
+  for (size_t i = 0; i < g.outputTypes.size(); ++i)
+    if (!(g.outputTypes[i] == g.params[i]->type))
+      c.fail(c.call(0).loc, "body @" + g.name + " output " + std::to_string(i + 1) + " has type " +
+                                g.outputTypes[i].str() + ", but the input %" + g.params[i]->name + " it carries into is " +
+                                g.params[i]->type.str());
+  for (auto& t : g.outputTypes) c.result(t);
+}
+void inferConditional(Ctx& c) {
+  const TensorType& cond = c.t(0);
+  if (!(cond == TensorType{DType::Bool, {}} || cond == TensorType{DType::Bool, {1}}))
+    c.failOperand(0, "condition must be bool[] or bool[1], got " + cond.str());
+  for (size_t i = 1; i <= 2; ++i) {
+    c.checkBinding(i);
+    const Graph& g = *c.call(i).graph;
+    for (const Value* p : g.params)
+      if (p->byRef)
+        c.fail(c.call(i).loc, "branch @" + g.name + " has a by-reference input %" + p->name +
+                                  "; conditional branches take inputs by value");
+  }
+  const Graph& th = *c.call(1).graph;
+  const Graph& el = *c.call(2).graph;
+  if (th.outputTypes != el.outputTypes) {
+    auto list = [](const Graph& g) {
+      std::string s = "(";
+      for (size_t i = 0; i < g.outputTypes.size(); ++i) s += (i ? ", " : "") + g.outputTypes[i].str();
+      return s + ")";
+    };
+    c.fail(c.call(2).loc, "branches have different output types: @" + th.name + " -> " + list(th) + ", @" + el.name +
+                              " -> " + list(el));
+  }
+  for (auto& t : th.outputTypes) c.result(t);
+}
+
+// ---- collectives ---------------------------------------------------------------
+
+void inferAllGather(Ctx& c) {
+  c.requireNumeric(0);
+  int64_t g = c.groupSize();
+  const TensorType& x = c.t(0);
+  Shape s;
+  if (c.wordAttr("output_shape") == "concat") {
+    int64_t ax = c.axis(c.intAttr("axis"), x, c.attrLoc("axis"));
+    s = x.shape;
+    s[ax] *= g;
+  } else {
+    s.push_back(g);
+    s.insert(s.end(), x.shape.begin(), x.shape.end());
+  }
+  c.result(x.dtype, std::move(s));
+}
+void inferReduceScatter(Ctx& c) {
+  c.requireNumeric(0);
+  int64_t g = c.groupSize();
+  int64_t n = c.t(0).numElements();
+  c.result(c.t(0).dtype, {(n + g - 1) / g});
+}
+void inferReplicatedSlice(Ctx& c) {
+  int64_t g = c.groupSize();
+  const TensorType& x = c.t(0);
+  int64_t ax = c.axis(c.intAttr("axis"), x, c.attrLoc("axis"));
+  if (x.shape[ax] % g != 0)
+    c.failOperand(0, "axis " + std::to_string(ax) + " of " + x.str() + " does not divide evenly over " +
+                         std::to_string(g) + " replicas");
+  Shape s = x.shape;
+  s[ax] /= g;
+  c.result(x.dtype, std::move(s));
+}
+
+// ---- variable updates ------------------------------------------------------------
+
+void inferAccumulate(Ctx& c) {
+  c.requireNumeric(0);
+  c.requireSameDType(0, 1);
+  c.requireBroadcastsTo(1, c.t(0));
+  if (c.n() > 2) {
+    // accumulate_'s factor `f` / accumulate_mean_'s `step`: a scalar tensor.
+    const char* what = c.op.code == OpCode::AccumulateMean ? "step" : "f";
+    c.requireScalar(2, what);
+    if (c.op.code == OpCode::Accumulate && c.op.attrs.find("f"))
+      c.fail(c.attrLoc("f"), "'f' is given both as an operand and as an attribute");
+  }
+  c.result(c.t(0));
+}
+void inferAdamUpdater(Ctx& c) {
+  c.requireFloat(0);
+  if (!(c.t(1) == c.t(0))) c.failOperand(1, "operand types " + c.t(0).str() + " and " + c.t(1).str() + " must be equal");
+  if (c.n() > 2) {
+    c.requireScalar(2, "step");
+    if (c.op.attrs.find("step")) c.fail(c.attrLoc("step"), "'step' is given both as an operand and as an attribute");
+  } else if (!c.attr("step")) {
+    c.fail("'step' is required, as a third operand or an attribute");
+  }
+  c.result(c.t(0));
+}
+
+// ---- IO ------------------------------------------------------------------------
+
+const Resource& resourceOperand(Ctx& c, Resource::Kind kind) {
+  const Resource& r = *c.op.operands[0].resource;
+  if (r.kind != kind) {
+    static const char* names[] = {"an h2d stream", "a d2h stream", "a remote buffer"};
+    std::vector<Note> notes;
+    if (r.loc.valid()) notes.push_back({r.loc, "$" + r.name + " is declared here"});
+    c.fail(c.at(0), "$" + r.name + " is " + names[static_cast<int>(r.kind)] + ", expected " +
+                        names[static_cast<int>(kind)],
+           std::move(notes));
+  }
+  return r;
+}
+void requireSameAsResource(Ctx& c, size_t i, const Resource& r) {
+  if (!(c.t(i) == r.type)) {
+    std::vector<Note> notes = c.declNote(i);
+    if (r.loc.valid()) notes.push_back({r.loc, "$" + r.name + " is declared here"});
+    c.fail(c.at(i), "value type " + c.t(i).str() + " does not match $" + r.name + " : " + r.type.str(), std::move(notes));
+  }
+}
+void checkOffset(Ctx& c) {
+  c.requireIndexType(1, "offset");
+  c.requireScalar(1, "offset");
+}
+void inferHostLoad(Ctx& c) { c.result(resourceOperand(c, Resource::Kind::H2D).type); }
+void inferHostStore(Ctx& c) { requireSameAsResource(c, 1, resourceOperand(c, Resource::Kind::D2H)); }
+void inferRemoteLoad(Ctx& c) {
+  const Resource& r = resourceOperand(c, Resource::Kind::RemoteBuffer);
+  checkOffset(c);
+  c.result(r.type);
+}
+void inferRemoteLoadInplace(Ctx& c) {
+  const Resource& r = resourceOperand(c, Resource::Kind::RemoteBuffer);
+  checkOffset(c);
+  requireSameAsResource(c, 2, r);
+  c.result(r.type);
+}
+void inferRemoteStore(Ctx& c) {
+  const Resource& r = resourceOperand(c, Resource::Kind::RemoteBuffer);
+  checkOffset(c);
+  requireSameAsResource(c, 2, r);
+}
+
+void inferDecl(Ctx&) {}      // var/const: the builder types them from the declaration
+void inferExchange(Ctx&) {}  // the block's ops carry their own results
+
+using InferFn = void (*)(Ctx&);
+constexpr InferFn kInferTable[] = {
+#define PIR_OP(id, text, mn, mx, attrs, rule, grad, flags, kernel) &infer##rule,
+#include "ir/ops.def"
+#undef PIR_OP
+};
+
+}  // namespace
+
+void inferResultTypes(const Op& op, const IrOptions& options, std::vector<TensorType>& out, DiagnosticEngine& diags) {
+  out.clear();
+  Ctx c{op, options, out, diags};
+  kInferTable[static_cast<size_t>(op.code)](c);
+}
+
+size_t resultCount(const Op& op) {
+  const OpInfo& info = op.info();
+  if (info.has(F_DECL) || info.has(F_REGION)) return 0;
+  switch (op.code) {
+    case OpCode::HostStore:
+    case OpCode::RemoteStore: return 0;
+    case OpCode::TopK: return 2;
+    case OpCode::Split: {
+      std::vector<int64_t> v;
+      const Attr* a = findAttrOrDefault(op, "splits");
+      return a && attrInts(*a, v) ? v.size() : 0;
+    }
+    case OpCode::SplitRandomSeed: {
+      const Attr* a = findAttrOrDefault(op, "n");
+      return a && a->kind == Attr::Kind::Int && a->i > 0 && a->i <= 1 << 20 ? static_cast<size_t>(a->i) : 0;
+    }
+    case OpCode::Call:
+    case OpCode::Repeat:
+      return op.operands.size() > 0 && op.operands[0].call && op.operands[0].call->graph
+                 ? op.operands[0].call->graph->outputTypes.size()
+                 : 0;
+    case OpCode::Conditional:
+      return op.operands.size() > 1 && op.operands[1].call && op.operands[1].call->graph
+                 ? op.operands[1].call->graph->outputTypes.size()
+                 : 0;
+    default: return 1;
+  }
+}
+
+const Attr* findAttrOrDefault(const Op& op, std::string_view key) {
+  if (const Attr* a = op.attrs.find(key)) {
+    if (a->isWord("none")) {
+      const AttrSpec* spec = op.info().findAttr(key);
+      if (spec && spec->presence == AttrPresence::Optional) return nullptr;
+    }
+    return a;
+  }
+  const AttrSpec* spec = op.info().findAttr(key);
+  if (spec && spec->presence == AttrPresence::Defaulted) return &spec->defaultValue;
+  return nullptr;
+}
+
+int inplaceOperandIndex(OpCode code) {
+  if (code == OpCode::RemoteLoadInplace) return 2;
+  return opInfo(code).has(F_INPLACE) ? 0 : -1;
+}
+
+std::optional<Shape> broadcastShapes(const Shape& a, const Shape& b) {
+  const Shape& longer = a.size() >= b.size() ? a : b;
+  const Shape& shorter = a.size() >= b.size() ? b : a;
+  Shape s = longer;
+  size_t off = longer.size() - shorter.size();
+  for (size_t i = 0; i < shorter.size(); ++i) {
+    int64_t x = longer[off + i], y = shorter[i];
+    if (x == y) continue;
+    if (x == 1) s[off + i] = y;
+    else if (y != 1) return std::nullopt;
+  }
+  return s;
+}
+
+bool attrInts(const Attr& a, std::vector<int64_t>& out) {
+  out.clear();
+  if (a.kind == Attr::Kind::Int) {
+    out.push_back(a.i);
+    return true;
+  }
+  if (a.kind != Attr::Kind::List && a.kind != Attr::Kind::Tuple) return false;
+  out.reserve(a.items.size());
+  for (const Attr& item : a.items) {
+    if (item.kind != Attr::Kind::Int) return false;
+    out.push_back(item.i);
+  }
+  return true;
+}
+
+ReplicaGrouping readGrouping(const Attr* a, int64_t replication) {
+  ReplicaGrouping g{1, replication};
+  std::vector<int64_t> v;
+  if (!a || !attrInts(*a, v) || v.empty()) return g;
+  g.stride = v[0];
+  g.groupSize = v.size() > 1 ? v[1] : (v[0] > 0 ? replication / v[0] : 0);
+  if (v.size() > 2) g.groupSize = -1;  // reported by groupingError
+  return g;
+}
+
+std::string groupingError(const ReplicaGrouping& g, int64_t r) {
+  std::string text = "replica grouping (" + std::to_string(g.stride) + ", " + std::to_string(g.groupSize) +
+                     ") is not valid for " + std::to_string(r) + " replica" + (r == 1 ? "" : "s");
+  if (g.stride <= 0 || g.groupSize <= 0 || r % g.stride != 0) return text;
+  if (g.stride == 1 ? r % g.groupSize == 0 : g.stride * g.groupSize == r) return {};
+  return text;
+}
+
+}  // namespace pir

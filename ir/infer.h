@@ -1,0 +1,57 @@
+// Result-type inference: the `Infer` column of ir/ops.def (ops.md).
+//
+// inferResultTypes assumes the op's signature was checked (ir/verifier.h:
+// arity, operand kinds, attribute types) and literal operands were typed; it
+// checks everything that depends on operand types (dtypes, broadcasting, axes,
+// permutations, sizes, graph-call bindings) and reports the first problem as a
+// located error "OPNAME: ..." through DiagnosticEngine::fail (throws CompileError).
+#pragma once
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "ir/diagnostics.h"
+#include "ir/ir.h"
+
+namespace pir {
+
+// Appends the types of all results `op` produces (for an in-place op: the one
+// alias result; host_store/remote_store: none; split: one per split; ...).
+// `out` is cleared first. `options` gives the replication the collectives use.
+void inferResultTypes(const Op& op, const IrOptions& options, std::vector<TensorType>& out,
+                      DiagnosticEngine& diags);
+
+// The number of results the op produces, from its attributes and callee
+// (split: len(splits); topk: 2; split_random_seed: n; call: callee outputs).
+// Valid only after the signature check; used before inference to size names.
+size_t resultCount(const Op& op);
+
+// The attribute `key` of `op`: the written value, else the spec default.
+// nullptr when absent with no default, or written as `none` for an optional key.
+const Attr* findAttrOrDefault(const Op& op, std::string_view key);
+
+// The operand index an in-place op writes: 0, or 2 for remote_load_ (which loads
+// into its third operand). -1 for ops that are not in place.
+int inplaceOperandIndex(OpCode code);
+
+// NumPy broadcasting of two shapes; nullopt when they do not broadcast.
+std::optional<Shape> broadcastShapes(const Shape& a, const Shape& b);
+
+// Integer list attribute values: a list/tuple of ints, or a single int as [n].
+// Returns false when `a` is not of that form.
+bool attrInts(const Attr& a, std::vector<int64_t>& out);
+
+// The replica grouping (stride, group_size) written as `group`/`replica_grouping`,
+// with group_size defaulted to R / stride (runtime.md §5). Validity: see
+// groupingError.
+struct ReplicaGrouping {
+  int64_t stride = 1;
+  int64_t groupSize = 1;
+  int64_t numGroups(int64_t replication) const { return groupSize > 0 ? replication / groupSize : 0; }
+};
+// Reads a grouping attribute (nullptr: all replicas).
+ReplicaGrouping readGrouping(const Attr* a, int64_t replication);
+// Empty when valid for R replicas, else why not (for an error message).
+std::string groupingError(const ReplicaGrouping& g, int64_t replication);
+
+}  // namespace pir

@@ -1,0 +1,230 @@
+// The op table built from ir/ops.def, with each row's attribute spec parsed
+// once at start-up. A malformed spec is a programmer error: we abort with a
+// message naming the row, and tests/unit/infer_test.cpp walks every row.
+#include "ir/op_info.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <unordered_map>
+
+namespace pir {
+
+namespace {
+
+[[noreturn]] void specError(std::string_view op, std::string_view spec, const std::string& why) {
+  std::fprintf(stderr, "pir: internal error: ops.def row '%.*s': bad attribute spec \"%.*s\": %s\n",
+               static_cast<int>(op.size()), op.data(), static_cast<int>(spec.size()), spec.data(), why.c_str());
+  std::abort();
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  return s;
+}
+
+// Splits at top-level commas (commas inside [], () or "" do not split).
+std::vector<std::string_view> splitTopLevel(std::string_view s) {
+  std::vector<std::string_view> parts;
+  int depth = 0;
+  bool inString = false;
+  size_t start = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (inString) {
+      if (c == '"') inString = false;
+      continue;
+    }
+    if (c == '"') inString = true;
+    else if (c == '[' || c == '(') ++depth;
+    else if (c == ']' || c == ')') --depth;
+    else if (c == ',' && depth == 0) {
+      parts.push_back(trim(s.substr(start, i - start)));
+      start = i + 1;
+    }
+  }
+  if (!trim(s.substr(start)).empty() || !parts.empty()) parts.push_back(trim(s.substr(start)));
+  return parts;
+}
+
+bool parseNumber(std::string_view t, double& out) {
+  if (t == "inf") return out = std::numeric_limits<double>::infinity(), true;
+  if (t == "-inf") return out = -std::numeric_limits<double>::infinity(), true;
+  if (t == "nan") return out = std::numeric_limits<double>::quiet_NaN(), true;
+  std::string s(t);
+  char* end = nullptr;
+  out = std::strtod(s.c_str(), &end);
+  return !s.empty() && end == s.c_str() + s.size();
+}
+
+bool parseInteger(std::string_view t, int64_t& out) {
+  std::string s(t);
+  char* end = nullptr;
+  long long v = std::strtoll(s.c_str(), &end, 10);
+  out = v;
+  return !s.empty() && end == s.c_str() + s.size();
+}
+
+// Parses a default value written in a spec into an Attr of the spec's type.
+Attr parseDefault(std::string_view op, std::string_view spec, AttrSpec& a, std::string_view text) {
+  auto fail = [&](const char* why) -> Attr { specError(op, spec, std::string(why) + " for '" + a.name + "'"); };
+  switch (a.type) {
+    case AttrType::Int: {
+      int64_t v;
+      if (!parseInteger(text, v)) return fail("default is not an integer");
+      return Attr::integer(v);
+    }
+    case AttrType::Float: {
+      double v;
+      if (!parseNumber(text, v)) return fail("default is not a number");
+      return Attr::real(v);
+    }
+    case AttrType::Bool:
+      if (text == "true") return Attr::boolean(true);
+      if (text == "false") return Attr::boolean(false);
+      return fail("default is not a bool");
+    case AttrType::Str:
+      if (text.size() < 2 || text.front() != '"' || text.back() != '"') return fail("default is not a string");
+      return Attr::string(std::string(text.substr(1, text.size() - 2)));
+    case AttrType::DType:
+      if (!parseDType(text)) return fail("default is not a dtype");
+      return Attr::word(std::string(text));
+    case AttrType::Enum:
+      for (auto& v : a.enumValues)
+        if (v == text) return Attr::word(std::string(text));
+      return fail("default is not one of the enum values");
+    case AttrType::Axes:
+      if (text == "all") return Attr::word("all");
+      [[fallthrough]];
+    case AttrType::Ints:
+    case AttrType::Floats: {
+      int64_t iv;
+      if (parseInteger(text, iv)) return Attr::integer(iv);
+      if (text.size() < 2 || text.front() != '[' || text.back() != ']') return fail("default is not a list");
+      std::vector<Attr> items;
+      for (auto item : splitTopLevel(text.substr(1, text.size() - 2))) {
+        double v;
+        if (a.type == AttrType::Floats) {
+          if (!parseNumber(item, v)) return fail("list item is not a number");
+          items.push_back(Attr::real(v));
+        } else {
+          if (!parseInteger(item, iv)) return fail("list item is not an integer");
+          items.push_back(Attr::integer(iv));
+        }
+      }
+      return Attr::list(std::move(items));
+    }
+    default:
+      return fail("this attribute type takes no default");
+  }
+}
+
+std::vector<AttrSpec> parseSpec(std::string_view op, std::string_view spec) {
+  std::vector<AttrSpec> out;
+  for (std::string_view part : splitTopLevel(spec)) {
+    if (part.empty()) specError(op, spec, "empty entry");
+    size_t colon = part.find(':');
+    if (colon == std::string_view::npos || colon == 0) specError(op, spec, "entry without 'name:type'");
+    AttrSpec a;
+    a.name = std::string(trim(part.substr(0, colon)));
+    std::string_view rest = trim(part.substr(colon + 1));
+    std::string_view defaultText;
+    a.presence = AttrPresence::Required;
+    size_t eq = rest.find('=');
+    if (eq != std::string_view::npos) {
+      defaultText = trim(rest.substr(eq + 1));
+      rest = trim(rest.substr(0, eq));
+      a.presence = AttrPresence::Defaulted;
+    } else if (!rest.empty() && rest.back() == '?') {
+      rest = trim(rest.substr(0, rest.size() - 1));
+      a.presence = AttrPresence::Optional;
+    }
+    static const std::pair<std::string_view, AttrType> kTypes[] = {
+        {"int", AttrType::Int},         {"float", AttrType::Float},         {"bool", AttrType::Bool},
+        {"str", AttrType::Str},         {"dtype", AttrType::DType},         {"shape", AttrType::Ints},
+        {"ints", AttrType::Ints},       {"floats", AttrType::Floats},       {"axes", AttrType::Axes},
+        {"group", AttrType::Group},     {"graph", AttrType::Graph},         {"values", AttrType::Values},
+        {"resource", AttrType::Resource}, {"num_or_tensor", AttrType::Float},
+    };
+    bool known = false;
+    if (rest.starts_with("enum(") && rest.ends_with(")")) {
+      a.type = AttrType::Enum;
+      std::string_view body = rest.substr(5, rest.size() - 6);
+      size_t start = 0;
+      for (size_t i = 0; i <= body.size(); ++i) {
+        if (i == body.size() || body[i] == '|') {
+          std::string_view v = trim(body.substr(start, i - start));
+          if (v.empty()) specError(op, spec, "empty enum value");
+          a.enumValues.emplace_back(v);
+          start = i + 1;
+        }
+      }
+      known = true;
+    } else {
+      for (auto& [word, type] : kTypes)
+        if (word == rest) a.type = type, known = true;
+    }
+    if (!known) specError(op, spec, "unknown type '" + std::string(rest) + "'");
+    for (auto& prev : out)
+      if (prev.name == a.name) specError(op, spec, "duplicate attribute '" + a.name + "'");
+    if (a.presence == AttrPresence::Defaulted) a.defaultValue = parseDefault(op, spec, a, defaultText);
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+struct OpTable {
+  std::vector<OpInfo> infos;
+  std::unordered_map<std::string_view, OpCode> byName;
+
+  OpTable() {
+    infos.reserve(kNumOpCodes);
+#define PIR_OP(id, text, mn, mx, attrSpec, infer, gradKind, flagBits, kernel)                                    \
+  infos.push_back(OpInfo{OpCode::id, text, mn, mx, attrSpec, GradKind::gradKind, static_cast<uint32_t>(flagBits), \
+                         parseSpec(text, attrSpec)});
+#include "ir/ops.def"
+#undef PIR_OP
+    for (auto& info : infos) {
+      if (info.has(F_DECL) || info.has(F_REGION)) continue;
+      if (!byName.emplace(info.name, info.code).second) {
+        std::fprintf(stderr, "pir: internal error: duplicate op name '%.*s' in ops.def\n",
+                     static_cast<int>(info.name.size()), info.name.data());
+        std::abort();
+      }
+    }
+    byName.emplace("negate", OpCode::Neg);
+  }
+};
+
+const OpTable& table() {
+  static const OpTable t;
+  return t;
+}
+
+}  // namespace
+
+const OpInfo& opInfo(OpCode c) { return table().infos[static_cast<size_t>(c)]; }
+
+std::optional<OpCode> lookupOp(std::string_view name) {
+  const auto& m = table().byName;
+  auto it = m.find(name);
+  if (it == m.end()) return std::nullopt;
+  return it->second;
+}
+
+std::vector<std::string_view> allOpNames() {
+  std::vector<std::string_view> names;
+  for (auto& info : table().infos)
+    if (!info.has(F_DECL) && !info.has(F_REGION)) names.push_back(info.name);
+  names.push_back("negate");
+  return names;
+}
+
+const std::vector<AttrSpec>& placementAttrs() {
+  static const std::vector<AttrSpec> specs = parseSpec("<placement>", "ipu:int?, tile_set:enum(compute|io)?, tile:int?, tiles:ints?");
+  return specs;
+}
+
+}  // namespace pir

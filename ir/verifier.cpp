@@ -1,0 +1,468 @@
+// Per-op signature checks, literal typing, and the whole-module re-check.
+#include "ir/verifier.h"
+
+#include <cmath>
+#include <string>
+
+#include "ir/infer.h"
+
+namespace pir {
+
+namespace {
+
+enum class Role : uint8_t { Tensor, Resource, Call };
+
+Role operandRole(OpCode code, size_t i) {
+  switch (code) {
+    case OpCode::HostLoad:
+    case OpCode::HostStore:
+    case OpCode::RemoteLoad:
+    case OpCode::RemoteLoadInplace:
+    case OpCode::RemoteStore: return i == 0 ? Role::Resource : Role::Tensor;
+    case OpCode::Call:
+    case OpCode::Repeat: return Role::Call;
+    case OpCode::Conditional: return i == 0 ? Role::Tensor : Role::Call;
+    default: return Role::Tensor;
+  }
+}
+
+// Operand positions whose literal has a fixed dtype (indices, offsets, seeds,
+// conditions) instead of the dtype of the op's first tensor operand.
+std::optional<DType> fixedLiteralDType(OpCode code, size_t i) {
+  switch (code) {
+    case OpCode::RemoteLoad:
+    case OpCode::RemoteLoadInplace:
+    case OpCode::RemoteStore:
+    case OpCode::DynamicSlice:
+    case OpCode::DynamicUpdate:
+    case OpCode::DynamicUpdateInplace:
+    case OpCode::Gather:
+    case OpCode::Scatter:
+    case OpCode::NllLoss:
+      if (i == 1) return DType::I32;
+      break;
+    case OpCode::OneHot:
+      if (i == 0) return DType::I32;
+      break;
+    case OpCode::Where:
+    case OpCode::Conditional:
+      if (i == 0) return DType::Bool;
+      break;
+    case OpCode::RandomUniform:
+    case OpCode::RandomNormal:
+    case OpCode::SplitRandomSeed:
+      if (i == 0) return DType::U32;
+      break;
+    case OpCode::Dropout:
+      if (i == 1) return DType::U32;
+      break;
+    default: break;
+  }
+  return std::nullopt;
+}
+
+std::string prefix(const Op& op) { return std::string(op.info().name) + ": "; }
+
+const char* typeWord(const AttrSpec& s) {
+  switch (s.type) {
+    case AttrType::Int: return "an integer";
+    case AttrType::Float: return "a number";
+    case AttrType::Bool: return "true or false";
+    case AttrType::Str: return "a string";
+    case AttrType::DType: return "a dtype";
+    case AttrType::Ints: return "a list of integers";
+    case AttrType::Floats: return "a list of numbers";
+    case AttrType::Axes: return "an integer, a list of integers or all";
+    case AttrType::Group: return "a replica grouping (stride, group_size)";
+    case AttrType::Graph: return "a graph name @g";
+    case AttrType::Values: return "a list of %values";
+    case AttrType::Resource: return "a $resource";
+    case AttrType::Enum: return "one of";
+  }
+  return "?";
+}
+
+bool attrMatches(const AttrSpec& s, const Attr& a) {
+  if (s.presence == AttrPresence::Optional && a.isWord("none")) return true;
+  std::vector<int64_t> ints;
+  switch (s.type) {
+    case AttrType::Int: return a.kind == Attr::Kind::Int;
+    case AttrType::Float: return a.isNumber();
+    case AttrType::Bool: return a.kind == Attr::Kind::Bool;
+    case AttrType::Str: return a.kind == Attr::Kind::String;
+    case AttrType::DType: return (a.kind == Attr::Kind::Word || a.kind == Attr::Kind::String) && parseDType(a.s);
+    case AttrType::Ints: return attrInts(a, ints);
+    case AttrType::Floats:
+      if (a.isNumber()) return true;
+      if (a.kind != Attr::Kind::List && a.kind != Attr::Kind::Tuple) return false;
+      for (auto& item : a.items)
+        if (!item.isNumber()) return false;
+      return true;
+    case AttrType::Axes: return a.isWord("all") || attrInts(a, ints);
+    case AttrType::Group:
+      return (a.kind == Attr::Kind::Tuple || a.kind == Attr::Kind::List || a.kind == Attr::Kind::Int) &&
+             attrInts(a, ints) && !ints.empty() && ints.size() <= 2;
+    case AttrType::Graph: return a.kind == Attr::Kind::Graph;
+    case AttrType::Values:
+      if (a.kind != Attr::Kind::List && a.kind != Attr::Kind::Tuple) return false;
+      for (auto& item : a.items)
+        if (item.kind != Attr::Kind::Value) return false;
+      return true;
+    case AttrType::Resource: return a.kind == Attr::Kind::Resource;
+    case AttrType::Enum:
+      if (a.kind != Attr::Kind::Word) return false;
+      for (auto& v : s.enumValues)
+        if (v == a.s) return true;
+      return false;
+  }
+  return false;
+}
+
+// Checks one attribute against its spec; `what` prefixes the message.
+void checkAttr(const AttrSpec& spec, const Attr& a, const std::string& what, SourceLoc fallback,
+               DiagnosticEngine& diags) {
+  if (attrMatches(spec, a)) return;
+  std::string msg = what + "attribute '" + spec.name + "' must be " + typeWord(spec);
+  if (spec.type == AttrType::Enum) {
+    for (size_t i = 0; i < spec.enumValues.size(); ++i) msg += (i ? ", " : " ") + spec.enumValues[i];
+  }
+  diags.fail(a.loc.valid() ? a.loc : fallback, msg);
+}
+
+// Range checks of the placement attributes against the IR options.
+void checkPlacementValue(const std::string& key, const Attr& a, const std::string& what, SourceLoc fallback,
+                         const IrOptions& options, DiagnosticEngine& diags) {
+  SourceLoc loc = a.loc.valid() ? a.loc : fallback;
+  if (a.isWord("none")) return;
+  if (key == "ipu" && (a.i < 0 || a.i >= options.ipus))
+    diags.fail(loc, what + "ipu " + std::to_string(a.i) + " is out of range: the IR has " +
+                        std::to_string(options.ipus) + " IPU(s) per replica");
+  if (key == "tile" && (a.i < 0 || a.i >= options.tilesPerIpu))
+    diags.fail(loc, what + "tile " + std::to_string(a.i) + " is out of range [0, " +
+                        std::to_string(options.tilesPerIpu) + ")");
+  if (key == "tiles") {
+    std::vector<int64_t> v;
+    attrInts(a, v);
+    if (v.size() != 2 || v[0] < 0 || v[0] >= v[1] || v[1] > options.tilesPerIpu)
+      diags.fail(loc, what + "tiles must be [LO, HI] with 0 <= LO < HI <= " + std::to_string(options.tilesPerIpu));
+  }
+}
+
+const AttrSpec* findPlacement(std::string_view key) {
+  for (auto& s : placementAttrs())
+    if (s.name == key) return &s;
+  return nullptr;
+}
+
+void checkAttrDict(const AttrDict& attrs, const OpInfo* info, const std::string& what, SourceLoc fallback,
+                   const IrOptions& options, DiagnosticEngine& diags) {
+  for (size_t i = 0; i < attrs.entries.size(); ++i) {
+    auto& [key, value] = attrs.entries[i];
+    SourceLoc loc = value.loc.valid() ? value.loc : fallback;
+    for (size_t j = 0; j < i; ++j)
+      if (attrs.entries[j].first == key) diags.fail(loc, what + "duplicate attribute '" + key + "'");
+    const AttrSpec* spec = info ? info->findAttr(key) : nullptr;
+    bool placement = false;
+    if (!spec) spec = findPlacement(key), placement = spec != nullptr;
+    if (!spec) diags.fail(loc, what + "unknown attribute '" + key + "'");
+    checkAttr(*spec, value, what, fallback, diags);
+    if (placement) checkPlacementValue(key, value, what, fallback, options, diags);
+  }
+  if (info)
+    for (auto& spec : info->attrs)
+      if (spec.presence == AttrPresence::Required && !attrs.find(spec.name))
+        diags.fail(fallback, what + "missing required attribute '" + spec.name + "'");
+}
+
+std::string valueText(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+}  // namespace
+
+void checkPlacementAttrs(const AttrDict& attrs, std::string_view what, const IrOptions& options,
+                         DiagnosticEngine& diags, const OpInfo* extra) {
+  checkAttrDict(attrs, extra, std::string(what) + ": ", attrs.loc, options, diags);
+}
+
+void checkOpSignature(const Op& op, const IrOptions& options, DiagnosticEngine& diags) {
+  const OpInfo& info = op.info();
+  int n = static_cast<int>(op.operands.size());
+  // Fast path (most statements): arity fine, plain value operands, no attributes.
+  if (op.attrs.entries.empty() && n >= info.minOperands && (info.maxOperands < 0 || n <= info.maxOperands)) {
+    bool plain = true;
+    for (size_t i = 0; i < op.operands.size() && plain; ++i)
+      plain = op.operands[i].kind == Operand::Kind::Value && op.operands[i].value &&
+              operandRole(op.code, i) == Role::Tensor;
+    bool required = false;
+    for (auto& spec : info.attrs) required = required || spec.presence == AttrPresence::Required;
+    if (plain && !required) return;
+  }
+  const std::string what = prefix(op);
+  if (n < info.minOperands || (info.maxOperands >= 0 && n > info.maxOperands)) {
+    std::string expect;
+    if (info.maxOperands < 0) expect = "at least " + std::to_string(info.minOperands);
+    else if (info.minOperands == info.maxOperands) expect = std::to_string(info.minOperands);
+    else expect = std::to_string(info.minOperands) + " to " + std::to_string(info.maxOperands);
+    diags.fail(op.loc, what + "expects " + expect + " operand" + (expect == "1" ? "" : "s") + ", got " +
+                           std::to_string(n));
+  }
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    const Operand& o = op.operands[i];
+    SourceLoc loc = o.loc.valid() ? o.loc : op.loc;
+    Role role = operandRole(op.code, i);
+    std::string pos = "operand " + std::to_string(i + 1);
+    switch (role) {
+      case Role::Resource:
+        if (o.kind != Operand::Kind::Resource || !o.resource)
+          diags.fail(loc, what + pos + " must be a stream or remote buffer ($name)");
+        break;
+      case Role::Call:
+        if (o.kind != Operand::Kind::Call || !o.call || !o.call->graph)
+          diags.fail(loc, what + pos + " must be a graph call @g(...)");
+        break;
+      case Role::Tensor:
+        if (o.kind == Operand::Kind::Value ? !o.value : o.kind != Operand::Kind::Literal || !o.literal)
+          diags.fail(loc, what + pos + " must be a tensor (%value or literal)");
+        break;
+    }
+  }
+  checkAttrDict(op.attrs, &info, what, op.attrs.loc.valid() ? op.attrs.loc : op.loc, options, diags);
+}
+
+void checkLiteralData(const Literal& lit, const TensorType& type, std::string_view what, DiagnosticEngine& diags) {
+  const std::string w = std::string(what) + ": ";
+  SourceLoc loc = lit.loc;
+  switch (lit.kind) {
+    case Literal::Kind::Load: return;  // read (and checked) by the VM at first use
+    case Literal::Kind::Zeros:
+    case Literal::Kind::Ones: return;
+    case Literal::Kind::Uniform:
+    case Literal::Kind::Normal: {
+      const char* gen = lit.kind == Literal::Kind::Uniform ? "uniform" : "normal";
+      if (!isFloat(type.dtype)) diags.fail(loc, w + gen + "(...) needs a float dtype, not " + type.str());
+      if (lit.args.size() != 3) diags.fail(loc, w + gen + "(...) takes 3 arguments");
+      double seed = lit.args[2];
+      if (!(seed >= 0 && seed <= 4294967295.0 && std::floor(seed) == seed))
+        diags.fail(loc, w + gen + "(...) seed must be an integer in [0, 4294967295], got " + valueText(seed));
+      if (lit.kind == Literal::Kind::Uniform && !(lit.args[0] <= lit.args[1]))
+        diags.fail(loc, w + "uniform(low, high, seed) needs low <= high");
+      if (lit.kind == Literal::Kind::Normal && !(lit.args[1] >= 0))
+        diags.fail(loc, w + "normal(mean, std, seed) needs std >= 0");
+      return;
+    }
+    case Literal::Kind::Data: break;
+  }
+  if (!lit.shape.empty() && lit.shape != type.shape)
+    diags.fail(loc, w + "data of shape " + shapeToString(lit.shape) + " does not match " + type.str());
+  if (lit.hasBool && type.dtype != DType::Bool)
+    diags.fail(loc, w + "true/false is only valid for bool data, not " + type.str());
+  if (type.dtype == DType::Bool) {
+    for (double v : lit.values)
+      if (v != 0 && v != 1) diags.fail(loc, w + "value " + valueText(v) + " is not a bool (true/false)");
+    return;
+  }
+  double lo = dtypeMin(type.dtype), hi = dtypeMax(type.dtype);
+  if (isFloat(type.dtype)) {
+    for (double v : lit.values)
+      if (std::isfinite(v) && (v < lo || v > hi))
+        diags.fail(loc, w + "value " + valueText(v) + " is out of range for " + std::string(dtypeName(type.dtype)));
+    return;
+  }
+  for (double v : lit.values) {
+    if (!std::isfinite(v) || std::floor(v) != v)
+      diags.fail(loc, w + "value " + valueText(v) + " is not an integer (" + std::string(dtypeName(type.dtype)) + ")");
+    if (v < lo || v > hi)
+      diags.fail(loc, w + "value " + valueText(v) + " is out of range for " + std::string(dtypeName(type.dtype)));
+  }
+}
+
+void typeLiteralOperands(Op& op, DiagnosticEngine& diags) {
+  const std::string what(op.info().name);
+  // The dtype literals adapt to: the first value operand not at a fixed position.
+  std::optional<DType> reference;
+  bool needsReference = false;
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    const Operand& o = op.operands[i];
+    if (operandRole(op.code, i) != Role::Tensor || fixedLiteralDType(op.code, i)) continue;
+    if (o.kind == Operand::Kind::Value && o.value && !reference) reference = o.value->type.dtype;
+    if (o.kind == Operand::Kind::Literal) needsReference = true;
+  }
+  if (needsReference && !reference) {
+    SourceLoc loc = op.loc;
+    for (auto& o : op.operands)
+      if (o.kind == Operand::Kind::Literal && o.loc.valid()) {
+        loc = o.loc;
+        break;
+      }
+    diags.fail(loc, what + ": cannot infer the dtype: declare a const");
+  }
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    Operand& o = op.operands[i];
+    if (o.kind == Operand::Kind::Literal && o.literal) {
+      if (o.literal->kind != Literal::Kind::Data)
+        diags.fail(o.loc.valid() ? o.loc : op.loc, what + ": only a scalar or list literal can be an operand; declare a const");
+      auto fixed = fixedLiteralDType(op.code, i);
+      o.literalType = TensorType{fixed ? *fixed : *reference, o.literal->shape};
+      checkLiteralData(*o.literal, o.literalType, what, diags);
+    } else if (o.kind == Operand::Kind::Call && o.call && o.call->graph) {
+      const Graph& g = *o.call->graph;
+      for (size_t k = 0; k < o.call->args.size() && k < g.params.size(); ++k) {
+        Operand& a = o.call->args[k];
+        if (a.kind != Operand::Kind::Literal || !a.literal) continue;
+        if (a.literal->kind != Literal::Kind::Data)
+          diags.fail(a.loc.valid() ? a.loc : op.loc, what + ": only a scalar or list literal can be an argument");
+        a.literalType = g.params[k]->type;
+        checkLiteralData(*a.literal, a.literalType, what + " @" + g.name + " argument " + std::to_string(k + 1), diags);
+      }
+    }
+  }
+}
+
+void verifyOp(Op& op, const IrOptions& options, std::vector<TensorType>& resultTypes, DiagnosticEngine& diags) {
+  checkOpSignature(op, options, diags);
+  typeLiteralOperands(op, diags);
+  inferResultTypes(op, options, resultTypes, diags);
+}
+
+std::string downcastWarning(DType stored) {
+  return stored == DType::U32 ? "u64 is stored as u32 (PopXL downcast)" : "i64 is stored as i32 (PopXL downcast)";
+}
+
+namespace {
+
+// The whole-module check: walks graphs in definition order (callees first).
+struct ModuleChecker {
+  const Module& m;
+  DiagnosticEngine& diags;
+  std::vector<TensorType> types;
+
+  [[noreturn]] void fail(SourceLoc loc, const std::string& msg) { diags.fail(loc, msg); }
+
+  void checkOperandValue(const Graph& g, const std::vector<bool>& defined, const Operand& o, const Op& op) {
+    if (o.kind == Operand::Kind::Value) {
+      if (!o.value || o.value->graph != &g || o.value->id >= defined.size() || !defined[o.value->id])
+        fail(o.loc.valid() ? o.loc : op.loc, prefix(op) + "operand %" + (o.value ? o.value->name : "?") +
+                                                 " is not defined before use in @" + g.name);
+    } else if (o.kind == Operand::Kind::Resource) {
+      if (!o.resource || m.findResource(o.resource->name) != o.resource)
+        fail(o.loc.valid() ? o.loc : op.loc, prefix(op) + "unknown resource");
+    } else if (o.kind == Operand::Kind::Call) {
+      if (!o.call || !o.call->graph || m.findGraph(o.call->graph->name) != o.call->graph)
+        fail(o.loc.valid() ? o.loc : op.loc, prefix(op) + "call of an unknown graph");
+      if (o.call->graph == &g) fail(o.call->loc, "recursion: @" + g.name + " calls itself");
+      for (auto& a : o.call->args) checkOperandValue(g, defined, a, op);
+    }
+  }
+
+  // The value an in-place op writes, followed through aliasing results.
+  static const Value* aliasRoot(const Value* v) {
+    while (v && v->kind == Value::Kind::Result && v->def) {
+      int idx = inplaceOperandIndex(v->def->code);
+      if (idx < 0 || static_cast<size_t>(idx) >= v->def->operands.size()) break;
+      const Operand& o = v->def->operands[idx];
+      if (o.kind != Operand::Kind::Value) break;
+      v = o.value;
+    }
+    return v;
+  }
+
+  void checkOp(const Graph& g, std::vector<bool>& defined, const Op& op, bool inExchange) {
+    if (op.code == OpCode::Exchange) {
+      if (inExchange) fail(op.loc, "exchange: blocks do not nest");
+      checkPlacementAttrs(op.attrs, "exchange", m.options, diags);
+      std::vector<bool> inside(g.values.size(), false);
+      for (auto& inner : op.region) {
+        if (!inner->info().has(F_IO)) fail(inner->loc, "exchange: " + std::string(inner->info().name) + " is not an IO op");
+        for (auto& o : inner->operands)
+          if (o.kind == Operand::Kind::Value && o.value && o.value->id < inside.size() && inside[o.value->id])
+            fail(o.loc.valid() ? o.loc : inner->loc,
+                 "exchange: " + std::string(inner->info().name) + " consumes %" + o.value->name +
+                     ", produced inside the same exchange block");
+        checkOp(g, defined, *inner, true);
+        for (const Value* r : inner->results)
+          if (r->id < inside.size()) inside[r->id] = true;
+      }
+      return;
+    }
+    if (op.info().has(F_DECL)) {
+      if (op.code == OpCode::Var && !g.isMain) fail(op.loc, "var: variables are declared in the main graph only");
+      for (const Value* r : op.results) defined[r->id] = true;
+      return;
+    }
+    for (auto& o : op.operands) checkOperandValue(g, defined, o, op);
+    checkOpSignature(op, m.options, diags);
+    inferResultTypes(op, m.options, types, diags);
+    bool inplace = op.info().has(F_INPLACE);
+    if (!(inplace && op.results.empty())) {
+      if (op.results.size() != types.size())
+        fail(op.loc, prefix(op) + "has " + std::to_string(op.results.size()) + " results, expected " +
+                         std::to_string(types.size()));
+      for (size_t i = 0; i < types.size(); ++i)
+        if (!(op.results[i]->type == types[i]))
+          fail(op.loc, prefix(op) + "result %" + op.results[i]->name + " has type " + op.results[i]->type.str() +
+                           ", inferred " + types[i].str());
+    }
+    int w = inplaceOperandIndex(op.code);
+    if (w >= 0 && static_cast<size_t>(w) < op.operands.size()) {
+      const Operand& o = op.operands[w];
+      const Value* root = o.kind == Operand::Kind::Value ? aliasRoot(o.value) : nullptr;
+      if (o.kind == Operand::Kind::Literal || (root && root->kind == Value::Kind::Const))
+        fail(o.loc.valid() ? o.loc : op.loc, prefix(op) + "cannot write in place to a constant");
+    }
+    for (const Value* r : op.results) {
+      if (r->graph != &g || r->id >= defined.size()) fail(op.loc, prefix(op) + "result outside its graph");
+      defined[r->id] = true;
+    }
+  }
+
+  void checkGraph(const Graph& g) {
+    std::vector<bool> defined(g.values.size(), false);
+    for (size_t i = 0; i < g.values.size(); ++i)
+      if (g.values[i]->id != i) fail(g.values[i]->loc, "@" + g.name + ": value ids are not dense");
+    for (const Value* p : g.params) {
+      if (g.isMain) fail(p->loc, "main graph has parameters");
+      defined[p->id] = true;
+    }
+    for (auto& op : g.ops) checkOp(g, defined, *op, false);
+    if (g.isMain) {
+      if (g.hasReturn) fail(g.returnLoc, "return: the main graph has no return");
+      return;
+    }
+    if (!g.hasReturn) fail(g.loc, "@" + g.name + ": missing return");
+    if (g.returns.size() != g.outputTypes.size())
+      fail(g.returnLoc, "return: @" + g.name + " returns " + std::to_string(g.returns.size()) + " values, declared " +
+                            std::to_string(g.outputTypes.size()));
+    for (size_t i = 0; i < g.returns.size(); ++i) {
+      const Operand& o = g.returns[i];
+      if (o.kind == Operand::Kind::Value) {
+        if (!o.value || o.value->graph != &g || !defined[o.value->id])
+          fail(o.loc.valid() ? o.loc : g.returnLoc, "return: value is not defined in @" + g.name);
+      } else if (o.kind != Operand::Kind::Literal) {
+        fail(o.loc.valid() ? o.loc : g.returnLoc, "return: operand must be a tensor");
+      }
+      if (!(o.type() == g.outputTypes[i]))
+        fail(o.loc.valid() ? o.loc : g.returnLoc, "return: value " + std::to_string(i + 1) + " has type " +
+                                                      o.type().str() + ", declared " + g.outputTypes[i].str());
+    }
+  }
+};
+
+}  // namespace
+
+bool verifyModule(const Module& module, DiagnosticEngine& diags) {
+  try {
+    ModuleChecker checker{module, diags, {}};
+    for (auto& g : module.graphs) checker.checkGraph(*g);
+    checker.checkGraph(*module.main);
+  } catch (const CompileError&) {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace pir

@@ -1,0 +1,493 @@
+// The `pir` command line (tools.md §1): argument parsing, usage text, and the
+// `check` and `opt` commands. The other commands live behind repl/commands.h.
+#include "repl/cli.h"
+
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string_view>
+
+#include "frontend/builder.h"
+#include "frontend/printer.h"
+#include "repl/commands.h"
+
+#ifndef PIR_VERSION
+#define PIR_VERSION "0.1.0"
+#endif
+
+namespace pir::cli {
+namespace {
+
+constexpr int kOk = 0;
+constexpr int kProgramError = 1;
+constexpr int kUsageError = 2;
+
+struct CommandHelp {
+  std::string_view name;
+  std::string_view synopsis;  // after "usage: pir "
+  std::string_view summary;   // one line, for `pir --help`
+  std::string_view details;   // options, for `pir help CMD`
+};
+
+constexpr CommandHelp kCommands[] = {
+    {"repl", "repl [FILE]", "the interactive REPL (also `pir` with no arguments)",
+     "Reads statements and meta-commands (:help) one at a time; with FILE, loads it first.\n"
+     "When standard input is not a terminal there is no prompt; the exit status is 1\n"
+     "if any input failed.\n"},
+    {"run", "run FILE [--passes=LIST] [--trace] [--profile] [--threads=N] [--verify-each]",
+     "parse, verify, apply passes and run the session commands",
+     "Options:\n"
+     "  --passes=LIST   comma-separated pass pipeline, run in order\n"
+     "  --trace         trace every executed op to standard error\n"
+     "  --profile       report memory and cycle estimates after the run\n"
+     "  --threads=N     run replicas on N threads\n"
+     "  --verify-each   verify the IR after every pass\n"
+     "A file with no session command runs once and prints every d2h stream.\n"},
+    {"check", "check FILE", "parse and verify; silent on success",
+     "Exit status 0 if FILE is a valid program, 1 with diagnostics on standard error if not.\n"},
+    {"opt", "opt FILE [--passes=LIST] [--print-after-each] [--verify-each] [-o OUT]",
+     "print the canonical IR after the passes",
+     "Options:\n"
+     "  --passes=LIST        comma-separated pass pipeline, run in order\n"
+     "  --print-after-each   print the IR after every pass (to standard output)\n"
+     "  --verify-each        verify the IR after every pass\n"
+     "  -o OUT               write the result to OUT (atomically) instead of standard output\n"},
+    {"dot", "dot FILE [--graph=@g] [-o OUT]", "Graphviz DOT of the graphs",
+     "Options:\n"
+     "  --graph=@g   only graph @g\n"
+     "  -o OUT       write to OUT instead of standard output\n"},
+    {"profile", "profile FILE [--json=OUT]", "run and report memory and cycle estimates",
+     "Options:\n"
+     "  --json=OUT   also write the report as JSON to OUT\n"},
+    {"disasm", "disasm FILE [--passes=LIST]", "the VM bytecode of every graph, with source locations",
+     "Options:\n"
+     "  --passes=LIST   comma-separated pass pipeline, run before compiling\n"},
+    {"help", "help [CMD]", "usage of CMD", ""},
+};
+
+const CommandHelp* findCommand(std::string_view name) {
+  for (const CommandHelp& c : kCommands)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+std::string passListText() {
+  std::vector<std::string> passes = availablePasses();
+  if (passes.empty()) return "(none in this build)";
+  std::string s;
+  for (size_t i = 0; i < passes.size(); ++i) s += (i ? ", " : "") + passes[i];
+  return s;
+}
+
+void printGeneralHelp(std::ostream& out) {
+  out << "usage: pir <command> [options]\n"
+         "       pir --help | --version\n\n"
+         "Commands:\n";
+  for (const CommandHelp& c : kCommands) {
+    std::string left(c.synopsis.substr(0, c.synopsis.find(" [-")));
+    out << "  " << left;
+    for (size_t i = left.size(); i < 16; ++i) out << ' ';
+    out << ' ' << c.summary << '\n';
+  }
+  out << "\nFILE may be '-' for standard input. `pir help CMD` shows the options of CMD.\n"
+         "Exit status: 0 success, 1 the program is wrong, 2 bad command line or unreadable file.\n";
+}
+
+void printCommandHelp(const CommandHelp& c, std::ostream& out) {
+  std::string summary(c.summary);
+  summary[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(summary[0])));
+  out << "usage: pir " << c.synopsis << "\n\n" << summary << ".\n";
+  if (!c.details.empty()) out << '\n' << c.details;
+  if (c.synopsis.find("--passes") != std::string_view::npos) out << "\nPasses: " << passListText() << '\n';
+}
+
+int usageError(std::ostream& err, const std::string& message, const CommandHelp* command) {
+  err << "pir: error: " << message << '\n';
+  if (command)
+    err << "usage: pir " << command->synopsis << '\n';
+  else
+    err << "see 'pir --help'\n";
+  return kUsageError;
+}
+
+// The command line of one subcommand: flags it knows, one or more positionals.
+class ArgReader {
+ public:
+  ArgReader(const std::vector<std::string>& args, size_t first, const CommandHelp& command, std::ostream& err)
+      : args_(args), pos_(first), command_(command), err_(err) {}
+
+  bool done() const { return pos_ >= args_.size(); }
+  const std::string& peek() const { return args_[pos_]; }
+  void skip() { ++pos_; }
+
+  // `--name=VALUE` or `--name VALUE` (and `-o VALUE`). Returns false if this
+  // is not that flag; sets `failed` if the value is missing.
+  bool valueFlag(std::string_view name, std::string& value) {
+    const std::string& a = args_[pos_];
+    if (a == name) {
+      if (pos_ + 1 >= args_.size()) {
+        failed = true;
+        usageError(err_, "option '" + std::string(name) + "' needs a value", &command_);
+        return true;
+      }
+      value = args_[pos_ + 1];
+      pos_ += 2;
+      return true;
+    }
+    if (a.size() > name.size() && a.compare(0, name.size(), name) == 0 && a[name.size()] == '=') {
+      value = a.substr(name.size() + 1);
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  bool boolFlag(std::string_view name) {
+    if (args_[pos_] != name) return false;
+    ++pos_;
+    return true;
+  }
+
+  bool failed = false;
+
+ private:
+  const std::vector<std::string>& args_;
+  size_t pos_;
+  const CommandHelp& command_;
+  std::ostream& err_;
+};
+
+bool isOption(const std::string& a) { return a.size() > 1 && a[0] == '-'; }
+
+// Splits and checks a --passes list against the pass manager's names.
+bool parsePassList(const std::string& text, std::vector<std::string>& passes, const CommandHelp& command,
+                   std::ostream& err) {
+  std::vector<std::string> known = availablePasses();
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    std::string name = text.substr(start, comma - start);
+    start = comma + 1;
+    if (name.empty()) continue;
+    bool found = false;
+    for (auto& k : known) found = found || k == name;
+    if (!found) {
+      usageError(err, "unknown pass '" + name + "'; available passes: " + passListText(), &command);
+      return false;
+    }
+    passes.push_back(std::move(name));
+  }
+  return true;
+}
+
+// Reads `pir CMD FILE [flags]`: exactly one positional FILE unless `optionalFile`.
+// `flag` handles the command's own flags; returns false on a usage error.
+template <class FlagFn>
+bool readCommandLine(const std::vector<std::string>& args, const CommandHelp& command, std::ostream& err,
+                     std::optional<std::string>& file, bool optionalFile, FlagFn flag) {
+  ArgReader reader(args, 1, command, err);
+  bool optionsEnded = false;  // after `--`, everything is a FILE (e.g. one named "-x.pir")
+  while (!reader.done()) {
+    const std::string& a = reader.peek();
+    if (!optionsEnded && a == "--") {
+      optionsEnded = true;
+      reader.skip();
+      continue;
+    }
+    if (!optionsEnded && isOption(a)) {
+      if (!flag(reader)) {
+        if (!reader.failed) usageError(err, "unknown option '" + a + "' for '" + std::string(command.name) + "'", &command);
+        return false;
+      }
+      if (reader.failed) return false;
+      continue;
+    }
+    if (file) {
+      usageError(err, "unexpected argument '" + a + "'", &command);
+      return false;
+    }
+    file = a;
+    reader.skip();
+  }
+  if (!file && !optionalFile) {
+    usageError(err, "'" + std::string(command.name) + "' needs a FILE", &command);
+    return false;
+  }
+  return true;
+}
+
+bool wantsHelp(const std::vector<std::string>& args) {
+  for (size_t i = 1; i < args.size(); ++i)
+    if (args[i] == "--help" || args[i] == "-h") return true;
+  return false;
+}
+
+// Parses and verifies FILE into `module`. Returns an exit status.
+int buildFile(const std::string& file, std::istream& in, SourceManager& sources, DiagnosticEngine& diags,
+              Module& module, std::ostream& err) {
+  uint32_t id = loadSource(file, in, sources, err);
+  if (id == 0) return kUsageError;
+  try {
+    if (!buildFromBuffer(module, diags, id, baseDirOf(file))) return kProgramError;
+  } catch (const CompileError&) {
+    return kProgramError;  // already reported
+  }
+  return diags.errorCount() == 0 ? kOk : kProgramError;
+}
+
+int checkCommand(const std::string& file, std::istream& in, std::ostream& err) {
+  SourceManager sources;
+  DiagnosticEngine diags(sources);
+  diags.setStream(&err);
+  Module module;
+  return buildFile(file, in, sources, diags, module, err);
+}
+
+struct OptOptions {
+  std::string file;
+  std::vector<std::string> passes;
+  bool printAfterEach = false;
+  bool verifyEach = false;
+  std::optional<std::string> output;
+};
+
+int optCommand(const OptOptions& o, std::istream& in, std::ostream& out, std::ostream& err) {
+  SourceManager sources;
+  DiagnosticEngine diags(sources);
+  diags.setStream(&err);
+  Module module;
+  if (int status = buildFile(o.file, in, sources, diags, module, err)) return status;
+  try {
+    if (o.printAfterEach) {
+      // One pass at a time, the IR after each: "# after PASS" is a comment, so
+      // each section is itself a valid program.
+      for (const std::string& pass : o.passes) {
+        if (!runPasses(module, {pass}, diags, o.verifyEach, nullptr) || diags.errorCount() != 0) return kProgramError;
+        out << "# after " << pass << '\n' << printModule(module);
+      }
+    } else if (!o.passes.empty()) {
+      if (!runPasses(module, o.passes, diags, o.verifyEach, nullptr) || diags.errorCount() != 0) return kProgramError;
+    }
+  } catch (const CompileError&) {
+    return kProgramError;  // already reported
+  }
+  std::string text = printModule(module);
+  if (o.output) return writeFileAtomically(*o.output, text, err) ? kOk : kUsageError;
+  out << text;
+  out.flush();
+  return kOk;
+}
+
+int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err) {
+  if (args.empty()) return replCommand(ReplOptions{}, in, out, err);
+  const std::string& name = args[0];
+  if (name == "--help" || name == "-h") {
+    printGeneralHelp(out);
+    return kOk;
+  }
+  if (name == "--version") {
+    out << "pir " << PIR_VERSION << '\n';
+    return kOk;
+  }
+  if (name == "help") {
+    if (args.size() == 1) {
+      printGeneralHelp(out);
+      return kOk;
+    }
+    if (args.size() > 2) return usageError(err, "'help' takes one command name", findCommand("help"));
+    const CommandHelp* c = findCommand(args[1]);
+    if (!c) return usageError(err, "unknown command '" + args[1] + "'", nullptr);
+    printCommandHelp(*c, out);
+    return kOk;
+  }
+  const CommandHelp* command = findCommand(name);
+  if (!command) {
+    if (isOption(name)) return usageError(err, "unknown option '" + name + "'", nullptr);
+    return usageError(err, "unknown command '" + name + "'", nullptr);
+  }
+  if (wantsHelp(args)) {
+    printCommandHelp(*command, out);
+    return kOk;
+  }
+
+  std::optional<std::string> file;
+  std::string value;
+  // --passes=LIST: handled (true) even when the list is bad; then r.failed is set.
+  auto passesFlag = [&](ArgReader& r, std::vector<std::string>& passes) {
+    if (!r.valueFlag("--passes", value)) return false;
+    if (!r.failed && !parsePassList(value, passes, *command, err)) r.failed = true;
+    return true;
+  };
+  if (name == "check") {
+    if (!readCommandLine(args, *command, err, file, false, [](ArgReader&) { return false; })) return kUsageError;
+    return checkCommand(*file, in, err);
+  }
+  if (name == "opt") {
+    OptOptions o;
+    bool ok = readCommandLine(args, *command, err, file, false, [&](ArgReader& r) {
+      if (passesFlag(r, o.passes)) return true;
+      if (r.valueFlag("-o", value)) return o.output = value, true;
+      if (r.boolFlag("--print-after-each")) return o.printAfterEach = true;
+      if (r.boolFlag("--verify-each")) return o.verifyEach = true;
+      return false;
+    });
+    if (!ok) return kUsageError;
+    o.file = *file;
+    return optCommand(o, in, out, err);
+  }
+  if (name == "run") {
+    RunOptions o;
+    bool ok = readCommandLine(args, *command, err, file, false, [&](ArgReader& r) {
+      if (passesFlag(r, o.passes)) return true;
+      if (r.valueFlag("--threads", value)) {
+        char* end = nullptr;
+        errno = 0;
+        long n = std::strtol(value.c_str(), &end, 10);
+        if (value.empty() || *end != '\0' || errno != 0 || n < 1 || n > 4096) {
+          usageError(err, "--threads needs a positive integer, got '" + value + "'", command);
+          r.failed = true;
+          return true;
+        }
+        o.threads = static_cast<int>(n);
+        return true;
+      }
+      if (r.boolFlag("--trace")) return o.trace = true;
+      if (r.boolFlag("--profile")) return o.profile = true;
+      if (r.boolFlag("--verify-each")) return o.verifyEach = true;
+      return false;
+    });
+    if (!ok) return kUsageError;
+    o.file = *file;
+    return runCommand(o, in, out, err);
+  }
+  if (name == "disasm") {
+    DisasmOptions o;
+    bool ok = readCommandLine(args, *command, err, file, false, [&](ArgReader& r) {
+      if (passesFlag(r, o.passes)) return true;
+      return false;
+    });
+    if (!ok) return kUsageError;
+    o.file = *file;
+    return disasmCommand(o, in, out, err);
+  }
+  if (name == "repl") {
+    ReplOptions o;
+    if (!readCommandLine(args, *command, err, file, true, [](ArgReader&) { return false; })) return kUsageError;
+    o.file = file;
+    return replCommand(o, in, out, err);
+  }
+  if (name == "dot") {
+    DotOptions o;
+    bool ok = readCommandLine(args, *command, err, file, false, [&](ArgReader& r) {
+      if (r.valueFlag("--graph", value)) {
+        o.graph = value.starts_with("@") ? value.substr(1) : value;
+        return true;
+      }
+      if (r.valueFlag("-o", value)) return o.output = value, true;
+      return false;
+    });
+    if (!ok) return kUsageError;
+    o.file = *file;
+    return dotCommand(o, in, out, err);
+  }
+  if (name == "profile") {
+    ProfileOptions o;
+    bool ok = readCommandLine(args, *command, err, file, false, [&](ArgReader& r) {
+      if (r.valueFlag("--json", value)) return o.json = value, true;
+      return false;
+    });
+    if (!ok) return kUsageError;
+    o.file = *file;
+    return profileCommand(o, in, out, err);
+  }
+  return usageError(err, "unknown command '" + name + "'", nullptr);
+}
+
+}  // namespace
+
+uint32_t loadSource(const std::string& file, std::istream& in, SourceManager& sources, std::ostream& err) {
+  if (file == "-") {
+    std::ostringstream text;
+    if (in.rdbuf()) text << in.rdbuf();
+    if (in.bad()) {
+      err << "pir: error: cannot read -: standard input failed\n";
+      return 0;
+    }
+    return sources.add("<stdin>", text.str());
+  }
+  auto fail = [&](int code) {
+    err << "pir: error: cannot read " << file << ": " << std::strerror(code) << '\n';
+    return 0u;
+  };
+  if (file.empty()) return fail(ENOENT);
+  std::FILE* f = std::fopen(file.c_str(), "rb");
+  if (!f) return fail(errno);
+  std::string text;
+  char buf[1 << 16];
+  size_t n;
+  errno = 0;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+  // fopen succeeds on a directory; the read is what fails (EISDIR).
+  int readError = std::ferror(f) ? (errno ? errno : EIO) : 0;
+  std::fclose(f);
+  if (readError) return fail(readError);
+  return sources.add(file, std::move(text));
+}
+
+std::string baseDirOf(const std::string& file) {
+  if (file == "-") return ".";
+  size_t slash = file.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return file.substr(0, slash);
+}
+
+bool writeFileAtomically(const std::string& path, const std::string& text, std::ostream& err) {
+  // The temporary is in the target's directory so that rename() is atomic.
+  std::string temp = path + ".tmp." + std::to_string(::getpid());
+  auto fail = [&](int code) {
+    std::remove(temp.c_str());
+    err << "pir: error: cannot write " << path << ": " << std::strerror(code) << '\n';
+    return false;
+  };
+  std::FILE* f = std::fopen(temp.c_str(), "wb");
+  if (!f) return fail(errno);
+  size_t written = std::fwrite(text.data(), 1, text.size(), f);
+  int writeError = written != text.size() ? (errno ? errno : EIO) : 0;
+  if (std::fclose(f) != 0 && !writeError) writeError = errno ? errno : EIO;
+  if (writeError) return fail(writeError);
+  if (std::rename(temp.c_str(), path.c_str()) != 0) return fail(errno);
+  return true;
+}
+
+int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err) {
+  // Bad input must never crash the tool: anything that escapes a command is
+  // reported, not rethrown.
+  try {
+    return dispatch(args, in, out, err);
+  } catch (const CompileError&) {
+    return kProgramError;  // already reported
+  } catch (const std::bad_alloc&) {
+    err << "pir: error: out of memory\n";
+    return kProgramError;
+  } catch (const std::exception& e) {
+    err << "pir: error: " << e.what() << '\n';
+    return kProgramError;
+  }
+}
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  std::vector<std::string> args(argv + 1, argv + argc);
+  int status = run(args, std::cin, std::cout, std::cerr);
+  std::cout.flush();
+  return status;
+}
+
+}  // namespace pir::cli

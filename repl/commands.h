@@ -1,0 +1,77 @@
+// The subcommands of `pir` (tools.md §1) that repl/cli.cpp dispatches to, and
+// the helpers they share. cli.cpp parses the command line into these option
+// structs; each command returns the exit status (0 ok, 1 program wrong,
+// 2 bad command line or unreadable file).
+//
+// runCommand, disasmCommand, replCommand, dotCommand, profileCommand and the
+// pass hooks are implemented by the session/REPL/pass engineers; until they
+// land, repl/commands_pending.cpp holds temporary definitions.
+#pragma once
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/diagnostics.h"
+#include "ir/ir.h"
+
+namespace pir::cli {
+
+struct RunOptions {
+  std::string file;                 // "-" for standard input
+  std::vector<std::string> passes;  // --passes=a,b (already checked against availablePasses())
+  bool trace = false;               // --trace
+  bool profile = false;             // --profile
+  bool verifyEach = false;          // --verify-each
+  int threads = 0;                  // --threads=N; 0: the VM chooses
+};
+
+struct DisasmOptions {
+  std::string file;
+  std::vector<std::string> passes;
+};
+
+struct ReplOptions {
+  std::optional<std::string> file;  // `pir repl FILE`: loaded first
+};
+
+struct DotOptions {
+  std::string file;
+  std::optional<std::string> graph;   // --graph=@g (name without '@')
+  std::optional<std::string> output;  // -o OUT
+};
+
+struct ProfileOptions {
+  std::string file;
+  std::optional<std::string> json;  // --json=OUT
+};
+
+int runCommand(const RunOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
+int disasmCommand(const DisasmOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
+int replCommand(const ReplOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
+int dotCommand(const DotOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
+int profileCommand(const ProfileOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
+
+// ---- passes (the pass manager's hooks) ---------------------------------------
+
+// Names accepted by --passes, in the order `pir help opt` lists them.
+std::vector<std::string> availablePasses();
+// Runs `passes` (names from availablePasses()) in order; with `verifyEach`
+// the verifier runs after every pass. With `afterEach`, prints "# after PASS"
+// and the canonical IR to it after every pass (`opt --print-after-each` does
+// its own printing and passes nullptr). Returns false after a reported error.
+bool runPasses(Module& module, const std::vector<std::string>& passes, DiagnosticEngine& diags,
+               bool verifyEach, std::ostream* afterEach);
+
+// ---- shared helpers (defined in repl/cli.cpp) ---------------------------------
+
+// Adds FILE ("-": all of `in`, named "<stdin>") to `sources`. On failure writes
+// "pir: error: cannot read FILE: REASON" to `err` and returns 0 (exit status 2).
+uint32_t loadSource(const std::string& file, std::istream& in, SourceManager& sources, std::ostream& err);
+// The directory relative load()/save paths of FILE resolve against ("." for "-").
+std::string baseDirOf(const std::string& file);
+// Writes `text` to `path` atomically (temporary file in the same directory, then
+// rename). On failure writes "pir: error: cannot write PATH: REASON" and returns false.
+bool writeFileAtomically(const std::string& path, const std::string& text, std::ostream& err);
+
+}  // namespace pir::cli

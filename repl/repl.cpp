@@ -1,0 +1,750 @@
+#include "repl/repl.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "frontend/builder.h"
+#include "frontend/parser.h"
+#include "frontend/printer.h"
+#include "ir/diagnostics.h"
+#include "ir/op_info.h"
+#include "repl/commands.h"
+#include "vm/format.h"
+#include "vm/session.h"
+
+namespace pir {
+
+namespace {
+
+struct MetaCommand {
+  const char* name;
+  const char* arguments;
+  const char* help;
+};
+
+// tools.md §5, in :help order.
+const MetaCommand kMetaCommands[] = {
+    {"help", "", "show this help"},
+    {"quit", "", "leave the REPL (Ctrl-D too)"},
+    {"load", "FILE", "read FILE as if typed (without echo)"},
+    {"type", "%v|@g|$s", "show the type of a main-graph value, graph or resource"},
+    {"print", "[@g]", "print the program (or one graph) in canonical form"},
+    {"graphs", "", "list the graphs with their signatures"},
+    {"passes", "LIST", "apply the comma-separated passes to the program"},
+    {"dot", "[@g] FILE", "write the graphs (or one) as Graphviz DOT to FILE"},
+    {"profile", "", "memory and cycle estimates of the main graph"},
+    {"disasm", "[@g]", "show the VM bytecode of every graph (or one)"},
+    {"reset", "", "variables back to their initial values, buffers cleared"},
+    {"undo", "", "undo the last input (or :reset) that changed the program or the session"},
+};
+
+// Bare words Tab offers besides op names and dtypes (language.md).
+const char* const kKeywords[] = {
+    "ir", "h2d", "d2h", "remote_buffer", "graph", "main", "return", "attributes", "autodiff",
+    "feed", "run", "print", "write", "save", "var", "const", "exchange", "as", "using",
+    "true", "false", "nan", "inf", "uniform", "normal", "zeros", "ones", "load",
+};
+
+std::string_view trim(std::string_view s) {
+  size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) return {};
+  size_t e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+// Splits meta-command arguments at whitespace; "quoted words" keep their spaces.
+std::vector<std::string> splitArguments(std::string_view s) {
+  std::vector<std::string> words;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+    if (i >= s.size()) break;
+    std::string word;
+    if (s[i] == '"') {
+      ++i;
+      while (i < s.size() && s[i] != '"') word += s[i++];
+      if (i < s.size()) ++i;
+    } else {
+      while (i < s.size() && s[i] != ' ' && s[i] != '\t') word += s[i++];
+    }
+    words.push_back(std::move(word));
+  }
+  return words;
+}
+
+std::string graphSignature(const Graph& g) {
+  std::string s = "@" + g.name + "(";
+  for (size_t i = 0; i < g.params.size(); ++i) {
+    if (i) s += ", ";
+    if (g.params[i]->byRef) s += "&";
+    s += g.params[i]->type.str();
+  }
+  s += ") -> (";
+  for (size_t i = 0; i < g.outputTypes.size(); ++i) {
+    if (i) s += ", ";
+    s += g.outputTypes[i].str();
+  }
+  return s + ")";
+}
+
+// The first line of an input, for messages about it (":undo removed ...").
+std::string summarise(std::string_view input) {
+  std::string_view t = trim(input);
+  size_t nl = t.find('\n');
+  std::string first(trim(t.substr(0, nl)));
+  if (nl != std::string_view::npos) first += " ...";
+  return first;
+}
+
+
+bool isNameChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
+}
+
+// A token of the light scan below: 'v' %name, 'r' $name, 'g' @name, 'w' word,
+// 'p' one punctuation character, ';' end of a line or `;`.
+struct ScanToken {
+  char kind;
+  std::string text;
+};
+
+std::vector<ScanToken> scanTokens(std::string_view text) {
+  std::vector<ScanToken> tokens;
+  size_t i = 0;
+  while (i < text.size()) {
+    char c = text[i];
+    if (c == '#') {
+      while (i < text.size() && text[i] != '\n') ++i;
+    } else if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\') ++i;
+      ++i;
+    } else if (c == '\n' || c == ';') {
+      tokens.push_back({';', {}});
+      ++i;
+    } else if (c == ' ' || c == '\t' || c == '\r') {
+      ++i;
+    } else if ((c == '%' || c == '$' || c == '@') && i + 1 < text.size() && isNameChar(text[i + 1])) {
+      size_t b = ++i;
+      while (i < text.size() && isNameChar(text[i])) ++i;
+      tokens.push_back({c == '%' ? 'v' : c == '$' ? 'r' : 'g', std::string(text.substr(b, i - b))});
+    } else if (isNameChar(c)) {
+      size_t b = i;
+      while (i < text.size() && isNameChar(text[i])) ++i;
+      tokens.push_back({'w', std::string(text.substr(b, i - b))});
+    } else {
+      tokens.push_back({'p', std::string(1, c)});
+      ++i;
+    }
+  }
+  return tokens;
+}
+
+}  // namespace
+
+std::vector<std::string> implicitStreamLoads(std::string_view input, const Module& module) {
+  std::vector<ScanToken> tokens = scanTokens(input);
+  std::vector<std::string> loads;
+  std::vector<std::string> definedHere;
+  auto defined = [&](const std::string& n) {
+    return module.main->lookup(n) || std::find(definedHere.begin(), definedHere.end(), n) != definedHere.end();
+  };
+  auto isOpen = [](const ScanToken& t) { return t.kind == 'p' && (t.text == "(" || t.text == "[" || t.text == "{"); };
+  auto isClose = [](const ScanToken& t) { return t.kind == 'p' && (t.text == ")" || t.text == "]" || t.text == "}"); };
+
+  // One main-graph statement: names before a top-level `=` are defined, the
+  // others are used.
+  auto statement = [&](size_t b, size_t e) {
+    if (b >= e) return;
+    static const char* const notOps[] = {"feed", "run", "print", "write", "save", "autodiff",
+                                         "h2d", "d2h", "remote_buffer", "ir", "return"};
+    if (tokens[b].kind == 'w')
+      for (const char* w : notOps)
+        if (tokens[b].text == w) return;
+    size_t eq = e;
+    int depth = 0;
+    for (size_t k = b; k < e && eq == e; ++k) {
+      if (isOpen(tokens[k])) ++depth;
+      else if (isClose(tokens[k])) --depth;
+      else if (depth == 0 && tokens[k].kind == 'p' && tokens[k].text == "=") eq = k;
+    }
+    std::vector<std::string> defs;
+    for (size_t k = b; k < e; ++k) {
+      if (tokens[k].kind != 'v') continue;
+      const std::string& n = tokens[k].text;
+      if (eq != e && k < eq) {
+        defs.push_back(n);
+        continue;
+      }
+      if (defined(n) || std::find(loads.begin(), loads.end(), n) != loads.end()) continue;
+      const Resource* r = module.findResource(n);
+      if (r && r->kind == Resource::Kind::H2D) loads.push_back(n);
+    }
+    definedHere.insert(definedHere.end(), defs.begin(), defs.end());
+  };
+
+  std::vector<char> stack;  // open brackets; 'M' marks the brace of `main {`
+  auto depth = [&] { return std::count_if(stack.begin(), stack.end(), [](char c) { return c != 'M'; }); };
+  size_t start = 0;
+  for (size_t k = 0; k < tokens.size(); ++k) {
+    const ScanToken& t = tokens[k];
+    if (depth() == 0 && t.kind == 'w' && t.text == "graph") {
+      // A subgraph sees only its own names: skip its header and body.
+      int d = 0;
+      bool inBody = false;
+      for (++k; k < tokens.size(); ++k) {
+        if (isOpen(tokens[k])) {
+          if (d == 0 && tokens[k].text == "{" && !(tokens[k - 1].kind == 'w' && tokens[k - 1].text == "attributes"))
+            inBody = true;
+          ++d;
+        } else if (isClose(tokens[k]) && --d == 0 && inBody) {
+          break;
+        }
+      }
+      start = k + 1;
+      continue;
+    }
+    if (depth() == 0 && t.kind == 'w' && t.text == "main" && k + 1 < tokens.size() && tokens[k + 1].text == "{") {
+      stack.push_back('M');
+      start = k + 2;
+      ++k;
+      continue;
+    }
+    if (isOpen(t)) {
+      stack.push_back(t.text[0]);
+    } else if (isClose(t)) {
+      if (!stack.empty() && stack.back() == 'M' && depth() == 0) {
+        statement(start, k);
+        start = k + 1;
+        stack.pop_back();
+        continue;
+      }
+      if (!stack.empty()) stack.pop_back();
+    } else if (t.kind == ';' && depth() == 0) {
+      statement(start, k);
+      start = k + 1;
+    }
+  }
+  statement(start, tokens.size());
+  return loads;
+}
+
+namespace {
+}  // namespace
+
+struct Repl::Impl : BuildListener {
+  std::ostream& out;
+  std::ostream& err;
+  SourceManager sources;
+  DiagnosticEngine diags{sources};
+  Module module;
+  // Output of the input being evaluated (echo, printed values): written out
+  // when the input succeeds, dropped when it is undone.
+  std::ostringstream pending;
+  vm::Session session;
+  Builder builder;
+  bool echo = true;  // off while loading a file or building implicit loads
+
+  // Turns the echo off for a scope (exceptions included).
+  struct EchoOff {
+    bool& flag;
+    bool saved;
+    explicit EchoOff(bool& f) : flag(f), saved(f) { flag = false; }
+    ~EchoOff() { flag = saved; }
+  };
+
+  // The open input and the session line it started on.
+  std::string openInput;
+  uint32_t openInputLine = 0;
+  uint32_t nextLine = 1;
+
+  bool failed = false;
+  bool quit = false;
+
+  // Undo history, newest last. Capped: each entry holds a session snapshot.
+  struct UndoEntry {
+    Module::Checkpoint checkpoint;
+    std::shared_ptr<const vm::Session::Snapshot> snapshot;
+    std::string summary;
+  };
+  std::deque<UndoEntry> undoStack;
+  static constexpr size_t kMaxUndo = 100;
+
+  Impl(std::ostream& o, std::ostream& e)
+      : out(o), err(e), session(module, diags, pending), builder(module, diags, ".", this) {
+    diags.setStream(&err);
+  }
+
+  // ---- BuildListener: the echo -------------------------------------------------
+  void valueDefined(const Value& v) override {
+    if (!echo) return;
+    if (std::optional<vm::HostTensor> preview = session.preview(v)) {
+      pending << vm::formatValueLine("%" + v.name, preview->type.dtype, preview->type.shape, preview->data()) << "\n";
+    } else {
+      pending << "%" << v.name << ": " << v.type.str() << "\n";
+    }
+  }
+  void graphDefined(const Graph& g) override {
+    if (echo) pending << graphSignature(g) << "\n";
+  }
+  void command(const SessionCommand& c) override {
+    session.command(c);
+    if (!echo || c.kind != SessionCommand::Kind::Run) return;
+    for (const Resource* stream : session.lastRunWrittenStreams()) {
+      vm::HostTensor buffer = session.valueOf("$" + stream->name, c.loc);
+      pending << vm::formatValueLine("$" + stream->name, buffer.type.dtype, buffer.type.shape, buffer.data()) << "\n";
+    }
+  }
+
+  // ---- evaluation ---------------------------------------------------------------
+  void flushPending() {
+    out << pending.str() << std::flush;
+    pending.str({});
+  }
+
+  // Parses and builds buffer `file` through `into` as one input, undoing it
+  // on any error. Returns true on success; a success that changed the program
+  // or the session becomes an :undo entry.
+  // `prelude`: a buffer built first without echo (implicit stream loads), or 0.
+  bool evaluateBuffer(uint32_t file, Builder& into, const std::string& summary, uint32_t prelude = 0) {
+    Module::Checkpoint checkpoint = module.checkpoint();
+    auto snapshot = session.snapshot();
+    size_t commandsBefore = module.commands.size();
+    bool ok = false;
+    try {
+      if (prelude) {
+        EchoOff quiet(echo);
+        parseBuffer(prelude, into, diags);
+      }
+      parseBuffer(file, into, diags);
+      ok = true;
+    } catch (const CompileError&) {
+      // Already reported.
+    } catch (const std::bad_alloc&) {
+      diags.report({Severity::Error, {}, "out of memory evaluating this input", {}});
+    } catch (const std::exception& e) {
+      diags.report({Severity::Error, {}, e.what(), {}});
+    }
+    if (!ok) {
+      into.reset();
+      module.rollback(checkpoint);
+      session.restore(snapshot);
+      pending.str({});
+      failed = true;
+      return false;
+    }
+    flushPending();
+    if (changedState(checkpoint, commandsBefore)) pushUndo(checkpoint, std::move(snapshot), summary);
+    return true;
+  }
+
+  void pushUndo(const Module::Checkpoint& checkpoint, std::shared_ptr<const vm::Session::Snapshot> snapshot,
+                std::string summary) {
+    undoStack.push_back({checkpoint, std::move(snapshot), std::move(summary)});
+    if (undoStack.size() > kMaxUndo) undoStack.pop_front();
+  }
+
+  // Whether the input just evaluated did something :undo should remove: a
+  // definition, or a command that changes the session (print/save do not).
+  bool changedState(const Module::Checkpoint& before, size_t commandsBefore) const {
+    Module::Checkpoint now = module.checkpoint();
+    if (now.resources != before.resources || now.graphs != before.graphs || now.mainOps != before.mainOps ||
+        now.mainValues != before.mainValues || now.autodiffs != before.autodiffs ||
+        now.anyItemSeen != before.anyItemSeen || module.options.present != before.options.present)
+      return true;
+    for (size_t i = commandsBefore; i < module.commands.size(); ++i) {
+      auto kind = module.commands[i].kind;
+      if (kind != SessionCommand::Kind::Print && kind != SessionCommand::Kind::Save) return true;
+    }
+    return false;
+  }
+
+  bool evaluateInput(const std::string& text, uint32_t firstLine) {
+    if (trim(text).empty()) return true;
+    uint32_t file = sources.add("<repl>", text, firstLine);
+    // tools.md §5 uses `%x` after `h2d $x` with no host_load: in the REPL, a
+    // main-graph use of an undefined %x that names an h2d stream loads it
+    // (`%x = host_load $x`, not echoed) before the input.
+    uint32_t prelude = 0;
+    std::string loads;
+    for (const std::string& n : implicitStreamLoads(text, module)) loads += "%" + n + " = host_load $" + n + "\n";
+    if (!loads.empty()) prelude = sources.add("<repl>", loads, firstLine);
+    return evaluateBuffer(file, builder, summarise(text), prelude);
+  }
+
+  // `in`: what FILE "-" reads (pir repl -).
+  int loadFile(const std::string& path, std::istream& in) {
+    uint32_t file = cli::loadSource(path, in, sources, err);  // reports "cannot read FILE: REASON"
+    if (file == 0) {
+      failed = true;
+      return 2;
+    }
+    return loadBuffer(file, cli::baseDirOf(path)) ? 0 : 1;
+  }
+
+  // Evaluates a whole file as one input without echo. Its own Builder resolves
+  // relative load()/save paths against the file's directory.
+  bool loadBuffer(uint32_t file, const std::string& baseDir) {
+    const std::string& name = sources.buffer(file).name;
+    Builder fileBuilder(module, diags, baseDir, this);
+    EchoOff quiet(echo);
+    return evaluateBuffer(file, fileBuilder, ":load " + name);
+  }
+
+  // ---- meta-commands ---------------------------------------------------------------
+  bool metaError(const std::string& message) {
+    err << "pir: error: " << message << "\n";
+    failed = true;
+    return false;
+  }
+
+  // Finds `@name` (or `@main`) for :print / :disasm / :dot.
+  const Graph* graphArgument(const std::string& word, std::string& problem) const {
+    if (word.size() < 2 || word[0] != '@') {
+      problem = "expected a graph name like @g, got '" + word + "'";
+      return nullptr;
+    }
+    std::string name = word.substr(1);
+    if (name == "main") return module.main.get();
+    if (const Graph* g = module.findGraph(name)) return g;
+    problem = "no graph @" + name;
+    return nullptr;
+  }
+
+  bool meta(std::string_view line) {
+    std::string_view body = trim(line).substr(1);
+    size_t space = body.find_first_of(" \t");
+    std::string word(body.substr(0, space));
+    std::vector<std::string> args =
+        splitArguments(space == std::string_view::npos ? std::string_view{} : body.substr(space));
+    std::vector<std::string> candidates;
+    std::optional<std::string> name = resolveMetaCommand(word, &candidates);
+    if (!name) {
+      if (candidates.empty()) return metaError("unknown command ':" + word + "' (type :help for the list)");
+      std::string list;
+      for (auto& c : candidates) list += (list.empty() ? ":" : ", :") + c;
+      return metaError("ambiguous command ':" + word + "': " + list);
+    }
+    auto arity = [&](size_t lo, size_t hi) {
+      if (args.size() >= lo && args.size() <= hi) return true;
+      const MetaCommand* mc = nullptr;
+      for (auto& m : kMetaCommands)
+        if (*name == m.name) mc = &m;
+      metaError(std::string("usage: :") + *name + (mc && *mc->arguments ? std::string(" ") + mc->arguments : ""));
+      return false;
+    };
+
+    if (*name == "help") {
+      if (!arity(0, 0)) return false;
+      out << "Statements of the .pir language are evaluated as typed; input continues\n"
+             "over lines while brackets and braces are open. Meta-commands:\n";
+      for (auto& m : kMetaCommands) {
+        std::string head = std::string(":") + m.name + (*m.arguments ? std::string(" ") + m.arguments : "");
+        out << "  " << head << std::string(head.size() < 20 ? 20 - head.size() : 1, ' ') << m.help << "\n";
+      }
+      out << "Commands may be abbreviated when unambiguous (:q, :h). Tab completes.\n";
+      return true;
+    }
+    if (*name == "quit") {
+      if (!arity(0, 0)) return false;
+      quit = true;
+      return true;
+    }
+    if (*name == "load") {
+      if (!arity(1, 1)) return false;
+      std::istringstream noInput;  // `:load -` would read the terminal: not supported
+      if (args[0] == "-") return metaError(":load needs a file name");
+      return loadFile(args[0], noInput) == 0;
+    }
+    if (*name == "type") {
+      if (!arity(1, 1)) return false;
+      const std::string& w = args[0];
+      if (w.size() >= 2 && w[0] == '%') {
+        const Value* v = module.main->lookup(w.substr(1));
+        if (!v) return metaError("no value " + w + " in the main graph");
+        out << w << ": " << v->type.str() << "\n";
+        return true;
+      }
+      if (w.size() >= 2 && w[0] == '$') {
+        const Resource* r = module.findResource(w.substr(1));
+        if (!r) return metaError("no stream or remote buffer " + w);
+        const char* kind = r->kind == Resource::Kind::H2D ? "h2d" : r->kind == Resource::Kind::D2H ? "d2h" : "remote_buffer";
+        out << w << ": " << r->type.str() << " (" << kind;
+        if (r->kind == Resource::Kind::RemoteBuffer) out << ", entries = " << r->entries;
+        out << ")\n";
+        return true;
+      }
+      if (w.size() >= 2 && w[0] == '@') {
+        std::string problem;
+        const Graph* g = graphArgument(w, problem);
+        if (!g) return metaError(problem);
+        if (g->isMain) return metaError("@main has no signature: it takes no inputs and returns nothing");
+        out << graphSignature(*g) << "\n";
+        return true;
+      }
+      return metaError("usage: :type %v|@g|$s");
+    }
+    if (*name == "print") {
+      if (!arity(0, 1)) return false;
+      if (args.empty()) {
+        out << printModule(module);
+        return true;
+      }
+      std::string problem;
+      const Graph* g = graphArgument(args[0], problem);
+      if (!g) return metaError(problem);
+      out << printGraph(module, *g);
+      return true;
+    }
+    if (*name == "graphs") {
+      if (!arity(0, 0)) return false;
+      for (const auto& g : module.graphs) out << graphSignature(*g) << "\n";
+      return true;
+    }
+    if (*name == "disasm") {
+      if (!arity(0, 1)) return false;
+      const Graph* only = nullptr;
+      if (!args.empty()) {
+        std::string problem;
+        only = graphArgument(args[0], problem);
+        if (!only) return metaError(problem);
+      }
+      return guarded([&] {
+        out << session.disassemble(only);
+      });
+    }
+    if (*name == "passes") {
+      if (!arity(1, 1)) return false;
+      std::vector<std::string> passes;
+      std::stringstream list(args[0]);
+      for (std::string p; std::getline(list, p, ',');)
+        if (!trim(p).empty()) passes.emplace_back(trim(p));
+      std::vector<std::string> known = cli::availablePasses();
+      for (auto& p : passes)
+        if (std::find(known.begin(), known.end(), p) == known.end()) return metaError("unknown pass '" + p + "'");
+      bool ok = false;
+      guarded([&] { ok = cli::runPasses(module, passes, diags, true, nullptr); });
+      // Passes rewrite graphs in place: earlier checkpoints no longer describe
+      // the module, so they cannot be undone past.
+      undoStack.clear();
+      if (!ok) failed = true;
+      return ok;
+    }
+    if (*name == "reset") {
+      if (!arity(0, 0)) return false;
+      auto snapshot = session.snapshot();
+      if (!guarded([&] { session.reset(); })) return false;
+      pushUndo(module.checkpoint(), std::move(snapshot), ":reset");
+      return true;
+    }
+    if (*name == "undo") {
+      if (!arity(0, 0)) return false;
+      if (undoStack.empty()) return metaError("nothing to undo");
+      UndoEntry entry = std::move(undoStack.back());
+      undoStack.pop_back();
+      builder.reset();
+      module.rollback(entry.checkpoint);
+      session.restore(entry.snapshot);
+      out << "undone: " << entry.summary << "\n";
+      return true;
+    }
+    if (*name == "dot") {
+      if (!arity(1, 2)) return false;
+      cli::DotOptions dot;
+      if (args.size() == 2) {
+        std::string problem;
+        const Graph* g = graphArgument(args[0], problem);
+        if (!g) return metaError(problem);
+        dot.graph = g->name;
+      }
+      dot.output = args.back();
+      return dotOfProgram(dot);
+    }
+    if (*name == "profile")
+      return metaError(":profile is not available in the REPL of this build (use `pir profile FILE`)");
+    return metaError("unhandled command :" + *name);
+  }
+
+  // :dot goes through the `pir dot` command on the canonical text of the
+  // program (which parses back to the same IR, language.md §10).
+  bool dotOfProgram(cli::DotOptions dot) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path temp = fs::temp_directory_path(ec) / ("pir-repl-" + std::to_string(::getpid()) + "-dot.pir");
+    if (ec) return metaError("no temporary directory for :dot: " + ec.message());
+    if (!cli::writeFileAtomically(temp.string(), printModule(module), err)) {
+      failed = true;
+      return false;
+    }
+    dot.file = temp.string();
+    std::istringstream noInput;
+    int status = 2;
+    guarded([&] { status = cli::dotCommand(dot, noInput, out, err); });
+    fs::remove(temp, ec);
+    if (status != 0) failed = true;
+    return status == 0;
+  }
+
+  // Runs a meta-command action; an exception becomes a reported failure.
+  template <class F>
+  bool guarded(F&& action) {
+    try {
+      action();
+      return true;
+    } catch (const CompileError&) {
+    } catch (const std::exception& e) {
+      diags.report({Severity::Error, {}, e.what(), {}});
+    }
+    failed = true;
+    return false;
+  }
+
+  // ---- lines ---------------------------------------------------------------------
+  void feedLine(std::string_view line) {
+    uint32_t lineNumber = nextLine++;
+    if (openInput.empty()) {
+      std::string_view t = trim(line);
+      if (t.empty()) return;
+      if (t.front() == ':') {
+        meta(t);
+        return;
+      }
+      openInputLine = lineNumber;
+    }
+    // Lines are joined without a final newline: an error at the end of the
+    // input then points after its last character, not at an empty next line.
+    if (!openInput.empty()) openInput += '\n';
+    openInput.append(line);
+    if (needsMoreInput(openInput)) return;
+    std::string input = std::move(openInput);
+    openInput.clear();
+    evaluateInput(input, openInputLine);
+  }
+
+  void finish() {
+    if (openInput.empty()) return;
+    std::string input = std::move(openInput);
+    openInput.clear();
+    evaluateInput(input, openInputLine);
+  }
+
+  // ---- completion --------------------------------------------------------------------
+  Completion complete(std::string_view before) const {
+    Completion c;
+    c.wordStart = completionWordStart(before);
+    std::string_view word = before.substr(c.wordStart);
+    auto offer = [&](std::string candidate) {
+      if (candidate.size() >= word.size() && std::string_view(candidate).substr(0, word.size()) == word)
+        c.candidates.push_back(std::move(candidate));
+    };
+    if (!word.empty() && word.front() == ':') {
+      for (auto& m : kMetaCommands) offer(std::string(":") + m.name);
+    } else if (!word.empty() && word.front() == '%') {
+      for (const auto& v : module.main->values)
+        if (module.main->lookup(v->name) == v.get()) offer("%" + v->name);
+      // Names written earlier in the open input: a graph's parameters and
+      // values while its body is being typed.
+      for (const ScanToken& t : scanTokens(openInput))
+        if (t.kind == 'v') offer("%" + t.text);
+      std::sort(c.candidates.begin(), c.candidates.end());
+      c.candidates.erase(std::unique(c.candidates.begin(), c.candidates.end()), c.candidates.end());
+    } else if (!word.empty() && word.front() == '@') {
+      offer("@main");
+      for (const auto& g : module.graphs) offer("@" + g->name);
+    } else if (!word.empty() && word.front() == '$') {
+      for (const auto& r : module.resources) offer("$" + r->name);
+    } else {
+      for (std::string_view op : allOpNames()) offer(std::string(op));
+      for (const char* k : kKeywords) offer(k);
+      for (int t = 0; t < kNumDTypes; ++t) offer(std::string(dtypeName(static_cast<DType>(t))));
+      std::sort(c.candidates.begin(), c.candidates.end());
+      c.candidates.erase(std::unique(c.candidates.begin(), c.candidates.end()), c.candidates.end());
+    }
+    return c;
+  }
+};
+
+Repl::Repl(std::ostream& out, std::ostream& err) : impl_(std::make_unique<Impl>(out, err)) {}
+Repl::~Repl() = default;
+
+void Repl::feedLine(std::string_view line) { impl_->feedLine(line); }
+bool Repl::inputOpen() const { return !impl_->openInput.empty(); }
+void Repl::abandonInput() { impl_->openInput.clear(); }
+void Repl::finish() { impl_->finish(); }
+int Repl::loadFile(const std::string& path, std::istream& in) { return impl_->loadFile(path, in); }
+bool Repl::quitRequested() const { return impl_->quit; }
+bool Repl::anyInputFailed() const { return impl_->failed; }
+Completion Repl::complete(std::string_view lineBeforeCursor) const { return impl_->complete(lineBeforeCursor); }
+const Module& Repl::module() const { return impl_->module; }
+
+const std::vector<std::string>& Repl::metaCommandNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (auto& m : kMetaCommands) n.emplace_back(m.name);
+    return n;
+  }();
+  return names;
+}
+
+std::optional<std::string> Repl::resolveMetaCommand(std::string_view word, std::vector<std::string>* candidates) {
+  std::vector<std::string> matches;
+  for (const std::string& name : metaCommandNames()) {
+    if (name == word) return name;
+    if (!word.empty() && name.compare(0, word.size(), word) == 0) matches.push_back(name);
+  }
+  if (matches.size() == 1) return matches.front();
+  if (candidates) *candidates = std::move(matches);
+  return std::nullopt;
+}
+
+std::string defaultHistoryPath() {
+  const char* home = std::getenv("HOME");
+  if (!home || !*home) return {};
+  return (std::filesystem::path(home) / ".pir_history").string();
+}
+
+int runRepl(const ReplRunOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
+  Repl repl(out, err);
+  // An unreadable FILE is a command-line problem (status 2), as for `pir run`;
+  // a FILE with errors is reported and the session goes on without it.
+  if (options.file && repl.loadFile(*options.file, in) == 2) return 2;
+
+  if (!options.interactive) {
+    for (std::string line; !repl.quitRequested() && std::getline(in, line);) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      repl.feedLine(line);
+    }
+    if (!repl.quitRequested()) repl.finish();
+    return repl.exitStatus();
+  }
+
+  out << Repl::kBanner << "\n" << std::flush;
+  LineEditor editor("pir", options.historyPath,
+                    [&repl](std::string_view before) { return repl.complete(before); });
+  while (!repl.quitRequested()) {
+    std::string line;
+    LineEditor::Status status = editor.readLine(repl.inputOpen() ? Repl::kContinuationPrompt : Repl::kPrompt, line);
+    if (status == LineEditor::Status::Interrupted) {
+      repl.abandonInput();
+      continue;
+    }
+    if (status == LineEditor::Status::EndOfInput) {
+      out << "\n" << std::flush;
+      repl.finish();
+      break;
+    }
+    editor.addHistory(line);
+    repl.feedLine(line);
+    out << std::flush;
+  }
+  return repl.exitStatus();
+}
+
+}  // namespace pir

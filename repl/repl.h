@@ -1,0 +1,96 @@
+// The interactive REPL (tools.md §5) as a library: the loop in runRepl is thin
+// over the Repl class, which tests drive line by line.
+//
+// One front end for files and the REPL: every input becomes a SourceBuffer
+// named `<repl>` whose firstLine is the session line it started on, is parsed
+// into the session's one Builder and runs in its one vm::Session. Before each
+// input the REPL takes Module::checkpoint() and a session snapshot; an input
+// that fails (parse, verify or runtime error) is undone completely.
+#pragma once
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/ir.h"
+#include "repl/line_editor.h"
+
+namespace pir {
+
+class Repl {
+ public:
+  // `out` receives the echo, printed values and meta-command output; `err`
+  // receives diagnostics and error messages.
+  Repl(std::ostream& out, std::ostream& err);
+  ~Repl();
+  Repl(const Repl&) = delete;
+  Repl& operator=(const Repl&) = delete;
+
+  // One physical line, as typed (without its newline). Lines accumulate until
+  // brackets and braces balance (needsMoreInput), then the input is evaluated.
+  // A line starting with `:` outside an open input is a meta-command.
+  void feedLine(std::string_view line);
+  // True while an input is open (the continuation prompt `...> ` is due).
+  bool inputOpen() const;
+  // Ctrl-C: drops the open input, if any.
+  void abandonInput();
+  // End of input: an open input is evaluated as it stands (and so fails).
+  void finish();
+
+  // Loads FILE as one input, as if typed but without echo (`pir repl FILE`,
+  // `:load`). Locations name the file; relative paths resolve against its
+  // directory. FILE "-" reads all of `in`. Returns 0 when loaded, 1 when it
+  // had errors (reported; nothing of it is kept), 2 when it cannot be read.
+  int loadFile(const std::string& path, std::istream& in);
+
+  bool quitRequested() const;
+  bool anyInputFailed() const;
+  int exitStatus() const { return anyInputFailed() ? 1 : 0; }
+
+  // Tab completion for the line before the cursor: meta-commands after a
+  // leading `:`, main-graph `%` names, `@` graphs, `$` resources, and op names,
+  // keywords and dtypes for bare words.
+  Completion complete(std::string_view lineBeforeCursor) const;
+
+  const Module& module() const;
+
+  // The meta-command names, without `:`, in :help order.
+  static const std::vector<std::string>& metaCommandNames();
+  // Resolves a typed meta-command word (without `:`): an exact name, or a
+  // prefix of exactly one name. Otherwise nullopt and, in `candidates`, the
+  // names it is a prefix of (empty: unknown; several: ambiguous).
+  static std::optional<std::string> resolveMetaCommand(std::string_view word, std::vector<std::string>* candidates = nullptr);
+
+  static constexpr const char* kPrompt = "pir> ";
+  static constexpr const char* kContinuationPrompt = "...> ";
+  static constexpr const char* kBanner = "pir 0.1 - type :help for help";
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+struct ReplRunOptions {
+  std::optional<std::string> file;  // loaded first, without echo
+  bool interactive = false;         // prompt, banner, line editing (stdin is a terminal)
+  std::string historyPath;          // "" : no persistent history
+};
+
+// The REPL loop. Interactive: libedit on the terminal; otherwise transcript
+// mode reads lines from `in` with no prompt. Returns the exit status: 1 if any
+// input failed, else 0; 2 if FILE cannot be read.
+int runRepl(const ReplRunOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
+
+// The REPL's implicit stream loads (tools.md §5 example: `%y = mul %x, %w`
+// right after `h2d $x`): the names %n, in order of first use, that main-graph
+// statements of `input` use where neither the main graph nor an earlier
+// statement of the input defines %n and an h2d stream $n exists. Subgraph
+// bodies and session commands are not scanned.
+std::vector<std::string> implicitStreamLoads(std::string_view input, const Module& module);
+
+// `~/.pir_history`, honouring $HOME; "" when HOME is unset.
+std::string defaultHistoryPath();
+
+}  // namespace pir

@@ -1,0 +1,21 @@
+// `pir` / `pir repl [FILE]` (tools.md §5). This file defines only replCommand,
+// so that the REPL library (repl/repl.cpp) stays usable on its own.
+#include <unistd.h>
+
+#include <iostream>
+
+#include "repl/commands.h"
+#include "repl/repl.h"
+
+namespace pir::cli {
+
+int replCommand(const ReplOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
+  ReplRunOptions run;
+  run.file = options.file;
+  // Line editing needs the real terminal: only when reading the process's stdin.
+  run.interactive = &in == &std::cin && ::isatty(STDIN_FILENO) == 1;
+  if (run.interactive) run.historyPath = defaultHistoryPath();
+  return runRepl(run, in, out, err);
+}
+
+}  // namespace pir::cli

@@ -1,0 +1,2 @@
+const %a : f32[2] = [1, 2]
+%b = add %a, %nope

@@ -1,0 +1,7 @@
+# A graph call needs its argument list.
+# RUN: not %pir check %s 2>&1 | FileCheck %s
+# CHECK: {{.*}}parse_call_missing_paren.pir:8:1: error: expected '(' and the arguments of the call
+graph @g() -> () {
+  return
+}
+call @g

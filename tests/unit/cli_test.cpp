@@ -1,0 +1,208 @@
+// The `pir` command line in-process (tools.md §1): exit codes, usage text,
+// standard input, `opt -o`.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "repl/cli.h"
+#include "repl/commands.h"
+
+namespace pir::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int status;
+  std::string out, err;
+};
+
+Result runPir(std::vector<std::string> args, const std::string& input = "") {
+  std::istringstream in(input);
+  std::ostringstream out, err;
+  int status = run(args, in, out, err);
+  return {status, out.str(), err.str()};
+}
+
+const char* kGood =
+    "h2d $x : f32[2]\n"
+    "%x = host_load $x   # comment\n"
+    "%y = add %x, 1\n";
+const char* kBad = "const %a : f32[2] = [1, 2]\n%b = add %a, %nope\n";
+
+class TempDir : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = fs::temp_directory_path() / ("pir_cli_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+                                       "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+  }
+  void TearDown() override { fs::remove_all(dir); }
+  std::string write(const std::string& name, const std::string& text) {
+    fs::path p = dir / name;
+    std::ofstream(p) << text;
+    return p.string();
+  }
+  static std::string read(const fs::path& p) {
+    std::ifstream f(p);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+  }
+  fs::path dir;
+};
+
+TEST(Cli, Version) {
+  Result r = runPir({"--version"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "pir 0.1.0\n");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(Cli, HelpListsCommands) {
+  Result r = runPir({"--help"});
+  EXPECT_EQ(r.status, 0);
+  for (const char* cmd : {"usage: pir", "run FILE", "check FILE", "opt FILE", "repl [FILE]", "disasm FILE"})
+    EXPECT_NE(r.out.find(cmd), std::string::npos) << cmd << " in\n" << r.out;
+  EXPECT_EQ(runPir({"help"}).out, r.out);
+}
+
+TEST(Cli, HelpForOneCommand) {
+  Result r = runPir({"help", "opt"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out.rfind("usage: pir opt FILE", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("--print-after-each"), std::string::npos);
+  EXPECT_NE(r.out.find("-o OUT"), std::string::npos);
+  EXPECT_EQ(runPir({"opt", "--help"}).out, r.out);
+  EXPECT_EQ(runPir({"check", "x.pir", "-h"}).out, runPir({"help", "check"}).out);
+}
+
+TEST(Cli, UsageErrorsExitTwo) {
+  Result unknown = runPir({"frobnicate"});
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_NE(unknown.err.find("pir: error: unknown command 'frobnicate'"), std::string::npos) << unknown.err;
+  EXPECT_EQ(runPir({"help", "frobnicate"}).status, 2);
+  EXPECT_EQ(runPir({"--frobnicate"}).status, 2);
+  EXPECT_EQ(runPir({"check"}).status, 2);
+  EXPECT_EQ(runPir({"check", "a.pir", "b.pir"}).status, 2);
+  Result badOption = runPir({"opt", "-", "--bogus"}, kGood);
+  EXPECT_EQ(badOption.status, 2);
+  EXPECT_NE(badOption.err.find("unknown option '--bogus'"), std::string::npos) << badOption.err;
+  EXPECT_NE(badOption.err.find("usage: pir opt"), std::string::npos) << badOption.err;
+  EXPECT_EQ(runPir({"opt", "-", "-o"}, kGood).status, 2);
+  EXPECT_EQ(runPir({"run", "-", "--threads=zero"}, kGood).status, 2);
+}
+
+TEST(Cli, UnknownPassIsAUsageErrorListingPasses) {
+  Result r = runPir({"opt", "-", "--passes=no-such-pass"}, kGood);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("pir: error: unknown pass 'no-such-pass'; available passes: "), std::string::npos) << r.err;
+  for (const std::string& pass : availablePasses()) EXPECT_NE(r.err.find(pass), std::string::npos) << pass;
+  EXPECT_EQ(r.out, "");
+  // An empty list is no passes at all.
+  EXPECT_EQ(runPir({"opt", "-", "--passes="}, kGood).status, 0);
+}
+
+TEST(Cli, CheckIsSilentOnSuccess) {
+  Result r = runPir({"check", "-"}, kGood);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(Cli, ProgramErrorsExitOneWithLocatedDiagnostics) {
+  Result r = runPir({"check", "-"}, kBad);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err.rfind("<stdin>:2:14: error: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("\n  %b = add %a, %nope\n               ^\n"), std::string::npos) << r.err;
+  EXPECT_EQ(runPir({"opt", "-"}, kBad).status, 1);
+}
+
+TEST(Cli, WarningsDoNotChangeTheStatus) {
+  Result r = runPir({"check", "-"}, "h2d $big : int64[2]\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("<stdin>:1:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(": warning: "), std::string::npos) << r.err;
+}
+
+TEST(Cli, OptPrintsCanonicalText) {
+  Result r = runPir({"opt", "-"}, kGood);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "h2d $x : f32[2]\n\n"
+            "main {\n"
+            "  %x = host_load $x : f32[2]\n"
+            "  %y = add %x, 1 : f32[2]\n"
+            "}\n");
+}
+
+TEST_F(TempDir, UnreadableFileExitsTwo) {
+  std::string missing = (dir / "missing.pir").string();
+  Result r = runPir({"check", missing});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "pir: error: cannot read " + missing + ": No such file or directory\n");
+  Result d = runPir({"opt", dir.string()});
+  EXPECT_EQ(d.status, 2);
+  EXPECT_EQ(d.err, "pir: error: cannot read " + dir.string() + ": Is a directory\n");
+}
+
+TEST_F(TempDir, DoubleDashEndsOptions) {
+  std::string odd = write("-odd.pir", kGood);
+  EXPECT_EQ(runPir({"check", odd}).status, 0);  // an absolute path does not start with '-'
+  fs::path previous = fs::current_path();
+  fs::current_path(dir);
+  Result asOption = runPir({"check", "-odd.pir"});
+  Result afterDashes = runPir({"check", "--", "-odd.pir"});
+  fs::current_path(previous);
+  EXPECT_EQ(asOption.status, 2);  // read as an unknown option
+  EXPECT_EQ(afterDashes.status, 0) << afterDashes.err;
+}
+
+TEST_F(TempDir, DiagnosticsNameTheFileAsGiven) {
+  std::string bad = write("bad.pir", kBad);
+  Result r = runPir({"check", bad});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err.rfind(bad + ":2:14: error: ", 0), 0u) << r.err;
+}
+
+TEST_F(TempDir, OptWritesOutputFileAtomically) {
+  std::string in = write("good.pir", kGood);
+  std::string out = (dir / "out.pir").string();
+  Result r = runPir({"opt", in, "-o", out});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(read(out), runPir({"opt", in}).out);
+  // Only the input and the output: no temporary left behind.
+  int files = 0;
+  for (auto& e : fs::directory_iterator(dir)) (void)e, ++files;
+  EXPECT_EQ(files, 2);
+
+  // Overwrites an existing file; `-o=` spelling too.
+  std::ofstream(out) << "old";
+  EXPECT_EQ(runPir({"opt", in, "-o=" + out}).status, 0);
+  EXPECT_EQ(read(out), runPir({"opt", in}).out);
+
+  // A program error writes nothing.
+  std::string bad = write("bad.pir", kBad);
+  std::string badOut = (dir / "bad.out").string();
+  EXPECT_EQ(runPir({"opt", bad, "-o", badOut}).status, 1);
+  EXPECT_FALSE(fs::exists(badOut));
+
+  // An unwritable destination is reported.
+  Result w = runPir({"opt", in, "-o", (dir / "no" / "such" / "dir.pir").string()});
+  EXPECT_EQ(w.status, 2);
+  EXPECT_NE(w.err.find("pir: error: cannot write "), std::string::npos) << w.err;
+}
+
+TEST(Cli, BaseDirOf) {
+  EXPECT_EQ(baseDirOf("-"), ".");
+  EXPECT_EQ(baseDirOf("x.pir"), ".");
+  EXPECT_EQ(baseDirOf("a/b/x.pir"), "a/b");
+  EXPECT_EQ(baseDirOf("/x.pir"), "/");
+}
+
+}  // namespace
+}  // namespace pir::cli

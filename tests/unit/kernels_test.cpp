@@ -1,0 +1,731 @@
+// Compute kernels (vm/kernels.h), called directly on small tensors. Expected
+// values are written by hand or computed here by straightforward loops.
+#include "vm/kernels.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "ir/half.h"
+
+namespace pir::vm {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// A host tensor: type plus raw bytes; values go in and come out as doubles.
+struct Buf {
+  TensorType type;
+  std::vector<unsigned char> bytes;
+
+  Buf() = default;
+  Buf(DType dt, Shape shape, const std::vector<double>& values = {}) : type{dt, std::move(shape)} {
+    bytes.assign(static_cast<size_t>(type.numElements() * dtypeSize(dt)), 0);
+    for (size_t i = 0; i < values.size(); ++i) set(static_cast<int64_t>(i), values[i]);
+  }
+  void set(int64_t i, double v) {
+    void* p = bytes.data() + i * dtypeSize(type.dtype);
+    switch (type.dtype) {
+      case DType::Bool: *static_cast<bool*>(p) = v != 0; break;
+      case DType::I8: *static_cast<int8_t*>(p) = static_cast<int8_t>(v); break;
+      case DType::I16: *static_cast<int16_t*>(p) = static_cast<int16_t>(v); break;
+      case DType::I32: *static_cast<int32_t*>(p) = static_cast<int32_t>(v); break;
+      case DType::U8: *static_cast<uint8_t*>(p) = static_cast<uint8_t>(v); break;
+      case DType::U16: *static_cast<uint16_t*>(p) = static_cast<uint16_t>(v); break;
+      case DType::U32: *static_cast<uint32_t*>(p) = static_cast<uint32_t>(v); break;
+      case DType::F16: *static_cast<uint16_t*>(p) = floatToHalf(static_cast<float>(v)); break;
+      case DType::F32: *static_cast<float*>(p) = static_cast<float>(v); break;
+      case DType::F64: *static_cast<double*>(p) = v; break;
+    }
+  }
+  double get(int64_t i) const {
+    const void* p = bytes.data() + i * dtypeSize(type.dtype);
+    switch (type.dtype) {
+      case DType::Bool: return *static_cast<const bool*>(p);
+      case DType::I8: return *static_cast<const int8_t*>(p);
+      case DType::I16: return *static_cast<const int16_t*>(p);
+      case DType::I32: return *static_cast<const int32_t*>(p);
+      case DType::U8: return *static_cast<const uint8_t*>(p);
+      case DType::U16: return *static_cast<const uint16_t*>(p);
+      case DType::U32: return *static_cast<const uint32_t*>(p);
+      case DType::F16: return halfToFloat(*static_cast<const uint16_t*>(p));
+      case DType::F32: return *static_cast<const float*>(p);
+      case DType::F64: return *static_cast<const double*>(p);
+    }
+    return 0;
+  }
+  std::vector<double> values() const {
+    std::vector<double> v;
+    for (int64_t i = 0; i < type.numElements(); ++i) v.push_back(get(i));
+    return v;
+  }
+  TensorRef ref() { return TensorRef{bytes.data(), &type}; }
+};
+
+Op makeOp(OpCode code, std::vector<std::pair<std::string, Attr>> attrs = {}) {
+  Op op;
+  op.code = code;
+  for (auto& [k, v] : attrs) op.attrs.set(k, v);
+  return op;
+}
+
+Attr ints(std::vector<int64_t> v) {
+  std::vector<Attr> items;
+  for (int64_t x : v) items.push_back(Attr::integer(x));
+  return Attr::list(std::move(items));
+}
+
+// Prepares and runs `op`; results get `outTypes`. In-place ops write operand 0.
+std::vector<Buf> run(const Op& op, std::vector<Buf*> ins, std::vector<TensorType> outTypes) {
+  std::vector<TensorType> inTypes;
+  std::vector<TensorRef> inRefs;
+  for (Buf* b : ins) {
+    inTypes.push_back(b->type);
+    inRefs.push_back(b->ref());
+  }
+  PreparedKernel k = prepareKernel(op, inTypes, outTypes);
+  std::vector<Buf> outs;
+  for (auto& t : outTypes) outs.emplace_back(t.dtype, t.shape);
+  std::vector<TensorRef> outRefs;
+  for (auto& o : outs) outRefs.push_back(o.ref());
+  if (op.info().has(F_INPLACE)) outRefs[0] = inRefs[0];
+  KernelContext ctx;
+  k(inRefs.data(), outRefs.data(), ctx);
+  if (op.info().has(F_INPLACE)) outs[0] = *ins[0];
+  return outs;
+}
+
+Buf run1(const Op& op, std::vector<Buf*> ins, TensorType outType) { return run(op, std::move(ins), {outType})[0]; }
+
+void expectValues(const Buf& b, const std::vector<double>& expected, double tol = 1e-6) {
+  const auto got = b.values();
+  ASSERT_EQ(got.size(), expected.size()) << b.type.str();
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (std::isnan(expected[i])) EXPECT_TRUE(std::isnan(got[i])) << "element " << i;
+    else if (std::isinf(expected[i])) EXPECT_EQ(got[i], expected[i]) << "element " << i;
+    else EXPECT_NEAR(got[i], expected[i], tol * std::max(1.0, std::abs(expected[i]))) << "element " << i;
+  }
+}
+
+std::vector<double> iota(int64_t n, double start = 0) {
+  std::vector<double> v;
+  for (int64_t i = 0; i < n; ++i) v.push_back(start + static_cast<double>(i));
+  return v;
+}
+
+// ---- binary ------------------------------------------------------------------
+
+TEST(Kernels, AddSameShapeAndBroadcast) {
+  Buf a(DType::F32, {2, 3}, {1, 2, 3, 4, 5, 6});
+  Buf row(DType::F32, {3}, {10, 20, 30});
+  Buf col(DType::F32, {2, 1}, {100, 200});
+  Buf s(DType::F32, {}, {0.5});
+  expectValues(run1(makeOp(OpCode::Add), {&a, &a}, {DType::F32, {2, 3}}), {2, 4, 6, 8, 10, 12});
+  expectValues(run1(makeOp(OpCode::Add), {&a, &row}, {DType::F32, {2, 3}}), {11, 22, 33, 14, 25, 36});
+  expectValues(run1(makeOp(OpCode::Sub), {&row, &a}, {DType::F32, {2, 3}}), {9, 18, 27, 6, 15, 24});
+  expectValues(run1(makeOp(OpCode::Mul), {&s, &a}, {DType::F32, {2, 3}}), {0.5, 1, 1.5, 2, 2.5, 3});
+  // [2,1] + [3] → [2,3]: both operands broadcast.
+  expectValues(run1(makeOp(OpCode::Add), {&col, &row}, {DType::F32, {2, 3}}), {110, 120, 130, 210, 220, 230});
+}
+
+TEST(Kernels, BroadcastMiddleAxis) {
+  Buf a(DType::F64, {2, 3, 2}, iota(12));
+  Buf b(DType::F64, {2, 1, 2}, {100, 200, 300, 400});
+  Buf r = run1(makeOp(OpCode::Add), {&a, &b}, {DType::F64, {2, 3, 2}});
+  std::vector<double> expected;
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 2; ++k) expected.push_back((i * 6 + j * 2 + k) + b.get(i * 2 + k));
+  expectValues(r, expected);
+}
+
+TEST(Kernels, IntegerArithmeticWraps) {
+  Buf a(DType::I8, {2}, {127, -128});
+  Buf one(DType::I8, {2}, {1, 1});
+  expectValues(run1(makeOp(OpCode::Add), {&a, &one}, {DType::I8, {2}}), {-128, -127});
+  expectValues(run1(makeOp(OpCode::Sub), {&a, &one}, {DType::I8, {2}}), {126, 127});
+  Buf u(DType::U16, {1}, {65535});
+  expectValues(run1(makeOp(OpCode::Mul), {&u, &u}, {DType::U16, {1}}), {1});
+  Buf big(DType::I32, {1}, {2147483647});
+  Buf i1(DType::I32, {1}, {1});
+  expectValues(run1(makeOp(OpCode::Add), {&big, &i1}, {DType::I32, {1}}), {-2147483648.0});
+  Buf u8a(DType::U8, {1}, {3}), u8b(DType::U8, {1}, {5});
+  expectValues(run1(makeOp(OpCode::Sub), {&u8a, &u8b}, {DType::U8, {1}}), {254});
+}
+
+TEST(Kernels, IntegerDivisionTruncatesAndChecksZero) {
+  Buf a(DType::I32, {4}, {7, -7, 7, -2147483648.0});
+  Buf b(DType::I32, {4}, {-2, 2, 3, -1});
+  expectValues(run1(makeOp(OpCode::Div), {&a, &b}, {DType::I32, {4}}), {-3, -3, 2, -2147483648.0});
+  expectValues(run1(makeOp(OpCode::Fmod), {&a, &b}, {DType::I32, {4}}), {1, -1, 1, 0});
+  Buf z(DType::I32, {4}, {1, 0, 1, 1});
+  try {
+    run1(makeOp(OpCode::Div), {&a, &z}, {DType::I32, {4}});
+    FAIL() << "expected KernelError";
+  } catch (const KernelError& e) {
+    EXPECT_STREQ(e.what(), "integer division by zero");
+  }
+  Buf zs(DType::U8, {}, {0}), u(DType::U8, {2}, {1, 2});
+  EXPECT_THROW(run1(makeOp(OpCode::Fmod), {&u, &zs}, {DType::U8, {2}}), KernelError);
+}
+
+TEST(Kernels, FloatDivisionIsIeee) {
+  Buf a(DType::F32, {3}, {1, -1, 0});
+  Buf z(DType::F32, {}, {0});
+  expectValues(run1(makeOp(OpCode::Div), {&a, &z}, {DType::F32, {3}}), {kInf, -kInf, kNaN});
+  Buf x(DType::F64, {2}, {-7.5, 7.5}), y(DType::F64, {2}, {2, -2});
+  expectValues(run1(makeOp(OpCode::Fmod), {&x, &y}, {DType::F64, {2}}), {-1.5, 1.5});
+  expectValues(run1(makeOp(OpCode::Pow), {&y, &x}, {DType::F64, {2}}), {std::pow(2, -7.5), std::pow(-2, 7.5)});
+}
+
+TEST(Kernels, HalfComputesInFloatAndRounds) {
+  Buf a(DType::F16, {3}, {0.5, 1000, 1});
+  Buf b(DType::F16, {3}, {0.25, 0.3, 1.0 / 3.0});
+  Buf r = run1(makeOp(OpCode::Add), {&a, &b}, {DType::F16, {3}});
+  // 1000.3 rounds to the nearest half (spacing 0.5 at 1000).
+  EXPECT_EQ(r.get(0), 0.75);
+  EXPECT_EQ(r.get(1), 1000.5);
+  EXPECT_EQ(r.get(2), halfToFloat(floatToHalf(1.0f + halfToFloat(floatToHalf(1.0f / 3)))));
+}
+
+TEST(Kernels, VariadicMaximumPropagatesNaN) {
+  Buf a(DType::F32, {2, 2}, {1, 5, kNaN, 0});
+  Buf b(DType::F32, {2}, {3, 2});
+  Buf c(DType::F32, {}, {4});
+  expectValues(run1(makeOp(OpCode::Maximum), {&a, &b, &c}, {DType::F32, {2, 2}}), {4, 5, kNaN, 4});
+  expectValues(run1(makeOp(OpCode::Minimum), {&a, &b, &c}, {DType::F32, {2, 2}}), {1, 2, kNaN, 0});
+}
+
+TEST(Kernels, ComparisonsAndLogic) {
+  Buf a(DType::I16, {4}, {1, 2, 3, 4});
+  Buf t(DType::I16, {}, {2});
+  expectValues(run1(makeOp(OpCode::Greater), {&a, &t}, {DType::Bool, {4}}), {0, 0, 1, 1});
+  expectValues(run1(makeOp(OpCode::LessEqual), {&a, &t}, {DType::Bool, {4}}), {1, 1, 0, 0});
+  expectValues(run1(makeOp(OpCode::Equal), {&t, &a}, {DType::Bool, {4}}), {0, 1, 0, 0});
+  Buf p(DType::Bool, {4}, {0, 0, 1, 1}), q(DType::Bool, {4}, {0, 1, 0, 1});
+  expectValues(run1(makeOp(OpCode::LogicalAnd), {&p, &q}, {DType::Bool, {4}}), {0, 0, 0, 1});
+  expectValues(run1(makeOp(OpCode::LogicalOr), {&p, &q}, {DType::Bool, {4}}), {0, 1, 1, 1});
+  expectValues(run1(makeOp(OpCode::LogicalXor), {&p, &q}, {DType::Bool, {4}}), {0, 1, 1, 0});
+  expectValues(run1(makeOp(OpCode::LogicalNot), {&p}, {DType::Bool, {4}}), {1, 1, 0, 0});
+}
+
+TEST(Kernels, WhereBroadcastsAllThree) {
+  Buf c(DType::Bool, {2, 1}, {1, 0});
+  Buf x(DType::I32, {3}, {1, 2, 3});
+  Buf y(DType::I32, {}, {-1});
+  expectValues(run1(makeOp(OpCode::Where), {&c, &x, &y}, {DType::I32, {2, 3}}), {1, 2, 3, -1, -1, -1});
+}
+
+TEST(Kernels, ScaledAddAttributesAndOperands) {
+  Buf x(DType::F32, {3}, {1, 2, 3}), y(DType::F32, {3}, {10, 20, 30});
+  expectValues(run1(makeOp(OpCode::ScaledAdd, {{"a", Attr::real(2)}, {"b", Attr::real(0.5)}}), {&x, &y},
+                    {DType::F32, {3}}),
+               {7, 14, 21});
+  Buf a(DType::F32, {}, {-1}), b(DType::F32, {}, {0.1});
+  expectValues(run1(makeOp(OpCode::ScaledAdd), {&x, &y, &a, &b}, {DType::F32, {3}}), {0, 0, 0});
+  // In place on x.
+  run(makeOp(OpCode::ScaledAddInplace, {{"a", Attr::real(3)}}), {&x, &y}, {x.type});
+  expectValues(x, {13, 26, 39});
+}
+
+TEST(Kernels, InPlaceBinaryAliasesOperand0) {
+  Buf x(DType::F32, {2, 2}, {1, 2, 3, 4});
+  Buf r(DType::F32, {2}, {10, 100});
+  run(makeOp(OpCode::MulInplace), {&x, &r}, {x.type});
+  expectValues(x, {10, 200, 30, 400});
+  Buf i(DType::I32, {2}, {9, -9});
+  Buf d(DType::I32, {}, {2});
+  run(makeOp(OpCode::DivInplace), {&i, &d}, {i.type});
+  expectValues(i, {4, -4});
+}
+
+// ---- unary and cast ----------------------------------------------------------
+
+TEST(Kernels, UnaryFloatMath) {
+  const std::vector<double> xs = {-2, -0.5, 0, 0.5, 3};
+  Buf x(DType::F64, {5}, xs);
+  auto apply = [&](OpCode c, double (*f)(double)) {
+    std::vector<double> e;
+    for (double v : xs) e.push_back(f(v));
+    expectValues(run1(makeOp(c), {&x}, {DType::F64, {5}}), e, 1e-12);
+  };
+  apply(OpCode::Abs, [](double v) { return std::abs(v); });
+  apply(OpCode::Neg, [](double v) { return -v; });
+  apply(OpCode::Sign, [](double v) { return v > 0 ? 1.0 : v < 0 ? -1.0 : 0.0; });
+  apply(OpCode::Exp, [](double v) { return std::exp(v); });
+  apply(OpCode::Tanh, [](double v) { return std::tanh(v); });
+  apply(OpCode::Sigmoid, [](double v) { return 1 / (1 + std::exp(-v)); });
+  apply(OpCode::Relu, [](double v) { return v > 0 ? v : 0.0; });
+  apply(OpCode::Square, [](double v) { return v * v; });
+  apply(OpCode::Sin, [](double v) { return std::sin(v); });
+  apply(OpCode::Swish, [](double v) { return v / (1 + std::exp(-v)); });
+  apply(OpCode::Softplus, [](double v) { return std::log(1 + std::exp(v)); });
+  apply(OpCode::GeluErf, [](double v) { return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0))); });
+  apply(OpCode::Gelu, [](double v) {
+    return 0.5 * v * (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)));
+  });
+  apply(OpCode::Floor, [](double v) { return std::floor(v); });
+  apply(OpCode::Ceil, [](double v) { return std::ceil(v); });
+  Buf p(DType::F32, {4}, {4, 0.25, 0, -1});
+  expectValues(run1(makeOp(OpCode::Sqrt), {&p}, {DType::F32, {4}}), {2, 0.5, 0, kNaN});
+  expectValues(run1(makeOp(OpCode::Rsqrt), {&p}, {DType::F32, {4}}), {0.5, 2, kInf, kNaN});
+  expectValues(run1(makeOp(OpCode::Log), {&p}, {DType::F32, {4}}), {std::log(4), std::log(0.25), -kInf, kNaN});
+  expectValues(run1(makeOp(OpCode::Log2), {&p}, {DType::F32, {4}}), {2, -2, -kInf, kNaN});
+  expectValues(run1(makeOp(OpCode::Reciprocal), {&p}, {DType::F32, {4}}), {0.25, 4, kInf, -1});
+}
+
+TEST(Kernels, RoundHalfToEvenAndPredicates) {
+  Buf x(DType::F32, {6}, {0.5, 1.5, 2.5, -0.5, -1.7, kNaN});
+  expectValues(run1(makeOp(OpCode::Round), {&x}, {DType::F32, {6}}), {0, 2, 2, -0.0, -2, kNaN});
+  Buf y(DType::F32, {4}, {1, kNaN, kInf, -kInf});
+  expectValues(run1(makeOp(OpCode::IsNan), {&y}, {DType::Bool, {4}}), {0, 1, 0, 0});
+  expectValues(run1(makeOp(OpCode::IsInf), {&y}, {DType::Bool, {4}}), {0, 0, 1, 1});
+  expectValues(run1(makeOp(OpCode::IsFinite), {&y}, {DType::Bool, {4}}), {1, 0, 0, 0});
+  Buf i(DType::I32, {2}, {1, 2});
+  expectValues(run1(makeOp(OpCode::IsFinite), {&i}, {DType::Bool, {2}}), {1, 1});
+}
+
+TEST(Kernels, IntegerUnary) {
+  Buf x(DType::I32, {4}, {-3, 0, 5, -2147483648.0});
+  expectValues(run1(makeOp(OpCode::Abs), {&x}, {DType::I32, {4}}), {3, 0, 5, -2147483648.0});
+  expectValues(run1(makeOp(OpCode::Neg), {&x}, {DType::I32, {4}}), {3, 0, -5, -2147483648.0});
+  expectValues(run1(makeOp(OpCode::Sign), {&x}, {DType::I32, {4}}), {-1, 0, 1, -1});
+  expectValues(run1(makeOp(OpCode::Relu), {&x}, {DType::I32, {4}}), {0, 0, 5, 0});
+  EXPECT_THROW(run1(makeOp(OpCode::Exp), {&x}, {DType::I32, {4}}), KernelError);
+}
+
+TEST(Kernels, ClipDefaultsAndInPlace) {
+  Buf x(DType::F32, {4}, {-5, 0.5, 5, kNaN});
+  expectValues(run1(makeOp(OpCode::Clip, {{"min", Attr::real(-1)}, {"max", Attr::real(1)}}), {&x}, {DType::F32, {4}}),
+               {-1, 0.5, 1, kNaN});
+  expectValues(run1(makeOp(OpCode::Clip, {{"max", Attr::integer(0)}}), {&x}, {DType::F32, {4}}), {-5, 0, 0, kNaN});
+  Buf i(DType::U8, {3}, {0, 7, 200});
+  run(makeOp(OpCode::ClipInplace, {{"min", Attr::real(2.5)}, {"max", Attr::real(100)}}), {&i}, {i.type});
+  expectValues(i, {3, 7, 100});
+  run(makeOp(OpCode::ReluInplace), {&x}, {x.type});
+  expectValues(x, {0, 0.5, 5, kNaN});
+}
+
+TEST(Kernels, CastTruncatesAndSaturates) {
+  Buf f(DType::F32, {6}, {1e10, -1e10, kNaN, -1.7, 2.9, kInf});
+  expectValues(run1(makeOp(OpCode::Cast, {{"dtype", Attr::word("i32")}}), {&f}, {DType::I32, {6}}),
+               {2147483647.0, -2147483648.0, 0, -1, 2, 2147483647.0});
+  expectValues(run1(makeOp(OpCode::Cast, {{"dtype", Attr::word("u8")}}), {&f}, {DType::U8, {6}}), {255, 0, 0, 0, 2, 255});
+  Buf i(DType::I32, {4}, {300, -300, 0, 7});
+  expectValues(run1(makeOp(OpCode::Cast, {{"dtype", Attr::word("i8")}}), {&i}, {DType::I8, {4}}), {127, -128, 0, 7});
+  expectValues(run1(makeOp(OpCode::Cast, {{"dtype", Attr::word("u16")}}), {&i}, {DType::U16, {4}}), {300, 0, 0, 7});
+  expectValues(run1(makeOp(OpCode::Cast, {{"dtype", Attr::word("bool")}}), {&i}, {DType::Bool, {4}}), {1, 1, 0, 1});
+  Buf b(DType::Bool, {2}, {1, 0});
+  expectValues(run1(makeOp(OpCode::Cast, {{"dtype", Attr::word("f16")}}), {&b}, {DType::F16, {2}}), {1, 0});
+  Buf d(DType::F64, {2}, {1e300, 0.1});
+  expectValues(run1(makeOp(OpCode::Cast, {{"dtype", Attr::word("f32")}}), {&d}, {DType::F32, {2}}),
+               {kInf, static_cast<float>(0.1)});
+  Buf u(DType::U32, {1}, {4294967295.0});
+  expectValues(run1(makeOp(OpCode::Cast, {{"dtype", Attr::word("i32")}}), {&u}, {DType::I32, {1}}), {2147483647.0});
+}
+
+TEST(Kernels, CopiesKeepBytes) {
+  Buf x(DType::I16, {2, 3}, iota(6));
+  expectValues(run1(makeOp(OpCode::Reshape, {{"shape", ints({3, 2})}}), {&x}, {DType::I16, {3, 2}}), iota(6));
+  expectValues(run1(makeOp(OpCode::Identity), {&x}, x.type), iota(6));
+  expectValues(run1(makeOp(OpCode::Flatten), {&x}, {DType::I16, {6}}), iota(6));
+}
+
+// ---- matmul ------------------------------------------------------------------
+
+// Reference matmul on [B, M, K] x [B, K, N] with explicit batch offsets.
+std::vector<double> refMatMul(const Buf& a, const Buf& b, int64_t m, int64_t k, int64_t n,
+                              const std::vector<std::pair<int64_t, int64_t>>& batches) {
+  std::vector<double> c;
+  for (auto [ab, bb] : batches)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double s = 0;
+        for (int64_t p = 0; p < k; ++p) s += a.get(ab * m * k + i * k + p) * b.get(bb * k * n + p * n + j);
+        c.push_back(s);
+      }
+  return c;
+}
+
+TEST(Kernels, MatMul2D) {
+  Buf a(DType::F32, {2, 3}, {1, 2, 3, 4, 5, 6});
+  Buf b(DType::F32, {3, 2}, {7, 8, 9, 10, 11, 12});
+  expectValues(run1(makeOp(OpCode::MatMul), {&a, &b}, {DType::F32, {2, 2}}), {58, 64, 139, 154});
+}
+
+TEST(Kernels, MatMulVectorPromotion) {
+  Buf v(DType::F64, {3}, {1, 2, 3});
+  Buf m(DType::F64, {3, 2}, {1, 2, 3, 4, 5, 6});
+  Buf mt(DType::F64, {2, 3}, {1, 3, 5, 2, 4, 6});
+  expectValues(run1(makeOp(OpCode::MatMul), {&v, &m}, {DType::F64, {2}}), {22, 28});
+  expectValues(run1(makeOp(OpCode::MatMul), {&mt, &v}, {DType::F64, {2}}), {22, 28});
+  expectValues(run1(makeOp(OpCode::MatMul), {&v, &v}, {DType::F64, {}}), {14});
+  // A batch of matrices times a vector: [2,2,3] @ [3] → [2,2].
+  Buf bm(DType::F64, {2, 2, 3}, iota(12));
+  expectValues(run1(makeOp(OpCode::MatMul), {&bm, &v}, {DType::F64, {2, 2}}), {8, 26, 44, 62});
+}
+
+TEST(Kernels, MatMulBatchBroadcast) {
+  // [2,1,2,3] @ [3,3,2] → [2,3,2,2]; a's batch (i,*) pairs with b's batch j.
+  Buf a(DType::F32, {2, 1, 2, 3}, iota(12, -5));
+  Buf b(DType::F32, {3, 3, 2}, iota(18, -7));
+  std::vector<std::pair<int64_t, int64_t>> batches;
+  for (int64_t i = 0; i < 2; ++i)
+    for (int64_t j = 0; j < 3; ++j) batches.emplace_back(i, j);
+  expectValues(run1(makeOp(OpCode::MatMul), {&a, &b}, {DType::F32, {2, 3, 2, 2}}), refMatMul(a, b, 2, 3, 2, batches));
+}
+
+TEST(Kernels, MatMulIntHalfAndLarge) {
+  Buf a(DType::I32, {2, 2}, {1, -2, 3, 4});
+  Buf b(DType::I32, {2, 2}, {5, 6, -7, 8});
+  expectValues(run1(makeOp(OpCode::MatMul), {&a, &b}, {DType::I32, {2, 2}}), {19, -10, -13, 50});
+  Buf h(DType::F16, {1, 2}, {0.5, 2}), g(DType::F16, {2, 1}, {3, 0.25});
+  expectValues(run1(makeOp(OpCode::MatMul), {&h, &g}, {DType::F16, {1, 1}}), {2});
+  // Large enough to take the BLAS path.
+  const int64_t m = 70, k = 90, n = 65;
+  Buf x(DType::F32, {m, k}), y(DType::F32, {k, n});
+  for (int64_t i = 0; i < m * k; ++i) x.set(i, std::sin(0.1 * static_cast<double>(i)));
+  for (int64_t i = 0; i < k * n; ++i) y.set(i, std::cos(0.3 * static_cast<double>(i)));
+  expectValues(run1(makeOp(OpCode::MatMul), {&x, &y}, {DType::F32, {m, n}}), refMatMul(x, y, m, k, n, {{0, 0}}), 1e-4);
+  Buf bad(DType::F32, {4, 2});
+  EXPECT_THROW(run1(makeOp(OpCode::MatMul), {&x, &bad}, {DType::F32, {m, 2}}), KernelError);
+}
+
+// ---- reductions ----------------------------------------------------------------
+
+TEST(Kernels, ReduceAxesAndKeepdims) {
+  Buf x(DType::F32, {2, 3, 4}, iota(24));
+  auto reduce = [&](OpCode c, std::vector<int64_t> axes, Shape outShape) {
+    return run1(makeOp(c, {{"axis", ints(axes)}, {"keepdims", Attr::boolean(true)}}), {&x}, {DType::F32, outShape});
+  };
+  // Negative axis, keepdims.
+  std::vector<double> lastSums;
+  for (int r = 0; r < 6; ++r) lastSums.push_back(4 * (4 * r) + 6);
+  expectValues(reduce(OpCode::Sum, {-1}, {2, 3, 1}), lastSums);
+  // Non-adjacent axes [0, 2]: output [1,3,1].
+  std::vector<double> e;
+  for (int j = 0; j < 3; ++j) {
+    double s = 0;
+    for (int i = 0; i < 2; ++i)
+      for (int k = 0; k < 4; ++k) s += i * 12 + j * 4 + k;
+    e.push_back(s);
+  }
+  expectValues(reduce(OpCode::Sum, {0, 2}, {1, 3, 1}), e);
+  std::vector<double> means;
+  for (double v : e) means.push_back(v / 8);
+  expectValues(reduce(OpCode::Mean, {2, 0}, {1, 3, 1}), means);
+  // Middle axis max / min.
+  std::vector<double> mx, mn;
+  for (int i = 0; i < 2; ++i)
+    for (int k = 0; k < 4; ++k) {
+      mx.push_back(i * 12 + 8 + k);
+      mn.push_back(i * 12 + k);
+    }
+  expectValues(reduce(OpCode::Max, {1}, {2, 1, 4}), mx);
+  expectValues(reduce(OpCode::Min, {-2}, {2, 1, 4}), mn);
+  // Default: all axes, no keepdims.
+  expectValues(run1(makeOp(OpCode::Sum), {&x}, {DType::F32, {}}), {276});
+}
+
+TEST(Kernels, ReduceKinds) {
+  Buf x(DType::F64, {2, 2}, {1, -2, 3, 4});
+  auto reduce = [&](OpCode c) { return run1(makeOp(c, {{"axis", Attr::integer(1)}}), {&x}, {DType::F64, {2}}); };
+  expectValues(reduce(OpCode::Prod), {-2, 12});
+  expectValues(reduce(OpCode::SumSquare), {5, 25});
+  expectValues(reduce(OpCode::L1), {3, 7});
+  expectValues(reduce(OpCode::L2), {std::sqrt(5.0), 5});
+  expectValues(reduce(OpCode::LogSumExp), {std::log(std::exp(1) + std::exp(-2)), std::log(std::exp(3) + std::exp(4))},
+               1e-12);
+  Buf big(DType::F32, {2}, {1000, 1000});
+  expectValues(run1(makeOp(OpCode::LogSumExp), {&big}, {DType::F32, {}}), {1000 + std::log(2.0)});
+  Buf n(DType::F32, {3}, {1, kNaN, 2});
+  expectValues(run1(makeOp(OpCode::Max), {&n}, {DType::F32, {}}), {kNaN});
+  Buf i(DType::I32, {3}, {-7, 2, 0});
+  expectValues(run1(makeOp(OpCode::Mean), {&i}, {DType::I32, {}}), {-1});  // -5/3 truncates
+  Buf u(DType::U8, {2}, {200, 100});
+  expectValues(run1(makeOp(OpCode::Sum), {&u}, {DType::U8, {}}), {44});  // wraps
+  Buf empty(DType::F32, {0, 2});
+  expectValues(run1(makeOp(OpCode::Sum, {{"axis", Attr::integer(0)}}), {&empty}, {DType::F32, {2}}), {0, 0});
+  expectValues(run1(makeOp(OpCode::Max, {{"axis", Attr::integer(0)}}), {&empty}, {DType::F32, {2}}), {-kInf, -kInf});
+}
+
+TEST(Kernels, ArgMaxArgMin) {
+  Buf x(DType::F32, {2, 3}, {1, 5, 5, 7, 0, 7});
+  expectValues(run1(makeOp(OpCode::ArgMax, {{"axis", Attr::integer(-1)}}), {&x}, {DType::I32, {2}}), {1, 0});
+  expectValues(run1(makeOp(OpCode::ArgMin), {&x}, {DType::I32, {3}}), {0, 1, 0});
+  expectValues(run1(makeOp(OpCode::ArgMax, {{"keepdims", Attr::boolean(true)}}), {&x}, {DType::I32, {1, 3}}), {1, 0, 1});
+}
+
+TEST(Kernels, SoftmaxAndLogSoftmax) {
+  Buf x(DType::F32, {2, 3}, {1, 2, 3, 1000, 1000, 1000});
+  const double z = std::exp(1) + std::exp(2) + std::exp(3);
+  expectValues(run1(makeOp(OpCode::Softmax), {&x}, x.type),
+               {std::exp(1) / z, std::exp(2) / z, std::exp(3) / z, 1 / 3.0, 1 / 3.0, 1 / 3.0});
+  // axis 0 (needs a reorder): pairs (1,1000), (2,1000), (3,1000).
+  Buf r = run1(makeOp(OpCode::LogSoftmax, {{"axis", Attr::integer(0)}}), {&x}, x.type);
+  for (int j = 0; j < 3; ++j) {
+    const double a = j + 1, b = 1000, lse = b + std::log1p(std::exp(a - b));
+    EXPECT_NEAR(r.get(j), a - lse, 1e-3);
+    EXPECT_NEAR(r.get(3 + j), b - lse, 1e-3);
+  }
+}
+
+// ---- shape ---------------------------------------------------------------------
+
+TEST(Kernels, TransposePerms) {
+  Buf x(DType::I32, {2, 3, 4}, iota(24));
+  Buf t = run1(makeOp(OpCode::Transpose), {&x}, {DType::I32, {4, 3, 2}});
+  Buf p = run1(makeOp(OpCode::Transpose, {{"perm", ints({1, -1, 0})}}), {&x}, {DType::I32, {3, 4, 2}});
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 4; ++k) {
+        EXPECT_EQ(t.get(k * 6 + j * 2 + i), i * 12 + j * 4 + k);
+        EXPECT_EQ(p.get(j * 8 + k * 2 + i), i * 12 + j * 4 + k);
+      }
+  Buf m(DType::F16, {2, 3}, {1, 2, 3, 4, 5, 6});
+  run(makeOp(OpCode::TransposeInplace), {&m}, {TensorType{DType::F16, {3, 2}}});
+  expectValues(m, {1, 4, 2, 5, 3, 6});
+}
+
+TEST(Kernels, SliceNegativeAndStep) {
+  Buf x(DType::F32, {10}, iota(10));
+  auto slice = [&](int64_t b, int64_t e, int64_t s, Shape out) {
+    return run1(makeOp(OpCode::Slice, {{"start", ints({b})}, {"stop", ints({e})}, {"step", ints({s})}}), {&x},
+                {DType::F32, out});
+  };
+  expectValues(slice(-1, -11, -3, {4}), {9, 6, 3, 0});
+  expectValues(slice(2, 100, 3, {3}), {2, 5, 8});
+  expectValues(slice(-3, -1, 1, {2}), {7, 8});
+  expectValues(slice(5, 2, 1, {0}), {});
+  expectValues(slice(100, -100, -4, {3}), {9, 5, 1});
+  Buf m(DType::I8, {3, 4}, iota(12));
+  expectValues(run1(makeOp(OpCode::Slice, {{"start", ints({1})}, {"stop", ints({-1})}, {"axes", ints({-1})}}), {&m},
+                    {DType::I8, {3, 2}}),
+               {1, 2, 5, 6, 9, 10});
+  EXPECT_THROW(slice(0, 5, 1, {4}), KernelError);  // result type disagrees
+}
+
+TEST(Kernels, ConcatSplitBroadcastInit) {
+  Buf a(DType::U16, {2, 1}, {1, 2}), b(DType::U16, {2, 2}, {3, 4, 5, 6});
+  Buf c = run1(makeOp(OpCode::Concat, {{"axis", Attr::integer(-1)}}), {&a, &b}, {DType::U16, {2, 3}});
+  expectValues(c, {1, 3, 4, 2, 5, 6});
+  auto parts = run(makeOp(OpCode::Split, {{"splits", ints({2, 1})}, {"axis", Attr::integer(1)}}), {&c},
+                   {TensorType{DType::U16, {2, 2}}, TensorType{DType::U16, {2, 1}}});
+  expectValues(parts[0], {1, 3, 2, 5});
+  expectValues(parts[1], {4, 6});
+  auto rows = run(makeOp(OpCode::Split, {{"splits", ints({1, 1})}}), {&c},
+                  {TensorType{DType::U16, {1, 3}}, TensorType{DType::U16, {1, 3}}});
+  expectValues(rows[1], {2, 5, 6});
+  Buf v(DType::F64, {3, 1}, {1, 2, 3});
+  expectValues(run1(makeOp(OpCode::Broadcast, {{"shape", ints({2, 3, 2})}}), {&v}, {DType::F64, {2, 3, 2}}),
+               {1, 1, 2, 2, 3, 3, 1, 1, 2, 2, 3, 3});
+  Op init = makeOp(OpCode::Init, {{"shape", ints({2})}, {"dtype", Attr::word("f32")}});
+  auto z = run(init, {}, {TensorType{DType::F32, {2}}});
+  z[0].set(0, 5);
+  z = run(init, {}, {TensorType{DType::F32, {2}}});
+  expectValues(z[0], {0, 0});
+}
+
+// ---- indexing, normalisation, losses ----------------------------------------------
+
+TEST(Kernels, GatherAndScatter) {
+  Buf x(DType::F32, {3, 2}, {1, 2, 3, 4, 5, 6});
+  Buf idx(DType::I32, {2, 2}, {2, 0, -1, 1});
+  expectValues(run1(makeOp(OpCode::Gather), {&x, &idx}, {DType::F32, {2, 2, 2}}), {5, 6, 1, 2, 5, 6, 3, 4});
+  Buf col(DType::U32, {1}, {1});
+  expectValues(run1(makeOp(OpCode::Gather, {{"axis", Attr::integer(1)}}), {&x, &col}, {DType::F32, {3, 1}}), {2, 4, 6});
+  Buf bad(DType::I32, {1}, {3});
+  try {
+    run1(makeOp(OpCode::Gather), {&x, &bad}, {DType::F32, {1, 2}});
+    FAIL() << "expected KernelError";
+  } catch (const KernelError& e) {
+    EXPECT_STREQ(e.what(), "index 3 is out of range for an axis of size 3");
+  }
+  // ScatterElements on axis 0: out[idx[i][j]][j] = v[i][j].
+  Buf si(DType::I32, {1, 2}, {2, 0});
+  Buf sv(DType::F32, {1, 2}, {-1, -2});
+  expectValues(run1(makeOp(OpCode::Scatter), {&x, &si, &sv}, x.type), {1, -2, 3, 4, -1, 6});
+}
+
+TEST(Kernels, DynamicSliceClampsAndUpdates) {
+  Buf x(DType::I32, {4, 3}, iota(12));
+  Buf at(DType::U32, {1}, {1});
+  Op ds = makeOp(OpCode::DynamicSlice, {{"axes", ints({0})}, {"sizes", ints({2})}});
+  expectValues(run1(ds, {&x, &at}, {DType::I32, {2, 3}}), {3, 4, 5, 6, 7, 8});
+  Buf far(DType::I32, {1}, {10});  // clamps to start 2
+  expectValues(run1(ds, {&x, &far}, {DType::I32, {2, 3}}), {6, 7, 8, 9, 10, 11});
+  Buf at2(DType::I32, {2}, {3, 1});
+  Buf u(DType::I32, {1, 2}, {-1, -2});
+  Op du = makeOp(OpCode::DynamicUpdate, {{"axes", ints({0, 1})}, {"sizes", ints({1, 2})}});
+  expectValues(run1(du, {&x, &at2, &u}, x.type), {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, -1, -2});
+  expectValues(x, iota(12));  // not in place: x unchanged
+  Buf column(DType::I32, {4, 1}, {-5, -6, -7, -8});
+  run(makeOp(OpCode::DynamicUpdateInplace, {{"axes", ints({1})}, {"sizes", ints({1})}}), {&x, &at, &column}, {x.type});
+  expectValues(x, {0, -5, 2, 3, -6, 5, 6, -7, 8, 9, -8, 11});
+}
+
+TEST(Kernels, SubsampleOneHotCumSumTopK) {
+  Buf x(DType::F32, {3, 4}, iota(12));
+  expectValues(run1(makeOp(OpCode::Subsample, {{"strides", ints({2, 3})}}), {&x}, {DType::F32, {2, 2}}), {0, 3, 8, 11});
+  Buf labels(DType::I32, {3}, {2, 0, 7});
+  expectValues(run1(makeOp(OpCode::OneHot, {{"num_classes", Attr::integer(3)}}), {&labels}, {DType::F32, {3, 3}}),
+               {0, 0, 1, 1, 0, 0, 0, 0, 0});
+  expectValues(run1(makeOp(OpCode::CumSum, {{"axis", Attr::integer(1)}}), {&x}, x.type),
+               {0, 1, 3, 6, 4, 9, 15, 22, 8, 17, 27, 38});
+  expectValues(run1(makeOp(OpCode::CumSum), {&x}, x.type), {0, 1, 2, 3, 4, 6, 8, 10, 12, 15, 18, 21});
+  Buf v(DType::F32, {2, 4}, {3, 1, 4, 1, 5, 9, 2, 6});
+  auto top = run(makeOp(OpCode::TopK, {{"k", Attr::integer(2)}}), {&v},
+                 {TensorType{DType::F32, {2, 2}}, TensorType{DType::I32, {2, 2}}});
+  expectValues(top[0], {4, 3, 9, 6});
+  expectValues(top[1], {2, 0, 1, 3});
+  auto low = run(makeOp(OpCode::TopK, {{"k", Attr::integer(3)}, {"largest", Attr::boolean(false)}}), {&v},
+                 {TensorType{DType::F32, {2, 3}}, TensorType{DType::I32, {2, 3}}});
+  expectValues(low[0], {1, 1, 3, 2, 5, 6});
+  expectValues(low[1], {1, 3, 0, 2, 0, 3});
+}
+
+TEST(Kernels, Normalisation) {
+  Buf x(DType::F32, {2, 3}, {1, 2, 3, 2, 4, 6});
+  Buf g(DType::F32, {3}, {1, 2, 1}), b(DType::F32, {3}, {0, 0, 1});
+  Buf ln = run1(makeOp(OpCode::LayerNorm), {&x, &g, &b}, x.type);
+  const double s1 = std::sqrt(2.0 / 3 + 1e-5), s2 = std::sqrt(8.0 / 3 + 1e-5);
+  expectValues(ln, {-1 / s1, 0, 1 / s1 + 1, -2 / s2, 0, 2 / s2 + 1}, 1e-5);
+  // group_norm with 1 group per channel over [N=1, C=2, 2].
+  Buf y(DType::F64, {1, 2, 2}, {1, 3, 10, 10});
+  Buf g2(DType::F64, {2}, {2, 1}), b2(DType::F64, {2}, {0, 5});
+  const double e = 1 / std::sqrt(1 + 1e-5);
+  expectValues(run1(makeOp(OpCode::GroupNorm, {{"groups", Attr::integer(2)}}), {&y, &g2, &b2}, y.type),
+               {-2 * e, 2 * e, 5, 5}, 1e-9);
+  Buf mean(DType::F64, {2}, {1, 10}), var(DType::F64, {2}, {4, 1});
+  expectValues(run1(makeOp(OpCode::BatchNormInference, {{"epsilon", Attr::real(0)}}), {&y, &g2, &b2, &mean, &var}, y.type),
+               {0, 2, 5, 5}, 1e-9);
+}
+
+TEST(Kernels, NllLoss) {
+  Buf p(DType::F32, {3, 2}, {0.5, 0.5, 0.25, 0.75, 0.1, 0.9});
+  Buf l(DType::I32, {3}, {0, 1, 1});
+  const double a = -std::log(0.5), b = -std::log(0.75), c = -std::log(0.9);
+  expectValues(run1(makeOp(OpCode::NllLoss), {&p, &l}, {DType::F32, {}}), {(a + b + c) / 3}, 1e-6);
+  expectValues(run1(makeOp(OpCode::NllLoss, {{"reduction", Attr::word("none")}}), {&p, &l}, {DType::F32, {3}}), {a, b, c},
+               1e-6);
+  expectValues(run1(makeOp(OpCode::NllLoss, {{"ignore_index", Attr::integer(1)}, {"reduction", Attr::word("sum")}}),
+                    {&p, &l}, {DType::F32, {}}),
+               {a}, 1e-6);
+  expectValues(run1(makeOp(OpCode::NllLoss, {{"log_prob", Attr::boolean(true)}}), {&p, &l}, {DType::F32, {}}),
+               {-(0.5 + 0.75 + 0.9) / 3}, 1e-6);
+  Buf bad(DType::I32, {3}, {0, 2, 1});
+  EXPECT_THROW(run1(makeOp(OpCode::NllLoss), {&p, &bad}, {DType::F32, {}}), KernelError);
+}
+
+TEST(Kernels, ConvAndPools) {
+  Buf x(DType::F32, {1, 1, 3, 3}, iota(9, 1));
+  Buf w(DType::F32, {1, 1, 2, 2}, {1, 0, 0, 1});
+  expectValues(run1(makeOp(OpCode::Conv), {&x, &w}, {DType::F32, {1, 1, 2, 2}}), {6, 8, 12, 14});
+  expectValues(run1(makeOp(OpCode::Conv, {{"padding", ints({1, 1, 1, 1})}, {"stride", ints({2, 2})}}), {&x, &w},
+                    {DType::F32, {1, 1, 2, 2}}),
+               {1, 3, 7, 14});
+  Buf xg(DType::F64, {1, 2, 1, 2}, {1, 2, 3, 4});
+  Buf wg(DType::F64, {2, 1, 1, 1}, {10, 100});
+  expectValues(run1(makeOp(OpCode::Conv, {{"groups", Attr::integer(2)}}), {&xg, &wg}, {DType::F64, {1, 2, 1, 2}}),
+               {10, 20, 300, 400});
+  Buf x1(DType::F32, {1, 1, 5}, iota(5));
+  Buf w1(DType::F32, {1, 1, 2}, {1, 1});
+  expectValues(run1(makeOp(OpCode::Conv, {{"dilation", ints({2})}}), {&x1, &w1}, {DType::F32, {1, 1, 3}}), {2, 4, 6});
+  // Two images, two input and three output channels against a direct sum.
+  Buf xb(DType::F32, {2, 2, 4, 3}), wb(DType::F32, {3, 2, 2, 2});
+  for (int64_t i = 0; i < 48; ++i) xb.set(i, std::sin(0.7 * static_cast<double>(i)));
+  for (int64_t i = 0; i < 24; ++i) wb.set(i, std::cos(0.3 * static_cast<double>(i)));
+  std::vector<double> ref;
+  for (int n = 0; n < 2; ++n)
+    for (int o = 0; o < 3; ++o)
+      for (int oh = 0; oh < 3; ++oh)
+        for (int ow = 0; ow < 2; ++ow) {
+          double acc = 0;
+          for (int c = 0; c < 2; ++c)
+            for (int kh = 0; kh < 2; ++kh)
+              for (int kw = 0; kw < 2; ++kw)
+                acc += xb.get(((n * 2 + c) * 4 + oh + kh) * 3 + ow + kw) * wb.get(((o * 2 + c) * 2 + kh) * 2 + kw);
+          ref.push_back(acc);
+        }
+  expectValues(run1(makeOp(OpCode::Conv), {&xb, &wb}, {DType::F32, {2, 3, 3, 2}}), ref, 1e-5);
+
+  expectValues(run1(makeOp(OpCode::MaxPool, {{"kernel", ints({2, 2})}}), {&x}, {DType::F32, {1, 1, 1, 1}}), {5});
+  expectValues(run1(makeOp(OpCode::MaxPool, {{"kernel", ints({2, 2})}, {"stride", ints({1, 1})}}), {&x},
+                    {DType::F32, {1, 1, 2, 2}}),
+               {5, 6, 8, 9});
+  expectValues(run1(makeOp(OpCode::AveragePool, {{"kernel", ints({2, 2})}, {"padding", ints({1, 1, 0, 0})}}), {&x},
+                    {DType::F32, {1, 1, 2, 2}}),
+               {1, 2.5, 5.5, 7});
+  Buf xi(DType::I32, {1, 1, 1, 3}, {1, 2, 4});
+  expectValues(run1(makeOp(OpCode::AveragePool, {{"kernel", ints({1, 2})}, {"stride", ints({1, 1})}}), {&xi},
+                    {DType::I32, {1, 1, 1, 2}}),
+               {1, 3});
+}
+
+TEST(Kernels, AdamPieces) {
+  Buf m(DType::F32, {2}, {0.1, -0.2}), v(DType::F32, {2}, {0.01, 0.04});
+  Buf step(DType::F32, {}, {1});
+  expectValues(run1(makeOp(OpCode::AdamUpdater), {&m, &v, &step}, m.type),
+               {1 / (std::sqrt(10.0) + 1e-8), -2 / (std::sqrt(40.0) + 1e-8)}, 1e-5);
+  expectValues(run1(makeOp(OpCode::AdamUpdater, {{"eps", Attr::real(0)}}), {&m, &v}, m.type), {1, -1}, 1e-6);
+  Buf w(DType::F32, {2}, {1, 2}), u(DType::F32, {2}, {0.5, -1});
+  run(makeOp(OpCode::AdamVarUpdate, {{"lr", Attr::real(0.1)}}), {&w, &u}, {w.type});
+  expectValues(w, {0.95, 2.1});
+}
+
+// ---- variable updates ------------------------------------------------------------
+
+TEST(Kernels, VariableUpdates) {
+  Buf t(DType::F32, {2, 2}, {1, 2, 3, 4});
+  Buf x(DType::F32, {2}, {10, 20});
+  run(makeOp(OpCode::Accumulate), {&t, &x}, {t.type});
+  expectValues(t, {11, 22, 13, 24});
+  run(makeOp(OpCode::Accumulate, {{"f", Attr::real(-0.5)}}), {&t, &x}, {t.type});
+  expectValues(t, {6, 12, 8, 14});
+  Buf f(DType::F32, {}, {2});
+  run(makeOp(OpCode::Accumulate), {&t, &x, &f}, {t.type});
+  expectValues(t, {26, 52, 28, 54});
+  run(makeOp(OpCode::AccumulatorScale, {{"f", Attr::real(0.5)}}), {&t}, {t.type});
+  expectValues(t, {13, 26, 14, 27});
+  Buf g(DType::F32, {2, 2}, {1, 2, 3, 4});
+  run(makeOp(OpCode::AccumulateSquare, {{"f", Attr::real(2)}}), {&t, &g}, {t.type});
+  expectValues(t, {15, 34, 32, 59});
+  run(makeOp(OpCode::AccumulateMovingAverage, {{"f", Attr::real(0.25)}}), {&t, &g}, {t.type});
+  expectValues(t, {15 * 0.25 + 0.75, 34 * 0.25 + 1.5, 32 * 0.25 + 2.25, 59 * 0.25 + 3});
+  Buf step(DType::I32, {}, {3});
+  Buf m(DType::F32, {2}, {4, 8}), y(DType::F32, {2}, {8, 0});
+  run(makeOp(OpCode::AccumulateMean), {&m, &y, &step}, {m.type});
+  expectValues(m, {5, 6});
+  run(makeOp(OpCode::CopyVarUpdate), {&m, &x}, {m.type});
+  expectValues(m, {10, 20});
+  Buf nan(DType::F32, {2}, {kNaN, kInf});
+  run(makeOp(OpCode::AccumulatorScale, {{"f", Attr::real(0)}}), {&nan}, {nan.type});
+  expectValues(nan, {0, 0});
+  run(makeOp(OpCode::AccumulatorZero), {&m}, {m.type});
+  expectValues(m, {0, 0});
+  Buf i(DType::I8, {2}, {100, -100});
+  Buf j(DType::I8, {2}, {100, -100});
+  run(makeOp(OpCode::Accumulate), {&i, &j}, {i.type});
+  expectValues(i, {-56, 56});  // wraps like add_
+}
+
+TEST(Kernels, DispatchCoverage) {
+  EXPECT_TRUE(hasKernel(OpCode::Add));
+  EXPECT_TRUE(hasKernel(OpCode::MatMul));
+  EXPECT_TRUE(hasKernel(OpCode::Reshape));
+  EXPECT_TRUE(hasKernel(OpCode::Conv));
+  EXPECT_FALSE(hasKernel(OpCode::Call));
+  EXPECT_FALSE(hasKernel(OpCode::PrintTensor));  // a VM instruction
+  EXPECT_FALSE(hasKernel(OpCode::HostLoad));
+  Buf x(DType::F32, {1});
+  EXPECT_THROW(run1(makeOp(OpCode::Call), {&x}, x.type), KernelError);
+  Buf b(DType::Bool, {1}, {1});
+  EXPECT_THROW(run1(makeOp(OpCode::Add), {&b, &b}, b.type), KernelError);
+}
+
+}  // namespace
+}  // namespace pir::vm

@@ -1,0 +1,338 @@
+// The REPL driven in-process, line by line (tools.md §5): echo, previews,
+// continuation, error recovery, meta-commands, undo, completion.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "repl/line_editor.h"
+#include "repl/repl.h"
+
+using namespace pir;
+
+namespace {
+
+struct Session {
+  std::ostringstream out, err;
+  Repl repl{out, err};
+
+  // Feeds the lines of `text`; returns (and clears) what was echoed.
+  std::string type(const std::string& text) {
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) repl.feedLine(line);
+    std::string echoed = out.str();
+    out.str({});
+    return echoed;
+  }
+  std::string takeErr() {
+    std::string e = err.str();
+    err.str({});
+    return e;
+  }
+};
+
+bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+
+}  // namespace
+
+// ---- pure helpers -------------------------------------------------------------------
+
+TEST(ReplMeta, ExactNamesAndUniquePrefixesResolve) {
+  EXPECT_EQ(Repl::resolveMetaCommand("print"), "print");
+  EXPECT_EQ(Repl::resolveMetaCommand("q"), "quit");
+  EXPECT_EQ(Repl::resolveMetaCommand("h"), "help");
+  EXPECT_EQ(Repl::resolveMetaCommand("gr"), "graphs");
+  EXPECT_EQ(Repl::resolveMetaCommand("u"), "undo");
+  EXPECT_EQ(Repl::resolveMetaCommand("pri"), "print");
+  EXPECT_EQ(Repl::resolveMetaCommand("dis"), "disasm");
+}
+
+TEST(ReplMeta, AmbiguousAndUnknownAreRejectedWithCandidates) {
+  std::vector<std::string> candidates;
+  EXPECT_FALSE(Repl::resolveMetaCommand("p", &candidates));
+  EXPECT_EQ(candidates, (std::vector<std::string>{"print", "passes", "profile"}));
+  EXPECT_FALSE(Repl::resolveMetaCommand("d", &candidates));
+  EXPECT_EQ(candidates, (std::vector<std::string>{"dot", "disasm"}));
+  EXPECT_FALSE(Repl::resolveMetaCommand("frobnicate", &candidates));
+  EXPECT_TRUE(candidates.empty());
+  EXPECT_FALSE(Repl::resolveMetaCommand("", &candidates));
+}
+
+TEST(LineEditorHelpers, CommonPrefixAndWordStart) {
+  EXPECT_EQ(commonPrefix({"sigmoid", "sign", "sin"}), "si");
+  EXPECT_EQ(commonPrefix({}), "");
+  EXPECT_EQ(completionWordStart("%y = add %wei"), 9u);
+  EXPECT_EQ(completionWordStart(":gra"), 0u);
+  EXPECT_EQ(completionWordStart("  :gra"), 2u);
+  EXPECT_EQ(completionWordStart("host_load $x"), 10u);
+  EXPECT_EQ(completionWordStart("call @s"), 5u);
+  EXPECT_EQ(completionWordStart("%a = "), 5u);
+  // ':' inside a statement is not a meta-command marker.
+  EXPECT_EQ(completionWordStart("h2d $x :f3"), 8u);
+}
+
+TEST(LineEditorHelpers, TabCompletesUniqueExtendsCommonListsOtherwise) {
+  TabAction unique = tabAction("%wei", {"%weights"});
+  EXPECT_EQ(unique.insert, "ghts ");
+  EXPECT_FALSE(unique.listCandidates);
+  TabAction common = tabAction("s", {"sigmoid", "sign", "sin"});
+  EXPECT_EQ(common.insert, "i");
+  TabAction list = tabAction("si", {"sigmoid", "sign", "sin"});
+  EXPECT_EQ(list.insert, "");
+  EXPECT_TRUE(list.listCandidates);
+  TabAction none = tabAction("zz", {});
+  EXPECT_EQ(none.insert, "");
+  EXPECT_FALSE(none.listCandidates);
+}
+
+// ---- the REPL -----------------------------------------------------------------------
+
+TEST(Repl, EchoesTheSpecExampleExactly) {
+  Session s;
+  EXPECT_EQ(s.type("h2d $x : f32[2]"), "");
+  EXPECT_EQ(s.type("var %w : f32[2] = [1, 2]"), "%w: f32[2] = [1, 2]\n");
+  EXPECT_EQ(s.type("%y = mul %x, %w"), "%y: f32[2]\n");
+  EXPECT_EQ(s.type("graph @sq(%a: f32[2]) -> (f32[2]) {"), "");
+  EXPECT_TRUE(s.repl.inputOpen());
+  EXPECT_EQ(s.type("  %b = mul %a, %a\n  return %b"), "");
+  EXPECT_EQ(s.type("}"), "@sq(f32[2]) -> (f32[2])\n");
+  EXPECT_FALSE(s.repl.inputOpen());
+  EXPECT_EQ(s.type("d2h $out : f32[2]"), "");
+  EXPECT_EQ(s.type("%z = call @sq(%y)"), "%z: f32[2]\n");
+  EXPECT_EQ(s.type("host_store $out, %z"), "");
+  EXPECT_EQ(s.type("feed $x = [3, 4]"), "");
+  EXPECT_EQ(s.type("run"), "$out: f32[2] = [9, 64]\n");
+  EXPECT_EQ(s.takeErr(), "");
+  EXPECT_EQ(s.repl.exitStatus(), 0);
+}
+
+TEST(Repl, PreviewsValuesComputableFromConstantsAndVariables) {
+  Session s;
+  EXPECT_EQ(s.type("const %c : f32[2] = [10, 20]"), "%c: f32[2] = [10, 20]\n");
+  EXPECT_EQ(s.type("var %v : f32[2] = 1"), "%v: f32[2] = [1, 1]\n");
+  EXPECT_EQ(s.type("%s = add %c, %v"), "%s: f32[2] = [11, 21]\n");
+  EXPECT_EQ(s.type("h2d $x : f32[2]\n%x = host_load $x"), "%x: f32[2]\n");
+  EXPECT_EQ(s.type("%t = add %x, %s"), "%t: f32[2]\n");
+}
+
+TEST(Repl, GraphSignatureMarksByReferenceInputs) {
+  Session s;
+  EXPECT_EQ(s.type("graph @acc(%a: &f32[2], %b: f32[2]) {\n  accumulate_ %a, %b\n  return\n}"),
+            "@acc(&f32[2], f32[2]) -> ()\n");
+  EXPECT_EQ(s.type(":graphs"), "@acc(&f32[2], f32[2]) -> ()\n");
+  EXPECT_EQ(s.type(":type @acc"), "@acc(&f32[2], f32[2]) -> ()\n");
+}
+
+TEST(Repl, FailedInputLeavesTheSessionAsBefore) {
+  Session s;
+  s.type("var %w : f32[2] = [1, 2]");
+  EXPECT_EQ(s.type("%y = add %w, %nope"), "");
+  std::string e = s.takeErr();
+  EXPECT_TRUE(contains(e, "<repl>:2:14: error: ")) << e;
+  EXPECT_TRUE(s.repl.anyInputFailed());
+  // %y was not defined by the failed input.
+  EXPECT_EQ(s.type("%y = add %w, %w"), "%y: f32[2] = [2, 4]\n");
+  EXPECT_EQ(s.takeErr(), "");
+  EXPECT_EQ(s.repl.exitStatus(), 1);
+}
+
+TEST(Repl, AFailedStatementInAnInputUndoesTheWholeInput) {
+  Session s;
+  EXPECT_EQ(s.type("var %a : f32[1] = 1; %b = add %a, %missing"), "");
+  EXPECT_FALSE(s.takeErr().empty());
+  EXPECT_EQ(s.type("var %a : f32[1] = 2"), "%a: f32[1] = [2]\n");
+}
+
+TEST(Repl, LineNumbersCountEveryInputLineOfTheSession) {
+  Session s;
+  s.type("var %w : f32[2] = [1, 2]");  // line 1
+  s.repl.feedLine("");                 // line 2
+  s.type(":type %w");                  // line 3
+  s.type("graph @g(%a: f32[2]) {\n  %b = neg %a\n  %c = add %b, %undefined\n  return %c\n}");  // lines 4-8
+  std::string e = s.takeErr();
+  EXPECT_TRUE(contains(e, "<repl>:6:16: error: ")) << e;
+  EXPECT_TRUE(contains(e, "  %c = add %b, %undefined\n")) << e;
+  // The failed graph left nothing behind, and no graph is open.
+  EXPECT_FALSE(s.repl.inputOpen());
+  EXPECT_EQ(s.type("graph @g(%a: f32[2]) {\n  return %a\n}"), "@g(f32[2]) -> (f32[2])\n");
+}
+
+TEST(Repl, RuntimeErrorKeepsVariablesAsBeforeTheRun) {
+  Session s;
+  s.type("h2d $x : f32[2]\nvar %acc : f32[2] = 0\nconst %one : f32[2] = 1");
+  s.type("accumulate_ %acc, %one\n%x = host_load $x\naccumulate_ %acc, %x");
+  s.out.str({});
+  EXPECT_EQ(s.type("run"), "");
+  EXPECT_TRUE(contains(s.takeErr(), "error: "));
+  EXPECT_EQ(s.type("print %acc"), "%acc: f32[2] = [0, 0]\n");
+  EXPECT_EQ(s.type("feed $x = [10, 20]\nrun\nprint %acc"), "%acc: f32[2] = [11, 21]\n");
+}
+
+TEST(Repl, UndoRemovesTheLastChangeAndSaysWhat) {
+  Session s;
+  s.type("var %a : f32[1] = 1");
+  s.type("%b = add %a, %a");
+  s.type("print %b");  // not undoable: changes nothing
+  EXPECT_EQ(s.type(":undo"), "undone: %b = add %a, %a\n");
+  EXPECT_EQ(s.type(":type %b"), "");
+  EXPECT_TRUE(contains(s.takeErr(), "no value %b"));
+  EXPECT_EQ(s.type("%b = neg %a"), "%b: f32[1] = [-1]\n");
+  EXPECT_EQ(s.type(":u"), "undone: %b = neg %a\n");
+  EXPECT_EQ(s.type(":undo"), "undone: var %a : f32[1] = 1\n");
+  EXPECT_EQ(s.type(":undo"), "");
+  EXPECT_TRUE(contains(s.takeErr(), "nothing to undo"));
+}
+
+TEST(Repl, UndoOfARunRestoresVariables) {
+  Session s;
+  s.type("var %acc : f32[1] = 0\nconst %one : f32[1] = 1\naccumulate_ %acc, %one");
+  s.type("run");
+  s.type("run");
+  EXPECT_EQ(s.type("print %acc"), "%acc: f32[1] = [2]\n");
+  EXPECT_EQ(s.type(":undo"), "undone: run\n");
+  EXPECT_EQ(s.type("print %acc"), "%acc: f32[1] = [1]\n");
+}
+
+TEST(Repl, ResetRestoresInitialVariableValues) {
+  Session s;
+  s.type("var %acc : f32[1] = 5\nconst %one : f32[1] = 1\naccumulate_ %acc, %one\nrun");
+  EXPECT_EQ(s.type("print %acc"), "%acc: f32[1] = [6]\n");
+  EXPECT_EQ(s.type(":reset"), "");
+  EXPECT_EQ(s.type("print %acc"), "%acc: f32[1] = [5]\n");
+  EXPECT_EQ(s.takeErr(), "");
+}
+
+TEST(Repl, MetaCommandsTypePrintAndErrors) {
+  Session s;
+  s.type("h2d $x : f32[2]\nvar %w : f32[2] = [1, 2]");
+  EXPECT_EQ(s.type(":type %w"), "%w: f32[2]\n");
+  EXPECT_EQ(s.type(":t $x"), "$x: f32[2] (h2d)\n");
+  std::string printed = s.type(":print");
+  EXPECT_TRUE(contains(printed, "h2d $x : f32[2]")) << printed;
+  EXPECT_TRUE(contains(printed, "var %w : f32[2] = [1, 2]")) << printed;
+  EXPECT_TRUE(contains(s.type(":print @main"), "var %w")) ;
+  EXPECT_TRUE(contains(s.type(":help"), ":undo"));
+  EXPECT_EQ(s.takeErr(), "");
+  EXPECT_FALSE(s.repl.anyInputFailed());
+
+  EXPECT_EQ(s.type(":p"), "");
+  EXPECT_TRUE(contains(s.takeErr(), "ambiguous command ':p': :print, :passes, :profile"));
+  EXPECT_TRUE(s.repl.anyInputFailed());
+  EXPECT_EQ(s.type(":nosuch"), "");
+  EXPECT_TRUE(contains(s.takeErr(), "unknown command ':nosuch'"));
+  EXPECT_EQ(s.type(":print @nosuch"), "");
+  EXPECT_TRUE(contains(s.takeErr(), "no graph @nosuch"));
+  EXPECT_EQ(s.type(":type"), "");
+  EXPECT_TRUE(contains(s.takeErr(), "usage: :type"));
+}
+
+TEST(Repl, QuitStopsTheSession) {
+  Session s;
+  EXPECT_FALSE(s.repl.quitRequested());
+  s.type(":q");
+  EXPECT_TRUE(s.repl.quitRequested());
+}
+
+TEST(Repl, AbandonedInputIsDropped) {
+  Session s;
+  s.type("graph @g(%a: f32[2]) {\n  %b = neg %a");
+  EXPECT_TRUE(s.repl.inputOpen());
+  s.repl.abandonInput();
+  EXPECT_FALSE(s.repl.inputOpen());
+  EXPECT_EQ(s.type(":graphs"), "");
+  EXPECT_EQ(s.takeErr(), "");
+}
+
+TEST(Repl, UnfinishedInputAtEndFailsWithALocatedError) {
+  Session s;
+  s.type("graph @g(%a: f32[2]) {");
+  s.repl.finish();
+  EXPECT_TRUE(contains(s.takeErr(), "<repl>:"));
+  EXPECT_EQ(s.repl.exitStatus(), 1);
+}
+
+TEST(Repl, CompletesNamesInScopeOpsKeywordsAndMetaCommands) {
+  Session s;
+  s.type("h2d $input : f32[2]\nvar %weights : f32[2] = 1\ngraph @square(%a: f32[2]) {\n  return %a\n}");
+  auto candidates = [&](const std::string& line) { return s.repl.complete(line).candidates; };
+  EXPECT_EQ(candidates("%y = add %wei"), std::vector<std::string>{"%weights"});
+  EXPECT_EQ(s.repl.complete("%y = add %wei").wordStart, 9u);
+  EXPECT_EQ(candidates("%y = call @sq"), std::vector<std::string>{"@square"});
+  EXPECT_EQ(candidates("%x = host_load $in"), std::vector<std::string>{"$input"});
+  EXPECT_EQ(candidates("%z = sigm"), (std::vector<std::string>{"sigmoid", "sigmoid_"}));
+  EXPECT_EQ(candidates("%z = softp"), std::vector<std::string>{"softplus"});
+  EXPECT_EQ(candidates("autod"), std::vector<std::string>{"autodiff"});
+  EXPECT_EQ(candidates(":gr"), std::vector<std::string>{":graphs"});
+  EXPECT_EQ(candidates(":p"), (std::vector<std::string>{":print", ":passes", ":profile"}));
+  EXPECT_TRUE(candidates("%y = add %nothing").empty());
+  // While a graph body is typed, its parameters complete too.
+  s.type("graph @h(%alpha: f32[2], %beta: f32[2]) {");
+  EXPECT_EQ(candidates("  %c = add %al"), std::vector<std::string>{"%alpha"});
+}
+
+TEST(Repl, LoadsAFileWithoutEchoAndNamesItInDiagnostics) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("pir_repl_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  fs::path good = dir / "lib.pir", bad = dir / "bad.pir";
+  std::ofstream(good) << "graph @twice(%a: f32[2]) {\n  %b = add %a, %a\n  return %b\n}\nvar %w : f32[2] = [1, 2]\n";
+  std::ofstream(bad) << "var %v : f32[2] = 1\n\n%q = add %v, %missing\n";
+
+  Session s;
+  EXPECT_EQ(s.type(":load " + good.string()), "");
+  EXPECT_EQ(s.takeErr(), "");
+  EXPECT_EQ(s.type("%y = call @twice(%w)"), "%y: f32[2] = [2, 4]\n");
+  EXPECT_EQ(s.type(":load " + bad.string()), "");
+  std::string e = s.takeErr();
+  EXPECT_TRUE(contains(e, bad.string() + ":3:14: error: ")) << e;
+  EXPECT_EQ(s.type(":type %v"), "");  // the failed file left nothing behind
+  EXPECT_TRUE(contains(s.takeErr(), "no value %v"));
+  EXPECT_EQ(s.type(":load " + (dir / "absent.pir").string()), "");
+  EXPECT_TRUE(contains(s.takeErr(), "cannot read"));
+  fs::remove_all(dir);
+}
+
+TEST(Repl, TranscriptModeExitStatus) {
+  {
+    std::istringstream in("var %w : f32[2] = [1, 2]\n%y = add %w, %w\n");
+    std::ostringstream out, err;
+    EXPECT_EQ(runRepl({}, in, out, err), 0);
+    EXPECT_EQ(out.str(), "%w: f32[2] = [1, 2]\n%y: f32[2] = [2, 4]\n");
+    EXPECT_EQ(err.str(), "");
+  }
+  {
+    std::istringstream in("%y = add %w, %w\nvar %w : f32[1] = 3\n:quit\n%z = nonsense\n");
+    std::ostringstream out, err;
+    EXPECT_EQ(runRepl({}, in, out, err), 1);
+    EXPECT_EQ(out.str(), "%w: f32[1] = [3]\n");  // nothing after :quit runs
+    EXPECT_TRUE(contains(err.str(), "<repl>:1:"));
+  }
+}
+
+TEST(Repl, ImplicitStreamLoadsFollowTheSpecExampleOnly) {
+  Session s;
+  s.type("h2d $x : f32[2]\nh2d $u : f32[2]\nvar %w : f32[2] = [1, 2]");
+  const Module& m = s.repl.module();
+  using Names = std::vector<std::string>;
+  EXPECT_EQ(implicitStreamLoads("%y = mul %x, %w", m), Names{"x"});
+  EXPECT_EQ(implicitStreamLoads("%y = add %u, %x # %w", m), (Names{"u", "x"}));
+  // An explicit load defines the name first.
+  EXPECT_EQ(implicitStreamLoads("%x = host_load $x\n%y = mul %x, %w", m), Names{});
+  EXPECT_EQ(implicitStreamLoads("%x = host_load $x; %y = add %x, %u", m), Names{"u"});
+  // Inside `main {}` too; but not in subgraph bodies, session commands or comments.
+  EXPECT_EQ(implicitStreamLoads("main {\n  %y = neg %x\n}", m), Names{"x"});
+  EXPECT_EQ(implicitStreamLoads("graph @g(%x: f32[2]) {\n  %y = neg %x\n  return %y\n}", m), Names{});
+  EXPECT_EQ(implicitStreamLoads("print %x", m), Names{});
+  EXPECT_EQ(implicitStreamLoads("# %y = neg %x", m), Names{});
+  EXPECT_EQ(implicitStreamLoads("%y = neg %nostream", m), Names{});
+
+  // The load is not echoed and is part of the input: it is undone with it.
+  EXPECT_EQ(s.type("%y = mul %x, %w"), "%y: f32[2]\n");
+  EXPECT_EQ(s.type(":type %x"), "%x: f32[2]\n");
+  EXPECT_EQ(s.type("%z = add %u, %nothing"), "");
+  EXPECT_TRUE(contains(s.takeErr(), "unknown value %nothing"));
+  EXPECT_EQ(s.type(":type %u"), "");
+  EXPECT_TRUE(contains(s.takeErr(), "no value %u"));
+}

@@ -1,0 +1,380 @@
+// Sessions: run N, write, feeds, replicas, groupings, remote buffers, runtime
+// errors with their locations, snapshots, reset and previews.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "frontend/builder.h"
+#include "vm/npy.h"
+#include "vm/session.h"
+
+namespace pir::vm {
+namespace {
+
+// A module and its session, built from text; commands run as they are read.
+struct Fixture {
+  SourceManager sm;
+  DiagnosticEngine diags{sm};
+  Module m;
+  std::ostringstream out, err;
+  std::unique_ptr<Session> session;
+  bool ok = false;
+
+  explicit Fixture(const std::string& text, SessionOptions options = {}) {
+    diags.setStream(&err);
+    session = std::make_unique<Session>(m, diags, out, options);
+    uint32_t file = sm.add("s.pir", text);
+    ok = buildFromBuffer(m, diags, file, ".", session.get());
+  }
+  // Runs one more session command given as text (like a REPL line).
+  bool more(const std::string& text) {
+    uint32_t file = sm.add("s.pir", text);
+    return buildFromBuffer(m, diags, file, ".", session.get());
+  }
+  std::string take() {
+    std::string s = out.str();
+    out.str("");
+    return s;
+  }
+};
+
+TEST(Session, RunNAndWrite) {
+  Fixture f(R"(
+main {
+  var %w : f32[2] = [1, 2]
+  scaled_add_ %w, 1 {a = 2, b = 0}
+}
+run 3
+print %w
+write %w = [5, 6]
+print %w
+run
+print %w
+)");
+  EXPECT_TRUE(f.ok) << f.err.str();
+  EXPECT_EQ(f.take(), "%w: f32[2] = [8, 16]\n%w: f32[2] = [5, 6]\n%w: f32[2] = [10, 12]\n");
+}
+
+const char* kReplicated = R"(
+ir {replication = 2, num_host_transfers = 2}
+h2d $x : f32[2]
+d2h $y : f32[2]
+main {
+  var %acc : f32[2] = 0
+  %a = host_load $x
+  %b = host_load $x
+  %s = add %a, %b
+  accumulate_ %acc, %s
+  %p = print_tensor %s {title = "s"}
+  host_store $y, %s
+}
+feed $x = [[[1, 2], [10, 20]], [[3, 4], [30, 40]]]
+run
+print $y, %acc, %s
+)";
+
+TEST(Session, ReplicasReadTheirOwnSlicesAndPrintInReplicaOrder) {
+  for (int threads : {1, 2}) {
+    SessionOptions options;
+    options.threads = threads;
+    Fixture f(kReplicated, options);
+    EXPECT_TRUE(f.ok) << f.err.str();
+    EXPECT_EQ(f.take(),
+              "[replica 0] s: [4, 6]\n"
+              "[replica 1] s: [40, 60]\n"
+              "$y: f32[2,2,2] = [[[4, 6], [40, 60]], [[0, 0], [0, 0]]]\n"
+              "%acc: f32[2] = [4, 6]\n"
+              "%s: f32[2,2] = [[4, 6], [40, 60]]\n")
+        << "threads = " << threads;
+  }
+}
+
+TEST(Session, AllReplicasRetrievalAndGroupedInitialValues) {
+  Fixture f(R"(
+ir {replication = 4}
+main {
+  var %g : f32[2] = [[1, 2], [3, 4]] {replica_grouping = (2, 2)}
+  var %all : f32[] = 7 {retrieval = all_replicas}
+  %r = add %g, 0
+}
+run
+print %g, %all, %r
+write %g = [[0, 0], [9, 9]]
+print %g
+)");
+  EXPECT_TRUE(f.ok) << f.err.str();
+  // (2, 2) over 4 replicas assigns groups 0 1 0 1.
+  EXPECT_EQ(f.take(),
+            "%g: f32[2,2] = [[1, 2], [3, 4]]\n"
+            "%all: f32[4] = [7, 7, 7, 7]\n"
+            "%r: f32[4,2] = [[1, 2], [3, 4], [1, 2], [3, 4]]\n"
+            "%g: f32[2,2] = [[0, 0], [9, 9]]\n");
+}
+
+TEST(Session, FeedShapeMustBeTheFullBufferShape) {
+  Fixture f(R"(
+ir {replication = 2}
+h2d $x : f32[3]
+feed $x = [1, 2, 3]
+)");
+  EXPECT_FALSE(f.ok);
+  EXPECT_NE(f.err.str().find("s.pir:4:11: error: feed $x: "), std::string::npos) << f.err.str();
+  EXPECT_NE(f.err.str().find("[2,3]"), std::string::npos) << f.err.str();
+}
+
+TEST(Session, ScalarFeedForASingleElementBuffer) {
+  Fixture f(R"(
+h2d $x : i32[1]
+d2h $y : i32[1]
+main {
+  %a = host_load $x
+  host_store $y, %a
+}
+feed $x = 5
+run
+print $y
+)");
+  EXPECT_TRUE(f.ok) << f.err.str();
+  EXPECT_EQ(f.take(), "$y: i32[1] = [5]\n");
+}
+
+TEST(Session, IntegerDivisionByZeroIsLocatedWithTheReplica) {
+  Fixture f(R"(
+ir {replication = 2}
+h2d $d : i32[]
+main {
+  var %w : i32[] = 1
+  accumulate_ %w, 1
+  %d = host_load $d
+  %q = div %w, %d
+}
+feed $d = [1, 0]
+run
+)");
+  EXPECT_FALSE(f.ok);
+  EXPECT_NE(f.err.str().find("s.pir:8:8: error: div: integer division by zero (replica 1)\n"
+                             "    %q = div %w, %d\n"
+                             "         ^"),
+            std::string::npos)
+      << f.err.str();
+  // Nothing of the failed run is kept.
+  f.session->print("%w", {});
+  EXPECT_EQ(f.take(), "%w: i32[] = 1\n");
+}
+
+TEST(Session, StreamNeverFedNamesTheStreamAndItsDeclaration) {
+  Fixture f(R"(h2d $x : f32[2]
+main {
+  %a = host_load $x
+}
+run
+)");
+  EXPECT_FALSE(f.ok);
+  EXPECT_NE(f.err.str().find("s.pir:3:8: error: host_load: stream $x was never fed"), std::string::npos)
+      << f.err.str();
+  EXPECT_NE(f.err.str().find("s.pir:1:5: note: $x is declared here"), std::string::npos) << f.err.str();
+}
+
+TEST(Session, RemoteBuffersAndOffsetOutOfRange) {
+  Fixture f(R"(
+remote_buffer $rb : f32[2] {entries = 2}
+h2d $off : i32[]
+d2h $y : f32[2]
+main {
+  const %v : f32[2] = [3, 4]
+  remote_store $rb, 1, %v
+  %o = host_load $off
+  %l = remote_load $rb, %o
+  host_store $y, %l
+}
+feed $off = 1
+run
+print $y
+feed $off = 2
+run
+)");
+  EXPECT_FALSE(f.ok);
+  EXPECT_EQ(f.take(), "$y: f32[2] = [3, 4]\n");
+  EXPECT_EQ(f.session->valueOf("$rb", {}).type.str(), "f32[2,2]");
+  EXPECT_EQ(f.session->valueOf("$rb", {}).get(3), 4);
+  EXPECT_NE(f.err.str().find("s.pir:9:8: error: remote_load: offset 2 is out of range for $rb with 2 entries"),
+            std::string::npos)
+      << f.err.str();
+}
+
+TEST(Session, GatherIndexOutOfRangeIsARuntimeError) {
+  Fixture f(R"(
+main {
+  const %t : f32[3] = [1, 2, 3]
+  const %i : i32[1] = [7]
+  %g = gather %t, %i
+}
+run
+)");
+  EXPECT_FALSE(f.ok);
+  EXPECT_NE(f.err.str().find("s.pir:5:8: error: gather: "), std::string::npos) << f.err.str();
+}
+
+TEST(Session, TensorLargerThanTheDeviceIsRejectedBeforeAllocation) {
+  Fixture f(R"(
+ir {tiles_per_ipu = 4, tile_memory = 1024}
+main {
+  %z = init {shape = [100000, 100000], dtype = f32}
+}
+run
+)");
+  EXPECT_FALSE(f.ok);
+  EXPECT_NE(f.err.str().find("error: %z: tensor f32[100000,100000] of 40000000000 bytes does not fit on the device (4096 bytes"),
+            std::string::npos)
+      << f.err.str();
+}
+
+TEST(Session, SnapshotRestoreResetAndPreview) {
+  Fixture f(R"(
+h2d $x : f32[]
+main {
+  var %w : f32[] = 2
+  const %c : f32[] = 3
+  %p = mul %w, %c
+  accumulate_ %w, 1
+  %after = add %w, 0
+  %x = host_load $x
+  %q = add %p, %x
+}
+)");
+  ASSERT_TRUE(f.ok) << f.err.str();
+  auto value = [&](const char* name) { return f.m.main->lookup(name); };
+  auto p = f.session->preview(*value("p"));
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->get(0), 6);
+  auto after = f.session->preview(*value("after"));
+  ASSERT_TRUE(after.has_value());
+  EXPECT_EQ(after->get(0), 3);  // sees the in-place update before it...
+  EXPECT_FALSE(f.session->preview(*value("q")).has_value());  // ...but nothing fed from the host
+  f.session->print("%w", {});
+  EXPECT_EQ(f.take(), "%w: f32[] = 2\n");  // previews change nothing
+
+  auto snap = f.session->snapshot();
+  EXPECT_TRUE(f.more("feed $x = 1\nrun\nprint %w, %q\n"));
+  EXPECT_EQ(f.take(), "%w: f32[] = 3\n%q: f32[] = 7\n");
+  f.session->restore(snap);
+  f.session->print("%w", {});
+  EXPECT_EQ(f.take(), "%w: f32[] = 2\n");
+  EXPECT_TRUE(f.more("feed $x = 1\nrun\nrun\n"));
+  f.session->reset();
+  f.session->print("%w", {});
+  EXPECT_EQ(f.take(), "%w: f32[] = 2\n");
+  EXPECT_FALSE(f.more("run\n"));  // reset cleared the fed stream
+}
+
+TEST(Session, LastRunWrittenStreams) {
+  Fixture f(R"(
+d2h $a : f32[]
+d2h $b : f32[]
+main {
+  const %c : f32[] = 1
+  host_store $b, %c
+}
+run
+)");
+  ASSERT_TRUE(f.ok) << f.err.str();
+  ASSERT_EQ(f.session->lastRunWrittenStreams().size(), 1u);
+  EXPECT_EQ(f.session->lastRunWrittenStreams()[0]->name, "b");
+}
+
+TEST(Session, SaveWritesWhatPrintShows) {
+  auto path = std::filesystem::temp_directory_path() / "pir_session_test_save.npy";
+  Fixture f(R"(
+main {
+  var %w : i32[2,2] = [[1, 2], [3, 4]]
+}
+)");
+  ASSERT_TRUE(f.ok) << f.err.str();
+  f.session->save("%w", path.string(), {});
+  NpyArray a = readNpy(path.string());
+  EXPECT_EQ(a.tensor.type.str(), "i32[2,2]");
+  EXPECT_EQ(a.tensor.get(3), 4);
+  std::filesystem::remove(path);
+}
+
+TEST(Session, CollectivesOverGroupsAreBarriersBetweenReplicas) {
+  Fixture f(R"(
+ir {replication = 4}
+h2d $x : f32[2]
+main {
+  %x = host_load $x
+  %s = replicated_all_reduce %x
+  %m = replicated_all_reduce %x {op = max, group = (2)}
+  %g = replicated_all_gather %x {output_shape = concat}
+  %rs = replicated_reduce_scatter %x
+  %sl = replicated_slice %x {group = (1, 2)}
+  replicated_all_reduce_ %x {op = mean}
+}
+feed $x = [[1, 2], [3, 4], [5, 6], [7, 8]]
+run
+print %s, %m, %g, %rs, %sl, %x
+)");
+  EXPECT_TRUE(f.ok) << f.err.str();
+  EXPECT_EQ(f.take(),
+            "%s: f32[4,2] = [[16, 20], [16, 20], [16, 20], [16, 20]]\n"
+            "%m: f32[4,2] = [[5, 6], [7, 8], [5, 6], [7, 8]]\n"
+            "%g: f32[4,8] = [[1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, 6, 7, 8], "
+            "[1, 2, 3, 4, 5, 6, 7, 8]]\n"
+            "%rs: f32[4,1] = [[16], [20], [0], [0]]\n"
+            "%sl: f32[4,1] = [[1], [4], [5], [8]]\n"
+            "%x: f32[4,2] = [[4, 5], [4, 5], [4, 5], [4, 5]]\n");
+}
+
+TEST(Session, AFailingReplicaStopsTheOthersAtTheNextCollective) {
+  Fixture f(R"(
+ir {replication = 2}
+h2d $d : i32[]
+main {
+  const %one : i32[] = 1
+  %d = host_load $d
+  %q = div %one, %d
+  %s = replicated_all_reduce %q
+}
+feed $d = [0, 1]
+run
+)");
+  EXPECT_FALSE(f.ok);
+  EXPECT_NE(f.err.str().find("s.pir:7:8: error: div: integer division by zero (replica 0)"), std::string::npos)
+      << f.err.str();
+  EXPECT_EQ(f.err.str().find("aborted"), std::string::npos) << f.err.str();
+}
+
+TEST(Session, FeedFromAnNpyFileAndAFailedRunKeepsNothing) {
+  auto dir = std::filesystem::temp_directory_path();
+  auto path = dir / "pir_session_test_feed.npy";
+  const float data[2][2] = {{1, 2}, {3, 4}};
+  writeNpy(path.string(), DType::F32, {2, 2}, data);
+  Fixture f("ir {num_host_transfers = 2}\n"
+            "h2d $x : f32[2]\n"
+            "h2d $never : f32[]\n"
+            "d2h $y : f32[2]\n"
+            "main {\n"
+            "  %a = host_load $x\n"
+            "  %b = host_load $x\n"
+            "  %s = add %a, %b\n"
+            "  host_store $y, %s\n"
+            "}\n"
+            "feed $x = load(\"" + path.string() + "\")\n"
+            "run\n"
+            "print $y\n");
+  EXPECT_TRUE(f.ok) << f.err.str();
+  EXPECT_EQ(f.take(), "$y: f32[2,2] = [[4, 6], [0, 0]]\n");
+  // A later statement reads a stream never fed: the run fails, $y is unchanged.
+  // (Without the rollback slot 1 would hold [1, 2] and slot 0 [1, 2].)
+  EXPECT_FALSE(f.more("host_store $y, %a\nhost_store $y, %a\n%n = host_load $never\nrun\n"));
+  EXPECT_NE(f.err.str().find("host_load: stream $never was never fed"), std::string::npos) << f.err.str();
+  f.session->print("$y", {});
+  EXPECT_EQ(f.take(), "$y: f32[2,2] = [[4, 6], [0, 0]]\n");
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace pir::vm

@@ -1,0 +1,364 @@
+// The bytecode VM through sessions built from text: values, streams, calls,
+// loops, conditionals, disassembly and trace.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "frontend/builder.h"
+#include "vm/session.h"
+
+namespace pir::vm {
+namespace {
+
+struct RunResult {
+  bool ok;
+  std::string out, err;
+};
+
+RunResult runText(const std::string& text, SessionOptions options = {}) {
+  SourceManager sm;
+  uint32_t file = sm.add("t.pir", text);
+  DiagnosticEngine diags(sm);
+  std::ostringstream out, err;
+  diags.setStream(&err);
+  Module m;
+  Session s(m, diags, out, options);
+  bool ok = buildFromBuffer(m, diags, file, ".", &s);
+  if (ok && m.commands.empty()) {
+    try {
+      s.runDefault();
+    } catch (const CompileError&) {
+      ok = false;
+    }
+  }
+  return {ok && diags.errorCount() == 0, out.str(), err.str()};
+}
+
+TEST(Vm, LinearExampleOfTheSpec) {
+  RunResult r = runText(R"(
+h2d $x : f32[2,3]
+d2h $y : f32[2,2]
+graph @linear(%x: f32[2,3], %W: f32[3,2], %b: f32[2]) -> (f32[2,2]) {
+  %xw = matmul %x, %W
+  %y = add %xw, %b
+  return %y
+}
+main {
+  var %W : f32[3,2] = [[1, 0], [0, 1], [1, 1]]
+  var %b : f32[2] = 0.5
+  %x = host_load $x
+  %y = call @linear(%x, %W, %b)
+  host_store $y, %y
+}
+feed $x = [[1, 2, 3], [4, 5, 6]]
+run
+print $y
+)");
+  EXPECT_TRUE(r.ok) << r.err;
+  EXPECT_EQ(r.out, "$y: f32[2,2] = [[4.5, 5.5], [10.5, 11.5]]\n");
+}
+
+
+TEST(Vm, StreamsWithSeveralTransfersWrapAround) {
+  // nht = 2 but three loads: the third wraps to slot 0; the d2h stream is
+  // written three times, so slot 0 holds the last store.
+  RunResult r = runText(R"(
+ir {num_host_transfers = 2}
+h2d $x : i32[2]
+d2h $y : i32[2]
+main {
+  %a = host_load $x
+  %b = host_load $x
+  %c = host_load $x
+  %s = add %a, %b
+  %t = add %s, %c
+  host_store $y, %s
+  host_store $y, %t
+  host_store $y, %t
+}
+feed $x = [[1, 2], [10, 20]]
+run
+print $y, %c
+)");
+  EXPECT_TRUE(r.ok) << r.err;
+  EXPECT_EQ(r.out, "$y: i32[2,2] = [[12, 24], [12, 24]]\n%c: i32[2] = [1, 2]\n");
+}
+
+TEST(Vm, UnwrittenDeviceToHostSlotsKeepTheirValues) {
+  RunResult r = runText(R"(
+ir {num_host_transfers = 3}
+d2h $y : f32[]
+main {
+  var %n : f32[] = 0
+  %one = add %n, 1
+  copy_var_update_ %n, %one
+  host_store $y, %n
+}
+print $y
+run
+print $y
+run
+print $y
+)");
+  EXPECT_TRUE(r.ok) << r.err;
+  EXPECT_EQ(r.out,
+            "$y: f32[3] = [0, 0, 0]\n"
+            "$y: f32[3] = [1, 0, 0]\n"
+            "$y: f32[3] = [2, 0, 0]\n");
+}
+
+TEST(Vm, ByValueCallsWorkOnACopyByReferenceCallsWriteTheCaller) {
+  RunResult r = runText(R"(
+graph @bump_value(%a: f32[2]) -> (f32[2]) {
+  %b = add_ %a, 1
+  return %b
+}
+graph @bump_ref(%a: &f32[2]) -> () {
+  add_ %a, 10
+  return
+}
+main {
+  var %v : f32[2] = [1, 2]
+  %r = call @bump_value(%v)
+  %after_value = identity %v
+  call @bump_ref(%v)
+}
+run
+print %r, %after_value, %v
+)");
+  EXPECT_TRUE(r.ok) << r.err;
+  EXPECT_EQ(r.out,
+            "%r: f32[2] = [2, 3]\n"
+            "%after_value: f32[2] = [1, 2]\n"
+            "%v: f32[2] = [11, 12]\n");
+}
+
+std::string repeatProgram(int count) {
+  return R"(
+graph @step(%acc: f32[], %i: f32[], %inc: f32[]) -> (f32[], f32[]) {
+  %i2 = add %i, %inc
+  %acc2 = add %acc, %i2
+  return %acc2, %i2
+}
+main {
+  const %zero : f32[] = 0
+  const %one : f32[] = 1
+  %acc, %i = repeat @step(%zero, %zero, %one) {count = )" +
+         std::to_string(count) + R"(}
+}
+run
+print %acc, %i
+)";
+}
+
+TEST(Vm, RepeatCarriesTheFirstInputsAndKeepsTheRestInvariant) {
+  const std::pair<int, std::string> cases[] = {
+      {0, "%acc: f32[] = 0\n%i: f32[] = 0\n"},
+      {1, "%acc: f32[] = 1\n%i: f32[] = 1\n"},
+      {4, "%acc: f32[] = 10\n%i: f32[] = 4\n"},
+      {10, "%acc: f32[] = 55\n%i: f32[] = 10\n"},
+  };
+  for (auto& [count, expected] : cases) {
+    RunResult r = runText(repeatProgram(count));
+    EXPECT_TRUE(r.ok) << r.err;
+    EXPECT_EQ(r.out, expected) << "count = " << count;
+  }
+}
+
+TEST(Vm, RepeatBodyThatSwapsItsCarriedValues) {
+  RunResult r = runText(R"(
+graph @swap(%a: i32[], %b: i32[]) -> (i32[], i32[]) {
+  return %b, %a
+}
+main {
+  const %x : i32[] = 1
+  const %y : i32[] = 2
+  %p, %q = repeat @swap(%x, %y) {count = 3}
+}
+run
+print %p, %q
+)");
+  EXPECT_TRUE(r.ok) << r.err;
+  EXPECT_EQ(r.out, "%p: i32[] = 2\n%q: i32[] = 1\n");
+}
+
+TEST(Vm, RepeatWithAnInPlaceBodyStartsEachIterationFromTheInvariantInput) {
+  RunResult r = runText(R"(
+graph @body(%acc: f32[], %inv: f32[]) -> (f32[]) {
+  %w = mul_ %inv, 2
+  %acc2 = add %acc, %w
+  return %acc2
+}
+main {
+  const %z : f32[] = 0
+  var %three : f32[] = 3
+  %r = repeat @body(%z, %three) {count = 3}
+}
+run
+print %r, %three
+)");
+  EXPECT_TRUE(r.ok) << r.err;
+  EXPECT_EQ(r.out, "%r: f32[] = 18\n%three: f32[] = 3\n");
+}
+
+TEST(Vm, ConditionalRunsExactlyOneBranch) {
+  const char* program = R"(
+h2d $c : bool[]
+graph @then(%a: f32[2]) -> (f32[2]) {
+  %b = mul %a, 10
+  %p = print_tensor %b {title = "then"}
+  return %b
+}
+graph @else(%a: f32[2]) -> (f32[2]) {
+  %b = neg %a
+  %p = print_tensor %b {title = "else"}
+  return %b
+}
+main {
+  const %v : f32[2] = [1, 2]
+  %c = host_load $c
+  %r = conditional %c, @then(%v), @else(%v)
+}
+)";
+  RunResult t = runText(std::string(program) + "feed $c = true\nrun\nprint %r\n");
+  EXPECT_TRUE(t.ok) << t.err;
+  EXPECT_EQ(t.out, "then: [10, 20]\n%r: f32[2] = [10, 20]\n");
+  RunResult f = runText(std::string(program) + "feed $c = false\nrun\nprint %r\n");
+  EXPECT_TRUE(f.ok) << f.err;
+  EXPECT_EQ(f.out, "else: [-1, -2]\n%r: f32[2] = [-1, -2]\n");
+}
+
+TEST(Vm, NestedCallsAndLiteralArguments) {
+  RunResult r = runText(R"(
+graph @inner(%a: f32[2], %k: f32[]) -> (f32[2]) {
+  %b = mul %a, %k
+  return %b
+}
+graph @outer(%a: f32[2]) -> (f32[2]) {
+  %b = call @inner(%a, 3)
+  %c = call @inner(%b, 0.5)
+  return %c
+}
+main {
+  const %v : f32[2] = [2, 4]
+  %r = call @outer(%v)
+  %s = call @outer(%r)
+}
+run
+print %r, %s
+)");
+  EXPECT_TRUE(r.ok) << r.err;
+  EXPECT_EQ(r.out, "%r: f32[2] = [3, 6]\n%s: f32[2] = [4.5, 9]\n");
+}
+
+TEST(Vm, PrintingAValueBeforeAnyRunIsAnError) {
+  RunResult r = runText(R"(
+main {
+  const %v : f32[2] = [2, 4]
+  %r = add %v, %v
+}
+print %r
+)");
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.err.find("t.pir:6:7: error: print: %r has no value yet"), std::string::npos) << r.err;
+}
+
+TEST(Vm, DefaultSessionRunsAndPrintsEveryDeviceToHostStream) {
+  RunResult r = runText(R"(
+d2h $b : i32[]
+d2h $a : i32[2]
+main {
+  const %v : i32[2] = [2, 4]
+  %s = sum %v
+  host_store $a, %v
+  host_store $b, %s
+}
+)");
+  EXPECT_TRUE(r.ok) << r.err;
+  EXPECT_EQ(r.out, "$b: i32[] = 6\n$a: i32[2] = [2, 4]\n");
+}
+
+TEST(Vm, ProgramGrowsBetweenRunsAndKeepsVariables) {
+  RunResult r = runText(R"(
+main {
+  var %w : f32[] = 1
+  accumulate_ %w, 1
+}
+run
+print %w
+%d = mul %w, 100
+run
+print %w, %d
+)");
+  EXPECT_TRUE(r.ok) << r.err;
+  EXPECT_EQ(r.out, "%w: f32[] = 2\n%w: f32[] = 3\n%d: f32[] = 300\n");
+}
+
+TEST(Vm, SubgraphIntermediatesShareBuffers) {
+  SourceManager sm;
+  uint32_t file = sm.add("t.pir", R"(
+graph @chain(%a: f32[4]) -> (f32[4]) {
+  %b = add %a, 1
+  %c = add %b, 1
+  %d = add %c, 1
+  %e = add %d, 1
+  return %e
+}
+main {
+  const %v : f32[4] = 0
+  %r = call @chain(%v)
+}
+)");
+  DiagnosticEngine diags(sm);
+  Module m;
+  std::ostringstream out;
+  Session s(m, diags, out);
+  ASSERT_TRUE(buildFromBuffer(m, diags, file, ".", &s));
+  const Program& p = s.program();
+  const CompiledGraph& chain = *p.graphs.at(0);
+  // Four f32[4] results, at most two live at once: two 16-byte buffers.
+  EXPECT_EQ(chain.arenaBytes, 32u);
+  s.run();
+  EXPECT_EQ(s.valueOf("%r", {}).get(3), 4);
+}
+
+TEST(Vm, DisassemblyListsEveryGraphWithLocations) {
+  SourceManager sm;
+  uint32_t file = sm.add("d.pir", R"(graph @g(%a: f32[2]) -> (f32[2]) {
+  %b = add %a, 1
+  return %b
+}
+%x = call @g([1, 2])
+)");
+  DiagnosticEngine diags(sm);
+  Module m;
+  std::ostringstream out;
+  Session s(m, diags, out);
+  ASSERT_TRUE(buildFromBuffer(m, diags, file, ".", &s));
+  std::string text = s.disassemble(nullptr);
+  EXPECT_NE(text.find("@g "), std::string::npos) << text;
+  EXPECT_NE(text.find("@main "), std::string::npos) << text;
+  EXPECT_NE(text.find("kernel       add"), std::string::npos) << text;
+  EXPECT_NE(text.find("; d.pir:2:8"), std::string::npos) << text;
+  EXPECT_NE(text.find("call         call @g s1(literal) -> s0(%x)"), std::string::npos) << text;
+  EXPECT_NE(text.find("; d.pir:5:6"), std::string::npos) << text;
+}
+
+TEST(Vm, TraceShowsEachExecutedInstructionAndItsResult) {
+  std::ostringstream trace;
+  SessionOptions options;
+  options.trace = &trace;
+  RunResult r = runText(R"(
+main {
+  const %v : f32[2] = [1, 2]
+  %y = mul %v, 3
+}
+run
+)",
+                        options);
+  EXPECT_TRUE(r.ok) << r.err;
+  EXPECT_EQ(trace.str(), "@main t.pir:4:8 mul -> %y: f32[2] = [3, 6]\n");
+}
+
+}  // namespace
+}  // namespace pir::vm

@@ -1,0 +1,657 @@
+#include "vm/compiler.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include "ir/number_format.h"
+#include "vm/device.h"
+#include "vm/npy.h"
+#include "vm/random.h"
+
+namespace pir::vm {
+
+int inplaceTarget(const Op& op) {
+  if (!op.info().has(F_INPLACE)) return -1;
+  return op.code == OpCode::RemoteLoadInplace ? 2 : 0;
+}
+
+// ---- literals ----------------------------------------------------------------
+
+namespace {
+
+// Checks that v is representable in t (integers: integral and in range) and stores it.
+void storeChecked(HostTensor& out, int64_t i, double v, std::string_view what, SourceLoc loc,
+                  DiagnosticEngine& diags) {
+  DType t = out.type.dtype;
+  if (isInteger(t) && !std::isnan(v)) {
+    if (v != std::floor(v) || v < dtypeMin(t) || v > dtypeMax(t))
+      diags.fail(loc, std::string(what) + ": value " + formatNumber(v, DType::F64) + " is not representable in " +
+                          std::string(dtypeName(t)));
+  } else if (isInteger(t)) {
+    diags.fail(loc, std::string(what) + ": nan is not representable in " + std::string(dtypeName(t)));
+  }
+  out.set(i, t == DType::Bool ? (v != 0 ? 1.0 : 0.0) : v);
+}
+
+}  // namespace
+
+HostTensor materialize(const Literal& lit, const TensorType& t, uint32_t baseSeed, std::string_view what,
+                       DiagnosticEngine& diags) {
+  HostTensor out(t);
+  const int64_t n = t.numElements();
+  switch (lit.kind) {
+    case Literal::Kind::Data: {
+      if (lit.shape.empty()) {
+        if (lit.values.size() != 1) diags.fail(lit.loc, std::string(what) + ": malformed scalar literal");
+        for (int64_t i = 0; i < n; ++i) storeChecked(out, i, lit.values[0], what, lit.loc, diags);
+        return out;
+      }
+      if (lit.shape != t.shape)
+        diags.fail(lit.loc, std::string(what) + ": data of shape " + shapeToString(lit.shape) +
+                                " does not match " + t.str());
+      for (int64_t i = 0; i < n; ++i) storeChecked(out, i, lit.values[static_cast<size_t>(i)], what, lit.loc, diags);
+      return out;
+    }
+    case Literal::Kind::Load: {
+      NpyArray arr;
+      try {
+        arr = readNpy(lit.resolvedPath.empty() ? lit.path : lit.resolvedPath);
+      } catch (const NpyError& e) {
+        diags.fail(lit.loc, std::string(what) + ": " + e.what());
+      }
+      const HostTensor& src = arr.tensor;
+      if (src.type.shape != t.shape)
+        diags.fail(lit.loc, std::string(what) + ": \"" + lit.path + "\" holds shape " +
+                                shapeToString(src.type.shape) + ", expected " + t.str());
+      if (src.type.dtype == t.dtype) {
+        std::memcpy(out.data(), src.data(), HostTensor::byteSize(t));
+        return out;
+      }
+      // Another dtype is accepted only when every value converts exactly.
+      for (int64_t i = 0; i < n; ++i) {
+        double v = src.get(i);
+        if (roundToDType(v, t.dtype) != v && !std::isnan(v))
+          diags.fail(lit.loc, std::string(what) + ": \"" + lit.path + "\" holds " +
+                                  std::string(dtypeName(src.type.dtype)) + " data that does not fit " +
+                                  std::string(dtypeName(t.dtype)) + " (element " + std::to_string(i) + " = " +
+                                  formatNumber(v, src.type.dtype) + ")");
+        out.set(i, v);
+      }
+      return out;
+    }
+    case Literal::Kind::Zeros: return out;
+    case Literal::Kind::Ones:
+      for (int64_t i = 0; i < n; ++i) out.set(i, 1);
+      return out;
+    case Literal::Kind::Uniform:
+    case Literal::Kind::Normal: {
+      if (lit.args.size() != 3) diags.fail(lit.loc, std::string(what) + ": a generator takes 3 arguments");
+      SeedKey key = initSeedKey(static_cast<int64_t>(lit.args[2]), baseSeed);
+      if (lit.kind == Literal::Kind::Uniform)
+        fillUniform(t.dtype, out.data(), n, key, 0, lit.args[0], lit.args[1]);
+      else {
+        if (!isFloat(t.dtype))
+          diags.fail(lit.loc, std::string(what) + ": normal(...) needs a float dtype, not " + t.str());
+        fillNormal(t.dtype, out.data(), n, key, 0, lit.args[0], lit.args[1]);
+      }
+      return out;
+    }
+  }
+  return out;
+}
+
+// ---- graph compilation -----------------------------------------------------------
+
+namespace {
+
+// Which by-value params each graph writes in place (directly, through an alias,
+// or by passing them by reference to a callee that writes them).
+class WriteAnalysis {
+ public:
+  const std::vector<bool>& paramsWritten(const Graph* g) {
+    auto it = memo_.find(g);
+    if (it != memo_.end()) return it->second;
+    std::vector<const Op*> ops;
+    flatten(g->ops, ops);
+    std::unordered_map<const Value*, const Value*> root;
+    auto rootOf = [&](const Value* v) {
+      auto r = root.find(v);
+      return r == root.end() ? v : r->second;
+    };
+    std::set<const Value*> written;
+    for (const Op* op : ops) {
+      int t = inplaceTarget(*op);
+      if (t >= 0 && t < static_cast<int>(op->operands.size()) && op->operands[t].kind == Operand::Kind::Value) {
+        const Value* r = rootOf(op->operands[t].value);
+        written.insert(r);
+        if (!op->results.empty() && op->results[0]) root[op->results[0]] = r;
+      }
+      for (const Operand& o : op->operands) {
+        if (o.kind != Operand::Kind::Call || !o.call || !o.call->graph) continue;
+        const Graph* callee = o.call->graph;
+        const std::vector<bool>& w = paramsWritten(callee);
+        for (size_t i = 0; i < o.call->args.size() && i < callee->params.size(); ++i)
+          if (callee->params[i]->byRef && w[i] && o.call->args[i].kind == Operand::Kind::Value)
+            written.insert(rootOf(o.call->args[i].value));
+      }
+    }
+    std::vector<bool> w(g->params.size());
+    for (size_t i = 0; i < w.size(); ++i) w[i] = written.count(g->params[i]) != 0;
+    return memo_[g] = std::move(w);
+  }
+
+  static void flatten(const std::vector<std::unique_ptr<Op>>& ops, std::vector<const Op*>& out) {
+    for (auto& op : ops) {
+      if (op->info().has(F_REGION)) flatten(op->region, out);
+      else out.push_back(op.get());
+    }
+  }
+
+ private:
+  std::unordered_map<const Graph*, std::vector<bool>> memo_;
+};
+
+class GraphCompiler {
+ public:
+  // `p`: the compiled subgraphs and variables; new variables are appended when
+  // `addVariables` (a whole-program compile), else must exist already.
+  GraphCompiler(const Module& m, const Program& p, std::vector<const Value*>* addVariables, DiagnosticEngine& diags,
+                WriteAnalysis& writes)
+      : m_(m), p_(p), addVariables_(addVariables), diags_(diags), writes_(writes) {}
+
+  std::unique_ptr<CompiledGraph> compile(const Graph& g, const std::vector<bool>* include) {
+    auto cg = std::make_unique<CompiledGraph>();
+    cg_ = cg.get();
+    cg->graph = &g;
+    cg->name = g.name;
+    cg->valueSlot.assign(g.values.size(), kNoSlot);
+    reuse_ = !g.isMain;
+
+    std::vector<const Op*> all, ops;
+    WriteAnalysis::flatten(g.ops, all);
+    for (const Op* op : all) {
+      if (include && !includedTop(g, *op, *include)) continue;
+      ops.push_back(op);
+    }
+
+    // Params: bound by the caller; a written by-value param gets an arena copy.
+    const std::vector<bool>& written = g.isMain ? noWrites_ : writes_.paramsWritten(&g);
+    for (size_t i = 0; i < g.params.size(); ++i) {
+      const Value* v = g.params[i];
+      checkSize(v->type, "%" + v->name, v->loc);
+      SlotInfo s;
+      s.kind = SlotInfo::Kind::Param;
+      s.index = static_cast<uint32_t>(i);
+      s.bytes = HostTensor::byteSize(v->type);
+      s.value = v;
+      s.copied = !v->byRef && written[i];
+      uint32_t slot = addSlot(s);
+      if (s.copied) cg->slots[slot].offset = allocPermanent(s.bytes);
+      cg->valueSlot[v->id] = slot;
+      cg->paramSlots.push_back(slot);
+    }
+
+    // Slot assignment and liveness (positions are indices into `ops`).
+    const size_t kEnd = ops.size();
+    for (size_t k = 0; k < ops.size(); ++k) assignResults(*ops[k], k);
+    // Returned values live to the end.
+    for (const Operand& r : g.returns)
+      if (r.kind == Operand::Kind::Value) extendTo(slotOf(r.value), kEnd);
+
+    // Last use of every arena slot (reads and in-place writes).
+    for (size_t k = 0; k < ops.size(); ++k)
+      forEachValueUse(*ops[k], [&](const Value* v) { extendTo(slotOf(v), k); });
+
+    // Linear scan: allocate at definition, free after last use.
+    std::vector<std::vector<uint32_t>> dying(ops.size() + 1);
+    for (uint32_t s = 0; s < cg->slots.size(); ++s)
+      if (cg->slots[s].kind == SlotInfo::Kind::Arena && defAt_.count(s)) {
+        size_t last = std::max(lastUse_[s], defAt_[s]);
+        if (last < ops.size()) dying[last].push_back(s);
+      }
+    for (size_t k = 0; k < ops.size(); ++k) {
+      for (uint32_t s : definedAt_[k]) cg->slots[s].offset = allocate(cg->slots[s].bytes);
+      if (reuse_)
+        for (uint32_t s : dying[k]) freeList_[cg->slots[s].bytes].push_back(cg->slots[s].offset);
+    }
+
+    for (const Op* op : ops) emit(*op);
+
+    for (const Operand& r : g.returns) {
+      cg->returnSlots.push_back(operandSlot(r));
+      cg->returnTypes.push_back(&r.type());
+    }
+    cg->arenaBytes = arenaTop_;
+    return cg;
+  }
+
+ private:
+  // An op inside an exchange block is included when its block is.
+  bool includedTop(const Graph& g, const Op& op, const std::vector<bool>& include) {
+    for (auto& top : g.ops) {
+      if (top.get() == &op) return op.index < include.size() && include[op.index];
+      for (auto& inner : top->region)
+        if (inner.get() == &op) return top->index < include.size() && include[top->index];
+    }
+    return false;
+  }
+
+  uint32_t addSlot(const SlotInfo& s) {
+    cg_->slots.push_back(s);
+    return static_cast<uint32_t>(cg_->slots.size() - 1);
+  }
+
+  uint64_t allocPermanent(uint64_t bytes) {
+    uint64_t off = arenaTop_;
+    arenaTop_ += (bytes + 15) / 16 * 16;
+    return off;
+  }
+  uint64_t allocate(uint64_t bytes) {
+    if (reuse_) {
+      auto it = freeList_.find(bytes);
+      if (it != freeList_.end() && !it->second.empty()) {
+        uint64_t off = it->second.back();
+        it->second.pop_back();
+        return off;
+      }
+    }
+    return allocPermanent(bytes);
+  }
+
+  void checkSize(const TensorType& t, const std::string& what, SourceLoc loc) {
+    checkFitsDevice(t, m_.options, what, loc, diags_);
+  }
+
+  uint32_t slotOf(const Value* v) {
+    if (v->id < cg_->valueSlot.size() && cg_->valueSlot[v->id] != kNoSlot) return cg_->valueSlot[v->id];
+    diags_.fail(v->loc, "internal: %" + v->name + " used before the VM gave it a slot");
+  }
+
+  void extendTo(uint32_t slot, size_t pos) {
+    if (slot < cg_->slots.size() && cg_->slots[slot].kind == SlotInfo::Kind::Arena) {
+      auto& l = lastUse_[slot];
+      l = std::max(l, pos);
+    }
+  }
+
+  template <class F> void forEachValueUse(const Op& op, F&& f) {
+    for (const Operand& o : op.operands) {
+      if (o.kind == Operand::Kind::Value) f(o.value);
+      if (o.kind == Operand::Kind::Call && o.call)
+        for (const Operand& a : o.call->args)
+          if (a.kind == Operand::Kind::Value) f(a.value);
+    }
+  }
+
+  uint32_t constSlot(HostTensor t, const Value* v) {
+    SlotInfo s;
+    s.kind = SlotInfo::Kind::Const;
+    s.bytes = t.bytes.size();
+    s.index = static_cast<uint32_t>(cg_->constants.size());
+    s.value = v;
+    cg_->constants.push_back(std::move(t));
+    return addSlot(s);
+  }
+
+  uint32_t newArena(const Value* v, size_t pos) {
+    SlotInfo s;
+    s.kind = SlotInfo::Kind::Arena;
+    s.bytes = HostTensor::byteSize(v ? v->type : TensorType{});
+    s.value = v;
+    uint32_t slot = addSlot(s);
+    defAt_[slot] = pos;
+    lastUse_[slot] = pos;
+    definedAt_[pos].push_back(slot);
+    return slot;
+  }
+  uint32_t newArenaOfType(const TensorType& t, size_t pos) {
+    SlotInfo s;
+    s.kind = SlotInfo::Kind::Arena;
+    s.bytes = HostTensor::byteSize(t);
+    uint32_t slot = addSlot(s);
+    defAt_[slot] = pos;
+    lastUse_[slot] = pos;
+    definedAt_[pos].push_back(slot);
+    return slot;
+  }
+
+  void assignResults(const Op& op, size_t pos) {
+    const uint32_t baseSeed = static_cast<uint32_t>(static_cast<uint64_t>(m_.options.seed));
+    if (op.code == OpCode::Const) {
+      const Value* v = op.results.at(0);
+      checkSize(v->type, "%" + v->name, v->loc);
+      HostTensor t = op.init ? materialize(*op.init, v->type, baseSeed, "%" + v->name, diags_) : HostTensor(v->type);
+      cg_->valueSlot[v->id] = constSlot(std::move(t), v);
+      return;
+    }
+    if (op.code == OpCode::Var) {
+      const Value* v = op.results.at(0);
+      checkSize(v->type, "%" + v->name, v->loc);
+      const std::vector<const Value*>& vars = addVariables_ ? *addVariables_ : p_.variables;
+      auto it = std::find(vars.begin(), vars.end(), v);
+      uint32_t index = static_cast<uint32_t>(it - vars.begin());
+      if (it == vars.end()) {
+        if (!addVariables_) diags_.fail(v->loc, "internal: variable %" + v->name + " is not compiled");
+        addVariables_->push_back(v);
+      }
+      SlotInfo s;
+      s.kind = SlotInfo::Kind::Var;
+      s.index = index;
+      s.bytes = HostTensor::byteSize(v->type);
+      s.value = v;
+      cg_->valueSlot[v->id] = addSlot(s);
+      return;
+    }
+    int target = inplaceTarget(op);
+    for (size_t r = 0; r < op.results.size(); ++r) {
+      const Value* v = op.results[r];
+      if (!v) continue;
+      checkSize(v->type, "%" + v->name, v->loc);
+      if (r == 0 && target >= 0 && target < static_cast<int>(op.operands.size()) &&
+          op.operands[target].kind == Operand::Kind::Value) {
+        uint32_t s = slotOf(op.operands[target].value);
+        cg_->valueSlot[v->id] = s;  // the alias shares the target's storage
+        SlotInfo& info = cg_->slots[s];
+        info.bytes = std::max<uint64_t>(info.bytes, HostTensor::byteSize(v->type));
+        continue;
+      }
+      cg_->valueSlot[v->id] = newArena(v, pos);
+    }
+  }
+
+  // The slot an operand reads; literals become constants converted to literalType.
+  uint32_t operandSlot(const Operand& o) {
+    if (o.kind == Operand::Kind::Value) return slotOf(o.value);
+    if (o.kind == Operand::Kind::Literal && o.literal) {
+      const uint32_t baseSeed = static_cast<uint32_t>(static_cast<uint64_t>(m_.options.seed));
+      checkSize(o.literalType, "literal", o.loc);
+      return constSlot(materialize(*o.literal, o.literalType, baseSeed, "literal operand", diags_), nullptr);
+    }
+    diags_.fail(o.loc, "internal: operand is not a tensor");
+  }
+
+  uint32_t pushArg(uint32_t slot, const TensorType* type) {
+    cg_->argSlots.push_back(slot);
+    cg_->argTypes.push_back(type);
+    return static_cast<uint32_t>(cg_->argSlots.size() - 1);
+  }
+
+  // Result slots of op; an unbound result (in-place alias, or a call result the
+  // builder left out) gets its target's slot or a scratch buffer.
+  void pushResults(const Op& op, const std::vector<const TensorType*>& types, Instr& in) {
+    int target = inplaceTarget(op);
+    for (size_t r = 0; r < types.size(); ++r) {
+      const Value* v = r < op.results.size() ? op.results[r] : nullptr;
+      uint32_t slot;
+      if (v) slot = slotOf(v);
+      else if (r == 0 && target >= 0 && op.operands[target].kind == Operand::Kind::Value)
+        slot = slotOf(op.operands[target].value);
+      // An in-place write to a literal (unobservable) must not touch the shared constant.
+      else if (r == 0 && target >= 0) slot = scratchSlot(*types[r]);
+      else slot = scratchSlot(*types[r]);
+      pushArg(slot, types[r]);
+      ++in.nOut;
+    }
+  }
+
+  // A buffer for a result nobody reads: permanent (never shared with live data).
+  uint32_t scratchSlot(const TensorType& t) {
+    SlotInfo s;
+    s.kind = SlotInfo::Kind::Arena;
+    s.bytes = HostTensor::byteSize(t);
+    s.offset = allocPermanent(s.bytes);
+    return addSlot(s);
+  }
+
+  CollectiveSpec collectiveSpec(const Op& op) {
+    CollectiveSpec c;
+    switch (op.code) {
+      case OpCode::AllGather: c.kind = CollectiveSpec::Kind::AllGather; break;
+      case OpCode::ReduceScatter: c.kind = CollectiveSpec::Kind::ReduceScatter; break;
+      case OpCode::ReplicatedSlice: c.kind = CollectiveSpec::Kind::Slice; break;
+      default: c.kind = CollectiveSpec::Kind::AllReduce; break;
+    }
+    if (const Attr* a = op.attrs.find("op")) {
+      static const std::pair<const char*, CollectiveSpec::Reduce> names[] = {
+          {"add", CollectiveSpec::Reduce::Add}, {"mean", CollectiveSpec::Reduce::Mean},
+          {"mul", CollectiveSpec::Reduce::Mul}, {"min", CollectiveSpec::Reduce::Min},
+          {"max", CollectiveSpec::Reduce::Max}, {"and", CollectiveSpec::Reduce::And},
+          {"or", CollectiveSpec::Reduce::Or},   {"square_add", CollectiveSpec::Reduce::SquareAdd}};
+      for (auto& [n, r] : names)
+        if (a->s == n) c.reduce = r;
+    }
+    if (const Attr* a = op.attrs.find("axis"); a && a->isNumber()) c.axis = static_cast<int64_t>(a->number());
+    if (const Attr* a = op.attrs.find("output_shape")) c.newAxis = a->s != "concat";
+    const int64_t R = std::max<int64_t>(1, m_.options.replication);
+    c.stride = 1;
+    c.groupSize = R;
+    if (const Attr* g = op.attrs.find("group")) {
+      std::vector<int64_t> v;
+      if (g->isNumber()) v.push_back(static_cast<int64_t>(g->number()));
+      for (const Attr& item : g->items) v.push_back(static_cast<int64_t>(item.number()));
+      if (!v.empty()) {
+        c.stride = v[0];
+        c.groupSize = v.size() > 1 ? v[1] : (v[0] > 0 ? R / v[0] : 0);
+      }
+    }
+    if (c.stride <= 0 || c.groupSize <= 0 || R % c.stride != 0)
+      diags_.fail(op.loc, std::string(op.info().name) + ": invalid replica group");
+    return c;
+  }
+
+  const CompiledGraph* calleeOf(const Operand& o) {
+    const CompiledGraph* c = p_.find(o.call->graph);
+    if (!c) diags_.fail(o.loc, "internal: @" + o.call->graph->name + " is not compiled");
+    return c;
+  }
+
+  void emit(const Op& op) {
+    Instr in;
+    in.op = &op;
+    in.args = static_cast<uint32_t>(cg_->argSlots.size());
+    const OpInfo& info = op.info();
+    switch (op.code) {
+      case OpCode::Var:
+      case OpCode::Const:
+        return;  // storage, not code
+      case OpCode::HostLoad:
+      case OpCode::HostStore: {
+        in.opc = op.code == OpCode::HostLoad ? Opc::HostLoad : Opc::HostStore;
+        in.a = op.operands.at(0).resource->index;
+        if (op.code == OpCode::HostStore) {
+          pushArg(operandSlot(op.operands.at(1)), &op.operands[1].type());
+          in.nIn = 1;
+        } else {
+          pushResults(op, {&op.operands[0].resource->type}, in);
+        }
+        break;
+      }
+      case OpCode::RemoteLoad:
+      case OpCode::RemoteLoadInplace:
+      case OpCode::RemoteStore: {
+        in.opc = op.code == OpCode::RemoteStore ? Opc::RemoteStore : Opc::RemoteLoad;
+        in.a = op.operands.at(0).resource->index;
+        pushArg(operandSlot(op.operands.at(1)), &op.operands[1].type());
+        in.nIn = 1;
+        if (op.code == OpCode::RemoteStore) {
+          pushArg(operandSlot(op.operands.at(2)), &op.operands[2].type());
+          in.nIn = 2;
+        } else if (op.code == OpCode::RemoteLoadInplace) {
+          const Operand& t = op.operands.at(2);
+          pushArg(t.kind == Operand::Kind::Value ? slotOf(t.value) : scratchSlot(t.type()), &t.type());
+          in.nOut = 1;
+        } else {
+          pushResults(op, {&op.operands[0].resource->type}, in);
+        }
+        break;
+      }
+      case OpCode::PrintTensor: {
+        in.opc = Opc::Print;
+        const Attr* title = op.attrs.find("title");
+        in.a = static_cast<uint32_t>(cg_->strings.size());
+        // An empty title prints the tensor's name (PopART's default title is the tensor id).
+        std::string text = title && title->kind == Attr::Kind::String ? title->s : std::string();
+        if (text.empty() && op.operands.at(0).kind == Operand::Kind::Value) text = op.operands[0].value->name;
+        cg_->strings.push_back(text);
+        pushArg(operandSlot(op.operands.at(0)), &op.operands[0].type());
+        in.nIn = 1;
+        pushResults(op, {&op.operands[0].type()}, in);
+        break;
+      }
+      case OpCode::Call:
+      case OpCode::Repeat: {
+        const Operand& callOp = op.operands.at(0);
+        const CompiledGraph* callee = calleeOf(callOp);
+        in.opc = op.code == OpCode::Call ? Opc::Call : Opc::Repeat;
+        in.a = callOp.call->graph->index;
+        for (const Operand& a : callOp.call->args) {
+          pushArg(operandSlot(a), &a.type());
+          ++in.nIn;
+        }
+        if (op.code == OpCode::Repeat) {
+          const Attr* count = op.attrs.find("count");
+          in.b = count && count->isNumber() ? static_cast<uint32_t>(std::max<int64_t>(0, static_cast<int64_t>(count->number()))) : 0;
+          in.c = static_cast<uint32_t>(callee->returnSlots.size());
+        }
+        pushResults(op, callee->returnTypes, in);
+        break;
+      }
+      case OpCode::Conditional: {
+        in.opc = Opc::Cond;
+        pushArg(operandSlot(op.operands.at(0)), &op.operands[0].type());
+        in.nIn = 1;
+        const Operand& thenOp = op.operands.at(1);
+        const Operand& elseOp = op.operands.at(2);
+        const CompiledGraph* thenG = calleeOf(thenOp);
+        calleeOf(elseOp);
+        in.a = thenOp.call->graph->index;
+        in.b = elseOp.call->graph->index;
+        for (const Operand& a : thenOp.call->args) {
+          pushArg(operandSlot(a), &a.type());
+          ++in.nIn;
+          ++in.c;
+        }
+        for (const Operand& a : elseOp.call->args) {
+          pushArg(operandSlot(a), &a.type());
+          ++in.nIn;
+        }
+        pushResults(op, thenG->returnTypes, in);
+        break;
+      }
+      case OpCode::AllReduce:
+      case OpCode::AllReduceInplace:
+      case OpCode::AllGather:
+      case OpCode::ReduceScatter:
+      case OpCode::ReplicatedSlice: {
+        in.opc = Opc::Collective;
+        in.a = static_cast<uint32_t>(cg_->collectives.size());
+        cg_->collectives.push_back(collectiveSpec(op));
+        pushArg(operandSlot(op.operands.at(0)), &op.operands[0].type());
+        in.nIn = 1;
+        std::vector<const TensorType*> types;
+        for (const Value* v : op.results) types.push_back(v ? &v->type : &op.operands[0].type());
+        if (types.empty()) types.push_back(&op.operands[0].type());
+        pushResults(op, types, in);
+        break;
+      }
+      default: {
+        if (info.has(F_COLLECTIVE) || !hasKernel(op.code)) {
+          in.opc = Opc::Unsupported;
+          in.a = static_cast<uint32_t>(cg_->strings.size());
+          cg_->strings.push_back(std::string(info.name));
+          break;
+        }
+        in.opc = Opc::Kernel;
+        std::vector<TensorType> inTypes, outTypes;
+        for (const Operand& o : op.operands) {
+          if (o.kind != Operand::Kind::Value && o.kind != Operand::Kind::Literal) continue;
+          pushArg(operandSlot(o), &o.type());
+          inTypes.push_back(o.type());
+          ++in.nIn;
+        }
+        std::vector<const TensorType*> resultTypes;
+        for (const Value* v : op.results) resultTypes.push_back(v ? &v->type : nullptr);
+        if (resultTypes.empty() && inplaceTarget(op) >= 0) resultTypes.push_back(cg_->argTypes[in.args]);
+        for (size_t r = 0; r < resultTypes.size(); ++r) {
+          if (!resultTypes[r]) diags_.fail(op.loc, "internal: " + std::string(info.name) + " result without a type");
+          outTypes.push_back(*resultTypes[r]);
+        }
+        pushResults(op, resultTypes, in);
+        try {
+          in.a = static_cast<uint32_t>(cg_->kernels.size());
+          cg_->kernels.push_back(prepareKernel(op, inTypes, outTypes));
+        } catch (const KernelError& e) {
+          diags_.fail(op.loc, std::string(info.name) + ": " + e.what());
+        }
+        cg_->maxOperands = std::max<size_t>(cg_->maxOperands, in.nIn + in.nOut);
+        break;
+      }
+    }
+    cg_->code.push_back(in);
+  }
+
+  const Module& m_;
+  const Program& p_;
+  std::vector<const Value*>* addVariables_;
+  DiagnosticEngine& diags_;
+  WriteAnalysis& writes_;
+  CompiledGraph* cg_ = nullptr;
+  bool reuse_ = true;
+  uint64_t arenaTop_ = 0;
+  std::map<uint64_t, std::vector<uint64_t>> freeList_;
+  std::unordered_map<uint32_t, size_t> defAt_, lastUse_;
+  std::unordered_map<size_t, std::vector<uint32_t>> definedAt_;
+  std::vector<bool> noWrites_;
+};
+
+// Subgraphs in callee-first order (recursion is rejected by the verifier; a
+// cycle here is guarded anyway).
+void orderCallees(const Graph* g, std::set<const Graph*>& done, std::set<const Graph*>& active,
+                  std::vector<const Graph*>& order) {
+  if (done.count(g) || active.count(g)) return;
+  active.insert(g);
+  std::vector<const Op*> ops;
+  WriteAnalysis::flatten(g->ops, ops);
+  for (const Op* op : ops)
+    for (const Operand& o : op->operands)
+      if (o.kind == Operand::Kind::Call && o.call && o.call->graph) orderCallees(o.call->graph, done, active, order);
+  active.erase(g);
+  done.insert(g);
+  order.push_back(g);
+}
+
+}  // namespace
+
+std::unique_ptr<Program> compileProgram(const Module& m, DiagnosticEngine& diags) {
+  auto p = std::make_unique<Program>();
+  WriteAnalysis writes;
+  std::set<const Graph*> done, active;
+  std::vector<const Graph*> order;
+  for (auto& g : m.graphs) orderCallees(g.get(), done, active, order);
+  p->graphs.resize(m.graphs.size());
+  for (const Graph* g : order) {
+    GraphCompiler gc(m, *p, &p->variables, diags, writes);
+    p->graphs[g->index] = gc.compile(*g, nullptr);
+  }
+  GraphCompiler gc(m, *p, &p->variables, diags, writes);
+  p->main = gc.compile(*m.main, nullptr);
+  p->mainOpCount = m.main->ops.size();
+  for (auto& g : p->graphs)
+    if (g && !g->collectives.empty()) p->hasCollectives = true;
+  if (!p->main->collectives.empty()) p->hasCollectives = true;
+  p->graphCount = m.graphs.size();
+  return p;
+}
+
+std::unique_ptr<CompiledGraph> compileMainSubset(const Module& m, const Program& p, const std::vector<bool>& include,
+                                                 DiagnosticEngine& diags) {
+  WriteAnalysis writes;
+  GraphCompiler gc(m, p, nullptr, diags, writes);
+  return gc.compile(*m.main, &include);
+}
+
+}  // namespace pir::vm

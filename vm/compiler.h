@@ -1,0 +1,45 @@
+// Verified IR -> bytecode (vm/bytecode.h), once per program version.
+//
+// Buffer planning: within a subgraph, intermediates get arena buffers by a
+// linear scan over program order (regions flattened): a result is allocated
+// at its op, and its buffer returns to a free list (by exact byte size) after
+// the last op that reads or writes it; a graph's returned values live to the
+// end. Results are allocated before the op's dying operands are freed, so an
+// op never writes a buffer it reads (in-place ops excepted: their result IS
+// operand 0's slot). Main-graph values are never reused: `print %v` and the
+// REPL read any of them after a run.
+#pragma once
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "ir/diagnostics.h"
+#include "ir/ir.h"
+#include "vm/bytecode.h"
+
+namespace pir::vm {
+
+// Compiles every graph of `m`. Reports and throws CompileError when a tensor
+// does not fit on the device or an op has no kernel.
+std::unique_ptr<Program> compileProgram(const Module& m, DiagnosticEngine& diags);
+
+// Compiles only the main-graph ops with include[op index] set (the preview
+// of a value: its upstream cone), against `p`'s subgraphs, constants and variables
+// (the subset has its own constants). Every value is kept (no reuse).
+std::unique_ptr<CompiledGraph> compileMainSubset(const Module& m, const Program& p, const std::vector<bool>& include,
+                                                 DiagnosticEngine& diags);
+
+// The operand index an in-place op overwrites (remote_load_ writes operand 2,
+// every other F_INPLACE op operand 0); -1 for other ops.
+int inplaceTarget(const Op& op);
+
+// DATA or INIT as a tensor of type `t` (language.md §5): a scalar is broadcast,
+// a list must match the shape exactly; load("f.npy") must match shape and dtype
+// (a different dtype only if every value converts exactly); generators fill with
+// vm/random.h. Values out of the dtype's range are errors. `what` names the
+// target in diagnostics ("feed $x", "%W").
+// `baseSeed` is the IR option `seed` (runtime.md §6).
+HostTensor materialize(const Literal& lit, const TensorType& t, uint32_t baseSeed, std::string_view what,
+                       DiagnosticEngine& diags);
+
+}  // namespace pir::vm

@@ -1,0 +1,33 @@
+// Device size limits (runtime.md §7, tools.md §2): a tensor larger than the
+// emulated device could hold is an error before any allocation, never an
+// allocation attempt.
+#pragma once
+#include <cstdint>
+#include <string_view>
+
+#include "ir/diagnostics.h"
+#include "ir/ir.h"
+
+namespace pir::vm {
+
+// tiles_per_ipu × tile_memory × ipus bytes (saturating).
+uint64_t deviceCapacityBytes(const IrOptions& o);
+
+// Bytes of a tensor of type t, saturating at UINT64_MAX.
+uint64_t tensorBytes(const TensorType& t);
+
+// Host memory the emulation may use for one buffer (a stream buffer of nht × R
+// slots, a remote buffer of R × entries, the frames of all replicas). Capped so
+// that a hostile program cannot exhaust host memory: an error, not an allocation.
+inline constexpr uint64_t kHostBufferLimitBytes = uint64_t(1) << 32;  // 4 GiB
+
+// Reports `WHAT: tensor T of N bytes does not fit on the device (C bytes)` at loc
+// and throws CompileError when t is larger than the device.
+void checkFitsDevice(const TensorType& t, const IrOptions& o, std::string_view what, SourceLoc loc,
+                     DiagnosticEngine& diags);
+
+// The same for a host buffer of `copies` tensors of type t.
+void checkHostBuffer(const TensorType& t, uint64_t copies, const IrOptions& o, std::string_view what,
+                     SourceLoc loc, DiagnosticEngine& diags);
+
+}  // namespace pir::vm

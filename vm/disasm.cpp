@@ -1,0 +1,118 @@
+// `pir disasm`: the bytecode of every graph, one instruction a line.
+//
+//   @linear  (3 params, 2 slots in a 32-byte arena)
+//     slot s3  arena+0     %xw: f32[2,2]
+//     0000  kernel       matmul   s0(%x), s1(%W) -> s3(%xw)        ; lin.pir:7:9
+#include <cstdio>
+#include <sstream>
+
+#include "vm/bytecode.h"
+
+namespace pir::vm {
+
+const char* opcName(Opc o) {
+  switch (o) {
+#define PIR_INSN(id, text, sem) \
+  case Opc::id:                 \
+    return text;
+#include "vm/bytecode.def"
+#undef PIR_INSN
+  }
+  return "?";
+}
+
+std::string locationText(const SourceManager& sm, SourceLoc loc) {
+  if (!loc.valid() || loc.file > sm.size()) return "<unknown>";
+  const std::string& name = sm.buffer(loc.file).name;
+  return (name == "-" ? std::string("<stdin>") : name) + ":" + std::to_string(loc.line) + ":" +
+         std::to_string(loc.col);
+}
+
+namespace {
+
+std::string slotText(const CompiledGraph& g, uint32_t slot) {
+  std::string s = "s" + std::to_string(slot);
+  if (slot < g.slots.size() && g.slots[slot].value) s += "(%" + g.slots[slot].value->name + ")";
+  else if (slot < g.slots.size() && g.slots[slot].kind == SlotInfo::Kind::Const) s += "(literal)";
+  return s;
+}
+
+const char* kindName(SlotInfo::Kind k) {
+  switch (k) {
+    case SlotInfo::Kind::Arena: return "arena";
+    case SlotInfo::Kind::Param: return "param";
+    case SlotInfo::Kind::Const: return "const";
+    case SlotInfo::Kind::Var: return "var";
+  }
+  return "?";
+}
+
+std::string graphName(const Program& p, uint32_t index) {
+  return index < p.graphs.size() && p.graphs[index] ? "@" + p.graphs[index]->name : "@?";
+}
+
+}  // namespace
+
+std::string disassemble(const CompiledGraph& g, const Program& p, const SourceManager& sm) {
+  std::ostringstream out;
+  out << "@" << g.name << "  (" << g.paramSlots.size() << " params, " << g.slots.size() << " slots, "
+      << g.arenaBytes << "-byte arena, " << g.code.size() << " instructions)\n";
+  for (size_t s = 0; s < g.slots.size(); ++s) {
+    const SlotInfo& info = g.slots[s];
+    out << "  slot s" << s << "  " << kindName(info.kind);
+    if (info.kind == SlotInfo::Kind::Arena || (info.kind == SlotInfo::Kind::Param && info.copied))
+      out << "+" << info.offset;
+    if (info.kind == SlotInfo::Kind::Param) out << (info.copied ? " (copied: written in place)" : " (bound)");
+    if (info.kind == SlotInfo::Kind::Const || info.kind == SlotInfo::Kind::Var) out << " #" << info.index;
+    if (info.value) out << "  %" << info.value->name << ": " << info.value->type.str();
+    out << "  " << info.bytes << " bytes\n";
+  }
+  for (size_t pc = 0; pc < g.code.size(); ++pc) {
+    const Instr& in = g.code[pc];
+    char head[64];
+    std::snprintf(head, sizeof head, "  %04zu  %-12s ", pc, opcName(in.opc));
+    std::string line = head;
+    if (in.op) line += std::string(in.op->info().name) + " ";
+    switch (in.opc) {
+      case Opc::HostLoad:
+      case Opc::HostStore:
+      case Opc::RemoteLoad:
+      case Opc::RemoteStore:
+        if (in.op && !in.op->operands.empty() && in.op->operands[0].resource)
+          line += "$" + in.op->operands[0].resource->name + " ";
+        break;
+      case Opc::Call: line += graphName(p, in.a) + " "; break;
+      case Opc::Repeat:
+        line += graphName(p, in.a) + " count=" + std::to_string(in.b) + " carried=" + std::to_string(in.c) + " ";
+        break;
+      case Opc::Cond: line += "then " + graphName(p, in.a) + " else " + graphName(p, in.b) + " "; break;
+      case Opc::Print: line += "title=\"" + g.strings[in.a] + "\" "; break;
+      case Opc::Kernel: line += "k" + std::to_string(in.a) + " "; break;
+      case Opc::Unsupported: break;
+    }
+    for (unsigned i = 0; i < in.nIn; ++i) line += (i ? ", " : "") + slotText(g, g.argSlots[in.args + i]);
+    if (in.nOut) {
+      line += " -> ";
+      for (unsigned i = 0; i < in.nOut; ++i) line += (i ? ", " : "") + slotText(g, g.argSlots[in.args + in.nIn + i]);
+    }
+    if (line.size() < 72) line.resize(72, ' ');
+    line += "  ; " + (in.op ? locationText(sm, in.op->loc) : std::string("<generated>"));
+    out << line << "\n";
+  }
+  if (!g.returnSlots.empty()) {
+    out << "  return ";
+    for (size_t i = 0; i < g.returnSlots.size(); ++i) out << (i ? ", " : "") << slotText(g, g.returnSlots[i]);
+    out << "\n";
+  }
+  return out.str();
+}
+
+std::string disassemble(const Program& p, const SourceManager& sm) {
+  std::string out;
+  for (auto& g : p.graphs)
+    if (g) out += disassemble(*g, p, sm) + "\n";
+  if (p.main) out += disassemble(*p.main, p, sm);
+  return out;
+}
+
+}  // namespace pir::vm

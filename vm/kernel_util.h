@@ -1,0 +1,245 @@
+// Private helpers shared by the kernel families (vm/kernels_*.cpp): attribute
+// access with ops.def defaults, the dtype switch, elementwise broadcast plans and
+// the conversions every family needs. Not part of the VM's interface.
+#pragma once
+#include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "vm/kernels.h"
+
+namespace pir::vm::detail {
+
+// ---- attributes ------------------------------------------------------------
+
+// The attribute written on the op, else the ops.def default; nullptr if neither
+// (an optional attribute left out: the caller applies the symbolic default).
+const Attr* findAttrOrDefault(const Op& op, std::string_view key);
+// Typed readers. `fallback` is used when the attribute is absent with no default.
+int64_t attrInt(const Op& op, std::string_view key, int64_t fallback = 0);
+double attrFloat(const Op& op, std::string_view key, double fallback = 0);
+bool attrBool(const Op& op, std::string_view key, bool fallback = false);
+bool hasAttr(const Op& op, std::string_view key);  // written or defaulted
+// An int list; a single integer reads as [n]; absent reads as {}.
+std::vector<int64_t> attrInts(const Op& op, std::string_view key);
+DType attrDType(const Op& op, std::string_view key, DType fallback = DType::F32);
+std::string attrWord(const Op& op, std::string_view key, std::string fallback = {});
+// An `axes` attribute (int, list or `all`) resolved against `rank`: non-negative,
+// sorted, unique. Absent reads as all axes.
+std::vector<int64_t> attrAxes(const Op& op, std::string_view key, int64_t rank);
+// One axis resolved against `rank` (negative counts from the end).
+int64_t resolveAxis(int64_t axis, int64_t rank);
+
+// Thrown at prepare time for a dtype/op combination without a kernel; the
+// verifier should have rejected it, this keeps bad input from crashing.
+[[noreturn]] void unsupported(const Op& op, const TensorType& t);
+
+// ---- element types ---------------------------------------------------------
+
+// The C++ element type of each dtype. f16 is Eigen::half: layout-compatible with
+// the uint16_t IEEE half storage, arithmetic in f32 with rounding.
+template <DType D> struct ElemOf;
+template <> struct ElemOf<DType::Bool> { using type = bool; };
+template <> struct ElemOf<DType::I8> { using type = int8_t; };
+template <> struct ElemOf<DType::I16> { using type = int16_t; };
+template <> struct ElemOf<DType::I32> { using type = int32_t; };
+template <> struct ElemOf<DType::U8> { using type = uint8_t; };
+template <> struct ElemOf<DType::U16> { using type = uint16_t; };
+template <> struct ElemOf<DType::U32> { using type = uint32_t; };
+template <> struct ElemOf<DType::F16> { using type = Eigen::half; };
+template <> struct ElemOf<DType::F32> { using type = float; };
+template <> struct ElemOf<DType::F64> { using type = double; };
+static_assert(sizeof(Eigen::half) == 2 && sizeof(bool) == 1);
+
+template <class T> inline constexpr bool kIsHalf = std::is_same_v<T, Eigen::half>;
+template <class T> inline constexpr bool kIsFloat = kIsHalf<T> || std::is_floating_point_v<T>;
+template <class T> inline constexpr bool kIsBool = std::is_same_v<T, bool>;
+template <class T> inline constexpr bool kIsInt = std::is_integral_v<T> && !kIsBool<T>;
+// The type arithmetic is done in: f16 computes in f32.
+template <class T> using ComputeOf = std::conditional_t<kIsHalf<T>, float, T>;
+
+// Calls f.template operator()<T>() with T the element type of `t`.
+template <class F> decltype(auto) dispatchDType(DType t, F&& f) {
+  switch (t) {
+    case DType::Bool: return f.template operator()<bool>();
+    case DType::I8: return f.template operator()<int8_t>();
+    case DType::I16: return f.template operator()<int16_t>();
+    case DType::I32: return f.template operator()<int32_t>();
+    case DType::U8: return f.template operator()<uint8_t>();
+    case DType::U16: return f.template operator()<uint16_t>();
+    case DType::U32: return f.template operator()<uint32_t>();
+    case DType::F16: return f.template operator()<Eigen::half>();
+    case DType::F32: return f.template operator()<float>();
+    case DType::F64: return f.template operator()<double>();
+  }
+  return f.template operator()<float>();  // unreachable: DType is closed
+}
+
+// Reads element `i` of a tensor of any dtype as a double (scalar operands such as
+// scaled_add's `a`).
+double readAsDouble(const TensorRef& t, int64_t i = 0);
+
+// Converts one value to `To` (cast semantics): float→int truncates toward zero,
+// NaN→0, out of range saturates; int→int saturates; anything→bool is `!= 0`;
+// float→float rounds (IEEE, overflow gives ±inf).
+template <class To, class From> inline To convertValue(From v) {
+  if constexpr (std::is_same_v<To, From>) {
+    return v;
+  } else if constexpr (kIsBool<To>) {
+    return static_cast<double>(static_cast<ComputeOf<From>>(v)) != 0.0;  // NaN != 0: true
+  } else if constexpr (kIsBool<From>) {
+    return To(v ? 1 : 0);
+  } else if constexpr (kIsFloat<To>) {
+    if constexpr (kIsHalf<To>) return Eigen::half(static_cast<float>(static_cast<ComputeOf<From>>(v)));
+    else return static_cast<To>(static_cast<ComputeOf<From>>(v));
+  } else if constexpr (kIsFloat<From>) {  // float → int
+    const double d = static_cast<double>(static_cast<ComputeOf<From>>(v));
+    if (std::isnan(d)) return To(0);
+    const double t = std::trunc(d);
+    if (t <= static_cast<double>(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
+    if (t >= static_cast<double>(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
+    return static_cast<To>(t);
+  } else {  // int → int, saturating (all our ints fit in int64)
+    const int64_t w = static_cast<int64_t>(v);
+    if (w < static_cast<int64_t>(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
+    if (w > static_cast<int64_t>(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
+    return static_cast<To>(w);
+  }
+}
+
+template <class T> using Vec = Eigen::Array<T, Eigen::Dynamic, 1>;
+template <class T> using VecMap = Eigen::Map<Vec<T>>;
+template <class T> using CVecMap = Eigen::Map<const Vec<T>>;
+template <class T> using RowMat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// ---- PreparedKernel construction -------------------------------------------
+
+// Wraps `Fn(const State&, ins, outs, ctx)` and its state into a PreparedKernel.
+template <class State, auto Fn> PreparedKernel makeKernel(State state) {
+  PreparedKernel k;
+  k.state = std::make_shared<const State>(std::move(state));
+  k.fn = [](const void* s, const TensorRef* ins, TensorRef* outs, KernelContext& ctx) {
+    Fn(*static_cast<const State*>(s), ins, outs, ctx);
+  };
+  return k;
+}
+
+// ---- elementwise broadcasting ----------------------------------------------
+
+// How N inputs broadcast (NumPy rules) to an output shape, precomputed. Shapes
+// are coalesced: size-1 output dims dropped, adjacent dims merged where every
+// input is contiguous (or broadcast) across them. The innermost dim is a run
+// that every input reads either contiguously or as one repeated element.
+struct BroadcastPlan {
+  int64_t total = 0;     // output elements
+  bool flat = false;     // every input has the output's element count: one run of `total`
+  int64_t inner = 1;     // length of the innermost run
+  Shape outer;           // coalesced outer dims (may be empty: a single run)
+  std::vector<std::vector<int64_t>> outerStrides;  // per input, per outer dim (elements)
+  std::vector<uint8_t> innerBroadcast;             // per input: the run repeats one element
+};
+BroadcastPlan planBroadcast(std::span<const Shape> inputs, const Shape& out);
+
+// Calls row(inOffsets, outOffset, n) for each innermost run, in output order.
+template <class RowFn> void forEachRun(const BroadcastPlan& p, RowFn&& row) {
+  const size_t nin = p.outerStrides.size();
+  int64_t offs[8] = {0};
+  if (p.total == 0) return;
+  if (p.outer.empty()) {
+    row(offs, int64_t{0}, p.inner);
+    return;
+  }
+  const size_t rank = p.outer.size();
+  int64_t idx[16] = {0};
+  int64_t outOff = 0;
+  const int64_t runs = p.total / p.inner;
+  for (int64_t r = 0; r < runs; ++r) {
+    row(offs, outOff, p.inner);
+    outOff += p.inner;
+    // Odometer increment over the outer dims, updating offsets incrementally.
+    for (size_t d = rank; d-- > 0;) {
+      if (++idx[d] < p.outer[d]) {
+        for (size_t k = 0; k < nin; ++k) offs[k] += p.outerStrides[k][d];
+        break;
+      }
+      idx[d] = 0;
+      for (size_t k = 0; k < nin; ++k) offs[k] -= p.outerStrides[k][d] * (p.outer[d] - 1);
+    }
+  }
+}
+inline constexpr size_t kMaxBroadcastInputs = 8;
+inline constexpr size_t kMaxCoalescedRank = 16;
+
+// A run of one input: contiguous (a Map) or one repeated element (a Constant).
+template <class T> struct RunIn {
+  const T* p;
+  bool repeated;
+};
+
+// Calls f(n, e0, e1, ...) with each RunIn as an Eigen array expression of
+// length n: a Map when contiguous, a Constant when repeated, so that the math is
+// one Eigen expression either way.
+template <size_t I = 0, class F, class Tuple, class... Exprs>
+inline void withRunExprs(F& f, int64_t n, const Tuple& ins, const Exprs&... exprs) {
+  if constexpr (I == std::tuple_size_v<Tuple>) {
+    f(n, exprs...);
+  } else {
+    const auto& in = std::get<I>(ins);
+    using T = std::remove_cvref_t<decltype(*in.p)>;
+    if (in.repeated) withRunExprs<I + 1>(f, n, ins, exprs..., Vec<T>::Constant(n, *in.p));
+    else withRunExprs<I + 1>(f, n, ins, exprs..., CVecMap<T>(in.p, n));
+  }
+}
+
+// ---- strided copies (shape ops) --------------------------------------------
+
+// Copies an N-d strided view of `src` (shape `shape`, element strides
+// `srcStrides`, may be 0 or negative) into contiguous `dst`, `elemSize` bytes each.
+void stridedCopy(void* dst, const void* src, const Shape& shape, std::span<const int64_t> srcStrides,
+                 int elemSize);
+Shape contiguousStrides(const Shape& shape);
+
+// ---- family preparers (one per kernel family of ops.def) -------------------
+using InTypes = std::span<const TensorType>;
+PreparedKernel prepareUnary(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareCast(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareCopy(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareBinary(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareWhere(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareScaledAdd(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareReduce(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareArgReduce(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareSoftmax(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareMatMul(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareTranspose(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareBroadcast(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareConcat(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareSplit(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareSlice(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareInit(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareVarUpdate(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareGather(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareScatter(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareDynamic(const Op& op, InTypes in, InTypes out);  // dynamic_slice, dynamic_update(_)
+PreparedKernel prepareSubsample(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareOneHot(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareCumSum(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareTopK(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareNorm(const Op& op, InTypes in, InTypes out);  // layer/group/batch norm
+PreparedKernel prepareNllLoss(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareConv(const Op& op, InTypes in, InTypes out);
+PreparedKernel preparePool(const Op& op, InTypes in, InTypes out);  // average_pool, max_pool
+
+}  // namespace pir::vm::detail

@@ -1,0 +1,270 @@
+// Elementwise binary and ternary kernels: the Binary family (arithmetic,
+// comparisons, logic, variadic maximum/minimum, in-place `_` variants), where,
+// and scaled_add.
+//
+// Broadcasting is planned at prepare time (planBroadcast); at run time each
+// innermost run is one Eigen expression whose operands are Maps or Constants.
+// Operands of the same shape take a single flat expression over the buffer.
+//
+// Integer semantics: add/sub/mul wrap (two's complement, computed in uint32 to
+// avoid signed-overflow UB); division and fmod truncate toward zero; division
+// (and fmod) by zero throws "integer division by zero"; INT_MIN / -1 wraps to
+// INT_MIN. Floats follow IEEE. f16 computes in f32 and rounds once per op.
+// maximum/minimum propagate NaN (NumPy).
+#include "vm/kernel_util.h"
+
+namespace pir::vm::detail {
+namespace {
+
+enum class Bin : uint8_t { Add, Sub, Mul, Div, Pow, Fmod, Max, Min, Eq, Ne, Gt, Ge, Lt, Le, And, Or, Xor };
+
+std::optional<Bin> binaryOf(OpCode c) {
+  switch (c) {
+    case OpCode::Add: case OpCode::AddInplace: return Bin::Add;
+    case OpCode::Sub: case OpCode::SubInplace: return Bin::Sub;
+    case OpCode::Mul: case OpCode::MulInplace: return Bin::Mul;
+    case OpCode::Div: case OpCode::DivInplace: return Bin::Div;
+    case OpCode::Pow: case OpCode::PowInplace: return Bin::Pow;
+    case OpCode::Fmod: return Bin::Fmod;
+    case OpCode::Maximum: case OpCode::MaximumInplace: return Bin::Max;
+    case OpCode::Minimum: case OpCode::MinimumInplace: return Bin::Min;
+    case OpCode::Equal: return Bin::Eq;
+    case OpCode::NotEqual: return Bin::Ne;
+    case OpCode::Greater: return Bin::Gt;
+    case OpCode::GreaterEqual: return Bin::Ge;
+    case OpCode::Less: return Bin::Lt;
+    case OpCode::LessEqual: return Bin::Le;
+    case OpCode::LogicalAnd: return Bin::And;
+    case OpCode::LogicalOr: return Bin::Or;
+    case OpCode::LogicalXor: return Bin::Xor;
+    default: return std::nullopt;
+  }
+}
+
+constexpr bool isComparison(Bin b) { return b >= Bin::Eq && b <= Bin::Le; }
+constexpr bool isLogical(Bin b) { return b >= Bin::And; }
+
+template <class T> constexpr bool binarySupported(Bin b) {
+  if constexpr (kIsBool<T>) return isComparison(b) || isLogical(b) || b == Bin::Max || b == Bin::Min;
+  else if constexpr (kIsFloat<T>) return !isLogical(b);
+  else return !isLogical(b) && b != Bin::Pow;
+}
+
+// Result element type of B on T.
+template <class T, Bin B> using ResultOf = std::conditional_t<isComparison(B) || isLogical(B), bool, T>;
+
+// The math of B on two same-length array expressions of a float, integer or bool
+// scalar type C (f16 is passed already cast to float).
+template <Bin B, class X, class Y> auto binExpr(const X& a, const Y& b) {
+  using C = typename X::Scalar;
+  if constexpr (isComparison(B)) {
+    if constexpr (B == Bin::Eq) return a == b;
+    else if constexpr (B == Bin::Ne) return a != b;
+    else if constexpr (B == Bin::Gt) return a > b;
+    else if constexpr (B == Bin::Ge) return a >= b;
+    else if constexpr (B == Bin::Lt) return a < b;
+    else return a <= b;
+  } else if constexpr (B == Bin::And) {
+    return a && b;
+  } else if constexpr (B == Bin::Or) {
+    return a || b;
+  } else if constexpr (B == Bin::Xor) {
+    return a != b;
+  } else if constexpr (kIsBool<C>) {  // maximum / minimum on bool
+    if constexpr (B == Bin::Max) return a || b;
+    else return a && b;
+  } else if constexpr (std::is_floating_point_v<C>) {
+    if constexpr (B == Bin::Add) return a + b;
+    else if constexpr (B == Bin::Sub) return a - b;
+    else if constexpr (B == Bin::Mul) return a * b;
+    else if constexpr (B == Bin::Div) return a / b;
+    else if constexpr (B == Bin::Pow) return a.binaryExpr(b, [](C x, C y) { return std::pow(x, y); });
+    else if constexpr (B == Bin::Fmod) return a.binaryExpr(b, [](C x, C y) { return std::fmod(x, y); });
+    else if constexpr (B == Bin::Max)
+      return a.binaryExpr(b, [](C x, C y) { return (x != x || x > y) ? x : y; });  // NaN wins
+    else
+      return a.binaryExpr(b, [](C x, C y) { return (x != x || x < y) ? x : y; });
+  } else {  // integers
+    if constexpr (B == Bin::Add)
+      return a.binaryExpr(b, [](C x, C y) { return C(static_cast<uint32_t>(x) + static_cast<uint32_t>(y)); });
+    else if constexpr (B == Bin::Sub)
+      return a.binaryExpr(b, [](C x, C y) { return C(static_cast<uint32_t>(x) - static_cast<uint32_t>(y)); });
+    else if constexpr (B == Bin::Mul)
+      return a.binaryExpr(b, [](C x, C y) { return C(static_cast<uint32_t>(x) * static_cast<uint32_t>(y)); });
+    else if constexpr (B == Bin::Div)
+      return a.binaryExpr(b, [](C x, C y) {
+        if constexpr (std::is_signed_v<C>)
+          if (y == -1) return C(0u - static_cast<uint32_t>(x));  // INT_MIN / -1 wraps
+        return C(x / y);
+      });
+    else if constexpr (B == Bin::Fmod)
+      return a.binaryExpr(b, [](C x, C y) {
+        if constexpr (std::is_signed_v<C>)
+          if (y == -1) return C(0);
+        return C(x % y);
+      });
+    else if constexpr (B == Bin::Max) return a.max(b);
+    else return a.min(b);
+  }
+}
+
+// y[0:n] = B(a, b) for one run; a, b are Maps or Constants of T.
+template <class T, Bin B, class R, class X, class Y> void binaryRun(R* y, int64_t n, const X& a, const Y& b) {
+  if constexpr (kIsInt<T> && (B == Bin::Div || B == Bin::Fmod))
+    if ((b == T(0)).any()) throw KernelError("integer division by zero");
+  if constexpr (kIsHalf<T>) {
+    if constexpr (std::is_same_v<R, bool>) VecMap<R>(y, n) = binExpr<B>(a.template cast<float>(), b.template cast<float>());
+    else VecMap<R>(y, n) = binExpr<B>(a.template cast<float>(), b.template cast<float>()).template cast<Eigen::half>();
+  } else {
+    VecMap<R>(y, n) = binExpr<B>(a, b);
+  }
+}
+
+template <class T, Bin B, class R> void applyBinary(const BroadcastPlan& p, const T* a, const T* b, R* y) {
+  if (p.flat) {
+    binaryRun<T, B>(y, p.total, CVecMap<T>(a, p.total), CVecMap<T>(b, p.total));
+    return;
+  }
+  R* yrun = y;
+  auto math = [&](int64_t n, const auto& ea, const auto& eb) { binaryRun<T, B>(yrun, n, ea, eb); };
+  forEachRun(p, [&](const int64_t* offs, int64_t outOff, int64_t n) {
+    yrun = y + outOff;
+    withRunExprs(math, n,
+                 std::make_tuple(RunIn<T>{a + offs[0], p.innerBroadcast[0] != 0},
+                                 RunIn<T>{b + offs[1], p.innerBroadcast[1] != 0}));
+  });
+}
+
+struct BinaryState {
+  BroadcastPlan plan;                    // operands 0 and 1 → result
+  std::vector<BroadcastPlan> variadic;   // maximum/minimum: (result, operand k+2) → result
+};
+
+template <class T, Bin B> void runBinary(const BinaryState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  using R = ResultOf<T, B>;
+  R* y = outs[0].as<R>();
+  applyBinary<T, B>(s.plan, ins[0].as<const T>(), ins[1].as<const T>(), y);
+  if constexpr (std::is_same_v<R, T>)
+    for (size_t k = 0; k < s.variadic.size(); ++k) applyBinary<T, B>(s.variadic[k], y, ins[k + 2].as<const T>(), y);
+}
+
+template <class T> PreparedKernel selectBinary(Bin b, BinaryState s) {
+  switch (b) {
+#define PIR_BIN(name) \
+  case Bin::name:     \
+    if constexpr (binarySupported<T>(Bin::name)) return makeKernel<BinaryState, runBinary<T, Bin::name>>(std::move(s)); \
+    break;
+    PIR_BIN(Add) PIR_BIN(Sub) PIR_BIN(Mul) PIR_BIN(Div) PIR_BIN(Pow) PIR_BIN(Fmod) PIR_BIN(Max) PIR_BIN(Min)
+    PIR_BIN(Eq) PIR_BIN(Ne) PIR_BIN(Gt) PIR_BIN(Ge) PIR_BIN(Lt) PIR_BIN(Le) PIR_BIN(And) PIR_BIN(Or) PIR_BIN(Xor)
+#undef PIR_BIN
+  }
+  return {};
+}
+
+// ---- where ---------------------------------------------------------------------
+
+struct PlanState {
+  BroadcastPlan plan;
+};
+
+template <class T> void runWhere(const PlanState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  const BroadcastPlan& p = s.plan;
+  const bool* c = ins[0].as<const bool>();
+  const T* x = ins[1].as<const T>();
+  const T* z = ins[2].as<const T>();
+  T* y = outs[0].as<T>();
+  if (p.flat) {
+    VecMap<T>(y, p.total) = CVecMap<bool>(c, p.total).select(CVecMap<T>(x, p.total), CVecMap<T>(z, p.total));
+    return;
+  }
+  T* yrun = y;
+  auto math = [&](int64_t n, const auto& ec, const auto& ex, const auto& ez) { VecMap<T>(yrun, n) = ec.select(ex, ez); };
+  forEachRun(p, [&](const int64_t* offs, int64_t outOff, int64_t n) {
+    yrun = y + outOff;
+    withRunExprs(math, n,
+                 std::make_tuple(RunIn<bool>{c + offs[0], p.innerBroadcast[0] != 0},
+                                 RunIn<T>{x + offs[1], p.innerBroadcast[1] != 0},
+                                 RunIn<T>{z + offs[2], p.innerBroadcast[2] != 0}));
+  });
+}
+
+// ---- scaled_add ------------------------------------------------------------------
+
+struct ScaledAddState {
+  BroadcastPlan plan;
+  double a, b;         // attribute values, when not operands
+  bool aOperand, bOperand;  // read a (operand 2) / b (operand 3) at run time
+};
+
+// a*x + b*y in the compute type; integers compute in f64 and convert as cast does.
+template <class T> void runScaledAdd(const ScaledAddState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  const double a = s.aOperand ? readAsDouble(ins[2]) : s.a;
+  const double b = s.bOperand ? readAsDouble(ins[3]) : s.b;
+  using C = ComputeOf<T>;
+  const BroadcastPlan& p = s.plan;
+  const T* x = ins[0].as<const T>();
+  const T* z = ins[1].as<const T>();
+  T* y = outs[0].as<T>();
+  T* yrun = y;
+  auto math = [&](int64_t n, const auto& ex, const auto& ez) {
+    if constexpr (kIsFloat<T>) {
+      VecMap<T>(yrun, n) = (C(a) * ex.template cast<C>() + C(b) * ez.template cast<C>()).template cast<T>();
+    } else {
+      VecMap<T>(yrun, n) = ex.binaryExpr(ez, [a, b](T u, T v) {
+        return convertValue<T>(a * static_cast<double>(u) + b * static_cast<double>(v));
+      });
+    }
+  };
+  if (p.flat) {
+    math(p.total, CVecMap<T>(x, p.total), CVecMap<T>(z, p.total));
+    return;
+  }
+  forEachRun(p, [&](const int64_t* offs, int64_t outOff, int64_t n) {
+    yrun = y + outOff;
+    withRunExprs(math, n,
+                 std::make_tuple(RunIn<T>{x + offs[0], p.innerBroadcast[0] != 0},
+                                 RunIn<T>{z + offs[1], p.innerBroadcast[1] != 0}));
+  });
+}
+
+}  // namespace
+
+PreparedKernel prepareBinary(const Op& op, InTypes in, InTypes out) {
+  const std::optional<Bin> b = binaryOf(op.code);
+  if (!b || in.size() < 2 || out.empty()) throw KernelError("'" + std::string(op.info().name) + "' is not a binary op");
+  for (const TensorType& t : in)
+    if (t.dtype != in[0].dtype) throw KernelError("'" + std::string(op.info().name) + "': operand dtypes differ");
+  BinaryState s;
+  const Shape shapes[2] = {in[0].shape, in[1].shape};
+  s.plan = planBroadcast(shapes, out[0].shape);
+  for (size_t k = 2; k < in.size(); ++k) {
+    const Shape pair[2] = {out[0].shape, in[k].shape};
+    s.variadic.push_back(planBroadcast(pair, out[0].shape));
+  }
+  PreparedKernel k = dispatchDType(in[0].dtype, [&]<class T>() { return selectBinary<T>(*b, std::move(s)); });
+  if (!k.fn) unsupported(op, in[0]);
+  return k;
+}
+
+PreparedKernel prepareWhere(const Op& op, InTypes in, InTypes out) {
+  if (in.size() != 3 || out.empty() || in[0].dtype != DType::Bool || in[1].dtype != in[2].dtype)
+    throw KernelError("'where' needs a bool condition and two operands of one dtype");
+  const Shape shapes[3] = {in[0].shape, in[1].shape, in[2].shape};
+  PlanState s{planBroadcast(shapes, out[0].shape)};
+  return dispatchDType(in[1].dtype, [&]<class T>() { return makeKernel<PlanState, runWhere<T>>(std::move(s)); });
+}
+
+PreparedKernel prepareScaledAdd(const Op& op, InTypes in, InTypes out) {
+  if (in.size() < 2 || out.empty() || in[0].dtype != in[1].dtype)
+    throw KernelError("'" + std::string(op.info().name) + "' needs two operands of one dtype");
+  const Shape shapes[2] = {in[0].shape, in[1].shape};
+  ScaledAddState s{planBroadcast(shapes, out[0].shape), attrFloat(op, "a", 1), attrFloat(op, "b", 1), in.size() > 2,
+                   in.size() > 3};
+  if (in[0].dtype == DType::Bool) unsupported(op, in[0]);
+  return dispatchDType(in[0].dtype, [&]<class T>() {
+    if constexpr (kIsBool<T>) return PreparedKernel{};
+    else return makeKernel<ScaledAddState, runScaledAdd<T>>(std::move(s));
+  });
+}
+
+}  // namespace pir::vm::detail

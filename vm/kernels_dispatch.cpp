@@ -1,0 +1,287 @@
+// prepareKernel: the op → kernel-family dispatch of ops.def's Kernel column,
+// plus the helpers shared by all families (attributes, broadcast plans,
+// strided copies).
+#include <array>
+#include <string_view>
+
+#include "vm/kernel_util.h"
+
+namespace pir::vm {
+namespace detail {
+
+// ---- attributes ------------------------------------------------------------
+
+const Attr* findAttrOrDefault(const Op& op, std::string_view key) {
+  if (const Attr* a = op.attrs.find(key)) return a;
+  if (const AttrSpec* spec = op.info().findAttr(key); spec && spec->presence == AttrPresence::Defaulted)
+    return &spec->defaultValue;
+  return nullptr;
+}
+
+bool hasAttr(const Op& op, std::string_view key) { return findAttrOrDefault(op, key) != nullptr; }
+
+static double wordNumber(const Attr& a, double fallback) {
+  if (a.kind != Attr::Kind::Word && a.kind != Attr::Kind::String) return fallback;
+  if (a.s == "inf" || a.s == "+inf") return std::numeric_limits<double>::infinity();
+  if (a.s == "-inf") return -std::numeric_limits<double>::infinity();
+  if (a.s == "nan") return std::numeric_limits<double>::quiet_NaN();
+  return fallback;
+}
+
+int64_t attrInt(const Op& op, std::string_view key, int64_t fallback) {
+  const Attr* a = findAttrOrDefault(op, key);
+  if (!a) return fallback;
+  if (a->kind == Attr::Kind::Int) return a->i;
+  if (a->kind == Attr::Kind::Float) return static_cast<int64_t>(a->f);
+  if (a->kind == Attr::Kind::Bool) return a->b;
+  if ((a->kind == Attr::Kind::List || a->kind == Attr::Kind::Tuple) && a->items.size() == 1)
+    return a->items[0].kind == Attr::Kind::Int ? a->items[0].i : fallback;
+  return fallback;
+}
+
+double attrFloat(const Op& op, std::string_view key, double fallback) {
+  const Attr* a = findAttrOrDefault(op, key);
+  if (!a) return fallback;
+  if (a->isNumber()) return a->number();
+  if (a->kind == Attr::Kind::Bool) return a->b ? 1 : 0;
+  return wordNumber(*a, fallback);
+}
+
+bool attrBool(const Op& op, std::string_view key, bool fallback) {
+  const Attr* a = findAttrOrDefault(op, key);
+  if (!a) return fallback;
+  if (a->kind == Attr::Kind::Bool) return a->b;
+  if (a->isNumber()) return a->number() != 0;
+  if (a->isWord("true")) return true;
+  if (a->isWord("false")) return false;
+  return fallback;
+}
+
+std::vector<int64_t> attrInts(const Op& op, std::string_view key) {
+  std::vector<int64_t> v;
+  const Attr* a = findAttrOrDefault(op, key);
+  if (!a) return v;
+  if (a->isNumber()) {
+    v.push_back(a->kind == Attr::Kind::Int ? a->i : static_cast<int64_t>(a->f));
+  } else if (a->kind == Attr::Kind::List || a->kind == Attr::Kind::Tuple) {
+    for (const Attr& item : a->items)
+      v.push_back(item.kind == Attr::Kind::Int ? item.i : static_cast<int64_t>(item.number()));
+  }
+  return v;
+}
+
+DType attrDType(const Op& op, std::string_view key, DType fallback) {
+  const Attr* a = findAttrOrDefault(op, key);
+  if (!a) return fallback;
+  if (auto d = parseDType(a->s)) return d->dtype;
+  return fallback;
+}
+
+std::string attrWord(const Op& op, std::string_view key, std::string fallback) {
+  const Attr* a = findAttrOrDefault(op, key);
+  if (!a || (a->kind != Attr::Kind::Word && a->kind != Attr::Kind::String)) return fallback;
+  return a->s;
+}
+
+int64_t resolveAxis(int64_t axis, int64_t rank) {
+  const int64_t r = axis < 0 ? axis + rank : axis;
+  if (r < 0 || r >= std::max<int64_t>(rank, 1))
+    throw KernelError("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+  return r;
+}
+
+std::vector<int64_t> attrAxes(const Op& op, std::string_view key, int64_t rank) {
+  std::vector<int64_t> axes;
+  const Attr* a = findAttrOrDefault(op, key);
+  if (!a || a->isWord("all")) {
+    for (int64_t d = 0; d < rank; ++d) axes.push_back(d);
+    return axes;
+  }
+  for (int64_t x : attrInts(op, key)) axes.push_back(resolveAxis(x, rank));
+  std::sort(axes.begin(), axes.end());
+  axes.erase(std::unique(axes.begin(), axes.end()), axes.end());
+  return axes;
+}
+
+void unsupported(const Op& op, const TensorType& t) {
+  throw KernelError("no kernel for '" + std::string(op.info().name) + "' on " + t.str());
+}
+
+double readAsDouble(const TensorRef& t, int64_t i) {
+  return dispatchDType(t.type->dtype, [&]<class T>() -> double {
+    return static_cast<double>(static_cast<ComputeOf<T>>(t.as<const T>()[i]));
+  });
+}
+
+// ---- broadcast plans -------------------------------------------------------
+
+Shape contiguousStrides(const Shape& shape) {
+  Shape strides(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;) strides[d - 1] = strides[d] * shape[d];
+  return strides;
+}
+
+BroadcastPlan planBroadcast(std::span<const Shape> inputs, const Shape& out) {
+  if (inputs.size() > kMaxBroadcastInputs) throw KernelError("too many broadcast operands");
+  BroadcastPlan p;
+  p.total = numElements(out);
+  const size_t nin = inputs.size();
+  p.outerStrides.assign(nin, {});
+  p.innerBroadcast.assign(nin, 0);
+  for (const Shape& s : inputs) {
+    bool ok = s.size() <= out.size();
+    for (size_t i = 0; ok && i < s.size(); ++i) {
+      const int64_t o = out[out.size() - s.size() + i];
+      ok = s[i] == o || s[i] == 1;
+    }
+    if (!ok) throw KernelError(shapeToString(s) + " does not broadcast to " + shapeToString(out));
+  }
+  bool flat = true;
+  for (const Shape& s : inputs) flat = flat && numElements(s) == p.total;
+  if (flat || p.total == 0) {
+    p.flat = true;
+    p.inner = p.total;
+    return p;
+  }
+  const size_t rank = out.size();
+  // Per kept (non-1) output dim: its size and each input's element stride.
+  std::vector<int64_t> sizes;
+  std::vector<std::vector<int64_t>> strides(nin);
+  std::vector<Shape> inStrides(nin);
+  for (size_t k = 0; k < nin; ++k) inStrides[k] = contiguousStrides(inputs[k]);
+  for (size_t d = 0; d < rank; ++d) {
+    if (out[d] == 1) continue;
+    sizes.push_back(out[d]);
+    for (size_t k = 0; k < nin; ++k) {
+      const Shape& s = inputs[k];
+      const int64_t lead = static_cast<int64_t>(rank) - static_cast<int64_t>(s.size());
+      const int64_t id = static_cast<int64_t>(d) - lead;
+      const bool bc = id < 0 || s[id] == 1;
+      strides[k].push_back(bc ? 0 : inStrides[k][id]);
+    }
+  }
+  // Merge adjacent dims that every input walks uniformly.
+  std::vector<int64_t> msizes;
+  std::vector<std::vector<int64_t>> mstrides(nin);
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    bool merge = !msizes.empty();
+    for (size_t k = 0; merge && k < nin; ++k) merge = mstrides[k].back() == strides[k][d] * sizes[d];
+    if (merge) {
+      msizes.back() *= sizes[d];
+      for (size_t k = 0; k < nin; ++k) mstrides[k].back() = strides[k][d];
+    } else {
+      msizes.push_back(sizes[d]);
+      for (size_t k = 0; k < nin; ++k) mstrides[k].push_back(strides[k][d]);
+    }
+  }
+  if (msizes.size() > kMaxCoalescedRank + 1) throw KernelError("broadcast of too high a rank");
+  p.inner = msizes.back();
+  for (size_t k = 0; k < nin; ++k) p.innerBroadcast[k] = mstrides[k].back() == 0;
+  msizes.pop_back();
+  p.outer = msizes;
+  for (size_t k = 0; k < nin; ++k) {
+    mstrides[k].pop_back();
+    p.outerStrides[k] = mstrides[k];
+  }
+  return p;
+}
+
+// ---- strided copies ---------------------------------------------------------
+
+template <class E>
+static void copyRuns(E* dst, const E* src, const Shape& shape, const std::vector<int64_t>& strides) {
+  const size_t rank = shape.size();
+  const int64_t inner = shape.back(), innerStride = strides.back();
+  const int64_t total = numElements(shape);
+  std::vector<int64_t> idx(rank, 0);
+  int64_t off = 0;
+  for (int64_t done = 0; done < total; done += inner) {
+    if (innerStride == 1) {
+      std::memcpy(dst, src + off, static_cast<size_t>(inner) * sizeof(E));
+    } else if (innerStride > 0) {
+      VecMap<E>(dst, inner) =
+          Eigen::Map<const Vec<E>, 0, Eigen::InnerStride<>>(src + off, inner, Eigen::InnerStride<>(innerStride));
+    } else {  // repeated (0) or reversed (negative) runs
+      for (int64_t i = 0; i < inner; ++i) dst[i] = src[off + i * innerStride];
+    }
+    dst += inner;
+    for (size_t d = rank - 1; d-- > 0;) {
+      if (++idx[d] < shape[d]) {
+        off += strides[d];
+        break;
+      }
+      idx[d] = 0;
+      off -= strides[d] * (shape[d] - 1);
+    }
+  }
+}
+
+void stridedCopy(void* dst, const void* src, const Shape& shape, std::span<const int64_t> srcStrides, int elemSize) {
+  if (numElements(shape) == 0) return;
+  // Coalesce: drop size-1 dims, merge dims walked uniformly.
+  Shape sizes;
+  std::vector<int64_t> strides;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1) continue;
+    if (!sizes.empty() && strides.back() == srcStrides[d] * shape[d]) {
+      sizes.back() *= shape[d];
+      strides.back() = srcStrides[d];
+    } else {
+      sizes.push_back(shape[d]);
+      strides.push_back(srcStrides[d]);
+    }
+  }
+  if (sizes.empty()) {
+    sizes.push_back(1);
+    strides.push_back(1);
+  }
+  switch (elemSize) {
+    case 1: copyRuns(static_cast<uint8_t*>(dst), static_cast<const uint8_t*>(src), sizes, strides); break;
+    case 2: copyRuns(static_cast<uint16_t*>(dst), static_cast<const uint16_t*>(src), sizes, strides); break;
+    case 4: copyRuns(static_cast<uint32_t*>(dst), static_cast<const uint32_t*>(src), sizes, strides); break;
+    default: copyRuns(static_cast<uint64_t*>(dst), static_cast<const uint64_t*>(src), sizes, strides); break;
+  }
+}
+
+// ---- dispatch ---------------------------------------------------------------
+
+// The Kernel column of ops.def, by OpCode.
+static constexpr std::string_view kFamilyOf[] = {
+#define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel) #kernel,
+#include "ir/ops.def"
+#undef PIR_OP
+};
+
+using Preparer = PreparedKernel (*)(const Op&, InTypes, InTypes);
+
+static Preparer preparerFor(OpCode code) {
+  const std::string_view family = kFamilyOf[static_cast<size_t>(code)];
+  static constexpr std::pair<std::string_view, Preparer> kFamilies[] = {
+      {"Unary", prepareUnary},         {"Cast", prepareCast},           {"Copy", prepareCopy},
+      {"Binary", prepareBinary},       {"Where", prepareWhere},         {"ScaledAdd", prepareScaledAdd},
+      {"Reduce", prepareReduce},       {"ArgReduce", prepareArgReduce}, {"Softmax", prepareSoftmax},
+      {"MatMul", prepareMatMul},       {"Transpose", prepareTranspose}, {"Broadcast", prepareBroadcast},
+      {"Concat", prepareConcat},       {"Split", prepareSplit},         {"Slice", prepareSlice},
+      {"Init", prepareInit},           {"VarUpdate", prepareVarUpdate}, {"Gather", prepareGather},
+      {"Scatter", prepareScatter},     {"DynamicSlice", prepareDynamic}, {"DynamicUpdate", prepareDynamic},
+      {"Subsample", prepareSubsample}, {"OneHot", prepareOneHot},       {"CumSum", prepareCumSum},
+      {"TopK", prepareTopK},           {"Norm", prepareNorm},           {"NllLoss", prepareNllLoss},
+      {"Conv", prepareConv},           {"Pool", preparePool},
+  };
+  for (auto& [name, fn] : kFamilies)
+    if (name == family) return fn;
+  return nullptr;
+}
+
+}  // namespace detail
+
+bool hasKernel(OpCode code) { return detail::preparerFor(code) != nullptr; }
+
+PreparedKernel prepareKernel(const Op& op, std::span<const TensorType> inTypes,
+                             std::span<const TensorType> outTypes) {
+  detail::Preparer prep = detail::preparerFor(op.code);
+  if (!prep) throw KernelError("'" + std::string(op.info().name) + "' has no compute kernel");
+  return prep(op, inTypes, outTypes);
+}
+
+}  // namespace pir::vm

@@ -1,0 +1,322 @@
+// Indexing kernels: gather, scatter, dynamic_slice, dynamic_update(_),
+// subsample, onehot, cumsum, topk.
+//
+// Index semantics: gather/scatter accept indices in [-dim, dim) (negative counts
+// from the end); anything else is the runtime error "index N is out of range
+// for an axis of size D". dynamic_slice/update clamp the start so that the
+// slice fits (PopXL). onehot gives an all-`off` row for an index outside
+// [0, num_classes).
+#include <numeric>
+
+#include "vm/kernel_util.h"
+
+namespace pir::vm::detail {
+namespace {
+
+int64_t readIndex(const TensorRef& t, int64_t i) { return static_cast<int64_t>(readAsDouble(t, i)); }
+
+int64_t checkedIndex(int64_t idx, int64_t dim) {
+  if (idx < -dim || idx >= dim)
+    throw KernelError("index " + std::to_string(idx) + " is out of range for an axis of size " + std::to_string(dim));
+  return idx < 0 ? idx + dim : idx;
+}
+
+// x viewed as [outer, axisLen, inner] around one axis.
+struct AxisSplit {
+  int64_t outer = 1, axisLen = 1, inner = 1;
+};
+AxisSplit splitAround(const Shape& shape, int64_t axis) {
+  AxisSplit s;
+  for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d) {
+    if (d < axis) s.outer *= shape[d];
+    else if (d == axis) s.axisLen = shape[d];
+    else s.inner *= shape[d];
+  }
+  return s;
+}
+
+// ---- gather -------------------------------------------------------------------
+
+struct GatherState {
+  AxisSplit x;
+  int64_t numIndices = 0;
+  int elemSize = 1;
+};
+
+void runGather(const GatherState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  const char* x = static_cast<const char*>(ins[0].data);
+  char* y = static_cast<char*>(outs[0].data);
+  const size_t run = static_cast<size_t>(s.x.inner * s.elemSize);
+  std::vector<int64_t> idx(static_cast<size_t>(s.numIndices));
+  for (int64_t j = 0; j < s.numIndices; ++j) idx[j] = checkedIndex(readIndex(ins[1], j), s.x.axisLen);
+  for (int64_t o = 0; o < s.x.outer; ++o)
+    for (int64_t j = 0; j < s.numIndices; ++j) {
+      if (run) std::memcpy(y, x + (o * s.x.axisLen + idx[j]) * static_cast<int64_t>(run), run);
+      y += run;
+    }
+}
+
+// ---- scatter (ONNX ScatterElements) -------------------------------------------------
+
+struct ScatterState {
+  Shape indexShape;
+  Shape xStrides;
+  int64_t axis = 0, axisLen = 0, total = 0;
+  int elemSize = 1;
+};
+
+void runScatter(const ScatterState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  char* y = static_cast<char*>(outs[0].data);
+  if (outs[0].data != ins[0].data) std::memcpy(y, ins[0].data, static_cast<size_t>(s.total * s.elemSize));
+  const char* values = static_cast<const char*>(ins[2].data);
+  const int64_t n = numElements(s.indexShape);
+  const size_t rank = s.indexShape.size();
+  std::vector<int64_t> pos(rank, 0);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t off = 0;
+    for (size_t d = 0; d < rank; ++d)
+      off += (static_cast<int64_t>(d) == s.axis ? checkedIndex(readIndex(ins[1], i), s.axisLen) : pos[d]) * s.xStrides[d];
+    std::memcpy(y + off * s.elemSize, values + i * s.elemSize, static_cast<size_t>(s.elemSize));
+    for (size_t d = rank; d-- > 0;) {
+      if (++pos[d] < s.indexShape[d]) break;
+      pos[d] = 0;
+    }
+  }
+}
+
+// ---- dynamic_slice / dynamic_update ----------------------------------------------------
+
+struct DynamicState {
+  Shape shape;        // of x
+  Shape xStrides;
+  Shape sliceShape;
+  std::vector<int64_t> axes, sizes;
+  int elemSize = 1;
+  bool update = false;
+};
+
+// The clamped start offset (elements) of the slice for this run's index tensor.
+int64_t sliceOffset(const DynamicState& s, const TensorRef& index) {
+  int64_t off = 0;
+  for (size_t i = 0; i < s.axes.size(); ++i) {
+    const int64_t a = s.axes[i];
+    const int64_t start = std::clamp<int64_t>(readIndex(index, static_cast<int64_t>(i)), 0, s.shape[a] - s.sizes[i]);
+    off += start * s.xStrides[a];
+  }
+  return off;
+}
+
+void runDynamic(const DynamicState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  const int64_t off = numElements(s.sliceShape) == 0 ? 0 : sliceOffset(s, ins[1]);
+  if (!s.update) {
+    stridedCopy(outs[0].data, static_cast<const char*>(ins[0].data) + off * s.elemSize, s.sliceShape, s.xStrides,
+                s.elemSize);
+    return;
+  }
+  char* y = static_cast<char*>(outs[0].data);
+  if (outs[0].data != ins[0].data) std::memcpy(y, ins[0].data, static_cast<size_t>(numElements(s.shape) * s.elemSize));
+  // Scatter the contiguous update into the strided slice, run by run.
+  const char* u = static_cast<const char*>(ins[2].data);
+  const int64_t n = numElements(s.sliceShape);
+  if (n == 0) return;
+  const size_t rank = s.sliceShape.size();
+  const int64_t inner = rank ? s.sliceShape.back() : 1;
+  std::vector<int64_t> pos(rank, 0);
+  for (int64_t done = 0; done < n; done += inner) {
+    int64_t o = off;
+    for (size_t d = 0; d + 1 < rank; ++d) o += pos[d] * s.xStrides[d];
+    std::memcpy(y + o * s.elemSize, u + done * s.elemSize, static_cast<size_t>(inner * s.elemSize));
+    for (size_t d = rank - (rank ? 1 : 0); d-- > 0;) {
+      if (++pos[d] < s.sliceShape[d]) break;
+      pos[d] = 0;
+    }
+  }
+}
+
+// ---- subsample --------------------------------------------------------------------
+
+struct StridedState {
+  Shape shape;
+  std::vector<int64_t> strides;
+  int elemSize = 1;
+};
+
+void runStrided(const StridedState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  stridedCopy(outs[0].data, ins[0].data, s.shape, s.strides, s.elemSize);
+}
+
+// ---- onehot -------------------------------------------------------------------------
+
+struct OneHotState {
+  int64_t n = 0, classes = 0;
+  double off = 0, on = 1;
+};
+
+template <class T> void runOneHot(const OneHotState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  T* y = outs[0].as<T>();
+  const T off = convertValue<T>(s.off), on = convertValue<T>(s.on);
+  std::fill(y, y + s.n * s.classes, off);
+  for (int64_t i = 0; i < s.n; ++i) {
+    const int64_t c = readIndex(ins[0], i);
+    if (c >= 0 && c < s.classes) y[i * s.classes + c] = on;
+  }
+}
+
+// ---- cumsum -------------------------------------------------------------------------
+
+struct CumSumState {
+  AxisSplit x;
+};
+
+template <class T> void runCumSum(const CumSumState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  // Accumulate in f32 for f16, in uint32 for integers (wrapping), else in T.
+  using A = std::conditional_t<kIsHalf<T>, float, std::conditional_t<kIsInt<T>, uint32_t, T>>;
+  using Block = Eigen::Array<A, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const int64_t len = s.x.axisLen, inner = s.x.inner;
+  for (int64_t o = 0; o < s.x.outer; ++o) {
+    const int64_t base = o * len * inner;
+    Block b = Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+                  ins[0].as<const T>() + base, len, inner).template cast<A>();
+    for (int64_t r = 1; r < len; ++r) b.row(r) += b.row(r - 1);
+    Eigen::Map<Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(outs[0].as<T>() + base, len, inner) =
+        b.template cast<T>();
+  }
+}
+
+// ---- topk ----------------------------------------------------------------------------
+
+struct TopKState {
+  AxisSplit x;
+  int64_t k = 0;
+  bool largest = true;
+};
+
+template <class T> void runTopK(const TopKState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  using C = ComputeOf<T>;
+  const T* x = ins[0].as<const T>();
+  T* values = outs[0].as<T>();
+  int32_t* indices = outs[1].as<int32_t>();
+  const int64_t len = s.x.axisLen, inner = s.x.inner, k = s.k;
+  std::vector<int64_t> order(static_cast<size_t>(len));
+  for (int64_t o = 0; o < s.x.outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      const T* line = x + o * len * inner + i;
+      auto at = [&](int64_t j) { return static_cast<C>(line[j * inner]); };
+      std::iota(order.begin(), order.end(), int64_t{0});
+      // Sorted; NaN counts as the largest; ties keep the lower index first.
+      auto before = [&](int64_t a, int64_t b) {
+        const C va = at(a), vb = at(b);
+        const bool na = va != va, nb = vb != vb;
+        if (na || nb) {
+          if (na && nb) return a < b;
+          return s.largest ? na : nb;
+        }
+        if (va != vb) return s.largest ? va > vb : va < vb;
+        return a < b;
+      };
+      std::partial_sort(order.begin(), order.begin() + k, order.end(), before);
+      for (int64_t j = 0; j < k; ++j) {
+        const int64_t dst = o * k * inner + j * inner + i;
+        values[dst] = line[order[j] * inner];
+        indices[dst] = static_cast<int32_t>(order[j]);
+      }
+    }
+}
+
+}  // namespace
+
+PreparedKernel prepareGather(const Op& op, InTypes in, InTypes out) {
+  if (in.size() != 2 || !isInteger(in[1].dtype)) throw KernelError("gather needs x and integer indices");
+  const int64_t axis = resolveAxis(attrInt(op, "axis", 0), in[0].rank());
+  return makeKernel<GatherState, runGather>(
+      GatherState{splitAround(in[0].shape, axis), in[1].numElements(), dtypeSize(in[0].dtype)});
+}
+
+PreparedKernel prepareScatter(const Op& op, InTypes in, InTypes out) {
+  if (in.size() != 3 || !isInteger(in[1].dtype) || in[2].dtype != in[0].dtype || in[1].shape != in[2].shape ||
+      in[1].rank() != in[0].rank())
+    throw KernelError("scatter needs x, integer indices and values shaped like the indices");
+  const int64_t axis = resolveAxis(attrInt(op, "axis", 0), in[0].rank());
+  for (int64_t d = 0; d < in[0].rank(); ++d)
+    if (d != axis && in[1].shape[d] > in[0].shape[d])
+      throw KernelError("scatter: indices " + in[1].str() + " exceed " + in[0].str() + " off the axis");
+  ScatterState s{in[1].shape, contiguousStrides(in[0].shape), axis, in[0].rank() ? in[0].shape[axis] : 1,
+                 in[0].numElements(), dtypeSize(in[0].dtype)};
+  return makeKernel<ScatterState, runScatter>(std::move(s));
+}
+
+PreparedKernel prepareDynamic(const Op& op, InTypes in, InTypes out) {
+  DynamicState s;
+  s.update = op.code != OpCode::DynamicSlice;
+  if (in.size() < (s.update ? 3u : 2u)) throw KernelError("dynamic slice/update: missing operands");
+  s.shape = in[0].shape;
+  s.xStrides = contiguousStrides(s.shape);
+  s.sliceShape = s.shape;
+  s.sizes = attrInts(op, "sizes");
+  s.elemSize = dtypeSize(in[0].dtype);
+  const std::vector<int64_t> axes = attrInts(op, "axes");
+  if (axes.size() != s.sizes.size() || in[1].numElements() != static_cast<int64_t>(axes.size()))
+    throw KernelError("dynamic slice/update: axes, sizes and index differ in length");
+  for (size_t i = 0; i < axes.size(); ++i) {
+    const int64_t a = resolveAxis(axes[i], in[0].rank());
+    if (s.sizes[i] < 0 || s.sizes[i] > s.shape[a]) throw KernelError("dynamic slice/update: size exceeds the axis");
+    s.axes.push_back(a);
+    s.sliceShape[a] = s.sizes[i];
+  }
+  if (s.update && in[2].shape != s.sliceShape) throw KernelError("dynamic_update: the update must have the slice shape");
+  return makeKernel<DynamicState, runDynamic>(std::move(s));
+}
+
+PreparedKernel prepareSubsample(const Op& op, InTypes in, InTypes out) {
+  const std::vector<int64_t> strides = attrInts(op, "strides");
+  if (static_cast<int64_t>(strides.size()) != in[0].rank()) throw KernelError("subsample: one stride per axis");
+  StridedState s;
+  s.elemSize = dtypeSize(in[0].dtype);
+  const Shape xs = contiguousStrides(in[0].shape);
+  for (size_t d = 0; d < strides.size(); ++d) {
+    if (strides[d] < 1) throw KernelError("subsample: strides must be >= 1");
+    s.shape.push_back((in[0].shape[d] + strides[d] - 1) / strides[d]);
+    s.strides.push_back(xs[d] * strides[d]);
+  }
+  return makeKernel<StridedState, runStrided>(std::move(s));
+}
+
+PreparedKernel prepareOneHot(const Op& op, InTypes in, InTypes out) {
+  if (in.empty() || !isInteger(in[0].dtype)) throw KernelError("onehot needs integer indices");
+  OneHotState s{in[0].numElements(), attrInt(op, "num_classes", 1), 0, 1};
+  if (const Attr* v = findAttrOrDefault(op, "values"); v && v->items.size() == 2) {
+    s.off = v->items[0].number();
+    s.on = v->items[1].number();
+  }
+  const DType dt = out.empty() ? attrDType(op, "dtype") : out[0].dtype;
+  return dispatchDType(dt, [&]<class T>() { return makeKernel<OneHotState, runOneHot<T>>(s); });
+}
+
+PreparedKernel prepareCumSum(const Op& op, InTypes in, InTypes out) {
+  if (in.empty() || in[0].dtype == DType::Bool) {
+    if (in.empty()) throw KernelError("cumsum needs an operand");
+    unsupported(op, in[0]);
+  }
+  const int64_t axis = resolveAxis(attrInt(op, "axis", 0), in[0].rank());
+  CumSumState s{splitAround(in[0].shape, axis)};
+  return dispatchDType(in[0].dtype, [&]<class T>() {
+    if constexpr (kIsBool<T>) return PreparedKernel{};
+    else return makeKernel<CumSumState, runCumSum<T>>(s);
+  });
+}
+
+PreparedKernel prepareTopK(const Op& op, InTypes in, InTypes out) {
+  if (in.empty() || in[0].dtype == DType::Bool) {
+    if (in.empty()) throw KernelError("topk needs an operand");
+    unsupported(op, in[0]);
+  }
+  const int64_t axis = resolveAxis(attrInt(op, "axis", -1), in[0].rank());
+  TopKState s{splitAround(in[0].shape, axis), attrInt(op, "k", 1), attrBool(op, "largest", true)};
+  if (s.k < 0 || s.k > s.x.axisLen) throw KernelError("topk: k is out of range for the axis");
+  return dispatchDType(in[0].dtype, [&]<class T>() {
+    if constexpr (kIsBool<T>) return PreparedKernel{};
+    else return makeKernel<TopKState, runTopK<T>>(s);
+  });
+}
+
+}  // namespace pir::vm::detail

@@ -1,0 +1,279 @@
+// Reductions (sum mean prod max min sumsquare logsumexp l1 l2), argmax/argmin
+// and softmax/log_softmax.
+//
+// At prepare time the reduced axes are coalesced; unless they already are the
+// trailing axes, the kernel first copies the input into [kept..., reduced...]
+// order, so that every reduction is one Eigen rowwise() expression over an
+// (outputs × reduced) row-major matrix.
+//
+// Integer sums and products wrap (computed in uint32); integer mean is the
+// exact sum divided by the count, truncated toward zero. Float max/min
+// propagate NaN. f16 computes in f32. Empty reductions give the identity
+// (sum 0, prod 1, max -inf / lowest, min inf / highest, mean NaN).
+#include "vm/kernel_util.h"
+
+namespace pir::vm::detail {
+namespace {
+
+enum class Red : uint8_t { Sum, Mean, Prod, Max, Min, SumSquare, LogSumExp, L1, L2 };
+
+std::optional<Red> reductionOf(OpCode c) {
+  switch (c) {
+    case OpCode::Sum: return Red::Sum;
+    case OpCode::Mean: return Red::Mean;
+    case OpCode::Prod: return Red::Prod;
+    case OpCode::Max: return Red::Max;
+    case OpCode::Min: return Red::Min;
+    case OpCode::SumSquare: return Red::SumSquare;
+    case OpCode::LogSumExp: return Red::LogSumExp;
+    case OpCode::L1: return Red::L1;
+    case OpCode::L2: return Red::L2;
+    default: return std::nullopt;
+  }
+}
+
+template <class T> constexpr bool reduceSupported(Red r) {
+  if constexpr (kIsBool<T>) return r == Red::Max || r == Red::Min;
+  else if constexpr (kIsInt<T>) return r != Red::LogSumExp && r != Red::L2;
+  else return true;
+}
+
+template <class T> using RowArr = Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <class T> using CRowArrMap = Eigen::Map<const RowArr<T>>;
+
+// Reorders the input so that the axes in `last` (sorted) become trailing. The
+// result describes a stridedCopy from the original buffer; `needed` is false
+// when the input already is in that order.
+struct Reorder {
+  bool needed = false;
+  Shape shape;                  // the reordered shape
+  std::vector<int64_t> strides; // source strides for each reordered dim
+};
+
+Reorder reorderTrailing(const Shape& shape, const std::vector<int64_t>& last) {
+  Reorder r;
+  const Shape strides = contiguousStrides(shape);
+  std::vector<int64_t> order;
+  std::vector<bool> isLast(shape.size(), false);
+  for (int64_t a : last) isLast[a] = true;
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (!isLast[d]) order.push_back(static_cast<int64_t>(d));
+  for (int64_t a : last) order.push_back(a);
+  // Only dims of size > 1 matter for whether data moves.
+  int64_t prev = -1;
+  for (int64_t d : order) {
+    if (shape[d] == 1) continue;
+    if (d < prev) r.needed = true;
+    prev = d;
+  }
+  for (int64_t d : order) {
+    r.shape.push_back(shape[d]);
+    r.strides.push_back(strides[d]);
+  }
+  return r;
+}
+
+// Returns the input as a row-major (rows × cols) buffer: the original or a
+// reordered copy in `scratch`.
+template <class T> const T* reordered(const Reorder& r, const T* x, int64_t n, Vec<T>& scratch) {
+  if (!r.needed) return x;
+  scratch.resize(n);
+  stridedCopy(scratch.data(), x, r.shape, r.strides, sizeof(T));
+  return scratch.data();
+}
+
+struct ReduceState {
+  Reorder reorder;
+  int64_t rows = 0, cols = 0;  // rows: outputs; cols: elements reduced into each
+};
+
+template <class C> C nanMax(C a, C b) { return (a != a || a > b) ? a : b; }
+template <class C> C nanMin(C a, C b) { return (a != a || a < b) ? a : b; }
+
+template <class T, Red R> void runReduce(const ReduceState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  Vec<T> scratch;
+  const T* x = reordered(s.reorder, ins[0].as<const T>(), s.rows * s.cols, scratch);
+  VecMap<T> y(outs[0].as<T>(), s.rows);
+  if (s.rows == 0) return;
+  if (s.cols == 0) {  // empty reduction: the identity
+    if constexpr (R == Red::Prod) y.setConstant(T(1));
+    else if constexpr (R == Red::Max) y.setConstant(kIsFloat<T> ? T(-INFINITY) : std::numeric_limits<T>::lowest());
+    else if constexpr (R == Red::Min) y.setConstant(kIsFloat<T> ? T(INFINITY) : std::numeric_limits<T>::max());
+    else if constexpr (R == Red::LogSumExp) y.setConstant(T(-INFINITY));
+    else if constexpr (R == Red::Mean && kIsFloat<T>) y.setConstant(T(NAN));
+    else y.setConstant(T(0));
+    return;
+  }
+  const CRowArrMap<T> m(x, s.rows, s.cols);
+  if constexpr (kIsBool<T>) {
+    if constexpr (R == Red::Max) y = m.rowwise().any();
+    else y = m.rowwise().all();
+  } else if constexpr (kIsInt<T>) {
+    using W = uint32_t;  // wrapping accumulator
+    auto mw = m.template cast<W>();
+    if constexpr (R == Red::Sum) y = mw.rowwise().sum().template cast<T>();
+    else if constexpr (R == Red::Prod) y = mw.rowwise().prod().template cast<T>();
+    else if constexpr (R == Red::SumSquare) y = mw.square().rowwise().sum().template cast<T>();
+    else if constexpr (R == Red::L1) {
+      auto absw = m.unaryExpr([](T v) { return v < 0 ? W(0u - static_cast<W>(v)) : static_cast<W>(v); });
+      y = absw.rowwise().sum().template cast<T>();
+    } else if constexpr (R == Red::Mean) {
+      y = (m.template cast<int64_t>().rowwise().sum() / s.cols).template cast<T>();
+    } else if constexpr (R == Red::Max) y = m.rowwise().maxCoeff();
+    else y = m.rowwise().minCoeff();
+  } else {
+    using C = ComputeOf<T>;
+    auto mc = m.template cast<C>();
+    Vec<C> r;
+    if constexpr (R == Red::Sum) r = mc.rowwise().sum();
+    else if constexpr (R == Red::Mean) r = mc.rowwise().sum() / C(s.cols);
+    else if constexpr (R == Red::Prod) r = mc.rowwise().prod();
+    else if constexpr (R == Red::SumSquare) r = mc.square().rowwise().sum();
+    else if constexpr (R == Red::L1) r = mc.abs().rowwise().sum();
+    else if constexpr (R == Red::L2) r = mc.square().rowwise().sum().sqrt();
+    else if constexpr (R == Red::Max) r = mc.rowwise().redux([](C a, C b) { return nanMax(a, b); });
+    else if constexpr (R == Red::Min) r = mc.rowwise().redux([](C a, C b) { return nanMin(a, b); });
+    else {  // logsumexp, shifted by the (finite) row max for stability
+      Vec<C> mx = mc.rowwise().redux([](C a, C b) { return nanMax(a, b); });
+      mx = mx.isFinite().select(mx, C(0));
+      r = (mc.colwise() - mx).exp().rowwise().sum().log() + mx;
+    }
+    y = r.template cast<T>();
+  }
+}
+
+template <class T> PreparedKernel selectReduce(Red r, ReduceState s) {
+  switch (r) {
+#define PIR_RED(name) \
+  case Red::name:     \
+    if constexpr (reduceSupported<T>(Red::name)) return makeKernel<ReduceState, runReduce<T, Red::name>>(std::move(s)); \
+    break;
+    PIR_RED(Sum) PIR_RED(Mean) PIR_RED(Prod) PIR_RED(Max) PIR_RED(Min) PIR_RED(SumSquare) PIR_RED(LogSumExp)
+    PIR_RED(L1) PIR_RED(L2)
+#undef PIR_RED
+  }
+  return {};
+}
+
+// ---- argmax / argmin ---------------------------------------------------------
+
+template <class T, bool IsMax> void runArgReduce(const ReduceState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  Vec<T> scratch;
+  const T* x = reordered(s.reorder, ins[0].as<const T>(), s.rows * s.cols, scratch);
+  int32_t* y = outs[0].as<int32_t>();
+  using C = ComputeOf<T>;
+  for (int64_t r = 0; r < s.rows; ++r) {
+    // The first extreme wins; a NaN is the extreme (NumPy).
+    const T* row = x + r * s.cols;
+    int64_t best = 0;
+    C bv = static_cast<C>(row[0]);
+    for (int64_t i = 1; i < s.cols && bv == bv; ++i) {
+      const C v = static_cast<C>(row[i]);
+      if (v != v || (IsMax ? v > bv : v < bv)) {
+        best = i;
+        bv = v;
+      }
+    }
+    y[r] = static_cast<int32_t>(best);
+  }
+}
+
+// ---- softmax / log_softmax ------------------------------------------------------
+
+struct SoftmaxState {
+  ReduceState layout;           // axis moved last
+  Shape backShape;              // to copy the result back: reordered-layout view of the output
+  std::vector<int64_t> backStrides;
+};
+
+template <class T, bool Log> void runSoftmax(const SoftmaxState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  using C = ComputeOf<T>;
+  const int64_t rows = s.layout.rows, cols = s.layout.cols, n = rows * cols;
+  if (n == 0) return;
+  Vec<T> scratch;
+  const T* x = reordered(s.layout.reorder, ins[0].as<const T>(), n, scratch);
+  const CRowArrMap<T> m(x, rows, cols);
+  const RowArr<C> xc = m.template cast<C>();
+  Vec<C> mx = xc.rowwise().redux([](C a, C b) { return nanMax(a, b); });
+  mx = mx.isFinite().select(mx, C(0));
+  const RowArr<C> shifted = xc.colwise() - mx;
+  const Vec<C> sum = shifted.exp().rowwise().sum();
+  RowArr<C> r;
+  if constexpr (Log) r = shifted.colwise() - sum.log();
+  else r = shifted.exp().colwise() / sum;
+  if (!s.layout.reorder.needed) {
+    Eigen::Map<RowArr<T>>(outs[0].as<T>(), rows, cols) = r.template cast<T>();
+  } else {
+    const RowArr<T> rt = r.template cast<T>();
+    stridedCopy(outs[0].data, rt.data(), s.backShape, s.backStrides, sizeof(T));
+  }
+}
+
+}  // namespace
+
+PreparedKernel prepareReduce(const Op& op, InTypes in, InTypes out) {
+  const std::optional<Red> r = reductionOf(op.code);
+  if (!r || in.empty()) throw KernelError("'" + std::string(op.info().name) + "' is not a reduction");
+  const std::vector<int64_t> axes = attrAxes(op, "axis", in[0].rank());
+  ReduceState s;
+  s.reorder = reorderTrailing(in[0].shape, axes);
+  s.cols = 1;
+  for (int64_t a : axes) s.cols *= in[0].shape[a];
+  s.rows = 1;
+  for (size_t d = 0; d < in[0].shape.size(); ++d)
+    if (!std::binary_search(axes.begin(), axes.end(), static_cast<int64_t>(d))) s.rows *= in[0].shape[d];
+  if (out.empty() || out[0].numElements() != s.rows || out[0].dtype != in[0].dtype)
+    throw KernelError("result type does not match the reduction of " + in[0].str());
+  PreparedKernel k = dispatchDType(in[0].dtype, [&]<class T>() { return selectReduce<T>(*r, std::move(s)); });
+  if (!k.fn) unsupported(op, in[0]);
+  return k;
+}
+
+static ReduceState axisLast(const TensorType& t, int64_t axis) {
+  ReduceState s;
+  s.reorder = reorderTrailing(t.shape, t.rank() == 0 ? std::vector<int64_t>{} : std::vector<int64_t>{axis});
+  s.cols = t.rank() == 0 ? 1 : t.shape[axis];
+  s.rows = s.cols == 0 ? 0 : t.numElements() / s.cols;
+  return s;
+}
+
+PreparedKernel prepareArgReduce(const Op& op, InTypes in, InTypes out) {
+  if (in.empty()) throw KernelError("argmax/argmin needs an operand");
+  const int64_t axis = resolveAxis(attrInt(op, "axis", 0), in[0].rank());
+  ReduceState s = axisLast(in[0], axis);
+  if (in[0].rank() > 0 && in[0].shape[axis] == 0)
+    throw KernelError("'" + std::string(op.info().name) + "' of an empty axis");
+  const bool isMax = op.code == OpCode::ArgMax;
+  return dispatchDType(in[0].dtype, [&]<class T>() {
+    return isMax ? makeKernel<ReduceState, runArgReduce<T, true>>(s) : makeKernel<ReduceState, runArgReduce<T, false>>(s);
+  });
+}
+
+PreparedKernel prepareSoftmax(const Op& op, InTypes in, InTypes out) {
+  if (in.empty() || !isFloat(in[0].dtype)) {
+    if (in.empty()) throw KernelError("softmax needs an operand");
+    unsupported(op, in[0]);
+  }
+  const int64_t axis = resolveAxis(attrInt(op, "axis", -1), in[0].rank());
+  SoftmaxState s;
+  s.layout = axisLast(in[0], axis);
+  if (s.layout.reorder.needed) {
+    // Result in [others..., axis] order → output in original order: walk the
+    // output's dims reading the scratch with the scratch's strides.
+    const Shape& shape = in[0].shape;
+    const Shape scratchStrides = contiguousStrides(s.layout.reorder.shape);
+    s.backShape = shape;
+    s.backStrides.assign(shape.size(), 0);
+    size_t pos = 0;
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (static_cast<int64_t>(d) != axis) s.backStrides[d] = scratchStrides[pos++];
+    s.backStrides[axis] = scratchStrides.back();
+  }
+  const bool isLog = op.code == OpCode::LogSoftmax;
+  return dispatchDType(in[0].dtype, [&]<class T>() {
+    if constexpr (!kIsFloat<T>) return PreparedKernel{};
+    else return isLog ? makeKernel<SoftmaxState, runSoftmax<T, true>>(s) : makeKernel<SoftmaxState, runSoftmax<T, false>>(s);
+  });
+}
+
+}  // namespace pir::vm::detail

@@ -1,0 +1,203 @@
+// Shape kernels: transpose (and transpose_), broadcast, concat, split, slice,
+// init. They only move bytes, so they are instantiated per element size, not
+// per dtype; the index arithmetic (strides, offsets, clamped slice bounds) is
+// all done at prepare time.
+#include "vm/kernel_util.h"
+
+namespace pir::vm::detail {
+namespace {
+
+// A strided view of operand 0 copied into the contiguous result.
+struct ViewState {
+  Shape shape;                   // of the result
+  std::vector<int64_t> strides;  // operand element strides per result dim
+  int64_t offset = 0;            // operand element offset of the first result element
+  int elemSize = 1;
+  int64_t total = 0;
+};
+
+void runView(const ViewState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  const char* src = static_cast<const char*>(ins[0].data) + s.offset * s.elemSize;
+  std::vector<char> scratch;
+  if (outs[0].data == ins[0].data && s.total > 0) {  // transpose_: the view overwrites its source
+    scratch.assign(static_cast<const char*>(ins[0].data), static_cast<const char*>(ins[0].data) + s.total * s.elemSize);
+    src = scratch.data() + s.offset * s.elemSize;
+  }
+  stridedCopy(outs[0].data, src, s.shape, s.strides, s.elemSize);
+}
+
+PreparedKernel viewKernel(ViewState s) { return makeKernel<ViewState, runView>(std::move(s)); }
+
+// Concat / split: both walk `outer` blocks; within a block, part p occupies
+// `partBytes[p]` contiguous bytes of the whole tensor's block.
+struct PartsState {
+  int64_t outer = 0;
+  std::vector<int64_t> partBytes;   // bytes per outer block of each part
+};
+
+void runConcat(const PartsState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  char* dst = static_cast<char*>(outs[0].data);
+  for (int64_t o = 0; o < s.outer; ++o)
+    for (size_t p = 0; p < s.partBytes.size(); ++p) {
+      const int64_t n = s.partBytes[p];
+      if (n) std::memcpy(dst, static_cast<const char*>(ins[p].data) + o * n, static_cast<size_t>(n));
+      dst += n;
+    }
+}
+
+void runSplit(const PartsState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  const char* src = static_cast<const char*>(ins[0].data);
+  for (int64_t o = 0; o < s.outer; ++o)
+    for (size_t p = 0; p < s.partBytes.size(); ++p) {
+      const int64_t n = s.partBytes[p];
+      if (n) std::memcpy(static_cast<char*>(outs[p].data) + o * n, src, static_cast<size_t>(n));
+      src += n;
+    }
+}
+
+struct FillState {
+  int64_t bytes = 0;
+};
+
+void runZero(const FillState& s, const TensorRef*, TensorRef* outs, KernelContext&) {
+  if (s.bytes) std::memset(outs[0].data, 0, static_cast<size_t>(s.bytes));
+}
+
+PartsState planParts(std::span<const TensorType> parts, const TensorType& whole, int64_t axis) {
+  PartsState s;
+  const int64_t size = dtypeSize(whole.dtype);
+  int64_t inner = 1;
+  s.outer = 1;
+  for (int64_t d = 0; d < whole.rank(); ++d) {
+    if (d < axis) s.outer *= whole.shape[d];
+    if (d > axis) inner *= whole.shape[d];
+  }
+  int64_t sum = 0;
+  for (const TensorType& t : parts) {
+    if (t.dtype != whole.dtype || t.rank() != whole.rank())
+      throw KernelError("concat/split parts must match the whole tensor's dtype and rank");
+    for (int64_t d = 0; d < whole.rank(); ++d)
+      if (d != axis && t.shape[d] != whole.shape[d]) throw KernelError("concat/split parts differ off the axis");
+    s.partBytes.push_back(t.shape[axis] * inner * size);
+    sum += t.shape[axis];
+  }
+  if (sum != whole.shape[axis]) throw KernelError("concat/split sizes do not add up");
+  return s;
+}
+
+}  // namespace
+
+PreparedKernel prepareTranspose(const Op& op, InTypes in, InTypes out) {
+  const TensorType& t = in[0];
+  const int64_t rank = t.rank();
+  std::vector<int64_t> perm = attrInts(op, "perm");
+  if (perm.empty() && rank > 0)
+    for (int64_t d = rank; d-- > 0;) perm.push_back(d);  // default: reversed
+  if (static_cast<int64_t>(perm.size()) != rank) throw KernelError("transpose: perm does not match the rank");
+  std::vector<bool> seen(rank, false);
+  for (int64_t& p : perm) {
+    p = resolveAxis(p, rank);
+    if (seen[p]) throw KernelError("transpose: perm repeats an axis");
+    seen[p] = true;
+  }
+  if (!out.empty() && out[0].numElements() != t.numElements()) throw KernelError("transpose: result size differs");
+  const Shape inStrides = contiguousStrides(t.shape);
+  ViewState s;
+  s.elemSize = dtypeSize(t.dtype);
+  s.total = t.numElements();
+  for (int64_t p : perm) {
+    s.shape.push_back(t.shape[p]);
+    s.strides.push_back(inStrides[p]);
+  }
+  return viewKernel(std::move(s));
+}
+
+PreparedKernel prepareBroadcast(const Op& op, InTypes in, InTypes out) {
+  const TensorType& t = in[0];
+  const Shape target = out.empty() ? attrInts(op, "shape") : out[0].shape;
+  if (target.size() < t.shape.size()) throw KernelError("broadcast: " + t.str() + " does not broadcast to " + shapeToString(target));
+  const Shape inStrides = contiguousStrides(t.shape);
+  ViewState s;
+  s.elemSize = dtypeSize(t.dtype);
+  s.shape = target;
+  s.total = t.numElements();
+  const size_t lead = target.size() - t.shape.size();
+  for (size_t d = 0; d < target.size(); ++d) {
+    if (d < lead) {
+      s.strides.push_back(0);
+      continue;
+    }
+    const int64_t dim = t.shape[d - lead];
+    if (dim != 1 && dim != target[d])
+      throw KernelError("broadcast: " + t.str() + " does not broadcast to " + shapeToString(target));
+    s.strides.push_back(dim == 1 ? 0 : inStrides[d - lead]);
+  }
+  return viewKernel(std::move(s));
+}
+
+PreparedKernel prepareSlice(const Op& op, InTypes in, InTypes out) {
+  const TensorType& t = in[0];
+  const int64_t rank = t.rank();
+  const std::vector<int64_t> start = attrInts(op, "start"), stop = attrInts(op, "stop");
+  std::vector<int64_t> step = attrInts(op, "step"), axes = attrInts(op, "axes");
+  if (step.empty()) step.assign(start.size(), 1);
+  if (axes.empty())
+    for (size_t i = 0; i < start.size(); ++i) axes.push_back(static_cast<int64_t>(i));  // leading axes
+  if (stop.size() != start.size() || step.size() != start.size() || axes.size() != start.size())
+    throw KernelError("slice: start, stop, step and axes differ in length");
+  const Shape inStrides = contiguousStrides(t.shape);
+  ViewState s;
+  s.elemSize = dtypeSize(t.dtype);
+  s.shape = t.shape;
+  s.strides = inStrides;
+  s.total = t.numElements();
+  for (size_t i = 0; i < axes.size(); ++i) {
+    const int64_t axis = resolveAxis(axes[i], rank);
+    const int64_t dim = t.shape[axis], st = step[i];
+    if (st == 0) throw KernelError("slice: step is 0");
+    // Python's slice.indices(dim): negative counts from the end, then clamp.
+    auto clampIndex = [&](int64_t v, int64_t lo, int64_t hi) {
+      if (v < 0) v = v < -dim ? -dim - 1 : v + dim;  // stays below 0 if still negative: clamped below
+      return std::clamp(v, lo, hi);
+    };
+    int64_t b, e, count;
+    if (st > 0) {
+      b = clampIndex(start[i], 0, dim);
+      e = clampIndex(stop[i], 0, dim);
+      count = e > b ? (e - b + st - 1) / st : 0;
+    } else {
+      b = clampIndex(start[i], -1, dim - 1);
+      e = clampIndex(stop[i], -1, dim - 1);
+      count = b > e ? (b - e + (-st) - 1) / (-st) : 0;
+    }
+    s.shape[axis] = count;
+    if (count > 0) s.offset += b * inStrides[axis];
+    s.strides[axis] = inStrides[axis] * st;
+  }
+  if (!out.empty() && out[0].shape != s.shape)
+    throw KernelError("slice: result " + out[0].str() + " does not match " + shapeToString(s.shape));
+  if (numElements(s.shape) == 0) s.offset = 0;
+  return viewKernel(std::move(s));
+}
+
+PreparedKernel prepareConcat(const Op& op, InTypes in, InTypes out) {
+  if (in.empty() || out.empty()) throw KernelError("concat needs operands");
+  const int64_t axis = resolveAxis(attrInt(op, "axis", 0), out[0].rank());
+  return makeKernel<PartsState, runConcat>(planParts(in, out[0], axis));
+}
+
+PreparedKernel prepareSplit(const Op& op, InTypes in, InTypes out) {
+  if (in.empty() || out.empty()) throw KernelError("split needs an operand and results");
+  const int64_t axis = resolveAxis(attrInt(op, "axis", 0), in[0].rank());
+  return makeKernel<PartsState, runSplit>(planParts(out, in[0], axis));
+}
+
+PreparedKernel prepareInit(const Op& op, InTypes in, InTypes out) {
+  // kind = undef is zero-filled as well: deterministic runs.
+  TensorType t;
+  if (!out.empty()) t = out[0];
+  else t = TensorType{attrDType(op, "dtype"), attrInts(op, "shape")};
+  return makeKernel<FillState, runZero>(FillState{t.numElements() * dtypeSize(t.dtype)});
+}
+
+}  // namespace pir::vm::detail

@@ -1,0 +1,211 @@
+// Elementwise unary kernels (ops.def family Unary, incl. the in-place `_`
+// variants and clip), cast and the plain copies (Copy family).
+//
+// Every unary kernel is one Eigen expression over the whole buffer. In-place
+// variants are the same kernel: coefficient-wise assignment is alias-safe.
+// Integer abs/neg wrap (abs(INT_MIN) == INT_MIN), computed in unsigned to stay
+// clear of signed-overflow UB. f16 computes in f32 and rounds once.
+#include "vm/kernel_util.h"
+
+namespace pir::vm::detail {
+namespace {
+
+enum class Un : uint8_t {
+  Abs, Neg, Sign, Exp, Log, Log2, Sqrt, Rsqrt, Reciprocal, Square, Sin, Cos, Tanh, Sigmoid, Relu,
+  Gelu, GeluErf, Swish, Softplus, Ceil, Floor, Round, IsNan, IsInf, IsFinite, LogicalNot, Clip,
+};
+
+std::optional<Un> unaryOf(OpCode c) {
+  switch (c) {
+    case OpCode::Abs: case OpCode::AbsInplace: return Un::Abs;
+    case OpCode::Neg: case OpCode::NegInplace: return Un::Neg;
+    case OpCode::Sign: return Un::Sign;
+    case OpCode::Exp: case OpCode::ExpInplace: return Un::Exp;
+    case OpCode::Log: case OpCode::LogInplace: return Un::Log;
+    case OpCode::Log2: return Un::Log2;
+    case OpCode::Sqrt: case OpCode::SqrtInplace: return Un::Sqrt;
+    case OpCode::Rsqrt: return Un::Rsqrt;
+    case OpCode::Reciprocal: return Un::Reciprocal;
+    case OpCode::Square: return Un::Square;
+    case OpCode::Sin: return Un::Sin;
+    case OpCode::Cos: return Un::Cos;
+    case OpCode::Tanh: case OpCode::TanhInplace: return Un::Tanh;
+    case OpCode::Sigmoid: case OpCode::SigmoidInplace: return Un::Sigmoid;
+    case OpCode::Relu: case OpCode::ReluInplace: return Un::Relu;
+    case OpCode::Gelu: case OpCode::GeluInplace: return Un::Gelu;
+    case OpCode::GeluErf: return Un::GeluErf;
+    case OpCode::Swish: return Un::Swish;
+    case OpCode::Softplus: return Un::Softplus;
+    case OpCode::Ceil: return Un::Ceil;
+    case OpCode::Floor: return Un::Floor;
+    case OpCode::Round: return Un::Round;
+    case OpCode::IsNan: return Un::IsNan;
+    case OpCode::IsInf: return Un::IsInf;
+    case OpCode::IsFinite: return Un::IsFinite;
+    case OpCode::LogicalNot: return Un::LogicalNot;
+    case OpCode::Clip: case OpCode::ClipInplace: return Un::Clip;
+    default: return std::nullopt;
+  }
+}
+
+constexpr bool isPredicate(Un u) { return u == Un::IsNan || u == Un::IsInf || u == Un::IsFinite; }
+
+// Which element types each op accepts (the verifier's rules, enforced again so
+// that a bad combination is an error, not a wrong instantiation).
+template <class T> constexpr bool unarySupported(Un u) {
+  if constexpr (kIsFloat<T>) return u != Un::LogicalNot;
+  else if constexpr (kIsBool<T>)
+    return u == Un::LogicalNot || u == Un::Abs || u == Un::Relu || u == Un::Ceil || u == Un::Floor ||
+           u == Un::Round || u == Un::Clip || isPredicate(u) || u == Un::Sign;
+  else
+    return u == Un::Abs || u == Un::Neg || u == Un::Sign || u == Un::Relu || u == Un::Ceil || u == Un::Floor ||
+           u == Un::Round || u == Un::Clip || u == Un::Square || isPredicate(u);
+}
+
+struct UnaryState {
+  int64_t n;
+  double lo, hi;  // clip bounds
+};
+
+// The float math, as an Eigen expression of x (float or double array expression).
+template <Un U, class X> auto floatExpr(const X& x, const UnaryState& s) {
+  using T = typename X::Scalar;
+  if constexpr (U == Un::Abs) return x.abs();
+  else if constexpr (U == Un::Neg) return -x;
+  else if constexpr (U == Un::Sign) return x.unaryExpr([](T v) { return v > 0 ? T(1) : v < 0 ? T(-1) : v; });
+  else if constexpr (U == Un::Exp) return x.exp();
+  else if constexpr (U == Un::Log) return x.log();
+  else if constexpr (U == Un::Log2) return x.unaryExpr([](T v) { return std::log2(v); });
+  else if constexpr (U == Un::Sqrt) return x.sqrt();
+  else if constexpr (U == Un::Rsqrt) return x.rsqrt();
+  else if constexpr (U == Un::Reciprocal) return x.inverse();
+  else if constexpr (U == Un::Square) return x.square();
+  else if constexpr (U == Un::Sin) return x.sin();
+  else if constexpr (U == Un::Cos) return x.cos();
+  else if constexpr (U == Un::Tanh) return x.tanh();
+  else if constexpr (U == Un::Sigmoid) return x.logistic();
+  else if constexpr (U == Un::Relu) return x.unaryExpr([](T v) { return v < 0 ? T(0) : v; });  // NaN stays NaN
+  else if constexpr (U == Un::Gelu)  // tanh approximation
+    return T(0.5) * x * (T(1) + (T(0.7978845608028654) * (x + T(0.044715) * x.cube())).tanh());
+  else if constexpr (U == Un::GeluErf)
+    return x.unaryExpr([](T v) { return T(0.5) * v * (T(1) + std::erf(v * T(0.7071067811865476))); });
+  else if constexpr (U == Un::Swish) return x * x.logistic();
+  else if constexpr (U == Un::Softplus)  // log(1 + e^x) without overflow
+    return x.unaryExpr([](T v) { return v < 0 ? T(0) : v; }) + (-x.abs()).exp().log1p();
+  else if constexpr (U == Un::Ceil) return x.ceil();
+  else if constexpr (U == Un::Floor) return x.floor();
+  else if constexpr (U == Un::Round) return x.rint();  // half to even (NumPy, ONNX)
+  else if constexpr (U == Un::Clip)
+    return x.unaryExpr([lo = T(s.lo), hi = T(s.hi)](T v) { return v < lo ? lo : v > hi ? hi : v; });
+  else static_assert(U == Un::Abs, "not a float-valued op");
+}
+
+// Integer (and bool) math: wrapping, computed in uint32 where it can overflow.
+template <Un U, class T> T intValue(T v, T lo, T hi) {
+  if constexpr (kIsBool<T>) {
+    if constexpr (U == Un::LogicalNot) return !v;
+    else if constexpr (U == Un::Clip) return v < lo ? lo : v > hi ? hi : v;
+    else return v;  // abs, relu, sign, ceil, floor, round are the identity on {0, 1}
+  } else if constexpr (U == Un::Abs) {
+    if constexpr (std::is_signed_v<T>) return v < 0 ? T(0u - static_cast<uint32_t>(v)) : v;
+    else return v;
+  } else if constexpr (U == Un::Neg) {
+    return T(0u - static_cast<uint32_t>(v));
+  } else if constexpr (U == Un::Sign) {
+    return T((v > 0) - (v < 0));
+  } else if constexpr (U == Un::Relu) {
+    return v > 0 ? v : T(0);
+  } else if constexpr (U == Un::Square) {
+    return T(static_cast<uint32_t>(v) * static_cast<uint32_t>(v));
+  } else if constexpr (U == Un::Clip) {
+    return v < lo ? lo : v > hi ? hi : v;
+  } else {
+    return v;  // ceil, floor, round
+  }
+}
+
+template <class T, Un U> void runUnary(const UnaryState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  const CVecMap<T> x(ins[0].as<const T>(), s.n);
+  if constexpr (isPredicate(U)) {
+    VecMap<bool> y(outs[0].as<bool>(), s.n);
+    if constexpr (kIsFloat<T>) {
+      const auto xf = x.template cast<ComputeOf<T>>();
+      if constexpr (U == Un::IsNan) y = xf.isNaN();
+      else if constexpr (U == Un::IsInf) y = xf.isInf();
+      else y = xf.isFinite();
+    } else {
+      y.setConstant(U == Un::IsFinite);
+    }
+  } else {
+    VecMap<T> y(outs[0].as<T>(), s.n);
+    if constexpr (kIsHalf<T>) {
+      y = floatExpr<U>(x.template cast<float>(), s).template cast<Eigen::half>();
+    } else if constexpr (kIsFloat<T>) {
+      y = floatExpr<U>(x, s);
+    } else {
+      const T lo = convertValue<T>(std::ceil(s.lo)), hi = convertValue<T>(std::floor(s.hi));
+      y = x.unaryExpr([lo, hi](T v) { return intValue<U, T>(v, lo, hi); });
+    }
+  }
+}
+
+template <class T> PreparedKernel selectUnary(Un u, const UnaryState& s) {
+  switch (u) {
+#define PIR_UN(name) \
+  case Un::name:     \
+    if constexpr (unarySupported<T>(Un::name)) return makeKernel<UnaryState, runUnary<T, Un::name>>(s); \
+    break;
+    PIR_UN(Abs) PIR_UN(Neg) PIR_UN(Sign) PIR_UN(Exp) PIR_UN(Log) PIR_UN(Log2) PIR_UN(Sqrt) PIR_UN(Rsqrt)
+    PIR_UN(Reciprocal) PIR_UN(Square) PIR_UN(Sin) PIR_UN(Cos) PIR_UN(Tanh) PIR_UN(Sigmoid) PIR_UN(Relu)
+    PIR_UN(Gelu) PIR_UN(GeluErf) PIR_UN(Swish) PIR_UN(Softplus) PIR_UN(Ceil) PIR_UN(Floor) PIR_UN(Round)
+    PIR_UN(IsNan) PIR_UN(IsInf) PIR_UN(IsFinite) PIR_UN(LogicalNot) PIR_UN(Clip)
+#undef PIR_UN
+  }
+  return {};
+}
+
+// ---- cast ---------------------------------------------------------------------
+
+struct SizeState {
+  int64_t n;
+  int64_t bytes;
+};
+
+template <class From, class To> void runCast(const SizeState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  VecMap<To>(outs[0].as<To>(), s.n) =
+      CVecMap<From>(ins[0].as<const From>(), s.n).unaryExpr([](From v) { return convertValue<To, From>(v); });
+}
+
+void runCopy(const SizeState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  if (outs[0].data != ins[0].data && s.bytes > 0) std::memcpy(outs[0].data, ins[0].data, static_cast<size_t>(s.bytes));
+}
+
+}  // namespace
+
+PreparedKernel prepareUnary(const Op& op, InTypes in, InTypes out) {
+  const std::optional<Un> u = unaryOf(op.code);
+  if (!u || in.empty() || out.empty()) throw KernelError("'" + std::string(op.info().name) + "' is not a unary op");
+  if (out[0].numElements() != in[0].numElements()) throw KernelError("result " + out[0].str() + " does not match " + in[0].str());
+  UnaryState s{in[0].numElements(), attrFloat(op, "min", -INFINITY), attrFloat(op, "max", INFINITY)};
+  PreparedKernel k = dispatchDType(in[0].dtype, [&]<class T>() { return selectUnary<T>(*u, s); });
+  if (!k.fn) unsupported(op, in[0]);
+  return k;
+}
+
+PreparedKernel prepareCast(const Op& op, InTypes in, InTypes out) {
+  if (in.empty() || out.empty() || out[0].numElements() != in[0].numElements())
+    throw KernelError("cast: result does not match the operand");
+  const SizeState s{in[0].numElements(), 0};
+  const DType to = out[0].dtype;
+  return dispatchDType(in[0].dtype, [&]<class From>() {
+    return dispatchDType(to, [&]<class To>() { return makeKernel<SizeState, runCast<From, To>>(s); });
+  });
+}
+
+PreparedKernel prepareCopy(const Op& op, InTypes in, InTypes out) {
+  if (in.empty() || out.empty() || in[0].dtype != out[0].dtype || in[0].numElements() != out[0].numElements())
+    throw KernelError("'" + std::string(op.info().name) + "': copy between mismatched types");
+  return makeKernel<SizeState, runCopy>(SizeState{in[0].numElements(), in[0].numElements() * dtypeSize(in[0].dtype)});
+}
+
+}  // namespace pir::vm::detail

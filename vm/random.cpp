@@ -1,0 +1,157 @@
+#include "vm/random.h"
+
+#include <cmath>
+#include <cstring>
+#include <numbers>
+
+#include "ir/half.h"
+#include "ir/number_format.h"
+
+namespace pir::vm {
+namespace {
+
+constexpr uint32_t kPhiloxM0 = 0xD2511F53u;
+constexpr uint32_t kPhiloxM1 = 0xCD9E8D57u;
+constexpr uint32_t kPhiloxW0 = 0x9E3779B9u;
+constexpr uint32_t kPhiloxW1 = 0xBB67AE85u;
+
+inline void mulHiLo(uint32_t a, uint32_t b, uint32_t& hi, uint32_t& lo) {
+  const uint64_t product = static_cast<uint64_t>(a) * b;
+  hi = static_cast<uint32_t>(product >> 32);
+  lo = static_cast<uint32_t>(product);
+}
+
+PhiloxBlock blockFor(SeedKey key, uint32_t replica, RandomStream stream, uint64_t blockIndex) {
+  return philox4x32_10({static_cast<uint32_t>(blockIndex), static_cast<uint32_t>(blockIndex >> 32), replica,
+                        static_cast<uint32_t>(stream)},
+                       key);
+}
+
+// (x + 0.5) * 2^-32: never 0 or 1, so log(u) is finite in Box–Muller.
+inline double wordToUnit(uint32_t word) { return (static_cast<double>(word) + 0.5) * 0x1p-32; }
+
+// Stores a double into storage of a float or integer dtype, rounded to it.
+void storeRounded(void* out, DType dtype, int64_t i, double v) {
+  const double r = roundToDType(v, dtype);
+  switch (dtype) {
+    case DType::Bool:
+    case DType::U8: static_cast<uint8_t*>(out)[i] = static_cast<uint8_t>(r); break;
+    case DType::I8: static_cast<int8_t*>(out)[i] = static_cast<int8_t>(r); break;
+    case DType::I16: static_cast<int16_t*>(out)[i] = static_cast<int16_t>(r); break;
+    case DType::I32: static_cast<int32_t*>(out)[i] = static_cast<int32_t>(r); break;
+    case DType::U16: static_cast<uint16_t*>(out)[i] = static_cast<uint16_t>(r); break;
+    case DType::U32: static_cast<uint32_t*>(out)[i] = static_cast<uint32_t>(r); break;
+    case DType::F16: static_cast<uint16_t*>(out)[i] = floatToHalf(static_cast<float>(r)); break;
+    case DType::F32: static_cast<float*>(out)[i] = static_cast<float>(r); break;
+    case DType::F64: static_cast<double*>(out)[i] = r; break;
+  }
+}
+
+// The largest value of `dtype` strictly below `high` (for keeping uniform floats in
+// [low, high) after rounding).
+double stepBelow(double high, DType dtype) {
+  const double rounded = roundToDType(high, dtype);
+  if (rounded < high) return rounded;
+  switch (dtype) {
+    case DType::F16: {
+      // One half ulp toward -inf in the sign-magnitude half encoding.
+      const uint16_t bits = floatToHalf(static_cast<float>(rounded));
+      uint16_t below;
+      if (rounded > 0) below = static_cast<uint16_t>(bits - 1);
+      else if (rounded == 0) below = 0x8001u;
+      else below = static_cast<uint16_t>(bits + 1);
+      return static_cast<double>(halfToFloat(below));
+    }
+    case DType::F32:
+      return static_cast<double>(std::nextafter(static_cast<float>(rounded), -INFINITY));
+    default:
+      return std::nextafter(rounded, -INFINITY);
+  }
+}
+
+template <class ValueOfWord>
+void fillByWords(int64_t n, SeedKey seed, uint32_t replica, RandomStream stream, ValueOfWord&& valueOf) {
+  for (int64_t base = 0; base < n; base += 4) {
+    const PhiloxBlock block = blockFor(seed, replica, stream, static_cast<uint64_t>(base) / 4);
+    const int64_t count = n - base < 4 ? n - base : 4;
+    for (int64_t k = 0; k < count; ++k) valueOf(base + k, block[static_cast<size_t>(k)]);
+  }
+}
+
+}  // namespace
+
+PhiloxBlock philox4x32_10(PhiloxBlock counter, SeedKey key) {
+  for (int round = 0; round < 10; ++round) {
+    uint32_t hi0, lo0, hi1, lo1;
+    mulHiLo(kPhiloxM0, counter[0], hi0, lo0);
+    mulHiLo(kPhiloxM1, counter[2], hi1, lo1);
+    counter = {hi1 ^ counter[1] ^ key[0], lo1, hi0 ^ counter[3] ^ key[1], lo0};
+    key[0] += kPhiloxW0;
+    key[1] += kPhiloxW1;
+  }
+  return counter;
+}
+
+double uniformAt(SeedKey key, uint32_t replica, RandomStream stream, int64_t index) {
+  const PhiloxBlock block = blockFor(key, replica, stream, static_cast<uint64_t>(index) / 4);
+  return wordToUnit(block[static_cast<size_t>(index % 4)]);
+}
+
+void fillUniform(DType dtype, void* out, int64_t n, SeedKey seed, uint32_t replica, double low, double high,
+                 RandomStream stream) {
+  if (dtype == DType::Bool) {
+    fillByWords(n, seed, replica, stream, [&](int64_t i, uint32_t word) {
+      static_cast<uint8_t*>(out)[i] = wordToUnit(word) >= 0.5 ? 1 : 0;
+    });
+    return;
+  }
+  if (isInteger(dtype)) {
+    fillByWords(n, seed, replica, stream, [&](int64_t i, uint32_t word) {
+      storeRounded(out, dtype, i, std::floor(low + (high - low) * wordToUnit(word)));
+    });
+    return;
+  }
+  const double highBound = high > low ? stepBelow(high, dtype) : high;
+  fillByWords(n, seed, replica, stream, [&](int64_t i, uint32_t word) {
+    double v = roundToDType(low + (high - low) * wordToUnit(word), dtype);
+    if (high > low && v >= high) v = highBound;
+    storeRounded(out, dtype, i, v);
+  });
+}
+
+void fillNormal(DType dtype, void* out, int64_t n, SeedKey seed, uint32_t replica, double mean, double std,
+                RandomStream stream) {
+  constexpr double kTwoPi = 2.0 * std::numbers::pi;
+  for (int64_t base = 0; base < n; base += 4) {
+    const PhiloxBlock block = blockFor(seed, replica, stream, static_cast<uint64_t>(base) / 4);
+    double z[4];
+    for (int pair = 0; pair < 2; ++pair) {
+      const double radius = std::sqrt(-2.0 * std::log(wordToUnit(block[2 * pair])));
+      const double angle = kTwoPi * wordToUnit(block[2 * pair + 1]);
+      z[2 * pair] = radius * std::cos(angle);
+      z[2 * pair + 1] = radius * std::sin(angle);
+    }
+    const int64_t count = n - base < 4 ? n - base : 4;
+    for (int64_t k = 0; k < count; ++k) storeRounded(out, dtype, base + k, mean + std * z[k]);
+  }
+}
+
+void fillDropoutMask(uint8_t* keep, int64_t n, SeedKey seed, uint32_t replica, double p) {
+  fillByWords(n, seed, replica, RandomStream::Dropout,
+              [&](int64_t i, uint32_t word) { keep[i] = wordToUnit(word) >= p ? 1 : 0; });
+}
+
+std::vector<SeedKey> splitSeed(SeedKey seed, int64_t n) {
+  std::vector<SeedKey> seeds;
+  seeds.reserve(n > 0 ? static_cast<size_t>(n) : 0);
+  for (int64_t k = 0; k < n; ++k) {
+    const PhiloxBlock block =
+        philox4x32_10({static_cast<uint32_t>(k), static_cast<uint32_t>(static_cast<uint64_t>(k) >> 32), 0,
+                       static_cast<uint32_t>(RandomStream::SplitSeed)},
+                      seed);
+    seeds.push_back({block[0], block[1]});
+  }
+  return seeds;
+}
+
+}  // namespace pir::vm

@@ -1,0 +1,630 @@
+#include "vm/session.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <set>
+#include <sstream>
+#include <thread>
+#include <unordered_map>
+
+#include "vm/compiler.h"
+#include "vm/device.h"
+#include "vm/format.h"
+#include "vm/grouping.h"
+#include "vm/npy.h"
+
+namespace pir::vm {
+
+struct Session::State {
+  DeviceState dev;
+  std::vector<const Value*> vars;  // the variable of each dev.vars[r] index
+  size_t validOps = 0;             // main ops (a prefix) whose values are from the last run
+};
+
+struct Session::Snapshot {
+  State state;
+  std::shared_ptr<Program> program;
+  std::vector<const Op*> compiledOps;
+  std::vector<const Graph*> compiledGraphs;
+  std::vector<const Resource*> lastWritten;
+};
+
+Session::Session(Module& module, DiagnosticEngine& diags, std::ostream& out, SessionOptions options)
+    : m_(module), diags_(diags), out_(out), options_(options), st_(std::make_unique<State>()) {}
+
+Session::~Session() = default;
+
+namespace {
+
+int replicasOf(const Module& m) { return static_cast<int>(std::max<int64_t>(1, m.options.replication)); }
+
+// The variable's replica grouping (all replicas in one group when absent).
+ReplicaGrouping groupingOf(const Module& m, const Value& v, DiagnosticEngine& diags) {
+  const int64_t R = replicasOf(m);
+  Grouping g = allReplicas(R);
+  if (v.def) {
+    if (const Attr* a = v.def->attrs.find("replica_grouping")) {
+      std::vector<int64_t> nums;
+      if (a->isNumber()) nums.push_back(static_cast<int64_t>(a->number()));
+      for (const Attr& item : a->items) nums.push_back(static_cast<int64_t>(item.number()));
+      if (nums.empty() || nums.size() > 2)
+        diags.fail(a->loc, "var %" + v.name + ": replica_grouping must be (stride, group_size)");
+      g.stride = nums[0];
+      g.groupSize = nums.size() == 2 ? nums[1] : (nums[0] > 0 ? defaultGroupSize(R, nums[0]) : 0);
+      if (auto err = groupingError(R, g.stride, g.groupSize))
+        diags.fail(a->loc, "var %" + v.name + ": invalid replica_grouping: " + *err);
+    }
+  }
+  return ReplicaGrouping(R, g);
+}
+
+bool allReplicasRetrieval(const Value& v) {
+  const Attr* a = v.def ? v.def->attrs.find("retrieval") : nullptr;
+  return a && a->s == "all_replicas";
+}
+
+// The remote home of a remote variable (`remote = $b, offset = k`), if any.
+struct RemoteHome {
+  const Resource* buffer = nullptr;
+  int64_t offset = 0;
+};
+RemoteHome remoteHomeOf(const Module& m, const Value& v) {
+  RemoteHome h;
+  if (!v.def) return h;
+  if (const Attr* a = v.def->attrs.find("remote")) h.buffer = m.findResource(a->s);
+  if (const Attr* o = v.def->attrs.find("offset"); o && o->isNumber()) h.offset = static_cast<int64_t>(o->number());
+  return h;
+}
+
+// The type of a grouped variable's INIT / write data: [num_groups] + S when num_groups > 1.
+TensorType groupedType(const TensorType& t, int64_t groups) {
+  TensorType g = t;
+  if (groups > 1) g.shape.insert(g.shape.begin(), groups);
+  return g;
+}
+
+}  // namespace
+
+TensorType Session::bufferType(const Resource& r) const {
+  TensorType t = r.type;
+  const int64_t R = replicasOf(m_);
+  if (R > 1) t.shape.insert(t.shape.begin(), R);
+  if (m_.options.numHostTransfers > 1) t.shape.insert(t.shape.begin(), m_.options.numHostTransfers);
+  return t;
+}
+
+const Program& Session::program() {
+  ensureReady();
+  return *program_;
+}
+
+void Session::initVariable(size_t index, State& st) {
+  const Value& v = *st.vars[index];
+  const int R = replicasOf(m_);
+  ReplicaGrouping grouping = groupingOf(m_, v, diags_);
+  TensorType initType = groupedType(v.type, grouping.numGroups());
+  checkFitsDevice(initType, m_.options, "%" + v.name, v.loc, diags_);
+  HostTensor init = v.def && v.def->init
+                        ? materialize(*v.def->init, initType, static_cast<uint32_t>(m_.options.seed), "%" + v.name, diags_)
+                        : HostTensor(initType);
+  const size_t bytes = HostTensor::byteSize(v.type);
+  RemoteHome home = remoteHomeOf(m_, v);
+  for (int r = 0; r < R; ++r) {
+    HostTensor& t = st.dev.vars[r][index];
+    t = HostTensor(v.type);
+    const size_t row = grouping.numGroups() > 1 ? static_cast<size_t>(grouping.groupOf(r)) : 0;
+    std::memcpy(t.data(), init.bytes.data() + row * bytes, bytes);
+    if (home.buffer && home.offset >= 0 && home.offset < home.buffer->entries &&
+        home.buffer->type == v.type)
+      std::memcpy(st.dev.remote[r][home.buffer->index].data() + home.offset * bytes, t.data(), bytes);
+  }
+}
+
+void Session::ensureReady() {
+  const Graph& main = *m_.main;
+  size_t prefix = 0;
+  while (prefix < compiledOps_.size() && prefix < main.ops.size() && compiledOps_[prefix] == main.ops[prefix].get())
+    ++prefix;
+  bool graphsSame = compiledGraphs_.size() == m_.graphs.size();
+  for (size_t i = 0; graphsSame && i < m_.graphs.size(); ++i) graphsSame = compiledGraphs_[i] == m_.graphs[i].get();
+  const bool changed =
+      !program_ || !graphsSame || prefix != compiledOps_.size() || compiledOps_.size() != main.ops.size();
+
+  const int R = replicasOf(m_);
+  // Check every host buffer first, so that sizing below cannot fail halfway.
+  for (const auto& res : m_.resources) {
+    const Resource& r = *res;
+    if (r.kind == Resource::Kind::RemoteBuffer)
+      checkHostBuffer(r.type, static_cast<uint64_t>(std::max<int64_t>(1, r.entries)) * R, m_.options, "$" + r.name,
+                      r.loc, diags_);
+    else
+      checkHostBuffer(r.type, static_cast<uint64_t>(std::max<int64_t>(1, m_.options.numHostTransfers)) * R,
+                      m_.options, "$" + r.name, r.loc, diags_);
+  }
+  // Buffers of resources declared since the last call (existing ones keep their data).
+  auto sizeBuffers = [&](DeviceState& dev) {
+    dev.remote.resize(R);
+    dev.streams.resize(m_.resources.size());
+    for (auto& rr : dev.remote) rr.resize(m_.resources.size());
+    for (const auto& res : m_.resources) {
+      const Resource& r = *res;
+      if (r.kind == Resource::Kind::RemoteBuffer) {
+        const size_t want = HostTensor::byteSize(r.type) * static_cast<size_t>(std::max<int64_t>(1, r.entries));
+        for (int rep = 0; rep < R; ++rep)
+          if (dev.remote[rep][r.index].size() != want) dev.remote[rep][r.index].resize(want);
+      } else {
+        const size_t want = HostTensor::byteSize(bufferType(r));
+        if (dev.streams[r.index].bytes.size() != want) dev.streams[r.index] = StreamBuffer{AlignedBytes(want), false};
+      }
+    }
+  };
+  if (!changed) {
+    sizeBuffers(st_->dev);
+    return;
+  }
+  // Everything is built in `ns` and committed only when nothing failed.
+  State ns;
+  const State& old = *st_;
+  ns.dev.streams = old.dev.streams;
+  ns.dev.remote = old.dev.remote;
+  sizeBuffers(ns.dev);
+
+  std::shared_ptr<Program> p = compileProgram(m_, diags_);
+  {
+    // Frames (main values kept whole, subgraph arenas) and variables, for every replica.
+    uint64_t perReplica = p->main->arenaBytes;
+    for (auto& g : p->graphs)
+      if (g) perReplica += g->arenaBytes;
+    for (const Value* v : p->variables) perReplica += tensorBytes(v->type);
+    if (perReplica > kHostBufferLimitBytes / static_cast<uint64_t>(R))
+      diags_.fail(main.ops.empty() ? SourceLoc{} : main.ops.back()->loc,
+                  "the program needs " + std::to_string(perReplica) + " bytes per replica × " + std::to_string(R) +
+                      " replicas to emulate, more than the VM's limit of " + std::to_string(kHostBufferLimitBytes) +
+                      " bytes");
+  }
+  ns.vars = p->variables;
+  ns.dev.vars.assign(R, std::vector<HostTensor>(ns.vars.size()));
+  // Keep the values of variables that survive (their declaration is in the unchanged prefix).
+  std::unordered_map<const Value*, size_t> oldIndex;
+  for (size_t i = 0; i < old.vars.size(); ++i) oldIndex[old.vars[i]] = i;
+  for (size_t i = 0; i < ns.vars.size(); ++i) {
+    const Value* v = ns.vars[i];
+    auto it = oldIndex.find(v);
+    const bool survives = it != oldIndex.end() && v->def && v->def->index < prefix && old.dev.vars.size() == size_t(R);
+    if (survives) {
+      for (int r = 0; r < R; ++r) ns.dev.vars[r][i] = old.dev.vars[r][it->second];
+    } else {
+      initVariable(i, ns);
+    }
+  }
+  // Carry the last run's main-graph values that are still valid.
+  ns.validOps = std::min(old.validOps, prefix);
+  ns.dev.mainValues.resize(R);
+  for (int r = 0; r < R; ++r) ns.dev.mainValues[r].resize(p->main->arenaBytes);
+  if (program_ && ns.validOps > 0) {
+    const CompiledGraph& oldMain = *program_->main;
+    const CompiledGraph& newMain = *p->main;
+    for (size_t s = 0; s < newMain.slots.size(); ++s) {
+      const SlotInfo& info = newMain.slots[s];
+      if (info.kind != SlotInfo::Kind::Arena || !info.value || !info.value->def) continue;
+      if (info.value->def->index >= ns.validOps || info.value->id >= oldMain.valueSlot.size()) continue;
+      uint32_t os = oldMain.valueSlot[info.value->id];
+      if (os == kNoSlot || oldMain.slots[os].kind != SlotInfo::Kind::Arena) continue;
+      const size_t bytes = std::min(info.bytes, oldMain.slots[os].bytes);
+      for (int r = 0; r < R && r < static_cast<int>(old.dev.mainValues.size()); ++r)
+        std::memcpy(ns.dev.mainValues[r].data() + info.offset, old.dev.mainValues[r].data() + oldMain.slots[os].offset,
+                    bytes);
+    }
+  }
+  program_ = std::move(p);
+  *st_ = std::move(ns);
+  compiledOps_.clear();
+  for (auto& op : main.ops) compiledOps_.push_back(op.get());
+  compiledGraphs_.clear();
+  for (auto& g : m_.graphs) compiledGraphs_.push_back(g.get());
+}
+
+// ---- commands ----------------------------------------------------------------
+
+void Session::command(const SessionCommand& cmd) {
+  switch (cmd.kind) {
+    case SessionCommand::Kind::Feed:
+      if (cmd.data) feed(cmd.target, *cmd.data, cmd.loc);
+      break;
+    case SessionCommand::Kind::Run: run(cmd.count, cmd.loc); break;
+    case SessionCommand::Kind::Print:
+      for (size_t i = 0; i < cmd.names.size(); ++i)
+        print(cmd.names[i], i < cmd.nameLocs.size() ? cmd.nameLocs[i] : cmd.loc);
+      break;
+    case SessionCommand::Kind::Write:
+      if (cmd.data) write(cmd.target, *cmd.data, cmd.loc);
+      break;
+    case SessionCommand::Kind::Save:
+      for (size_t i = 0; i < cmd.names.size(); ++i)
+        save(cmd.names[i], cmd.resolvedPath.empty() ? cmd.path : cmd.resolvedPath,
+             i < cmd.nameLocs.size() ? cmd.nameLocs[i] : cmd.loc);
+      break;
+  }
+}
+
+void Session::runDefault() {
+  run(1, {});
+  for (const auto& r : m_.resources)
+    if (r->kind == Resource::Kind::D2H) print("$" + r->name, r->loc);
+}
+
+void Session::run(int64_t times, SourceLoc loc) {
+  for (int64_t i = 0; i < times; ++i) runOnce(loc);
+}
+
+void Session::runOnce(SourceLoc loc) {
+  ensureReady();
+  const int R = replicasOf(m_);
+  // What a run can change (h2d buffers are only read): restored if the run fails.
+  DeviceState backup;
+  backup.vars = st_->dev.vars;
+  backup.remote = st_->dev.remote;
+  backup.mainValues = st_->dev.mainValues;
+  backup.streams.resize(st_->dev.streams.size());
+  for (const auto& res : m_.resources)
+    if (res->kind == Resource::Kind::D2H) backup.streams[res->index] = st_->dev.streams[res->index];
+  const size_t backupValidOps = st_->validOps;
+  std::vector<std::unique_ptr<Interpreter>> interps(R);
+  std::vector<std::ostringstream> traces(options_.trace ? R : 0);
+  std::vector<std::optional<RuntimeFault>> faults(R);
+  const SourceManager* sources = &diags_.sources();
+
+  // Collectives are barriers between replicas: then every replica needs its own thread.
+  std::unique_ptr<CollectiveHub> hub;
+  if (program_->hasCollectives && R > 1) hub = std::make_unique<CollectiveHub>(R);
+  auto runReplica = [&](int r) {
+    try {
+      interps[r] = std::make_unique<Interpreter>(m_, *program_, st_->dev, r, options_.trace ? &traces[r] : nullptr,
+                                                 sources, hub.get());
+      interps[r]->runMain();
+    } catch (const RuntimeFault& f) {
+      faults[r].emplace(f);
+    } catch (const std::exception& e) {
+      faults[r].emplace(nullptr, std::string("run: ") + e.what());
+    }
+    if (hub) hub->leave();
+  };
+  int threads = options_.threads > 0 ? options_.threads : static_cast<int>(std::thread::hardware_concurrency());
+  threads = hub ? R : std::clamp(threads, 1, R);
+  if (threads == 1) {
+    for (int r = 0; r < R; ++r) runReplica(r);
+  } else {
+    std::atomic<int> next{0};
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t)
+      pool.emplace_back([&] {
+        for (int r; (r = next.fetch_add(1)) < R;) runReplica(r);
+      });
+    for (auto& th : pool) th.join();
+  }
+
+  // Deterministic output: replica 0's lines, then replica 1's, ...
+  for (int r = 0; r < R; ++r) {
+    if (interps[r])
+      for (const std::string& line : interps[r]->printed())
+        out_ << (R > 1 ? "[replica " + std::to_string(r) + "] " : std::string()) << line;
+    if (options_.trace) *options_.trace << traces[r].str();
+  }
+  out_.flush();
+
+  // The lowest replica's real fault; a replica aborted at a collective only
+  // matters when no replica failed (then the replicas diverged).
+  const RuntimeFault* first = nullptr;
+  for (int r = 0; r < R && !first; ++r)
+    if (faults[r] && !faults[r]->aborted) first = &*faults[r];
+  for (int r = 0; r < R && !first; ++r)
+    if (faults[r]) first = &*faults[r];
+  if (first) {
+    RuntimeFault f = *first;
+    st_->dev.vars = std::move(backup.vars);
+    st_->dev.remote = std::move(backup.remote);
+    st_->dev.mainValues = std::move(backup.mainValues);
+    for (const auto& res : m_.resources)
+      if (res->kind == Resource::Kind::D2H) st_->dev.streams[res->index] = std::move(backup.streams[res->index]);
+    st_->validOps = backupValidOps;
+    std::string msg = f.what();
+    if (f.aborted) msg += ": not every replica of the group reached this collective";
+    diags_.fail(f.op ? f.op->loc : loc, msg, f.notes);
+  }
+  st_->validOps = m_.main->ops.size();
+  lastWritten_.clear();
+  for (const auto& res : m_.resources) {
+    if (res->kind != Resource::Kind::D2H) continue;
+    for (int r = 0; r < R; ++r)
+      if (interps[r] && res->index < interps[r]->written().size() && interps[r]->written()[res->index]) {
+        lastWritten_.push_back(res.get());
+        break;
+      }
+  }
+}
+
+const Resource* Session::resourceNamed(const std::string& name, SourceLoc loc) const {
+  const Resource* r = m_.findResource(name);
+  if (!r) diags_.fail(loc, "unknown stream or buffer $" + name);
+  return r;
+}
+
+const Value* Session::mainValueNamed(const std::string& name, SourceLoc loc) const {
+  const Value* v = m_.main->lookup(name);
+  if (!v) diags_.fail(loc, "unknown main-graph value %" + name);
+  return v;
+}
+
+const std::byte* Session::mainValueData(const Value& v, int replica) const {
+  const CompiledGraph& g = *program_->main;
+  if (v.id >= g.valueSlot.size() || g.valueSlot[v.id] == kNoSlot) return nullptr;
+  const SlotInfo& s = g.slots[g.valueSlot[v.id]];
+  switch (s.kind) {
+    case SlotInfo::Kind::Arena: return st_->dev.mainValues[replica].data() + s.offset;
+    case SlotInfo::Kind::Const: return g.constants[s.index].bytes.data();
+    case SlotInfo::Kind::Var: return st_->dev.vars[replica][s.index].bytes.data();
+    case SlotInfo::Kind::Param: return nullptr;
+  }
+  return nullptr;
+}
+
+void Session::feed(const std::string& stream, const Literal& data, SourceLoc loc) {
+  const Resource* r = resourceNamed(stream, loc);
+  if (r->kind != Resource::Kind::H2D)
+    diags_.fail(loc, "feed: $" + stream + " is not an h2d stream");
+  ensureReady();
+  TensorType bt = bufferType(*r);
+  if (data.isScalar() && bt.numElements() != 1)
+    diags_.fail(data.loc, "feed $" + stream + ": expected data of shape " + shapeToString(bt.shape) +
+                              " (the stream buffer " + bt.str() + "), got a scalar");
+  if (data.kind == Literal::Kind::Data && !data.isScalar() && data.shape != bt.shape)
+    diags_.fail(data.loc, "feed $" + stream + ": expected data of shape " + shapeToString(bt.shape) +
+                              " (the stream buffer " + bt.str() + "), got " + shapeToString(data.shape));
+  if (data.kind != Literal::Kind::Data && data.kind != Literal::Kind::Load)
+    diags_.fail(data.loc, "feed $" + stream + ": expected data or load(\"file.npy\")");
+  HostTensor t = materialize(data, bt, static_cast<uint32_t>(m_.options.seed), "feed $" + stream, diags_);
+  StreamBuffer& sb = st_->dev.streams[r->index];
+  std::memcpy(sb.bytes.data(), t.data(), sb.bytes.size());
+  sb.fed = true;
+}
+
+void Session::write(const std::string& variable, const Literal& data, SourceLoc loc) {
+  const Value* v = mainValueNamed(variable, loc);
+  if (v->kind != Value::Kind::Var) diags_.fail(loc, "write: %" + variable + " is not a variable");
+  ensureReady();
+  auto it = std::find(st_->vars.begin(), st_->vars.end(), v);
+  if (it == st_->vars.end()) diags_.fail(loc, "write: %" + variable + " is not compiled");
+  const size_t index = static_cast<size_t>(it - st_->vars.begin());
+  ReplicaGrouping grouping = groupingOf(m_, *v, diags_);
+  TensorType dt = groupedType(v->type, grouping.numGroups());
+  if (data.kind == Literal::Kind::Data && !data.isScalar() && data.shape != dt.shape)
+    diags_.fail(data.loc, "write %" + variable + ": expected data of shape " + shapeToString(dt.shape) + ", got " +
+                              shapeToString(data.shape));
+  HostTensor t = materialize(data, dt, static_cast<uint32_t>(m_.options.seed), "write %" + variable, diags_);
+  const size_t bytes = HostTensor::byteSize(v->type);
+  RemoteHome home = remoteHomeOf(m_, *v);
+  for (int r = 0; r < replicasOf(m_); ++r) {
+    const size_t row = grouping.numGroups() > 1 ? static_cast<size_t>(grouping.groupOf(r)) : 0;
+    std::memcpy(st_->dev.vars[r][index].data(), t.bytes.data() + row * bytes, bytes);
+    if (home.buffer && home.offset >= 0 && home.offset < home.buffer->entries && home.buffer->type == v->type)
+      std::memcpy(st_->dev.remote[r][home.buffer->index].data() + home.offset * bytes, t.bytes.data() + row * bytes,
+                  bytes);
+  }
+}
+
+HostTensor Session::valueOf(const std::string& name, SourceLoc loc) {
+  ensureReady();
+  const int R = replicasOf(m_);
+  if (name.size() < 2 || (name[0] != '$' && name[0] != '%'))
+    diags_.fail(loc, "print: expected a $stream or %value, got '" + name + "'");
+  const std::string bare = name.substr(1);
+  if (name[0] == '$') {
+    const Resource* r = resourceNamed(bare, loc);
+    if (r->kind == Resource::Kind::RemoteBuffer) {
+      TensorType t = r->type;
+      t.shape.insert(t.shape.begin(), r->entries);
+      if (R > 1) t.shape.insert(t.shape.begin(), R);
+      HostTensor out(t);
+      const size_t per = st_->dev.remote[0][r->index].size();
+      for (int rep = 0; rep < R; ++rep)
+        std::memcpy(out.bytes.data() + rep * per, st_->dev.remote[rep][r->index].data(), per);
+      return out;
+    }
+    const StreamBuffer& sb = st_->dev.streams[r->index];
+    if (r->kind == Resource::Kind::H2D && !sb.fed) diags_.fail(loc, "print: h2d stream $" + bare + " was never fed");
+    HostTensor out(bufferType(*r));
+    std::memcpy(out.data(), sb.bytes.data(), sb.bytes.size());
+    return out;
+  }
+  const Value* v = mainValueNamed(bare, loc);
+  const size_t bytes = HostTensor::byteSize(v->type);
+  if (v->kind == Value::Kind::Var) {
+    ReplicaGrouping grouping = groupingOf(m_, *v, diags_);
+    RemoteHome home = remoteHomeOf(m_, *v);
+    std::vector<int> replicas;
+    TensorType t = v->type;
+    if (allReplicasRetrieval(*v)) {
+      for (int r = 0; r < R; ++r) replicas.push_back(r);
+      t.shape.insert(t.shape.begin(), R);
+    } else {
+      for (int g = 0; g < grouping.numGroups(); ++g) replicas.push_back(grouping.members(g).front());
+      if (grouping.numGroups() > 1) t.shape.insert(t.shape.begin(), grouping.numGroups());
+    }
+    HostTensor out(t);
+    for (size_t i = 0; i < replicas.size(); ++i) {
+      const std::byte* src = mainValueData(*v, replicas[i]);
+      if (home.buffer && home.offset >= 0 && home.offset < home.buffer->entries && home.buffer->type == v->type)
+        src = st_->dev.remote[replicas[i]][home.buffer->index].data() + home.offset * bytes;
+      if (src) std::memcpy(out.bytes.data() + i * bytes, src, bytes);
+    }
+    return out;
+  }
+  if (v->kind == Value::Kind::Const) {
+    HostTensor out(v->type);
+    if (const std::byte* src = mainValueData(*v, 0)) std::memcpy(out.data(), src, bytes);
+    return out;
+  }
+  if (!v->def || v->def->index >= st_->validOps)
+    diags_.fail(loc, "print: %" + bare + " has no value yet: `run` computes it");
+  TensorType t = v->type;
+  if (R > 1) t.shape.insert(t.shape.begin(), R);
+  HostTensor out(t);
+  for (int r = 0; r < R; ++r)
+    if (const std::byte* src = mainValueData(*v, r)) std::memcpy(out.bytes.data() + r * bytes, src, bytes);
+  return out;
+}
+
+void Session::print(const std::string& name, SourceLoc loc) {
+  HostTensor t = valueOf(name, loc);
+  out_ << formatValueLine(name, t.type.dtype, t.type.shape, t.data()) << '\n';
+  out_.flush();
+}
+
+void Session::save(const std::string& name, const std::string& path, SourceLoc loc) {
+  HostTensor t = valueOf(name, loc);
+  try {
+    writeNpy(path, t);
+  } catch (const NpyError& e) {
+    diags_.fail(loc, std::string("save: ") + e.what());
+  }
+}
+
+void Session::reset() {
+  ensureReady();
+  for (auto& sb : st_->dev.streams) sb = StreamBuffer{AlignedBytes(sb.bytes.size()), false};
+  for (auto& rep : st_->dev.remote)
+    for (auto& b : rep) b = AlignedBytes(b.size());
+  for (size_t i = 0; i < st_->vars.size(); ++i) initVariable(i, *st_);
+  for (auto& mv : st_->dev.mainValues) mv = AlignedBytes(mv.size());
+  st_->validOps = 0;
+  lastWritten_.clear();
+}
+
+std::shared_ptr<const Session::Snapshot> Session::snapshot() const {
+  auto s = std::make_shared<Snapshot>();
+  s->state = *st_;
+  s->program = program_;
+  s->compiledOps = compiledOps_;
+  s->compiledGraphs = compiledGraphs_;
+  s->lastWritten = lastWritten_;
+  return s;
+}
+
+void Session::restore(const std::shared_ptr<const Snapshot>& s) {
+  if (!s) return;
+  *st_ = s->state;
+  program_ = s->program;
+  compiledOps_ = s->compiledOps;
+  compiledGraphs_ = s->compiledGraphs;
+  lastWritten_ = s->lastWritten;
+}
+
+// ---- previews -----------------------------------------------------------------
+
+namespace {
+
+// True if running `g` could read a stream or remote buffer, or needs other replicas.
+bool touchesDevice(const Graph& g, std::set<const Graph*>& seen) {
+  if (!seen.insert(&g).second) return false;
+  std::vector<const Op*> stack;
+  for (auto& op : g.ops) stack.push_back(op.get());
+  while (!stack.empty()) {
+    const Op* op = stack.back();
+    stack.pop_back();
+    for (auto& inner : op->region) stack.push_back(inner.get());
+    const OpInfo& info = op->info();
+    if (info.has(F_IO) || info.has(F_COLLECTIVE)) return true;
+    for (const Operand& o : op->operands)
+      if (o.kind == Operand::Kind::Call && o.call && o.call->graph && touchesDevice(*o.call->graph, seen)) return true;
+  }
+  return false;
+}
+
+bool opTouchesDevice(const Op& op) {
+  if (op.info().has(F_IO) || op.info().has(F_COLLECTIVE) || op.info().has(F_REGION)) return true;
+  std::set<const Graph*> seen;
+  for (const Operand& o : op.operands)
+    if (o.kind == Operand::Kind::Call && o.call && o.call->graph && touchesDevice(*o.call->graph, seen)) return true;
+  return false;
+}
+
+}  // namespace
+
+std::optional<HostTensor> Session::preview(const Value& v) {
+  if (!v.graph || !v.graph->isMain || !v.def) return std::nullopt;
+  ensureReady();
+  const Graph& main = *m_.main;
+  const size_t defIndex = v.def->index;
+  if (defIndex >= main.ops.size() || main.ops[defIndex].get() != v.def) return std::nullopt;
+
+  // Storage roots: an in-place result shares its target's storage.
+  std::unordered_map<const Value*, const Value*> root;
+  auto rootOf = [&](const Value* x) {
+    auto it = root.find(x);
+    return it == root.end() ? x : it->second;
+  };
+  for (size_t k = 0; k <= defIndex; ++k) {
+    const Op& op = *main.ops[k];
+    int t = inplaceTarget(op);
+    if (t >= 0 && t < static_cast<int>(op.operands.size()) && op.operands[t].kind == Operand::Kind::Value &&
+        !op.results.empty() && op.results[0])
+      root[op.results[0]] = rootOf(op.operands[t].value);
+  }
+  // The upstream cone, backwards: an op is needed if it defines or writes needed storage.
+  std::set<const Value*> needed{rootOf(&v)};
+  std::vector<bool> include(main.ops.size(), false);
+  for (size_t k = defIndex + 1; k-- > 0;) {
+    const Op& op = *main.ops[k];
+    bool in = false;
+    for (const Value* r : op.results)
+      if (r && needed.count(rootOf(r))) in = true;
+    int t = inplaceTarget(op);
+    if (t >= 0 && t < static_cast<int>(op.operands.size()) && op.operands[t].kind == Operand::Kind::Value &&
+        needed.count(rootOf(op.operands[t].value)))
+      in = true;
+    for (const Operand& o : op.operands)  // a by-reference argument may be written by the callee
+      if (o.kind == Operand::Kind::Call && o.call)
+        for (size_t i = 0; i < o.call->args.size(); ++i)
+          if (o.call->args[i].kind == Operand::Kind::Value && i < o.call->graph->params.size() &&
+              o.call->graph->params[i]->byRef && needed.count(rootOf(o.call->args[i].value)))
+            in = true;
+    if (!in) continue;
+    if (opTouchesDevice(op)) return std::nullopt;
+    include[k] = true;
+    for (const Operand& o : op.operands) {
+      if (o.kind == Operand::Kind::Value) needed.insert(rootOf(o.value));
+      if (o.kind == Operand::Kind::Call && o.call)
+        for (const Operand& a : o.call->args)
+          if (a.kind == Operand::Kind::Value) needed.insert(rootOf(a.value));
+    }
+  }
+
+  std::unique_ptr<CompiledGraph> sub = compileMainSubset(m_, *program_, include, diags_);
+  DeviceState tmp;
+  tmp.vars.push_back(st_->dev.vars.at(0));
+  tmp.remote.push_back(st_->dev.remote.at(0));
+  tmp.streams.resize(m_.resources.size());
+  tmp.mainValues.resize(1);
+  try {
+    Interpreter interp(m_, *program_, tmp, 0, nullptr, &diags_.sources());
+    AlignedBytes arena;
+    const std::vector<std::byte*>& ptrs = interp.runDetached(*sub, arena);
+    uint32_t slot = v.id < sub->valueSlot.size() ? sub->valueSlot[v.id] : kNoSlot;
+    if (slot == kNoSlot) return std::nullopt;
+    HostTensor out(v.type);
+    std::memcpy(out.data(), ptrs[slot], HostTensor::byteSize(v.type));
+    return out;
+  } catch (const RuntimeFault&) {
+    return std::nullopt;  // the run will report it
+  }
+}
+
+std::string Session::disassemble(const Graph* g) {
+  ensureReady();
+  if (!g) return vm::disassemble(*program_, diags_.sources());
+  const CompiledGraph* cg = program_->find(g);
+  return cg ? vm::disassemble(*cg, *program_, diags_.sources()) : std::string();
+}
+
+}  // namespace pir::vm

@@ -1,0 +1,113 @@
+// A session (PopXL popxl.Session) over a Module: runs session commands as the
+// builder reads them (language.md §11, runtime.md §2-5, §8).
+//
+// The program is compiled once and recompiled when the main graph or the set of
+// subgraphs changes; variable values and the last run's main-graph values are
+// carried over to the new program.
+//
+// Replicas: every replica has its own variables, stream slices, remote buffers
+// and main-graph values; a run executes the replicas on min(R, threads) threads
+// (each replica on one thread, start to end: replicas interact only through
+// collectives, which would be barrier points between per-replica segments).
+// Results are those of running the replicas one after another. Output is
+// deterministic: after each run the print_tensor lines of replica 0 are written,
+// then those of replica 1, ... (each `[replica r] `-prefixed when R > 1) — exactly
+// what sequential execution prints; likewise the --trace lines.
+//
+// A run that fails (runtime.md §8) leaves the state exactly as before that run
+// (the state is snapshotted and restored); the error of the lowest failing
+// replica is reported at the op's location.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "frontend/builder.h"
+#include "ir/diagnostics.h"
+#include "ir/ir.h"
+#include "vm/bytecode.h"
+#include "vm/interpreter.h"
+#include "vm/tensor.h"
+
+namespace pir::vm {
+
+struct SessionOptions {
+  int threads = 0;                 // replica threads; 0: min(R, hardware threads)
+  std::ostream* trace = nullptr;   // --trace: executed instructions (stderr)
+};
+
+class Session final : public BuildListener {
+ public:
+  // `out` receives print / print_tensor output. Diagnostics go to `diags`.
+  Session(Module& module, DiagnosticEngine& diags, std::ostream& out, SessionOptions options = {});
+  ~Session() override;
+
+  // BuildListener: runs one session command. Errors are reported and thrown as
+  // CompileError (the state is as before the command).
+  void command(const SessionCommand& cmd) override;
+
+  // The default session of a file without commands: `run`, then `print` of every
+  // d2h stream in declaration order.
+  void runDefault();
+  // `run N` (each run is all-or-nothing).
+  void run(int64_t times = 1, SourceLoc loc = {});
+
+  // The tensor `print NAME` shows (NAME with its sigil: "$y", "%W"); `loc` for errors.
+  HostTensor valueOf(const std::string& name, SourceLoc loc);
+  // `print` / `save` of one name.
+  void print(const std::string& name, SourceLoc loc);
+  void save(const std::string& name, const std::string& path, SourceLoc loc);
+  void feed(const std::string& stream, const Literal& data, SourceLoc loc);
+  void write(const std::string& variable, const Literal& data, SourceLoc loc);
+
+  // Variables back to their initial values; stream buffers (fed and d2h) and
+  // remote buffers cleared; no main-graph values until the next run.
+  void reset();
+
+  // The whole mutable state, for the REPL's all-or-nothing inputs.
+  struct Snapshot;
+  std::shared_ptr<const Snapshot> snapshot() const;
+  void restore(const std::shared_ptr<const Snapshot>& s);
+
+  // The value of a main-graph value computed from constants and variables alone
+  // (nothing upstream reads a stream or remote buffer, and no collective), for
+  // replica 0; nullopt otherwise. Changes nothing; print_tensor output is discarded.
+  std::optional<HostTensor> preview(const Value& v);
+
+  // The bytecode of `g` (null: every graph), compiling if needed.
+  std::string disassemble(const Graph* g);
+
+  // d2h streams written by the last successful run, in declaration order.
+  const std::vector<const Resource*>& lastRunWrittenStreams() const { return lastWritten_; }
+
+  // Compiles (if the program changed) and initialises new variables. Throws
+  // CompileError (reported).
+  const Program& program();
+
+  // The full host buffer type of a stream: [nht]? + [R]? + S.
+  TensorType bufferType(const Resource& r) const;
+
+ private:
+  struct State;
+  void ensureReady();
+  void initVariable(size_t index, State& st);
+  void runOnce(SourceLoc loc);
+  const Resource* resourceNamed(const std::string& name, SourceLoc loc) const;
+  const Value* mainValueNamed(const std::string& name, SourceLoc loc) const;
+  const std::byte* mainValueData(const Value& v, int replica) const;
+
+  Module& m_;
+  DiagnosticEngine& diags_;
+  std::ostream& out_;
+  SessionOptions options_;
+  std::shared_ptr<Program> program_;
+  std::vector<const Op*> compiledOps_;        // main ops the program was compiled from
+  std::vector<const Graph*> compiledGraphs_;
+  std::unique_ptr<State> st_;
+  std::vector<const Resource*> lastWritten_;
+};
+
+}  // namespace pir::vm
