@@ -83,7 +83,19 @@ struct Builder::Impl {
   // ---- names -------------------------------------------------------------------
 
   void checkFreeValueName(Graph& g, const ast::Name& n) {
-    if (Value* prev = g.lookup(n.text)) redefinition(n.loc, sigilName('%', n.text), prev->loc);
+    Value* prev = g.lookup(n.text);
+    if (!prev) return;
+    if (prev->generatedName) {
+      // A name the builder made up for an unnamed result yields to a name the
+      // user writes: the earlier value takes the next free generated name,
+      // chosen while `n` is still taken so that it cannot be handed `n` again.
+      std::string fresh = generatedName(g);
+      g.scope.erase(prev);
+      prev->name = std::move(fresh);
+      g.scope.insert(prev);
+      return;
+    }
+    redefinition(n.loc, sigilName('%', n.text), prev->loc);
   }
 
   Value* newValue(Graph& g, Value::Kind kind, std::string name, bool generated, TensorType type, SourceLoc loc) {

@@ -23,8 +23,10 @@ const char* opcName(Opc o) {
 
 std::string locationText(const SourceManager& sm, SourceLoc loc) {
   if (!loc.valid() || loc.file > sm.size()) return "<unknown>";
-  const std::string& name = sm.buffer(loc.file).name;
-  return (name == "-" ? std::string("<stdin>") : name) + ":" + std::to_string(loc.line) + ":" +
+  const SourceBuffer& buffer = sm.buffer(loc.file);
+  const std::string& name = buffer.name;
+  // displayLine: REPL inputs are buffers of their own, numbered over the session.
+  return (name == "-" ? std::string("<stdin>") : name) + ":" + std::to_string(buffer.displayLine(loc.line)) + ":" +
          std::to_string(loc.col);
 }
 

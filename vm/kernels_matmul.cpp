@@ -10,16 +10,45 @@
 
 #ifdef PIR_USE_OPENBLAS
 #include <cblas.h>
+#include <dlfcn.h>
+
+#include <mutex>
 #endif
 
 namespace pir::vm {
 
+#ifdef PIR_USE_OPENBLAS
+namespace {
+// OpenBLAS is loaded on the first large product, not at start-up: its thread
+// pool starts when the library loads and spins, which would tax every `pir`
+// process (check, opt, the REPL) that never multiplies a matrix.
+struct OpenBlas {
+  decltype(&cblas_sgemm) sgemm = nullptr;
+  decltype(&cblas_dgemm) dgemm = nullptr;
+};
+const OpenBlas& openBlas() {
+  static OpenBlas blas;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (const char* name : {"libopenblas.so.0", "libopenblas.so"}) {
+      if (void* h = dlopen(name, RTLD_NOW | RTLD_LOCAL)) {
+        blas.sgemm = reinterpret_cast<decltype(&cblas_sgemm)>(dlsym(h, "cblas_sgemm"));
+        blas.dgemm = reinterpret_cast<decltype(&cblas_dgemm)>(dlsym(h, "cblas_dgemm"));
+        if (blas.sgemm && blas.dgemm) return;
+        blas = {};
+      }
+    }
+  });
+  return blas;
+}
+}  // namespace
+#endif
+
 const char* gemmBackendName() {
 #ifdef PIR_USE_OPENBLAS
-  return "openblas";
-#else
-  return "eigen";
+  if (openBlas().sgemm) return "openblas";
 #endif
+  return "eigen";
 }
 
 void gemmF32(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k) {
@@ -30,8 +59,8 @@ void gemmF32(const float* a, const float* b, float* c, int64_t m, int64_t n, int
   }
 #ifdef PIR_USE_OPENBLAS
   // Tiny products are cheaper without the BLAS call overhead.
-  if (m * n * k >= 32 * 32 * 32) {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m), static_cast<int>(n),
+  if (m * n * k >= 32 * 32 * 32 && openBlas().sgemm) {
+    openBlas().sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m), static_cast<int>(n),
                 static_cast<int>(k), 1.0f, a, static_cast<int>(k), b, static_cast<int>(n), 0.0f, c,
                 static_cast<int>(n));
     return;
@@ -54,9 +83,9 @@ template <class T> void gemm(const T* a, const T* b, T* c, int64_t m, int64_t n,
   if constexpr (std::is_same_v<T, float>) {
     gemmF32(a, b, c, m, n, k);
 #ifdef PIR_USE_OPENBLAS
-  } else if (std::is_same_v<T, double> && k > 0 && m * n * k >= 32 * 32 * 32) {
+  } else if (std::is_same_v<T, double> && k > 0 && m * n * k >= 32 * 32 * 32 && openBlas().dgemm) {
     if constexpr (std::is_same_v<T, double>)
-      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m), static_cast<int>(n),
+      openBlas().dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m), static_cast<int>(n),
                   static_cast<int>(k), 1.0, a, static_cast<int>(k), b, static_cast<int>(n), 0.0, c,
                   static_cast<int>(n));
 #endif

@@ -277,7 +277,14 @@ TEST_F(BuilderTest, GeneratedNamesSkipTakenOnes) {
   ASSERT_EQ(v.size(), 4u);
   EXPECT_EQ(v[1]->name, "1");
   EXPECT_EQ(v[3]->name, "3");
-  EXPECT_EQ(fails("%1 = neg %0"), "1:1: redefinition of %1");
+  // A name the user writes takes precedence over a generated one, which moves on.
+  ASSERT_TRUE(build("%1 = neg %0")) << error();
+  EXPECT_EQ(v[1]->name, "4");
+  EXPECT_TRUE(v[1]->generatedName);
+  EXPECT_EQ(module.main->lookup("1"), v[4].get());
+  EXPECT_EQ(module.main->lookup("4"), v[1].get());
+  // A name the user wrote cannot be redefined.
+  EXPECT_EQ(fails("%2 = neg %0"), "1:1: redefinition of %2");
 }
 
 TEST_F(BuilderTest, Recursion) {
