@@ -7,6 +7,7 @@
 // - once an opening token matched, the enclosing rule either completes or
 //   raises, so scratch state pushed by an "open" action is never left stale;
 // - no rule with actions runs inside a lookahead (`at<>`, `not_at<>`).
+#include <cctype>
 #include "frontend/parser.h"
 
 #include <charconv>
@@ -53,19 +54,37 @@ struct ParseState {
   SourceLoc loc(const Iterator& it) const {
     return {file, static_cast<uint32_t>(it.line), static_cast<uint32_t>(it.column)};
   }
+  // Where a syntax error is shown. An error with only white space after it is at
+  // the end of the input: show it just after the last character written, on a
+  // line the user can see, rather than on an empty line past the end.
+  SourceLoc errorLoc(const Iterator& it) const {
+    const std::string& text = diags.sources().buffer(file).text;
+    size_t at = static_cast<size_t>(it.data - text.data());
+    if (at > text.size()) return loc(it);
+    for (size_t k = at; k < text.size(); ++k)
+      if (!std::isspace(static_cast<unsigned char>(text[k]))) return loc(it);
+    size_t end = at;
+    while (end > 0 && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
+    if (end == at) return loc(it);
+    size_t lineStart = text.rfind('\n', end == 0 ? 0 : end - 1);
+    lineStart = lineStart == std::string::npos || end == 0 ? 0 : lineStart + 1;
+    uint32_t line = 1;
+    for (size_t k = 0; k < lineStart; ++k) line += text[k] == '\n';
+    return {file, line, static_cast<uint32_t>(end - lineStart + 1)};
+  }
   void openBracket(const Iterator& at) { openers.push_back(loc(at)); }
   void closeBracket() {
     if (!openers.empty()) openers.pop_back();
   }
-  [[noreturn]] void syntaxError(const Iterator& at, const char* message) { diags.fail(loc(at), message); }
+  [[noreturn]] void syntaxError(const Iterator& at, const char* message) { diags.fail(errorLoc(at), message); }
   [[noreturn]] void unclosedBracket(const Iterator& at, const char* message, const char* what) {
-    if (openers.empty()) diags.fail(loc(at), message);
+    if (openers.empty()) diags.fail(errorLoc(at), message);
     SourceLoc open = openers.back();
     std::string text = message;
     // Session line numbers in the REPL (SourceBuffer::firstLine), as diagnostics show them.
     const SourceBuffer& buffer = diags.sources().buffer(file);
     text += " opened at " + std::to_string(buffer.displayLine(open.line)) + ":" + std::to_string(open.col);
-    diags.fail(loc(at), std::move(text), {Note{open, std::string(what) + " opened here"}});
+    diags.fail(errorLoc(at), std::move(text), {Note{open, std::string(what) + " opened here"}});
   }
   [[noreturn]] void errorAtOpener(const char* message) {
     diags.fail(openers.empty() ? SourceLoc{} : openers.back(), message);
