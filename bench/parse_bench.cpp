@@ -58,7 +58,7 @@ void BM_ParseVerify(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations() * 1'000'000);
 }
-BENCHMARK(BM_ParseVerify)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_ParseVerify)->Unit(benchmark::kMillisecond)->Iterations(8);
 
 // The whole cycle a `pir opt` of the file does: parse, verify, print, tear down.
 void BM_ParseVerifyPrint(benchmark::State& state) {
@@ -74,7 +74,7 @@ void BM_ParseVerifyPrint(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations() * 1'000'000);
 }
-BENCHMARK(BM_ParseVerifyPrint)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_ParseVerifyPrint)->Unit(benchmark::kMillisecond)->Iterations(8);
 
 }  // namespace
 
