@@ -183,17 +183,6 @@ struct Builder::Impl {
 
   // ---- in-place rules ----------------------------------------------------------------
 
-  // The value an in-place write lands on, following results that alias operands.
-  static const Value* aliasRoot(const Value* v) {
-    while (v && v->kind == Value::Kind::Result && v->def) {
-      int idx = inplaceOperandIndex(v->def->code);
-      if (idx < 0 || static_cast<size_t>(idx) >= v->def->operands.size()) break;
-      const Operand& o = v->def->operands[idx];
-      if (o.kind != Operand::Kind::Value) break;
-      v = o.value;
-    }
-    return v;
-  }
 
   void markParamWritten(Graph& g, const Value* root) {
     if (g.isMain || !root || root->kind != Value::Kind::Param || !root->byRef) return;

@@ -947,6 +947,17 @@ int inplaceOperandIndex(OpCode code) {
   return opInfo(code).has(F_INPLACE) ? 0 : -1;
 }
 
+const Value* aliasRoot(const Value* v) {
+  while (v && v->kind == Value::Kind::Result && v->def) {
+    int idx = inplaceOperandIndex(v->def->code);
+    if (idx < 0 || static_cast<size_t>(idx) >= v->def->operands.size()) break;
+    const Operand& o = v->def->operands[idx];
+    if (o.kind != Operand::Kind::Value) break;
+    v = o.value;
+  }
+  return v;
+}
+
 std::optional<Shape> broadcastShapes(const Shape& a, const Shape& b) {
   const Shape& longer = a.size() >= b.size() ? a : b;
   const Shape& shorter = a.size() >= b.size() ? b : a;

@@ -33,6 +33,9 @@ const Attr* findAttrOrDefault(const Op& op, std::string_view key);
 // The operand index an in-place op writes: 0, or 2 for remote_load_ (which loads
 // into its third operand). -1 for ops that are not in place.
 int inplaceOperandIndex(OpCode code);
+// The value an in-place write through `v` lands on: follows results that alias
+// the operand their in-place op writes. Returns `v` itself if it is not such a result.
+const Value* aliasRoot(const Value* v);
 
 // NumPy broadcasting of two shapes; nullopt when they do not broadcast.
 std::optional<Shape> broadcastShapes(const Shape& a, const Shape& b);

@@ -359,17 +359,6 @@ struct ModuleChecker {
     }
   }
 
-  // The value an in-place op writes, followed through aliasing results.
-  static const Value* aliasRoot(const Value* v) {
-    while (v && v->kind == Value::Kind::Result && v->def) {
-      int idx = inplaceOperandIndex(v->def->code);
-      if (idx < 0 || static_cast<size_t>(idx) >= v->def->operands.size()) break;
-      const Operand& o = v->def->operands[idx];
-      if (o.kind != Operand::Kind::Value) break;
-      v = o.value;
-    }
-    return v;
-  }
 
   void checkOp(const Graph& g, std::vector<bool>& defined, const Op& op, bool inExchange) {
     if (op.code == OpCode::Exchange) {

@@ -1,4 +1,5 @@
 #include "vm/format.h"
+#include "vm/tensor.h"
 
 #include <cstring>
 
@@ -8,22 +9,6 @@
 namespace pir::vm {
 namespace {
 
-// Element i of storage laid out as in vm/tensor.h, as a double (exact for every dtype).
-double elementAt(const void* data, DType dtype, int64_t i) {
-  switch (dtype) {
-    case DType::Bool:
-    case DType::U8: return static_cast<const uint8_t*>(data)[i];
-    case DType::I8: return static_cast<const int8_t*>(data)[i];
-    case DType::I16: return static_cast<const int16_t*>(data)[i];
-    case DType::I32: return static_cast<const int32_t*>(data)[i];
-    case DType::U16: return static_cast<const uint16_t*>(data)[i];
-    case DType::U32: return static_cast<const uint32_t*>(data)[i];
-    case DType::F16: return halfToFloat(static_cast<const uint16_t*>(data)[i]);
-    case DType::F32: return static_cast<const float*>(data)[i];
-    case DType::F64: return static_cast<const double*>(data)[i];
-  }
-  return 0;
-}
 
 struct Printer {
   std::string& out;
@@ -35,7 +20,7 @@ struct Printer {
 
   void printAxis(size_t axis, int64_t offset) {
     if (axis == shape.size()) {
-      appendNumber(out, elementAt(data, dtype, offset), dtype);
+      appendNumber(out, loadElement(data, dtype, offset), dtype);
       return;
     }
     const int64_t length = shape[axis];
