@@ -15,6 +15,7 @@
 
 #include "frontend/builder.h"
 #include "frontend/printer.h"
+#include "ir/op_info.h"
 #include "repl/commands.h"
 
 #ifndef PIR_VERSION
@@ -23,6 +24,25 @@
 
 namespace pir::cli {
 namespace {
+
+// `pir help ops`: the op reference, generated from the op table (ir/ops.def), so
+// it cannot disagree with what the parser and verifier accept.
+void printOpReference(std::ostream& out) {
+  out << "| op | operands | attributes | grad | in place |\n|---|---|---|---|---|\n";
+  for (std::string_view name : allOpNames()) {
+    const OpInfo& info = opInfo(*lookupOp(name));
+    if (info.name != name) continue;  // an alias (negate)
+    std::string operands = std::to_string(info.minOperands);
+    if (info.maxOperands < 0) operands += "+";
+    else if (info.maxOperands != info.minOperands) operands += "-" + std::to_string(info.maxOperands);
+    const char* grad = info.grad == GradKind::Diff ? "yes" : info.grad == GradKind::Zero ? "zero"
+                     : info.grad == GradKind::NoGrad ? "no" : "-";
+    out << "| `" << name << "` | " << operands << " | " << (info.attrSpecText.empty() ? "" : "`")
+        << info.attrSpecText << (info.attrSpecText.empty() ? "" : "`") << " | " << grad << " | "
+        << (info.has(F_INPLACE) ? "yes" : "") << " |\n";
+  }
+}
+
 
 constexpr int kOk = 0;
 constexpr int kProgramError = 1;
@@ -68,7 +88,7 @@ constexpr CommandHelp kCommands[] = {
     {"disasm", "disasm FILE [--passes=LIST]", "the VM bytecode of every graph, with source locations",
      "Options:\n"
      "  --passes=LIST   comma-separated pass pipeline, run before compiling\n"},
-    {"help", "help [CMD]", "usage of CMD", ""},
+    {"help", "help [CMD | ops]", "usage of CMD; `help ops`: the op reference", ""},
 };
 
 const CommandHelp* findCommand(std::string_view name) {
@@ -301,6 +321,10 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
       return kOk;
     }
     if (args.size() > 2) return usageError(err, "'help' takes one command name", findCommand("help"));
+    if (args[1] == "ops") {
+      printOpReference(out);
+      return kOk;
+    }
     const CommandHelp* c = findCommand(args[1]);
     if (!c) return usageError(err, "unknown command '" + args[1] + "'", nullptr);
     printCommandHelp(*c, out);
