@@ -3,9 +3,8 @@
 // structs; each command returns the exit status (0 ok, 1 program wrong,
 // 2 bad command line or unreadable file).
 //
-// runCommand, disasmCommand, replCommand, dotCommand, profileCommand and the
-// pass hooks are implemented by the session/REPL/pass engineers; until they
-// land, repl/commands_pending.cpp holds temporary definitions.
+// run and disasm are in repl/run_command.cpp, repl in repl/repl_command.cpp;
+// dot, profile and the pass hooks (later issues) in repl/later_commands.cpp.
 #pragma once
 #include <iosfwd>
 #include <optional>

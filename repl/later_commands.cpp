@@ -1,6 +1,7 @@
-// TEMPORARY definitions of the commands and pass hooks that other engineers
-// provide (repl/commands.h) and that have not landed yet. The lead replaces
-// this file when they do. (run, disasm and repl already live in
+// Commands of tools.md that belong to later issues: `dot`, `profile` (the device
+// cost model of runtime.md §7) and the passes. Until they land, the commands say
+// so with exit status 2 and no pass is available; each is replaced here by the
+// real library call when its issue is done. (run, disasm and repl live in
 // repl/run_command.cpp and repl/repl_command.cpp.)
 #include <ostream>
 
@@ -18,8 +19,8 @@ int profileCommand(const ProfileOptions&, std::istream&, std::ostream&, std::ost
   return notAvailable("profile", err);
 }
 
-// The pass manager (passes/) has not landed: no pass is available, and the CLI
-// only calls runPasses with names from availablePasses().
+// No pass is available yet (passes/ is a later issue); the CLI only calls
+// runPasses with names from availablePasses(), so a non-empty list never reaches it.
 std::vector<std::string> availablePasses() { return {}; }
 
 bool runPasses(Module&, const std::vector<std::string>& passes, DiagnosticEngine&, bool, std::ostream*) {
