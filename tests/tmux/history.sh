@@ -21,9 +21,13 @@ expect_screen '^%remembered: f32\[1\] = \[7\]$'
 
 # Ctrl-R: incremental search backwards.
 type_text ':graphs'; press Enter
+# Wait for the prompt before searching, as a person would: keys typed ahead of
+# the prompt reach libedit's search mode in a different order.
+expect_last_line 'pir>'
 press C-r
 type_text 'rememb'
-expect_screen 'var %remembered : f32\[1\] = 7'
+expect_last_line 'bck:rememb'
+expect_screen '^pir> var %remembered : f32\[1\] = 7$'
 press C-c
 expect_last_line 'pir>'
 press C-d
