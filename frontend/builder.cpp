@@ -98,6 +98,22 @@ struct Builder::Impl {
     redefinition(n.loc, sigilName('%', n.text), prev->loc);
   }
 
+  // Declares a `$` resource (stream or remote buffer) whose name was checked free.
+  void addResource(Resource::Kind kind, ast::Name& name, const ast::Type& type, int64_t entries) {
+    auto r = std::make_unique<Resource>();
+    r->kind = kind;
+    r->name = std::move(name.text);
+    r->type = toType(type);
+    r->downcast = type.downcast;
+    r->entries = entries;
+    r->loc = name.loc;
+    r->index = static_cast<unsigned>(m.resources.size());
+    Resource* raw = r.get();
+    m.resourceScope.emplace(raw->name, raw);
+    m.resources.push_back(std::move(r));
+    if (listener) listener->resourceDefined(*raw);
+  }
+
   Value* newValue(Graph& g, Value::Kind kind, std::string name, bool generated, TensorType type, SourceLoc loc) {
     auto v = std::make_unique<Value>();
     v->kind = kind;
@@ -574,17 +590,7 @@ void Builder::stream(ast::StreamDecl&& s) {
   b.markItem();
   if (Resource* prev = b.m.findResource(s.name.text)) b.redefinition(s.name.loc, "$" + s.name.text, prev->loc);
   b.warnDowncast(s.type, s.loc);
-  auto r = std::make_unique<Resource>();
-  r->kind = s.h2d ? Resource::Kind::H2D : Resource::Kind::D2H;
-  r->name = std::move(s.name.text);
-  r->type = Impl::toType(s.type);
-  r->downcast = s.type.downcast;
-  r->loc = s.name.loc;
-  r->index = static_cast<unsigned>(b.m.resources.size());
-  Resource* raw = r.get();
-  b.m.resourceScope.emplace(raw->name, raw);
-  b.m.resources.push_back(std::move(r));
-  if (b.listener) b.listener->resourceDefined(*raw);
+  b.addResource(s.h2d ? Resource::Kind::H2D : Resource::Kind::D2H, s.name, s.type, 1);
 }
 
 void Builder::remoteBuffer(ast::RemoteBufferDecl&& s) {
@@ -600,18 +606,7 @@ void Builder::remoteBuffer(ast::RemoteBufferDecl&& s) {
       b.diags.fail(loc, "remote_buffer $" + s.name.text + ": entries must be an integer >= 1");
     entries = value.i;
   }
-  auto r = std::make_unique<Resource>();
-  r->kind = Resource::Kind::RemoteBuffer;
-  r->name = std::move(s.name.text);
-  r->type = Impl::toType(s.type);
-  r->downcast = s.type.downcast;
-  r->entries = entries;
-  r->loc = s.name.loc;
-  r->index = static_cast<unsigned>(b.m.resources.size());
-  Resource* raw = r.get();
-  b.m.resourceScope.emplace(raw->name, raw);
-  b.m.resources.push_back(std::move(r));
-  if (b.listener) b.listener->resourceDefined(*raw);
+  b.addResource(Resource::Kind::RemoteBuffer, s.name, s.type, entries);
 }
 
 void Builder::beginGraph(ast::GraphHeader&& h) {

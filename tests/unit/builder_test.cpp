@@ -7,6 +7,7 @@
 
 #include "frontend/builder.h"
 #include "ir/verifier.h"
+#include "tests/unit/spec_examples.h"
 
 namespace pir {
 namespace {
@@ -58,25 +59,7 @@ class BuilderTest : public ::testing::Test {
 };
 
 TEST_F(BuilderTest, LinearProgramBuildsAndVerifies) {
-  ASSERT_TRUE(build(R"(ir {num_host_transfers = 1}
-h2d $x : f32[2,3]
-d2h $y : f32[2,2]
-graph @linear(%x: f32[2,3], %W: f32[3,2], %b: f32[2]) -> (f32[2,2]) {
-  %xw = matmul %x, %W
-  %y = add %xw, %b
-  return %y
-}
-main {
-  var %W : f32[3,2] = [[1, 0], [0, 1], [1, 1]]
-  var %b : f32[2] = 0.5
-  %x = host_load $x
-  %y = call @linear(%x, %W, %b)
-  host_store $y, %y
-}
-feed $x = [[1, 2, 3], [4, 5, 6]]
-run
-print $y
-)")) << error();
+  ASSERT_TRUE(build(test::kLanguageExample)) << error();
   ASSERT_EQ(module.graphs.size(), 1u);
   const Graph& g = *module.graphs[0];
   EXPECT_EQ(g.outputTypes, (std::vector<TensorType>{{DType::F32, {2, 2}}}));

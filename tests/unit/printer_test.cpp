@@ -10,6 +10,7 @@
 
 #include "frontend/builder.h"
 #include "frontend/printer.h"
+#include "tests/unit/spec_examples.h"
 
 namespace pir {
 namespace {
@@ -49,30 +50,7 @@ std::string canonical(const std::string& source) {
 }
 
 TEST(Printer, LanguageExample) {
-  const char* source = R"(# linear.pir: one step of y = x @ W + b
-ir {num_host_transfers = 1}
-
-h2d $x : f32[2,3]
-d2h $y : f32[2,2]
-
-graph @linear(%x: f32[2,3], %W: f32[3,2], %b: f32[2]) -> (f32[2,2]) {
-  %xw = matmul %x, %W
-  %y = add %xw, %b
-  return %y
-}
-
-main {
-  var %W : f32[3,2] = [[1, 0], [0, 1], [1, 1]]
-  var %b : f32[2] = 0.5
-  %x = host_load $x
-  %y = call @linear(%x, %W, %b)
-  host_store $y, %y
-}
-
-feed $x = [[1, 2, 3], [4, 5, 6]]
-run
-print $y
-)";
+  const char* source = test::kLanguageExample;
   EXPECT_EQ(canonical(source),
             "h2d $x : f32[2,3]\n"
             "d2h $y : f32[2,2]\n"

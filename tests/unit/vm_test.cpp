@@ -6,6 +6,7 @@
 
 #include "frontend/builder.h"
 #include "vm/session.h"
+#include "tests/unit/spec_examples.h"
 
 namespace pir::vm {
 namespace {
@@ -35,25 +36,7 @@ RunResult runText(const std::string& text, SessionOptions options = {}) {
 }
 
 TEST(Vm, LinearExampleOfTheSpec) {
-  RunResult r = runText(R"(
-h2d $x : f32[2,3]
-d2h $y : f32[2,2]
-graph @linear(%x: f32[2,3], %W: f32[3,2], %b: f32[2]) -> (f32[2,2]) {
-  %xw = matmul %x, %W
-  %y = add %xw, %b
-  return %y
-}
-main {
-  var %W : f32[3,2] = [[1, 0], [0, 1], [1, 1]]
-  var %b : f32[2] = 0.5
-  %x = host_load $x
-  %y = call @linear(%x, %W, %b)
-  host_store $y, %y
-}
-feed $x = [[1, 2, 3], [4, 5, 6]]
-run
-print $y
-)");
+  RunResult r = runText(test::kLanguageExample);
   EXPECT_TRUE(r.ok) << r.err;
   EXPECT_EQ(r.out, "$y: f32[2,2] = [[4.5, 5.5], [10.5, 11.5]]\n");
 }
