@@ -8,6 +8,7 @@
 
 #include <Eigen/Core>
 #include <chrono>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -28,6 +29,33 @@ std::string chainProgram() {
   return text;
 }
 
+// The add chain compiled once, with replica 0's device state and an
+// interpreter over it: only runMain() is inside the timed loops.
+struct CompiledChain {
+  pir::SourceManager sm;
+  pir::DiagnosticEngine diags{sm};
+  pir::Module m;
+  std::ostringstream out;
+  pir::vm::Session session{m, diags, out};
+  pir::vm::DeviceState device;
+  std::unique_ptr<pir::vm::Interpreter> interp;
+
+  // False (and the benchmark skipped) if the program does not build.
+  bool build(benchmark::State& state) {
+    uint32_t file = sm.add("chain.pir", chainProgram());
+    if (!pir::buildFromBuffer(m, diags, file, ".", &session)) {
+      state.SkipWithError("build failed");
+      return false;
+    }
+    const pir::vm::Program& program = session.program();
+    device.vars.resize(1);
+    device.remote.resize(1);
+    device.mainValues.emplace_back(program.main->arenaBytes);
+    interp = std::make_unique<pir::vm::Interpreter>(m, program, device, 0, nullptr, &sm);
+    return true;
+  }
+};
+
 void BM_EigenAddChain(benchmark::State& state) {
   // The same memory traffic as the VM's main graph: every result has its own buffer.
   std::vector<Eigen::ArrayXf> values(kChain + 1, Eigen::ArrayXf::Zero(kWidth));
@@ -41,22 +69,9 @@ void BM_EigenAddChain(benchmark::State& state) {
 
 void BM_VmAddChain(benchmark::State& state) {
   using namespace pir;
-  SourceManager sm;
-  uint32_t file = sm.add("chain.pir", chainProgram());
-  DiagnosticEngine diags(sm);
-  Module m;
-  std::ostringstream out;
-  vm::Session session(m, diags, out);
-  if (!buildFromBuffer(m, diags, file, ".", &session)) {
-    state.SkipWithError("build failed");
-    return;
-  }
-  const vm::Program& program = session.program();
-  vm::DeviceState device;
-  device.vars.resize(1);
-  device.remote.resize(1);
-  device.mainValues.emplace_back(program.main->arenaBytes);
-  vm::Interpreter interp(m, program, device, 0, nullptr, &sm);
+  CompiledChain chain;
+  if (!chain.build(state)) return;
+  vm::Interpreter& interp = *chain.interp;
   for (auto _ : state) {
     interp.runMain();
     benchmark::ClobberMemory();
@@ -68,22 +83,9 @@ void BM_VmAddChain(benchmark::State& state) {
 void BM_VmOverheadVsEigen(benchmark::State& state) {
   using namespace pir;
   using Clock = std::chrono::steady_clock;
-  SourceManager sm;
-  uint32_t file = sm.add("chain.pir", chainProgram());
-  DiagnosticEngine diags(sm);
-  Module m;
-  std::ostringstream out;
-  vm::Session session(m, diags, out);
-  if (!buildFromBuffer(m, diags, file, ".", &session)) {
-    state.SkipWithError("build failed");
-    return;
-  }
-  const vm::Program& program = session.program();
-  vm::DeviceState device;
-  device.vars.resize(1);
-  device.remote.resize(1);
-  device.mainValues.emplace_back(program.main->arenaBytes);
-  vm::Interpreter interp(m, program, device, 0, nullptr, &sm);
+  CompiledChain chain;
+  if (!chain.build(state)) return;
+  vm::Interpreter& interp = *chain.interp;
   std::vector<Eigen::ArrayXf> values(kChain + 1, Eigen::ArrayXf::Zero(kWidth));
   const Eigen::ArrayXf one = Eigen::ArrayXf::Ones(kWidth);
 

@@ -710,11 +710,7 @@ void Builder::feed(ast::FeedCmd&& c) {
     b.diags.fail(c.stream.loc, "feed: $" + r->name + " is not an h2d stream",
                  r->loc.valid() ? std::vector<Note>{{r->loc, "$" + r->name + " is declared here"}} : std::vector<Note>{});
   if (!c.data) b.diags.fail(c.loc, "feed: missing data");
-  // The host buffer: [nht] + [R] + S (runtime.md §2).
-  TensorType buffer = r->type;
-  if (b.m.options.replication > 1) buffer.shape.insert(buffer.shape.begin(), b.m.options.replication);
-  if (b.m.options.numHostTransfers > 1) buffer.shape.insert(buffer.shape.begin(), b.m.options.numHostTransfers);
-  b.checkCommandData("feed", "$" + r->name, *c.data, buffer);
+  b.checkCommandData("feed", "$" + r->name, *c.data, b.m.hostBufferType(*r));
   SessionCommand cmd;
   cmd.kind = SessionCommand::Kind::Feed;
   cmd.target = r->name;

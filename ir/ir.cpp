@@ -77,6 +77,13 @@ Resource* Module::findResource(const std::string& n) const {
   return it == resourceScope.end() ? nullptr : it->second;
 }
 
+TensorType Module::hostBufferType(const Resource& r) const {
+  TensorType t = r.type;
+  if (options.replication > 1) t.shape.insert(t.shape.begin(), options.replication);
+  if (options.numHostTransfers > 1) t.shape.insert(t.shape.begin(), options.numHostTransfers);
+  return t;
+}
+
 Graph* Module::findGraph(const std::string& n) const {
   auto it = graphScope.find(n);
   return it == graphScope.end() ? nullptr : it->second;

@@ -191,6 +191,9 @@ class Module {
   bool anyItemSeen = false;  // `ir {}` must come first
 
   Resource* findResource(const std::string& n) const;
+  // The host buffer of stream `r`: [nht] + [R] + S, each leading dim only when
+  // it is > 1 (runtime.md §2). Feeds must have exactly this shape.
+  TensorType hostBufferType(const Resource& r) const;
   Graph* findGraph(const std::string& n) const;  // subgraphs only ("main" is not callable)
 
   // Snapshot sizes so that a failed input can be undone (REPL, language.md §3).

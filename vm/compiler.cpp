@@ -298,14 +298,8 @@ class GraphCompiler {
   }
 
   uint32_t newArena(const Value* v, size_t pos) {
-    SlotInfo s;
-    s.kind = SlotInfo::Kind::Arena;
-    s.bytes = HostTensor::byteSize(v ? v->type : TensorType{});
-    s.value = v;
-    uint32_t slot = addSlot(s);
-    defAt_[slot] = pos;
-    lastUse_[slot] = pos;
-    definedAt_[pos].push_back(slot);
+    uint32_t slot = newArenaOfType(v ? v->type : TensorType{}, pos);
+    cg_->slots[slot].value = v;
     return slot;
   }
   uint32_t newArenaOfType(const TensorType& t, size_t pos) {

@@ -86,14 +86,6 @@ TensorType groupedType(const TensorType& t, int64_t groups) {
 
 }  // namespace
 
-TensorType Session::bufferType(const Resource& r) const {
-  TensorType t = r.type;
-  const int64_t R = replicasOf(m_);
-  if (R > 1) t.shape.insert(t.shape.begin(), R);
-  if (m_.options.numHostTransfers > 1) t.shape.insert(t.shape.begin(), m_.options.numHostTransfers);
-  return t;
-}
-
 const Program& Session::program() {
   ensureReady();
   return *program_;
@@ -154,7 +146,7 @@ void Session::ensureReady() {
         for (int rep = 0; rep < R; ++rep)
           if (dev.remote[rep][r.index].size() != want) dev.remote[rep][r.index].resize(want);
       } else {
-        const size_t want = HostTensor::byteSize(bufferType(r));
+        const size_t want = HostTensor::byteSize(m_.hostBufferType(r));
         if (dev.streams[r.index].bytes.size() != want) dev.streams[r.index] = StreamBuffer{AlignedBytes(want), false};
       }
     }
@@ -374,7 +366,7 @@ void Session::feed(const std::string& stream, const Literal& data, SourceLoc loc
   if (r->kind != Resource::Kind::H2D)
     diags_.fail(loc, "feed: $" + stream + " is not an h2d stream");
   ensureReady();
-  TensorType bt = bufferType(*r);
+  TensorType bt = m_.hostBufferType(*r);
   if (data.isScalar() && bt.numElements() != 1)
     diags_.fail(data.loc, "feed $" + stream + ": expected data of shape " + shapeToString(bt.shape) +
                               " (the stream buffer " + bt.str() + "), got a scalar");
@@ -433,7 +425,7 @@ HostTensor Session::valueOf(const std::string& name, SourceLoc loc) {
     }
     const StreamBuffer& sb = st_->dev.streams[r->index];
     if (r->kind == Resource::Kind::H2D && !sb.fed) diags_.fail(loc, "print: h2d stream $" + bare + " was never fed");
-    HostTensor out(bufferType(*r));
+    HostTensor out(m_.hostBufferType(*r));
     std::memcpy(out.data(), sb.bytes.data(), sb.bytes.size());
     return out;
   }

@@ -87,8 +87,6 @@ class Session final : public BuildListener {
   // CompileError (reported).
   const Program& program();
 
-  // The full host buffer type of a stream: [nht]? + [R]? + S.
-  TensorType bufferType(const Resource& r) const;
 
  private:
   struct State;
