@@ -6,7 +6,7 @@
 #include <string>
 
 #include "frontend/builder.h"
-#include "frontend/printer.h"
+#include "ir/printer.h"
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
 #include "repl/allocator.h"

@@ -43,7 +43,7 @@ struct CompiledChain {
   // False (and the benchmark skipped) if the program does not build.
   bool build(benchmark::State& state) {
     uint32_t file = sm.add("chain.pir", chainProgram());
-    if (!pir::buildFromBuffer(m, diags, file, ".", &session)) {
+    if (!pir::buildFromBuffer(m, diags, file, ".")) {
       state.SkipWithError("build failed");
       return false;
     }

@@ -13,6 +13,7 @@
 
 #include "frontend/parser.h"
 #include "ir/infer.h"
+#include "ir/rewriter.h"
 #include "ir/verifier.h"
 
 namespace pir {
@@ -51,8 +52,6 @@ struct Builder::Impl {
 
   Graph* openGraph = nullptr;  // the subgraph whose body is being read
   std::vector<TensorType> types;  // scratch for inferred result types
-  // Next candidate for a generated `%N` name, per graph (a hint: taken names are skipped).
-  std::unordered_map<const Graph*, uint64_t> nextGeneratedName;
 
   Impl(Module& module, DiagnosticEngine& d, std::string dir, BuildListener* l)
       : m(module), diags(d), baseDir(std::move(dir)), listener(l) {
@@ -89,10 +88,17 @@ struct Builder::Impl {
       // A name the builder made up for an unnamed result yields to a name the
       // user writes: the earlier value takes the next free generated name,
       // chosen while `n` is still taken so that it cannot be handed `n` again.
-      std::string fresh = generatedName(g);
+      std::string fresh = freshName(g);
+      std::string old = prev->name;
       g.scope.erase(prev);
       prev->name = std::move(fresh);
       g.scope.insert(prev);
+      m.touch();
+      m.journal([&g, prev, old]() {
+        g.scope.erase(prev);
+        prev->name = old;
+        g.scope.insert(prev);
+      });
       return;
     }
     redefinition(n.loc, sigilName('%', n.text), prev->loc);
@@ -115,26 +121,7 @@ struct Builder::Impl {
   }
 
   Value* newValue(Graph& g, Value::Kind kind, std::string name, bool generated, TensorType type, SourceLoc loc) {
-    auto v = std::make_unique<Value>();
-    v->kind = kind;
-    v->name = std::move(name);
-    v->generatedName = generated;
-    v->type = std::move(type);
-    v->graph = &g;
-    v->id = static_cast<unsigned>(g.values.size());
-    v->loc = loc;
-    Value* raw = v.get();
-    g.scope.insert(raw);
-    g.values.push_back(std::move(v));
-    return raw;
-  }
-
-  std::string generatedName(Graph& g) {
-    uint64_t& next = nextGeneratedName[&g];
-    std::string name;
-    do name = std::to_string(next++);
-    while (g.scope.contains(name));
-    return name;
+    return pir::newValue(m, g, kind, std::move(name), generated, std::move(type), loc);
   }
 
   void defined(const Value& v) {
@@ -164,7 +151,7 @@ struct Builder::Impl {
     diags.fail(n.loc, std::string(what) + ": unknown graph @" + n.text);
   }
 
-  Operand resolveOperand(Graph& g, ast::Operand& a, bool allowCall, std::string_view what) {
+  Operand resolveOperand(Graph& g, ast::Operand& a, std::string_view what) {
     Operand o;
     o.loc = a.loc.valid() ? a.loc : a.name.loc;
     switch (a.kind) {
@@ -182,31 +169,49 @@ struct Builder::Impl {
         o.literal = std::move(a.literal);
         if (!o.literal) diags.fail(o.loc, std::string(what) + ": missing literal");
         break;
-      case ast::Operand::Kind::Call: {
-        if (!allowCall || !a.call) diags.fail(o.loc, std::string(what) + ": a graph call is only allowed as an operand of call, repeat or conditional");
-        o.kind = Operand::Kind::Call;
-        auto gc = std::make_shared<GraphCall>();
-        gc->loc = a.call->loc.valid() ? a.call->loc : a.call->graph.loc;
-        gc->graph = lookupGraph(a.call->graph, what);
-        gc->args.reserve(a.call->args.size());
-        for (auto& arg : a.call->args) gc->args.push_back(resolveOperand(g, arg, false, what));
-        o.call = std::move(gc);
-        break;
-      }
+      case ast::Operand::Kind::Call:
+        diags.fail(o.loc, std::string(what) +
+                              ": a graph call is only allowed as an operand of call, repeat or conditional");
     }
     return o;
   }
 
+  // The operands of `op` from the source's: a graph call `@g(ARGS)` becomes a
+  // callee reference whose arguments are appended as flat operands.
+  void resolveOperands(Graph& g, Op& op, std::vector<ast::Operand>& src) {
+    const OpInfo& info = op.info();
+    const std::string_view what = info.name;
+    const bool control = info.has(F_CONTROL);
+    op.operands.reserve(src.size());
+    for (size_t i = 0; i < src.size(); ++i) {
+      ast::Operand& a = src[i];
+      const bool wantCall = control && (op.code != OpCode::Conditional || i > 0);
+      if (a.kind != ast::Operand::Kind::Call) {
+        if (wantCall)
+          diags.fail(a.loc.valid() ? a.loc : a.name.loc,
+                     std::string(what) + ": operand " + std::to_string(i + 1) + " must be a graph call @g(...)");
+        op.operands.push_back(resolveOperand(g, a, what));
+        continue;
+      }
+      if (!wantCall || !a.call)
+        diags.fail(a.loc, std::string(what) + ": a graph call is only allowed as an operand of call, repeat or conditional");
+      CalleeRef callee;
+      callee.loc = a.call->loc.valid() ? a.call->loc : a.call->graph.loc;
+      callee.graph = lookupGraph(a.call->graph, what);
+      callee.firstOperand = static_cast<uint32_t>(op.operands.size());
+      callee.numArgs = static_cast<uint32_t>(a.call->args.size());
+      for (auto& arg : a.call->args) op.operands.push_back(resolveOperand(g, arg, what));
+      op.callees.push_back(callee);
+    }
+    const size_t wantCallees = op.code == OpCode::Conditional ? 2 : control ? 1 : 0;
+    if (control && op.callees.size() != wantCallees)
+      diags.fail(op.loc, std::string(what) + ": expects " +
+                             (wantCallees == 2 ? "a condition and two graph calls" : "one graph call @g(...)") + ", got " +
+                             std::to_string(src.size()) + " operand" + (src.size() == 1 ? "" : "s"));
+  }
+
   // ---- in-place rules ----------------------------------------------------------------
 
-
-  void markParamWritten(Graph& g, const Value* root) {
-    if (g.isMain || !root || root->kind != Value::Kind::Param || !root->byRef) return;
-    auto& written = g.paramWrittenInPlace;
-    written.resize(g.params.size(), false);
-    for (size_t i = 0; i < g.params.size(); ++i)
-      if (g.params[i] == root) written[i] = true;
-  }
 
   [[noreturn]] void constWrite(const Op& op, const Operand& o, const Value* root, const std::string& detail) {
     std::vector<Note> notes;
@@ -222,75 +227,79 @@ struct Builder::Impl {
       if (o.kind == Operand::Kind::Literal) constWrite(op, o, nullptr, " (a literal)");
       const Value* root = aliasRoot(o.value);
       if (root && root->kind == Value::Kind::Const) constWrite(op, o, root, " %" + root->name);
-      markParamWritten(g, root);
     }
     // A callee that writes a by-reference input in place must not get a constant there.
     if (op.code == OpCode::Call || op.code == OpCode::Repeat) {
-      const GraphCall& c = *op.operands[0].call;
-      const std::vector<bool>& written = c.graph->paramWrittenInPlace;
-      for (size_t k = 0; k < c.args.size() && k < written.size(); ++k) {
-        if (!written[k]) continue;
-        const Operand& a = c.args[k];
-        std::string detail = ": @" + c.graph->name + " writes its by-reference input %" + c.graph->params[k]->name +
+      const Graph& callee = *op.callees[0].graph;
+      bool anyRef = false;
+      for (const Value* p : callee.params) anyRef = anyRef || p->byRef;
+      if (!anyRef) return;
+      const std::vector<bool> written = paramsWrittenInPlace(callee);
+      auto args = op.args(0);
+      for (size_t k = 0; k < args.size() && k < written.size(); ++k) {
+        if (!written[k] || !callee.params[k]->byRef) continue;
+        const Operand& a = args[k];
+        std::string detail = ": @" + callee.name + " writes its by-reference input %" + callee.params[k]->name +
                              " in place";
         if (a.kind == Operand::Kind::Literal) constWrite(op, a, nullptr, detail + " and argument " + std::to_string(k + 1) + " is a literal");
         const Value* root = aliasRoot(a.value);
         if (root && root->kind == Value::Kind::Const)
           constWrite(op, a, root, detail + " and argument " + std::to_string(k + 1) + " is the constant %" + root->name);
-        markParamWritten(g, root);
       }
     }
   }
 
   // ---- `using LABEL` (language.md §9) ---------------------------------------------
 
+  // The call labelled `label` in `g` (labels are front-end sugar: found by a scan, newest first).
+  const Op* findLabel(const Graph& g, const std::string& label) const {
+    for (size_t i = g.ops.size(); i-- > 0;)
+      if (g.ops[i]->label == label) return g.ops[i].get();
+    return nullptr;
+  }
+
   void bindActivations(Graph& g, Op& op, const ast::Name& label) {
     if (op.code != OpCode::Call) diags.fail(label.loc, std::string(op.info().name) + ": `using` is only for call");
-    auto it = g.labels.find(label.text);
-    if (it == g.labels.end()) diags.fail(label.loc, "call: unknown call label '" + label.text + "'");
-    const Op& site = *it->second;
-    GraphCall& call = *op.operands[0].call;
-    const Graph& grad = *call.graph;
-    const Attr* gradOf = grad.attrs.find("grad_of");
-    const Attr* acts = grad.attrs.find("activations");
-    if (!gradOf || gradOf->kind != Attr::Kind::Graph || !acts)
+    const Op* found = findLabel(g, label.text);
+    if (!found) diags.fail(label.loc, "call: unknown call label '" + label.text + "'");
+    const Op& site = *found;
+    const Graph& grad = *op.callees[0].graph;
+    if (!grad.gradOf)
       diags.fail(label.loc, "call: @" + grad.name + " is not a gradient graph (no grad_of/activations attributes)");
-    const Graph& fwd = *site.operands[0].call->graph;
-    if (fwd.name != gradOf->s) {
+    const Graph& fwd = *site.callees[0].graph;
+    if (&fwd != grad.gradOf) {
       std::vector<Note> notes;
       if (site.loc.valid()) notes.push_back({site.loc, "call site '" + label.text + "' is here"});
-      diags.fail(label.loc, "call: @" + grad.name + " is the gradient of @" + gradOf->s + ", but '" + label.text +
-                                "' calls @" + fwd.name,
+      diags.fail(label.loc, "call: @" + grad.name + " is the gradient of @" + grad.gradOf->name + ", but '" +
+                                label.text + "' calls @" + fwd.name,
                  std::move(notes));
     }
-    for (const Attr& a : acts->items) {
-      bool found = false;
-      for (size_t k = 0; k < fwd.params.size() && !found; ++k)
-        if (fwd.params[k]->name == a.s) {
-          call.args.push_back(site.operands[0].call->args[k]);
-          found = true;
+    auto siteArgs = site.args(0);
+    for (const Value* a : grad.activations) {
+      bool bound = false;
+      for (size_t k = 0; k < fwd.params.size() && !bound; ++k)
+        if (fwd.params[k] == a) {
+          op.operands.push_back(siteArgs[k]);
+          bound = true;
         }
-      for (size_t j = 0; j < fwd.returns.size() && !found; ++j) {
+      for (size_t j = 0; j < fwd.returns.size() && !bound; ++j) {
         const Operand& r = fwd.returns[j];
-        if (r.kind == Operand::Kind::Value && r.value->name == a.s && j < site.results.size()) {
-          Operand o;
-          o.kind = Operand::Kind::Value;
-          o.value = site.results[j];
-          o.loc = label.loc;
-          call.args.push_back(std::move(o));
-          found = true;
+        if (r.kind == Operand::Kind::Value && r.value == a && j < site.results.size()) {
+          op.operands.push_back(Operand::of(site.results[j], label.loc));
+          bound = true;
         }
       }
-      if (!found)
-        diags.fail(label.loc, "call: activation %" + a.s + " of @" + grad.name + " is neither an input nor an output of @" +
-                                  fwd.name);
+      if (!bound)
+        diags.fail(label.loc, "call: activation %" + a->name + " of @" + grad.name +
+                                  " is neither an input nor an output of @" + fwd.name);
     }
+    op.callees[0].numArgs = static_cast<uint32_t>(op.operands.size() - op.callees[0].firstOperand);
   }
 
   // ---- op statements -------------------------------------------------------------
 
   // Builds one op statement into `g`; appended to `region` when inside an exchange block.
-  Op* opStatement(Graph& g, ast::OpStmt& s, std::vector<std::unique_ptr<Op>>* region) {
+  Op* opStatement(Graph& g, ast::OpStmt& s, Op* region) {
     auto code = lookupOp(s.opName);
     if (!code) diags.fail(s.opLoc, "unknown op '" + s.opName + "'");
     const OpInfo& info = opInfo(*code);
@@ -308,9 +317,7 @@ struct Builder::Impl {
     op->loc = s.opLoc.valid() ? s.opLoc : s.loc;
     op->attrs = std::move(s.attrs);
     op->parent = &g;
-    op->operands.reserve(s.operands.size());
-    bool control = info.has(F_CONTROL);
-    for (auto& a : s.operands) op->operands.push_back(resolveOperand(g, a, control, info.name));
+    resolveOperands(g, *op, s.operands);
     if (s.usingLabel) {
       checkOpSignature(*op, m.options, diags);
       bindActivations(g, *op, *s.usingLabel);
@@ -337,10 +344,9 @@ struct Builder::Impl {
     checkInplace(g, *op);
     if (s.asLabel) {
       if (op->code != OpCode::Call) diags.fail(s.asLabel->loc, std::string(name) + ": `as` is only for call");
-      auto it = g.labels.find(s.asLabel->text);
-      if (it != g.labels.end()) {
+      if (const Op* prev = findLabel(g, s.asLabel->text)) {
         std::vector<Note> notes;
-        if (it->second->loc.valid()) notes.push_back({it->second->loc, "'" + s.asLabel->text + "' is first defined here"});
+        if (prev->loc.valid()) notes.push_back({prev->loc, "'" + s.asLabel->text + "' is first defined here"});
         diags.fail(s.asLabel->loc, "redefinition of call label '" + s.asLabel->text + "'", std::move(notes));
       }
     }
@@ -352,21 +358,27 @@ struct Builder::Impl {
       if (i < s.results.size()) {
         v = newValue(g, Value::Kind::Result, std::move(s.results[i].text), false, std::move(types[i]), s.results[i].loc);
       } else
-        v = newValue(g, Value::Kind::Result, generatedName(g), true, std::move(types[i]), op->loc);
+        v = newValue(g, Value::Kind::Result, freshName(g), true, std::move(types[i]), op->loc);
       v->def = op.get();
       v->resultIndex = static_cast<unsigned>(i);
       op->results.push_back(v);
     }
     Op* raw = op.get();
-    if (s.asLabel) {
-      op->label = s.asLabel->text;
-      g.labels[op->label] = raw;
-    }
-    auto& list = region ? *region : g.ops;
-    op->index = static_cast<unsigned>(list.size());
-    list.push_back(std::move(op));
+    if (s.asLabel) op->label = s.asLabel->text;
+    appendOp(g, std::move(op), region);
     for (Value* v : raw->results) defined(*v);
     return raw;
+  }
+
+  // Appends a built op to the end of `g` (or of the exchange block `region`).
+  // Main-graph appends are undone by Module::rollback's truncation; an op
+  // appended to a subgraph or a block is journaled.
+  void appendOp(Graph& g, std::unique_ptr<Op> op, Op* region) {
+    op->enclosing = region;
+    auto& list = region ? region->region : g.ops;
+    list.push_back(std::move(op));
+    m.touch();
+    if (region || !g.isMain) m.journal([&list]() { list.pop_back(); });
   }
 
   // ---- declarations ----------------------------------------------------------------
@@ -415,8 +427,7 @@ struct Builder::Impl {
                         std::move(type), s.name.loc);
     v->def = op.get();
     op->results.push_back(v);
-    op->index = static_cast<unsigned>(g.ops.size());
-    g.ops.push_back(std::move(op));
+    appendOp(g, std::move(op), nullptr);
     defined(*v);
   }
 
@@ -454,7 +465,7 @@ struct Builder::Impl {
     ex->region.reserve(s.ops.size());
     size_t firstValue = g.values.size();  // values at or after this id are produced inside the block
     for (auto& stmt : s.ops) {
-      Op* op = opStatement(g, stmt, &ex->region);
+      Op* op = opStatement(g, stmt, ex.get());
       for (const Operand& o : op->operands)
         if (o.kind == Operand::Kind::Value && o.value->id >= firstValue) {
           std::vector<Note> notes;
@@ -465,15 +476,14 @@ struct Builder::Impl {
                      std::move(notes));
         }
     }
-    ex->index = static_cast<unsigned>(g.ops.size());
-    g.ops.push_back(std::move(ex));
+    appendOp(g, std::move(ex), nullptr);
   }
 
   void returnStatement(Graph& g, ast::ReturnStmt& s) {
     if (g.isMain) diags.fail(s.loc, "return: the main graph has no return");
     std::vector<Operand> values;
     values.reserve(s.values.size());
-    for (auto& a : s.values) values.push_back(resolveOperand(g, a, false, "return"));
+    for (auto& a : s.values) values.push_back(resolveOperand(g, a, "return"));
     if (g.outputsWritten && values.size() != g.outputTypes.size())
       diags.fail(s.loc, "return: @" + g.name + " returns " + std::to_string(values.size()) + " value" +
                             (values.size() == 1 ? "" : "s") + ", but its signature declares " +
@@ -507,9 +517,7 @@ struct Builder::Impl {
   // ---- session commands ----------------------------------------------------------
 
   void addCommand(SessionCommand&& cmd) {
-    cmd.mainOpCount = m.main->ops.size();
-    m.commands.push_back(std::move(cmd));
-    if (listener) listener->command(m.commands.back());
+    if (listener) listener->command(cmd);
   }
 
   void checkCommandData(const char* cmd, const std::string& target, Literal& lit, const TensorType& bufferType) {
@@ -619,10 +627,11 @@ void Builder::beginGraph(ast::GraphHeader&& h) {
   g->name = std::move(h.name.text);
   g->loc = h.name.loc;
   g->index = static_cast<unsigned>(b.m.graphs.size());
+  Module& m = b.m;
   for (auto& p : h.params) {
     if (Value* prev = g->lookup(p.name.text)) b.redefinition(p.name.loc, "%" + p.name.text, prev->loc);
     b.warnDowncast(p.type, p.name.loc);
-    Value* v = b.newValue(*g, Value::Kind::Param, std::move(p.name.text), false, Impl::toType(p.type), p.name.loc);
+    Value* v = pir::newValue(m, *g, Value::Kind::Param, std::move(p.name.text), false, Impl::toType(p.type), p.name.loc);
     v->byRef = p.byRef;
     g->params.push_back(v);
   }
@@ -633,21 +642,37 @@ void Builder::beginGraph(ast::GraphHeader&& h) {
       g->outputTypes.push_back(Impl::toType(t));
     }
   }
-  for (auto& [key, value] : h.attrs.entries) {
-    SourceLoc loc = value.loc.valid() ? value.loc : h.loc;
-    if (key == "grad_of" && value.kind != Attr::Kind::Graph)
-      b.diags.fail(loc, "@" + g->name + ": attribute 'grad_of' must be a graph name @g");
-    if (key == "activations") {
-      bool ok = value.kind == Attr::Kind::List || value.kind == Attr::Kind::Tuple;
-      for (auto& item : value.items) ok = ok && item.kind == Attr::Kind::Value;
-      if (!ok) b.diags.fail(loc, "@" + g->name + ": attribute 'activations' must be a list of %names");
+  // grad_of / activations (language.md §9) become references: the forward
+  // graph, and values of it. Other graph attributes are kept as written.
+  const Attr* gradOf = h.attrs.find("grad_of");
+  const Attr* acts = h.attrs.find("activations");
+  if (gradOf) {
+    SourceLoc loc = gradOf->loc.valid() ? gradOf->loc : h.loc;
+    if (gradOf->kind != Attr::Kind::Graph) b.diags.fail(loc, "@" + g->name + ": attribute 'grad_of' must be a graph name @g");
+    g->gradOf = m.findGraph(gradOf->s);
+    if (!g->gradOf) b.diags.fail(loc, "@" + g->name + ": grad_of: unknown graph @" + gradOf->s);
+  }
+  if (acts) {
+    SourceLoc loc = acts->loc.valid() ? acts->loc : h.loc;
+    bool ok = acts->kind == Attr::Kind::List || acts->kind == Attr::Kind::Tuple;
+    for (auto& item : acts->items) ok = ok && item.kind == Attr::Kind::Value;
+    if (!ok) b.diags.fail(loc, "@" + g->name + ": attribute 'activations' must be a list of %names");
+    if (!g->gradOf) b.diags.fail(loc, "@" + g->name + ": attribute 'activations' needs grad_of = @forward");
+    for (auto& item : acts->items) {
+      Value* v = g->gradOf->lookup(item.s);
+      if (!v)
+        b.diags.fail(item.loc.valid() ? item.loc : loc,
+                     "@" + g->name + ": activation %" + item.s + " is not a value of @" + g->gradOf->name);
+      g->activations.push_back(v);
     }
   }
-  g->attrs = std::move(h.attrs);
+  for (auto& [key, value] : h.attrs.entries)
+    if (key != "grad_of" && key != "activations") g->attrs.set(key, value);
+  g->attrs.loc = h.attrs.loc;
   Graph* raw = g.get();
-  b.nextGeneratedName.erase(raw);
   b.m.graphScope.emplace(raw->name, raw);
   b.m.graphs.push_back(std::move(g));
+  b.m.touch();
   b.openGraph = raw;
 }
 
@@ -690,14 +715,8 @@ void Builder::autodiff(ast::AutodiffItem&& item) {
   b.markItem();
   if (!b.m.findGraph(item.fwd.text)) b.diags.fail(item.fwd.loc, "autodiff: unknown graph @" + item.fwd.text);
   if (Graph* prev = b.m.findGraph(item.grad.text)) b.redefinition(item.grad.loc, "@" + item.grad.text, prev->loc);
-  AutodiffDirective d;
-  d.fwd = item.fwd.text;
-  d.grad = item.grad.text;
-  d.attrs = std::move(item.attrs);
-  d.loc = item.loc;
-  b.m.autodiffs.push_back(std::move(d));
-  // The transform is not part of this build: the directive is kept (for a later
-  // pass) but the program cannot be used without the graph it would create.
+  // The transform is not part of this build: the program cannot be used
+  // without the graph it would create.
   b.diags.fail(item.loc, "autodiff is not available in this build");
 }
 
@@ -788,13 +807,14 @@ void Builder::reset() {
   if (b.openGraph) {
     Graph* g = b.openGraph;
     b.openGraph = nullptr;
-    if (!b.m.graphs.empty() && b.m.graphs.back().get() == g) {
+    // While journaling, Module::rollback removes the graph (after running the
+    // inverses that still refer to it); otherwise drop it here.
+    if (!b.m.journaling() && !b.m.graphs.empty() && b.m.graphs.back().get() == g) {
       b.m.graphScope.erase(g->name);
-      b.nextGeneratedName.erase(g);
       b.m.graphs.pop_back();
+      b.m.touch();
     }
   }
-  b.nextGeneratedName.clear();
 }
 
 bool buildFromBuffer(Module& module, DiagnosticEngine& diags, uint32_t file, const std::string& baseDir,

@@ -19,7 +19,7 @@ class BuildListener {
   virtual void valueDefined(const Value&) {}       // main-graph var/const/op result
   virtual void graphDefined(const Graph&) {}       // after its closing brace
   virtual void resourceDefined(const Resource&) {}
-  // A session command was read and added to Module::commands. Throw CompileError
+  // A session command was read (it is not kept in the Module). Throw CompileError
   // (already reported) or let a runtime error propagate to stop the input.
   virtual void command(const SessionCommand&) {}
 };

@@ -134,17 +134,18 @@ struct Ctx {
     if (!b || *b != target.shape)
       failOperand(i, "operand type " + t(i).str() + " does not broadcast to " + target.str() + " (in place)");
   }
-  const GraphCall& call(size_t i) const { return *op.operands[i].call; }
+  const CalleeRef& call(size_t k) const { return op.callees[k]; }
   // Graph-call arguments bind the callee's parameters: count and exact types.
-  void checkBinding(size_t i) const {
-    const GraphCall& c = call(i);
+  void checkBinding(size_t calleeIndex) const {
+    const CalleeRef& c = call(calleeIndex);
     const Graph& g = *c.graph;
-    if (c.args.size() != g.params.size())
+    auto args = op.args(calleeIndex);
+    if (args.size() != g.params.size())
       fail(c.loc, "@" + g.name + " takes " + std::to_string(g.params.size()) + " argument" +
-                      (g.params.size() == 1 ? "" : "s") + ", got " + std::to_string(c.args.size()),
+                      (g.params.size() == 1 ? "" : "s") + ", got " + std::to_string(args.size()),
            g.loc.valid() ? std::vector<Note>{{g.loc, "@" + g.name + " is defined here"}} : std::vector<Note>{});
-    for (size_t k = 0; k < c.args.size(); ++k) {
-      const Operand& a = c.args[k];
+    for (size_t k = 0; k < args.size(); ++k) {
+      const Operand& a = args[k];
       const Value& p = *g.params[k];
       if (a.kind != Operand::Kind::Value && a.kind != Operand::Kind::Literal)
         fail(a.loc.valid() ? a.loc : c.loc, "argument " + std::to_string(k + 1) + " of @" + g.name + " must be a tensor");
@@ -754,7 +755,7 @@ void inferConditional(Ctx& c) {
   const TensorType& cond = c.t(0);
   if (!(cond == TensorType{DType::Bool, {}} || cond == TensorType{DType::Bool, {1}}))
     c.failOperand(0, "condition must be bool[] or bool[1], got " + cond.str());
-  for (size_t i = 1; i <= 2; ++i) {
+  for (size_t i = 0; i < 2; ++i) {
     c.checkBinding(i);
     const Graph& g = *c.call(i).graph;
     for (const Value* p : g.params)
@@ -762,15 +763,15 @@ void inferConditional(Ctx& c) {
         c.fail(c.call(i).loc, "branch @" + g.name + " has a by-reference input %" + p->name +
                                   "; conditional branches take inputs by value");
   }
-  const Graph& th = *c.call(1).graph;
-  const Graph& el = *c.call(2).graph;
+  const Graph& th = *c.call(0).graph;
+  const Graph& el = *c.call(1).graph;
   if (th.outputTypes != el.outputTypes) {
     auto list = [](const Graph& g) {
       std::string s = "(";
       for (size_t i = 0; i < g.outputTypes.size(); ++i) s += (i ? ", " : "") + g.outputTypes[i].str();
       return s + ")";
     };
-    c.fail(c.call(2).loc, "branches have different output types: @" + th.name + " -> " + list(th) + ", @" + el.name +
+    c.fail(c.call(1).loc, "branches have different output types: @" + th.name + " -> " + list(th) + ", @" + el.name +
                               " -> " + list(el));
   }
   for (auto& t : th.outputTypes) c.result(t);
@@ -918,13 +919,8 @@ size_t resultCount(const Op& op) {
     }
     case OpCode::Call:
     case OpCode::Repeat:
-      return op.operands.size() > 0 && op.operands[0].call && op.operands[0].call->graph
-                 ? op.operands[0].call->graph->outputTypes.size()
-                 : 0;
     case OpCode::Conditional:
-      return op.operands.size() > 1 && op.operands[1].call && op.operands[1].call->graph
-                 ? op.operands[1].call->graph->outputTypes.size()
-                 : 0;
+      return op.callees.empty() || !op.callees[0].graph ? 0 : op.callees[0].graph->outputTypes.size();
     default: return 1;
   }
 }

@@ -2,7 +2,14 @@
 
 #include <climits>
 
+#include <atomic>
+
 namespace pir {
+
+uint64_t nextUid() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
 
 namespace {
 uint64_t hashName(std::string_view name) { return std::hash<std::string_view>{}(name); }
@@ -89,12 +96,134 @@ Graph* Module::findGraph(const std::string& n) const {
   return it == graphScope.end() ? nullptr : it->second;
 }
 
-Module::Checkpoint Module::checkpoint() const {
-  return {resources.size(), graphs.size(),    main->ops.size(), main->values.size(),
-          autodiffs.size(), commands.size(), options,          anyItemSeen};
+Module::~Module() = default;
+
+namespace {
+
+// Deep copy of one op list; values and graphs are mapped through the tables.
+struct ModuleCloner {
+  std::unordered_map<const Value*, Value*> values;
+  std::unordered_map<const Resource*, Resource*> resources;
+  std::unordered_map<const Graph*, Graph*> graphs;
+
+  Operand operand(const Operand& o) {
+    Operand c = o;
+    if (o.value) c.value = values.at(o.value);
+    if (o.resource) c.resource = resources.at(o.resource);
+    return c;
+  }
+  std::unique_ptr<Op> op(const Op& src, Graph& parent, Op* enclosing) {
+    auto c = std::make_unique<Op>();
+    c->code = src.code;
+    c->operands.reserve(src.operands.size());
+    for (const Operand& o : src.operands) c->operands.push_back(operand(o));
+    c->callees = src.callees;
+    for (CalleeRef& k : c->callees) k.graph = graphs.at(k.graph);
+    c->attrs = src.attrs;
+    c->init = src.init;
+    c->label = src.label;
+    c->parent = &parent;
+    c->enclosing = enclosing;
+    c->loc = src.loc;
+    c->uid = src.uid;
+    for (auto& inner : src.region) c->region.push_back(op(*inner, parent, c.get()));
+    for (const Value* r : src.results) {
+      Value* v = values.at(r);
+      v->def = c.get();
+      c->results.push_back(v);
+    }
+    return c;
+  }
+  // Values first (so ops can refer to them), then ops.
+  void graphBody(const Graph& src, Graph& dst) {
+    dst.values.reserve(src.values.size());
+    for (const auto& v : src.values) {
+      auto c = std::make_unique<Value>(*v);
+      c->def = nullptr;
+      c->graph = &dst;
+      values[v.get()] = c.get();
+      dst.values.push_back(std::move(c));
+    }
+    for (const auto& v : src.values)
+      if (src.scope.find(v->name) == v.get()) dst.scope.insert(values.at(v.get()));
+    for (const Value* p : src.params) dst.params.push_back(values.at(p));
+    for (const auto& o : src.ops) dst.ops.push_back(op(*o, dst, nullptr));
+    for (const Operand& r : src.returns) dst.returns.push_back(operand(r));
+  }
+};
+
+void copyGraphHeader(const Graph& src, Graph& dst) {
+  dst.name = src.name;
+  dst.isMain = src.isMain;
+  dst.outputTypes = src.outputTypes;
+  dst.outputsWritten = src.outputsWritten;
+  dst.hasReturn = src.hasReturn;
+  dst.returnLoc = src.returnLoc;
+  dst.attrs = src.attrs;
+  dst.loc = src.loc;
+  dst.index = src.index;
+  dst.nextGeneratedName = src.nextGeneratedName;
+}
+
+}  // namespace
+
+std::unique_ptr<Module> Module::clone() const {
+  auto m = std::make_unique<Module>();
+  m->options = options;
+  m->anyItemSeen = anyItemSeen;
+  m->generation = generation;
+  ModuleCloner c;
+  for (const auto& r : resources) {
+    auto copy = std::make_unique<Resource>(*r);
+    c.resources[r.get()] = copy.get();
+    m->resourceScope.emplace(copy->name, copy.get());
+    m->resources.push_back(std::move(copy));
+  }
+  for (const auto& g : graphs) {
+    auto copy = std::make_unique<Graph>();
+    copyGraphHeader(*g, *copy);
+    c.graphs[g.get()] = copy.get();
+    m->graphScope.emplace(copy->name, copy.get());
+    m->graphs.push_back(std::move(copy));
+  }
+  copyGraphHeader(*main, *m->main);
+  c.graphs[main.get()] = m->main.get();
+  for (size_t i = 0; i < graphs.size(); ++i) c.graphBody(*graphs[i], *m->graphs[i]);
+  c.graphBody(*main, *m->main);
+  // Cross-graph references last: every graph's values exist now.
+  for (size_t i = 0; i < graphs.size(); ++i) {
+    const Graph& src = *graphs[i];
+    Graph& dst = *m->graphs[i];
+    if (src.gradOf) dst.gradOf = c.graphs.at(src.gradOf);
+    for (const Value* a : src.activations) dst.activations.push_back(c.values.at(a));
+  }
+  return m;
+}
+
+Module::Checkpoint Module::checkpoint() {
+  journaling_ = true;
+  Checkpoint cp;
+  cp.resources = resources.size();
+  cp.graphs = graphs.size();
+  cp.mainOps = main->ops.size();
+  cp.mainValues = main->values.size();
+  cp.journal = undo_.size();
+  cp.options = options;
+  cp.anyItemSeen = anyItemSeen;
+  return cp;
 }
 
 void Module::rollback(const Checkpoint& cp) {
+  // Inverses first, newest first: they may refer to appended items, which
+  // the truncation below then removes.
+  // An inverse may itself use the mutation API: it must not journal again.
+  journaling_ = false;
+  while (undo_.size() > cp.journal) {
+    auto undo = std::move(undo_.back());
+    undo_.pop_back();
+    undo();
+  }
+  journaling_ = true;
   while (resources.size() > cp.resources) {
     resourceScope.erase(resources.back()->name);
     resources.pop_back();
@@ -104,22 +233,14 @@ void Module::rollback(const Checkpoint& cp) {
     graphs.pop_back();
   }
   Graph& g = *main;
-  while (g.ops.size() > cp.mainOps) {
-    Op* op = g.ops.back().get();
-    if (!op->label.empty()) {
-      auto it = g.labels.find(op->label);
-      if (it != g.labels.end() && it->second == op) g.labels.erase(it);
-    }
-    g.ops.pop_back();
-  }
+  while (g.ops.size() > cp.mainOps) g.ops.pop_back();
   while (g.values.size() > cp.mainValues) {
     g.scope.erase(g.values.back().get());
     g.values.pop_back();
   }
-  autodiffs.resize(cp.autodiffs);
-  commands.resize(cp.commands);
   options = cp.options;
   anyItemSeen = cp.anyItemSeen;
+  touch();
 }
 
 }  // namespace pir

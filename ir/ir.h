@@ -1,14 +1,16 @@
 // The IR of one .pir program (PopXL's popxl.Ir): options, streams, remote
-// buffers, graphs, values, ops, autodiff directives and session commands.
+// buffers, graphs, values and ops. Changed through ir/rewriter.h.
 //
 // Ownership: Module owns Resources and Graphs; a Graph owns its Values and Ops.
-// Raw pointers between items are non-owning and stay valid until the owner
-// truncates (Module::rollback) or is destroyed.
+// Raw pointers between items are non-owning and stay valid until the item is
+// erased (ir/rewriter.h), rolled back (Module::rollback) or its owner destroyed.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -24,6 +26,11 @@ namespace pir {
 
 struct Graph;
 struct Op;
+
+// A process-wide serial number: never reused, so holders of derived state
+// (the VM's variables and last-run values) can recognise a value or op across
+// recompiles and module clones without the ABA risk of comparing addresses.
+uint64_t nextUid();
 
 // runtime.md §1. `set` records which keys were written, for the printer.
 struct IrOptions {
@@ -61,44 +68,72 @@ struct Value {
   unsigned resultIndex = 0;
   Graph* graph = nullptr;
   unsigned id = 0;         // index in Graph::values: dense, for VM slot maps
+  uint64_t uid = nextUid();  // identity across Module::clone (a copy keeps it)
   SourceLoc loc;           // where the name was written (or the op, if generated)
 };
 
-// A graph call operand `@g(args)` of call / repeat / conditional.
-struct Operand;
-struct GraphCall {
-  Graph* graph = nullptr;
-  std::vector<Operand> args;
-  SourceLoc loc;  // of '@'
-};
-
+// One operand of an op: a value, a `$` resource or a literal. Graph-call
+// arguments are ordinary operands too (see CalleeRef), so every use of a value
+// is an Operand of some op or a graph return.
 struct Operand {
-  enum class Kind : uint8_t { Value, Resource, Literal, Call };
+  enum class Kind : uint8_t { Value, Resource, Literal };
   Kind kind = Kind::Value;
   Value* value = nullptr;
   Resource* resource = nullptr;
-  std::shared_ptr<Literal> literal;  // Kind::Literal
+  std::shared_ptr<Literal> literal;  // Kind::Literal (shared: literals are immutable once built)
   TensorType literalType;            // Kind::Literal: resolved by the verifier (language.md §5)
-  std::shared_ptr<GraphCall> call;   // Kind::Call
   SourceLoc loc;
 
-  // The type this operand supplies (Value or Literal). Undefined for others.
+  // The type this operand supplies (Value or Literal). Undefined for Resource.
   const TensorType& type() const { return kind == Kind::Value ? value->type : literalType; }
+  bool isTensor() const { return kind != Kind::Resource; }
+
+  static Operand of(Value* v, SourceLoc at = {}) {
+    Operand o;
+    o.kind = Kind::Value;
+    o.value = v;
+    o.loc = at;
+    return o;
+  }
+};
+
+// A callee of a control-flow op, `@g(ARGS)`: its arguments are the op's
+// operands [firstOperand, firstOperand + numArgs). call and repeat have one
+// callee whose arguments are all operands; conditional's operand 0 is the
+// condition, then the arguments of @then, then those of @else.
+struct CalleeRef {
+  Graph* graph = nullptr;
+  uint32_t firstOperand = 0;
+  uint32_t numArgs = 0;
+  SourceLoc loc;  // of '@'
 };
 
 struct Op {
   OpCode code;
   std::vector<Operand> operands;
-  std::vector<Value*> results;  // in-place ops: empty when the alias result is unbound
+  std::vector<CalleeRef> callees;  // call/repeat: 1, conditional: 2, others: none
+  std::vector<Value*> results;     // in-place ops: empty when the alias result is unbound
   AttrDict attrs;
   std::vector<std::unique_ptr<Op>> region;  // exchange block body
   std::shared_ptr<Literal> init;            // var / const: DATA or INIT
-  std::string label;                        // `as LABEL` on a call, kept for `using`
+  std::string label;                        // `as LABEL` on a call (front-end only: `using` finds it; never printed)
   Graph* parent = nullptr;
-  SourceLoc loc;      // of the op name (or `var`/`const`/`exchange` keyword)
-  unsigned index = 0; // position in the parent's op list (or region)
+  Op* enclosing = nullptr;  // the exchange block holding this op, if any
+  uint64_t uid = nextUid(); // identity across Module::clone (a copy keeps it)
+  SourceLoc loc;            // of the op name (or `var`/`const`/`exchange` keyword)
 
   const OpInfo& info() const { return opInfo(code); }
+  // The arguments of callee k: operands [first, first + numArgs).
+  std::span<Operand> args(size_t k) { return {operands.data() + callees[k].firstOperand, callees[k].numArgs}; }
+  std::span<const Operand> args(size_t k) const {
+    return {operands.data() + callees[k].firstOperand, callees[k].numArgs};
+  }
+  // The callee whose argument list holds operand i, or -1 (e.g. a condition).
+  int calleeOfOperand(size_t i) const {
+    for (size_t k = 0; k < callees.size(); ++k)
+      if (i >= callees[k].firstOperand && i < callees[k].firstOperand + callees[k].numArgs) return static_cast<int>(k);
+    return -1;
+  }
 };
 
 // The `%` namespace of one graph: name -> Value. Open addressing with linear
@@ -144,28 +179,30 @@ struct Graph {
   std::vector<Operand> returns;
   bool hasReturn = false;
   SourceLoc returnLoc;
-  AttrDict attrs;  // `attributes {...}`: grad_of, activations, ...
-  // Per parameter: the body (or a callee, through a by-reference argument)
-  // writes it in place. Set by the builder; binding a constant to such a
-  // by-reference input is an error (language.md §7).
-  std::vector<bool> paramWrittenInPlace;
+  AttrDict attrs;  // `attributes {...}` other than grad_of / activations
+  // Written by autodiff (language.md §9), printed as `attributes {grad_of =
+  // @f, activations = [%a, ...]}`: the forward graph, and the forward values
+  // (of gradOf) that this graph's activation inputs stand for, in order.
+  Graph* gradOf = nullptr;
+  std::vector<Value*> activations;
   SourceLoc loc;   // of the name
-  unsigned index = 0;  // position among Module::graphs (main: UINT_MAX)
+  unsigned index = 0;  // position among Module::graphs (main: UINT_MAX); kept dense by the mutation API
 
-  std::vector<std::unique_ptr<Value>> values;  // all values, by id
+  // All values ever created in this graph, by id (ids are dense and stable;
+  // a value whose op was erased stays here, detached: `def == nullptr` and not
+  // in scope, so VM slot maps can size by values.size()).
+  std::vector<std::unique_ptr<Value>> values;
   ValueScope scope;
-  std::unordered_map<std::string, Op*> labels;  // `as LABEL` call sites
+
+  uint64_t nextGeneratedName = 0;  // a hint: generated `%N` names are tried from here up
 
   Value* lookup(std::string_view n) const { return scope.find(n); }
 };
 
-struct AutodiffDirective {
-  std::string fwd, grad;  // graph names without '@'
-  AttrDict attrs;
-  SourceLoc loc;
-};
-
-// Session commands (language.md §11), in source order.
+// Session commands (language.md §11). They are not part of the program: the
+// front end hands each one, as it is read, to whoever drives the session
+// (frontend/builder.h BuildListener), so a command runs the program as defined
+// up to that point.
 struct SessionCommand {
   enum class Kind : uint8_t { Feed, Run, Print, Write, Save };
   Kind kind;
@@ -175,20 +212,24 @@ struct SessionCommand {
   std::shared_ptr<Literal> data;     // Feed/Write
   int64_t count = 1;                 // Run N
   std::string path, resolvedPath;    // Save
-  size_t mainOpCount = 0;            // main-graph ops defined when the command was read
   SourceLoc loc;
 };
 
+// The program: options, resources and graphs. Nothing else (no script, no
+// derived facts). Every change made through the mutation API (ir/rewriter.h)
+// or the front-end builder bumps `generation`, so a consumer that caches
+// something derived (the VM's bytecode) can tell that it is stale.
 class Module {
  public:
   Module();
+  ~Module();
   IrOptions options;
   std::vector<std::unique_ptr<Resource>> resources;  // declaration order
-  std::vector<std::unique_ptr<Graph>> graphs;        // subgraphs, definition order
+  std::vector<std::unique_ptr<Graph>> graphs;        // subgraphs, definition order (callees before callers)
   std::unique_ptr<Graph> main;
-  std::vector<AutodiffDirective> autodiffs;
-  std::vector<SessionCommand> commands;
   bool anyItemSeen = false;  // `ir {}` must come first
+  uint64_t generation = 0;   // bumped by every mutation
+  void touch() { ++generation; }
 
   Resource* findResource(const std::string& n) const;
   // The host buffer of stream `r`: [nht] + [R] + S, each leading dim only when
@@ -196,17 +237,34 @@ class Module {
   TensorType hostBufferType(const Resource& r) const;
   Graph* findGraph(const std::string& n) const;  // subgraphs only ("main" is not callable)
 
-  // Snapshot sizes so that a failed input can be undone (REPL, language.md §3).
+  // A deep copy (graphs, values, ops, resources), pointers remapped; not journaling.
+  std::unique_ptr<Module> clone() const;
+
+  // Undo (REPL inputs and `:undo`, language.md §3: an input is all or nothing).
+  // From the first checkpoint on, the module journals: appends at the end of
+  // the module (new resources, graphs, main ops and values, as the front end
+  // makes them) are undone by truncation, and every other change (through
+  // ir/rewriter.h) records its inverse. rollback runs the inverses newest
+  // first, then truncates, which restores the module exactly.
   struct Checkpoint {
-    size_t resources, graphs, mainOps, mainValues, autodiffs, commands;
+    size_t resources = 0, graphs = 0, mainOps = 0, mainValues = 0, journal = 0;
     IrOptions options;
-    bool anyItemSeen;
+    bool anyItemSeen = false;
   };
-  Checkpoint checkpoint() const;
+  Checkpoint checkpoint();
   void rollback(const Checkpoint& cp);
+  bool journaling() const { return journaling_; }
+  // Records how to undo a change; a no-op unless journaling.
+  void journal(std::function<void()> undo) {
+    if (journaling_) undo_.push_back(std::move(undo));
+  }
 
   std::unordered_map<std::string, Resource*> resourceScope;
   std::unordered_map<std::string, Graph*> graphScope;
+
+ private:
+  bool journaling_ = false;
+  std::vector<std::function<void()>> undo_;
 };
 
 }  // namespace pir

@@ -5,12 +5,13 @@
 #include <string>
 
 #include "ir/infer.h"
+#include "ir/rewriter.h"
 
 namespace pir {
 
 namespace {
 
-enum class Role : uint8_t { Tensor, Resource, Call };
+enum class Role : uint8_t { Tensor, Resource };
 
 Role operandRole(OpCode code, size_t i) {
   switch (code) {
@@ -19,10 +20,17 @@ Role operandRole(OpCode code, size_t i) {
     case OpCode::RemoteLoad:
     case OpCode::RemoteLoadInplace:
     case OpCode::RemoteStore: return i == 0 ? Role::Resource : Role::Tensor;
-    case OpCode::Call:
-    case OpCode::Repeat: return Role::Call;
-    case OpCode::Conditional: return i == 0 ? Role::Tensor : Role::Call;
     default: return Role::Tensor;
+  }
+}
+
+// The number of callees a control op takes (call/repeat 1, conditional 2).
+size_t expectedCallees(OpCode code) {
+  switch (code) {
+    case OpCode::Call:
+    case OpCode::Repeat: return 1;
+    case OpCode::Conditional: return 2;
+    default: return 0;
   }
 }
 
@@ -193,7 +201,8 @@ void checkOpSignature(const Op& op, const IrOptions& options, DiagnosticEngine& 
   const OpInfo& info = op.info();
   int n = static_cast<int>(op.operands.size());
   // Fast path (most statements): arity fine, plain value operands, no attributes.
-  if (op.attrs.entries.empty() && n >= info.minOperands && (info.maxOperands < 0 || n <= info.maxOperands)) {
+  if (op.attrs.entries.empty() && op.callees.empty() && !info.has(F_CONTROL) && n >= info.minOperands &&
+      (info.maxOperands < 0 || n <= info.maxOperands)) {
     bool plain = true;
     for (size_t i = 0; i < op.operands.size() && plain; ++i)
       plain = op.operands[i].kind == Operand::Kind::Value && op.operands[i].value &&
@@ -221,16 +230,26 @@ void checkOpSignature(const Op& op, const IrOptions& options, DiagnosticEngine& 
         if (o.kind != Operand::Kind::Resource || !o.resource)
           diags.fail(loc, what + pos + " must be a stream or remote buffer ($name)");
         break;
-      case Role::Call:
-        if (o.kind != Operand::Kind::Call || !o.call || !o.call->graph)
-          diags.fail(loc, what + pos + " must be a graph call @g(...)");
-        break;
       case Role::Tensor:
         if (o.kind == Operand::Kind::Value ? !o.value : o.kind != Operand::Kind::Literal || !o.literal)
           diags.fail(loc, what + pos + " must be a tensor (%value or literal)");
         break;
     }
   }
+  // Callees: the right number, each a graph, argument ranges tiling the
+  // operands after the fixed ones in order (conditional: after the condition).
+  const size_t want = expectedCallees(op.code);
+  if (op.callees.size() != want)
+    diags.fail(op.loc, what + "expects " + std::to_string(want) + " graph call" + (want == 1 ? "" : "s") + " @g(...), got " +
+                           std::to_string(op.callees.size()));
+  size_t next = op.code == OpCode::Conditional ? 1 : 0;
+  for (const CalleeRef& c : op.callees) {
+    if (!c.graph) diags.fail(op.loc, what + "graph call of no graph");
+    if (c.firstOperand != next || c.firstOperand + size_t(c.numArgs) > op.operands.size())
+      diags.fail(op.loc, what + "graph call arguments of @" + c.graph->name + " do not match the operands");
+    next = c.firstOperand + c.numArgs;
+  }
+  if (want && next != op.operands.size()) diags.fail(op.loc, what + "operands left over after the graph calls");
   checkAttrDict(op.attrs, &info, what, op.attrs.loc.valid() ? op.attrs.loc : op.loc, options, diags);
 }
 
@@ -288,7 +307,7 @@ void typeLiteralOperands(Op& op, DiagnosticEngine& diags) {
   bool needsReference = false;
   for (size_t i = 0; i < op.operands.size(); ++i) {
     const Operand& o = op.operands[i];
-    if (operandRole(op.code, i) != Role::Tensor || fixedLiteralDType(op.code, i)) continue;
+    if (operandRole(op.code, i) != Role::Tensor || fixedLiteralDType(op.code, i) || op.calleeOfOperand(i) >= 0) continue;
     if (o.kind == Operand::Kind::Value && o.value && !reference) reference = o.value->type.dtype;
     if (o.kind == Operand::Kind::Literal) needsReference = true;
   }
@@ -303,22 +322,22 @@ void typeLiteralOperands(Op& op, DiagnosticEngine& diags) {
   }
   for (size_t i = 0; i < op.operands.size(); ++i) {
     Operand& o = op.operands[i];
-    if (o.kind == Operand::Kind::Literal && o.literal) {
+    const int callee = op.calleeOfOperand(i);
+    if (o.kind == Operand::Kind::Literal && o.literal && callee >= 0) {
+      // A graph-call argument takes the bound parameter's type.
+      const Graph& g = *op.callees[callee].graph;
+      const size_t k = i - op.callees[callee].firstOperand;
+      if (o.literal->kind != Literal::Kind::Data)
+        diags.fail(o.loc.valid() ? o.loc : op.loc, what + ": only a scalar or list literal can be an argument");
+      if (k >= g.params.size()) continue;  // the binding check reports the count
+      o.literalType = g.params[k]->type;
+      checkLiteralData(*o.literal, o.literalType, what + " @" + g.name + " argument " + std::to_string(k + 1), diags);
+    } else if (o.kind == Operand::Kind::Literal && o.literal) {
       if (o.literal->kind != Literal::Kind::Data)
         diags.fail(o.loc.valid() ? o.loc : op.loc, what + ": only a scalar or list literal can be an operand; declare a const");
       auto fixed = fixedLiteralDType(op.code, i);
       o.literalType = TensorType{fixed ? *fixed : *reference, o.literal->shape};
       checkLiteralData(*o.literal, o.literalType, what, diags);
-    } else if (o.kind == Operand::Kind::Call && o.call && o.call->graph) {
-      const Graph& g = *o.call->graph;
-      for (size_t k = 0; k < o.call->args.size() && k < g.params.size(); ++k) {
-        Operand& a = o.call->args[k];
-        if (a.kind != Operand::Kind::Literal || !a.literal) continue;
-        if (a.literal->kind != Literal::Kind::Data)
-          diags.fail(a.loc.valid() ? a.loc : op.loc, what + ": only a scalar or list literal can be an argument");
-        a.literalType = g.params[k]->type;
-        checkLiteralData(*a.literal, a.literalType, what + " @" + g.name + " argument " + std::to_string(k + 1), diags);
-      }
     }
   }
 }
@@ -351,11 +370,6 @@ struct ModuleChecker {
     } else if (o.kind == Operand::Kind::Resource) {
       if (!o.resource || m.findResource(o.resource->name) != o.resource)
         fail(o.loc.valid() ? o.loc : op.loc, prefix(op) + "unknown resource");
-    } else if (o.kind == Operand::Kind::Call) {
-      if (!o.call || !o.call->graph || m.findGraph(o.call->graph->name) != o.call->graph)
-        fail(o.loc.valid() ? o.loc : op.loc, prefix(op) + "call of an unknown graph");
-      if (o.call->graph == &g) fail(o.call->loc, "recursion: @" + g.name + " calls itself");
-      for (auto& a : o.call->args) checkOperandValue(g, defined, a, op);
     }
   }
 
@@ -384,6 +398,10 @@ struct ModuleChecker {
       return;
     }
     for (auto& o : op.operands) checkOperandValue(g, defined, o, op);
+    for (const CalleeRef& c : op.callees) {
+      if (!c.graph || m.findGraph(c.graph->name) != c.graph) fail(op.loc, prefix(op) + "call of an unknown graph");
+      if (c.graph == &g || calls(*c.graph, g)) fail(c.loc.valid() ? c.loc : op.loc, "recursion: @" + g.name + " calls itself");
+    }
     checkOpSignature(op, m.options, diags);
     inferResultTypes(op, m.options, types, diags);
     bool inplace = op.info().has(F_INPLACE);

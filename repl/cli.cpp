@@ -14,7 +14,7 @@
 #include <string_view>
 
 #include "frontend/builder.h"
-#include "frontend/printer.h"
+#include "ir/printer.h"
 #include "ir/op_info.h"
 #include "repl/commands.h"
 

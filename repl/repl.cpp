@@ -12,7 +12,7 @@
 
 #include "frontend/builder.h"
 #include "frontend/parser.h"
-#include "frontend/printer.h"
+#include "ir/printer.h"
 #include "ir/diagnostics.h"
 #include "ir/op_info.h"
 #include "repl/commands.h"
@@ -267,6 +267,7 @@ struct Repl::Impl : BuildListener {
 
   bool failed = false;
   bool quit = false;
+  bool sessionChanged = false;  // the input ran a command that changes the session (not print/save)
 
   // Undo history, newest last. Capped: each entry holds a session snapshot.
   struct UndoEntry {
@@ -295,6 +296,7 @@ struct Repl::Impl : BuildListener {
     if (echo) pending << graphSignature(g) << "\n";
   }
   void command(const SessionCommand& c) override {
+    if (c.kind != SessionCommand::Kind::Print && c.kind != SessionCommand::Kind::Save) sessionChanged = true;
     session.command(c);
     if (!echo || c.kind != SessionCommand::Kind::Run) return;
     for (const Resource* stream : session.lastRunWrittenStreams()) {
@@ -316,7 +318,8 @@ struct Repl::Impl : BuildListener {
   bool evaluateBuffer(uint32_t file, Builder& into, const std::string& summary, uint32_t prelude = 0) {
     Module::Checkpoint checkpoint = module.checkpoint();
     auto snapshot = session.snapshot();
-    size_t commandsBefore = module.commands.size();
+    const uint64_t generationBefore = module.generation;
+    sessionChanged = false;
     bool ok = false;
     try {
       if (prelude) {
@@ -341,7 +344,7 @@ struct Repl::Impl : BuildListener {
       return false;
     }
     flushPending();
-    if (changedState(checkpoint, commandsBefore)) pushUndo(checkpoint, std::move(snapshot), summary);
+    if (changedState(checkpoint, generationBefore)) pushUndo(checkpoint, std::move(snapshot), summary);
     return true;
   }
 
@@ -353,17 +356,9 @@ struct Repl::Impl : BuildListener {
 
   // Whether the input just evaluated did something :undo should remove: a
   // definition, or a command that changes the session (print/save do not).
-  bool changedState(const Module::Checkpoint& before, size_t commandsBefore) const {
-    Module::Checkpoint now = module.checkpoint();
-    if (now.resources != before.resources || now.graphs != before.graphs || now.mainOps != before.mainOps ||
-        now.mainValues != before.mainValues || now.autodiffs != before.autodiffs ||
-        now.anyItemSeen != before.anyItemSeen || module.options.present != before.options.present)
-      return true;
-    for (size_t i = commandsBefore; i < module.commands.size(); ++i) {
-      auto kind = module.commands[i].kind;
-      if (kind != SessionCommand::Kind::Print && kind != SessionCommand::Kind::Save) return true;
-    }
-    return false;
+  bool changedState(const Module::Checkpoint& before, uint64_t generationBefore) const {
+    return module.generation != generationBefore || module.anyItemSeen != before.anyItemSeen ||
+           module.options.present != before.options.present || sessionChanged;
   }
 
   bool evaluateInput(const std::string& text, uint32_t firstLine) {
@@ -530,12 +525,19 @@ struct Repl::Impl : BuildListener {
       for (auto& p : passes)
         if (std::find(known.begin(), known.end(), p) == known.end()) return metaError("unknown pass '" + p + "'");
       bool ok = false;
+      // Passes change the module through ir/rewriter.h, which journals every
+      // change: a failed pipeline is rolled back, a successful one is undoable.
+      Module::Checkpoint checkpoint = module.checkpoint();
+      auto snapshot = session.snapshot();
       guarded([&] { ok = cli::runPasses(module, passes, diags, true, nullptr); });
-      // Passes rewrite graphs in place: earlier checkpoints no longer describe
-      // the module, so they cannot be undone past.
-      undoStack.clear();
-      if (!ok) failed = true;
-      return ok;
+      if (!ok) {
+        module.rollback(checkpoint);
+        session.restore(snapshot);
+        failed = true;
+        return false;
+      }
+      pushUndo(checkpoint, std::move(snapshot), ":passes " + args[0]);
+      return true;
     }
     if (*name == "reset") {
       if (!arity(0, 0)) return false;

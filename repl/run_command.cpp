@@ -1,19 +1,46 @@
 // `pir run FILE [--passes=LIST] [--trace] [--threads=N]` and `pir disasm FILE`
-// (tools.md §1): thin over frontend/builder.h and vm/session.h.
-//
-// Without passes the session commands run as the builder reads them, so a
-// command that follows more statements runs the grown program (language.md §11).
-// With --passes the whole file is built first, the passes run, then the
-// commands run in order on the transformed program.
+// (tools.md §1): thin over frontend/builder.h, passes and vm/session.h, joined
+// by the SessionDriver (repl/session_driver.h).
 #include <istream>
 #include <sstream>
 #include <ostream>
 
 #include "frontend/builder.h"
 #include "repl/commands.h"
+#include "repl/session_driver.h"
 #include "vm/session.h"
 
 namespace pir::cli {
+
+SessionDriver::SessionDriver(Module& source, vm::Session& session, DiagnosticEngine& diags,
+                             std::vector<std::string> passes, bool verifyEach)
+    : source_(source), session_(session), diags_(diags), passes_(std::move(passes)), verifyEach_(verifyEach) {}
+
+void SessionDriver::command(const SessionCommand& cmd) {
+  sawCommand_ = true;
+  syncProgram();
+  session_.command(cmd);
+}
+
+void SessionDriver::finish() {
+  if (sawCommand_) return;
+  syncProgram();
+  session_.runDefault();
+}
+
+// Points the session at a transformed copy when the source changed.
+void SessionDriver::syncProgram() {
+  if (passes_.empty()) return;
+  if (current_ && builtFrom_ == source_.generation) return;
+  std::unique_ptr<Module> next = source_.clone();
+  if (!runPasses(*next, passes_, diags_, verifyEach_, nullptr))
+    throw CompileError({Severity::Error, {}, "the pass pipeline failed", {}});  // already reported
+  session_.setModule(*next);
+  // The previous copy stays alive until the session has recompiled from the new one.
+  previous_ = std::move(current_);
+  current_ = std::move(next);
+  builtFrom_ = source_.generation;
+}
 
 int runCommand(const RunOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
   SourceManager sources;
@@ -26,14 +53,10 @@ int runCommand(const RunOptions& options, std::istream& in, std::ostream& out, s
   sessionOptions.threads = options.threads;
   sessionOptions.trace = options.trace ? &err : nullptr;
   vm::Session session(module, diags, out, sessionOptions);
-  const bool live = options.passes.empty();
+  SessionDriver driver(module, session, diags, options.passes, options.verifyEach);
   try {
-    if (!buildFromBuffer(module, diags, file, baseDirOf(options.file), live ? &session : nullptr)) return 1;
-    if (!live) {
-      if (!runPasses(module, options.passes, diags, options.verifyEach, nullptr)) return 1;
-      for (const SessionCommand& cmd : module.commands) session.command(cmd);
-    }
-    if (module.commands.empty()) session.runDefault();
+    if (!buildFromBuffer(module, diags, file, baseDirOf(options.file), &driver)) return 1;
+    driver.finish();
   } catch (const CompileError&) {
     return 1;  // already reported
   }

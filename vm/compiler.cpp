@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "ir/number_format.h"
+#include "ir/rewriter.h"
 #include "vm/device.h"
 #include "vm/npy.h"
 #include "vm/random.h"
@@ -108,42 +109,16 @@ HostTensor materialize(const Literal& lit, const TensorType& t, uint32_t baseSee
 
 namespace {
 
-// Which by-value params each graph writes in place (directly, through an alias,
-// or by passing them by reference to a callee that writes them).
+// Which params each graph writes in place (ir/rewriter.h), memoised per compile.
 class WriteAnalysis {
  public:
   const std::vector<bool>& paramsWritten(const Graph* g) {
     auto it = memo_.find(g);
     if (it != memo_.end()) return it->second;
-    std::vector<const Op*> ops;
-    flatten(g->ops, ops);
-    std::unordered_map<const Value*, const Value*> root;
-    auto rootOf = [&](const Value* v) {
-      auto r = root.find(v);
-      return r == root.end() ? v : r->second;
-    };
-    std::set<const Value*> written;
-    for (const Op* op : ops) {
-      int t = inplaceTarget(*op);
-      if (t >= 0 && t < static_cast<int>(op->operands.size()) && op->operands[t].kind == Operand::Kind::Value) {
-        const Value* r = rootOf(op->operands[t].value);
-        written.insert(r);
-        if (!op->results.empty() && op->results[0]) root[op->results[0]] = r;
-      }
-      for (const Operand& o : op->operands) {
-        if (o.kind != Operand::Kind::Call || !o.call || !o.call->graph) continue;
-        const Graph* callee = o.call->graph;
-        const std::vector<bool>& w = paramsWritten(callee);
-        for (size_t i = 0; i < o.call->args.size() && i < callee->params.size(); ++i)
-          if (callee->params[i]->byRef && w[i] && o.call->args[i].kind == Operand::Kind::Value)
-            written.insert(rootOf(o.call->args[i].value));
-      }
-    }
-    std::vector<bool> w(g->params.size());
-    for (size_t i = 0; i < w.size(); ++i) w[i] = written.count(g->params[i]) != 0;
-    return memo_[g] = std::move(w);
+    return memo_[g] = paramsWrittenInPlace(*g);
   }
 
+  // The ops of `ops` in program order, exchange blocks replaced by their bodies.
   static void flatten(const std::vector<std::unique_ptr<Op>>& ops, std::vector<const Op*>& out) {
     for (auto& op : ops) {
       if (op->info().has(F_REGION)) flatten(op->region, out);
@@ -171,11 +146,12 @@ class GraphCompiler {
     cg->valueSlot.assign(g.values.size(), kNoSlot);
     reuse_ = !g.isMain;
 
-    std::vector<const Op*> all, ops;
-    WriteAnalysis::flatten(g.ops, all);
-    for (const Op* op : all) {
-      if (include && !includedTop(g, *op, *include)) continue;
-      ops.push_back(op);
+    // `include` selects top-level ops by position; an exchange block's ops go with it.
+    std::vector<const Op*> ops;
+    for (size_t k = 0; k < g.ops.size(); ++k) {
+      if (include && !(k < include->size() && (*include)[k])) continue;
+      if (g.ops[k]->info().has(F_REGION)) WriteAnalysis::flatten(g.ops[k]->region, ops);
+      else ops.push_back(g.ops[k].get());
     }
 
     // Params: bound by the caller; a written by-value param gets an arena copy.
@@ -230,16 +206,6 @@ class GraphCompiler {
   }
 
  private:
-  // An op inside an exchange block is included when its block is.
-  bool includedTop(const Graph& g, const Op& op, const std::vector<bool>& include) {
-    for (auto& top : g.ops) {
-      if (top.get() == &op) return op.index < include.size() && include[op.index];
-      for (auto& inner : top->region)
-        if (inner.get() == &op) return top->index < include.size() && include[top->index];
-    }
-    return false;
-  }
-
   uint32_t addSlot(const SlotInfo& s) {
     cg_->slots.push_back(s);
     return static_cast<uint32_t>(cg_->slots.size() - 1);
@@ -279,12 +245,8 @@ class GraphCompiler {
   }
 
   template <class F> void forEachValueUse(const Op& op, F&& f) {
-    for (const Operand& o : op.operands) {
+    for (const Operand& o : op.operands)
       if (o.kind == Operand::Kind::Value) f(o.value);
-      if (o.kind == Operand::Kind::Call && o.call)
-        for (const Operand& a : o.call->args)
-          if (a.kind == Operand::Kind::Value) f(a.value);
-    }
   }
 
   uint32_t constSlot(HostTensor t, const Value* v) {
@@ -437,9 +399,10 @@ class GraphCompiler {
     return c;
   }
 
-  const CompiledGraph* calleeOf(const Operand& o) {
-    const CompiledGraph* c = p_.find(o.call->graph);
-    if (!c) diags_.fail(o.loc, "internal: @" + o.call->graph->name + " is not compiled");
+  const CompiledGraph* calleeOf(const Op& op, size_t k) {
+    const Graph* g = op.callees.at(k).graph;
+    const CompiledGraph* c = p_.find(g);
+    if (!c) diags_.fail(op.loc, "internal: @" + g->name + " is not compiled");
     return c;
   }
 
@@ -498,11 +461,10 @@ class GraphCompiler {
       }
       case OpCode::Call:
       case OpCode::Repeat: {
-        const Operand& callOp = op.operands.at(0);
-        const CompiledGraph* callee = calleeOf(callOp);
+        const CompiledGraph* callee = calleeOf(op, 0);
         in.opc = op.code == OpCode::Call ? Opc::Call : Opc::Repeat;
-        in.a = callOp.call->graph->index;
-        for (const Operand& a : callOp.call->args) {
+        in.a = op.callees[0].graph->index;
+        for (const Operand& a : op.args(0)) {
           pushArg(operandSlot(a), &a.type());
           ++in.nIn;
         }
@@ -518,18 +480,16 @@ class GraphCompiler {
         in.opc = Opc::Cond;
         pushArg(operandSlot(op.operands.at(0)), &op.operands[0].type());
         in.nIn = 1;
-        const Operand& thenOp = op.operands.at(1);
-        const Operand& elseOp = op.operands.at(2);
-        const CompiledGraph* thenG = calleeOf(thenOp);
-        calleeOf(elseOp);
-        in.a = thenOp.call->graph->index;
-        in.b = elseOp.call->graph->index;
-        for (const Operand& a : thenOp.call->args) {
+        const CompiledGraph* thenG = calleeOf(op, 0);
+        calleeOf(op, 1);
+        in.a = op.callees[0].graph->index;
+        in.b = op.callees[1].graph->index;
+        for (const Operand& a : op.args(0)) {
           pushArg(operandSlot(a), &a.type());
           ++in.nIn;
           ++in.c;
         }
-        for (const Operand& a : elseOp.call->args) {
+        for (const Operand& a : op.args(1)) {
           pushArg(operandSlot(a), &a.type());
           ++in.nIn;
         }
@@ -611,8 +571,7 @@ void orderCallees(const Graph* g, std::set<const Graph*>& done, std::set<const G
   std::vector<const Op*> ops;
   WriteAnalysis::flatten(g->ops, ops);
   for (const Op* op : ops)
-    for (const Operand& o : op->operands)
-      if (o.kind == Operand::Kind::Call && o.call && o.call->graph) orderCallees(o.call->graph, done, active, order);
+    for (const CalleeRef& c : op->callees) orderCallees(c.graph, done, active, order);
   active.erase(g);
   done.insert(g);
   order.push_back(g);

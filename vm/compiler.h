@@ -23,7 +23,7 @@ namespace pir::vm {
 // does not fit on the device or an op has no kernel.
 std::unique_ptr<Program> compileProgram(const Module& m, DiagnosticEngine& diags);
 
-// Compiles only the main-graph ops with include[op index] set (the preview
+// Compiles only the main-graph ops with include[position in main's op list] set (the preview
 // of a value: its upstream cone), against `p`'s subgraphs, constants and variables
 // (the subset has its own constants). Every value is kept (no reuse).
 std::unique_ptr<CompiledGraph> compileMainSubset(const Module& m, const Program& p, const std::vector<bool>& include,

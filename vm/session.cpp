@@ -19,23 +19,33 @@ namespace pir::vm {
 struct Session::State {
   DeviceState dev;
   std::vector<const Value*> vars;  // the variable of each dev.vars[r] index
+  std::vector<uint64_t> varUids;   // their Value::uid (identity across recompiles)
   size_t validOps = 0;             // main ops (a prefix) whose values are from the last run
 };
 
 struct Session::Snapshot {
   State state;
   std::shared_ptr<Program> program;
-  std::vector<const Op*> compiledOps;
-  std::vector<const Graph*> compiledGraphs;
+  std::vector<uint64_t> compiledOps;
+  uint64_t compiledGeneration = 0;
+  const Module* compiledModule = nullptr;
   std::vector<const Resource*> lastWritten;
 };
 
 Session::Session(Module& module, DiagnosticEngine& diags, std::ostream& out, SessionOptions options)
-    : m_(module), diags_(diags), out_(out), options_(options), st_(std::make_unique<State>()) {}
+    : mp_(&module), diags_(diags), out_(out), options_(options), st_(std::make_unique<State>()) {}
 
 Session::~Session() = default;
 
 namespace {
+
+// Main-graph op uid -> position in the op list.
+std::unordered_map<uint64_t, size_t> mainPositions(const Graph& main) {
+  std::unordered_map<uint64_t, size_t> pos;
+  pos.reserve(main.ops.size());
+  for (size_t k = 0; k < main.ops.size(); ++k) pos.emplace(main.ops[k]->uid, k);
+  return pos;
+}
 
 int replicasOf(const Module& m) { return static_cast<int>(std::max<int64_t>(1, m.options.replication)); }
 
@@ -93,15 +103,15 @@ const Program& Session::program() {
 
 void Session::initVariable(size_t index, State& st) {
   const Value& v = *st.vars[index];
-  const int R = replicasOf(m_);
-  ReplicaGrouping grouping = groupingOf(m_, v, diags_);
+  const int R = replicasOf(*mp_);
+  ReplicaGrouping grouping = groupingOf(*mp_, v, diags_);
   TensorType initType = groupedType(v.type, grouping.numGroups());
-  checkFitsDevice(initType, m_.options, "%" + v.name, v.loc, diags_);
+  checkFitsDevice(initType, mp_->options, "%" + v.name, v.loc, diags_);
   HostTensor init = v.def && v.def->init
-                        ? materialize(*v.def->init, initType, static_cast<uint32_t>(m_.options.seed), "%" + v.name, diags_)
+                        ? materialize(*v.def->init, initType, static_cast<uint32_t>(mp_->options.seed), "%" + v.name, diags_)
                         : HostTensor(initType);
   const size_t bytes = HostTensor::byteSize(v.type);
-  RemoteHome home = remoteHomeOf(m_, v);
+  RemoteHome home = remoteHomeOf(*mp_, v);
   for (int r = 0; r < R; ++r) {
     HostTensor& t = st.dev.vars[r][index];
     t = HostTensor(v.type);
@@ -114,39 +124,40 @@ void Session::initVariable(size_t index, State& st) {
 }
 
 void Session::ensureReady() {
-  const Graph& main = *m_.main;
+  const Graph& main = *mp_->main;
+  // The bytecode is stale when the module changed in any way (its generation),
+  // including an in-place rewrite by a pass. Main ops are recognised by uid, so
+  // the values of an unchanged leading run of them carry over.
+  const bool changed = !program_ || compiledGeneration_ != mp_->generation || compiledModule_ != mp_;
   size_t prefix = 0;
-  while (prefix < compiledOps_.size() && prefix < main.ops.size() && compiledOps_[prefix] == main.ops[prefix].get())
-    ++prefix;
-  bool graphsSame = compiledGraphs_.size() == m_.graphs.size();
-  for (size_t i = 0; graphsSame && i < m_.graphs.size(); ++i) graphsSame = compiledGraphs_[i] == m_.graphs[i].get();
-  const bool changed =
-      !program_ || !graphsSame || prefix != compiledOps_.size() || compiledOps_.size() != main.ops.size();
+  if (changed)
+    while (prefix < compiledOps_.size() && prefix < main.ops.size() && compiledOps_[prefix] == main.ops[prefix]->uid)
+      ++prefix;
 
-  const int R = replicasOf(m_);
+  const int R = replicasOf(*mp_);
   // Check every host buffer first, so that sizing below cannot fail halfway.
-  for (const auto& res : m_.resources) {
+  for (const auto& res : mp_->resources) {
     const Resource& r = *res;
     if (r.kind == Resource::Kind::RemoteBuffer)
-      checkHostBuffer(r.type, static_cast<uint64_t>(std::max<int64_t>(1, r.entries)) * R, m_.options, "$" + r.name,
+      checkHostBuffer(r.type, static_cast<uint64_t>(std::max<int64_t>(1, r.entries)) * R, mp_->options, "$" + r.name,
                       r.loc, diags_);
     else
-      checkHostBuffer(r.type, static_cast<uint64_t>(std::max<int64_t>(1, m_.options.numHostTransfers)) * R,
-                      m_.options, "$" + r.name, r.loc, diags_);
+      checkHostBuffer(r.type, static_cast<uint64_t>(std::max<int64_t>(1, mp_->options.numHostTransfers)) * R,
+                      mp_->options, "$" + r.name, r.loc, diags_);
   }
   // Buffers of resources declared since the last call (existing ones keep their data).
   auto sizeBuffers = [&](DeviceState& dev) {
     dev.remote.resize(R);
-    dev.streams.resize(m_.resources.size());
-    for (auto& rr : dev.remote) rr.resize(m_.resources.size());
-    for (const auto& res : m_.resources) {
+    dev.streams.resize(mp_->resources.size());
+    for (auto& rr : dev.remote) rr.resize(mp_->resources.size());
+    for (const auto& res : mp_->resources) {
       const Resource& r = *res;
       if (r.kind == Resource::Kind::RemoteBuffer) {
         const size_t want = HostTensor::byteSize(r.type) * static_cast<size_t>(std::max<int64_t>(1, r.entries));
         for (int rep = 0; rep < R; ++rep)
           if (dev.remote[rep][r.index].size() != want) dev.remote[rep][r.index].resize(want);
       } else {
-        const size_t want = HostTensor::byteSize(m_.hostBufferType(r));
+        const size_t want = HostTensor::byteSize(mp_->hostBufferType(r));
         if (dev.streams[r.index].bytes.size() != want) dev.streams[r.index] = StreamBuffer{AlignedBytes(want), false};
       }
     }
@@ -162,7 +173,7 @@ void Session::ensureReady() {
   ns.dev.remote = old.dev.remote;
   sizeBuffers(ns.dev);
 
-  std::shared_ptr<Program> p = compileProgram(m_, diags_);
+  std::shared_ptr<Program> p = compileProgram(*mp_, diags_);
   {
     // Frames (main values kept whole, subgraph arenas) and variables, for every replica.
     uint64_t perReplica = p->main->arenaBytes;
@@ -178,12 +189,14 @@ void Session::ensureReady() {
   ns.vars = p->variables;
   ns.dev.vars.assign(R, std::vector<HostTensor>(ns.vars.size()));
   // Keep the values of variables that survive (their declaration is in the unchanged prefix).
-  std::unordered_map<const Value*, size_t> oldIndex;
-  for (size_t i = 0; i < old.vars.size(); ++i) oldIndex[old.vars[i]] = i;
+  std::unordered_map<uint64_t, size_t> oldIndex;
+  for (size_t i = 0; i < old.varUids.size(); ++i) oldIndex[old.varUids[i]] = i;
+  for (const Value* v : ns.vars) ns.varUids.push_back(v->uid);
   for (size_t i = 0; i < ns.vars.size(); ++i) {
     const Value* v = ns.vars[i];
-    auto it = oldIndex.find(v);
-    const bool survives = it != oldIndex.end() && v->def && v->def->index < prefix && old.dev.vars.size() == size_t(R);
+    auto it = oldIndex.find(v->uid);
+    const bool survives = it != oldIndex.end() && old.dev.vars.size() == size_t(R) &&
+                          old.dev.vars[0][it->second].type == v->type;
     if (survives) {
       for (int r = 0; r < R; ++r) ns.dev.vars[r][i] = old.dev.vars[r][it->second];
     } else {
@@ -195,12 +208,14 @@ void Session::ensureReady() {
   ns.dev.mainValues.resize(R);
   for (int r = 0; r < R; ++r) ns.dev.mainValues[r].resize(p->main->arenaBytes);
   if (program_ && ns.validOps > 0) {
+    std::unordered_map<uint64_t, size_t> position = mainPositions(main);
     const CompiledGraph& oldMain = *program_->main;
     const CompiledGraph& newMain = *p->main;
     for (size_t s = 0; s < newMain.slots.size(); ++s) {
       const SlotInfo& info = newMain.slots[s];
       if (info.kind != SlotInfo::Kind::Arena || !info.value || !info.value->def) continue;
-      if (info.value->def->index >= ns.validOps || info.value->id >= oldMain.valueSlot.size()) continue;
+      auto pos = position.find((info.value->def->enclosing ? info.value->def->enclosing : info.value->def)->uid);
+      if (pos == position.end() || pos->second >= ns.validOps || info.value->id >= oldMain.valueSlot.size()) continue;
       uint32_t os = oldMain.valueSlot[info.value->id];
       if (os == kNoSlot || oldMain.slots[os].kind != SlotInfo::Kind::Arena) continue;
       const size_t bytes = std::min(info.bytes, oldMain.slots[os].bytes);
@@ -212,9 +227,9 @@ void Session::ensureReady() {
   program_ = std::move(p);
   *st_ = std::move(ns);
   compiledOps_.clear();
-  for (auto& op : main.ops) compiledOps_.push_back(op.get());
-  compiledGraphs_.clear();
-  for (auto& g : m_.graphs) compiledGraphs_.push_back(g.get());
+  for (auto& op : main.ops) compiledOps_.push_back(op->uid);
+  compiledGeneration_ = mp_->generation;
+  compiledModule_ = mp_;
 }
 
 // ---- commands ----------------------------------------------------------------
@@ -242,7 +257,7 @@ void Session::command(const SessionCommand& cmd) {
 
 void Session::runDefault() {
   run(1, {});
-  for (const auto& r : m_.resources)
+  for (const auto& r : mp_->resources)
     if (r->kind == Resource::Kind::D2H) print("$" + r->name, r->loc);
 }
 
@@ -252,14 +267,14 @@ void Session::run(int64_t times, SourceLoc loc) {
 
 void Session::runOnce(SourceLoc loc) {
   ensureReady();
-  const int R = replicasOf(m_);
+  const int R = replicasOf(*mp_);
   // What a run can change (h2d buffers are only read): restored if the run fails.
   DeviceState backup;
   backup.vars = st_->dev.vars;
   backup.remote = st_->dev.remote;
   backup.mainValues = st_->dev.mainValues;
   backup.streams.resize(st_->dev.streams.size());
-  for (const auto& res : m_.resources)
+  for (const auto& res : mp_->resources)
     if (res->kind == Resource::Kind::D2H) backup.streams[res->index] = st_->dev.streams[res->index];
   const size_t backupValidOps = st_->validOps;
   std::vector<std::unique_ptr<Interpreter>> interps(R);
@@ -272,7 +287,7 @@ void Session::runOnce(SourceLoc loc) {
   if (program_->hasCollectives && R > 1) hub = std::make_unique<CollectiveHub>(R);
   auto runReplica = [&](int r) {
     try {
-      interps[r] = std::make_unique<Interpreter>(m_, *program_, st_->dev, r, options_.trace ? &traces[r] : nullptr,
+      interps[r] = std::make_unique<Interpreter>(*mp_, *program_, st_->dev, r, options_.trace ? &traces[r] : nullptr,
                                                  sources, hub.get());
       interps[r]->runMain();
     } catch (const RuntimeFault& f) {
@@ -317,16 +332,16 @@ void Session::runOnce(SourceLoc loc) {
     st_->dev.vars = std::move(backup.vars);
     st_->dev.remote = std::move(backup.remote);
     st_->dev.mainValues = std::move(backup.mainValues);
-    for (const auto& res : m_.resources)
+    for (const auto& res : mp_->resources)
       if (res->kind == Resource::Kind::D2H) st_->dev.streams[res->index] = std::move(backup.streams[res->index]);
     st_->validOps = backupValidOps;
     std::string msg = f.what();
     if (f.aborted) msg += ": not every replica of the group reached this collective";
     diags_.fail(f.op ? f.op->loc : loc, msg, f.notes);
   }
-  st_->validOps = m_.main->ops.size();
+  st_->validOps = mp_->main->ops.size();
   lastWritten_.clear();
-  for (const auto& res : m_.resources) {
+  for (const auto& res : mp_->resources) {
     if (res->kind != Resource::Kind::D2H) continue;
     for (int r = 0; r < R; ++r)
       if (interps[r] && res->index < interps[r]->written().size() && interps[r]->written()[res->index]) {
@@ -337,13 +352,13 @@ void Session::runOnce(SourceLoc loc) {
 }
 
 const Resource* Session::resourceNamed(const std::string& name, SourceLoc loc) const {
-  const Resource* r = m_.findResource(name);
+  const Resource* r = mp_->findResource(name);
   if (!r) diags_.fail(loc, "unknown stream or buffer $" + name);
   return r;
 }
 
 const Value* Session::mainValueNamed(const std::string& name, SourceLoc loc) const {
-  const Value* v = m_.main->lookup(name);
+  const Value* v = mp_->main->lookup(name);
   if (!v) diags_.fail(loc, "unknown main-graph value %" + name);
   return v;
 }
@@ -366,7 +381,7 @@ void Session::feed(const std::string& stream, const Literal& data, SourceLoc loc
   if (r->kind != Resource::Kind::H2D)
     diags_.fail(loc, "feed: $" + stream + " is not an h2d stream");
   ensureReady();
-  TensorType bt = m_.hostBufferType(*r);
+  TensorType bt = mp_->hostBufferType(*r);
   if (data.isScalar() && bt.numElements() != 1)
     diags_.fail(data.loc, "feed $" + stream + ": expected data of shape " + shapeToString(bt.shape) +
                               " (the stream buffer " + bt.str() + "), got a scalar");
@@ -375,7 +390,7 @@ void Session::feed(const std::string& stream, const Literal& data, SourceLoc loc
                               " (the stream buffer " + bt.str() + "), got " + shapeToString(data.shape));
   if (data.kind != Literal::Kind::Data && data.kind != Literal::Kind::Load)
     diags_.fail(data.loc, "feed $" + stream + ": expected data or load(\"file.npy\")");
-  HostTensor t = materialize(data, bt, static_cast<uint32_t>(m_.options.seed), "feed $" + stream, diags_);
+  HostTensor t = materialize(data, bt, static_cast<uint32_t>(mp_->options.seed), "feed $" + stream, diags_);
   StreamBuffer& sb = st_->dev.streams[r->index];
   std::memcpy(sb.bytes.data(), t.data(), sb.bytes.size());
   sb.fed = true;
@@ -388,15 +403,15 @@ void Session::write(const std::string& variable, const Literal& data, SourceLoc 
   auto it = std::find(st_->vars.begin(), st_->vars.end(), v);
   if (it == st_->vars.end()) diags_.fail(loc, "write: %" + variable + " is not compiled");
   const size_t index = static_cast<size_t>(it - st_->vars.begin());
-  ReplicaGrouping grouping = groupingOf(m_, *v, diags_);
+  ReplicaGrouping grouping = groupingOf(*mp_, *v, diags_);
   TensorType dt = groupedType(v->type, grouping.numGroups());
   if (data.kind == Literal::Kind::Data && !data.isScalar() && data.shape != dt.shape)
     diags_.fail(data.loc, "write %" + variable + ": expected data of shape " + shapeToString(dt.shape) + ", got " +
                               shapeToString(data.shape));
-  HostTensor t = materialize(data, dt, static_cast<uint32_t>(m_.options.seed), "write %" + variable, diags_);
+  HostTensor t = materialize(data, dt, static_cast<uint32_t>(mp_->options.seed), "write %" + variable, diags_);
   const size_t bytes = HostTensor::byteSize(v->type);
-  RemoteHome home = remoteHomeOf(m_, *v);
-  for (int r = 0; r < replicasOf(m_); ++r) {
+  RemoteHome home = remoteHomeOf(*mp_, *v);
+  for (int r = 0; r < replicasOf(*mp_); ++r) {
     const size_t row = grouping.numGroups() > 1 ? static_cast<size_t>(grouping.groupOf(r)) : 0;
     std::memcpy(st_->dev.vars[r][index].data(), t.bytes.data() + row * bytes, bytes);
     if (home.buffer && home.offset >= 0 && home.offset < home.buffer->entries && home.buffer->type == v->type)
@@ -407,7 +422,7 @@ void Session::write(const std::string& variable, const Literal& data, SourceLoc 
 
 HostTensor Session::valueOf(const std::string& name, SourceLoc loc) {
   ensureReady();
-  const int R = replicasOf(m_);
+  const int R = replicasOf(*mp_);
   if (name.size() < 2 || (name[0] != '$' && name[0] != '%'))
     diags_.fail(loc, "print: expected a $stream or %value, got '" + name + "'");
   const std::string bare = name.substr(1);
@@ -425,15 +440,15 @@ HostTensor Session::valueOf(const std::string& name, SourceLoc loc) {
     }
     const StreamBuffer& sb = st_->dev.streams[r->index];
     if (r->kind == Resource::Kind::H2D && !sb.fed) diags_.fail(loc, "print: h2d stream $" + bare + " was never fed");
-    HostTensor out(m_.hostBufferType(*r));
+    HostTensor out(mp_->hostBufferType(*r));
     std::memcpy(out.data(), sb.bytes.data(), sb.bytes.size());
     return out;
   }
   const Value* v = mainValueNamed(bare, loc);
   const size_t bytes = HostTensor::byteSize(v->type);
   if (v->kind == Value::Kind::Var) {
-    ReplicaGrouping grouping = groupingOf(m_, *v, diags_);
-    RemoteHome home = remoteHomeOf(m_, *v);
+    ReplicaGrouping grouping = groupingOf(*mp_, *v, diags_);
+    RemoteHome home = remoteHomeOf(*mp_, *v);
     std::vector<int> replicas;
     TensorType t = v->type;
     if (allReplicasRetrieval(*v)) {
@@ -457,8 +472,13 @@ HostTensor Session::valueOf(const std::string& name, SourceLoc loc) {
     if (const std::byte* src = mainValueData(*v, 0)) std::memcpy(out.data(), src, bytes);
     return out;
   }
-  if (!v->def || v->def->index >= st_->validOps)
-    diags_.fail(loc, "print: %" + bare + " has no value yet: `run` computes it");
+  bool valid = false;
+  if (v->def && st_->validOps > 0) {
+    const Op* top = v->def->enclosing ? v->def->enclosing : v->def;
+    const auto& ops = mp_->main->ops;
+    for (size_t k = 0; k < st_->validOps && k < ops.size() && !valid; ++k) valid = ops[k].get() == top;
+  }
+  if (!valid) diags_.fail(loc, "print: %" + bare + " has no value yet: `run` computes it");
   TensorType t = v->type;
   if (R > 1) t.shape.insert(t.shape.begin(), R);
   HostTensor out(t);
@@ -498,7 +518,8 @@ std::shared_ptr<const Session::Snapshot> Session::snapshot() const {
   s->state = *st_;
   s->program = program_;
   s->compiledOps = compiledOps_;
-  s->compiledGraphs = compiledGraphs_;
+  s->compiledGeneration = compiledGeneration_;
+  s->compiledModule = compiledModule_;
   s->lastWritten = lastWritten_;
   return s;
 }
@@ -508,7 +529,8 @@ void Session::restore(const std::shared_ptr<const Snapshot>& s) {
   *st_ = s->state;
   program_ = s->program;
   compiledOps_ = s->compiledOps;
-  compiledGraphs_ = s->compiledGraphs;
+  compiledGeneration_ = s->compiledGeneration;
+  compiledModule_ = s->compiledModule;
   lastWritten_ = s->lastWritten;
 }
 
@@ -527,8 +549,8 @@ bool touchesDevice(const Graph& g, std::set<const Graph*>& seen) {
     for (auto& inner : op->region) stack.push_back(inner.get());
     const OpInfo& info = op->info();
     if (info.has(F_IO) || info.has(F_COLLECTIVE)) return true;
-    for (const Operand& o : op->operands)
-      if (o.kind == Operand::Kind::Call && o.call && o.call->graph && touchesDevice(*o.call->graph, seen)) return true;
+    for (const CalleeRef& c : op->callees)
+      if (touchesDevice(*c.graph, seen)) return true;
   }
   return false;
 }
@@ -536,8 +558,8 @@ bool touchesDevice(const Graph& g, std::set<const Graph*>& seen) {
 bool opTouchesDevice(const Op& op) {
   if (op.info().has(F_IO) || op.info().has(F_COLLECTIVE) || op.info().has(F_REGION)) return true;
   std::set<const Graph*> seen;
-  for (const Operand& o : op.operands)
-    if (o.kind == Operand::Kind::Call && o.call && o.call->graph && touchesDevice(*o.call->graph, seen)) return true;
+  for (const CalleeRef& c : op.callees)
+    if (touchesDevice(*c.graph, seen)) return true;
   return false;
 }
 
@@ -546,9 +568,15 @@ bool opTouchesDevice(const Op& op) {
 std::optional<HostTensor> Session::preview(const Value& v) {
   if (!v.graph || !v.graph->isMain || !v.def) return std::nullopt;
   ensureReady();
-  const Graph& main = *m_.main;
-  const size_t defIndex = v.def->index;
-  if (defIndex >= main.ops.size() || main.ops[defIndex].get() != v.def) return std::nullopt;
+  const Graph& main = *mp_->main;
+  const Op* top = v.def->enclosing ? v.def->enclosing : v.def;
+  size_t defIndex = main.ops.size();
+  for (size_t k = main.ops.size(); k-- > 0;)
+    if (main.ops[k].get() == top) {
+      defIndex = k;
+      break;
+    }
+  if (defIndex >= main.ops.size()) return std::nullopt;
 
   // Storage roots: an in-place result shares its target's storage.
   std::unordered_map<const Value*, const Value*> root;
@@ -575,31 +603,28 @@ std::optional<HostTensor> Session::preview(const Value& v) {
     if (t >= 0 && t < static_cast<int>(op.operands.size()) && op.operands[t].kind == Operand::Kind::Value &&
         needed.count(rootOf(op.operands[t].value)))
       in = true;
-    for (const Operand& o : op.operands)  // a by-reference argument may be written by the callee
-      if (o.kind == Operand::Kind::Call && o.call)
-        for (size_t i = 0; i < o.call->args.size(); ++i)
-          if (o.call->args[i].kind == Operand::Kind::Value && i < o.call->graph->params.size() &&
-              o.call->graph->params[i]->byRef && needed.count(rootOf(o.call->args[i].value)))
-            in = true;
+    for (size_t k2 = 0; k2 < op.callees.size(); ++k2) {  // a by-reference argument may be written by the callee
+      const Graph& callee = *op.callees[k2].graph;
+      auto args = op.args(k2);
+      for (size_t i = 0; i < args.size() && i < callee.params.size(); ++i)
+        if (args[i].kind == Operand::Kind::Value && callee.params[i]->byRef && needed.count(rootOf(args[i].value)))
+          in = true;
+    }
     if (!in) continue;
     if (opTouchesDevice(op)) return std::nullopt;
     include[k] = true;
-    for (const Operand& o : op.operands) {
+    for (const Operand& o : op.operands)
       if (o.kind == Operand::Kind::Value) needed.insert(rootOf(o.value));
-      if (o.kind == Operand::Kind::Call && o.call)
-        for (const Operand& a : o.call->args)
-          if (a.kind == Operand::Kind::Value) needed.insert(rootOf(a.value));
-    }
   }
 
-  std::unique_ptr<CompiledGraph> sub = compileMainSubset(m_, *program_, include, diags_);
+  std::unique_ptr<CompiledGraph> sub = compileMainSubset(*mp_, *program_, include, diags_);
   DeviceState tmp;
   tmp.vars.push_back(st_->dev.vars.at(0));
   tmp.remote.push_back(st_->dev.remote.at(0));
-  tmp.streams.resize(m_.resources.size());
+  tmp.streams.resize(mp_->resources.size());
   tmp.mainValues.resize(1);
   try {
-    Interpreter interp(m_, *program_, tmp, 0, nullptr, &diags_.sources());
+    Interpreter interp(*mp_, *program_, tmp, 0, nullptr, &diags_.sources());
     AlignedBytes arena;
     const std::vector<std::byte*>& ptrs = interp.runDetached(*sub, arena);
     uint32_t slot = v.id < sub->valueSlot.size() ? sub->valueSlot[v.id] : kNoSlot;

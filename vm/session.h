@@ -1,9 +1,9 @@
 // A session (PopXL popxl.Session) over a Module: runs session commands as the
 // builder reads them (language.md §11, runtime.md §2-5, §8).
 //
-// The program is compiled once and recompiled when the main graph or the set of
-// subgraphs changes; variable values and the last run's main-graph values are
-// carried over to the new program.
+// The program is compiled once and recompiled when the module changes (its
+// generation) or the session is pointed at another module; variable values
+// and the last run's main-graph values carry over to the new program by uid.
 //
 // Replicas: every replica has its own variables, stream slices, remote buffers
 // and main-graph values; a run executes the replicas on min(R, threads) threads
@@ -25,7 +25,6 @@
 #include <string>
 #include <vector>
 
-#include "frontend/builder.h"
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
 #include "vm/bytecode.h"
@@ -39,15 +38,15 @@ struct SessionOptions {
   std::ostream* trace = nullptr;   // --trace: executed instructions (stderr)
 };
 
-class Session final : public BuildListener {
+class Session {
  public:
   // `out` receives print / print_tensor output. Diagnostics go to `diags`.
   Session(Module& module, DiagnosticEngine& diags, std::ostream& out, SessionOptions options = {});
-  ~Session() override;
+  ~Session();
 
-  // BuildListener: runs one session command. Errors are reported and thrown as
-  // CompileError (the state is as before the command).
-  void command(const SessionCommand& cmd) override;
+  // Runs one session command (language.md §11). Errors are reported and thrown
+  // as CompileError (the state is as before the command).
+  void command(const SessionCommand& cmd);
 
   // The default session of a file without commands: `run`, then `print` of every
   // d2h stream in declaration order.
@@ -62,6 +61,12 @@ class Session final : public BuildListener {
   void save(const std::string& name, const std::string& path, SourceLoc loc);
   void feed(const std::string& stream, const Literal& data, SourceLoc loc);
   void write(const std::string& variable, const Literal& data, SourceLoc loc);
+
+  // Runs `module` from now on: the next command recompiles it; variables and
+  // last-run values carry over by Value::uid (a Module::clone keeps uids, so
+  // a transformed copy of the program continues the same session).
+  void setModule(Module& module) { mp_ = &module; }
+  const Module& module() const { return *mp_; }
 
   // Variables back to their initial values; stream buffers (fed and d2h) and
   // remote buffers cleared; no main-graph values until the next run.
@@ -97,13 +102,14 @@ class Session final : public BuildListener {
   const Value* mainValueNamed(const std::string& name, SourceLoc loc) const;
   const std::byte* mainValueData(const Value& v, int replica) const;
 
-  Module& m_;
+  Module* mp_;  // the program the session runs (setModule switches it; state is keyed by uid)
   DiagnosticEngine& diags_;
   std::ostream& out_;
   SessionOptions options_;
   std::shared_ptr<Program> program_;
-  std::vector<const Op*> compiledOps_;        // main ops the program was compiled from
-  std::vector<const Graph*> compiledGraphs_;
+  std::vector<uint64_t> compiledOps_;  // uids of the main ops the program was compiled from
+  uint64_t compiledGeneration_ = 0;    // Module::generation the program was compiled at
+  const Module* compiledModule_ = nullptr;
   std::unique_ptr<State> st_;
   std::vector<const Resource*> lastWritten_;
 };

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "frontend/builder.h"
-#include "frontend/printer.h"
+#include "ir/printer.h"
 #include "tests/unit/spec_examples.h"
 
 namespace pir {

@@ -9,6 +9,7 @@
 
 #include "frontend/builder.h"
 #include "vm/npy.h"
+#include "repl/session_driver.h"
 #include "vm/session.h"
 
 namespace pir::vm {
@@ -21,18 +22,20 @@ struct Fixture {
   Module m;
   std::ostringstream out, err;
   std::unique_ptr<Session> session;
+  std::unique_ptr<cli::SessionDriver> driver;
   bool ok = false;
 
   explicit Fixture(const std::string& text, SessionOptions options = {}) {
     diags.setStream(&err);
     session = std::make_unique<Session>(m, diags, out, options);
+    driver = std::make_unique<cli::SessionDriver>(m, *session, diags);
     uint32_t file = sm.add("s.pir", text);
-    ok = buildFromBuffer(m, diags, file, ".", session.get());
+    ok = buildFromBuffer(m, diags, file, ".", driver.get());
   }
   // Runs one more session command given as text (like a REPL line).
   bool more(const std::string& text) {
     uint32_t file = sm.add("s.pir", text);
-    return buildFromBuffer(m, diags, file, ".", session.get());
+    return buildFromBuffer(m, diags, file, ".", driver.get());
   }
   std::string take() {
     std::string s = out.str();

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "frontend/builder.h"
+#include "repl/session_driver.h"
 #include "vm/session.h"
 #include "tests/unit/spec_examples.h"
 
@@ -24,10 +25,11 @@ RunResult runText(const std::string& text, SessionOptions options = {}) {
   diags.setStream(&err);
   Module m;
   Session s(m, diags, out, options);
-  bool ok = buildFromBuffer(m, diags, file, ".", &s);
-  if (ok && m.commands.empty()) {
+  cli::SessionDriver driver(m, s, diags);
+  bool ok = buildFromBuffer(m, diags, file, ".", &driver);
+  if (ok) {
     try {
-      s.runDefault();
+      driver.finish();
     } catch (const CompileError&) {
       ok = false;
     }
@@ -296,7 +298,7 @@ main {
   Module m;
   std::ostringstream out;
   Session s(m, diags, out);
-  ASSERT_TRUE(buildFromBuffer(m, diags, file, ".", &s));
+  ASSERT_TRUE(buildFromBuffer(m, diags, file, "."));
   const Program& p = s.program();
   const CompiledGraph& chain = *p.graphs.at(0);
   // Four f32[4] results, at most two live at once: two 16-byte buffers.
@@ -317,7 +319,7 @@ TEST(Vm, DisassemblyListsEveryGraphWithLocations) {
   Module m;
   std::ostringstream out;
   Session s(m, diags, out);
-  ASSERT_TRUE(buildFromBuffer(m, diags, file, ".", &s));
+  ASSERT_TRUE(buildFromBuffer(m, diags, file, "."));
   std::string text = s.disassemble(nullptr);
   EXPECT_NE(text.find("@g "), std::string::npos) << text;
   EXPECT_NE(text.find("@main "), std::string::npos) << text;

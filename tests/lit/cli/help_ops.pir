@@ -5,6 +5,6 @@
 # CHECK: | `maximum` | 2+ |  | yes |  |
 # CHECK: | `add_` | 2 |  | no | yes |
 # CHECK: | `sum` | 1 | `axis:axes=all, keepdims:bool=false` | yes |  |
-# CHECK: | `repeat` | 1 | `count:int` | no |  |
+# CHECK: | `repeat` | 0+ | `count:int` | no |  |
 # CHECK: | `host_load` | 1 |  | - |  |
 # CHECK-NOT: `var`

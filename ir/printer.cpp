@@ -1,4 +1,4 @@
-#include "frontend/printer.h"
+#include "ir/printer.h"
 
 #include <charconv>
 
@@ -156,13 +156,35 @@ void appendOperand(std::string& out, const Operand& operand) {
     case Operand::Kind::Literal:
       if (operand.literal) appendLiteral(out, *operand.literal, operand.literalType.dtype);
       break;
-    case Operand::Kind::Call:
-      out += '@';
-      if (operand.call && operand.call->graph) out += operand.call->graph->name;
-      out += '(';
-      if (operand.call) appendOperands(out, operand.call->args);
-      out += ')';
-      break;
+  }
+}
+
+// An op's operands, its callees' arguments grouped as `@g(ARGS)`.
+void appendOpOperands(std::string& out, const Op& op) {
+  size_t i = 0;
+  bool first = true;
+  auto sep = [&] {
+    if (!first) out += ", ";
+    first = false;
+  };
+  for (const CalleeRef& c : op.callees) {
+    for (; i < c.firstOperand && i < op.operands.size(); ++i) {
+      sep();
+      appendOperand(out, op.operands[i]);
+    }
+    sep();
+    out += '@';
+    out += c.graph ? c.graph->name : std::string("?");
+    out += '(';
+    for (size_t k = 0; k < c.numArgs && i < op.operands.size(); ++k, ++i) {
+      if (k) out += ", ";
+      appendOperand(out, op.operands[i]);
+    }
+    out += ')';
+  }
+  for (; i < op.operands.size(); ++i) {
+    sep();
+    appendOperand(out, op.operands[i]);
   }
 }
 
@@ -202,9 +224,9 @@ void appendOp(std::string& out, const Op& op, int depth) {
   }
   if (!op.results.empty()) out += " = ";
   out += info.name;
-  if (!op.operands.empty()) {
+  if (!op.operands.empty() || !op.callees.empty()) {
     out += ' ';
-    appendOperands(out, op.operands);
+    appendOpOperands(out, op);
   }
   appendAttrDict(out, op.attrs, &info.attrs);
   for (size_t i = 0; i < op.results.size(); ++i) {
@@ -242,9 +264,26 @@ void appendGraph(std::string& out, const Graph& g) {
     appendType(out, g.outputTypes[i]);
   }
   out += ')';
-  if (!g.attrs.empty()) {
+  if (!g.attrs.empty() || g.gradOf) {
+    // grad_of / activations first (references printed by name), then the rest.
+    AttrDict all;
+    if (g.gradOf) {
+      Attr gradOf;
+      gradOf.kind = Attr::Kind::Graph;
+      gradOf.s = g.gradOf->name;
+      all.entries.emplace_back("grad_of", std::move(gradOf));
+      std::vector<Attr> acts;
+      for (const Value* v : g.activations) {
+        Attr a;
+        a.kind = Attr::Kind::Value;
+        a.s = v->name;
+        acts.push_back(std::move(a));
+      }
+      all.entries.emplace_back("activations", Attr::list(std::move(acts)));
+    }
+    for (const auto& e : g.attrs.entries) all.entries.push_back(e);
     out += " attributes";
-    appendAttrDict(out, g.attrs, nullptr);
+    appendAttrDict(out, all, nullptr);
   }
   out += " {\n";
   appendOps(out, g.ops, 1);

@@ -1,0 +1,604 @@
+// The IR mutation API (ir/rewriter.h). Every function bumps the module's
+// generation and, while the module journals, records its inverse.
+#include "ir/rewriter.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <unordered_set>
+
+#include "ir/infer.h"
+#include "ir/verifier.h"
+
+namespace pir {
+
+// ---- walks and uses -----------------------------------------------------------
+
+void forEachOp(Graph& g, const std::function<void(Op&)>& f) {
+  for (auto& op : g.ops) {
+    f(*op);
+    for (auto& inner : op->region) f(*inner);
+  }
+}
+
+void forEachOp(const Graph& g, const std::function<void(const Op&)>& f) {
+  for (const auto& op : g.ops) {
+    f(*op);
+    for (const auto& inner : op->region) f(*inner);
+  }
+}
+
+UseMap::UseMap(Graph& g) {
+  forEachOp(g, [&](Op& op) {
+    for (size_t i = 0; i < op.operands.size(); ++i)
+      if (op.operands[i].kind == Operand::Kind::Value) uses_[op.operands[i].value].push_back({&op, unsigned(i)});
+  });
+  for (size_t i = 0; i < g.returns.size(); ++i)
+    if (g.returns[i].kind == Operand::Kind::Value) uses_[g.returns[i].value].push_back({nullptr, unsigned(i)});
+}
+
+const std::vector<Use>& UseMap::uses(const Value* v) const {
+  static const std::vector<Use> none;
+  auto it = uses_.find(v);
+  return it == uses_.end() ? none : it->second;
+}
+
+void setOperand(Module& m, Op& op, size_t index, Operand o) {
+  Operand old = std::move(op.operands.at(index));
+  op.operands[index] = std::move(o);
+  m.touch();
+  m.journal([&op, index, old = std::move(old)]() mutable { op.operands[index] = std::move(old); });
+}
+
+size_t replaceAllUsesWith(Module& m, Value* from, Value* to) {
+  if (from == to) return 0;
+  Graph& g = *from->graph;
+  size_t n = 0;
+  forEachOp(g, [&](Op& op) {
+    for (size_t i = 0; i < op.operands.size(); ++i)
+      if (op.operands[i].kind == Operand::Kind::Value && op.operands[i].value == from) {
+        Operand o = op.operands[i];
+        o.value = to;
+        setOperand(m, op, i, std::move(o));
+        ++n;
+      }
+  });
+  for (size_t i = 0; i < g.returns.size(); ++i)
+    if (g.returns[i].kind == Operand::Kind::Value && g.returns[i].value == from) {
+      Operand old = g.returns[i];
+      g.returns[i].value = to;
+      m.journal([&g, i, old]() { g.returns[i] = old; });
+      ++n;
+    }
+  // Gradient graphs refer to forward values as activations.
+  for (auto& other : m.graphs)
+    for (size_t i = 0; i < other->activations.size(); ++i)
+      if (other->activations[i] == from) {
+        Graph* og = other.get();
+        og->activations[i] = to;
+        m.journal([og, i, from]() { og->activations[i] = from; });
+        ++n;
+      }
+  m.touch();
+  return n;
+}
+
+// ---- values and names ---------------------------------------------------------------
+
+std::string freshName(Graph& g) {
+  std::string name;
+  do name = std::to_string(g.nextGeneratedName++);
+  while (g.scope.contains(name));
+  return name;
+}
+
+std::string uniqueName(Graph& g, const std::string& preferred) {
+  if (preferred.empty()) return freshName(g);
+  if (!g.scope.contains(preferred)) return preferred;
+  for (uint64_t k = 1;; ++k) {
+    std::string n = preferred + "." + std::to_string(k);
+    if (!g.scope.contains(n)) return n;
+  }
+}
+
+Value* newValue(Module& m, Graph& g, Value::Kind kind, std::string name, bool generated, TensorType type,
+                SourceLoc loc) {
+  auto v = std::make_unique<Value>();
+  v->kind = kind;
+  v->name = std::move(name);
+  v->generatedName = generated;
+  v->type = std::move(type);
+  v->graph = &g;
+  v->id = static_cast<unsigned>(g.values.size());
+  v->loc = loc;
+  Value* raw = v.get();
+  g.scope.insert(raw);
+  g.values.push_back(std::move(v));
+  m.touch();
+  // Undo: out of scope; the Value object stays (ids are dense), or is
+  // truncated with the main graph's values by Module::rollback.
+  m.journal([&g, raw]() { g.scope.erase(raw); });
+  return raw;
+}
+
+void renameValue(Module& m, Value& v, std::string name) {
+  Graph& g = *v.graph;
+  std::string old = v.name;
+  bool wasGenerated = v.generatedName;
+  g.scope.erase(&v);
+  v.name = std::move(name);
+  v.generatedName = false;
+  g.scope.insert(&v);
+  m.touch();
+  m.journal([&g, &v, old, wasGenerated]() {
+    g.scope.erase(&v);
+    v.name = old;
+    v.generatedName = wasGenerated;
+    g.scope.insert(&v);
+  });
+}
+
+// ---- graphs ---------------------------------------------------------------------
+
+namespace {
+
+void renumberGraphs(Module& m) {
+  for (size_t i = 0; i < m.graphs.size(); ++i) m.graphs[i]->index = static_cast<unsigned>(i);
+}
+
+std::string uniqueGraphName(const Module& m, const std::string& name) {
+  if (!m.findGraph(name) && name != "main") return name;
+  for (uint64_t k = 1;; ++k) {
+    std::string n = name + "." + std::to_string(k);
+    if (!m.findGraph(n)) return n;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// A copy of `src` for graph `g`: operands and callees mapped through `map`,
+// results created in `g` (named like the source's when free) and mapped.
+std::unique_ptr<Op> cloneOpInto(Module& m, Graph& g, const Op& src, IRMapping& map, bool keepNames,
+                                Op* enclosing = nullptr) {
+  auto c = std::make_unique<Op>();
+  c->code = src.code;
+  c->attrs = src.attrs;
+  c->init = src.init;
+  c->label = src.label;
+  c->loc = src.loc;
+  c->callees = src.callees;
+  for (CalleeRef& k : c->callees) k.graph = map.lookupGraphOrSelf(k.graph);
+  c->parent = &g;
+  c->enclosing = enclosing;
+  c->operands.reserve(src.operands.size());
+  for (const Operand& o : src.operands) {
+    Operand x = o;
+    if (x.kind == Operand::Kind::Value) x.value = map.lookupOrSelf(x.value);
+    c->operands.push_back(std::move(x));
+  }
+  for (const Value* r : src.results) {
+    std::string name = r->generatedName && !keepNames ? freshName(g) : uniqueName(g, r->name);
+    Value* v = newValue(m, g, r->kind, std::move(name), r->generatedName, r->type, r->loc);
+    v->def = c.get();
+    v->resultIndex = r->resultIndex;
+    c->results.push_back(v);
+    map.map(r, v);
+  }
+  for (const auto& inner : src.region) c->region.push_back(cloneOpInto(m, g, *inner, map, keepNames, c.get()));
+  return c;
+}
+
+}  // namespace
+
+Graph* createGraph(Module& m, const std::string& name, SourceLoc loc) {
+  auto g = std::make_unique<Graph>();
+  g->name = uniqueGraphName(m, name);
+  g->loc = loc;
+  g->hasReturn = true;  // an empty return list until setReturns
+  g->outputsWritten = true;
+  g->index = static_cast<unsigned>(m.graphs.size());
+  Graph* raw = g.get();
+  m.graphScope.emplace(raw->name, raw);
+  m.graphs.push_back(std::move(g));
+  m.touch();
+  // Undo: Module::rollback truncates appended graphs.
+  return raw;
+}
+
+Value* addParam(Module& m, Graph& g, std::string name, TensorType type, bool byRef) {
+  Value* v = newValue(m, g, Value::Kind::Param, std::move(name), false, std::move(type), {});
+  v->byRef = byRef;
+  g.params.push_back(v);
+  m.journal([&g]() { g.params.pop_back(); });
+  return v;
+}
+
+void setReturns(Module& m, Graph& g, std::vector<Operand> returns) {
+  std::vector<Operand> oldReturns = std::move(g.returns);
+  std::vector<TensorType> oldTypes = std::move(g.outputTypes);
+  bool oldHas = g.hasReturn;
+  g.returns = std::move(returns);
+  g.outputTypes.clear();
+  for (const Operand& o : g.returns) g.outputTypes.push_back(o.type());
+  g.hasReturn = true;
+  g.outputsWritten = true;
+  m.touch();
+  m.journal([&g, oldReturns = std::move(oldReturns), oldTypes = std::move(oldTypes), oldHas]() mutable {
+    g.returns = std::move(oldReturns);
+    g.outputTypes = std::move(oldTypes);
+    g.hasReturn = oldHas;
+  });
+}
+
+void addReturn(Module& m, Graph& g, Operand o) {
+  g.outputTypes.push_back(o.type());
+  g.returns.push_back(std::move(o));
+  m.touch();
+  m.journal([&g]() {
+    g.returns.pop_back();
+    g.outputTypes.pop_back();
+  });
+}
+
+void setGradOf(Module& m, Graph& g, Graph* fwd, std::vector<Value*> activations) {
+  Graph* oldFwd = g.gradOf;
+  std::vector<Value*> oldActs = std::move(g.activations);
+  g.gradOf = fwd;
+  g.activations = std::move(activations);
+  m.touch();
+  m.journal([&g, oldFwd, oldActs = std::move(oldActs)]() mutable {
+    g.gradOf = oldFwd;
+    g.activations = std::move(oldActs);
+  });
+}
+
+void eraseGraph(Module& m, Graph& g) {
+  auto it = std::find_if(m.graphs.begin(), m.graphs.end(), [&](const auto& p) { return p.get() == &g; });
+  if (it == m.graphs.end()) throw std::logic_error("eraseGraph: @" + g.name + " is not in the module");
+  size_t pos = static_cast<size_t>(it - m.graphs.begin());
+  // The journal holds the erased graph (same object: pointers to it stay valid).
+  auto holder = std::make_shared<std::unique_ptr<Graph>>(std::move(*it));
+  m.graphs.erase(it);
+  m.graphScope.erase((*holder)->name);
+  renumberGraphs(m);
+  m.touch();
+  m.journal([&m, pos, holder]() {
+    m.graphScope.emplace((*holder)->name, holder->get());
+    m.graphs.insert(m.graphs.begin() + static_cast<ptrdiff_t>(pos), std::move(*holder));
+    renumberGraphs(m);
+  });
+}
+
+void moveGraph(Module& m, Graph& g, size_t index) {
+  auto it = std::find_if(m.graphs.begin(), m.graphs.end(), [&](const auto& p) { return p.get() == &g; });
+  if (it == m.graphs.end()) throw std::logic_error("moveGraph: @" + g.name + " is not in the module");
+  size_t from = static_cast<size_t>(it - m.graphs.begin());
+  std::unique_ptr<Graph> owned = std::move(*it);
+  m.graphs.erase(it);
+  index = std::min(index, m.graphs.size());
+  m.graphs.insert(m.graphs.begin() + static_cast<ptrdiff_t>(index), std::move(owned));
+  renumberGraphs(m);
+  m.touch();
+  m.journal([&m, &g, from]() { moveGraph(m, g, from); });
+}
+
+Graph* cloneGraph(Module& m, const Graph& src, const std::string& name, IRMapping* mapping) {
+  IRMapping local;
+  IRMapping& map = mapping ? *mapping : local;
+  Graph* g = createGraph(m, name, src.loc);
+  g->attrs = src.attrs;
+  g->outputsWritten = src.outputsWritten;
+  for (const Value* p : src.params) map.map(p, addParam(m, *g, p->name, p->type, p->byRef));
+  for (const auto& op : src.ops) g->ops.push_back(cloneOpInto(m, *g, *op, map, /*keepNames=*/true));
+  std::vector<Operand> rets;
+  for (const Operand& o : src.returns) {
+    Operand x = o;
+    if (x.value) x.value = map.lookupOrSelf(x.value);
+    rets.push_back(std::move(x));
+  }
+  g->returns = std::move(rets);
+  g->outputTypes = src.outputTypes;
+  g->hasReturn = src.hasReturn;
+  g->nextGeneratedName = src.nextGeneratedName;
+  m.touch();
+  return g;
+}
+
+// ---- ops ----------------------------------------------------------------------------
+
+ptrdiff_t positionOf(const Op& op) {
+  const auto& list = op.enclosing ? op.enclosing->region : op.parent->ops;
+  for (size_t i = 0; i < list.size(); ++i)
+    if (list[i].get() == &op) return static_cast<ptrdiff_t>(i);
+  return -1;
+}
+
+namespace {
+
+std::vector<std::unique_ptr<Op>>& listOf(Op& op) { return op.enclosing ? op.enclosing->region : op.parent->ops; }
+
+// Detaches a result value: out of scope, no defining op (its id stays).
+void detachValue(Module& m, Value* v) {
+  Graph& g = *v->graph;
+  Op* def = v->def;
+  bool inScope = g.scope.find(v->name) == v;
+  if (inScope) g.scope.erase(v);
+  v->def = nullptr;
+  m.journal([&g, v, def, inScope]() {
+    v->def = def;
+    if (inScope) g.scope.insert(v);
+  });
+}
+
+}  // namespace
+
+void eraseOp(Module& m, Op& op) {
+  for (Value* r : op.results) {
+    UseMap uses(*op.parent);
+    if (uses.hasUses(r))
+      throw std::logic_error("eraseOp: " + std::string(op.info().name) + " result %" + r->name + " still has uses");
+  }
+  for (auto& inner : op.region)
+    for (Value* r : inner->results) detachValue(m, r);
+  for (Value* r : op.results) detachValue(m, r);
+  auto& list = listOf(op);
+  ptrdiff_t pos = positionOf(op);
+  if (pos < 0) throw std::logic_error("eraseOp: op not in its graph");
+  auto holder = std::make_shared<std::unique_ptr<Op>>(std::move(list[static_cast<size_t>(pos)]));
+  list.erase(list.begin() + pos);
+  m.touch();
+  m.journal([&list, pos, holder]() { list.insert(list.begin() + pos, std::move(*holder)); });
+}
+
+Op* wrapInExchange(Module& m, Op& first, Op& last, AttrDict attrs) {
+  Graph& g = *first.parent;
+  ptrdiff_t a = positionOf(first), b = positionOf(last);
+  if (first.enclosing || last.enclosing || a < 0 || b < a || last.parent != &g)
+    throw std::logic_error("wrapInExchange: not a range of top-level ops of one graph");
+  auto block = std::make_unique<Op>();
+  block->code = OpCode::Exchange;
+  block->attrs = std::move(attrs);
+  block->parent = &g;
+  block->loc = first.loc;
+  Op* raw = block.get();
+  for (ptrdiff_t i = a; i <= b; ++i) {
+    g.ops[static_cast<size_t>(i)]->enclosing = raw;
+    block->region.push_back(std::move(g.ops[static_cast<size_t>(i)]));
+  }
+  g.ops.erase(g.ops.begin() + a, g.ops.begin() + b + 1);
+  g.ops.insert(g.ops.begin() + a, std::move(block));
+  m.touch();
+  m.journal([&m, raw]() { unwrapExchange(m, *raw); });
+  return raw;
+}
+
+void unwrapExchange(Module& m, Op& block) {
+  Graph& g = *block.parent;
+  ptrdiff_t pos = positionOf(block);
+  if (pos < 0 || block.code != OpCode::Exchange) throw std::logic_error("unwrapExchange: not an exchange block");
+  std::vector<std::unique_ptr<Op>> inner = std::move(block.region);
+  for (auto& op : inner) op->enclosing = nullptr;
+  auto holder = std::make_shared<std::unique_ptr<Op>>(std::move(g.ops[static_cast<size_t>(pos)]));
+  g.ops.erase(g.ops.begin() + pos);
+  size_t n = inner.size();
+  g.ops.insert(g.ops.begin() + pos, std::make_move_iterator(inner.begin()), std::make_move_iterator(inner.end()));
+  m.touch();
+  m.journal([&g, pos, n, holder]() {
+    Op* raw = holder->get();
+    for (size_t i = 0; i < n; ++i) {
+      auto& slot = g.ops[static_cast<size_t>(pos) + i];
+      slot->enclosing = raw;
+      raw->region.push_back(std::move(slot));
+    }
+    g.ops.erase(g.ops.begin() + pos, g.ops.begin() + pos + static_cast<ptrdiff_t>(n));
+    g.ops.insert(g.ops.begin() + pos, std::move(*holder));
+  });
+}
+
+// ---- OpBuilder -------------------------------------------------------------------------
+
+OpBuilder::OpBuilder(Module& m, Graph& g, DiagnosticEngine& diags) : m_(m), diags_(diags), ip_{&g, nullptr} {}
+
+void OpBuilder::setInsertionPointAfter(Op* op) {
+  Graph& g = *op->parent;
+  ptrdiff_t pos = positionOf(*op);
+  ip_.graph = &g;
+  ip_.before = static_cast<size_t>(pos + 1) < g.ops.size() ? g.ops[static_cast<size_t>(pos + 1)].get() : nullptr;
+}
+
+Op* OpBuilder::insert(std::unique_ptr<Op> op) {
+  Graph& g = *ip_.graph;
+  op->parent = &g;
+  op->enclosing = nullptr;
+  Op* raw = op.get();
+  size_t pos = g.ops.size();
+  if (ip_.before) {
+    ptrdiff_t p = positionOf(*ip_.before);
+    if (p < 0) throw std::logic_error("OpBuilder: insertion point is not in its graph");
+    pos = static_cast<size_t>(p);
+  }
+  g.ops.insert(g.ops.begin() + static_cast<ptrdiff_t>(pos), std::move(op));
+  m_.touch();
+  if (m_.journaling())
+    m_.journal([&g, raw]() {
+      for (size_t i = g.ops.size(); i-- > 0;)
+        if (g.ops[i].get() == raw) {
+          g.ops.erase(g.ops.begin() + static_cast<ptrdiff_t>(i));
+          break;
+        }
+    });
+  return raw;
+}
+
+Op* OpBuilder::create(OpCode code, std::vector<Operand> operands, AttrDict attrs, std::vector<std::string> names) {
+  auto op = std::make_unique<Op>();
+  op->code = code;
+  op->operands = std::move(operands);
+  op->attrs = std::move(attrs);
+  op->parent = ip_.graph;
+  op->loc = loc_;
+  return finish(std::move(op), std::move(names));
+}
+
+Op* OpBuilder::finish(std::unique_ptr<Op> op, std::vector<std::string> names) {
+  for (Operand& o : op->operands)
+    if (o.kind == Operand::Kind::Value && o.value && o.value->graph != ip_.graph)
+      throw std::logic_error("OpBuilder: " + std::string(op->info().name) + " operand %" + o.value->name +
+                             " belongs to another graph");
+  verifyOp(*op, m_.options, types_, diags_);
+  Graph& g = *ip_.graph;
+  const bool inplace = op->info().has(F_INPLACE);
+  size_t count = inplace ? std::min(types_.size(), names.size()) : types_.size();
+  for (size_t i = 0; i < count; ++i) {
+    const bool named = i < names.size() && !names[i].empty();
+    std::string name = named ? uniqueName(g, names[i]) : freshName(g);
+    Value* v = newValue(m_, g, Value::Kind::Result, std::move(name), !named, types_[i], loc_);
+    v->def = op.get();
+    v->resultIndex = static_cast<unsigned>(i);
+    op->results.push_back(v);
+  }
+  return insert(std::move(op));
+}
+
+Value* OpBuilder::create1(OpCode code, std::vector<Operand> operands, AttrDict attrs, std::string name) {
+  std::vector<std::string> names;
+  if (!name.empty()) names.push_back(std::move(name));
+  Op* op = create(code, std::move(operands), std::move(attrs), std::move(names));
+  if (op->results.size() != 1)
+    throw std::logic_error("OpBuilder::create1: " + std::string(op->info().name) + " has " +
+                           std::to_string(op->results.size()) + " results");
+  return op->results[0];
+}
+
+Value* OpBuilder::create1(OpCode code, std::initializer_list<Value*> operands, AttrDict attrs, std::string name) {
+  std::vector<Operand> ops;
+  for (Value* v : operands) ops.push_back(Operand::of(v));
+  return create1(code, std::move(ops), std::move(attrs), std::move(name));
+}
+
+Op* OpBuilder::createCall(Graph& callee, std::vector<Operand> args, std::vector<std::string> names) {
+  auto op = std::make_unique<Op>();
+  op->code = OpCode::Call;
+  op->callees.push_back({&callee, 0, static_cast<uint32_t>(args.size()), loc_});
+  op->operands = std::move(args);
+  op->parent = ip_.graph;
+  op->loc = loc_;
+  return finish(std::move(op), std::move(names));
+}
+
+Op* OpBuilder::createRepeat(Graph& body, std::vector<Operand> args, int64_t count, std::vector<std::string> names) {
+  auto op = std::make_unique<Op>();
+  op->code = OpCode::Repeat;
+  op->callees.push_back({&body, 0, static_cast<uint32_t>(args.size()), loc_});
+  op->operands = std::move(args);
+  op->attrs.set("count", Attr::integer(count));
+  op->parent = ip_.graph;
+  op->loc = loc_;
+  return finish(std::move(op), std::move(names));
+}
+
+Op* OpBuilder::createConditional(Operand cond, Graph& thenGraph, std::vector<Operand> thenArgs, Graph& elseGraph,
+                                 std::vector<Operand> elseArgs, std::vector<std::string> names) {
+  auto op = std::make_unique<Op>();
+  op->code = OpCode::Conditional;
+  op->operands.push_back(std::move(cond));
+  op->callees.push_back({&thenGraph, 1, static_cast<uint32_t>(thenArgs.size()), loc_});
+  op->callees.push_back(
+      {&elseGraph, static_cast<uint32_t>(1 + thenArgs.size()), static_cast<uint32_t>(elseArgs.size()), loc_});
+  for (auto& a : thenArgs) op->operands.push_back(std::move(a));
+  for (auto& a : elseArgs) op->operands.push_back(std::move(a));
+  op->parent = ip_.graph;
+  op->loc = loc_;
+  return finish(std::move(op), std::move(names));
+}
+
+Value* OpBuilder::constant(const TensorType& type, std::vector<double> values, std::string name) {
+  auto lit = std::make_shared<Literal>();
+  lit->kind = Literal::Kind::Data;
+  if (values.size() != 1) lit->shape = type.shape;
+  lit->values = std::move(values);
+  lit->hasNumber = true;
+  lit->loc = loc_;
+  checkLiteralData(*lit, type, "const", diags_);
+  auto op = std::make_unique<Op>();
+  op->code = OpCode::Const;
+  op->init = std::move(lit);
+  op->parent = ip_.graph;
+  op->loc = loc_;
+  Graph& g = *ip_.graph;
+  const bool named = !name.empty();
+  Value* v = newValue(m_, g, Value::Kind::Const, named ? uniqueName(g, name) : freshName(g), !named, type, loc_);
+  v->def = op.get();
+  op->results.push_back(v);
+  insert(std::move(op));
+  return v;
+}
+
+Op* OpBuilder::clone(const Op& src, IRMapping& map) { return insert(cloneOpInto(m_, *ip_.graph, src, map, /*keepNames=*/false)); }
+
+// ---- queries ------------------------------------------------------------------------
+
+namespace {
+
+void writesOf(const Graph& g, std::unordered_map<const Graph*, std::vector<bool>>& memo) {
+  if (memo.count(&g)) return;
+  std::vector<bool> written(g.params.size(), false);
+  auto mark = [&](const Value* v) {
+    const Value* root = aliasRoot(v);
+    if (!root || root->kind != Value::Kind::Param) return;
+    for (size_t i = 0; i < g.params.size(); ++i)
+      if (g.params[i] == root) written[i] = true;
+  };
+  forEachOp(g, [&](const Op& op) {
+    int w = inplaceOperandIndex(op.code);
+    if (w >= 0 && static_cast<size_t>(w) < op.operands.size() && op.operands[w].kind == Operand::Kind::Value)
+      mark(op.operands[w].value);
+    for (size_t k = 0; k < op.callees.size(); ++k) {
+      const Graph& callee = *op.callees[k].graph;
+      bool anyRef = false;
+      for (const Value* p : callee.params) anyRef = anyRef || p->byRef;
+      if (!anyRef) continue;
+      writesOf(callee, memo);
+      const std::vector<bool>& cw = memo.at(&callee);
+      auto args = op.args(k);
+      for (size_t i = 0; i < args.size() && i < cw.size(); ++i)
+        if (cw[i] && callee.params[i]->byRef && args[i].kind == Operand::Kind::Value) mark(args[i].value);
+    }
+  });
+  memo[&g] = std::move(written);
+}
+
+}  // namespace
+
+std::vector<bool> paramsWrittenInPlace(const Graph& g) {
+  std::unordered_map<const Graph*, std::vector<bool>> memo;
+  writesOf(g, memo);
+  return memo.at(&g);
+}
+
+std::vector<Graph*> calleesOf(const Graph& g) {
+  std::vector<Graph*> out;
+  std::unordered_set<const Graph*> seen;
+  forEachOp(g, [&](const Op& op) {
+    for (const CalleeRef& k : op.callees)
+      if (seen.insert(k.graph).second) out.push_back(k.graph);
+  });
+  return out;
+}
+
+bool calls(const Graph& a, const Graph& b) {
+  std::vector<const Graph*> stack{&a};
+  std::unordered_set<const Graph*> seen{&a};
+  while (!stack.empty()) {
+    const Graph* g = stack.back();
+    stack.pop_back();
+    for (Graph* c : calleesOf(*g)) {
+      if (c == &b) return true;
+      if (seen.insert(c).second) stack.push_back(c);
+    }
+  }
+  return false;
+}
+
+}  // namespace pir

@@ -1,0 +1,39 @@
+#!/bin/sh
+# Layer boundaries (DEVELOPERS.md "Layering"): each library may include only
+# itself and the layers below it. Fails listing every include that points up.
+#   grammar, ir      -> (nothing of ours but themselves)
+#   frontend         -> grammar, ir
+#   passes, device   -> ir
+#   vm               -> ir, device
+#   repl             -> everything
+src=${1:?usage: layering.sh SOURCE_DIR}
+status=0
+check() {
+  dir=$1; shift
+  [ -d "$src/$dir" ] || return 0
+  allowed="$dir $*"
+  for f in "$src/$dir"/*.h "$src/$dir"/*.hpp "$src/$dir"/*.cpp "$src/$dir"/*.def; do
+    [ -f "$f" ] || continue
+    grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" | while IFS= read -r line; do
+      inc=$(printf '%s\n' "$line" | sed 's/.*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/')
+      top=${inc%%/*}
+      [ "$top" = "$inc" ] && continue   # same-directory include
+      ok=no
+      for a in $allowed; do [ "$top" = "$a" ] && ok=yes; done
+      if [ $ok = no ]; then
+        echo "layering: ${f#$src/}:${line%%:*}: $dir/ must not include $inc"
+        echo x >> "$tmp"
+      fi
+    done
+  done
+}
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+check grammar
+check ir
+check frontend grammar ir
+check passes ir
+check device ir
+check vm ir device
+if [ -s "$tmp" ]; then exit 1; fi
+echo "layering: ok"
