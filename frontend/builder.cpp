@@ -26,22 +26,6 @@ std::string sigilName(char sigil, const std::string& n) {
   return s;
 }
 
-// IR option keys (runtime.md §1) with their valid ranges.
-struct OptionKey {
-  std::string_view key;
-  int64_t IrOptions::*field;
-  int64_t lo, hi;
-};
-constexpr OptionKey kOptionKeys[] = {
-    {"replication", &IrOptions::replication, 1, 1 << 16},
-    {"num_host_transfers", &IrOptions::numHostTransfers, 1, 1 << 24},
-    {"ipus", &IrOptions::ipus, 1, 1024},
-    {"tiles_per_ipu", &IrOptions::tilesPerIpu, 1, 1 << 20},
-    {"tile_memory", &IrOptions::tileMemory, 1, int64_t(1) << 40},
-    {"io_tiles", &IrOptions::ioTiles, 0, 1 << 20},
-    {"seed", &IrOptions::seed, 0, INT64_MAX},
-};
-
 }  // namespace
 
 struct Builder::Impl {
@@ -52,6 +36,24 @@ struct Builder::Impl {
 
   Graph* openGraph = nullptr;  // the subgraph whose body is being read
   std::vector<TensorType> types;  // scratch for inferred result types
+
+  // The rules of the language are checked by ir/verifier.h. In resolve-only
+  // mode (BuildMode::ResolveOnly) a failed rule is ignored and the statement is
+  // built anyway, so that verifyModule can be held to the builder's diagnostics.
+  bool resolveOnly = false;
+  std::unique_ptr<DiagnosticEngine> silent;
+  template <class F> bool semantic(F&& check) {
+    if (!resolveOnly) {
+      check(diags);
+      return true;
+    }
+    try {
+      check(*silent);
+      return true;
+    } catch (const CompileError&) {
+      return false;
+    }
+  }
 
   Impl(Module& module, DiagnosticEngine& d, std::string dir, BuildListener* l)
       : m(module), diags(d), baseDir(std::move(dir)), listener(l) {
@@ -213,44 +215,6 @@ struct Builder::Impl {
   // ---- in-place rules ----------------------------------------------------------------
 
 
-  [[noreturn]] void constWrite(const Op& op, const Operand& o, const Value* root, const std::string& detail) {
-    std::vector<Note> notes;
-    if (root && root->loc.valid()) notes.push_back({root->loc, "%" + root->name + " is declared here"});
-    diags.fail(o.loc.valid() ? o.loc : op.loc,
-               std::string(op.info().name) + ": cannot write in place to a constant" + detail, std::move(notes));
-  }
-
-  void checkInplace(Graph& g, const Op& op) {
-    int w = inplaceOperandIndex(op.code);
-    if (w >= 0 && static_cast<size_t>(w) < op.operands.size()) {
-      const Operand& o = op.operands[w];
-      if (o.kind == Operand::Kind::Literal) constWrite(op, o, nullptr, " (a literal)");
-      const Value* root = aliasRoot(o.value);
-      if (root && root->kind == Value::Kind::Const) constWrite(op, o, root, " %" + root->name);
-    }
-    // A callee that writes a by-reference input in place must not get a constant there.
-    if (op.code == OpCode::Call || op.code == OpCode::Repeat) {
-      const Graph& callee = *op.callees[0].graph;
-      bool anyRef = false;
-      for (const Value* p : callee.params) anyRef = anyRef || p->byRef;
-      if (!anyRef) return;
-      const std::vector<bool> written = paramsWrittenInPlace(callee);
-      auto args = op.args(0);
-      for (size_t k = 0; k < args.size() && k < written.size(); ++k) {
-        if (!written[k] || !callee.params[k]->byRef) continue;
-        const Operand& a = args[k];
-        std::string detail = ": @" + callee.name + " writes its by-reference input %" + callee.params[k]->name +
-                             " in place";
-        if (a.kind == Operand::Kind::Literal) constWrite(op, a, nullptr, detail + " and argument " + std::to_string(k + 1) + " is a literal");
-        const Value* root = aliasRoot(a.value);
-        if (root && root->kind == Value::Kind::Const)
-          constWrite(op, a, root, detail + " and argument " + std::to_string(k + 1) + " is the constant %" + root->name);
-      }
-    }
-  }
-
-  // ---- `using LABEL` (language.md §9) ---------------------------------------------
-
   // The call labelled `label` in `g` (labels are front-end sugar: found by a scan, newest first).
   const Op* findLabel(const Graph& g, const std::string& label) const {
     for (size_t i = g.ops.size(); i-- > 0;)
@@ -322,7 +286,12 @@ struct Builder::Impl {
       checkOpSignature(*op, m.options, diags);
       bindActivations(g, *op, *s.usingLabel);
     }
-    verifyOp(*op, m.options, types, diags);
+    const bool verified = semantic([&](DiagnosticEngine& d) { verifyOp(*op, m.options, types, d); });
+    if (!verified) {
+      // Resolve-only: the results as written, typed as given (else f32[]).
+      types.assign(std::max(s.results.size(), s.resultTypes.size()), TensorType{DType::F32, {}});
+      for (size_t i = 0; i < s.resultTypes.size(); ++i) types[i] = toType(s.resultTypes[i]);
+    }
     const std::string_view name = info.name;
     bool inplace = info.has(F_INPLACE);
     if (s.results.size() > types.size())
@@ -336,12 +305,13 @@ struct Builder::Impl {
     for (size_t i = 0; i < s.resultTypes.size(); ++i) {
       warnDowncast(s.resultTypes[i], op->loc);
       TensorType given = toType(s.resultTypes[i]);
-      if (!(given == types[i]))
+      if (resolveOnly) types[i] = given;  // the verifier compares it with inference
+      else if (!(given == types[i]))
         diags.fail(s.resultTypes[i].loc.valid() ? s.resultTypes[i].loc : op->loc,
                    std::string(name) + ": result type " + given.str() + " does not match the inferred type " +
                        types[i].str());
     }
-    checkInplace(g, *op);
+    semantic([&](DiagnosticEngine& d) { checkInplaceWrites(*op, d); });
     if (s.asLabel) {
       if (op->code != OpCode::Call) diags.fail(s.asLabel->loc, std::string(name) + ": `as` is only for call");
       if (const Op* prev = findLabel(g, s.asLabel->text)) {
@@ -386,37 +356,15 @@ struct Builder::Impl {
   void declStatement(Graph& g, ast::DeclStmt& s) {
     const char* kw = s.isConst ? "const" : "var";
     std::string what = std::string(kw) + " %" + s.name.text;
-    if (!s.isConst && !g.isMain)
-      diags.fail(s.loc, "var: variables are declared in the main graph only; pass %" + s.name.text + " to @" + g.name +
-                            " as an argument");
+    if (!s.isConst && !g.isMain)  // before the name check: the first problem with this line
+      semantic([&](DiagnosticEngine& d) {
+        checkDeclaration(m, g, s.isConst, s.name.text, toType(s.type), s.attrs, s.init.get(), s.loc, d);
+      });
     checkFreeValueName(g, s.name);
     warnDowncast(s.type, s.loc);
     TensorType type = toType(s.type);
-    const OpInfo& varInfo = opInfo(OpCode::Var);
-    checkPlacementAttrs(s.attrs, what, m.options, diags, s.isConst ? nullptr : &varInfo);
-    if (!s.init) diags.fail(s.loc, what + ": missing initial value");
-    Literal& lit = *s.init;
-    if (s.isConst && lit.isGenerator())
-      diags.fail(lit.loc.valid() ? lit.loc : s.loc, what + ": generators (uniform, normal, zeros, ones) are only for var");
-    TensorType dataType = type;
-    if (!s.isConst) {
-      const Attr* grouping = s.attrs.find("replica_grouping");
-      if (grouping && !grouping->isWord("none")) {
-        ReplicaGrouping rg = readGrouping(grouping, m.options.replication);
-        std::string why = groupingError(rg, m.options.replication);
-        if (!why.empty()) diags.fail(grouping->loc.valid() ? grouping->loc : s.loc, what + ": " + why);
-        int64_t groups = rg.numGroups(m.options.replication);
-        if (groups > 1) dataType.shape.insert(dataType.shape.begin(), groups);
-      }
-      checkRemoteVar(s, type, what);
-    }
-    if (lit.kind == Literal::Kind::Load) {
-      lit.resolvedPath = resolvePath(lit.path);
-      std::error_code ec;
-      if (!std::filesystem::is_regular_file(lit.resolvedPath, ec))
-        diags.fail(lit.loc.valid() ? lit.loc : s.loc, what + ": cannot open \"" + lit.path + "\"");
-    }
-    checkLiteralData(lit, dataType, what, diags);
+    if (s.init && s.init->kind == Literal::Kind::Load) s.init->resolvedPath = resolvePath(s.init->path);
+    semantic([&](DiagnosticEngine& d) { checkDeclaration(m, g, s.isConst, s.name.text, type, s.attrs, s.init.get(), s.loc, d); });
     auto op = std::make_unique<Op>();
     op->code = s.isConst ? OpCode::Const : OpCode::Var;
     op->loc = s.loc;
@@ -431,51 +379,15 @@ struct Builder::Impl {
     defined(*v);
   }
 
-  void checkRemoteVar(const ast::DeclStmt& s, const TensorType& type, const std::string& what) {
-    const Attr* remote = s.attrs.find("remote");
-    const Attr* offset = s.attrs.find("offset");
-    bool hasRemote = remote && !remote->isWord("none");
-    if (offset && !offset->isWord("none") && !hasRemote)
-      diags.fail(offset->loc.valid() ? offset->loc : s.loc, what + ": offset needs remote = $buffer");
-    if (!hasRemote) return;
-    SourceLoc loc = remote->loc.valid() ? remote->loc : s.loc;
-    Resource* r = m.findResource(remote->s);
-    if (!r) diags.fail(loc, what + ": unknown remote buffer $" + remote->s);
-    std::vector<Note> notes;
-    if (r->loc.valid()) notes.push_back({r->loc, "$" + r->name + " is declared here"});
-    if (r->kind != Resource::Kind::RemoteBuffer) diags.fail(loc, what + ": $" + r->name + " is not a remote buffer", notes);
-    if (!(r->type == type))
-      diags.fail(loc, what + ": type " + type.str() + " does not match remote buffer $" + r->name + " : " + r->type.str(),
-                 notes);
-    int64_t k = offset && offset->kind == Attr::Kind::Int ? offset->i : 0;
-    if (k < 0 || k >= r->entries)
-      diags.fail(offset && offset->loc.valid() ? offset->loc : loc,
-                 what + ": offset " + std::to_string(k) + " is out of range: $" + r->name + " has " +
-                     std::to_string(r->entries) + " entr" + (r->entries == 1 ? "y" : "ies"),
-                 notes);
-  }
-
   void exchangeStatement(Graph& g, ast::ExchangeStmt& s) {
-    checkPlacementAttrs(s.attrs, "exchange", m.options, diags);
     auto ex = std::make_unique<Op>();
     ex->code = OpCode::Exchange;
     ex->loc = s.loc;
     ex->attrs = std::move(s.attrs);
     ex->parent = &g;
     ex->region.reserve(s.ops.size());
-    size_t firstValue = g.values.size();  // values at or after this id are produced inside the block
-    for (auto& stmt : s.ops) {
-      Op* op = opStatement(g, stmt, ex.get());
-      for (const Operand& o : op->operands)
-        if (o.kind == Operand::Kind::Value && o.value->id >= firstValue) {
-          std::vector<Note> notes;
-          if (o.value->loc.valid()) notes.push_back({o.value->loc, "%" + o.value->name + " is produced here"});
-          diags.fail(o.loc.valid() ? o.loc : op->loc,
-                     "exchange: " + std::string(op->info().name) + " consumes %" + o.value->name +
-                         ", produced inside the same exchange block (a data dependency)",
-                     std::move(notes));
-        }
-    }
+    for (auto& stmt : s.ops) opStatement(g, stmt, ex.get());
+    semantic([&](DiagnosticEngine& d) { checkExchangeBlock(*ex, m.options, d); });
     appendOp(g, std::move(ex), nullptr);
   }
 
@@ -484,26 +396,13 @@ struct Builder::Impl {
     std::vector<Operand> values;
     values.reserve(s.values.size());
     for (auto& a : s.values) values.push_back(resolveOperand(g, a, "return"));
-    if (g.outputsWritten && values.size() != g.outputTypes.size())
-      diags.fail(s.loc, "return: @" + g.name + " returns " + std::to_string(values.size()) + " value" +
-                            (values.size() == 1 ? "" : "s") + ", but its signature declares " +
-                            std::to_string(g.outputTypes.size()));
     for (size_t i = 0; i < values.size(); ++i) {
       Operand& o = values[i];
       if (o.kind == Operand::Kind::Resource) diags.fail(o.loc, "return: operand must be a tensor");
-      if (o.kind == Operand::Kind::Literal) {
-        if (!g.outputsWritten)
-          diags.fail(o.loc, "return: cannot infer the dtype of a literal without `-> (...)`: declare a const");
-        if (o.literal->kind != Literal::Kind::Data) diags.fail(o.loc, "return: only a scalar or list literal can be returned");
-        o.literalType = g.outputTypes[i];
-        checkLiteralData(*o.literal, o.literalType, "return", diags);
-      } else if (g.outputsWritten && !(o.type() == g.outputTypes[i])) {
-        std::vector<Note> notes;
-        if (o.value->loc.valid()) notes.push_back({o.value->loc, "%" + o.value->name + " is declared here"});
-        diags.fail(o.loc, "return: value " + std::to_string(i + 1) + " has type " + o.type().str() + ", but @" +
-                              g.name + " declares " + g.outputTypes[i].str(),
-                   std::move(notes));
-      }
+      if (o.kind != Operand::Kind::Literal) continue;
+      if (!g.outputsWritten)
+        diags.fail(o.loc, "return: cannot infer the dtype of a literal without `-> (...)`: declare a const");
+      if (i < g.outputTypes.size()) o.literalType = g.outputTypes[i];
     }
     if (!g.outputsWritten) {
       g.outputTypes.clear();
@@ -512,6 +411,7 @@ struct Builder::Impl {
     g.returns = std::move(values);
     g.hasReturn = true;
     g.returnLoc = s.loc;
+    semantic([&](DiagnosticEngine& d) { checkReturns(g, d); });
   }
 
   // ---- session commands ----------------------------------------------------------
@@ -553,8 +453,13 @@ struct Builder::Impl {
   }
 };
 
-Builder::Builder(Module& module, DiagnosticEngine& diags, std::string baseDir, BuildListener* listener)
-    : impl_(std::make_shared<Impl>(module, diags, std::move(baseDir), listener)) {}
+Builder::Builder(Module& module, DiagnosticEngine& diags, std::string baseDir, BuildListener* listener, BuildMode mode)
+    : impl_(std::make_shared<Impl>(module, diags, std::move(baseDir), listener)) {
+  if (mode == BuildMode::ResolveOnly) {
+    impl_->resolveOnly = true;
+    impl_->silent = std::make_unique<DiagnosticEngine>(diags.sources());
+  }
+}
 
 void Builder::irOptions(ast::IrOptionsItem&& item) {
   Impl& b = *impl_;
@@ -565,30 +470,34 @@ void Builder::irOptions(ast::IrOptionsItem&& item) {
   }
   if (b.m.anyItemSeen) b.diags.fail(item.loc, "ir: `ir {...}` must come before any other item");
   IrOptions opts = b.m.options;
+  const std::span<const IrOptionKey> keys = irOptionKeys();
   for (size_t i = 0; i < item.entries.size(); ++i) {
     auto& [key, value] = item.entries[i];
     for (size_t j = 0; j < i; ++j)
       if (item.entries[j].first.text == key.text) b.diags.fail(key.loc, "ir: duplicate option '" + key.text + "'");
-    const OptionKey* spec = nullptr;
-    for (auto& k : kOptionKeys)
+    const IrOptionKey* spec = nullptr;
+    for (auto& k : keys)
       if (k.key == key.text) spec = &k;
     if (!spec) {
       std::string known;
-      for (auto& k : kOptionKeys) known += (known.empty() ? "" : ", ") + std::string(k.key);
+      for (auto& k : keys) known += (known.empty() ? "" : ", ") + std::string(k.key);
       b.diags.fail(key.loc, "ir: unknown option '" + key.text + "' (known: " + known + ")");
     }
     SourceLoc vloc = value.loc.valid() ? value.loc : key.loc;
     if (value.kind != Attr::Kind::Int) b.diags.fail(vloc, "ir: option '" + key.text + "' must be an integer");
-    if (value.i < spec->lo || value.i > spec->hi)
-      b.diags.fail(vloc, "ir: " + key.text + " = " + std::to_string(value.i) + " is out of range [" +
-                             std::to_string(spec->lo) + ", " + std::to_string(spec->hi) + "]");
     opts.*(spec->field) = value.i;
+    opts.valueLocs[static_cast<size_t>(spec - keys.data())] = vloc;
+    // Ranges one key at a time, in the order written (the first bad one is reported).
+    IrOptions one;
+    one.*(spec->field) = value.i;
+    one.valueLocs[static_cast<size_t>(spec - keys.data())] = vloc;
+    one.loc = item.loc;
+    if (spec->field != &IrOptions::ioTiles && spec->field != &IrOptions::tilesPerIpu)
+      b.semantic([&](DiagnosticEngine& d) { checkIrOptions(one, d); });
   }
-  if (opts.ioTiles >= opts.tilesPerIpu)
-    b.diags.fail(item.loc, "ir: io_tiles = " + std::to_string(opts.ioTiles) + " leaves no compute tiles (tiles_per_ipu = " +
-                               std::to_string(opts.tilesPerIpu) + ")");
   opts.present = true;
   opts.loc = item.loc;
+  b.semantic([&](DiagnosticEngine& d) { checkIrOptions(opts, d); });
   b.m.options = opts;
   b.markItem();
 }
@@ -807,19 +716,20 @@ void Builder::reset() {
   if (b.openGraph) {
     Graph* g = b.openGraph;
     b.openGraph = nullptr;
-    // While journaling, Module::rollback removes the graph (after running the
-    // inverses that still refer to it); otherwise drop it here.
-    if (!b.m.journaling() && !b.m.graphs.empty() && b.m.graphs.back().get() == g) {
+    if (!b.m.graphs.empty() && b.m.graphs.back().get() == g) {
       b.m.graphScope.erase(g->name);
+      // Journaled inverses may still refer to the graph: the journal keeps it alive.
+      auto holder = std::make_shared<std::unique_ptr<Graph>>(std::move(b.m.graphs.back()));
       b.m.graphs.pop_back();
+      b.m.journal([holder]() {});
       b.m.touch();
     }
   }
 }
 
 bool buildFromBuffer(Module& module, DiagnosticEngine& diags, uint32_t file, const std::string& baseDir,
-                     BuildListener* listener) {
-  Builder builder(module, diags, baseDir, listener);
+                     BuildListener* listener, BuildMode mode) {
+  Builder builder(module, diags, baseDir, listener, mode);
   // A large file is mostly main-graph statements (at least ~24 bytes each):
   // reserving up front avoids regrowing the scope and op/value lists.
   size_t bytes = diags.sources().buffer(file).text.size();

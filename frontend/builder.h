@@ -24,10 +24,18 @@ class BuildListener {
   virtual void command(const SessionCommand&) {}
 };
 
+// Normal: every statement is checked as it arrives (ir/verifier.h), the first
+// error stops the build. ResolveOnly: names are resolved (an unknown name still
+// stops the build) but the language's rules are not checked: a statement that
+// breaks one is built anyway, so that verifyModule, run on the result, can be
+// held to the diagnostics the normal mode gives (tests/unit/verifier_parity_test.cpp).
+enum class BuildMode { Normal, ResolveOnly };
+
 class Builder final : public ast::ParseSink {
  public:
   // `baseDir`: directory that relative load()/save paths resolve against.
-  Builder(Module& module, DiagnosticEngine& diags, std::string baseDir, BuildListener* listener = nullptr);
+  Builder(Module& module, DiagnosticEngine& diags, std::string baseDir, BuildListener* listener = nullptr,
+          BuildMode mode = BuildMode::Normal);
 
   void irOptions(ast::IrOptionsItem&&) override;
   void stream(ast::StreamDecl&&) override;
@@ -55,6 +63,6 @@ class Builder final : public ast::ParseSink {
 // Parses and builds a whole buffer (already added to diags.sources()) into
 // `module`. Returns false after the first error (already reported).
 bool buildFromBuffer(Module& module, DiagnosticEngine& diags, uint32_t file, const std::string& baseDir,
-                     BuildListener* listener = nullptr);
+                     BuildListener* listener = nullptr, BuildMode mode = BuildMode::Normal);
 
 }  // namespace pir

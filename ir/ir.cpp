@@ -217,11 +217,14 @@ void Module::rollback(const Checkpoint& cp) {
   // Inverses first, newest first: they may refer to appended items, which
   // the truncation below then removes.
   // An inverse may itself use the mutation API: it must not journal again.
+  // Inverses are destroyed only after all have run: an older one may refer to
+  // an object that a newer one's closure keeps alive.
   journaling_ = false;
+  std::vector<std::function<void()>> ran;
   while (undo_.size() > cp.journal) {
-    auto undo = std::move(undo_.back());
+    ran.push_back(std::move(undo_.back()));
     undo_.pop_back();
-    undo();
+    ran.back()();
   }
   journaling_ = true;
   while (resources.size() > cp.resources) {

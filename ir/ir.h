@@ -43,6 +43,7 @@ struct IrOptions {
   int64_t seed = 0;
   bool present = false;  // an `ir {...}` item was read
   SourceLoc loc;
+  SourceLoc valueLocs[7];  // where each key's value was written, in irOptionKeys() order
 };
 
 // A host stream or remote buffer: the `$` namespace.

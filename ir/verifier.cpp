@@ -2,7 +2,9 @@
 #include "ir/verifier.h"
 
 #include <cmath>
+#include <filesystem>
 #include <string>
+#include <unordered_set>
 
 #include "ir/infer.h"
 #include "ir/rewriter.h"
@@ -300,25 +302,35 @@ void checkLiteralData(const Literal& lit, const TensorType& type, std::string_vi
   }
 }
 
+namespace {
+
+// language.md §5: a literal operand takes the dtype of the op's first tensor
+// operand; an op with literals and no such operand cannot be typed. Returns
+// the location to blame, or nullopt when the literals can be typed.
+std::optional<SourceLoc> untypableLiteral(const Op& op) {
+  bool reference = false, needsReference = false;
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    const Operand& o = op.operands[i];
+    if (operandRole(op.code, i) != Role::Tensor || fixedLiteralDType(op.code, i) || op.calleeOfOperand(i) >= 0) continue;
+    if (o.kind == Operand::Kind::Value && o.value) reference = true;
+    if (o.kind == Operand::Kind::Literal) needsReference = true;
+  }
+  if (!needsReference || reference) return std::nullopt;
+  for (auto& o : op.operands)
+    if (o.kind == Operand::Kind::Literal && o.loc.valid()) return o.loc;
+  return op.loc;
+}
+
+}  // namespace
+
 void typeLiteralOperands(Op& op, DiagnosticEngine& diags) {
   const std::string what(op.info().name);
-  // The dtype literals adapt to: the first value operand not at a fixed position.
+  if (std::optional<SourceLoc> loc = untypableLiteral(op)) diags.fail(*loc, what + ": cannot infer the dtype: declare a const");
   std::optional<DType> reference;
-  bool needsReference = false;
   for (size_t i = 0; i < op.operands.size(); ++i) {
     const Operand& o = op.operands[i];
     if (operandRole(op.code, i) != Role::Tensor || fixedLiteralDType(op.code, i) || op.calleeOfOperand(i) >= 0) continue;
     if (o.kind == Operand::Kind::Value && o.value && !reference) reference = o.value->type.dtype;
-    if (o.kind == Operand::Kind::Literal) needsReference = true;
-  }
-  if (needsReference && !reference) {
-    SourceLoc loc = op.loc;
-    for (auto& o : op.operands)
-      if (o.kind == Operand::Kind::Literal && o.loc.valid()) {
-        loc = o.loc;
-        break;
-      }
-    diags.fail(loc, what + ": cannot infer the dtype: declare a const");
   }
   for (size_t i = 0; i < op.operands.size(); ++i) {
     Operand& o = op.operands[i];
@@ -352,6 +364,204 @@ std::string downcastWarning(DType stored) {
   return stored == DType::U32 ? "u64 is stored as u32 (PopXL downcast)" : "i64 is stored as i32 (PopXL downcast)";
 }
 
+// ---- IR options ------------------------------------------------------------------
+
+namespace {
+constexpr IrOptionKey kIrOptionKeys[] = {
+    {"replication", &IrOptions::replication, 1, 1 << 16},
+    {"num_host_transfers", &IrOptions::numHostTransfers, 1, 1 << 24},
+    {"ipus", &IrOptions::ipus, 1, 1024},
+    {"tiles_per_ipu", &IrOptions::tilesPerIpu, 1, 1 << 20},
+    {"tile_memory", &IrOptions::tileMemory, 1, int64_t(1) << 40},
+    {"io_tiles", &IrOptions::ioTiles, 0, 1 << 20},
+    {"seed", &IrOptions::seed, 0, INT64_MAX},
+};
+static_assert(std::size(kIrOptionKeys) == std::size(IrOptions{}.valueLocs));
+}  // namespace
+
+std::span<const IrOptionKey> irOptionKeys() { return kIrOptionKeys; }
+
+void checkIrOptions(const IrOptions& o, DiagnosticEngine& diags) {
+  for (size_t k = 0; k < std::size(kIrOptionKeys); ++k) {
+    const IrOptionKey& spec = kIrOptionKeys[k];
+    const int64_t v = o.*(spec.field);
+    if (v < spec.lo || v > spec.hi)
+      diags.fail(o.valueLocs[k].valid() ? o.valueLocs[k] : o.loc,
+                 "ir: " + std::string(spec.key) + " = " + std::to_string(v) + " is out of range [" +
+                     std::to_string(spec.lo) + ", " + std::to_string(spec.hi) + "]");
+  }
+  if (o.ioTiles >= o.tilesPerIpu)
+    diags.fail(o.loc, "ir: io_tiles = " + std::to_string(o.ioTiles) + " leaves no compute tiles (tiles_per_ipu = " +
+                          std::to_string(o.tilesPerIpu) + ")");
+}
+
+// ---- declarations ------------------------------------------------------------------
+
+namespace {
+
+void checkRemoteHome(const Module& m, const AttrDict& attrs, const TensorType& type, const std::string& what,
+                     SourceLoc at, DiagnosticEngine& diags) {
+  const Attr* remote = attrs.find("remote");
+  const Attr* offset = attrs.find("offset");
+  bool hasRemote = remote && !remote->isWord("none");
+  if (offset && !offset->isWord("none") && !hasRemote)
+    diags.fail(offset->loc.valid() ? offset->loc : at, what + ": offset needs remote = $buffer");
+  if (!hasRemote) return;
+  SourceLoc loc = remote->loc.valid() ? remote->loc : at;
+  Resource* r = m.findResource(remote->s);
+  if (!r) diags.fail(loc, what + ": unknown remote buffer $" + remote->s);
+  std::vector<Note> notes;
+  if (r->loc.valid()) notes.push_back({r->loc, "$" + r->name + " is declared here"});
+  if (r->kind != Resource::Kind::RemoteBuffer) diags.fail(loc, what + ": $" + r->name + " is not a remote buffer", notes);
+  if (!(r->type == type))
+    diags.fail(loc, what + ": type " + type.str() + " does not match remote buffer $" + r->name + " : " + r->type.str(),
+               notes);
+  int64_t k = offset && offset->kind == Attr::Kind::Int ? offset->i : 0;
+  if (k < 0 || k >= r->entries)
+    diags.fail(offset && offset->loc.valid() ? offset->loc : loc,
+               what + ": offset " + std::to_string(k) + " is out of range: $" + r->name + " has " +
+                   std::to_string(r->entries) + " entr" + (r->entries == 1 ? "y" : "ies"),
+               notes);
+}
+
+}  // namespace
+
+void checkDeclaration(const Module& m, const Graph& g, bool isConst, const std::string& name, const TensorType& type,
+                      const AttrDict& attrs, const Literal* init, SourceLoc loc, DiagnosticEngine& diags) {
+  const std::string what = std::string(isConst ? "const" : "var") + " %" + name;
+  if (!isConst && !g.isMain)
+    diags.fail(loc, "var: variables are declared in the main graph only; pass %" + name + " to @" + g.name +
+                        " as an argument");
+  checkPlacementAttrs(attrs, what, m.options, diags, isConst ? nullptr : &opInfo(OpCode::Var));
+  if (!init) diags.fail(loc, what + ": missing initial value");
+  const Literal& lit = *init;
+  if (isConst && lit.isGenerator())
+    diags.fail(lit.loc.valid() ? lit.loc : loc, what + ": generators (uniform, normal, zeros, ones) are only for var");
+  TensorType dataType = type;
+  if (!isConst) {
+    const Attr* grouping = attrs.find("replica_grouping");
+    if (grouping && !grouping->isWord("none")) {
+      ReplicaGrouping rg = readGrouping(grouping, m.options.replication);
+      std::string why = groupingError(rg, m.options.replication);
+      if (!why.empty()) diags.fail(grouping->loc.valid() ? grouping->loc : loc, what + ": " + why);
+      int64_t groups = rg.numGroups(m.options.replication);
+      if (groups > 1) dataType.shape.insert(dataType.shape.begin(), groups);
+    }
+    checkRemoteHome(m, attrs, type, what, loc, diags);
+  }
+  if (lit.kind == Literal::Kind::Load) {
+    std::error_code ec;
+    const std::string& path = lit.resolvedPath.empty() ? lit.path : lit.resolvedPath;
+    if (!std::filesystem::is_regular_file(path, ec))
+      diags.fail(lit.loc.valid() ? lit.loc : loc, what + ": cannot open \"" + lit.path + "\"");
+  }
+  checkLiteralData(lit, dataType, what, diags);
+}
+
+// ---- in-place writes ------------------------------------------------------------------
+
+namespace {
+
+[[noreturn]] void constWrite(const Op& op, const Operand& o, const Value* root, const std::string& detail,
+                             DiagnosticEngine& diags) {
+  std::vector<Note> notes;
+  if (root && root->loc.valid()) notes.push_back({root->loc, "%" + root->name + " is declared here"});
+  diags.fail(o.loc.valid() ? o.loc : op.loc,
+             std::string(op.info().name) + ": cannot write in place to a constant" + detail, std::move(notes));
+}
+
+}  // namespace
+
+void checkInplaceWrites(const Op& op, DiagnosticEngine& diags) {
+  int w = inplaceOperandIndex(op.code);
+  if (w >= 0 && static_cast<size_t>(w) < op.operands.size()) {
+    const Operand& o = op.operands[w];
+    if (o.kind == Operand::Kind::Literal) constWrite(op, o, nullptr, " (a literal)", diags);
+    const Value* root = o.kind == Operand::Kind::Value ? aliasRoot(o.value) : nullptr;
+    if (root && root->kind == Value::Kind::Const) constWrite(op, o, root, " %" + root->name, diags);
+  }
+  // A callee that writes a by-reference input in place must not get a constant there.
+  if (op.code != OpCode::Call && op.code != OpCode::Repeat) return;
+  const Graph& callee = *op.callees.at(0).graph;
+  bool anyRef = false;
+  for (const Value* p : callee.params) anyRef = anyRef || p->byRef;
+  if (!anyRef) return;
+  const std::vector<bool> written = paramsWrittenInPlace(callee);
+  auto args = op.args(0);
+  for (size_t k = 0; k < args.size() && k < written.size(); ++k) {
+    if (!written[k] || !callee.params[k]->byRef) continue;
+    const Operand& a = args[k];
+    std::string detail = ": @" + callee.name + " writes its by-reference input %" + callee.params[k]->name + " in place";
+    if (a.kind == Operand::Kind::Literal)
+      constWrite(op, a, nullptr, detail + " and argument " + std::to_string(k + 1) + " is a literal", diags);
+    const Value* root = a.kind == Operand::Kind::Value ? aliasRoot(a.value) : nullptr;
+    if (root && root->kind == Value::Kind::Const)
+      constWrite(op, a, root, detail + " and argument " + std::to_string(k + 1) + " is the constant %" + root->name,
+                 diags);
+  }
+}
+
+// ---- exchange blocks, returns, gradient attributes --------------------------------------------
+
+void checkExchangeBlock(const Op& block, const IrOptions& options, DiagnosticEngine& diags) {
+  checkPlacementAttrs(block.attrs, "exchange", options, diags);
+  std::unordered_set<const Value*> inside;
+  for (const auto& op : block.region) {
+    if (!op->info().has(F_IO) || op->info().has(F_REGION))
+      diags.fail(op->loc, "exchange: only IO ops (host_load, host_store, remote_load, remote_load_, remote_store) may "
+                          "appear in an exchange block, not " + std::string(op->info().name));
+    for (const Operand& o : op->operands)
+      if (o.kind == Operand::Kind::Value && inside.count(o.value)) {
+        std::vector<Note> notes;
+        if (o.value->loc.valid()) notes.push_back({o.value->loc, "%" + o.value->name + " is produced here"});
+        diags.fail(o.loc.valid() ? o.loc : op->loc,
+                   "exchange: " + std::string(op->info().name) + " consumes %" + o.value->name +
+                       ", produced inside the same exchange block (a data dependency)",
+                   std::move(notes));
+      }
+    for (const Value* r : op->results) inside.insert(r);
+  }
+}
+
+void checkReturns(const Graph& g, DiagnosticEngine& diags) {
+  if (g.returns.size() != g.outputTypes.size())
+    diags.fail(g.returnLoc.valid() ? g.returnLoc : g.loc,
+               "return: @" + g.name + " returns " + std::to_string(g.returns.size()) + " value" +
+                   (g.returns.size() == 1 ? "" : "s") + ", but its signature declares " +
+                   std::to_string(g.outputTypes.size()));
+  for (size_t i = 0; i < g.returns.size(); ++i) {
+    const Operand& o = g.returns[i];
+    SourceLoc loc = o.loc.valid() ? o.loc : g.returnLoc;
+    if (o.kind == Operand::Kind::Resource) diags.fail(loc, "return: operand must be a tensor");
+    if (o.kind == Operand::Kind::Literal) {
+      if (!o.literal || o.literal->kind != Literal::Kind::Data)
+        diags.fail(loc, "return: only a scalar or list literal can be returned");
+      checkLiteralData(*o.literal, g.outputTypes[i], "return", diags);
+    }
+    if (!(o.type() == g.outputTypes[i])) {
+      std::vector<Note> notes;
+      if (o.kind == Operand::Kind::Value && o.value->loc.valid())
+        notes.push_back({o.value->loc, "%" + o.value->name + " is declared here"});
+      diags.fail(loc, "return: value " + std::to_string(i + 1) + " has type " + o.type().str() + ", but @" + g.name +
+                          " declares " + g.outputTypes[i].str(),
+                 std::move(notes));
+    }
+  }
+}
+
+void checkGradientAttributes(const Module& m, const Graph& g, DiagnosticEngine& diags) {
+  if (!g.gradOf) {
+    if (!g.activations.empty()) diags.fail(g.loc, "@" + g.name + ": attribute 'activations' needs grad_of = @forward");
+    return;
+  }
+  if (g.gradOf == &g || m.findGraph(g.gradOf->name) != g.gradOf)
+    diags.fail(g.loc, "@" + g.name + ": grad_of: unknown graph @" + g.gradOf->name);
+  for (const Value* a : g.activations)
+    if (!a || a->graph != g.gradOf || g.gradOf->lookup(a->name) != a)
+      diags.fail(g.loc, "@" + g.name + ": activation %" + (a ? a->name : std::string("?")) + " is not a value of @" +
+                            g.gradOf->name);
+}
+
 namespace {
 
 // The whole-module check: walks graphs in definition order (callees first).
@@ -377,23 +587,14 @@ struct ModuleChecker {
   void checkOp(const Graph& g, std::vector<bool>& defined, const Op& op, bool inExchange) {
     if (op.code == OpCode::Exchange) {
       if (inExchange) fail(op.loc, "exchange: blocks do not nest");
-      checkPlacementAttrs(op.attrs, "exchange", m.options, diags);
-      std::vector<bool> inside(g.values.size(), false);
-      for (auto& inner : op.region) {
-        if (!inner->info().has(F_IO)) fail(inner->loc, "exchange: " + std::string(inner->info().name) + " is not an IO op");
-        for (auto& o : inner->operands)
-          if (o.kind == Operand::Kind::Value && o.value && o.value->id < inside.size() && inside[o.value->id])
-            fail(o.loc.valid() ? o.loc : inner->loc,
-                 "exchange: " + std::string(inner->info().name) + " consumes %" + o.value->name +
-                     ", produced inside the same exchange block");
-        checkOp(g, defined, *inner, true);
-        for (const Value* r : inner->results)
-          if (r->id < inside.size()) inside[r->id] = true;
-      }
+      checkExchangeBlock(op, m.options, diags);
+      for (auto& inner : op.region) checkOp(g, defined, *inner, true);
       return;
     }
     if (op.info().has(F_DECL)) {
-      if (op.code == OpCode::Var && !g.isMain) fail(op.loc, "var: variables are declared in the main graph only");
+      if (op.results.size() != 1) fail(op.loc, prefix(op) + "a declaration has one result");
+      const Value& v = *op.results[0];
+      checkDeclaration(m, g, op.code == OpCode::Const, v.name, v.type, op.attrs, op.init.get(), op.loc, diags);
       for (const Value* r : op.results) defined[r->id] = true;
       return;
     }
@@ -403,6 +604,14 @@ struct ModuleChecker {
       if (c.graph == &g || calls(*c.graph, g)) fail(c.loc.valid() ? c.loc : op.loc, "recursion: @" + g.name + " calls itself");
     }
     checkOpSignature(op, m.options, diags);
+    if (std::optional<SourceLoc> loc = untypableLiteral(op))
+      fail(*loc, prefix(op) + "cannot infer the dtype: declare a const");
+    for (const Operand& o : op.operands)
+      if (o.kind == Operand::Kind::Literal) {
+        if (!o.literal || o.literal->kind != Literal::Kind::Data)
+          fail(o.loc.valid() ? o.loc : op.loc, prefix(op) + "only a scalar or list literal can be an operand");
+        checkLiteralData(*o.literal, o.literalType, op.info().name, diags);
+      }
     inferResultTypes(op, m.options, types, diags);
     bool inplace = op.info().has(F_INPLACE);
     if (!(inplace && op.results.empty())) {
@@ -411,16 +620,10 @@ struct ModuleChecker {
                          std::to_string(types.size()));
       for (size_t i = 0; i < types.size(); ++i)
         if (!(op.results[i]->type == types[i]))
-          fail(op.loc, prefix(op) + "result %" + op.results[i]->name + " has type " + op.results[i]->type.str() +
-                           ", inferred " + types[i].str());
+          fail(op.loc, prefix(op) + "result type " + op.results[i]->type.str() + " does not match the inferred type " +
+                           types[i].str());
     }
-    int w = inplaceOperandIndex(op.code);
-    if (w >= 0 && static_cast<size_t>(w) < op.operands.size()) {
-      const Operand& o = op.operands[w];
-      const Value* root = o.kind == Operand::Kind::Value ? aliasRoot(o.value) : nullptr;
-      if (o.kind == Operand::Kind::Literal || (root && root->kind == Value::Kind::Const))
-        fail(o.loc.valid() ? o.loc : op.loc, prefix(op) + "cannot write in place to a constant");
-    }
+    checkInplaceWrites(op, diags);
     for (const Value* r : op.results) {
       if (r->graph != &g || r->id >= defined.size()) fail(op.loc, prefix(op) + "result outside its graph");
       defined[r->id] = true;
@@ -441,21 +644,11 @@ struct ModuleChecker {
       return;
     }
     if (!g.hasReturn) fail(g.loc, "@" + g.name + ": missing return");
-    if (g.returns.size() != g.outputTypes.size())
-      fail(g.returnLoc, "return: @" + g.name + " returns " + std::to_string(g.returns.size()) + " values, declared " +
-                            std::to_string(g.outputTypes.size()));
-    for (size_t i = 0; i < g.returns.size(); ++i) {
-      const Operand& o = g.returns[i];
-      if (o.kind == Operand::Kind::Value) {
-        if (!o.value || o.value->graph != &g || !defined[o.value->id])
-          fail(o.loc.valid() ? o.loc : g.returnLoc, "return: value is not defined in @" + g.name);
-      } else if (o.kind != Operand::Kind::Literal) {
-        fail(o.loc.valid() ? o.loc : g.returnLoc, "return: operand must be a tensor");
-      }
-      if (!(o.type() == g.outputTypes[i]))
-        fail(o.loc.valid() ? o.loc : g.returnLoc, "return: value " + std::to_string(i + 1) + " has type " +
-                                                      o.type().str() + ", declared " + g.outputTypes[i].str());
-    }
+    for (const Operand& o : g.returns)
+      if (o.kind == Operand::Kind::Value && (!o.value || o.value->graph != &g || !defined[o.value->id]))
+        fail(o.loc.valid() ? o.loc : g.returnLoc, "return: value is not defined in @" + g.name);
+    checkReturns(g, diags);
+    checkGradientAttributes(m, g, diags);
   }
 };
 
@@ -464,6 +657,7 @@ struct ModuleChecker {
 bool verifyModule(const Module& module, DiagnosticEngine& diags) {
   try {
     ModuleChecker checker{module, diags, {}};
+    checkIrOptions(module.options, diags);
     for (auto& g : module.graphs) checker.checkGraph(*g);
     checker.checkGraph(*module.main);
   } catch (const CompileError&) {

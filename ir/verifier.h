@@ -1,9 +1,12 @@
-// The verifier: per-op checks used incrementally by the builder
-// (frontend/builder.cpp) and a whole-module re-check for passes.
+// The verifier: every rule of language.md and ops.md, in one place. The
+// builder (frontend/builder.cpp) resolves names and calls these checks as each
+// statement arrives; verifyModule runs the same checks over a whole module
+// (parsed or transformed), so both report the same located diagnostics.
 //
 // Every check reports the first problem as a located error naming the op
 // ("add: ...") through DiagnosticEngine::fail, which throws CompileError.
 #pragma once
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -41,6 +44,37 @@ void checkLiteralData(const Literal& lit, const TensorType& type, std::string_vi
 // The warning for a declaration written with i64/u64 (stored as `stored`):
 // "i64 is stored as i32 (PopXL downcast)".
 std::string downcastWarning(DType stored);
+
+// IR options (runtime.md §1): the keys, in `ir {}` order, with their ranges.
+struct IrOptionKey {
+  std::string_view key;
+  int64_t IrOptions::*field;
+  int64_t lo, hi;
+};
+std::span<const IrOptionKey> irOptionKeys();
+// Ranges of every key and io_tiles < tiles_per_ipu; `valueLocs[k]` locates key k.
+void checkIrOptions(const IrOptions& options, DiagnosticEngine& diags);
+
+// A `var`/`const` declaration in `g` (language.md §5, runtime.md §3): var only
+// in main, placement (and var) attributes, generators only for var, replica
+// grouping, remote home, a load() file that exists, the literal against the
+// declared (grouped) type. `loc` is the declaration's, `name` without '%'.
+void checkDeclaration(const Module& m, const Graph& g, bool isConst, const std::string& name, const TensorType& type,
+                      const AttrDict& attrs, const Literal* init, SourceLoc loc, DiagnosticEngine& diags);
+
+// In-place writes (language.md §7): never to a constant or literal, directly
+// or through a callee that writes its by-reference input.
+void checkInplaceWrites(const Op& op, DiagnosticEngine& diags);
+
+// An exchange block (language.md §8): placement attributes, IO ops only, no op
+// consuming a value produced inside the same block.
+void checkExchangeBlock(const Op& block, const IrOptions& options, DiagnosticEngine& diags);
+
+// A subgraph's returns against its output types (literals typed by them).
+void checkReturns(const Graph& g, DiagnosticEngine& diags);
+
+// grad_of / activations of a gradient graph refer to a graph of `m` and its values.
+void checkGradientAttributes(const Module& m, const Graph& g, DiagnosticEngine& diags);
 
 // Re-checks a whole module: per-op signatures and types against the recorded
 // result types, literal types, scoping (operands defined earlier in the same

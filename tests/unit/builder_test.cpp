@@ -433,7 +433,7 @@ TEST_F(BuilderTest, VerifyModuleCatchesCorruptedIr) {
   EXPECT_TRUE(verifyModule(module, diags));
   module.main->values[1]->type = TensorType{DType::F32, {3}};
   EXPECT_FALSE(verifyModule(module, diags));
-  EXPECT_EQ(error(), "2:6: neg: result %b has type f32[3], inferred f32[2]");
+  EXPECT_EQ(error(), "2:6: neg: result type f32[3] does not match the inferred type f32[2]");
 }
 
 }  // namespace
