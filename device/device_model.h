@@ -137,6 +137,7 @@ struct Profile {
 };
 
 // Memory, cycles and mappings of the program (one run); `runs` is recorded.
+// The profile points into `m` (its ops): keep `m` alive while it is used.
 Profile profileModule(const Module& m, DiagnosticEngine& diags, int64_t runs);
 
 // Human-readable report (tools.md: `pir profile`); with `mapping`, the tile

@@ -1,6 +1,7 @@
 // `pir dot`, `pir profile` (and `run --profile`, REPL `:profile`) over the
 // device library (device/), and the pass hooks. (run, disasm and repl live in
 // repl/run_command.cpp and repl/repl_command.cpp.)
+#include <memory>
 #include <ostream>
 #include <sstream>
 
@@ -47,16 +48,17 @@ int dotCommand(const DotOptions& options, std::istream& in, std::ostream& out, s
 
 namespace {
 
-// The module a profile describes: `module` itself, or a copy after the passes.
+// The module a profile describes: `module` itself, or a copy after the passes,
+// kept in `copy` (the profile points into it).
 device::Profile profileAfterPasses(const Module& module, DiagnosticEngine& diags, int64_t runs,
-                                   const std::vector<std::string>& passes) {
+                                   const std::vector<std::string>& passes, std::unique_ptr<Module>& copy) {
   // A program that does not fit has no profile: the graph-compile error instead
   // (also for a file that never ran).
   if (passes.empty()) {
     device::checkDeviceMemory(module, diags);
     return device::profileModule(module, diags, runs);
   }
-  std::unique_ptr<Module> copy = module.clone();
+  copy = module.clone();
   if (!runPasses(*copy, passes, diags, false, nullptr))
     throw CompileError({Severity::Error, {}, "the pass pipeline failed", {}});  // already reported
   device::checkDeviceMemory(*copy, diags);
@@ -67,7 +69,8 @@ device::Profile profileAfterPasses(const Module& module, DiagnosticEngine& diags
 
 void reportProfile(const Module& module, DiagnosticEngine& diags, std::ostream& out, int64_t runs,
                    const std::vector<std::string>& passes) {
-  out << device::formatProfile(profileAfterPasses(module, diags, runs, passes), diags.sources(), false);
+  std::unique_ptr<Module> copy;
+  out << device::formatProfile(profileAfterPasses(module, diags, runs, passes, copy), diags.sources(), false);
 }
 
 int profileCommand(const ProfileOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
@@ -87,7 +90,8 @@ int profileCommand(const ProfileOptions& options, std::istream& in, std::ostream
     if (!buildFromBuffer(module, diags, file, baseDirOf(options.file), &counter)) return 1;
     driver.finish();
     if (diags.errorCount() > 0) return 1;
-    device::Profile p = profileAfterPasses(module, diags, counter.runs(), options.passes);
+    std::unique_ptr<Module> copy;
+    device::Profile p = profileAfterPasses(module, diags, counter.runs(), options.passes, copy);
     if (options.json && !writeFileAtomically(*options.json, device::profileJson(p, sources), err)) return 2;
     if (options.timeline && !writeFileAtomically(*options.timeline, device::timelineJson(p), err)) return 2;
     out << device::formatProfile(p, sources, options.mapping);
