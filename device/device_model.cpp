@@ -303,7 +303,7 @@ class Model {
   void collectStatic() {
     if (staticDone_) return;
     staticDone_ = true;
-    std::set<std::pair<int64_t, OpCode>> codelets;
+    std::unordered_set<uint64_t> codelets;  // (global tile, op code)
     std::set<const Resource*> landed;
     for (Layout* l : reachable()) {
       const std::string gname = l->graph->name;
@@ -332,7 +332,8 @@ class Model {
           for (int64_t k = 0; k < tm->tileCount; ++k) {
             int64_t t = globalTile(o_, tm->ipu, tm->firstTile + k);
             uint64_t add = cost::kVertexBytesPerOp;
-            if (codelets.insert({t, op.code}).second) add += cost::kCodeletBytes;
+            if (codelets.insert(static_cast<uint64_t>(t) * kNumOpCodes + static_cast<uint64_t>(op.code)).second)
+              add += cost::kCodeletBytes;
             code_[t] = satAdd(code_[t], add);
             codeOps_[t] += 1;
           }
