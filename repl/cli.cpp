@@ -65,7 +65,7 @@ constexpr CommandHelp kCommands[] = {
      "Options:\n"
      "  --passes=LIST   comma-separated pass pipeline, run in order\n"
      "  --trace         trace every executed op to standard error\n"
-     "  --profile       report memory and cycle estimates (not in this build yet)\n"
+     "  --profile       report memory and cycle estimates to standard error after the run\n"
      "  --threads=N     run replicas on N threads\n"
      "  --verify-each   verify the IR after every pass\n"
      "A file with no session command runs once and prints every d2h stream.\n"},
@@ -78,13 +78,17 @@ constexpr CommandHelp kCommands[] = {
      "  --print-after-each   print the IR after every pass (to standard output)\n"
      "  --verify-each        verify the IR after every pass\n"
      "  -o OUT               write the result to OUT (atomically) instead of standard output\n"},
-    {"dot", "dot FILE [--graph=@g] [-o OUT]", "Graphviz DOT of the graphs (not in this build yet)",
+    {"dot", "dot FILE [--graph=@g] [-o OUT]", "Graphviz DOT of the graphs",
      "Options:\n"
      "  --graph=@g   only graph @g\n"
      "  -o OUT       write to OUT instead of standard output\n"},
-    {"profile", "profile FILE [--json=OUT]", "memory and cycle estimates (not in this build yet)",
+    {"profile", "profile FILE [--passes=LIST] [--json=OUT] [--timeline=OUT] [--mapping]",
+     "run, then report memory and cycle estimates",
      "Options:\n"
-     "  --json=OUT   also write the report as JSON to OUT\n"},
+     "  --passes=LIST    comma-separated pass pipeline, run before the session commands\n"
+     "  --json=OUT       also write the report as JSON to OUT (docs/profile-schema.md)\n"
+     "  --timeline=OUT   write the phases as a Chrome trace (Perfetto, chrome://tracing)\n"
+     "  --mapping        also list the tile mapping of every tensor\n"},
     {"disasm", "disasm FILE [--passes=LIST]", "the VM bytecode of every graph, with source locations",
      "Options:\n"
      "  --passes=LIST   comma-separated pass pipeline, run before compiling\n"},
@@ -387,11 +391,6 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
       return false;
     });
     if (!ok) return kUsageError;
-    if (o.profile) {
-      // The device cost model (runtime.md §7) is a later issue: refuse rather than ignore.
-      err << "pir: error: --profile is not available in this build\n";
-      return kUsageError;
-    }
     o.file = *file;
     return runCommand(o, in, out, err);
   }
@@ -428,7 +427,10 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
   if (name == "profile") {
     ProfileOptions o;
     bool ok = readCommandLine(args, *command, err, file, false, [&](ArgReader& r) {
+      if (passesFlag(r, o.passes)) return true;
       if (r.valueFlag("--json", value)) return o.json = value, true;
+      if (r.valueFlag("--timeline", value)) return o.timeline = value, true;
+      if (r.boolFlag("--mapping")) return o.mapping = true;
       return false;
     });
     if (!ok) return kUsageError;

@@ -4,7 +4,7 @@
 // 2 bad command line or unreadable file).
 //
 // run and disasm are in repl/run_command.cpp, repl in repl/repl_command.cpp;
-// dot, profile and the pass hooks (later issues) in repl/later_commands.cpp.
+// dot, profile and the pass hooks in repl/later_commands.cpp.
 #pragma once
 #include <iosfwd>
 #include <optional>
@@ -42,7 +42,10 @@ struct DotOptions {
 
 struct ProfileOptions {
   std::string file;
-  std::optional<std::string> json;  // --json=OUT
+  std::optional<std::string> json;      // --json=OUT
+  std::optional<std::string> timeline;  // --timeline=OUT: Chrome trace-event JSON
+  bool mapping = false;                 // --mapping: the tile mapping of every tensor
+  std::vector<std::string> passes;      // --passes=a,b: as for run
 };
 
 int runCommand(const RunOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
@@ -50,6 +53,12 @@ int disasmCommand(const DisasmOptions& options, std::istream& in, std::ostream& 
 int replCommand(const ReplOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
 int dotCommand(const DotOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
 int profileCommand(const ProfileOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
+
+// The profile of `module` (after `passes`, on a copy) as text to `out`: `run
+// --profile` and the REPL's `:profile`. `runs`: the runs the session made, or
+// -1 when not counted. Throws CompileError (reported).
+void reportProfile(const Module& module, DiagnosticEngine& diags, std::ostream& out, int64_t runs,
+                   const std::vector<std::string>& passes = {});
 
 // ---- passes (the pass manager's hooks) ---------------------------------------
 

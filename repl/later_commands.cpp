@@ -1,30 +1,122 @@
-// Commands of tools.md that belong to later issues: `dot`, `profile` (the device
-// cost model of runtime.md §7) and the passes. Until they land, the commands say
-// so with exit status 2 and no pass is available; each is replaced here by the
-// real library call when its issue is done. (run, disasm and repl live in
+// `pir dot`, `pir profile` (and `run --profile`, REPL `:profile`) over the
+// device library (device/), and the pass hooks. (run, disasm and repl live in
 // repl/run_command.cpp and repl/repl_command.cpp.)
+#include <memory>
 #include <ostream>
+#include <sstream>
 
+#include "device/device_model.h"
+#include "device/dot.h"
+#include "device/merge_exchange.h"
+#include "frontend/builder.h"
+#include "ir/printer.h"
+#include "ir/verifier.h"
 #include "repl/commands.h"
+#include "repl/run_counter.h"
+#include "repl/session_driver.h"
+#include "vm/session.h"
 
 namespace pir::cli {
 
-static int notAvailable(const char* command, std::ostream& err) {
-  err << "pir: error: '" << command << "' is not available in this build\n";
-  return 2;
+int dotCommand(const DotOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
+  SourceManager sources;
+  const uint32_t file = loadSource(options.file, in, sources, err);
+  if (file == 0) return 2;
+  DiagnosticEngine diags(sources);
+  diags.setStream(&err);
+  Module module;
+  try {
+    if (!buildFromBuffer(module, diags, file, baseDirOf(options.file))) return 1;
+  } catch (const CompileError&) {
+    return 1;
+  }
+  if (diags.errorCount() > 0) return 1;
+  const Graph* only = nullptr;
+  if (options.graph) {
+    only = *options.graph == "main" ? module.main.get() : module.findGraph(*options.graph);
+    if (!only) {
+      err << "pir: error: no graph @" << *options.graph << " in " << options.file << '\n';
+      return 2;
+    }
+  }
+  std::string text = device::dotOfModule(module, only);
+  if (options.output) return writeFileAtomically(*options.output, text, err) ? 0 : 2;
+  out << text;
+  out.flush();
+  return 0;
 }
 
-int dotCommand(const DotOptions&, std::istream&, std::ostream&, std::ostream& err) { return notAvailable("dot", err); }
-int profileCommand(const ProfileOptions&, std::istream&, std::ostream&, std::ostream& err) {
-  return notAvailable("profile", err);
+namespace {
+
+// The module a profile describes: `module` itself, or a copy after the passes,
+// kept in `copy` (the profile points into it).
+device::Profile profileAfterPasses(const Module& module, DiagnosticEngine& diags, int64_t runs,
+                                   const std::vector<std::string>& passes, std::unique_ptr<Module>& copy) {
+  // A program that does not fit has no profile: the graph-compile error instead
+  // (also for a file that never ran).
+  if (passes.empty()) {
+    device::checkDeviceMemory(module, diags);
+    return device::profileModule(module, diags, runs);
+  }
+  copy = module.clone();
+  if (!runPasses(*copy, passes, diags, false, nullptr))
+    throw CompileError({Severity::Error, {}, "the pass pipeline failed", {}});  // already reported
+  device::checkDeviceMemory(*copy, diags);
+  return device::profileModule(*copy, diags, runs);
 }
 
-// No pass is available yet (passes/ is a later issue); the CLI only calls
-// runPasses with names from availablePasses(), so a non-empty list never reaches it.
-std::vector<std::string> availablePasses() { return {}; }
+}  // namespace
 
-bool runPasses(Module&, const std::vector<std::string>& passes, DiagnosticEngine&, bool, std::ostream*) {
-  return passes.empty();
+void reportProfile(const Module& module, DiagnosticEngine& diags, std::ostream& out, int64_t runs,
+                   const std::vector<std::string>& passes) {
+  std::unique_ptr<Module> copy;
+  out << device::formatProfile(profileAfterPasses(module, diags, runs, passes, copy), diags.sources(), false);
+}
+
+int profileCommand(const ProfileOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
+  SourceManager sources;
+  const uint32_t file = loadSource(options.file, in, sources, err);
+  if (file == 0) return 2;
+  DiagnosticEngine diags(sources);
+  diags.setStream(&err);
+  Module module;
+  vm::Session session(module, diags, out);
+  // Runs like `pir run` (the session commands as they are read, on a
+  // transformed copy with --passes), then reports the program as it stands
+  // at the end.
+  SessionDriver driver(module, session, diags, options.passes, false);
+  RunCounter counter(driver);
+  try {
+    if (!buildFromBuffer(module, diags, file, baseDirOf(options.file), &counter)) return 1;
+    driver.finish();
+    if (diags.errorCount() > 0) return 1;
+    std::unique_ptr<Module> copy;
+    device::Profile p = profileAfterPasses(module, diags, counter.runs(), options.passes, copy);
+    if (options.json && !writeFileAtomically(*options.json, device::profileJson(p, sources), err)) return 2;
+    if (options.timeline && !writeFileAtomically(*options.timeline, device::timelineJson(p), err)) return 2;
+    out << device::formatProfile(p, sources, options.mapping);
+  } catch (const CompileError&) {
+    return 1;  // already reported
+  }
+  out.flush();
+  return diags.errorCount() > 0 ? 1 : 0;
+}
+
+std::vector<std::string> availablePasses() { return {"merge-exchange"}; }
+
+bool runPasses(Module& module, const std::vector<std::string>& passes, DiagnosticEngine& diags, bool verifyEach,
+               std::ostream* afterEach) {
+  for (const std::string& pass : passes) {
+    if (pass == "merge-exchange") {
+      if (!device::mergeExchange(module, diags)) return false;
+    } else {
+      diags.report({Severity::Error, {}, "unknown pass '" + pass + "'", {}});
+      return false;
+    }
+    if (verifyEach && !verifyModule(module, diags)) return false;
+    if (afterEach) *afterEach << "# after " << pass << '\n' << printModule(module);
+  }
+  return true;
 }
 
 }  // namespace pir::cli

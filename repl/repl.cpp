@@ -569,8 +569,13 @@ struct Repl::Impl : BuildListener {
       dot.output = args.back();
       return dotOfProgram(dot);
     }
-    if (*name == "profile")
-      return metaError(":profile is not available in the REPL of this build (use `pir profile FILE`)");
+    if (*name == "profile") {
+      if (!arity(0, 0)) return false;
+      return guarded([&] {
+        session.program();  // compiled, and the memory checked, as a run would
+        cli::reportProfile(module, diags, out, -1);
+      });
+    }
     return metaError("unhandled command :" + *name);
   }
 

@@ -7,6 +7,7 @@
 
 #include "frontend/builder.h"
 #include "repl/commands.h"
+#include "repl/run_counter.h"
 #include "repl/session_driver.h"
 #include "vm/session.h"
 
@@ -54,9 +55,11 @@ int runCommand(const RunOptions& options, std::istream& in, std::ostream& out, s
   sessionOptions.trace = options.trace ? &err : nullptr;
   vm::Session session(module, diags, out, sessionOptions);
   SessionDriver driver(module, session, diags, options.passes, options.verifyEach);
+  RunCounter counter(driver);
   try {
-    if (!buildFromBuffer(module, diags, file, baseDirOf(options.file), &driver)) return 1;
+    if (!buildFromBuffer(module, diags, file, baseDirOf(options.file), &counter)) return 1;
     driver.finish();
+    if (options.profile && diags.errorCount() == 0) reportProfile(module, diags, err, counter.runs(), options.passes);
   } catch (const CompileError&) {
     return 1;  // already reported
   }

@@ -1,6 +1,8 @@
-// Device size limits (runtime.md §7, tools.md §2): a tensor larger than the
-// emulated device could hold is an error before any allocation, never an
-// allocation attempt.
+// Host-side size limits (tools.md §2): a buffer larger than the emulation may
+// allocate is an error before any allocation. Device memory itself is checked
+// per tile, before compiling, by device::checkDeviceMemory (device/); the
+// whole-device check below remains the compiler's guard for tensors that check
+// never sees (constants of graphs the program does not call).
 #pragma once
 #include <cstdint>
 #include <string_view>

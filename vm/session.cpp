@@ -8,6 +8,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "device/device_model.h"
 #include "vm/compiler.h"
 #include "vm/device.h"
 #include "vm/format.h"
@@ -173,6 +174,8 @@ void Session::ensureReady() {
   ns.dev.remote = old.dev.remote;
   sizeBuffers(ns.dev);
 
+  // The graph-compile out-of-memory check of runtime.md §7, before anything is built.
+  device::checkDeviceMemory(*mp_, diags_);
   std::shared_ptr<Program> p = compileProgram(*mp_, diags_);
   {
     // Frames (main values kept whole, subgraph arenas) and variables, for every replica.

@@ -1,0 +1,1081 @@
+#include "device/device_model.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "device/cost_model.h"
+
+namespace pir::device {
+
+std::vector<Callee> calleesOf(const Op& op) {
+  std::vector<Callee> out;
+  for (size_t k = 0; k < op.callees.size(); ++k)
+    if (op.callees[k].graph) out.push_back({op.callees[k].graph, op.args(k)});
+  return out;
+}
+
+uint64_t PhaseCycles::total() const { return satAdd(satAdd(compute, exchange), satAdd(sync, hostIo)); }
+
+void PhaseCycles::add(const PhaseCycles& o, uint64_t times) {
+  compute = satAdd(compute, satMul(o.compute, times));
+  exchange = satAdd(exchange, satMul(o.exchange, times));
+  sync = satAdd(sync, satMul(o.sync, times));
+  hostIo = satAdd(hostIo, satMul(o.hostIo, times));
+  syncs = satAdd(syncs, satMul(o.syncs, times));
+}
+
+std::string_view phaseKindName(PhaseKind k) {
+  switch (k) {
+    case PhaseKind::Compute: return "compute";
+    case PhaseKind::Exchange: return "exchange";
+    case PhaseKind::Sync: return "sync";
+    case PhaseKind::HostIo: return "host IO";
+    case PhaseKind::HostIoOnIoTiles: return "host IO (io tiles)";
+    case PhaseKind::Repeat: return "repeat";
+  }
+  return "?";
+}
+
+std::string locationText(const SourceManager& sources, SourceLoc loc) {
+  if (!loc.valid() || loc.file > sources.size()) return "";
+  const SourceBuffer& b = sources.buffer(loc.file);
+  return b.name + ":" + std::to_string(b.displayLine(loc.line)) + ":" + std::to_string(loc.col);
+}
+
+namespace {
+
+// ---- op classes ------------------------------------------------------------------
+
+enum class CostClass : uint8_t {
+  None,            // declarations, exchange blocks
+  Control,         // call, repeat, conditional: their bodies cost
+  View,            // reshape_, transpose_: a view, no phases
+  Copy,
+  Simple,
+  Transcendental,
+  Reduce,          // work = input elements
+  Normalise,       // work = input elements
+  Random,
+  MatMul,
+  Conv,
+  Collective,
+  ExchangeOnly,    // ipu_copy, io_tile_copy: moved by the exchange, no compute
+  Io,              // host/remote IO and print_tensor
+};
+
+CostClass costClassOf(OpCode c) {
+  const OpInfo& info = opInfo(c);
+  if (info.has(F_DECL) || info.has(F_REGION)) return CostClass::None;
+  if (info.has(F_CONTROL)) return CostClass::Control;
+  if (info.has(F_VIEW)) return CostClass::View;
+  if (info.has(F_IO) || c == OpCode::PrintTensor) return CostClass::Io;
+  if (info.has(F_COLLECTIVE)) return CostClass::Collective;
+  if (info.has(F_RANDOM)) return CostClass::Random;
+  switch (c) {
+    case OpCode::IpuCopy:
+    case OpCode::IoTileCopy: return CostClass::ExchangeOnly;
+    case OpCode::MatMul: return CostClass::MatMul;
+    case OpCode::Conv: return CostClass::Conv;
+    case OpCode::Exp: case OpCode::Log: case OpCode::Log2: case OpCode::Sqrt: case OpCode::Rsqrt:
+    case OpCode::Reciprocal: case OpCode::Sin: case OpCode::Cos: case OpCode::Tanh: case OpCode::Sigmoid:
+    case OpCode::Gelu: case OpCode::GeluErf: case OpCode::Swish: case OpCode::Softplus: case OpCode::Div:
+    case OpCode::Pow: case OpCode::Fmod: case OpCode::ExpInplace: case OpCode::LogInplace:
+    case OpCode::SqrtInplace: case OpCode::TanhInplace: case OpCode::SigmoidInplace: case OpCode::GeluInplace:
+    case OpCode::DivInplace: case OpCode::PowInplace: case OpCode::AdamUpdater: case OpCode::AdamVarUpdate:
+      return CostClass::Transcendental;
+    case OpCode::Sum: case OpCode::Mean: case OpCode::Prod: case OpCode::Max: case OpCode::Min:
+    case OpCode::SumSquare: case OpCode::L1: case OpCode::ArgMax: case OpCode::ArgMin: case OpCode::CumSum:
+    case OpCode::TopK: case OpCode::AveragePool: case OpCode::MaxPool:
+      return CostClass::Reduce;
+    case OpCode::LogSumExp: case OpCode::L2: case OpCode::Softmax: case OpCode::LogSoftmax: case OpCode::NllLoss:
+    case OpCode::LayerNorm: case OpCode::GroupNorm: case OpCode::BatchNormInference:
+      return CostClass::Normalise;
+    case OpCode::Cast: case OpCode::Identity: case OpCode::Detach: case OpCode::Reshape: case OpCode::Flatten:
+    case OpCode::Transpose: case OpCode::Squeeze: case OpCode::Unsqueeze: case OpCode::Broadcast:
+    case OpCode::Concat: case OpCode::Split: case OpCode::Slice: case OpCode::Subsample:
+    case OpCode::DynamicSlice: case OpCode::DynamicUpdate: case OpCode::DynamicUpdateInplace:
+    case OpCode::Gather: case OpCode::Scatter: case OpCode::OneHot: case OpCode::Init:
+    case OpCode::CopyVarUpdate: case OpCode::AccumulatorZero:
+      return CostClass::Copy;
+    default: return CostClass::Simple;
+  }
+}
+
+uint64_t cyclesPerElement(CostClass c) {
+  switch (c) {
+    case CostClass::Copy: return cost::kCyclesPerElementCopy;
+    case CostClass::Transcendental: return cost::kCyclesPerElementTranscendental;
+    case CostClass::Reduce: return cost::kCyclesPerElementReduce;
+    case CostClass::Normalise: return cost::kCyclesPerElementNormalise;
+    case CostClass::Random: return cost::kCyclesPerElementRandom;
+    default: return cost::kCyclesPerElementSimple;
+  }
+}
+
+uint64_t macsPerCycle(DType t) {
+  if (t == DType::F16) return cost::kMacsPerCycleF16;
+  if (t == DType::F32) return cost::kMacsPerCycleF32;
+  return cost::kMacsPerCycleOther;
+}
+
+// The operand an in-place op overwrites (remote_load_: 2), or -1.
+int inplaceTarget(const Op& op) {
+  if (!op.info().has(F_INPLACE)) return -1;
+  return op.code == OpCode::RemoteLoadInplace ? 2 : 0;
+}
+
+std::string valueLabel(const Value* v) { return "%" + v->name; }
+
+// ---- exchange accounting ------------------------------------------------------------
+
+struct ExchangeAccount {
+  const IrOptions& o;
+  std::unordered_map<int64_t, uint64_t> sent, received;  // by global tile
+  std::unordered_map<int64_t, uint64_t> linkOut, linkIn;  // by IPU, inter-IPU bytes
+
+  explicit ExchangeAccount(const IrOptions& options) : o(options) {}
+
+  void move(int64_t srcIpu, int64_t srcTile, int64_t dstIpu, int64_t dstTile, uint64_t bytes) {
+    if (bytes == 0) return;
+    int64_t s = globalTile(o, srcIpu, srcTile), d = globalTile(o, dstIpu, dstTile);
+    sent[s] = satAdd(sent[s], bytes);
+    received[d] = satAdd(received[d], bytes);
+    if (srcIpu != dstIpu) {
+      linkOut[srcIpu] = satAdd(linkOut[srcIpu], bytes);
+      linkIn[dstIpu] = satAdd(linkIn[dstIpu], bytes);
+    }
+  }
+
+  // Operand element i goes to output element i's tile.
+  void aligned(const TileMapping& x, const TileMapping& out) {
+    int64_t i = 0, kx = 0, ko = 0;
+    while (kx < x.tileCount && ko < out.tileCount) {
+      int64_t endX = kx * x.chunk + x.elementsOn(kx), endO = ko * out.chunk + out.elementsOn(ko);
+      int64_t end = std::min(endX, endO);
+      int64_t tx = x.firstTile + kx, to = out.firstTile + ko;
+      if (end > i && !(x.ipu == out.ipu && tx == to))
+        move(x.ipu, tx, out.ipu, to, static_cast<uint64_t>(end - i) * static_cast<uint64_t>(x.elementBytes));
+      i = end;
+      if (endX == end) ++kx;
+      if (endO == end) ++ko;
+    }
+  }
+
+  // Output tile k needs need(k) elements of x; what it holds already stays. The
+  // senders broadcast: each of x's tiles sends its bytes at most once.
+  template <class NeedFn>
+  void gathered(const TileMapping& x, const TileMapping& out, NeedFn need) {
+    uint64_t total = 0;
+    const uint64_t eb = static_cast<uint64_t>(x.elementBytes);
+    for (int64_t k = 0; k < out.tileCount; ++k) {
+      const int64_t tile = out.firstTile + k;
+      uint64_t bytes = satMul(need(k), eb);
+      uint64_t local = x.ipu == out.ipu ? static_cast<uint64_t>(x.elementsOnTile(tile)) * eb : 0;
+      uint64_t r = bytes - std::min(bytes, local);
+      if (r == 0) continue;
+      int64_t d = globalTile(o, out.ipu, tile);
+      received[d] = satAdd(received[d], r);
+      if (x.ipu != out.ipu) {
+        linkOut[x.ipu] = satAdd(linkOut[x.ipu], r);
+        linkIn[out.ipu] = satAdd(linkIn[out.ipu], r);
+      }
+      total = satAdd(total, r);
+    }
+    if (total == 0) return;
+    for (int64_t k = 0; k < x.tileCount; ++k) {
+      int64_t s = globalTile(o, x.ipu, x.firstTile + k);
+      sent[s] = satAdd(sent[s], std::min(x.bytesOn(k), total));
+    }
+  }
+
+  uint64_t cycles() const {
+    uint64_t tileMax = 0, linkMax = 0;
+    for (auto& [t, b] : sent) tileMax = std::max(tileMax, b);
+    for (auto& [t, b] : received) tileMax = std::max(tileMax, b);
+    for (auto& [i, b] : linkOut) linkMax = std::max(linkMax, b);
+    for (auto& [i, b] : linkIn) linkMax = std::max(linkMax, b);
+    return std::max(ceilDiv(tileMax, cost::kExchangeBytesPerCycle), ceilDiv(linkMax, cost::kIpuLinkBytesPerCycle));
+  }
+};
+
+uint64_t mulDivCeil(uint64_t a, uint64_t b, uint64_t c) {
+  if (c == 0) return 0;
+  unsigned __int128 p = static_cast<unsigned __int128>(a) * b;
+  unsigned __int128 q = (p + c - 1) / c;
+  return q > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(q);
+}
+
+// ---- per-graph layout --------------------------------------------------------------
+
+struct OpCost {
+  PhaseCycles phases;
+  std::vector<uint64_t> segments;  // exchange block: IO cycles of each segment
+  bool io = false;                 // an IO phase (op or block)
+  bool onIoTiles = false;          // that phase runs on the io tiles
+  int64_t ipu = 0;
+};
+
+struct LayoutOp {
+  const Op* op = nullptr;
+  const Op* block = nullptr;  // the enclosing exchange block
+  PlacementContext ctx;       // placement its results inherit
+  std::vector<unsigned> owned;  // value ids whose memory is allocated here
+  std::vector<unsigned> dying;  // value ids (memory owners) whose last use is here
+  bool costed = false;
+  OpCost cost;
+};
+
+struct Layout;
+
+struct Witness {
+  uint64_t bytes = 0;
+  std::vector<std::pair<const Value*, uint64_t>> live;
+  const Op* at = nullptr;
+  bool done = false;
+};
+
+struct Layout {
+  const Graph* graph = nullptr;
+  PlacementContext ctx;
+  std::vector<TileMapping> map;   // by value id
+  std::vector<unsigned> root;     // by value id: the memory owner
+  std::vector<LayoutOp> ops;      // flattened; a block's ops follow it
+  // Memory: the intermediates' peak per global tile (callees included).
+  bool peakDone = false, peakActive = false;
+  std::unordered_map<int64_t, uint64_t> peak;
+  Witness witness;
+  // Static cycle estimate (conditional branch choice).
+  bool staticCostDone = false, staticCostActive = false;
+  uint64_t staticCost = 0;
+};
+
+struct StaticTensor {
+  std::string graph, name;
+  TensorType type;
+  TileMapping mapping;
+  SourceLoc loc;
+};
+
+class Model {
+ public:
+  Model(const Module& m, DiagnosticEngine& diags) : m_(m), o_(m.options), diags_(diags) {}
+
+  Layout& layout(const Graph* g, PlacementContext ctx) {
+    auto key = std::make_tuple(g, ctx.ipu, static_cast<int>(ctx.set));
+    auto it = layouts_.find(key);
+    if (it != layouts_.end()) return *it->second;
+    auto l = std::make_unique<Layout>();
+    Layout& ref = *l;
+    layouts_.emplace(key, std::move(l));
+    build(ref, g, ctx);
+    return ref;
+  }
+
+  Layout& mainLayout() { return layout(m_.main.get(), {}); }
+
+  // The context a callee of `lop` runs in.
+  PlacementContext calleeContext(const LayoutOp& lop) const {
+    Placement p = placementOf(lop.op->attrs, lop.ctx);
+    return {p.ipu, p.set};
+  }
+
+  // Every layout reachable from main, each once, callers first.
+  std::vector<Layout*> reachable() {
+    std::vector<Layout*> order;
+    std::set<Layout*> seen;
+    std::vector<Layout*> stack{&mainLayout()};
+    while (!stack.empty()) {
+      Layout* l = stack.back();
+      stack.pop_back();
+      if (!seen.insert(l).second) continue;
+      order.push_back(l);
+      for (LayoutOp& lop : l->ops)
+        for (const Callee& c : calleesOf(*lop.op)) stack.push_back(&layout(c.graph, calleeContext(lop)));
+    }
+    return order;
+  }
+
+  // ---- always-live memory ------------------------------------------------------
+  void collectStatic() {
+    if (staticDone_) return;
+    staticDone_ = true;
+    std::unordered_set<uint64_t> codelets;  // (global tile, op code)
+    std::set<const Resource*> landed;
+    for (Layout* l : reachable()) {
+      const std::string gname = l->graph->name;
+      for (LayoutOp& lop : l->ops) {
+        const Op& op = *lop.op;
+        if (op.code == OpCode::Const || (op.code == OpCode::Var && !isRemoteVar(op))) {
+          const Value* v = op.results.at(0);
+          statics_.push_back({gname, valueLabel(v), v->type, l->map[v->id], v->loc});
+        }
+        for (const Operand& a : op.operands)
+          if (a.kind == Operand::Kind::Literal) {
+            Placement p{lop.ctx.ipu, lop.ctx.set};
+            statics_.push_back({gname, "literal", a.literalType, mapTensor(a.literalType, p, o_), a.loc.valid() ? a.loc : op.loc});
+          }
+        // Landing areas: one per resource, where its first IO op puts data.
+        for (const Operand& a : op.operands)
+          if (a.kind == Operand::Kind::Resource && a.resource && landed.insert(a.resource).second) {
+            Placement p = ioPlacement(lop);
+            statics_.push_back({gname, "$" + a.resource->name + " landing area", a.resource->type,
+                                mapTensor(a.resource->type, p, o_), a.resource->loc});
+          }
+        // Code on the op's compute set.
+        CostClass cls = costClassOf(op.code);
+        if (cls == CostClass::None || cls == CostClass::Control || cls == CostClass::View) continue;
+        for (const TileMapping* tm : outputMappings(*l, lop)) {
+          for (int64_t k = 0; k < tm->tileCount; ++k) {
+            int64_t t = globalTile(o_, tm->ipu, tm->firstTile + k);
+            uint64_t add = cost::kVertexBytesPerOp;
+            if (codelets.insert(static_cast<uint64_t>(t) * kNumOpCodes + static_cast<uint64_t>(op.code)).second)
+              add += cost::kCodeletBytes;
+            code_[t] = satAdd(code_[t], add);
+            codeOps_[t] += 1;
+          }
+          break;  // one compute set: the first output's tiles (outputs share them by the linear rule)
+        }
+      }
+    }
+    for (const StaticTensor& s : statics_) addMapping(alwaysLive_, s.mapping, true);
+    for (auto& [t, b] : code_) alwaysLive_[t] = satAdd(alwaysLive_[t], b);
+  }
+
+  const std::vector<StaticTensor>& statics() { return collectStatic(), statics_; }
+
+  // ---- intermediates -----------------------------------------------------------
+  const std::unordered_map<int64_t, uint64_t>& peakOf(Layout& l) {
+    if (l.peakDone || l.peakActive) return l.peak;  // active: recursion, rejected by the verifier
+    l.peakActive = true;
+    std::unordered_map<int64_t, int64_t> cur;
+    for (LayoutOp& lop : l.ops) {
+      for (unsigned id : lop.owned) {
+        const TileMapping& tm = l.map[id];
+        for (int64_t k = 0; k < tm.tileCount; ++k) {
+          int64_t t = globalTile(o_, tm.ipu, tm.firstTile + k);
+          int64_t& c = cur[t];
+          c += static_cast<int64_t>(tm.bytesOn(k));
+          uint64_t& p = l.peak[t];
+          p = std::max<uint64_t>(p, static_cast<uint64_t>(c));
+        }
+      }
+      for (const Callee& c : calleesOf(*lop.op)) {
+        Layout& callee = layout(c.graph, calleeContext(lop));
+        for (auto& [t, bytes] : peakOf(callee)) {
+          auto it = cur.find(t);
+          uint64_t here = it == cur.end() ? 0 : static_cast<uint64_t>(it->second);
+          uint64_t& p = l.peak[t];
+          p = std::max(p, satAdd(here, bytes));
+        }
+      }
+      for (unsigned id : lop.dying) {
+        const TileMapping& tm = l.map[id];
+        for (int64_t k = 0; k < tm.tileCount; ++k) cur[globalTile(o_, tm.ipu, tm.firstTile + k)] -= static_cast<int64_t>(tm.bytesOn(k));
+      }
+    }
+    l.peakActive = false;
+    l.peakDone = true;
+    return l.peak;
+  }
+
+  // What is live on global tile `t` when l's intermediates peak there.
+  const Witness& witnessOf(Layout& l, int64_t t) {
+    if (l.witness.done) return l.witness;
+    l.witness.done = true;  // also guards recursion
+    Witness best;
+    std::vector<std::pair<const Value*, uint64_t>> live;
+    uint64_t cur = 0;
+    for (LayoutOp& lop : l.ops) {
+      for (unsigned id : lop.owned) {
+        uint64_t b = bytesOnGlobal(l.map[id], t);
+        if (b == 0) continue;
+        live.push_back({l.graph->values[id].get(), b});
+        cur += b;
+        if (cur > best.bytes || !best.at) best = Witness{cur, live, lop.op, true};
+      }
+      for (const Callee& c : calleesOf(*lop.op)) {
+        Layout& callee = layout(c.graph, calleeContext(lop));
+        const Witness& w = witnessOf(callee, t);
+        if (w.at && (cur + w.bytes > best.bytes || !best.at)) {
+          best = Witness{cur + w.bytes, live, w.at, true};
+          best.live.insert(best.live.end(), w.live.begin(), w.live.end());
+        }
+      }
+      for (unsigned id : lop.dying) {
+        uint64_t b = bytesOnGlobal(l.map[id], t);
+        if (b == 0) continue;
+        const Value* v = l.graph->values[id].get();
+        for (auto it = live.begin(); it != live.end(); ++it)
+          if (it->first == v) {
+            live.erase(it);
+            break;
+          }
+        cur -= b;
+      }
+    }
+    l.witness = std::move(best);
+    l.witness.done = true;
+    return l.witness;
+  }
+
+  const std::unordered_map<int64_t, uint64_t>& alwaysLive() { return collectStatic(), alwaysLive_; }
+  const std::unordered_map<int64_t, uint64_t>& code() { return collectStatic(), code_; }
+  const std::unordered_map<int64_t, uint64_t>& codeOps() { return collectStatic(), codeOps_; }
+
+  uint64_t bytesOnGlobal(const TileMapping& tm, int64_t t) const {
+    if (tm.ipu != t / std::max<int64_t>(o_.tilesPerIpu, 1)) return 0;
+    return tm.bytesOn(t % std::max<int64_t>(o_.tilesPerIpu, 1) - tm.firstTile);
+  }
+
+  // ---- cycles of one op --------------------------------------------------------
+  const OpCost& costOf(Layout& l, LayoutOp& lop) {
+    if (lop.costed) return lop.cost;
+    lop.costed = true;
+    OpCost& c = lop.cost;
+    const Op& op = *lop.op;
+    const uint64_t syncCycles = o_.ipus > 1 ? cost::kMultiIpuSyncCycles : cost::kSyncCycles;
+    const CostClass cls = costClassOf(op.code);
+    c.ipu = lop.ctx.ipu;
+    if (op.code == OpCode::Exchange) {
+      c.io = true;
+      c.onIoTiles = o_.ioTiles > 0;
+      // Segments: a new one where a (resource, direction) pair repeats.
+      std::set<std::pair<const Resource*, bool>> seen;
+      uint64_t latency = 0, hostBytes = 0, remoteBytes = 0;
+      bool open = false;
+      auto close = [&] {
+        if (!open) return;
+        c.segments.push_back(satAdd(latency, satAdd(ceilDiv(hostBytes, cost::kHostBytesPerCycle),
+                                                    ceilDiv(remoteBytes, cost::kRemoteBytesPerCycle))));
+        latency = hostBytes = remoteBytes = 0;
+        seen.clear();
+        open = false;
+      };
+      for (auto& innerPtr : op.region) {
+        const Op& inner = *innerPtr;
+        const Resource* r = ioResource(inner);
+        bool load = inner.code == OpCode::HostLoad || inner.code == OpCode::RemoteLoad || inner.code == OpCode::RemoteLoadInplace;
+        if (seen.count({r, load})) close();
+        seen.insert({r, load});
+        open = true;
+        bool remote = r && r->kind == Resource::Kind::RemoteBuffer;
+        latency = std::max(latency, remote ? cost::kRemoteLatencyCycles : cost::kHostLatencyCycles);
+        (remote ? remoteBytes : hostBytes) += ioBytes(inner);
+        Placement p = placementOf(inner.attrs, placementContextOfBlock(op, lop.ctx));
+        if (!(p.set == TileSet::Io)) c.onIoTiles = false;
+        c.ipu = p.ipu;
+      }
+      close();
+      for (uint64_t s : c.segments) c.phases.hostIo = satAdd(c.phases.hostIo, s);
+      c.phases.syncs = c.segments.size();
+      c.phases.sync = satMul(syncCycles, c.segments.size());
+      if (c.segments.empty()) c.onIoTiles = false;
+      return c;
+    }
+    if (lop.block) return c;  // costed with its block
+    switch (cls) {
+      case CostClass::None:
+      case CostClass::View: return c;
+      case CostClass::Io: {
+        c.io = true;
+        const Resource* r = ioResource(op);
+        bool remote = r && r->kind == Resource::Kind::RemoteBuffer;
+        uint64_t bytes = ioBytes(op);
+        c.phases.hostIo = remote ? satAdd(cost::kRemoteLatencyCycles, ceilDiv(bytes, cost::kRemoteBytesPerCycle))
+                                 : satAdd(cost::kHostLatencyCycles, ceilDiv(bytes, cost::kHostBytesPerCycle));
+        c.phases.sync = syncCycles;
+        c.phases.syncs = 1;
+        Placement p = ioPlacement(lop);
+        c.onIoTiles = p.set == TileSet::Io && o_.ioTiles > 0 && p.lo < 0;
+        c.ipu = p.ipu;
+        return c;
+      }
+      case CostClass::Control: {
+        // Arguments mapped elsewhere than the callee's parameters are copied in.
+        ExchangeAccount ex(o_);
+        for (const Callee& cr : calleesOf(op)) {
+          Layout& callee = layout(cr.graph, calleeContext(lop));
+          for (size_t i = 0; i < cr.args.size() && i < cr.graph->params.size(); ++i) {
+            const TileMapping* from = operandMapping(l, lop, cr.args[i]);
+            const TileMapping& to = callee.map[cr.graph->params[i]->id];
+            if (from && !(*from == to)) ex.aligned(*from, to);
+          }
+        }
+        c.phases.exchange = ex.cycles();
+        if (c.phases.exchange > 0) {
+          c.phases.sync = syncCycles;
+          c.phases.syncs = 1;
+        }
+        return c;
+      }
+      default: break;
+    }
+    std::vector<const TileMapping*> outs = outputMappings(l, lop);
+    if (outs.empty()) return c;
+    const TileMapping& out = *outs[0];
+    c.ipu = out.ipu;
+    // Exchange.
+    ExchangeAccount ex(o_);
+    std::vector<const TileMapping*> ins;
+    std::vector<TileMapping> literalMaps;
+    literalMaps.reserve(op.operands.size());
+    for (const Operand& a : op.operands) {
+      if (a.kind == Operand::Kind::Literal) {
+        literalMaps.push_back(mapTensor(a.literalType, Placement{lop.ctx.ipu, lop.ctx.set}, o_));
+        ins.push_back(&literalMaps.back());
+      } else if (a.kind == Operand::Kind::Value) {
+        ins.push_back(&l.map[a.value->id]);
+      }
+    }
+    const int target = inplaceTarget(op);
+    for (size_t i = 0; i < ins.size(); ++i) {
+      const TileMapping& x = *ins[i];
+      if (static_cast<int>(i) == target && x == out) continue;  // written where it is
+      if (cls == CostClass::MatMul && i < 2 && out.elements > 0) {
+        const TensorType& ta = op.operands[0].type();
+        const TensorType& tb = op.operands[1].type();
+        const uint64_t n = tb.rank() >= 1 ? static_cast<uint64_t>(std::max<int64_t>(tb.shape.back(), 1)) : 1;
+        const uint64_t kdim = ta.rank() >= 1 ? static_cast<uint64_t>(std::max<int64_t>(ta.shape.back(), 1)) : 1;
+        ex.gathered(x, out, [&](int64_t k) -> uint64_t {
+          uint64_t s = static_cast<uint64_t>(k * out.chunk), e = s + static_cast<uint64_t>(out.elementsOn(k));
+          uint64_t need = i == 0 ? ((e - 1) / n - s / n + 1) * kdim : std::min<uint64_t>(n, e - s) * kdim;
+          return std::min<uint64_t>(need, static_cast<uint64_t>(x.elements));
+        });
+      } else if (x.elements == out.elements) {
+        ex.aligned(x, out);
+      } else {
+        const uint64_t xn = static_cast<uint64_t>(x.elements), on = static_cast<uint64_t>(out.elements);
+        ex.gathered(x, out, [&](int64_t k) -> uint64_t {
+          uint64_t o = static_cast<uint64_t>(out.elementsOn(k));
+          return xn <= on ? std::min(xn, o) : mulDivCeil(xn, o, on);
+        });
+      }
+    }
+    c.phases.exchange = ex.cycles();
+    if (cls == CostClass::Collective && o_.replication > 1) {
+      // A ring over the replicas: each sends 2(R-1)/R of the tensor over its links.
+      const uint64_t r = static_cast<uint64_t>(o_.replication);
+      uint64_t bytes = mulDivCeil(out.totalBytes(), 2 * (r - 1), r);
+      c.phases.exchange = satAdd(c.phases.exchange, ceilDiv(bytes, cost::kIpuLinkBytesPerCycle));
+    }
+    // Compute.
+    if (cls != CostClass::ExchangeOnly) {
+      uint64_t busiest = 0;
+      const uint64_t inElements = ins.empty() ? 0 : static_cast<uint64_t>(ins[0]->elements);
+      const uint64_t outElements = static_cast<uint64_t>(out.elements);
+      for (int64_t k = 0; k < out.tileCount; ++k) {
+        uint64_t elems = static_cast<uint64_t>(out.elementsOn(k));
+        for (size_t j = 1; j < outs.size(); ++j)
+          if (outs[j]->ipu == out.ipu) elems += static_cast<uint64_t>(outs[j]->elementsOnTile(out.firstTile + k));
+        uint64_t cycles;
+        if (cls == CostClass::MatMul || cls == CostClass::Conv) {
+          uint64_t inner = 1;
+          if (cls == CostClass::MatMul) {
+            const TensorType& ta = op.operands[0].type();
+            inner = ta.rank() >= 1 ? static_cast<uint64_t>(std::max<int64_t>(ta.shape.back(), 1)) : 1;
+          } else {
+            const TensorType& tw = op.operands[1].type();
+            if (tw.rank() >= 1 && tw.shape[0] > 0) inner = static_cast<uint64_t>(tw.numElements() / tw.shape[0]);
+          }
+          cycles = ceilDiv(satMul(elems, inner), macsPerCycle(op.results.empty() ? DType::F32 : op.results[0]->type.dtype));
+        } else {
+          uint64_t work = elems;
+          if ((cls == CostClass::Reduce || cls == CostClass::Normalise) && inElements > outElements)
+            work = mulDivCeil(elems, inElements, std::max<uint64_t>(outElements, 1));
+          cycles = satMul(ceilDiv(work, cost::kWorkerThreads), cyclesPerElement(cls));
+        }
+        busiest = std::max(busiest, satAdd(cost::kComputeSetOverheadCycles, cycles));
+      }
+      c.phases.compute = busiest;
+    }
+    c.phases.sync = syncCycles;
+    c.phases.syncs = 1;
+    return c;
+  }
+
+  // Cycles of one execution of l without overlap (to choose a conditional's branch).
+  uint64_t staticCost(Layout& l) {
+    if (l.staticCostDone || l.staticCostActive) return l.staticCost;
+    l.staticCostActive = true;
+    uint64_t total = 0;
+    for (LayoutOp& lop : l.ops) {
+      total = satAdd(total, costOf(l, lop).phases.total());
+      std::vector<Callee> cs = calleesOf(*lop.op);
+      if (lop.op->code == OpCode::Conditional) {
+        uint64_t best = 0;
+        for (const Callee& c : cs) best = std::max(best, staticCost(layout(c.graph, calleeContext(lop))));
+        total = satAdd(total, best);
+      } else {
+        for (const Callee& c : cs)
+          total = satAdd(total, satMul(staticCost(layout(c.graph, calleeContext(lop))), repeatCount(*lop.op)));
+      }
+    }
+    l.staticCost = total;
+    l.staticCostDone = true;
+    l.staticCostActive = false;
+    return total;
+  }
+
+  static uint64_t repeatCount(const Op& op) {
+    if (op.code != OpCode::Repeat) return 1;
+    const Attr* a = op.attrs.find("count");
+    if (!a || !a->isNumber()) return 0;
+    double n = a->number();
+    return n <= 0 ? 0 : static_cast<uint64_t>(n);
+  }
+
+  std::vector<const TileMapping*> outputMappings(Layout& l, const LayoutOp& lop) {
+    std::vector<const TileMapping*> outs;
+    const Op& op = *lop.op;
+    for (const Value* v : op.results)
+      if (v) outs.push_back(&l.map[v->id]);
+    if (!outs.empty()) return outs;
+    int t = inplaceTarget(op);
+    int stored = op.code == OpCode::HostStore ? 1 : op.code == OpCode::RemoteStore ? 2 : t;
+    if (stored >= 0 && static_cast<size_t>(stored) < op.operands.size() && op.operands[stored].kind == Operand::Kind::Value)
+      outs.push_back(&l.map[op.operands[stored].value->id]);
+    return outs;
+  }
+
+  const TileMapping* operandMapping(Layout& l, const LayoutOp&, const Operand& a) {
+    if (a.kind == Operand::Kind::Value) return &l.map[a.value->id];
+    return nullptr;
+  }
+
+  const IrOptions& options() const { return o_; }
+  const Module& module() const { return m_; }
+  DiagnosticEngine& diags() { return diags_; }
+
+  static bool isRemoteVar(const Op& op) {
+    const Attr* a = op.attrs.find("remote");
+    return a && a->kind == Attr::Kind::Resource;
+  }
+
+  static const Resource* ioResource(const Op& op) {
+    if (!op.operands.empty() && op.operands[0].kind == Operand::Kind::Resource) return op.operands[0].resource;
+    return nullptr;
+  }
+
+  static uint64_t typeBytes(const TensorType& t) {
+    return satMul(static_cast<uint64_t>(std::max<int64_t>(t.numElements(), 0)), static_cast<uint64_t>(dtypeSize(t.dtype)));
+  }
+
+  static uint64_t ioBytes(const Op& op) {
+    switch (op.code) {
+      case OpCode::HostLoad:
+      case OpCode::RemoteLoad:
+      case OpCode::RemoteLoadInplace: return ioResource(op) ? typeBytes(ioResource(op)->type) : 0;
+      case OpCode::HostStore: return op.operands.size() > 1 ? typeBytes(op.operands[1].type()) : 0;
+      case OpCode::RemoteStore: return op.operands.size() > 2 ? typeBytes(op.operands[2].type()) : 0;
+      case OpCode::PrintTensor: return op.operands.empty() ? 0 : typeBytes(op.operands[0].type());
+      default: return 0;
+    }
+  }
+
+ private:
+  static PlacementContext placementContextOfBlock(const Op& block, PlacementContext ctx) {
+    Placement p = placementOf(block.attrs, ctx);
+    return {p.ipu, p.set};
+  }
+
+  // Where an IO op's data lands: its own placement over its block's and the context's.
+  Placement ioPlacement(const LayoutOp& lop) const { return placementOf(lop.op->attrs, lop.ctx); }
+
+  void addMapping(std::unordered_map<int64_t, uint64_t>& into, const TileMapping& tm, bool) {
+    for (int64_t k = 0; k < tm.tileCount; ++k) {
+      uint64_t& b = into[globalTile(o_, tm.ipu, tm.firstTile + k)];
+      b = satAdd(b, tm.bytesOn(k));
+    }
+  }
+
+  void build(Layout& l, const Graph* g, PlacementContext ctx) {
+    l.graph = g;
+    l.ctx = ctx;
+    const size_t nv = g->values.size();
+    l.map.assign(nv, TileMapping{});
+    l.root.resize(nv);
+    for (unsigned i = 0; i < nv; ++i) l.root[i] = i;
+    std::vector<bool> owns(nv, false);
+    for (const Value* p : g->params)
+      if (p->id < nv) l.map[p->id] = mapTensor(p->type, Placement{ctx.ipu, ctx.set}, o_);
+    // Flatten: a block op, then its region.
+    for (auto& opPtr : g->ops) {
+      LayoutOp lop;
+      lop.op = opPtr.get();
+      lop.ctx = ctx;
+      l.ops.push_back(lop);
+      if (opPtr->code == OpCode::Exchange) {
+        PlacementContext inner = placementContextOfBlock(*opPtr, ctx);
+        for (auto& in : opPtr->region) {
+          LayoutOp ilop;
+          ilop.op = in.get();
+          ilop.block = opPtr.get();
+          ilop.ctx = inner;
+          l.ops.push_back(ilop);
+        }
+      }
+    }
+    // Result mappings and memory owners.
+    for (size_t k = 0; k < l.ops.size(); ++k) {
+      LayoutOp& lop = l.ops[k];
+      const Op& op = *lop.op;
+      const int target = inplaceTarget(op);
+      for (size_t r = 0; r < op.results.size(); ++r) {
+        const Value* v = op.results[r];
+        if (!v || v->id >= nv) continue;
+        if (r == 0 && target >= 0 && static_cast<size_t>(target) < op.operands.size() &&
+            op.operands[target].kind == Operand::Kind::Value) {
+          const Value* t = op.operands[target].value;
+          if (t->id < nv) {
+            l.root[v->id] = l.root[t->id];
+            l.map[v->id] = l.map[t->id];
+            continue;
+          }
+        }
+        Placement p = placementOf(op.attrs, lop.ctx);
+        if (op.code == OpCode::IoTileCopy && !op.attrs.find("tile_set") && !op.operands.empty() &&
+            op.operands[0].kind == Operand::Kind::Value && op.operands[0].value->id < nv) {
+          const TileMapping& from = l.map[op.operands[0].value->id];
+          p.set = from.set == TileSet::Io ? TileSet::Compute : TileSet::Io;
+          if (!op.attrs.find("ipu")) p.ipu = from.ipu;
+        }
+        l.map[v->id] = mapTensor(v->type, p, o_);
+        if (op.code != OpCode::Var && op.code != OpCode::Const) {
+          owns[v->id] = true;
+          lop.owned.push_back(v->id);
+        }
+      }
+    }
+    // Last use of each owner: reads and in-place writes; returned values live to the end.
+    std::vector<size_t> last(nv, SIZE_MAX);
+    std::vector<size_t> def(nv, SIZE_MAX);
+    for (size_t k = 0; k < l.ops.size(); ++k)
+      for (unsigned id : l.ops[k].owned) def[id] = k, last[id] = k;
+    auto use = [&](const Operand& a, size_t k) {
+      if (a.kind != Operand::Kind::Value || a.value->id >= nv) return;
+      unsigned r = l.root[a.value->id];
+      if (owns[r] && last[r] != SIZE_MAX) last[r] = std::max(last[r], k);
+    };
+    for (size_t k = 0; k < l.ops.size(); ++k) {
+      for (const Operand& a : l.ops[k].op->operands) use(a, k);  // graph-call arguments included
+    }
+    for (const Operand& r : g->returns)
+      if (r.kind == Operand::Kind::Value && r.value->id < nv) last[l.root[r.value->id]] = SIZE_MAX - 1;
+    for (unsigned id = 0; id < nv; ++id)
+      if (owns[id] && last[id] < l.ops.size()) l.ops[last[id]].dying.push_back(id);
+  }
+
+  const Module& m_;
+  const IrOptions& o_;
+  DiagnosticEngine& diags_;
+  std::map<std::tuple<const Graph*, int64_t, int>, std::unique_ptr<Layout>> layouts_;
+  bool staticDone_ = false;
+  std::vector<StaticTensor> statics_;
+  std::unordered_map<int64_t, uint64_t> alwaysLive_, code_, codeOps_;
+};
+
+MemoryReport memoryOf(Model& model) {
+  MemoryReport r;
+  const IrOptions& o = model.options();
+  r.tileMemory = static_cast<uint64_t>(std::max<int64_t>(o.tileMemory, 0));
+  std::map<int64_t, TileUsage> tiles;
+  const int64_t tpi = std::max<int64_t>(o.tilesPerIpu, 1);
+  auto at = [&](int64_t t) -> TileUsage& {
+    TileUsage& u = tiles[t];
+    u.ipu = t / tpi;
+    u.tile = t % tpi;
+    return u;
+  };
+  for (auto& [t, b] : model.alwaysLive()) {
+    TileUsage& u = at(t);
+    u.alwaysLiveBytes = satAdd(u.alwaysLiveBytes, b);
+    u.peakBytes = satAdd(u.peakBytes, b);
+  }
+  for (auto& [t, b] : model.peakOf(model.mainLayout())) {
+    if (b == 0) continue;
+    TileUsage& u = at(t);
+    u.peakBytes = satAdd(u.peakBytes, b);
+  }
+  for (auto& [t, u] : tiles)
+    if (u.peakBytes > 0) r.tiles.push_back(u);
+  return r;
+}
+
+// ---- the profile's simulation ---------------------------------------------------
+
+class Simulator {
+ public:
+  Simulator(Model& model, Profile& profile) : model_(model), p_(profile) {}
+
+  void run() {
+    Layout& main = model_.mainLayout();
+    graph(main, 1, true);
+    p_.elapsedCycles = std::max(now_, ioFree_);
+  }
+
+ public:
+  struct Budget : std::exception {};
+
+ private:
+
+  void slice(int64_t ipu, PhaseKind kind, const std::string& name, uint64_t start, uint64_t duration, bool emit) {
+    if (!emit || duration == 0) return;
+    if (p_.timeline.size() >= cost::kMaxTimelineSlices) {
+      p_.timelineTruncated = true;
+      return;
+    }
+    p_.timeline.push_back({ipu, kind, name, start, duration});
+  }
+
+  OpProfile& record(const Layout& l, const Op* op) {
+    auto it = index_.find(op);
+    if (it != index_.end()) return p_.ops[it->second];
+    index_[op] = p_.ops.size();
+    OpProfile rec;
+    rec.op = op;
+    rec.graph = l.graph->name;
+    p_.ops.push_back(rec);
+    return p_.ops.back();
+  }
+
+  static std::string opTitle(const Op& op) {
+    std::string s(op.info().name);
+    if (op.code == OpCode::Exchange) return "exchange";
+    if (!op.results.empty() && op.results[0]) s = "%" + op.results[0]->name + " = " + s;
+    return s;
+  }
+
+  uint64_t readyOf(const Layout& l, const Operand& a) const {
+    if (a.kind != Operand::Kind::Value || a.value->id >= l.root.size()) return 0;
+    auto it = ready_.find(l.graph->values[l.root[a.value->id]].get());
+    return it == ready_.end() ? 0 : it->second;
+  }
+
+  uint64_t dependencies(const Layout& l, const Op& op) const {
+    uint64_t t = 0;
+    for (const Operand& a : op.operands) t = std::max(t, readyOf(l, a));  // graph-call arguments included
+    return t;
+  }
+
+  void markLoaded(const Layout& l, const Op& op, uint64_t end) {
+    for (const Value* v : op.results)
+      if (v && v->id < l.root.size()) ready_[l.graph->values[l.root[v->id]].get()] = end;
+    int t = op.code == OpCode::RemoteLoadInplace ? 2 : -1;
+    if (t >= 0 && static_cast<size_t>(t) < op.operands.size() && op.operands[t].kind == Operand::Kind::Value &&
+        op.operands[t].value->id < l.root.size())
+      ready_[l.graph->values[l.root[op.operands[t].value->id]].get()] = end;
+  }
+
+  void graph(Layout& l, uint64_t mult, bool emit) {
+    for (LayoutOp& lop : l.ops) {
+      if (lop.block) continue;  // costed with its exchange block
+      const Op& op = *lop.op;
+      CostClass cls = costClassOf(op.code);
+      if ((cls == CostClass::None && op.code != OpCode::Exchange) || cls == CostClass::View) continue;
+      if (++simulated_ > cost::kMaxSimulatedOps) throw Budget{};
+      const OpCost& c = model_.costOf(l, lop);
+      OpProfile& rec = record(l, &op);
+      rec.executions = satAdd(rec.executions, mult);
+      rec.cycles.add(c.phases, mult);
+      p_.totals.add(c.phases, mult);
+      const std::string title = opTitle(op);
+      const uint64_t dep = dependencies(l, op);
+      if (c.io) {
+        const uint64_t perSync = c.phases.syncs ? c.phases.sync / c.phases.syncs : 0;
+        if (c.onIoTiles) {
+          uint64_t t = std::max({now_, ioFree_, dep});
+          if (c.segments.empty()) {
+            slice(c.ipu, PhaseKind::HostIoOnIoTiles, title + " (sync)", t, c.phases.sync, emit);
+            slice(c.ipu, PhaseKind::HostIoOnIoTiles, title, t + c.phases.sync, c.phases.hostIo, emit);
+            t += c.phases.sync + c.phases.hostIo;
+          }
+          for (size_t s = 0; s < c.segments.size(); ++s) {
+            slice(c.ipu, PhaseKind::HostIoOnIoTiles, title + " segment " + std::to_string(s + 1) + " (sync)", t, perSync, emit);
+            slice(c.ipu, PhaseKind::HostIoOnIoTiles, title + " segment " + std::to_string(s + 1), t + perSync, c.segments[s], emit);
+            t += perSync + c.segments[s];
+          }
+          ioFree_ = t;
+          markLoaded(l, op, t);
+          if (op.code == OpCode::Exchange)
+            for (auto& inner : op.region) markLoaded(l, *inner, t);
+        } else {
+          now_ = std::max(now_, dep);
+          if (c.segments.empty()) {
+            slice(c.ipu, PhaseKind::Sync, title, now_, c.phases.sync, emit);
+            now_ += c.phases.sync;
+            slice(c.ipu, PhaseKind::HostIo, title, now_, c.phases.hostIo, emit);
+            now_ += c.phases.hostIo;
+          }
+          for (size_t s = 0; s < c.segments.size(); ++s) {
+            std::string name = title + " segment " + std::to_string(s + 1);
+            slice(c.ipu, PhaseKind::Sync, name, now_, perSync, emit);
+            now_ += perSync;
+            slice(c.ipu, PhaseKind::HostIo, name, now_, c.segments[s], emit);
+            now_ += c.segments[s];
+          }
+        }
+        continue;
+      }
+      now_ = std::max(now_, dep);
+      slice(c.ipu, PhaseKind::Exchange, title, now_, c.phases.exchange, emit);
+      now_ += c.phases.exchange;
+      slice(c.ipu, PhaseKind::Sync, title, now_, c.phases.sync, emit);
+      now_ += c.phases.sync;
+      slice(c.ipu, PhaseKind::Compute, title, now_, c.phases.compute, emit);
+      now_ += c.phases.compute;
+      if (cls != CostClass::Control) continue;
+      std::vector<Callee> callees = calleesOf(op);
+      PlacementContext ctx = model_.calleeContext(lop);
+      if (op.code == OpCode::Conditional) {
+        Layout* best = nullptr;
+        uint64_t bestCost = 0;
+        for (const Callee& cr : callees) {
+          Layout& b = model_.layout(cr.graph, ctx);
+          uint64_t sc = model_.staticCost(b);
+          if (!best || sc > bestCost) best = &b, bestCost = sc;
+        }
+        if (best) graph(*best, mult, emit);
+        continue;
+      }
+      if (callees.empty()) continue;
+      Layout& body = model_.layout(callees[0].graph, ctx);
+      const uint64_t count = Model::repeatCount(op);
+      if (count == 0) continue;
+      graph(body, mult, emit);
+      if (count == 1) continue;
+      const uint64_t start = now_;
+      graph(body, satMul(mult, count - 1), emit);
+      const uint64_t delta = now_ - start;
+      if (count > 2 && delta > 0) {
+        const uint64_t shift = satMul(delta, count - 2);
+        slice(c.ipu, PhaseKind::Repeat, "@" + callees[0].graph->name + " x " + std::to_string(count - 2) + " more iterations",
+              now_, shift, emit);
+        now_ = satAdd(now_, shift);
+        if (ioFree_ > start) ioFree_ = satAdd(ioFree_, shift);
+        for (auto& [v, t] : ready_)
+          if (t > start) t = satAdd(t, shift);
+      }
+    }
+  }
+
+  Model& model_;
+  Profile& p_;
+  uint64_t now_ = 0, ioFree_ = 0, simulated_ = 0;
+  std::unordered_map<const Value*, uint64_t> ready_;
+  std::unordered_map<const Op*, size_t> index_;
+};
+
+std::string fmtBytes(uint64_t b) { return std::to_string(b); }
+
+}  // namespace
+
+MemoryReport analyzeMemory(const Module& m, DiagnosticEngine& diags) {
+  Model model(m, diags);
+  return memoryOf(model);
+}
+
+void checkDeviceMemory(const Module& m, DiagnosticEngine& diags) {
+  Model model(m, diags);
+  MemoryReport r = memoryOf(model);
+  const TileUsage* worst = nullptr;
+  size_t over = 0;
+  for (const TileUsage& u : r.tiles)
+    if (u.peakBytes > r.tileMemory) {
+      ++over;
+      if (!worst || u.peakBytes > worst->peakBytes) worst = &u;
+    }
+  if (!worst) return;
+  const IrOptions& o = m.options;
+  const int64_t t = globalTile(o, worst->ipu, worst->tile);
+  // What is live on that tile at its peak: the always-live items, then the
+  // intermediates of the peak (callees included).
+  struct Item {
+    std::string label;
+    uint64_t bytes;
+    SourceLoc loc;
+  };
+  std::vector<Item> items;
+  for (const StaticTensor& s : model.statics()) {
+    uint64_t b = model.bytesOnGlobal(s.mapping, t);
+    if (b == 0) continue;
+    std::string label = s.name == "literal" ? "a literal " + s.type.str() : s.name + " " + s.type.str();
+    if (s.graph != "main" && s.name[0] == '%') label = s.name + " (@" + s.graph + ") " + s.type.str();
+    items.push_back({label, b, s.loc});
+  }
+  if (auto it = model.code().find(t); it != model.code().end())
+    items.push_back({"code of " + std::to_string(model.codeOps().at(t)) + " op(s)", it->second, {}});
+  const Witness& w = model.witnessOf(model.mainLayout(), t);
+  for (auto& [v, b] : w.live) {
+    std::string label = valueLabel(v) + (v->graph && !v->graph->isMain ? " (@" + v->graph->name + ")" : "") + " " + v->type.str();
+    items.push_back({label, b, v->loc});
+  }
+  std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.bytes > b.bytes; });
+  std::string list;
+  for (size_t i = 0; i < items.size() && i < 5; ++i)
+    list += (i ? ", " : "") + items[i].label + " (" + fmtBytes(items[i].bytes) + " bytes)";
+  if (items.size() > 5) list += ", and " + std::to_string(items.size() - 5) + " more";
+  std::string msg = "out of memory on tile " + std::to_string(worst->tile) +
+                    (o.ipus > 1 ? " of IPU " + std::to_string(worst->ipu) : std::string()) + ": " +
+                    fmtBytes(worst->peakBytes) + " bytes needed at its peak, " + fmtBytes(r.tileMemory) +
+                    " available (tile_memory)";
+  if (over > 1) msg += "; " + std::to_string(over) + " tiles are over the limit";
+  if (!list.empty()) msg += "; live there: " + list;
+  SourceLoc loc = w.at ? w.at->loc : SourceLoc{};
+  std::vector<Note> notes;
+  for (size_t i = 0; i < items.size() && notes.size() < 3; ++i) {
+    if (!items[i].loc.valid()) continue;
+    if (!loc.valid()) {
+      loc = items[i].loc;
+      continue;
+    }
+    notes.push_back({items[i].loc, items[i].label.substr(0, items[i].label.find(' ')) + " holds " +
+                                       fmtBytes(items[i].bytes) + " bytes on tile " + std::to_string(worst->tile)});
+  }
+  if (!loc.valid() && !m.main->ops.empty()) loc = m.main->ops.front()->loc;
+  diags.fail(loc, msg, std::move(notes));
+}
+
+std::vector<TensorMappingInfo> tensorMappings(const Module& m, DiagnosticEngine& diags) {
+  Model model(m, diags);
+  std::vector<TensorMappingInfo> out;
+  std::set<std::pair<const Value*, int64_t>> seen;
+  for (Layout* l : model.reachable()) {
+    for (const LayoutOp& lop : l->ops)
+      for (unsigned id : lop.owned) {
+        const Value* v = l->graph->values[id].get();
+        out.push_back({l->graph->name, valueLabel(v), v->type, l->map[id], v->loc});
+      }
+  }
+  for (const StaticTensor& s : model.statics()) out.push_back({s.graph, s.name, s.type, s.mapping, s.loc});
+  std::stable_sort(out.begin(), out.end(), [](const TensorMappingInfo& a, const TensorMappingInfo& b) {
+    if (a.graph != b.graph) return a.graph == "main" || (b.graph != "main" && a.graph < b.graph);
+    if (a.loc.file != b.loc.file) return a.loc.file < b.loc.file;
+    if (a.loc.line != b.loc.line) return a.loc.line < b.loc.line;
+    return a.loc.col < b.loc.col;
+  });
+  return out;
+}
+
+Profile profileModule(const Module& m, DiagnosticEngine& diags, int64_t runs) {
+  Profile p;
+  p.options = m.options;
+  p.runs = runs;
+  Model model(m, diags);
+  p.memory = memoryOf(model);
+  p.mappings = tensorMappings(m, diags);
+  Simulator sim(model, p);
+  try {
+    sim.run();
+  } catch (const Simulator::Budget&) {
+    diags.fail(m.main->ops.empty() ? SourceLoc{} : m.main->ops.front()->loc,
+               "profile: the program expands to more than " + std::to_string(cost::kMaxSimulatedOps) +
+                   " op executions (calls nested too deeply to simulate)");
+  }
+  return p;
+}
+
+}  // namespace pir::device
