@@ -69,6 +69,10 @@ class Communicator {
   virtual void shareOutcomes(std::vector<ReplicaOutcome>& all, int64_t firstLocal, int64_t localCount) {
     (void)all, (void)firstLocal, (void)localCount;
   }
+  // Where this process's replicas wait during the next exchanges: the text a
+  // lost peer is reported with if the launcher stops this process meanwhile
+  // ("file:line:col: op (replica r)", or empty: between collectives).
+  virtual void noteWaitingAt(const std::string& where) { (void)where; }
   // Makes every process hold every replica's state (variables, remote buffers,
   // main values, d2h stream slices), for print / save after a run.
   virtual void shareState(DeviceState& state, const Module& m) { (void)state, (void)m; }

@@ -15,6 +15,8 @@ void finishMpi(int) {}
 #else
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <mpi.h>
 #include <unistd.h>
 
@@ -84,6 +86,8 @@ class MpiCommunicator final : public Communicator {
   }
   int processes() const override { return size_; }
   int rank() const override { return rank_; }
+
+  void noteWaitingAt(const std::string& where) override;
 
   void shareStatus(std::vector<ReplicaStatus>& all, int64_t first, int64_t count) override {
     const int64_t bytes = count * static_cast<int64_t>(sizeof(ReplicaStatus));
@@ -283,6 +287,34 @@ class MpiCommunicator final : public Communicator {
 
 int gSavedStderr = -1;
 
+// What a process stopped by the launcher says: Open MPI's mpirun terminates
+// every process of the job when one dies, so a survivor learns of a lost peer
+// through SIGTERM. The text is prepared before each wait (a handler may only
+// write(2) and _exit(2)).
+char gStoppedText[1024] = "pir: error: an MPI peer was lost: mpirun stopped this process\n";
+size_t gStoppedLength = std::strlen(gStoppedText);
+
+extern "C" void onStoppedByLauncher(int) {
+  const int fd = gSavedStderr >= 0 ? gSavedStderr : STDERR_FILENO;
+  ssize_t ignored = write(fd, gStoppedText, gStoppedLength);
+  (void)ignored;
+  _exit(1);
+}
+
+void MpiCommunicator::noteWaitingAt(const std::string& where) {
+  std::string text = (where.empty() ? std::string("pir: error: run") : where) +
+                     ": an MPI peer was lost: mpirun stopped this process while it waited for the others "
+                     "(another process failed or the job was cancelled)\n";
+  if (text.size() >= sizeof gStoppedText) text = text.substr(text.size() - sizeof gStoppedText + 1);
+  sigset_t block, old;
+  sigemptyset(&block);
+  sigaddset(&block, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &block, &old);  // the handler never sees half a text
+  std::memcpy(gStoppedText, text.data(), text.size());
+  gStoppedLength = text.size();
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
 void MpiCommunicator::restoreStderr() {
   // A survivor's own report of the lost peer must be seen even if rank 0 is gone.
   if (gSavedStderr >= 0) dup2(gSavedStderr, STDERR_FILENO);
@@ -313,6 +345,10 @@ std::unique_ptr<Communicator> makeMpiCommunicator(int& argc, char**& argv, std::
       close(devnull);
     }
   }
+  struct sigaction sa {};
+  sa.sa_handler = onStoppedByLauncher;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGTERM, &sa, nullptr);
   return comm;
 }
 

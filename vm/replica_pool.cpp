@@ -194,6 +194,16 @@ void runReplicas(const Module& m, const Program& p, DeviceState& state, const So
   for (;;) {
     pool.parallelFor(runnable.size(), [&](size_t i) { step(runnable[i]); });
     runnable.clear();
+    if (comm.processes() > 1) {
+      std::string where;
+      for (int64_t local = 0; local < count && where.empty(); ++local)
+        if (const Interpreter* in = live[static_cast<size_t>(local)].interp.get()) {
+          const Op* op = in->pending().instr ? in->pending().instr->op : nullptr;
+          if (op && sources) where = locationText(*sources, op->loc) + ": error: " + std::string(op->info().name);
+          if (!where.empty() && R > 1) where += " (replica " + std::to_string(first + local) + ")";
+        }
+      comm.noteWaitingAt(where);
+    }
     comm.shareStatus(status, first, count);
 
     // Who meets: decided from the global table alone, so every process agrees.
@@ -304,6 +314,7 @@ void runReplicas(const Module& m, const Program& p, DeviceState& state, const So
       }
     }
   }
+  if (comm.processes() > 1) comm.noteWaitingAt("");
   try {
     comm.shareOutcomes(outcomes, first, count);
   } catch (const PeerLost& e) {
