@@ -74,40 +74,62 @@ template <class T> struct Arith {
   }
 };
 
-// acc[0, len) = the reduction over every input of elements [begin, begin + len).
-template <class T, Reduce R>
-void reduceBlock(const std::vector<const std::byte*>& inputs, int64_t begin, int64_t len, T* acc) {
+// One member's value as it enters the reduction (square_add squares it, and/or take its truth).
+template <class T, Reduce R> inline T entering(T x) {
   using A = Arith<T>;
-  const T* x0 = reinterpret_cast<const T*>(inputs[0]) + begin;
-  if constexpr (R == Reduce::SquareAdd) {
-    for (int64_t i = 0; i < len; ++i) acc[i] = A::mul(x0[i], x0[i]);
-  } else if constexpr (R == Reduce::And || R == Reduce::Or) {
-    for (int64_t i = 0; i < len; ++i) acc[i] = T(A::truth(x0[i]) ? 1 : 0);
-  } else {
-    std::memcpy(acc, x0, static_cast<size_t>(len) * sizeof(T));
-  }
-  for (size_t k = 1; k < inputs.size(); ++k) {
-    const T* x = reinterpret_cast<const T*>(inputs[k]) + begin;
-    for (int64_t i = 0; i < len; ++i) acc[i] = A::template combine<R>(acc[i], x[i]);
-  }
-  if constexpr (R == Reduce::Mean) {
-    const int64_t count = static_cast<int64_t>(inputs.size());
-    for (int64_t i = 0; i < len; ++i) acc[i] = A::divide(acc[i], count);
-  }
+  if constexpr (R == Reduce::SquareAdd) return A::mul(x, x);
+  else if constexpr (R == Reduce::And || R == Reduce::Or) return T(A::truth(x) ? 1 : 0);
+  else return x;
 }
 
 // Writes the reduction of input elements [begin, end) to each target at the
 // same offset minus `shift` (reduce-scatter writes member k's chunk at 0).
+// Per block: acc = x0 op x1, then acc op= xk in member order, then the first
+// target gets the finished values (mean divides here) and the others a copy.
+// A target may be its member's input (in place): every input element of the
+// block is read before any target element of the block is written.
 template <class T, Reduce R>
 void reduceRange(const CollectiveJob& job, int64_t begin, int64_t end, std::byte* const* targets, size_t numTargets,
                  int64_t shift) {
+  using A = Arith<T>;
+  const size_t members = job.inputs.size();
+  const int64_t count = static_cast<int64_t>(members);
+  // x / n == x * (1 / n) exactly when n is a power of two: a multiply is much
+  // cheaper than a divide, and the result is the same bits.
+  const bool powerOfTwo = (count & (count - 1)) == 0;
+  const T reciprocal = kIsHalf<T> || kIsInt<T> || kIsBool<T> ? T(0) : T(1.0 / static_cast<double>(count));
   T acc[kBlockElements];
+  std::byte* primary = nullptr;
+  for (size_t t = 0; t < numTargets && !primary; ++t) primary = targets[t];
+  if (!primary) return;
   for (int64_t b = begin; b < end; b += kBlockElements) {
     const int64_t len = std::min(kBlockElements, end - b);
-    reduceBlock<T, R>(job.inputs, b, len, acc);
+    const T* x0 = reinterpret_cast<const T*>(job.inputs[0]) + b;
+    if (members == 1) {
+      for (int64_t i = 0; i < len; ++i) acc[i] = entering<T, R>(x0[i]);
+    } else {
+      const T* x1 = reinterpret_cast<const T*>(job.inputs[1]) + b;
+      for (int64_t i = 0; i < len; ++i) acc[i] = A::template combine<R>(entering<T, R>(x0[i]), x1[i]);
+      for (size_t k = 2; k < members; ++k) {
+        const T* x = reinterpret_cast<const T*>(job.inputs[k]) + b;
+        for (int64_t i = 0; i < len; ++i) acc[i] = A::template combine<R>(acc[i], x[i]);
+      }
+    }
+    T* first = reinterpret_cast<T*>(primary) + (b - shift);
+    if constexpr (R == Reduce::Mean && std::is_floating_point_v<T>) {
+      if (powerOfTwo) {
+        for (int64_t i = 0; i < len; ++i) first[i] = acc[i] * reciprocal;
+      } else {
+        for (int64_t i = 0; i < len; ++i) first[i] = acc[i] / static_cast<T>(count);
+      }
+    } else if constexpr (R == Reduce::Mean) {
+      for (int64_t i = 0; i < len; ++i) first[i] = A::divide(acc[i], count);
+    } else {
+      std::memcpy(first, acc, static_cast<size_t>(len) * sizeof(T));
+    }
     for (size_t t = 0; t < numTargets; ++t)
-      if (targets[t])
-        std::memcpy(targets[t] + static_cast<size_t>(b - shift) * sizeof(T), acc, static_cast<size_t>(len) * sizeof(T));
+      if (targets[t] && targets[t] != primary)
+        std::memcpy(targets[t] + static_cast<size_t>(b - shift) * sizeof(T), first, static_cast<size_t>(len) * sizeof(T));
   }
 }
 

@@ -54,7 +54,10 @@ void setBlasThreads(int threads) {
 namespace {
 
 // `workers - 1` helper threads that, with the calling thread, run parallel
-// loops. Indices are claimed from a shared counter: any thread may run any index.
+// loops. Indices are claimed from a shared counter: any thread may run any
+// index. Supersteps are short (a data-parallel step meets every few ms), so
+// both sides spin briefly before sleeping: a futex wake-up per hand-off would
+// cost more than the work on a busy machine.
 class Workers {
  public:
   explicit Workers(int workers) {
@@ -63,7 +66,7 @@ class Workers {
   ~Workers() {
     {
       std::lock_guard lock(mu_);
-      stop_ = true;
+      stop_.store(true);
     }
     cv_.notify_all();
     for (auto& t : threads_) t.join();
@@ -81,32 +84,40 @@ class Workers {
       fn_ = &fn;
       count_ = count;
       next_.store(0);
-      busy_ = threads_.size();
-      ++generation_;
+      busy_.store(threads_.size());
+      generation_.fetch_add(1, std::memory_order_release);
     }
     cv_.notify_all();
     drain();
-    std::unique_lock lock(mu_);
-    done_.wait(lock, [&] { return busy_ == 0; });
+    for (int spin = 0; busy_.load(std::memory_order_acquire) != 0; ++spin) {
+      if (spin < kSpins) continue;
+      std::unique_lock lock(mu_);
+      done_.wait(lock, [&] { return busy_.load() == 0; });
+    }
     fn_ = nullptr;
   }
 
  private:
+  static constexpr int kSpins = 20000;
   void drain() {
     for (size_t i; (i = next_.fetch_add(1)) < count_;) (*fn_)(i);
   }
   void serve() {
     uint64_t seen = 0;
     for (;;) {
-      {
+      int spin = 0;
+      while (generation_.load(std::memory_order_acquire) == seen && !stop_.load() && spin < kSpins) ++spin;
+      if (generation_.load(std::memory_order_acquire) == seen) {
         std::unique_lock lock(mu_);
-        cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
-        if (stop_) return;
-        seen = generation_;
+        cv_.wait(lock, [&] { return stop_.load() || generation_.load() != seen; });
       }
+      if (stop_.load()) return;
+      seen = generation_.load(std::memory_order_acquire);
       drain();
-      std::lock_guard lock(mu_);
-      if (--busy_ == 0) done_.notify_one();
+      if (busy_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        std::lock_guard lock(mu_);
+        done_.notify_one();
+      }
     }
   }
 
@@ -116,9 +127,9 @@ class Workers {
   const std::function<void(size_t)>* fn_ = nullptr;
   size_t count_ = 0;
   std::atomic<size_t> next_{0};
-  size_t busy_ = 0;
-  uint64_t generation_ = 0;
-  bool stop_ = false;
+  std::atomic<size_t> busy_{0};
+  std::atomic<uint64_t> generation_{0};
+  std::atomic<bool> stop_{false};
 };
 
 // A replica between supersteps: alive only while parked.
