@@ -73,6 +73,9 @@ class Communicator {
   // lost peer is reported with if the launcher stops this process meanwhile
   // ("file:line:col: op (replica r)", or empty: between collectives).
   virtual void noteWaitingAt(const std::string& where) { (void)where; }
+  // Rank 0's `text`, in every process; also a barrier (what rank 0 did before
+  // calling is done for everyone after it).
+  virtual std::string fromRankZero(const std::string& text) { return text; }
   // Makes every process hold every replica's state (variables, remote buffers,
   // main values, d2h stream slices), for print / save after a run.
   virtual void shareState(DeviceState& state, const Module& m) { (void)state, (void)m; }

@@ -178,6 +178,17 @@ class MpiCommunicator final : public Communicator {
     }
   }
 
+  std::string fromRankZero(const std::string& text) override {
+    if (gLost) return text;
+    std::vector<std::byte> mine(text.size());
+    std::memcpy(mine.data(), text.data(), text.size());
+    std::vector<std::byte> everything;
+    std::vector<int64_t> displs;
+    gatherBlobs(mine, everything, displs);  // small: a status text
+    const size_t end = size_ > 1 ? static_cast<size_t>(displs[1]) : everything.size();
+    return std::string(reinterpret_cast<const char*>(everything.data()), end);
+  }
+
   void shareState(DeviceState& st, const Module& m) override {
     if (gLost) return;
     const int64_t R = static_cast<int64_t>(st.vars.size());

@@ -487,11 +487,20 @@ void Session::print(const std::string& name, SourceLoc loc) {
 
 void Session::save(const std::string& name, const std::string& path, SourceLoc loc) {
   HostTensor t = valueOf(name, loc);
-  try {
-    writeNpy(path, t);
-  } catch (const NpyError& e) {
-    diags_.fail(loc, std::string("save: ") + e.what());
+  // Under MPI every process holds the gathered value; rank 0 writes the file
+  // and every process learns how that went before going on (a later `load`
+  // of it must find it).
+  Communicator& comm = processCommunicator();
+  std::string error;
+  if (comm.rank() == 0) {
+    try {
+      writeNpy(path, t);
+    } catch (const NpyError& e) {
+      error = e.what();
+    }
   }
+  if (comm.processes() > 1) error = comm.fromRankZero(error);
+  if (!error.empty()) diags_.fail(loc, "save: " + error);
 }
 
 void Session::reset() {
