@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "frontend/builder.h"
+#include "repl/session_driver.h"
 #include "vm/kernels_collective.h"
 #include "vm/session.h"
 
@@ -44,13 +45,15 @@ struct Program {
   pir::Module m;
   std::ostringstream out, err;
   std::unique_ptr<pir::vm::Session> session;
+  std::unique_ptr<pir::cli::SessionDriver> driver;
 
   Program(const std::string& text, int threads) {
     diags.setStream(&err);
     pir::vm::SessionOptions options;
     options.threads = threads;
     session = std::make_unique<pir::vm::Session>(m, diags, out, options);
-    ok = pir::buildFromBuffer(m, diags, sm.add("bench.pir", text), ".", session.get());
+    driver = std::make_unique<pir::cli::SessionDriver>(m, *session, diags);
+    ok = pir::buildFromBuffer(m, diags, sm.add("bench.pir", text), ".", driver.get());
   }
   bool ok = false;
   double secondsPerRun() {

@@ -9,6 +9,7 @@
 
 #include "frontend/builder.h"
 #include "ir/half.h"
+#include "repl/session_driver.h"
 #include "vm/kernels_collective.h"
 #include "vm/replica_pool.h"
 #include "vm/session.h"
@@ -22,6 +23,7 @@ struct Fixture {
   Module m;
   std::ostringstream out, err, trace;
   std::unique_ptr<Session> session;
+  std::unique_ptr<cli::SessionDriver> driver;
   bool ok = false;
 
   explicit Fixture(const std::string& text, int threads = 0, bool withTrace = false) {
@@ -30,9 +32,10 @@ struct Fixture {
     options.threads = threads;
     if (withTrace) options.trace = &trace;
     session = std::make_unique<Session>(m, diags, out, options);
-    ok = buildFromBuffer(m, diags, sm.add("s.pir", text), ".", session.get());
+    driver = std::make_unique<cli::SessionDriver>(m, *session, diags);
+    ok = buildFromBuffer(m, diags, sm.add("s.pir", text), ".", driver.get());
   }
-  bool more(const std::string& text) { return buildFromBuffer(m, diags, sm.add("s.pir", text), ".", session.get()); }
+  bool more(const std::string& text) { return buildFromBuffer(m, diags, sm.add("s.pir", text), ".", driver.get()); }
 };
 
 // A job over `inputs` of type t (all members computed here).
