@@ -7,7 +7,8 @@
 //   BM_DataParallelScaling one data-parallel step (an f32 256^3 matmul, then an
 //                          all-reduce of the result) with 2 replicas against 1,
 //                          on 2 threads; throughput ratio = 2 t(R=1) / t(R=2),
-//                          goal >= 1.8 on 2 cores.
+//                          goal >= 1.8 on 2 cores; serial_overhead: 2 replicas on
+//                          1 thread per twice 1 replica (the pool's own cost).
 // OPENBLAS_NUM_THREADS is pinned to 1 (one BLAS thread per running replica).
 //
 //   build/bench/replicas_bench
@@ -144,15 +145,20 @@ std::string dataParallelProgram(int replicas) {
 }
 
 void BM_DataParallelScaling(benchmark::State& state) {
-  Program one(dataParallelProgram(1), 2), two(dataParallelProgram(2), 2);
-  if (!one.ok || !two.ok) return state.SkipWithError("build failed");
+  Program one(dataParallelProgram(1), 2), two(dataParallelProgram(2), 2), serial(dataParallelProgram(2), 1);
+  if (!one.ok || !two.ok || !serial.ok) return state.SkipWithError("build failed");
   one.secondsPerRun();
   two.secondsPerRun();
-  double t1 = 0, t2 = 0;
-  for (auto _ : state) {  // alternate, so that load changes hit both alike
+  serial.secondsPerRun();
+  double t1 = 0, t2 = 0, ts = 0;
+  for (auto _ : state) {  // alternate, so that load changes hit all alike
     t1 += one.secondsPerRun();
     t2 += two.secondsPerRun();
+    ts += serial.secondsPerRun();
   }
+  // 2 replicas on one thread against twice one replica: the cost of parking
+  // and meeting (1 = none), which needs no second core to measure.
+  state.counters["serial_overhead"] = ts / (2 * t1);
   state.counters["r1_ms"] = 1e3 * t1 / static_cast<double>(state.iterations());
   state.counters["r2_ms"] = 1e3 * t2 / static_cast<double>(state.iterations());
   state.counters["throughput_ratio"] = 2 * t1 / t2;

@@ -335,9 +335,9 @@ void MpiCommunicator::restoreStderr() {
 
 std::unique_ptr<Communicator> makeMpiCommunicator(int& argc, char**& argv, std::string& error) {
   int provided = 0;
-  // All MPI calls come from the thread that runs the session (the pool's
+  // MPI calls come from whichever thread runs the session, one at a time (the pool's
   // workers never call MPI).
-  if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+  if (MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS) {
     error = "MPI_Init failed";
     return nullptr;
   }
