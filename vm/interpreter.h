@@ -1,12 +1,19 @@
 // The bytecode interpreter: one Interpreter per replica runs the compiled main
-// graph against that replica's slice of the device state. A tight switch over
-// Instr::opc; kernels are PreparedKernel calls; a call runs the callee in the
-// callee's frame (one frame per graph and replica: recursion is impossible, so
-// at most one activation of a graph is live).
+// graph against that replica's slice of the device state.
+//
+// Calls nest without native recursion (Lua / Wren style): call, repeat and
+// conditional push an activation on the interpreter's own heap stack and the
+// dispatch loop continues in the callee; the callee's return completes the
+// caller's instruction. So call depth is bounded by memory, not by the C++
+// stack, and a replica can be parked mid-graph at a collective and resumed
+// later, on any thread: a replica is its state, not a thread.
+//
+// Each graph has one frame per replica (recursion is rejected by the verifier,
+// so at most one activation of a graph is live); a frame's arena is allocated
+// on the graph's first call and freed with the interpreter.
 #pragma once
-#include <condition_variable>
 #include <cstdint>
-#include <mutex>
+#include <memory>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -35,39 +42,29 @@ struct DeviceState {
 
 // A runtime error (runtime.md §8) at an op; the session reports it.
 struct RuntimeFault : std::runtime_error {
-  const Op* op;
+  const Op* op;          // null when the fault came from another process
+  SourceLoc loc;         // where to report it (the op's location)
   std::vector<Note> notes;
   bool aborted = false;  // stopped because another replica failed or diverged
   RuntimeFault(const Op* o, std::string msg, std::vector<Note> n = {})
-      : std::runtime_error(std::move(msg)), op(o), notes(std::move(n)) {}
+      : std::runtime_error(std::move(msg)), op(o), loc(o ? o->loc : SourceLoc{}), notes(std::move(n)) {}
 };
 
-// The meeting point of replicas at collectives: every replica runs on its own
-// thread; at a collective each deposits its input and waits until all running
-// replicas have (phase 1), reads its group members' inputs, then waits again so
-// no input is overwritten while another replica still reads it (phase 2).
-// A replica that fails or finishes while others wait aborts the meeting: the
-// waiters stop with an "aborted" fault (the session reports the real cause).
-class CollectiveHub {
- public:
-  explicit CollectiveHub(int replicas);
-  // Phase 1 / phase 2 barriers. Return false when the run was aborted.
-  bool deposit(int replica, const Op* op, const std::byte* input);
-  bool finishedReading();
-  const std::byte* input(int replica) const { return inputs_[replica]; }
-  const Op* opOf(int replica) const { return ops_[replica]; }
-  // The replica stops running (finished or failed).
-  void leave();
+// The graph id of the main graph in a collective's identity (subgraphs use Graph::index).
+inline constexpr uint32_t kMainGraphId = 0xffffffffu;
 
- private:
-  bool wait(std::unique_lock<std::mutex>& lock);
-  std::mutex mu_;
-  std::condition_variable cv_;
-  int active_, arrived_ = 0;
-  uint64_t generation_ = 0;
-  bool aborted_ = false, left_ = false;
-  std::vector<const std::byte*> inputs_;
-  std::vector<const Op*> ops_;
+// The collective instruction a replica is parked at. (graph, pc) identifies the
+// collective in every process that compiled the same module; the pointers are
+// this replica's operand and result storage, valid while it stays parked.
+struct PendingCollective {
+  uint32_t graph = kMainGraphId;
+  uint32_t pc = 0;
+  const CollectiveSpec* spec = nullptr;
+  const Instr* instr = nullptr;
+  const std::byte* input = nullptr;
+  const TensorType* inType = nullptr;
+  std::byte* output = nullptr;
+  const TensorType* outType = nullptr;
 };
 
 struct Frame {
@@ -81,10 +78,25 @@ class Interpreter {
  public:
   // `trace`: null, or where to write one line per executed instruction.
   Interpreter(const Module& m, const Program& p, DeviceState& state, int replica, std::ostream* trace,
-              const SourceManager* sources, CollectiveHub* hub = nullptr);
+              const SourceManager* sources);
+  ~Interpreter();
 
-  // Runs the main graph (cursors reset). Throws RuntimeFault.
+  // Runs the main graph start to end (cursors reset). A collective over more
+  // than one replica cannot complete alone: it faults. Throws RuntimeFault.
   void runMain();
+
+  // Resumable execution, for the replica pool: start() binds the main graph and
+  // resets the cursors; resume() runs until the graph ends (returns true) or the
+  // replica reaches a collective over a group of more than one replica (returns
+  // false: pending() describes it). After the collective's output has been
+  // written, completeCollective() steps past it; then resume() again.
+  void start();
+  bool resume();
+  const PendingCollective& pending() const { return pending_; }
+  void completeCollective();
+  // A fault at the pending collective (the group could not meet).
+  [[noreturn]] void faultAtPending(std::string msg, bool aborted);
+
   // Runs `g` (a main-graph subset, for previews) over `frameArena`; returns the slot pointers.
   const std::vector<std::byte*>& runDetached(const CompiledGraph& g, AlignedBytes& frameArena);
 
@@ -94,15 +106,28 @@ class Interpreter {
   const std::vector<bool>& written() const { return written_; }
   // Where a d2h/h2d stream cursor stands (tests).
   int64_t cursor(unsigned resource) const { return cursors_[resource]; }
+  int replica() const { return replica_; }
 
  private:
+  // One live graph activation. `pc` is the instruction being executed; while a
+  // callee runs, it is the caller's call / repeat / conditional instruction.
+  struct Activation {
+    const CompiledGraph* g;
+    Frame* f;
+    uint32_t pc;
+    uint64_t iteration;  // repeat: body runs completed
+  };
+
   void bind(const CompiledGraph& g, Frame& f, std::byte* arena);
-  template <bool kTrace> void exec(const CompiledGraph& g, Frame& f);
-  void invoke(const CompiledGraph& callee, const std::byte* const* args);
+  Frame& frameOf(const CompiledGraph& g);
+  void push(const CompiledGraph& callee, const std::byte* const* args);
+  template <bool kTrace> bool loop();
+  // Completes the caller's instruction after its callee returned; false if it
+  // pushed the next repeat iteration instead.
+  template <bool kTrace> bool returnTo(Activation& caller, const CompiledGraph& callee, const Frame& calleeFrame);
+  const std::byte** repeatArgs(const Activation& a, const Instr& in);
   void traceInstr(const CompiledGraph& g, const Frame& f, const Instr& in);
   [[noreturn]] void fault(const Instr& in, std::string msg, std::vector<Note> notes = {});
-  void collective(const Instr& in, const CollectiveSpec& c, const std::byte* x, const TensorType& xt,
-                  std::byte* out, const TensorType& outType);
   int64_t remoteOffset(const Instr& in, const std::byte* p, const TensorType& t, const Resource& r);
 
   const Module& m_;
@@ -112,13 +137,15 @@ class Interpreter {
   int64_t nht_;
   std::ostream* trace_;
   const SourceManager* sources_;
-  std::vector<Frame> frames_;  // by Graph::index
+  std::vector<std::unique_ptr<Frame>> frames_;  // by Graph::index, allocated on first call
   Frame mainFrame_;
+  std::vector<Activation> stack_;
+  std::vector<const std::byte*> args_;  // call argument scratch
+  PendingCollective pending_;
   std::vector<int64_t> cursors_;
   std::vector<bool> written_;
   std::vector<std::string> printed_;
   KernelContext kctx_;
-  CollectiveHub* hub_;
 };
 
 }  // namespace pir::vm

@@ -14,6 +14,7 @@
 #include "vm/format.h"
 #include "vm/grouping.h"
 #include "vm/npy.h"
+#include "vm/replica_pool.h"
 
 namespace pir::vm {
 
@@ -22,6 +23,7 @@ struct Session::State {
   std::vector<const Value*> vars;  // the variable of each dev.vars[r] index
   std::vector<uint64_t> varUids;   // their Value::uid (identity across recompiles)
   size_t validOps = 0;             // main ops (a prefix) whose values are from the last run
+  bool scattered = false;          // MPI: other processes hold their replicas' latest values
 };
 
 struct Session::Snapshot {
@@ -268,6 +270,27 @@ void Session::run(int64_t times, SourceLoc loc) {
   for (int64_t i = 0; i < times; ++i) runOnce(loc);
 }
 
+// ---- the replicas of a run (vm/replica_pool.h) ------------------------------
+
+void Session::runReplicaSet(SourceLoc loc, std::vector<ReplicaOutcome>& outcomes) {
+  Communicator& comm = processCommunicator();
+  const int64_t R = replicasOf(*mp_);
+  if (R % comm.processes() != 0)
+    diags_.fail(mp_->options.present ? mp_->options.loc : loc,
+                "replication = " + std::to_string(R) + " cannot be divided over " + std::to_string(comm.processes()) +
+                    " MPI processes: the replica count must be a multiple of the process count");
+  const int threads = options_.threads > 0 ? options_.threads : defaultThreads(comm);
+  runReplicas(*mp_, *program_, st_->dev, &diags_.sources(), options_.trace != nullptr, threads, comm, outcomes);
+  // Each process now holds only its own replicas' results; print / save gather them.
+  if (comm.processes() > 1) st_->scattered = true;
+}
+
+void Session::gatherReplicas() {
+  if (!st_->scattered) return;
+  processCommunicator().shareState(st_->dev, *mp_);
+  st_->scattered = false;
+}
+
 void Session::runOnce(SourceLoc loc) {
   ensureReady();
   const int R = replicasOf(*mp_);
@@ -280,46 +303,14 @@ void Session::runOnce(SourceLoc loc) {
   for (const auto& res : mp_->resources)
     if (res->kind == Resource::Kind::D2H) backup.streams[res->index] = st_->dev.streams[res->index];
   const size_t backupValidOps = st_->validOps;
-  std::vector<std::unique_ptr<Interpreter>> interps(R);
-  std::vector<std::ostringstream> traces(options_.trace ? R : 0);
-  std::vector<std::optional<RuntimeFault>> faults(R);
-  const SourceManager* sources = &diags_.sources();
-
-  // Collectives are barriers between replicas: then every replica needs its own thread.
-  std::unique_ptr<CollectiveHub> hub;
-  if (program_->hasCollectives && R > 1) hub = std::make_unique<CollectiveHub>(R);
-  auto runReplica = [&](int r) {
-    try {
-      interps[r] = std::make_unique<Interpreter>(*mp_, *program_, st_->dev, r, options_.trace ? &traces[r] : nullptr,
-                                                 sources, hub.get());
-      interps[r]->runMain();
-    } catch (const RuntimeFault& f) {
-      faults[r].emplace(f);
-    } catch (const std::exception& e) {
-      faults[r].emplace(nullptr, std::string("run: ") + e.what());
-    }
-    if (hub) hub->leave();
-  };
-  int threads = options_.threads > 0 ? options_.threads : static_cast<int>(std::thread::hardware_concurrency());
-  threads = hub ? R : std::clamp(threads, 1, R);
-  if (threads == 1) {
-    for (int r = 0; r < R; ++r) runReplica(r);
-  } else {
-    std::atomic<int> next{0};
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t)
-      pool.emplace_back([&] {
-        for (int r; (r = next.fetch_add(1)) < R;) runReplica(r);
-      });
-    for (auto& th : pool) th.join();
-  }
+  std::vector<ReplicaOutcome> outcomes;
+  runReplicaSet(loc, outcomes);
 
   // Deterministic output: replica 0's lines, then replica 1's, ...
   for (int r = 0; r < R; ++r) {
-    if (interps[r])
-      for (const std::string& line : interps[r]->printed())
-        out_ << (R > 1 ? "[replica " + std::to_string(r) + "] " : std::string()) << line;
-    if (options_.trace) *options_.trace << traces[r].str();
+    for (const std::string& line : outcomes[r].printed)
+      out_ << (R > 1 ? "[replica " + std::to_string(r) + "] " : std::string()) << line;
+    if (options_.trace) *options_.trace << outcomes[r].trace;
   }
   out_.flush();
 
@@ -327,9 +318,9 @@ void Session::runOnce(SourceLoc loc) {
   // matters when no replica failed (then the replicas diverged).
   const RuntimeFault* first = nullptr;
   for (int r = 0; r < R && !first; ++r)
-    if (faults[r] && !faults[r]->aborted) first = &*faults[r];
+    if (outcomes[r].fault && !outcomes[r].fault->aborted) first = &*outcomes[r].fault;
   for (int r = 0; r < R && !first; ++r)
-    if (faults[r]) first = &*faults[r];
+    if (outcomes[r].fault) first = &*outcomes[r].fault;
   if (first) {
     RuntimeFault f = *first;
     st_->dev.vars = std::move(backup.vars);
@@ -340,14 +331,14 @@ void Session::runOnce(SourceLoc loc) {
     st_->validOps = backupValidOps;
     std::string msg = f.what();
     if (f.aborted) msg += ": not every replica of the group reached this collective";
-    diags_.fail(f.op ? f.op->loc : loc, msg, f.notes);
+    diags_.fail(f.loc.valid() ? f.loc : loc, msg, f.notes);
   }
   st_->validOps = mp_->main->ops.size();
   lastWritten_.clear();
   for (const auto& res : mp_->resources) {
     if (res->kind != Resource::Kind::D2H) continue;
     for (int r = 0; r < R; ++r)
-      if (interps[r] && res->index < interps[r]->written().size() && interps[r]->written()[res->index]) {
+      if (res->index < outcomes[r].written.size() && outcomes[r].written[res->index]) {
         lastWritten_.push_back(res.get());
         break;
       }
@@ -425,6 +416,7 @@ void Session::write(const std::string& variable, const Literal& data, SourceLoc 
 
 HostTensor Session::valueOf(const std::string& name, SourceLoc loc) {
   ensureReady();
+  gatherReplicas();
   const int R = replicasOf(*mp_);
   if (name.size() < 2 || (name[0] != '$' && name[0] != '%'))
     diags_.fail(loc, "print: expected a $stream or %value, got '" + name + "'");
@@ -498,11 +490,20 @@ void Session::print(const std::string& name, SourceLoc loc) {
 
 void Session::save(const std::string& name, const std::string& path, SourceLoc loc) {
   HostTensor t = valueOf(name, loc);
-  try {
-    writeNpy(path, t);
-  } catch (const NpyError& e) {
-    diags_.fail(loc, std::string("save: ") + e.what());
+  // Under MPI every process holds the gathered value; rank 0 writes the file
+  // and every process learns how that went before going on (a later `load`
+  // of it must find it).
+  Communicator& comm = processCommunicator();
+  std::string error;
+  if (comm.rank() == 0) {
+    try {
+      writeNpy(path, t);
+    } catch (const NpyError& e) {
+      error = e.what();
+    }
   }
+  if (comm.processes() > 1) error = comm.fromRankZero(error);
+  if (!error.empty()) diags_.fail(loc, "save: " + error);
 }
 
 void Session::reset() {

@@ -5,14 +5,13 @@
 // generation) or the session is pointed at another module; variable values
 // and the last run's main-graph values carry over to the new program by uid.
 //
-// Replicas: every replica has its own variables, stream slices, remote buffers
-// and main-graph values; a run executes the replicas on min(R, threads) threads
-// (each replica on one thread, start to end: replicas interact only through
-// collectives, which would be barrier points between per-replica segments).
-// Results are those of running the replicas one after another. Output is
-// deterministic: after each run the print_tensor lines of replica 0 are written,
-// then those of replica 1, ... (each `[replica r] `-prefixed when R > 1) — exactly
-// what sequential execution prints; likewise the --trace lines.
+// Replicas: every replica has its own variables, stream slices and remote
+// buffers and main-graph values; a run executes them on a bounded pool of
+// threads, parking replicas at collectives (vm/replica_pool.h), or divided over
+// the processes of an MPI job (vm/communicator.h). Results are those of running
+// the replicas one after another. Output is deterministic: after each run the
+// print_tensor lines of replica 0 are written, then those of replica 1, ...
+// (each `[replica r] `-prefixed when R > 1); likewise the --trace lines.
 //
 // A run that fails (runtime.md §8) leaves the state exactly as before that run
 // (the state is snapshotted and restored); the error of the lowest failing
@@ -28,13 +27,14 @@
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
 #include "vm/bytecode.h"
+#include "vm/communicator.h"
 #include "vm/interpreter.h"
 #include "vm/tensor.h"
 
 namespace pir::vm {
 
 struct SessionOptions {
-  int threads = 0;                 // replica threads; 0: min(R, hardware threads)
+  int threads = 0;                 // thread budget (replicas x BLAS threads); 0: the hardware threads
   std::ostream* trace = nullptr;   // --trace: executed instructions (stderr)
 };
 
@@ -98,6 +98,8 @@ class Session {
   void ensureReady();
   void initVariable(size_t index, State& st);
   void runOnce(SourceLoc loc);
+  void runReplicaSet(SourceLoc loc, std::vector<ReplicaOutcome>& outcomes);  // vm/replica_pool.h
+  void gatherReplicas();  // MPI: every replica's state into this process, before print / save
   const Resource* resourceNamed(const std::string& name, SourceLoc loc) const;
   const Value* mainValueNamed(const std::string& name, SourceLoc loc) const;
   const std::byte* mainValueData(const Value& v, int replica) const;

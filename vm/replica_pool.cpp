@@ -1,0 +1,338 @@
+#include "vm/replica_pool.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <exception>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "vm/grouping.h"
+#include "vm/kernels_collective.h"
+
+namespace pir::vm {
+
+int defaultThreads(const Communicator& comm) {
+  int hw = static_cast<int>(std::thread::hardware_concurrency());
+  if (hw <= 0) hw = 1;
+  int sameMachine = 1;  // Open MPI tells each process how many of the job share its machine
+  if (comm.processes() > 1)
+    if (const char* s = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE")) sameMachine = std::max(1, std::atoi(s));
+  return std::max(1, hw / sameMachine);
+}
+
+void setBlasThreads(int threads) {
+  static std::mutex mu;
+  static int userCap = -1, applied = -1;
+  std::lock_guard lock(mu);
+  if (userCap < 0) {  // read once, before pir ever sets the variable
+    const char* s = std::getenv("OPENBLAS_NUM_THREADS");
+    userCap = s && std::atoi(s) > 0 ? std::atoi(s) : 0;
+  }
+  if (userCap > 0) threads = std::min(threads, userCap);
+  threads = std::max(1, threads);
+  if (threads == applied) return;
+  // vm/kernels_matmul.cpp loads OpenBLAS on the first large product; until
+  // then the variable decides the size of the pool it starts with.
+  setenv("OPENBLAS_NUM_THREADS", std::to_string(threads).c_str(), 1);
+  for (const char* name : {"libopenblas.so.0", "libopenblas.so"}) {
+    if (void* h = dlopen(name, RTLD_NOW | RTLD_NOLOAD | RTLD_LOCAL)) {
+      if (auto set = reinterpret_cast<void (*)(int)>(dlsym(h, "openblas_set_num_threads"))) set(threads);
+      dlclose(h);
+      break;
+    }
+  }
+  applied = threads;
+}
+
+namespace {
+
+// `workers - 1` helper threads that, with the calling thread, run parallel
+// loops. Indices are claimed from a shared counter: any thread may run any
+// index. Supersteps are short (a data-parallel step meets every few ms), so
+// both sides spin briefly before sleeping: a futex wake-up per hand-off would
+// cost more than the work on a busy machine.
+class Workers {
+ public:
+  explicit Workers(int workers) {
+    for (int i = 1; i < workers; ++i) threads_.emplace_back([this] { serve(); });
+  }
+  ~Workers() {
+    {
+      std::lock_guard lock(mu_);
+      stop_.store(true);
+    }
+    cv_.notify_all();
+    for (auto& t : threads_) t.join();
+  }
+
+  // fn(i) for every i in [0, count); returns when all have run. fn must not throw.
+  void parallelFor(size_t count, const std::function<void(size_t)>& fn) {
+    if (count == 0) return;
+    if (threads_.empty() || count == 1) {
+      for (size_t i = 0; i < count; ++i) fn(i);
+      return;
+    }
+    {
+      std::lock_guard lock(mu_);
+      fn_ = &fn;
+      count_ = count;
+      next_.store(0);
+      busy_.store(threads_.size());
+      generation_.fetch_add(1, std::memory_order_release);
+    }
+    cv_.notify_all();
+    drain();
+    for (int spin = 0; busy_.load(std::memory_order_acquire) != 0; ++spin) {
+      if (spin < kSpins) continue;
+      std::unique_lock lock(mu_);
+      done_.wait(lock, [&] { return busy_.load() == 0; });
+    }
+    fn_ = nullptr;
+  }
+
+ private:
+  static constexpr int kSpins = 20000;
+  void drain() {
+    for (size_t i; (i = next_.fetch_add(1)) < count_;) (*fn_)(i);
+  }
+  void serve() {
+    uint64_t seen = 0;
+    for (;;) {
+      int spin = 0;
+      while (generation_.load(std::memory_order_acquire) == seen && !stop_.load() && spin < kSpins) ++spin;
+      if (generation_.load(std::memory_order_acquire) == seen) {
+        std::unique_lock lock(mu_);
+        cv_.wait(lock, [&] { return stop_.load() || generation_.load() != seen; });
+      }
+      if (stop_.load()) return;
+      seen = generation_.load(std::memory_order_acquire);
+      drain();
+      if (busy_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        std::lock_guard lock(mu_);
+        done_.notify_one();
+      }
+    }
+  }
+
+  std::vector<std::thread> threads_;
+  std::mutex mu_;
+  std::condition_variable cv_, done_;
+  const std::function<void(size_t)>* fn_ = nullptr;
+  size_t count_ = 0;
+  std::atomic<size_t> next_{0};
+  std::atomic<size_t> busy_{0};
+  std::atomic<uint64_t> generation_{0};
+  std::atomic<bool> stop_{false};
+};
+
+// A replica between supersteps: alive only while parked.
+struct LiveReplica {
+  std::unique_ptr<Interpreter> interp;
+  std::unique_ptr<std::ostringstream> trace;
+};
+
+const CompiledGraph& graphOf(const Program& p, uint32_t graph) {
+  return graph == kMainGraphId ? *p.main : *p.graphs[graph];
+}
+
+}  // namespace
+
+void runReplicas(const Module& m, const Program& p, DeviceState& state, const SourceManager* sources, bool trace,
+                 int threads, Communicator& comm, std::vector<ReplicaOutcome>& outcomes) {
+  const int64_t R = std::max<int64_t>(1, m.options.replication);
+  const int64_t first = comm.firstLocal(R), count = comm.localCount(R);
+  outcomes.assign(static_cast<size_t>(R), ReplicaOutcome{});
+  const int workers = static_cast<int>(std::clamp<int64_t>(count, 1, std::max(1, threads)));
+  setBlasThreads(std::max(1, threads) / workers);
+  Workers pool(workers);
+
+  std::vector<LiveReplica> live(static_cast<size_t>(count));
+  std::vector<ReplicaStatus> status(static_cast<size_t>(R));
+  auto retire = [&](int64_t local) {
+    LiveReplica& l = live[static_cast<size_t>(local)];
+    ReplicaOutcome& o = outcomes[static_cast<size_t>(first + local)];
+    o.printed = std::move(l.interp->printed());
+    o.written = l.interp->written();
+    if (l.trace) o.trace = l.trace->str();
+    l = LiveReplica{};  // frees the replica's frames
+  };
+  auto fail = [&](int64_t local, RuntimeFault f) {
+    outcomes[static_cast<size_t>(first + local)].fault.emplace(std::move(f));
+    status[static_cast<size_t>(first + local)] = ReplicaStatus{ReplicaStatus::Failed};
+    if (live[static_cast<size_t>(local)].interp) retire(local);
+  };
+  // Runs one replica until it parks, finishes or fails.
+  auto step = [&](int64_t local) {
+    LiveReplica& l = live[static_cast<size_t>(local)];
+    const int64_t r = first + local;
+    try {
+      if (!l.interp) {
+        if (trace) l.trace = std::make_unique<std::ostringstream>();
+        l.interp = std::make_unique<Interpreter>(m, p, state, static_cast<int>(r), l.trace.get(), sources);
+        l.interp->start();
+      }
+      if (l.interp->resume()) {
+        status[static_cast<size_t>(r)] = ReplicaStatus{ReplicaStatus::Finished};
+        retire(local);
+      } else {
+        const PendingCollective& pc = l.interp->pending();
+        status[static_cast<size_t>(r)] = ReplicaStatus{ReplicaStatus::Parked, pc.graph, pc.pc, 0,
+                                                       HostTensor::byteSize(*pc.inType)};
+      }
+    } catch (const RuntimeFault& f) {
+      fail(local, f);
+    } catch (const std::exception& e) {
+      fail(local, RuntimeFault(nullptr, std::string("run: ") + e.what()));
+    }
+  };
+
+  std::vector<int64_t> runnable(static_cast<size_t>(count));
+  for (int64_t i = 0; i < count; ++i) runnable[static_cast<size_t>(i)] = i;
+  std::map<std::pair<int64_t, int64_t>, ReplicaGrouping> groupings;
+  std::vector<const std::byte*> inputs(static_cast<size_t>(R), nullptr);
+  struct Meeting {
+    CollectiveJob job;
+    std::vector<int> members;
+  };
+  try {
+  for (;;) {
+    pool.parallelFor(runnable.size(), [&](size_t i) { step(runnable[i]); });
+    runnable.clear();
+    if (comm.processes() > 1) {
+      std::string where;
+      for (int64_t local = 0; local < count && where.empty(); ++local)
+        if (const Interpreter* in = live[static_cast<size_t>(local)].interp.get()) {
+          const Op* op = in->pending().instr ? in->pending().instr->op : nullptr;
+          if (op && sources) where = locationText(*sources, op->loc) + ": error: " + std::string(op->info().name);
+          if (!where.empty() && R > 1) where += " (replica " + std::to_string(first + local) + ")";
+        }
+      comm.noteWaitingAt(where);
+    }
+    comm.shareStatus(status, first, count);
+
+    // Who meets: decided from the global table alone, so every process agrees.
+    std::vector<Meeting> meetings;
+    std::vector<int64_t> senders;
+    std::vector<char> handled(static_cast<size_t>(R), 0);
+    std::vector<std::pair<int64_t, std::pair<std::string, bool>>> refused;  // (replica, (message, aborted))
+    for (int64_t r = 0; r < R; ++r) {
+      const ReplicaStatus& s = status[static_cast<size_t>(r)];
+      if (s.kind != ReplicaStatus::Parked || handled[static_cast<size_t>(r)]) continue;
+      const CompiledGraph& g = graphOf(p, s.graph);
+      const Instr& in = g.code[s.pc];
+      const CollectiveSpec& spec = g.collectives[in.a];
+      auto key = std::make_pair(spec.stride, spec.groupSize);
+      auto it = groupings.find(key);
+      if (it == groupings.end()) it = groupings.emplace(key, ReplicaGrouping(R, Grouping{spec.stride, spec.groupSize})).first;
+      const std::vector<int>& members = it->second.members(it->second.groupOf(static_cast<int>(r)));
+      int gone = -1, elsewhere = -1;
+      for (int mbr : members) {
+        const ReplicaStatus& ms = status[static_cast<size_t>(mbr)];
+        if (ms.kind != ReplicaStatus::Parked) {
+          if (gone < 0) gone = mbr;
+        } else if (ms.graph != s.graph || ms.pc != s.pc) {
+          if (elsewhere < 0) elsewhere = mbr;
+        }
+      }
+      for (int mbr : members) handled[static_cast<size_t>(mbr)] = 1;
+      if (gone >= 0 || elsewhere >= 0) {
+        for (int mbr : members) {
+          const ReplicaStatus& ms = status[static_cast<size_t>(mbr)];
+          if (ms.kind != ReplicaStatus::Parked) continue;
+          if (gone >= 0) {
+            refused.push_back({mbr, {"aborted", true}});
+          } else {
+            int other = -1;  // the first member waiting at another collective than mbr
+            for (int o : members)
+              if (status[static_cast<size_t>(o)].graph != ms.graph || status[static_cast<size_t>(o)].pc != ms.pc) {
+                other = o;
+                break;
+              }
+            refused.push_back({mbr, {"replica " + std::to_string(other) + " of the group reached a different collective",
+                                     false}});
+          }
+        }
+        continue;
+      }
+      Meeting meeting;
+      meeting.job.spec = &spec;
+      meeting.job.inType = g.argTypes[in.args];
+      meeting.job.outType = g.argTypes[in.args + 1];
+      meeting.members = members;
+      meetings.push_back(std::move(meeting));
+      senders.insert(senders.end(), members.begin(), members.end());
+    }
+    if (meetings.empty() && refused.empty()) break;  // nobody waits: the run is over
+
+    std::sort(senders.begin(), senders.end());
+    for (int64_t r : senders)
+      if (r >= first && r < first + count) inputs[static_cast<size_t>(r)] = live[static_cast<size_t>(r - first)].interp->pending().input;
+    comm.shareInputs(senders, status, inputs);
+
+    std::vector<std::pair<uint32_t, int64_t>> items;  // (meeting, item)
+    for (size_t k = 0; k < meetings.size(); ++k) {
+      CollectiveJob& job = meetings[k].job;
+      for (int mbr : meetings[k].members) {
+        job.inputs.push_back(inputs[static_cast<size_t>(mbr)]);
+        const bool local = mbr >= first && mbr < first + count;
+        job.outputs.push_back(local ? live[static_cast<size_t>(mbr - first)].interp->pending().output : nullptr);
+      }
+      const int64_t n = collectiveItems(job);
+      for (int64_t i = 0; i < n; ++i) items.emplace_back(static_cast<uint32_t>(k), i);
+    }
+    pool.parallelFor(items.size(), [&](size_t i) { runCollectiveItem(meetings[items[i].first].job, items[i].second); });
+
+    for (const Meeting& meeting : meetings)
+      for (int mbr : meeting.members)
+        if (mbr >= first && mbr < first + count) {
+          live[static_cast<size_t>(mbr - first)].interp->completeCollective();
+          runnable.push_back(mbr - first);
+        }
+    for (auto& [r, why] : refused) {
+      if (r < first || r >= first + count) {
+        status[static_cast<size_t>(r)] = ReplicaStatus{ReplicaStatus::Failed};
+        continue;
+      }
+      try {
+        live[static_cast<size_t>(r - first)].interp->faultAtPending(why.first, why.second);
+      } catch (const RuntimeFault& f) {
+        fail(r - first, f);
+      }
+    }
+    std::sort(runnable.begin(), runnable.end());
+  }
+  } catch (const PeerLost& e) {
+    // Every local replica stops: those waiting at a collective report it there.
+    for (int64_t local = 0; local < count; ++local) {
+      ReplicaOutcome& o = outcomes[static_cast<size_t>(first + local)];
+      if (o.fault) continue;
+      LiveReplica& l = live[static_cast<size_t>(local)];
+      if (!l.interp) {
+        o.fault.emplace(nullptr, std::string("run: ") + e.what());
+        continue;
+      }
+      try {
+        l.interp->faultAtPending(e.what(), false);
+      } catch (const RuntimeFault& f) {
+        fail(local, f);
+      }
+    }
+  }
+  if (comm.processes() > 1) comm.noteWaitingAt("");
+  try {
+    comm.shareOutcomes(outcomes, first, count);
+  } catch (const PeerLost& e) {
+    for (int64_t local = 0; local < count; ++local)
+      if (!outcomes[static_cast<size_t>(first + local)].fault)
+        outcomes[static_cast<size_t>(first + local)].fault.emplace(nullptr, std::string("run: ") + e.what());
+  }
+}
+
+}  // namespace pir::vm

@@ -1,0 +1,45 @@
+// Runs the replicas of one `run` on a bounded pool of threads (runtime.md §5).
+//
+// A replica is an Interpreter (its heap frame stack) over its slice of the
+// device state, not a thread: the pool's workers resume whichever replicas are
+// runnable until each is parked at a collective, finished or failed (a
+// superstep); then the groups whose members all wait at the same collective
+// (identified by graph and instruction) meet: their outputs are computed, in
+// work items spread over the same workers, and the members become runnable
+// again. A group some member of which finished, failed or waits elsewhere
+// cannot meet: its waiting members fail (an aborted or diverged collective).
+//
+// Results never depend on the thread count or on scheduling: replicas share
+// nothing between collectives, collectives combine members in replica order,
+// and every decision is taken from the whole superstep's table. Memory is the
+// state of the replicas that are parked (their frames), not thread stacks.
+//
+// One thread budget: at most `threads` workers run replicas, and each gives
+// OpenBLAS threads / workers threads, so BLAS threads x running replicas never
+// exceed the budget.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "vm/communicator.h"
+#include "vm/interpreter.h"
+
+namespace pir::vm {
+
+// The default thread budget of this process: the hardware threads, shared
+// between the processes of an MPI job that run on the same machine.
+int defaultThreads(const Communicator& comm);
+
+// Sets the number of threads OpenBLAS may use (if loaded, else when it loads);
+// an OPENBLAS_NUM_THREADS set by the user caps it.
+void setBlasThreads(int threads);
+
+// Runs the main graph once for each replica of this process (comm's local
+// range) over `state`, on at most `threads` threads (>= 1). `outcomes` gets one
+// entry per replica of the module (other processes' entries filled in by comm).
+// `trace`: record --trace lines. Never throws for a runtime error: faults are
+// in the outcomes.
+void runReplicas(const Module& m, const Program& p, DeviceState& state, const SourceManager* sources, bool trace,
+                 int threads, Communicator& comm, std::vector<ReplicaOutcome>& outcomes);
+
+}  // namespace pir::vm
