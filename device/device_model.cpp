@@ -283,6 +283,39 @@ class Model {
     return {p.ipu, p.set};
   }
 
+  // Every layout reachable from main, each once, callees first (an iterative
+  // post-order: calls nest to any depth, the native stack must not).
+  std::vector<Layout*> calleesFirst() {
+    std::vector<Layout*> order;
+    std::set<Layout*> seen;
+    std::vector<std::pair<Layout*, bool>> stack{{&mainLayout(), false}};
+    while (!stack.empty()) {
+      auto [l, expanded] = stack.back();
+      stack.pop_back();
+      if (expanded) {
+        order.push_back(l);
+        continue;
+      }
+      if (!seen.insert(l).second) continue;
+      stack.push_back({l, true});
+      for (LayoutOp& lop : l->ops)
+        for (const Callee& c : calleesOf(*lop.op)) {
+          Layout* callee = &layout(c.graph, calleeContext(lop));
+          if (!seen.count(callee)) stack.push_back({callee, false});
+        }
+    }
+    return order;
+  }
+
+  // Peaks and witnesses bottom-up, so that peakOf/witnessOf of a caller finds
+  // its callees done and recurses one level only.
+  void computePeaks() {
+    for (Layout* l : calleesFirst()) peakOf(*l);
+  }
+  void computeWitnesses(int64_t t) {
+    for (Layout* l : calleesFirst()) witnessOf(*l, t);
+  }
+
   // Every layout reachable from main, each once, callers first.
   std::vector<Layout*> reachable() {
     std::vector<Layout*> order;
@@ -795,6 +828,7 @@ MemoryReport memoryOf(Model& model) {
     u.alwaysLiveBytes = satAdd(u.alwaysLiveBytes, b);
     u.peakBytes = satAdd(u.peakBytes, b);
   }
+  model.computePeaks();
   for (auto& [t, b] : model.peakOf(model.mainLayout())) {
     if (b == 0) continue;
     TileUsage& u = at(t);
@@ -808,6 +842,9 @@ MemoryReport memoryOf(Model& model) {
 // ---- the profile's simulation ---------------------------------------------------
 
 class Simulator {
+  static constexpr int kMaxSimulatedDepth = 1000;
+  int depth_ = 0;
+
  public:
   Simulator(Model& model, Profile& profile) : model_(model), p_(profile) {}
 
@@ -871,6 +908,14 @@ class Simulator {
   }
 
   void graph(Layout& l, uint64_t mult, bool emit) {
+    // The timeline walks calls recursively: past this depth it gives up the
+    // way it does past its op budget (the figures come from the static model).
+    struct Depth {
+      int& d;
+      explicit Depth(int& x) : d(x) { ++d; }
+      ~Depth() { --d; }
+    } depth(depth_);
+    if (depth_ > kMaxSimulatedDepth) throw Budget{};
     for (LayoutOp& lop : l.ops) {
       if (lop.block) continue;  // costed with its exchange block
       const Op& op = *lop.op;
@@ -1008,6 +1053,7 @@ void checkDeviceMemory(const Module& m, DiagnosticEngine& diags) {
   }
   if (auto it = model.code().find(t); it != model.code().end())
     items.push_back({"code of " + std::to_string(model.codeOps().at(t)) + " op(s)", it->second, {}});
+  model.computeWitnesses(t);
   const Witness& w = model.witnessOf(model.mainLayout(), t);
   for (auto& [v, b] : w.live) {
     std::string label = valueLabel(v) + (v->graph && !v->graph->isMain ? " (@" + v->graph->name + ")" : "") + " " + v->type.str();
