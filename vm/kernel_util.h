@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "vm/kernels.h"
+#include "vm/simd_kernels.h"
 
 namespace pir::vm::detail {
 
@@ -123,6 +124,23 @@ template <class T> using Vec = Eigen::Array<T, Eigen::Dynamic, 1>;
 template <class T> using VecMap = Eigen::Map<Vec<T>>;
 template <class T> using CVecMap = Eigen::Map<const Vec<T>>;
 template <class T> using RowMat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// ---- threads ---------------------------------------------------------------
+
+// Elements per thread below which an elementwise loop is not split (a split
+// costs a few microseconds of wake-up).
+inline constexpr int64_t kMinElementsPerThread = 64 * 1024;
+
+// body(begin, end) over [0, n): one call on this thread unless kernel threads
+// are enabled and n is large (simd::parallelFor). No allocation on the
+// common path, so small ops keep their dispatch cost.
+template <class Body> inline void splitRange(int64_t n, Body&& body) {
+  if (n < 2 * kMinElementsPerThread || simd::kernelThreads() <= 1) {
+    if (n > 0) body(int64_t{0}, n);
+    return;
+  }
+  simd::parallelFor(n, kMinElementsPerThread, body);
+}
 
 // ---- PreparedKernel construction -------------------------------------------
 

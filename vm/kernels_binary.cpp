@@ -120,7 +120,62 @@ template <class T, Bin B, class R, class X, class Y> void binaryRun(R* y, int64_
   }
 }
 
+constexpr int simdKindOf(Bin b) {
+  switch (b) {
+    case Bin::Add: return simd::kAdd;
+    case Bin::Sub: return simd::kSub;
+    case Bin::Mul: return simd::kMul;
+    case Bin::Div: return simd::kDiv;
+    case Bin::Max: return simd::kMax;
+    case Bin::Min: return simd::kMin;
+    default: return -1;
+  }
+}
+
+// f32/f64 arithmetic through the per-ISA loops (one IEEE operation per
+// element, so the same values as the Eigen path, only faster).
+template <class T, Bin B> constexpr bool kSimdBinary =
+    (std::is_same_v<T, float> || std::is_same_v<T, double>) && simdKindOf(B) >= 0;
+
+template <class T> const simd::TypedTable<T>& typedTable() {
+  if constexpr (std::is_same_v<T, float>) return simd::table().f32;
+  else return simd::table().f64;
+}
+
+template <class T, Bin B> void applySimdBinary(const BroadcastPlan& p, const T* a, const T* b, T* y) {
+  const auto& fns = typedTable<T>().binary[simdKindOf(B)];
+  if (p.flat) {
+    const auto fn = fns[simd::kVecVec];
+    splitRange(p.total, [&](int64_t s, int64_t e) { fn(a + s, b + s, y + s, e - s); });
+    return;
+  }
+  const bool ra = p.innerBroadcast[0] != 0, rb = p.innerBroadcast[1] != 0;
+  const int mode = ra ? simd::kScalarVec : rb ? simd::kVecScalar : simd::kVecVec;
+  const auto fn = fns[mode];
+  if (p.outer.empty()) {  // one run: e.g. a tensor and a scalar
+    if (ra && rb) {
+      fns[simd::kVecScalar](a, b, y, 1);
+      std::fill(y + 1, y + p.total, y[0]);
+    } else {
+      splitRange(p.total, [&](int64_t s, int64_t e) { fn(ra ? a : a + s, rb ? b : b + s, y + s, e - s); });
+    }
+    return;
+  }
+  forEachRun(p, [&](const int64_t* offs, int64_t outOff, int64_t n) {
+    if (ra && rb) {
+      fns[simd::kVecScalar](a + offs[0], b + offs[1], y + outOff, 1);
+      std::fill(y + outOff + 1, y + outOff + n, y[outOff]);
+    } else {
+      fn(a + offs[0], b + offs[1], y + outOff, n);
+    }
+  });
+}
+
 template <class T, Bin B, class R> void applyBinary(const BroadcastPlan& p, const T* a, const T* b, R* y) {
+  if constexpr (kSimdBinary<T, B>) {
+    applySimdBinary<T, B>(p, a, b, y);
+    return;
+  }
   if (p.flat) {
     binaryRun<T, B>(y, p.total, CVecMap<T>(a, p.total), CVecMap<T>(b, p.total));
     return;
@@ -173,8 +228,24 @@ template <class T> void runWhere(const PlanState& s, const TensorRef* ins, Tenso
   const T* x = ins[1].as<const T>();
   const T* z = ins[2].as<const T>();
   T* y = outs[0].as<T>();
+  // Moves bits: one loop per element size, any dtype.
+  const auto fn = simd::table().where[sizeof(T) == 1 ? 0 : sizeof(T) == 2 ? 1 : sizeof(T) == 4 ? 2 : 3];
   if (p.flat) {
-    VecMap<T>(y, p.total) = CVecMap<bool>(c, p.total).select(CVecMap<T>(x, p.total), CVecMap<T>(z, p.total));
+    splitRange(p.total, [&](int64_t s, int64_t e) { fn(c + s, x + s, z + s, y + s, e - s, 0); });
+    return;
+  }
+  if (p.outer.empty()) {
+    const int rep = p.innerBroadcast[0] | (p.innerBroadcast[1] << 1) | (p.innerBroadcast[2] << 2);
+    splitRange(p.total, [&](int64_t s, int64_t e) {
+      fn((rep & 1) ? c : c + s, (rep & 2) ? x : x + s, (rep & 4) ? z : z + s, y + s, e - s, rep);
+    });
+    return;
+  }
+  if (p.inner >= 16) {
+    const int rep = p.innerBroadcast[0] | (p.innerBroadcast[1] << 1) | (p.innerBroadcast[2] << 2);
+    forEachRun(p, [&](const int64_t* offs, int64_t outOff, int64_t n) {
+      fn(c + offs[0], x + offs[1], z + offs[2], y + outOff, n, rep);
+    });
     return;
   }
   T* yrun = y;
@@ -215,6 +286,22 @@ template <class T> void runScaledAdd(const ScaledAddState& s, const TensorRef* i
       });
     }
   };
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    // The same two products and sum as the Eigen expression, per-ISA loop.
+    const auto fn = typedTable<T>().scaledAdd;
+    if (p.flat) {
+      splitRange(p.total, [&](int64_t s, int64_t e) { fn(x + s, z + s, y + s, T(a), T(b), e - s, simd::kVecVec); });
+      return;
+    }
+    const bool rx = p.innerBroadcast[0] != 0, rz = p.innerBroadcast[1] != 0;
+    if (!(rx && rz)) {
+      const int mode = rx ? simd::kScalarVec : rz ? simd::kVecScalar : simd::kVecVec;
+      forEachRun(p, [&](const int64_t* offs, int64_t outOff, int64_t n) {
+        fn(x + offs[0], z + offs[1], y + outOff, T(a), T(b), n, mode);
+      });
+      return;
+    }
+  }
   if (p.flat) {
     math(p.total, CVecMap<T>(x, p.total), CVecMap<T>(z, p.total));
     return;

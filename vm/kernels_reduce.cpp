@@ -82,15 +82,69 @@ template <class T> const T* reordered(const Reorder& r, const T* x, int64_t n, V
   return scratch.data();
 }
 
+template <class C> const simd::TypedTable<C>& simdTable() {
+  if constexpr (std::is_same_v<C, float>) return simd::table().f32;
+  else return simd::table().f64;
+}
+
 struct ReduceState {
   Reorder reorder;
   int64_t rows = 0, cols = 0;  // rows: outputs; cols: elements reduced into each
+  // When the reduced axes are one contiguous block of the input (size-1 dims
+  // ignored): input = [outer, reduced, inner] without any reordering.
+  bool block = false;
+  int64_t outer = 1, reduced = 1, inner = 1;
 };
+
+// Fills the [outer, reduced, inner] view of `shape` reduced over `axes`, if the
+// non-trivial reduced axes are adjacent.
+void planBlock(ReduceState& s, const Shape& shape, const std::vector<int64_t>& axes) {
+  int64_t first = -1, last = -1;
+  for (int64_t a : axes)
+    if (shape[a] != 1) {
+      if (first < 0) first = a;
+      last = a;
+    }
+  for (int64_t d = first + 1; d < last; ++d)
+    if (shape[d] != 1 && !std::binary_search(axes.begin(), axes.end(), d)) return;  // a kept axis in between
+  s.block = true;
+  s.outer = s.reduced = s.inner = 1;
+  for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d) {
+    if (first >= 0 && d >= first && d <= last) s.reduced *= shape[d];
+    else if (first < 0 || d < first) s.outer *= shape[d];
+    else s.inner *= shape[d];
+  }
+}
+
+// Float sum and mean in the documented orders (vm/simd_kernels.h): a reduced
+// block that is contiguous (inner == 1) is summed with 16 interleaved partial
+// sums; a reduced block over a leading or middle axis is accumulated row by
+// row (y = x[0] + x[1] + ... in index order), vectorised across the kept
+// elements. Both are deterministic and independent of thread count.
+template <class T, Red R> void reduceSumBlock(const ReduceState& s, const T* x, T* y) {
+  const auto& fns = simdTable<T>();
+  const int64_t slab = s.reduced * s.inner;
+  if (s.inner == 1) {
+    for (int64_t o = 0; o < s.outer; ++o) y[o] = fns.sum(x + o * s.reduced, s.reduced);
+  } else {
+    for (int64_t o = 0; o < s.outer; ++o) fns.sumRows(x + o * slab, s.reduced, s.inner, y + o * s.inner);
+  }
+  if constexpr (R == Red::Mean) {
+    const T count = static_cast<T>(s.reduced);
+    for (int64_t i = 0; i < s.outer * s.inner; ++i) y[i] /= count;
+  }
+}
 
 template <class C> C nanMax(C a, C b) { return (a != a || a > b) ? a : b; }
 template <class C> C nanMin(C a, C b) { return (a != a || a < b) ? a : b; }
 
 template <class T, Red R> void runReduce(const ReduceState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  if constexpr ((std::is_same_v<T, float> || std::is_same_v<T, double>) && (R == Red::Sum || R == Red::Mean)) {
+    if (s.block && s.rows > 0 && s.cols > 0) {
+      reduceSumBlock<T, R>(s, ins[0].as<const T>(), outs[0].as<T>());
+      return;
+    }
+  }
   Vec<T> scratch;
   const T* x = reordered(s.reorder, ins[0].as<const T>(), s.rows * s.cols, scratch);
   VecMap<T> y(outs[0].as<T>(), s.rows);
@@ -136,7 +190,13 @@ template <class T, Red R> void runReduce(const ReduceState& s, const TensorRef* 
     else {  // logsumexp, shifted by the (finite) row max for stability
       Vec<C> mx = mc.rowwise().redux([](C a, C b) { return nanMax(a, b); });
       mx = mx.isFinite().select(mx, C(0));
-      r = (mc.colwise() - mx).exp().rowwise().sum().log() + mx;
+      RowArr<C> e = mc.colwise() - mx;
+      const auto& fns = simdTable<C>();
+      fns.unary[simd::kExp](e.data(), e.data(), e.size());
+      r.resize(s.rows);
+      for (int64_t i = 0; i < s.rows; ++i) r[i] = fns.sum(e.data() + i * s.cols, s.cols);
+      fns.unary[simd::kLog](r.data(), r.data(), s.rows);
+      r += mx;
     }
     y = r.template cast<T>();
   }
@@ -197,10 +257,20 @@ template <class T, bool Log> void runSoftmax(const SoftmaxState& s, const Tensor
   Vec<C> mx = xc.rowwise().redux([](C a, C b) { return nanMax(a, b); });
   mx = mx.isFinite().select(mx, C(0));
   const RowArr<C> shifted = xc.colwise() - mx;
-  const Vec<C> sum = shifted.exp().rowwise().sum();
+  // exp, sums and log through the vm/simd_kernels.h loops (exact to ~1 ulp,
+  // the same function for every element).
+  const auto& fns = simdTable<C>();
+  RowArr<C> e(rows, cols);
+  fns.unary[simd::kExp](shifted.data(), e.data(), n);
+  Vec<C> sum(rows);
+  for (int64_t i = 0; i < rows; ++i) sum[i] = fns.sum(e.data() + i * cols, cols);
   RowArr<C> r;
-  if constexpr (Log) r = shifted.colwise() - sum.log();
-  else r = shifted.exp().colwise() / sum;
+  if constexpr (Log) {
+    fns.unary[simd::kLog](sum.data(), sum.data(), rows);
+    r = shifted.colwise() - sum;
+  } else {
+    r = e.colwise() / sum;
+  }
   if (!s.layout.reorder.needed) {
     Eigen::Map<RowArr<T>>(outs[0].as<T>(), rows, cols) = r.template cast<T>();
   } else {
@@ -224,6 +294,7 @@ PreparedKernel prepareReduce(const Op& op, InTypes in, InTypes out) {
     if (!std::binary_search(axes.begin(), axes.end(), static_cast<int64_t>(d))) s.rows *= in[0].shape[d];
   if (out.empty() || out[0].numElements() != s.rows || out[0].dtype != in[0].dtype)
     throw KernelError("result type does not match the reduction of " + in[0].str());
+  planBlock(s, in[0].shape, axes);
   PreparedKernel k = dispatchDType(in[0].dtype, [&]<class T>() { return selectReduce<T>(*r, std::move(s)); });
   if (!k.fn) unsupported(op, in[0]);
   return k;

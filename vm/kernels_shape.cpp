@@ -26,7 +26,58 @@ void runView(const ViewState& s, const TensorRef* ins, TensorRef* outs, KernelCo
   stridedCopy(outs[0].data, src, s.shape, s.strides, s.elemSize);
 }
 
-PreparedKernel viewKernel(ViewState s) { return makeKernel<ViewState, runView>(std::move(s)); }
+// A view that is a batch of 2-D transposes: result [batch, cols, rows] read
+// from a contiguous source [batch, rows, cols]. Copied in cache blocks by the
+// per-ISA loop instead of element by element with a stride.
+struct TransposeState {
+  int64_t batch = 1, rows = 0, cols = 0;
+  int elemSize = 1;
+  int64_t total = 0;
+};
+
+void runTranspose(const TransposeState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  const char* src = static_cast<const char*>(ins[0].data);
+  std::vector<char> scratch;
+  if (outs[0].data == ins[0].data && s.total > 0) {  // transpose_: the result overwrites its source
+    scratch.assign(src, src + s.total * s.elemSize);
+    src = scratch.data();
+  }
+  const auto fn = simd::table().transpose[s.elemSize == 1 ? 0 : s.elemSize == 2 ? 1 : s.elemSize == 4 ? 2 : 3];
+  const int64_t step = s.rows * s.cols * s.elemSize;
+  for (int64_t b = 0; b < s.batch; ++b)
+    fn(src + b * step, static_cast<char*>(outs[0].data) + b * step, s.rows, s.cols);
+}
+
+// The view, or a blocked transpose when the view (size-1 dims dropped, dims
+// walked uniformly merged) is [cols, rows] with source strides [1, cols], or
+// that behind one batch dim.
+PreparedKernel viewKernel(ViewState s) {
+  Shape dims;
+  std::vector<int64_t> strides;
+  for (size_t d = 0; d < s.shape.size(); ++d) {
+    if (s.shape[d] == 1) continue;
+    if (!dims.empty() && strides.back() == s.strides[d] * s.shape[d]) {
+      dims.back() *= s.shape[d];
+      strides.back() = s.strides[d];
+    } else {
+      dims.push_back(s.shape[d]);
+      strides.push_back(s.strides[d]);
+    }
+  }
+  const size_t r = dims.size();
+  const bool sized = s.elemSize == 1 || s.elemSize == 2 || s.elemSize == 4 || s.elemSize == 8;
+  if (sized && s.offset == 0 && (r == 2 || r == 3) && strides[r - 2] == 1 && strides[r - 1] == dims[r - 2] &&
+      (r == 2 || strides[0] == dims[1] * dims[2])) {
+    TransposeState t;
+    t.batch = r == 3 ? dims[0] : 1;
+    t.cols = dims[r - 2];
+    t.rows = dims[r - 1];
+    t.elemSize = s.elemSize;
+    t.total = s.total;
+    return makeKernel<TransposeState, runTranspose>(t);
+  }
+  return makeKernel<ViewState, runView>(std::move(s));
+}
 
 // Concat / split: both walk `outer` blocks; within a block, part p occupies
 // `partBytes[p]` contiguous bytes of the whole tensor's block.

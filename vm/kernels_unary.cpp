@@ -1,8 +1,12 @@
 // Elementwise unary kernels (ops.def family Unary, incl. the in-place `_`
 // variants and clip), cast and the plain copies (Copy family).
 //
-// Every unary kernel is one Eigen expression over the whole buffer. In-place
-// variants are the same kernel: coefficient-wise assignment is alias-safe.
+// Float math runs through the per-ISA loops of vm/simd_kernels.h (exp, log,
+// tanh, sigmoid, swish, gelu, sqrt, ...: the same function for every element,
+// ~1 ulp), or a scalar loop of the C library (log2, sin, cos, erf, softplus),
+// or an Eigen expression for the exact ops (sign, ceil, floor, round, clip).
+// Integer kernels are Eigen expressions. In-place variants are the same kernel:
+// every loop is alias-safe element by element.
 // Integer abs/neg wrap (abs(INT_MIN) == INT_MIN), computed in unsigned to stay
 // clear of signed-overflow UB. f16 computes in f32 and rounds once.
 #include "vm/kernel_util.h"
@@ -64,40 +68,68 @@ template <class T> constexpr bool unarySupported(Un u) {
 
 struct UnaryState {
   int64_t n;
-  double lo, hi;  // clip bounds
+  double lo, hi;               // clip bounds
+  const void* simdF32 = nullptr;  // the vm/simd_kernels.h loop for f32 (and f16), if any
+  const void* simdF64 = nullptr;
 };
 
-// The float math, as an Eigen expression of x (float or double array expression).
+// The vector-table entry computing U, or -1 (then the op is a scalar loop of
+// the C library's correctly-rounded-or-nearly functions, or an exact op).
+constexpr int simdKindOf(Un u) {
+  switch (u) {
+    case Un::Exp: return simd::kExp;
+    case Un::Log: return simd::kLog;
+    case Un::Tanh: return simd::kTanh;
+    case Un::Sigmoid: return simd::kSigmoid;
+    case Un::Swish: return simd::kSwish;
+    case Un::Gelu: return simd::kGelu;
+    case Un::Sqrt: return simd::kSqrt;
+    case Un::Rsqrt: return simd::kRsqrt;
+    case Un::Reciprocal: return simd::kReciprocal;
+    case Un::Abs: return simd::kAbs;
+    case Un::Neg: return simd::kNeg;
+    case Un::Square: return simd::kSquare;
+    case Un::Relu: return simd::kRelu;
+    default: return -1;
+  }
+}
+
+// Ops computed one element at a time with the C library (log2, sin, cos, erf,
+// log1p are within 1 ulp in glibc); slow but the same for every position.
+template <Un U> constexpr bool kScalarLibm =
+    U == Un::Log2 || U == Un::Sin || U == Un::Cos || U == Un::GeluErf || U == Un::Softplus;
+
+template <Un U, class C> C libmValue(C v) {
+  if constexpr (U == Un::Log2) return std::log2(v);
+  else if constexpr (U == Un::Sin) return std::sin(v);
+  else if constexpr (U == Un::Cos) return std::cos(v);
+  else if constexpr (U == Un::GeluErf) return C(0.5) * v * (C(1) + std::erf(v * C(0.7071067811865476)));
+  else return (v < 0 ? C(0) : v) + std::log1p(std::exp(-std::abs(v)));  // softplus without overflow
+}
+
+// The exact float ops (every element is one IEEE operation or a selection), as
+// Eigen expressions of x: their vector and scalar paths agree bit for bit.
 template <Un U, class X> auto floatExpr(const X& x, const UnaryState& s) {
   using T = typename X::Scalar;
-  if constexpr (U == Un::Abs) return x.abs();
-  else if constexpr (U == Un::Neg) return -x;
-  else if constexpr (U == Un::Sign) return x.unaryExpr([](T v) { return v > 0 ? T(1) : v < 0 ? T(-1) : v; });
-  else if constexpr (U == Un::Exp) return x.exp();
-  else if constexpr (U == Un::Log) return x.log();
-  else if constexpr (U == Un::Log2) return x.unaryExpr([](T v) { return std::log2(v); });
-  else if constexpr (U == Un::Sqrt) return x.sqrt();
-  else if constexpr (U == Un::Rsqrt) return x.rsqrt();
-  else if constexpr (U == Un::Reciprocal) return x.inverse();
-  else if constexpr (U == Un::Square) return x.square();
-  else if constexpr (U == Un::Sin) return x.sin();
-  else if constexpr (U == Un::Cos) return x.cos();
-  else if constexpr (U == Un::Tanh) return x.tanh();
-  else if constexpr (U == Un::Sigmoid) return x.logistic();
-  else if constexpr (U == Un::Relu) return x.unaryExpr([](T v) { return v < 0 ? T(0) : v; });  // NaN stays NaN
-  else if constexpr (U == Un::Gelu)  // tanh approximation
-    return T(0.5) * x * (T(1) + (T(0.7978845608028654) * (x + T(0.044715) * x.cube())).tanh());
-  else if constexpr (U == Un::GeluErf)
-    return x.unaryExpr([](T v) { return T(0.5) * v * (T(1) + std::erf(v * T(0.7071067811865476))); });
-  else if constexpr (U == Un::Swish) return x * x.logistic();
-  else if constexpr (U == Un::Softplus)  // log(1 + e^x) without overflow
-    return x.unaryExpr([](T v) { return v < 0 ? T(0) : v; }) + (-x.abs()).exp().log1p();
+  if constexpr (U == Un::Sign) return x.unaryExpr([](T v) { return v > 0 ? T(1) : v < 0 ? T(-1) : v; });
   else if constexpr (U == Un::Ceil) return x.ceil();
   else if constexpr (U == Un::Floor) return x.floor();
   else if constexpr (U == Un::Round) return x.rint();  // half to even (NumPy, ONNX)
   else if constexpr (U == Un::Clip)
     return x.unaryExpr([lo = T(s.lo), hi = T(s.hi)](T v) { return v < lo ? lo : v > hi ? hi : v; });
-  else static_assert(U == Un::Abs, "not a float-valued op");
+  else static_assert(U == Un::Sign, "not an exact float op");
+}
+
+// f16 through an f32 loop in chunks: compute in f32, round once.
+template <class Fn> void viaF32(const Eigen::half* x, Eigen::half* y, int64_t n, Fn&& fn) {
+  constexpr int64_t kChunk = 512;
+  float buf[kChunk];
+  for (int64_t i = 0; i < n; i += kChunk) {
+    const int64_t m = std::min(kChunk, n - i);
+    for (int64_t j = 0; j < m; ++j) buf[j] = static_cast<float>(x[i + j]);
+    fn(buf, m);
+    for (int64_t j = 0; j < m; ++j) y[i + j] = Eigen::half(buf[j]);
+  }
 }
 
 // Integer (and bool) math: wrapping, computed in uint32 where it can overflow.
@@ -138,7 +170,20 @@ template <class T, Un U> void runUnary(const UnaryState& s, const TensorRef* ins
     }
   } else {
     VecMap<T> y(outs[0].as<T>(), s.n);
-    if constexpr (kIsHalf<T>) {
+    if constexpr (kIsFloat<T> && simdKindOf(U) >= 0) {
+      using C = ComputeOf<T>;
+      const auto fn = reinterpret_cast<simd::UnaryFn<C>>(std::is_same_v<C, float> ? s.simdF32 : s.simdF64);
+      if constexpr (kIsHalf<T>) viaF32(x.data(), y.data(), s.n, [fn](float* b, int64_t m) { fn(b, b, m); });
+      else splitRange(s.n, [&](int64_t b, int64_t e) { fn(x.data() + b, y.data() + b, e - b); });
+    } else if constexpr (kIsFloat<T> && kScalarLibm<U>) {
+      using C = ComputeOf<T>;
+      if constexpr (kIsHalf<T>)
+        viaF32(x.data(), y.data(), s.n, [](float* b, int64_t m) {
+          for (int64_t j = 0; j < m; ++j) b[j] = libmValue<U>(b[j]);
+        });
+      else
+        for (int64_t i = 0; i < s.n; ++i) y[i] = libmValue<U, C>(x[i]);
+    } else if constexpr (kIsHalf<T>) {
       y = floatExpr<U>(x.template cast<float>(), s).template cast<Eigen::half>();
     } else if constexpr (kIsFloat<T>) {
       y = floatExpr<U>(x, s);
@@ -187,6 +232,10 @@ PreparedKernel prepareUnary(const Op& op, InTypes in, InTypes out) {
   if (!u || in.empty() || out.empty()) throw KernelError("'" + std::string(op.info().name) + "' is not a unary op");
   if (out[0].numElements() != in[0].numElements()) throw KernelError("result " + out[0].str() + " does not match " + in[0].str());
   UnaryState s{in[0].numElements(), attrFloat(op, "min", -INFINITY), attrFloat(op, "max", INFINITY)};
+  if (const int k = simdKindOf(*u); k >= 0) {
+    s.simdF32 = reinterpret_cast<const void*>(simd::table().f32.unary[k]);
+    s.simdF64 = reinterpret_cast<const void*>(simd::table().f64.unary[k]);
+  }
   PreparedKernel k = dispatchDType(in[0].dtype, [&]<class T>() { return selectUnary<T>(*u, s); });
   if (!k.fn) unsupported(op, in[0]);
   return k;

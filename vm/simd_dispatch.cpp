@@ -1,0 +1,138 @@
+// Chooses the vm/simd_impl.h table for this CPU once, and the kernel thread
+// helper (a single persistent helper thread per extra kernel thread, so that a
+// split costs a wake-up, not a thread creation).
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "vm/simd_kernels.h"
+
+namespace pir::vm::simd {
+namespace sse2 { const Table& makeTable(); }
+namespace avx2 { const Table& makeTable(); }
+namespace avx512 { const Table& makeTable(); }
+
+namespace {
+bool hasAvx2() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
+bool hasAvx512() {
+  return hasAvx2() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw");
+}
+}  // namespace
+
+const Table* tableFor(const char* isa) {
+  __builtin_cpu_init();
+  if (std::strcmp(isa, "sse2") == 0) return &sse2::makeTable();
+  if (std::strcmp(isa, "avx2") == 0) return hasAvx2() ? &avx2::makeTable() : nullptr;
+  if (std::strcmp(isa, "avx512") == 0) return hasAvx512() ? &avx512::makeTable() : nullptr;
+  return nullptr;
+}
+
+const Table& table() {
+  static const Table* const chosen = [] {
+    if (const Table* t = tableFor("avx512")) return t;
+    if (const Table* t = tableFor("avx2")) return t;
+    return tableFor("sse2");
+  }();
+  return *chosen;
+}
+
+// ---- threads --------------------------------------------------------------
+
+namespace {
+
+std::atomic<int> gThreads{1};
+
+// Helper threads, each running the jobs handed to it; started on first need.
+class Pool {
+ public:
+  static Pool& get() {
+    static Pool pool;
+    return pool;
+  }
+  // Runs jobs[0] on the caller and jobs[1..] on helpers; returns when all are done.
+  void run(std::vector<std::function<void()>>& jobs) {
+    std::lock_guard<std::mutex> serial(runMutex_);  // one split at a time
+    const size_t helpers = jobs.size() - 1;
+    {
+      std::unique_lock<std::mutex> lock(m_);
+      while (workers_.size() < helpers) {
+        const size_t id = workers_.size();
+        slots_.push_back(nullptr);
+        workers_.emplace_back([this, id] { loop(id); });
+      }
+      for (size_t h = 0; h < helpers; ++h) slots_[h] = &jobs[h + 1];
+      pending_ = helpers;
+      ++generation_;
+    }
+    cv_.notify_all();
+    jobs[0]();
+    std::unique_lock<std::mutex> lock(m_);
+    done_.wait(lock, [&] { return pending_ == 0; });
+  }
+  ~Pool() {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    for (auto& t : workers_) t.join();
+  }
+
+ private:
+  void loop(size_t id) {
+    uint64_t seen = 0;
+    std::unique_lock<std::mutex> lock(m_);
+    for (;;) {
+      cv_.wait(lock, [&] { return stop_ || (generation_ != seen && slots_[id] != nullptr); });
+      if (stop_) return;
+      seen = generation_;
+      std::function<void()>* job = slots_[id];
+      slots_[id] = nullptr;
+      lock.unlock();
+      (*job)();
+      lock.lock();
+      if (--pending_ == 0) done_.notify_all();
+    }
+  }
+  std::mutex runMutex_, m_;
+  std::condition_variable cv_, done_;
+  std::vector<std::thread> workers_;
+  std::vector<std::function<void()>*> slots_;
+  size_t pending_ = 0;
+  uint64_t generation_ = 0;
+  bool stop_ = false;
+};
+
+}  // namespace
+
+void setKernelThreads(int n) { gThreads.store(std::clamp(n, 1, 64)); }
+int kernelThreads() { return gThreads.load(std::memory_order_relaxed); }
+
+void parallelFor(int64_t n, int64_t minChunk, const std::function<void(int64_t, int64_t)>& body) {
+  const int threads = kernelThreads();
+  int64_t parts = threads;
+  if (minChunk > 0) parts = std::min<int64_t>(parts, n / std::max<int64_t>(minChunk, 1));
+  if (parts <= 1) {
+    if (n > 0) body(0, n);
+    return;
+  }
+  // Chunk bounds are multiples of 64 elements (whole vectors, whole cache lines).
+  const int64_t per = ((n + parts - 1) / parts + 63) / 64 * 64;
+  std::vector<std::function<void()>> jobs;
+  for (int64_t b = 0; b < n; b += per) {
+    const int64_t e = std::min(n, b + per);
+    jobs.emplace_back([&body, b, e] { body(b, e); });
+  }
+  if (jobs.size() == 1) {
+    jobs[0]();
+    return;
+  }
+  Pool::get().run(jobs);
+}
+
+}  // namespace pir::vm::simd

@@ -1,0 +1,473 @@
+// The vector loops of vm/simd_kernels.h, written once with GCC vector
+// extensions and compiled per instruction set: a vm/simd_isa_*.cpp defines
+// PIR_SIMD_NAME (namespace), PIR_SIMD_BYTES (vector width: 16, 32, 64) and
+// PIR_SIMD_FMA, then includes this file. Everything here has internal linkage
+// except the one makeTable() per ISA, so that no inline function compiled for
+// a wide ISA can be picked by the linker for a narrower one; for the same
+// reason this file includes no library header with inline code.
+//
+// Invariants:
+// - Element-wise loops (mapUnary/mapBinary) compute every element with the
+//   same vector function; the last partial vector is padded with zeros and
+//   computed the same way, so results never depend on a position.
+// - Only exp/log/tanh/sigmoid(/swish/gelu) use FMA (fmadd below). Everything
+//   else is one IEEE operation per element, so equal on every ISA and equal
+//   to the scalar code; this file is compiled with -ffp-contract=off.
+#include <immintrin.h>
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "vm/simd_kernels.h"
+
+#if !defined(PIR_SIMD_NAME) || !defined(PIR_SIMD_BYTES) || !defined(PIR_SIMD_FMA)
+#error "define PIR_SIMD_NAME, PIR_SIMD_BYTES and PIR_SIMD_FMA before including simd_impl.h"
+#endif
+
+namespace pir::vm::simd::PIR_SIMD_NAME {
+namespace {
+
+typedef float vf __attribute__((vector_size(PIR_SIMD_BYTES)));
+typedef int32_t vi __attribute__((vector_size(PIR_SIMD_BYTES)));
+typedef uint32_t vu __attribute__((vector_size(PIR_SIMD_BYTES)));
+typedef double vd __attribute__((vector_size(PIR_SIMD_BYTES)));
+typedef int64_t vl __attribute__((vector_size(PIR_SIMD_BYTES)));
+typedef uint64_t vul __attribute__((vector_size(PIR_SIMD_BYTES)));
+
+template <class S> struct VOf;
+template <> struct VOf<float> {
+  using V = vf;
+  using I = vi;
+  using U = vu;
+  static constexpr int kMantBits = 23, kBias = 127;
+};
+template <> struct VOf<double> {
+  using V = vd;
+  using I = vl;
+  using U = vul;
+  static constexpr int kMantBits = 52, kBias = 1023;
+};
+template <class S> constexpr int64_t kLanes = PIR_SIMD_BYTES / sizeof(S);
+
+template <class V, class S> inline V load(const S* p) {
+  V v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+template <class S, class V> inline void store(S* p, V v) { std::memcpy(p, &v, sizeof v); }
+template <class To, class From> inline To bits(From v) {
+  static_assert(sizeof(To) == sizeof(From));
+  To t;
+  std::memcpy(&t, &v, sizeof t);
+  return t;
+}
+// Every lane = s (not V{} + s: that turns -0 into +0).
+template <class V, class S> inline V splat(S s) {
+  using E = std::remove_cvref_t<decltype(V{}[0])>;
+  V v;
+  for (size_t i = 0; i < sizeof(V) / sizeof(E); ++i) v[i] = static_cast<E>(s);
+  return v;
+}
+
+// a*b + c, fused where the ISA has FMA (one rounding), else two roundings.
+inline vf fmadd(vf a, vf b, vf c) {
+#if PIR_SIMD_FMA && PIR_SIMD_BYTES == 64
+  return _mm512_fmadd_ps(a, b, c);
+#elif PIR_SIMD_FMA && PIR_SIMD_BYTES == 32
+  return _mm256_fmadd_ps(a, b, c);
+#elif PIR_SIMD_FMA
+  return _mm_fmadd_ps(a, b, c);
+#else
+  return a * b + c;
+#endif
+}
+inline vd fmadd(vd a, vd b, vd c) {
+#if PIR_SIMD_FMA && PIR_SIMD_BYTES == 64
+  return _mm512_fmadd_pd(a, b, c);
+#elif PIR_SIMD_FMA && PIR_SIMD_BYTES == 32
+  return _mm256_fmadd_pd(a, b, c);
+#elif PIR_SIMD_FMA
+  return _mm_fmadd_pd(a, b, c);
+#else
+  return a * b + c;
+#endif
+}
+
+// Horner: c[0] + x*(c[1] + x*(... + x*c[N-1])).
+template <class V, class S, int N> inline V horner(V x, const S (&c)[N]) {
+  V p = splat<V>(c[N - 1]);
+  for (int i = N - 2; i >= 0; --i) p = fmadd(p, x, splat<V>(c[i]));
+  return p;
+}
+
+template <class S> inline typename VOf<S>::V vabs(typename VOf<S>::V x) {
+  using U = typename VOf<S>::U;
+  using V = typename VOf<S>::V;
+  return bits<V>(bits<U>(x) & ~bits<U>(splat<V>(S(-0.0))));
+}
+
+template <class S> using Bits = std::conditional_t<sizeof(S) == 4, uint32_t, uint64_t>;
+inline float sqrtOf(float v) { return __builtin_sqrtf(v); }
+inline double sqrtOf(double v) { return __builtin_sqrt(v); }
+
+// ---- exp ------------------------------------------------------------------
+// x = n*ln2 + r, |r| <= ln2/2 (Cody-Waite: n*ln2hi is exact); e^r by its
+// Taylor polynomial (degree 7 for f32, 13 for f64: truncation < 0.1 ulp),
+// evaluated as 1 + (r + r^2*q(r)); then scaled by 2^n in two exact-power steps
+// so that a subnormal result is rounded once and 2^n never overflows. x is
+// clamped first to where the result is certainly 0 or inf.
+template <class S> inline typename VOf<S>::V vexp(typename VOf<S>::V x) {
+  using T = VOf<S>;
+  using V = typename T::V;
+  using I = typename T::I;
+  using U = typename T::U;
+  constexpr bool kF = sizeof(S) == 4;
+  const S lo = kF ? S(-104.0f) : S(-746.0), hi = kF ? S(89.0f) : S(710.0);
+  const V magic = splat<V>(kF ? S(0x1.8p23f) : S(0x1.8p52));
+  V xc = x > lo ? x : splat<V>(lo);  // NaN -> lo; restored at the end
+  xc = xc < hi ? xc : splat<V>(hi);
+  const V t = fmadd(xc, splat<V>(kF ? S(1.44269504088896341f) : S(1.44269504088896341)), magic);
+  const V n = t - magic;
+  const I k = bits<I>(t) - bits<I>(magic);
+  V r = fmadd(n, splat<V>(kF ? S(-0.693359375f) : S(-6.93147180369123816490e-01)), xc);
+  r = fmadd(n, splat<V>(kF ? S(2.12194440e-4f) : S(-1.90821492927058770002e-10)), r);
+  V q;
+  if constexpr (kF) {
+    static constexpr float c[] = {1.f / 2, 1.f / 6, 1.f / 24, 1.f / 120, 1.f / 720, 1.f / 5040};
+    q = horner(r, c);
+  } else {
+    static constexpr double c[] = {1. / 2,         1. / 6,          1. / 24,          1. / 120,
+                                   1. / 720,       1. / 5040,       1. / 40320,       1. / 362880,
+                                   1. / 3628800,   1. / 39916800,   1. / 479001600,   1. / 6227020800};
+    q = horner(r, c);
+  }
+  const V p = fmadd(q, r * r, r) + S(1);
+  // k in [-1077, 1025]: k1 = floor(k/2) without an arithmetic 64-bit shift.
+  const I k1 = bits<I>(bits<U>(k + 2048) >> 1) - 1024;
+  const I k2 = k - k1;
+  const V s1 = bits<V>((k1 + T::kBias) << T::kMantBits);
+  const V s2 = bits<V>((k2 + T::kBias) << T::kMantBits);
+  const V y = (p * s1) * s2;
+  return x != x ? x : y;
+}
+
+// ---- log ------------------------------------------------------------------
+// fdlibm's method: x = 2^k * m with m in [sqrt(2)/2, sqrt(2)), f = m - 1
+// (exact), log(1+f) = f - (f^2/2 - s*(f^2/2 + R(s^2))) with s = f/(2+f), and
+// k*ln2 added in two parts. Subnormals are scaled into the normal range first.
+template <class S> inline typename VOf<S>::V vlog(typename VOf<S>::V x) {
+  using T = VOf<S>;
+  using V = typename T::V;
+  using I = typename T::I;
+  using U = typename T::U;
+  constexpr bool kF = sizeof(S) == 4;
+  const S minNormal = kF ? S(0x1p-126f) : S(0x1p-1022);
+  const auto sub = (x < minNormal) & (x > S(0));
+  const V xs = sub ? x * (kF ? S(0x1p23f) : S(0x1p54)) : x;
+  const I kadj = sub ? splat<I>(kF ? -23 : -54) : I{};
+  const U ix = bits<U>(xs);
+  I k = bits<I>(ix >> T::kMantBits) - T::kBias + kadj;
+  using E = std::remove_reference_t<decltype(U{}[0])>;
+  const U mantMask = splat<U>((E(1) << T::kMantBits) - 1);
+  const U m = ix & mantMask;
+  // sqrt(2)'s mantissa bits: m above it is halved (exponent -1) and k += 1.
+  const auto big = bits<I>(m) > (kF ? splat<I>(0x3504f3) : splat<I>(static_cast<decltype(I{}[0])>(0x6a09e667f3bcdLL)));
+  const U oneBits = splat<U>(E(T::kBias) << T::kMantBits), halfBits = splat<U>(E(T::kBias - 1) << T::kMantBits);
+  const V mv = bits<V>(m | (big ? halfBits : oneBits));
+  k = k + (big ? splat<I>(1) : I{});
+  const V f = mv - S(1);
+  const V s = f / (f + S(2));
+  const V z = s * s;
+  const V w = z * z;
+  V r;
+  if constexpr (kF) {
+    static constexpr float odd[] = {0xaaaaaa.0p-24f, 0x91e9ee.0p-25f};
+    static constexpr float even[] = {0xccce13.0p-25f, 0xf89e26.0p-26f};
+    r = z * horner(w, odd) + w * horner(w, even);
+  } else {
+    static constexpr double odd[] = {6.666666666666735130e-01, 2.857142874366239149e-01, 1.818357216161805012e-01,
+                                     1.479819860511658591e-01};
+    static constexpr double even[] = {3.999999999940941908e-01, 2.222219843214978396e-01, 1.531383769920937332e-01};
+    r = z * horner(w, odd) + w * horner(w, even);
+  }
+  // k as a float without a 64-bit int->double conversion (not in AVX2).
+  const V magic = splat<V>(kF ? S(0x1.8p23f) : S(0x1.8p52));
+  const V dk = bits<V>(k + bits<I>(magic)) - magic;
+  const S ln2hi = kF ? S(6.9313812256e-01f) : S(6.93147180369123816490e-01);
+  const S ln2lo = kF ? S(9.0580006145e-06f) : S(1.90821492927058770002e-10);
+  const V hfsq = S(0.5) * f * f;
+  V y = dk * ln2hi - ((hfsq - (s * (hfsq + r) + dk * ln2lo)) - f);
+  const S inf = __builtin_inf();
+  y = x == S(0) ? splat<V>(-inf) : y;
+  y = x == inf ? x : y;
+  y = x < S(0) ? splat<V>(static_cast<S>(__builtin_nan(""))) : y;
+  return x != x ? x : y;
+}
+
+// ---- tanh, sigmoid ----------------------------------------------------------
+// tanh on a = |x|, sign restored by bits (tanh(-0) = -0):
+//   a < 0.9: a + a^3 * R(a^2), R = (P - Q)/(a^2 Q) from a Pade approximant
+//     of Lambert's continued fraction (depth 6 for f32, 10 for f64; truncation
+//     < 1e-9 resp. 1e-17 relative at 0.9); a^3 R is at most 0.26 of the result,
+//     so R's rounding errors are damped;
+//   a >= 0.9: 1 - 2/(e^(2a) + 1) (e^(2a) = inf gives exactly 1).
+// Both branches share one division.
+template <class S> inline typename VOf<S>::V vtanh(typename VOf<S>::V x) {
+  using T = VOf<S>;
+  using V = typename T::V;
+  using U = typename T::U;
+  constexpr bool kF = sizeof(S) == 4;
+  const V a = vabs<S>(x);
+  const auto small = a < S(0.9);
+  const V z = a * a;
+  V rn, rq;
+  if constexpr (kF) {
+    static constexpr float n[] = {-0.3333333333333333f, -0.01818181818181818f, -9.62000962000962e-05f};
+    static constexpr float d[] = {1.0f, 0.45454545454545453f, 0.020202020202020204f, 9.62000962000962e-05f};
+    rn = horner(z, n);
+    rq = horner(z, d);
+  } else {
+    static constexpr double n[] = {-0.3333333333333333, -0.02456140350877193, -0.0004422821760283061,
+                                   -2.184109511250894e-06, -1.5273493085670588e-09};
+    static constexpr double d[] = {1.0, 0.47368421052631576, 0.02889576883384933, 0.00048159614723082214,
+                                   2.2681137232220826e-06, 1.5273493085670588e-09};
+    rn = horner(z, n);
+    rq = horner(z, d);
+  }
+  const V e = vexp<S>(a + a);
+  const V num = small ? a * z * rn : splat<V>(S(-2));
+  const V den = small ? rq : e + S(1);
+  const V base = small ? a : splat<V>(S(1));
+  const V y = base + num / den;
+  const U sign = bits<U>(x) & bits<U>(splat<V>(S(-0.0)));
+  const V ys = bits<V>(bits<U>(y) | sign);
+  return x != x ? x : ys;
+}
+
+// sigmoid(x) = 1/(1 + e^-|x|) for x >= 0, e^-|x|/(1 + e^-|x|) for x < 0: the
+// exponential never overflows and tiny results keep their precision. The
+// rounding error of d = 1 + e is recovered exactly (Fast2Sum: err = (1 - d) + e)
+// and removed to first order, y*(1 - err/d), with 1/d = y (x >= 0) or 1 - y
+// (x < 0): this keeps the result within ~1.5 ulp instead of ~2.3.
+template <class S> inline typename VOf<S>::V vsigmoid(typename VOf<S>::V x) {
+  using V = typename VOf<S>::V;
+  const V e = vexp<S>(-vabs<S>(x));
+  const auto neg = x < S(0);
+  const V num = neg ? e : splat<V>(S(1));
+  const V d = e + S(1);
+  const V err = (S(1) - d) + e;
+  const V q = num / d;
+  const V inv = neg ? S(1) - q : q;
+  const V y = fmadd(-q, err * inv, q);
+  return x != x ? x : y;
+}
+
+// ---- loops --------------------------------------------------------------------
+
+template <class S, class F> inline void mapUnary(const S* x, S* y, int64_t n, F f) {
+  using V = typename VOf<S>::V;
+  constexpr int64_t W = kLanes<S>;
+  int64_t i = 0;
+  for (; i + W <= n; i += W) store(y + i, f(load<V>(x + i)));
+  if (i < n) {  // the tail: padded, through the same function
+    S buf[W] = {};
+    std::memcpy(buf, x + i, static_cast<size_t>(n - i) * sizeof(S));
+    store(buf, f(load<V>(buf)));
+    std::memcpy(y + i, buf, static_cast<size_t>(n - i) * sizeof(S));
+  }
+}
+
+template <class S, int K> void unaryVec(const S* x, S* y, int64_t n) {
+  using V = typename VOf<S>::V;
+  if constexpr (K == kExp) mapUnary(x, y, n, [](V v) { return vexp<S>(v); });
+  else if constexpr (K == kLog) mapUnary(x, y, n, [](V v) { return vlog<S>(v); });
+  else if constexpr (K == kTanh) mapUnary(x, y, n, [](V v) { return vtanh<S>(v); });
+  else if constexpr (K == kSigmoid) mapUnary(x, y, n, [](V v) { return vsigmoid<S>(v); });
+  else if constexpr (K == kSwish) mapUnary(x, y, n, [](V v) { return v * vsigmoid<S>(v); });
+  else if constexpr (K == kGelu)  // tanh approximation, the same operation order as the scalar formula
+    mapUnary(x, y, n, [](V v) {
+      return S(0.5) * v * (S(1) + vtanh<S>(S(0.7978845608028654) * (v + S(0.044715) * (v * v * v))));
+    });
+}
+
+// One IEEE operation per element: plain loops the compiler vectorises (with a
+// run-time overlap check, so in place works), equal to scalar code bit for bit
+// whatever it does with the tail.
+template <class S, int K> void unaryExact(const S* x, S* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const S v = x[i];
+    if constexpr (K == kSqrt) y[i] = sqrtOf(v);
+    else if constexpr (K == kRsqrt) y[i] = S(1) / sqrtOf(v);
+    else if constexpr (K == kReciprocal) y[i] = S(1) / v;
+    else if constexpr (K == kAbs) y[i] = bits<S>(bits<Bits<S>>(v) & ~bits<Bits<S>>(S(-0.0)));
+    else if constexpr (K == kNeg) y[i] = -v;
+    else if constexpr (K == kSquare) y[i] = v * v;
+    else y[i] = v < S(0) ? S(0) : v;  // relu; NaN stays NaN
+  }
+}
+
+template <class S, int K> inline S binOp(S a, S b) {
+  if constexpr (K == kAdd) return a + b;
+  else if constexpr (K == kSub) return a - b;
+  else if constexpr (K == kMul) return a * b;
+  else if constexpr (K == kDiv) return a / b;
+  else if constexpr (K == kMax) return (a != a || a > b) ? a : b;  // NaN wins
+  else return (a != a || a < b) ? a : b;
+}
+
+template <class S, int K, int M> void binaryLoop(const S* a, const S* b, S* y, int64_t n) {
+  if constexpr (M == kVecVec) {
+    for (int64_t i = 0; i < n; ++i) y[i] = binOp<S, K>(a[i], b[i]);
+  } else if constexpr (M == kVecScalar) {
+    const S s = b[0];
+    for (int64_t i = 0; i < n; ++i) y[i] = binOp<S, K>(a[i], s);
+  } else {
+    const S s = a[0];
+    for (int64_t i = 0; i < n; ++i) y[i] = binOp<S, K>(s, b[i]);
+  }
+}
+
+template <class S> void scaledAdd(const S* x, const S* z, S* y, S a, S b, int64_t n, int mode) {
+  if (mode == kVecVec) {
+    for (int64_t i = 0; i < n; ++i) {
+      const S ax = a * x[i], bz = b * z[i];
+      y[i] = ax + bz;
+    }
+  } else if (mode == kVecScalar) {
+    const S bz = b * z[0];
+    for (int64_t i = 0; i < n; ++i) y[i] = a * x[i] + bz;
+  } else {
+    const S ax = a * x[0];
+    for (int64_t i = 0; i < n; ++i) y[i] = ax + b * z[i];
+  }
+}
+
+template <class S> S sumContiguous(const S* x, int64_t n) {
+  S p[16];
+  for (int j = 0; j < 16; ++j) p[j] = S(-0.0);
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    for (int j = 0; j < 16; ++j) p[j] += x[i + j];
+  for (int w = 8; w >= 1; w /= 2)
+    for (int j = 0; j < w; ++j) p[j] += p[j + w];
+  S s = p[0];
+  for (; i < n; ++i) s += x[i];
+  return s;
+}
+
+// Column blocks keep the accumulated row in L1 whatever `cols` is.
+constexpr int64_t kColBlock = 2048;
+
+template <class S> void sumRows(const S* x, int64_t rows, int64_t cols, S* y) {
+  for (int64_t c0 = 0; c0 < cols; c0 += kColBlock) {
+    const int64_t nc = cols - c0 < kColBlock ? cols - c0 : kColBlock;
+    S* __restrict acc = y + c0;
+    std::memcpy(acc, x + c0, static_cast<size_t>(nc) * sizeof(S));
+    for (int64_t r = 1; r < rows; ++r) {
+      const S* __restrict row = x + r * cols + c0;
+      for (int64_t c = 0; c < nc; ++c) acc[c] += row[c];
+    }
+  }
+}
+
+template <class S> void maxRows(const S* x, int64_t rows, int64_t cols, S* y) {
+  for (int64_t c0 = 0; c0 < cols; c0 += kColBlock) {
+    const int64_t nc = cols - c0 < kColBlock ? cols - c0 : kColBlock;
+    S* __restrict acc = y + c0;
+    std::memcpy(acc, x + c0, static_cast<size_t>(nc) * sizeof(S));
+    for (int64_t r = 1; r < rows; ++r) {
+      const S* __restrict row = x + r * cols + c0;
+      for (int64_t c = 0; c < nc; ++c) acc[c] = binOp<S, kMax>(acc[c], row[c]);
+    }
+  }
+}
+
+template <class E> void whereLoop(const bool* c, const void* xv, const void* zv, void* yv, int64_t n, int rep) {
+  const E* x = static_cast<const E*>(xv);
+  const E* z = static_cast<const E*>(zv);
+  E* y = static_cast<E*>(yv);
+  switch (rep) {
+    case 0:
+      for (int64_t i = 0; i < n; ++i) y[i] = c[i] ? x[i] : z[i];
+      break;
+    case 4: {  // z repeated (where(m, x, 0))
+      const E zs = z[0];
+      for (int64_t i = 0; i < n; ++i) y[i] = c[i] ? x[i] : zs;
+      break;
+    }
+    case 2: {
+      const E xs = x[0];
+      for (int64_t i = 0; i < n; ++i) y[i] = c[i] ? xs : z[i];
+      break;
+    }
+    default:
+      for (int64_t i = 0; i < n; ++i) y[i] = c[(rep & 1) ? 0 : i] ? x[(rep & 2) ? 0 : i] : z[(rep & 4) ? 0 : i];
+  }
+}
+
+// Blocks of kTile x kTile elements: both the rows read and the rows written
+// stay in L1 while a block is copied.
+template <class E> void transposeBlocked(const void* srcv, void* dstv, int64_t rows, int64_t cols) {
+  constexpr int64_t kTile = 64 / sizeof(E) < 8 ? 8 : 64 / sizeof(E);
+  const E* src = static_cast<const E*>(srcv);
+  E* dst = static_cast<E*>(dstv);
+  for (int64_t r0 = 0; r0 < rows; r0 += kTile) {
+    const int64_t r1 = r0 + kTile < rows ? r0 + kTile : rows;
+    for (int64_t c0 = 0; c0 < cols; c0 += kTile) {
+      const int64_t c1 = c0 + kTile < cols ? c0 + kTile : cols;
+      if (r1 - r0 == kTile && c1 - c0 == kTile) {
+        for (int64_t c = 0; c < kTile; ++c)
+          for (int64_t r = 0; r < kTile; ++r) dst[(c0 + c) * rows + r0 + r] = src[(r0 + r) * cols + c0 + c];
+      } else {
+        for (int64_t c = c0; c < c1; ++c)
+          for (int64_t r = r0; r < r1; ++r) dst[c * rows + r] = src[r * cols + c];
+      }
+    }
+  }
+}
+
+template <class S> TypedTable<S> makeTyped() {
+  TypedTable<S> t{};
+  t.unary[kExp] = unaryVec<S, kExp>;
+  t.unary[kLog] = unaryVec<S, kLog>;
+  t.unary[kTanh] = unaryVec<S, kTanh>;
+  t.unary[kSigmoid] = unaryVec<S, kSigmoid>;
+  t.unary[kSwish] = unaryVec<S, kSwish>;
+  t.unary[kGelu] = unaryVec<S, kGelu>;
+  t.unary[kSqrt] = unaryExact<S, kSqrt>;
+  t.unary[kRsqrt] = unaryExact<S, kRsqrt>;
+  t.unary[kReciprocal] = unaryExact<S, kReciprocal>;
+  t.unary[kAbs] = unaryExact<S, kAbs>;
+  t.unary[kNeg] = unaryExact<S, kNeg>;
+  t.unary[kSquare] = unaryExact<S, kSquare>;
+  t.unary[kRelu] = unaryExact<S, kRelu>;
+#define PIR_SIMD_BIN(K)                          \
+  t.binary[K][kVecVec] = binaryLoop<S, K, kVecVec>;       \
+  t.binary[K][kVecScalar] = binaryLoop<S, K, kVecScalar>; \
+  t.binary[K][kScalarVec] = binaryLoop<S, K, kScalarVec>;
+  PIR_SIMD_BIN(kAdd) PIR_SIMD_BIN(kSub) PIR_SIMD_BIN(kMul) PIR_SIMD_BIN(kDiv) PIR_SIMD_BIN(kMax) PIR_SIMD_BIN(kMin)
+#undef PIR_SIMD_BIN
+  t.scaledAdd = scaledAdd<S>;
+  t.sum = sumContiguous<S>;
+  t.sumRows = sumRows<S>;
+  t.maxRows = maxRows<S>;
+  return t;
+}
+
+}  // namespace
+
+const Table& makeTable() {
+#define PIR_SIMD_STR2(x) #x
+#define PIR_SIMD_STR(x) PIR_SIMD_STR2(x)
+  static const Table t = {
+      PIR_SIMD_STR(PIR_SIMD_NAME),
+      makeTyped<float>(),
+      makeTyped<double>(),
+      {whereLoop<uint8_t>, whereLoop<uint16_t>, whereLoop<uint32_t>, whereLoop<uint64_t>},
+      {transposeBlocked<uint8_t>, transposeBlocked<uint16_t>, transposeBlocked<uint32_t>, transposeBlocked<uint64_t>},
+  };
+  return t;
+}
+
+}  // namespace pir::vm::simd::PIR_SIMD_NAME

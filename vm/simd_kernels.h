@@ -1,0 +1,81 @@
+// Vectorised inner loops of the elementwise, reduction and transpose kernels,
+// compiled once per instruction set (vm/simd_isa_*.cpp include vm/simd_impl.h
+// with different -m flags) and selected once at start-up from the CPU's
+// features (__builtin_cpu_supports): the binary runs on any x86-64 and uses
+// AVX2+FMA or AVX-512 where present. Not part of the VM's interface.
+//
+// Numerics (ops.md: a result never depends on where it sits in a tensor):
+// every loop computes each element with one vector function; the last partial
+// vector is padded and goes through the same function, so the tail equals the
+// body bit for bit. exp/log/tanh/sigmoid are this file's own range-reduced
+// polynomials (about 1 ulp, subnormals, ±0, ±inf and NaN handled); sqrt and
+// division are IEEE (correctly rounded). The transcendental functions use FMA
+// where the CPU has it, so their last bit may differ between CPU generations
+// (as NumPy's do); the IEEE ops and the summation orders do not.
+#pragma once
+#include <cstdint>
+#include <functional>
+
+namespace pir::vm::simd {
+
+enum UnaryKind : int {
+  kExp, kLog, kTanh, kSigmoid, kSqrt, kRsqrt, kReciprocal, kAbs, kNeg, kSquare, kRelu, kSwish, kGelu,
+  kUnaryCount
+};
+enum BinaryKind : int { kAdd, kSub, kMul, kDiv, kMax, kMin, kBinaryCount };
+// Which operands are one repeated element (a scalar broadcast along the run).
+enum BinaryMode : int { kVecVec, kVecScalar, kScalarVec, kModeCount };
+
+template <class S> using UnaryFn = void (*)(const S* x, S* y, int64_t n);
+template <class S> using BinaryFn = void (*)(const S* a, const S* b, S* y, int64_t n);
+
+template <class S> struct TypedTable {
+  UnaryFn<S> unary[kUnaryCount];
+  BinaryFn<S> binary[kBinaryCount][kModeCount];
+  // y = a*x + b*z (two roundings and an add, never fused: bit-equal to the
+  // separate ops); `mode` as BinaryMode for (x, z).
+  void (*scaledAdd)(const S* x, const S* z, S* y, S a, S b, int64_t n, int mode);
+  // The sum of x[0..n) in the documented order: 16 interleaved partial sums
+  // (element i goes to partial i % 16) over the first n - n % 16 elements,
+  // combined pairwise (p[j] += p[j+8], then +4, +2, +1), then the remaining
+  // elements added in order. Partials start at -0 (the additive identity).
+  S (*sum)(const S* x, int64_t n);
+  // y[c] = x[0][c] + x[1][c] + ... + x[rows-1][c] in row order (row r at
+  // x + r*cols), for a reduction over a leading/strided axis. rows >= 1.
+  void (*sumRows)(const S* x, int64_t rows, int64_t cols, S* y);
+  // y[c] = max/min over rows (NaN propagates), rows >= 1.
+  void (*maxRows)(const S* x, int64_t rows, int64_t cols, S* y);
+};
+
+struct Table {
+  const char* isa;  // "avx512", "avx2" or "sse2"
+  TypedTable<float> f32;
+  TypedTable<double> f64;
+  // y[i] = c[i] ? x[i] : z[i] on elements of 1, 2, 4 or 8 bytes; `repeated`
+  // bit 0/1/2: c/x/z is one repeated element.
+  void (*where[4])(const bool* c, const void* x, const void* z, void* y, int64_t n, int repeated);
+  // dst[c*rows + r] = src[r*cols + c], cache-blocked, elements of 1, 2, 4, 8 bytes.
+  void (*transpose[4])(const void* src, void* dst, int64_t rows, int64_t cols);
+};
+
+// The table for this CPU (chosen on first use, then fixed).
+const Table& table();
+// The table of one instruction set, or nullptr if the CPU lacks it (tests
+// compare the ISAs with each other).
+const Table* tableFor(const char* isa);
+
+// ---- threads --------------------------------------------------------------
+
+// Large elementwise kernels may split their range over this many threads
+// (default 1). A session-wide thread budget sets it; it must count the BLAS
+// threads too, so that the two never oversubscribe the cores.
+void setKernelThreads(int n);
+int kernelThreads();
+// Runs body(begin, end) over [0, n) split into at most kernelThreads() chunks
+// whose boundaries are multiples of 64 elements, each at least `minChunk`
+// long; chunks run concurrently, the call returns when all are done. Results
+// are the same for any thread count as long as body computes each element
+// independently of the chunk bounds (all the loops above do).
+void parallelFor(int64_t n, int64_t minChunk, const std::function<void(int64_t, int64_t)>& body);
+
+}  // namespace pir::vm::simd
