@@ -117,7 +117,10 @@ inline double sqrtOf(double v) { return __builtin_sqrt(v); }
 // evaluated as 1 + (r + r^2*q(r)); then scaled by 2^n in two exact-power steps
 // so that a subnormal result is rounded once and 2^n never overflows. x is
 // clamped first to where the result is certainly 0 or inf.
-template <class S> inline typename VOf<S>::V vexp(typename VOf<S>::V x) {
+// e^x as hi * scale (both normal or zero/inf; scale a power of 2, 2^-75 at
+// least for f32, 2^-539 for f64), so that a caller can multiply hi by normal
+// factors and round into the subnormal range only once, at the end.
+template <class S> inline void vexpParts(typename VOf<S>::V x, typename VOf<S>::V& hiPart, typename VOf<S>::V& scale) {
   using T = VOf<S>;
   using V = typename T::V;
   using I = typename T::I;
@@ -148,8 +151,15 @@ template <class S> inline typename VOf<S>::V vexp(typename VOf<S>::V x) {
   const I k2 = k - k1;
   const V s1 = bits<V>((k1 + T::kBias) << T::kMantBits);
   const V s2 = bits<V>((k2 + T::kBias) << T::kMantBits);
-  const V y = (p * s1) * s2;
-  return x != x ? x : y;
+  hiPart = x < lo ? V{} : p * s1;  // beyond the clamp: exactly 0 (or inf via p * 2^64 * 2^65)
+  hiPart = x != x ? x : hiPart;
+  scale = s2;
+}
+
+template <class S> inline typename VOf<S>::V vexp(typename VOf<S>::V x) {
+  typename VOf<S>::V hi, scale;
+  vexpParts<S>(x, hi, scale);
+  return hi * scale;
 }
 
 // ---- log ------------------------------------------------------------------
@@ -263,6 +273,23 @@ template <class S> inline typename VOf<S>::V vsigmoid(typename VOf<S>::V x) {
   return x != x ? x : y;
 }
 
+// swish(x) = x * sigmoid(x) with the sigmoid's scale factor applied last, so a
+// subnormal result is rounded once (x * sigmoid(x) would round twice).
+template <class S> inline typename VOf<S>::V vswish(typename VOf<S>::V x) {
+  using V = typename VOf<S>::V;
+  V hi, scale;
+  vexpParts<S>(-vabs<S>(x), hi, scale);
+  const V e = hi * scale;
+  const auto neg = x < S(0);
+  const V d = e + S(1);
+  const V err = (S(1) - d) + e;
+  const V q = (neg ? hi : splat<V>(S(1))) / d;  // sigmoid / scale (x < 0) or sigmoid
+  const V inv = neg ? S(1) - e / d : q;
+  const V qc = fmadd(-q, err * inv, q);
+  const V y = (x * qc) * (neg ? scale : splat<V>(S(1)));
+  return x != x ? x : y;
+}
+
 // ---- loops --------------------------------------------------------------------
 
 template <class S, class F> inline void mapUnary(const S* x, S* y, int64_t n, F f) {
@@ -284,7 +311,7 @@ template <class S, int K> void unaryVec(const S* x, S* y, int64_t n) {
   else if constexpr (K == kLog) mapUnary(x, y, n, [](V v) { return vlog<S>(v); });
   else if constexpr (K == kTanh) mapUnary(x, y, n, [](V v) { return vtanh<S>(v); });
   else if constexpr (K == kSigmoid) mapUnary(x, y, n, [](V v) { return vsigmoid<S>(v); });
-  else if constexpr (K == kSwish) mapUnary(x, y, n, [](V v) { return v * vsigmoid<S>(v); });
+  else if constexpr (K == kSwish) mapUnary(x, y, n, [](V v) { return vswish<S>(v); });
   else if constexpr (K == kGelu)  // tanh approximation, the same operation order as the scalar formula
     mapUnary(x, y, n, [](V v) {
       return S(0.5) * v * (S(1) + vtanh<S>(S(0.7978845608028654) * (v + S(0.044715) * (v * v * v))));

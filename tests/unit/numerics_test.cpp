@@ -1,0 +1,459 @@
+// Float numerics of the elementwise and reduction kernels (ops.md: IEEE,
+// subnormals handled, sqrt correctly rounded, a result never depends on where
+// it sits in the tensor). Every op runs on tensors of lengths 1..67 holding the
+// hard values (±0, subnormals, the overflow/underflow edges, ±inf, NaN) at
+// every position; each result must equal, bit for bit, the result for the
+// same value alone in a length-1 tensor, and be within an ulp bound of a long
+// double reference.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "ir/half.h"
+#include "vm/kernels.h"
+#include "vm/simd_kernels.h"
+
+namespace pir::vm {
+namespace {
+
+using LD = long double;
+
+// ---- tensors of one dtype, values as long double ---------------------------------
+
+struct Tensor {
+  TensorType type;
+  std::vector<unsigned char> bytes;
+  Tensor(DType dt, Shape shape) : type{dt, std::move(shape)} {
+    bytes.assign(static_cast<size_t>(type.numElements() * dtypeSize(dt)), 0);
+  }
+  int64_t size() const { return type.numElements(); }
+  void set(int64_t i, LD v) {
+    unsigned char* p = bytes.data() + i * dtypeSize(type.dtype);
+    if (type.dtype == DType::F32) {
+      const float f = static_cast<float>(v);
+      std::memcpy(p, &f, 4);
+    } else if (type.dtype == DType::F64) {
+      const double d = static_cast<double>(v);
+      std::memcpy(p, &d, 8);
+    } else {
+      const uint16_t h = floatToHalf(static_cast<float>(v));
+      std::memcpy(p, &h, 2);
+    }
+  }
+  LD get(int64_t i) const {
+    const unsigned char* p = bytes.data() + i * dtypeSize(type.dtype);
+    if (type.dtype == DType::F32) {
+      float f;
+      std::memcpy(&f, p, 4);
+      return f;
+    }
+    if (type.dtype == DType::F64) {
+      double d;
+      std::memcpy(&d, p, 8);
+      return d;
+    }
+    uint16_t h;
+    std::memcpy(&h, p, 2);
+    return halfToFloat(h);
+  }
+  // The element's bytes, for bit-equality.
+  uint64_t raw(int64_t i) const {
+    uint64_t r = 0;
+    std::memcpy(&r, bytes.data() + i * dtypeSize(type.dtype), static_cast<size_t>(dtypeSize(type.dtype)));
+    return r;
+  }
+  TensorRef ref() { return TensorRef{bytes.data(), &type}; }
+};
+
+Tensor runOp(OpCode code, std::vector<Tensor*> ins, TensorType outType) {
+  Op op;
+  op.code = code;
+  std::vector<TensorType> inTypes;
+  std::vector<TensorRef> inRefs;
+  for (Tensor* t : ins) {
+    inTypes.push_back(t->type);
+    inRefs.push_back(t->ref());
+  }
+  const TensorType outs[1] = {outType};
+  PreparedKernel k = prepareKernel(op, inTypes, outs);
+  Tensor out(outType.dtype, outType.shape);
+  TensorRef outRef = out.ref();
+  KernelContext ctx;
+  k(inRefs.data(), &outRef, ctx);
+  return out;
+}
+
+// ---- formats and ulps -------------------------------------------------------------
+
+struct Format {
+  int digits;     // significand bits incl. the hidden one
+  int minExp;     // exponent of the smallest normal
+  LD max;
+};
+Format formatOf(DType dt) {
+  if (dt == DType::F32) return {24, -126, std::numeric_limits<float>::max()};
+  if (dt == DType::F64) return {53, -1022, std::numeric_limits<double>::max()};
+  return {11, -14, 65504};
+}
+
+// Rounds a long double to the dtype (nearest even), as the kernel's result type.
+LD roundTo(DType dt, LD v) {
+  if (dt == DType::F32) return static_cast<float>(v);
+  if (dt == DType::F64) return static_cast<double>(v);
+  return halfToFloat(floatToHalf(static_cast<float>(v)));  // via f32: fine for references far from ties
+}
+
+LD ulpOf(DType dt, LD ref) {
+  const Format f = formatOf(dt);
+  int e = f.minExp;
+  if (ref != 0 && std::isfinite(ref)) e = std::max(f.minExp, std::ilogb(ref));
+  return std::ldexp(LD(1), e - f.digits + 1);
+}
+
+// Distance of `got` from the exact `ref` in ulps of the result type; infinite
+// (a failure) for a wrong NaN, infinity or zero sign.
+LD ulpError(DType dt, LD got, LD ref) {
+  if (std::isnan(ref)) return std::isnan(got) ? 0 : INFINITY;
+  if (std::isnan(got)) return INFINITY;
+  const LD rounded = roundTo(dt, ref);
+  if (std::isinf(rounded) || std::isinf(got)) {
+    if (got == rounded) return 0;
+    // Next to the overflow threshold a 1-ulp result may round the other way.
+    const LD maxv = formatOf(dt).max;
+    if (std::isinf(got) && std::fabs(rounded) == maxv && std::signbit(got) == std::signbit(ref)) return 1;
+    if (std::isinf(rounded) && std::fabs(got) == maxv && std::signbit(got) == std::signbit(ref)) return 1;
+    return INFINITY;
+  }
+  if (ref == 0 && got == 0 && std::signbit(ref) != std::signbit(got)) return INFINITY;
+  return std::fabs(got - ref) / ulpOf(dt, ref);
+}
+
+// ---- the hard values ----------------------------------------------------------------
+
+std::vector<LD> hardValues(DType dt) {
+  const LD inf = INFINITY, nan = NAN;
+  std::vector<LD> v = {0.0L, -0.0L, 1, -1, 0.5, 2, 49, 1e-5L, -1e-5L, 0.3L, -0.3L, 0.8999L, 0.9L, -0.9L, 1.7L, -2.5L,
+                       5, -5, 9, -9.5L, 20, -20, 100, -100, inf, -inf, nan};
+  if (dt == DType::F32) {
+    for (LD x : {LD(1e-39), LD(-1e-39), LD(0x1p-149), LD(-0x1p-149), LD(0x1p-126), LD(0x1.fffffcp-127), LD(88.72f),
+                 LD(88.73f), LD(-87.3f), LD(-103.9f), LD(-104.f), LD(-150), LD(3.4e38f), LD(-3.4e38f), LD(1e30f)})
+      v.push_back(x);
+  } else if (dt == DType::F64) {
+    for (LD x : {LD(1e-310), LD(-1e-310), LD(0x1p-1074), LD(0x1p-1022), LD(709.78), LD(709.79), LD(-708.4), LD(-720),
+                 LD(-745.1), LD(-746), LD(1.7e308), LD(-1.7e308), LD(1e-39), LD(88.73), LD(-800)})
+      v.push_back(x);
+  } else {
+    for (LD x : {LD(0x1p-24), LD(-0x1p-24), LD(0x1p-14), LD(6e-5), LD(11.08), LD(11.1), LD(-17.3), LD(65504), LD(-65504)})
+      v.push_back(x);
+  }
+  return v;
+}
+
+// ---- unary ops -------------------------------------------------------------------
+
+struct UnaryCase {
+  OpCode code;
+  const char* name;
+  LD (*ref)(LD);
+  double ulps;       // bound in ulps of the result type (f16: of the half result)
+  bool relToInput;   // the bound is also scaled by |x| (formulas with cancellation)
+};
+
+LD geluRef(LD x) { return 0.5L * x * (1 + std::tanh(0.7978845608028654L * (x + 0.044715L * x * x * x))); }
+LD softplusRef(LD x) { return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); }
+LD sigmoidRef(LD x) { return x >= 0 ? 1 / (1 + std::exp(-x)) : std::exp(x) / (1 + std::exp(x)); }
+
+const UnaryCase kUnary[] = {
+    {OpCode::Exp, "exp", [](LD x) { return std::exp(x); }, 1.5, false},
+    {OpCode::Log, "log", [](LD x) { return std::log(x); }, 1.5, false},
+    {OpCode::Log2, "log2", [](LD x) { return std::log2(x); }, 1.5, false},
+    {OpCode::Sqrt, "sqrt", [](LD x) { return std::sqrt(x); }, 0.5, false},
+    {OpCode::Rsqrt, "rsqrt", [](LD x) { return 1 / std::sqrt(x); }, 1.5, false},
+    {OpCode::Reciprocal, "reciprocal", [](LD x) { return 1 / x; }, 0.5, false},
+    {OpCode::Square, "square", [](LD x) { return x * x; }, 0.5, false},
+    {OpCode::Abs, "abs", [](LD x) { return std::fabs(x); }, 0, false},
+    {OpCode::Neg, "neg", [](LD x) { return -x; }, 0, false},
+    {OpCode::Relu, "relu", [](LD x) { return x < 0 ? 0 : x; }, 0, false},
+    {OpCode::Tanh, "tanh", [](LD x) { return std::tanh(x); }, 1.5, false},
+    {OpCode::Sigmoid, "sigmoid", sigmoidRef, 2, false},
+    {OpCode::Sin, "sin", [](LD x) { return std::sin(x); }, 1.5, false},
+    {OpCode::Cos, "cos", [](LD x) { return std::cos(x); }, 1.5, false},
+    {OpCode::Swish, "swish", [](LD x) { return x * sigmoidRef(x); }, 3, false},
+    {OpCode::Softplus, "softplus", softplusRef, 3, false},
+    {OpCode::Gelu, "gelu", geluRef, 4, true},
+    {OpCode::GeluErf, "gelu_erf", [](LD x) { return 0.5L * x * (1 + std::erf(x / std::sqrt(2.0L))); }, 4, true},
+};
+
+// The bound for one value: an f16 result is an f32 result (a few f32 ulps at
+// most) rounded once more, so within 1 ulp of the half format.
+double boundFor(const UnaryCase& c, DType dt) { return dt == DType::F16 ? 1.0 : c.ulps; }
+
+void checkUnary(const UnaryCase& c, DType dt) {
+  const std::vector<LD> hard = hardValues(dt);
+  const int64_t H = static_cast<int64_t>(hard.size());
+  // The value alone: the reference for bit-equality, and checked against the math.
+  std::vector<uint64_t> alone(hard.size());
+  for (int64_t h = 0; h < H; ++h) {
+    Tensor x(dt, {1});
+    x.set(0, hard[h]);
+    const LD xv = x.get(0);  // the input as stored (rounded to the dtype)
+    const Tensor y = runOp(c.code, {&x}, {dt, {1}});
+    alone[h] = y.raw(0);
+    const LD ref = c.ref(xv);
+    LD err = ulpError(dt, y.get(0), ref);
+    if (c.relToInput && std::isfinite(err) && std::isfinite(xv))
+      err = std::fabs(y.get(0) - ref) / (ulpOf(dt, ref) + 2 * ulpOf(dt, 1) * std::fabs(xv));
+    EXPECT_LE(err, boundFor(c, dt)) << c.name << " " << dtypeName(dt) << "(" << static_cast<double>(xv)
+                                    << ") = " << static_cast<double>(y.get(0)) << ", exact "
+                                    << static_cast<double>(ref);
+  }
+  // Every value at every position of every length 1..67 (cyclic shifts).
+  for (int64_t len = 1; len <= 67; ++len) {
+    for (int64_t shift = 0; shift < H; ++shift) {
+      Tensor x(dt, {len});
+      for (int64_t i = 0; i < len; ++i) x.set(i, hard[(i + shift) % H]);
+      const Tensor y = runOp(c.code, {&x}, {dt, {len}});
+      for (int64_t i = 0; i < len; ++i) {
+        const int64_t h = (i + shift) % H;
+        if (y.raw(i) != alone[h]) {
+          ADD_FAILURE() << c.name << " " << dtypeName(dt) << "(" << static_cast<double>(x.get(i)) << ") at " << i
+                        << " of " << len << " gives " << static_cast<double>(y.get(i)) << ", alone "
+                        << static_cast<double>(runOp(c.code, {&x}, {dt, {len}}).get(i));
+          return;
+        }
+      }
+    }
+  }
+}
+
+TEST(Numerics, UnaryF32) {
+  for (const UnaryCase& c : kUnary) checkUnary(c, DType::F32);
+}
+TEST(Numerics, UnaryF64) {
+  for (const UnaryCase& c : kUnary) checkUnary(c, DType::F64);
+}
+TEST(Numerics, UnaryF16) {
+  for (const UnaryCase& c : kUnary) checkUnary(c, DType::F16);
+}
+
+// The examples of issue 11 §5, at every position of a 67-element tensor.
+TEST(Numerics, ReportedExamples) {
+  auto all = [](DType dt, OpCode code, LD v, LD expected, LD tol) {
+    Tensor x(dt, {67});
+    for (int64_t i = 0; i < 67; ++i) x.set(i, v);
+    const Tensor y = runOp(code, {&x}, {dt, {67}});
+    for (int64_t i = 0; i < 67; ++i)
+      EXPECT_NEAR(static_cast<double>(y.get(i)), static_cast<double>(expected), static_cast<double>(tol))
+          << "element " << i;
+  };
+  all(DType::F32, OpCode::Exp, -100, 27 * 0x1p-149L, 0);  // 3.72e-44 rounds to 27 * 2^-149
+  all(DType::F32, OpCode::Log, 1e-39L, std::log(static_cast<LD>(1e-39f)), 4e-6L);
+  all(DType::F32, OpCode::Sqrt, 49, 7, 0);
+  all(DType::F64, OpCode::Exp, -720, std::exp(LD(-720)), 0x1p-1074L);
+  all(DType::F64, OpCode::Log, 1e-310L, std::log(static_cast<LD>(1e-310)), 1e-13L);
+  all(DType::F32, OpCode::Rsqrt, 1e-39L, 1 / std::sqrt(static_cast<LD>(1e-39f)), 3.2e19L * 1.2e-7L);
+}
+
+// Each instruction set's table (not only the one this CPU picks) meets the
+// bounds, and its tail equals its body.
+TEST(Numerics, EveryInstructionSet) {
+  struct Fn {
+    int kind;
+    LD (*ref)(LD);
+    double ulps;
+  };
+  const Fn fns[] = {{simd::kExp, [](LD x) { return std::exp(x); }, 1.5},
+                    {simd::kLog, [](LD x) { return std::log(x); }, 1.5},
+                    {simd::kTanh, [](LD x) { return std::tanh(x); }, 1.5},
+                    {simd::kSigmoid, sigmoidRef, 2},
+                    {simd::kSqrt, [](LD x) { return std::sqrt(x); }, 0.5}};
+  for (const char* isa : {"sse2", "avx2", "avx512"}) {
+    const simd::Table* t = simd::tableFor(isa);
+    if (!t) continue;
+    for (const Fn& f : fns) {
+      std::vector<float> xf;
+      std::vector<double> xd;
+      for (LD v : hardValues(DType::F32)) xf.push_back(static_cast<float>(v));
+      for (LD v : hardValues(DType::F64)) xd.push_back(static_cast<double>(v));
+      for (int i = -3000; i <= 3000; ++i) {  // a dense sweep of the polynomial ranges
+        xf.push_back(static_cast<float>(i / 97.0));
+        xd.push_back(i / 97.0 + i * 1e-9);
+      }
+      std::vector<float> yf(xf.size()), one(1);
+      std::vector<double> yd(xd.size()), oned(1);
+      t->f32.unary[f.kind](xf.data(), yf.data(), static_cast<int64_t>(xf.size()));
+      t->f64.unary[f.kind](xd.data(), yd.data(), static_cast<int64_t>(xd.size()));
+      for (size_t i = 0; i < xf.size(); ++i) {
+        EXPECT_LE(ulpError(DType::F32, yf[i], f.ref(xf[i])), f.ulps) << isa << " kind " << f.kind << " f32 " << xf[i];
+        t->f32.unary[f.kind](&xf[i], one.data(), 1);
+        EXPECT_EQ(std::memcmp(&one[0], &yf[i], 4), 0) << isa << " tail differs at " << xf[i];
+      }
+      for (size_t i = 0; i < xd.size(); ++i) {
+        EXPECT_LE(ulpError(DType::F64, yd[i], f.ref(xd[i])), f.ulps) << isa << " kind " << f.kind << " f64 " << xd[i];
+        t->f64.unary[f.kind](&xd[i], oned.data(), 1);
+        EXPECT_EQ(std::memcmp(&oned[0], &yd[i], 8), 0) << isa << " tail differs at " << xd[i];
+      }
+    }
+  }
+}
+
+std::string nameOf(OpCode code) {
+  Op op;
+  op.code = code;
+  return std::string(op.info().name);
+}
+
+// ---- binary ops -----------------------------------------------------------------------
+
+// Same-shape, tensor-scalar and scalar-tensor forms agree bit for bit with the
+// scalar IEEE operation (f16: in f32, rounded once), for every position.
+TEST(Numerics, BinaryEveryPositionAndForm) {
+  const OpCode codes[] = {OpCode::Add, OpCode::Sub, OpCode::Mul, OpCode::Div, OpCode::Maximum, OpCode::Minimum,
+                          OpCode::Pow};
+  for (DType dt : {DType::F32, DType::F64, DType::F16}) {
+    const std::vector<LD> hard = hardValues(dt);
+    const int64_t H = static_cast<int64_t>(hard.size());
+    for (OpCode code : codes) {
+      auto scalarOp = [&](LD a, LD b) -> LD {
+        auto apply = [&](auto x, auto y) -> LD {
+          using C = decltype(x);
+          switch (code) {
+            case OpCode::Add: return x + y;
+            case OpCode::Sub: return x - y;
+            case OpCode::Mul: return x * y;
+            case OpCode::Div: return x / y;
+            case OpCode::Maximum: return (x != x || x > y) ? x : y;
+            case OpCode::Minimum: return (x != x || x < y) ? x : y;
+            default: return std::pow(C(x), C(y));
+          }
+        };
+        if (dt == DType::F64) return apply(static_cast<double>(a), static_cast<double>(b));
+        const LD r = apply(static_cast<float>(a), static_cast<float>(b));
+        return roundTo(dt, r);
+      };
+      for (int64_t len : {1, 7, 8, 15, 16, 17, 31, 33, 67}) {
+        for (int64_t shift = 0; shift < H; shift += 3) {
+          Tensor a(dt, {len}), b(dt, {len}), s(dt, {});
+          for (int64_t i = 0; i < len; ++i) {
+            a.set(i, hard[(i + shift) % H]);
+            b.set(i, hard[(i * 7 + shift + 1) % H]);
+          }
+          s.set(0, hard[shift % H]);
+          const Tensor vv = runOp(code, {&a, &b}, {dt, {len}});
+          const Tensor vs = runOp(code, {&a, &s}, {dt, {len}});
+          const Tensor sv = runOp(code, {&s, &b}, {dt, {len}});
+          for (int64_t i = 0; i < len; ++i) {
+            auto same = [](LD got, LD want) {
+              return (std::isnan(got) && std::isnan(want)) ||
+                     (got == want && std::signbit(got) == std::signbit(want));
+            };
+            const std::string what = nameOf(code) + " " + std::string(dtypeName(dt)) + " at " +
+                                     std::to_string(i) + " of " + std::to_string(len);
+            EXPECT_TRUE(same(vv.get(i), scalarOp(a.get(i), b.get(i)))) << what;
+            EXPECT_TRUE(same(vs.get(i), scalarOp(a.get(i), s.get(0)))) << what;
+            EXPECT_TRUE(same(sv.get(i), scalarOp(s.get(0), b.get(i)))) << what;
+          }
+        }
+      }
+    }
+  }
+}
+
+// ---- reductions and softmax ----------------------------------------------------------------
+
+// The documented summation orders: a contiguous reduced block uses 16
+// interleaved partial sums combined pairwise, then the rest in order; a leading
+// axis is accumulated row by row.
+float sumInOrder(const std::vector<float>& x, int64_t begin, int64_t n, int64_t stride) {
+  float p[16];
+  for (float& v : p) v = -0.0f;
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    for (int j = 0; j < 16; ++j) p[j] += x[begin + (i + j) * stride];
+  for (int w = 8; w >= 1; w /= 2)
+    for (int j = 0; j < w; ++j) p[j] += p[j + w];
+  float s = p[0];
+  for (; i < n; ++i) s += x[begin + i * stride];
+  return s;
+}
+
+TEST(Numerics, SumOrdersAreDocumentedAndDeterministic) {
+  for (auto [rows, cols] : {std::pair<int64_t, int64_t>{64, 256}, {3, 67}, {67, 3}, {1, 100}, {100, 1}, {17, 33}}) {
+    Tensor x(DType::F32, {rows, cols});
+    std::vector<float> v(static_cast<size_t>(rows * cols));
+    for (int64_t i = 0; i < rows * cols; ++i) {
+      v[i] = static_cast<float>(std::sin(i * 0.37) * std::pow(10.0, (i % 7) - 3));
+      x.set(i, v[i]);
+    }
+    for (int64_t axis : {0, 1}) {
+      Op op;
+      op.code = OpCode::Sum;
+      op.attrs.set("axis", Attr::integer(axis));
+      const int64_t outN = axis == 0 ? cols : rows;
+      const TensorType in[1] = {x.type}, out[1] = {{DType::F32, {outN}}};
+      PreparedKernel k = prepareKernel(op, in, out);
+      Tensor y(DType::F32, {outN});
+      TensorRef ir = x.ref(), orf = y.ref();
+      KernelContext ctx;
+      k(&ir, &orf, ctx);
+      for (int64_t o = 0; o < outN; ++o) {
+        float want;
+        if (axis == 1 || cols == 1) {  // the reduced elements are contiguous
+          want = axis == 1 ? sumInOrder(v, o * cols, cols, 1) : sumInOrder(v, 0, rows, 1);
+        } else {
+          want = v[o];
+          for (int64_t r = 1; r < rows; ++r) want += v[r * cols + o];
+        }
+        EXPECT_EQ(static_cast<float>(y.get(o)), want) << rows << "x" << cols << " axis " << axis << " out " << o;
+      }
+    }
+  }
+}
+
+TEST(Numerics, SoftmaxRowsDoNotDependOnTheirPosition) {
+  // The same row at every row index of matrices of 1..20 rows gives the same bits,
+  // and a row with a -100 gap keeps its subnormal probability.
+  const std::vector<LD> row = {0, -100, -50, 3, -0.0L, 1e-30L, -87.5L};
+  const int64_t C = static_cast<int64_t>(row.size());
+  std::vector<uint64_t> first;
+  for (int64_t rows = 1; rows <= 20; ++rows) {
+    Tensor x(DType::F32, {rows, C});
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < C; ++c) x.set(r * C + c, row[c]);
+    const Tensor y = runOp(OpCode::Softmax, {&x}, {DType::F32, {rows, C}});
+    if (first.empty()) {
+      for (int64_t c = 0; c < C; ++c) first.push_back(y.raw(c));
+      LD z = 0;
+      for (LD v : row) z += std::exp(v - 3);
+      EXPECT_LE(ulpError(DType::F32, y.get(1), std::exp(LD(-103)) / z), 2.0);
+    }
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < C; ++c) EXPECT_EQ(y.raw(r * C + c), first[c]) << "row " << r << " of " << rows;
+  }
+}
+
+// ---- threads --------------------------------------------------------------------------------
+
+TEST(Numerics, KernelThreadsGiveTheSameBits) {
+  const int64_t n = 1 << 19;
+  Tensor x(DType::F32, {n}), b(DType::F32, {n});
+  for (int64_t i = 0; i < n; ++i) {
+    x.set(i, std::sin(i * 0.001) * 30);
+    b.set(i, std::cos(i * 0.002));
+  }
+  const Tensor t1 = runOp(OpCode::Tanh, {&x}, {DType::F32, {n}});
+  const Tensor a1 = runOp(OpCode::Add, {&x, &b}, {DType::F32, {n}});
+  simd::setKernelThreads(2);
+  const Tensor t2 = runOp(OpCode::Tanh, {&x}, {DType::F32, {n}});
+  const Tensor a2 = runOp(OpCode::Add, {&x, &b}, {DType::F32, {n}});
+  simd::setKernelThreads(1);
+  EXPECT_EQ(t1.bytes, t2.bytes);
+  EXPECT_EQ(a1.bytes, a2.bytes);
+}
+
+}  // namespace
+}  // namespace pir::vm
