@@ -156,6 +156,33 @@ template <class S> inline void vexpParts(typename VOf<S>::V x, typename VOf<S>::
   scale = s2;
 }
 
+// e^y for 0 <= y <= 40 (no NaN): vexp without the clamps and the split
+// scaling, for tanh.
+template <class S> inline typename VOf<S>::V vexpMid(typename VOf<S>::V y) {
+  using T = VOf<S>;
+  using V = typename T::V;
+  using I = typename T::I;
+  constexpr bool kF = sizeof(S) == 4;
+  const V magic = splat<V>(kF ? S(0x1.8p23f) : S(0x1.8p52));
+  const V t = fmadd(y, splat<V>(kF ? S(1.44269504088896341f) : S(1.44269504088896341)), magic);
+  const V n = t - magic;
+  const I k = bits<I>(t) - bits<I>(magic);
+  V r = fmadd(n, splat<V>(kF ? S(-0.693359375f) : S(-6.93147180369123816490e-01)), y);
+  r = fmadd(n, splat<V>(kF ? S(2.12194440e-4f) : S(-1.90821492927058770002e-10)), r);
+  V q;
+  if constexpr (kF) {
+    static constexpr float c[] = {1.f / 2, 1.f / 6, 1.f / 24, 1.f / 120, 1.f / 720, 1.f / 5040};
+    q = horner(r, c);
+  } else {
+    static constexpr double c[] = {1. / 2,         1. / 6,          1. / 24,          1. / 120,
+                                   1. / 720,       1. / 5040,       1. / 40320,       1. / 362880,
+                                   1. / 3628800,   1. / 39916800,   1. / 479001600,   1. / 6227020800};
+    q = horner(r, c);
+  }
+  const V p = fmadd(q, r * r, r) + S(1);
+  return p * bits<V>((k + T::kBias) << T::kMantBits);
+}
+
 template <class S> inline typename VOf<S>::V vexp(typename VOf<S>::V x) {
   typename VOf<S>::V hi, scale;
   vexpParts<S>(x, hi, scale);
@@ -221,7 +248,8 @@ template <class S> inline typename VOf<S>::V vlog(typename VOf<S>::V x) {
 //     of Lambert's continued fraction (depth 6 for f32, 10 for f64; truncation
 //     < 1e-9 resp. 1e-17 relative at 0.9); a^3 R is at most 0.26 of the result,
 //     so R's rounding errors are damped;
-//   a >= 0.9: 1 - 2/(e^(2a) + 1) (e^(2a) = inf gives exactly 1).
+//   a >= 0.9: 1 - 2/(e^(2a) + 1), a clamped to 9.1 (f32) / 19.1 (f64)
+//     where tanh already rounds to 1.
 // Both branches share one division.
 template <class S> inline typename VOf<S>::V vtanh(typename VOf<S>::V x) {
   using T = VOf<S>;
@@ -245,7 +273,9 @@ template <class S> inline typename VOf<S>::V vtanh(typename VOf<S>::V x) {
     rn = horner(z, n);
     rq = horner(z, d);
   }
-  const V e = vexp<S>(a + a);
+  const S top = kF ? S(9.1f) : S(19.1);
+  const V ac = a < top ? a : splat<V>(top);  // NaN -> top; restored at the end
+  const V e = vexpMid<S>(ac + ac);
   const V num = small ? a * z * rn : splat<V>(S(-2));
   const V den = small ? rq : e + S(1);
   const V base = small ? a : splat<V>(S(1));
@@ -296,6 +326,11 @@ template <class S, class F> inline void mapUnary(const S* x, S* y, int64_t n, F 
   using V = typename VOf<S>::V;
   constexpr int64_t W = kLanes<S>;
   int64_t i = 0;
+  for (; i + 2 * W <= n; i += 2 * W) {  // two independent vectors in flight
+    const V a = f(load<V>(x + i)), b = f(load<V>(x + i + W));
+    store(y + i, a);
+    store(y + i + W, b);
+  }
   for (; i + W <= n; i += W) store(y + i, f(load<V>(x + i)));
   if (i < n) {  // the tail: padded, through the same function
     S buf[W] = {};

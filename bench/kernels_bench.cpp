@@ -1,0 +1,181 @@
+// Single-kernel speed on the shapes of ../shared/perf/op_kernels.py: each pir
+// kernel (prepareKernel, as the VM calls it) against a straightforward
+// reference (an Eigen expression or a plain loop, what the kernel was before)
+// measured in the same run. The pir run reports `ref_over_pir` (reference time
+// / pir time, higher is better) and `isa` (the vector table chosen).
+//
+//   OPENBLAS_NUM_THREADS=1 build/bench/kernels_bench
+#include <benchmark/benchmark.h>
+
+#include <Eigen/Core>
+#include <chrono>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "vm/kernels.h"
+#include "vm/simd_kernels.h"
+
+namespace {
+
+using namespace pir;
+using namespace pir::vm;
+using ArrF = Eigen::Array<float, Eigen::Dynamic, 1>;
+using MatF = Eigen::Array<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+std::vector<float> uniform(int64_t n, unsigned seed) {
+  std::vector<float> v(static_cast<size_t>(n));
+  uint32_t s = seed * 2654435761u + 1;
+  for (float& x : v) {
+    s = s * 1664525u + 1013904223u;
+    x = static_cast<float>(s >> 8) / 8388608.0f - 1.0f;  // [-1, 1)
+  }
+  return v;
+}
+
+struct Case {
+  std::string name;
+  OpCode code;
+  std::vector<std::pair<std::string, Attr>> attrs;
+  std::vector<TensorType> ins;
+  TensorType out;
+  bool inplace = false;
+};
+
+std::vector<Case> cases() {
+  const TensorType m1{DType::F32, {1048576}}, s{DType::F32, {}}, t64k{DType::F32, {65536}},
+      m{DType::F32, {64, 256}}, tr{DType::F32, {64, 784}}, trOut{DType::F32, {784, 64}}, sm{DType::F32, {64, 10}},
+      big{DType::F32, {784, 256}}, mask{DType::Bool, {64, 256}};
+  return {
+      {"add_1M", OpCode::Add, {}, {m1, m1}, m1},
+      {"add_scalar_1M", OpCode::Add, {}, {m1, s}, m1},
+      {"tanh_64K", OpCode::Tanh, {}, {t64k}, t64k},
+      {"relu_64x256", OpCode::Relu, {}, {m}, m},
+      {"where_64x256", OpCode::Where, {}, {mask, m, s}, m},
+      {"transpose_64x784", OpCode::Transpose, {}, {tr}, trOut},
+      {"softmax_64x10", OpCode::Softmax, {{"axis", Attr::integer(1)}}, {sm}, sm},
+      {"sum_axis0_64x256", OpCode::Sum, {{"axis", Attr::integer(0)}}, {m}, {DType::F32, {256}}},
+      {"sum_axis1_64x256", OpCode::Sum, {{"axis", Attr::integer(1)}}, {m}, {DType::F32, {64}}},
+      {"scaled_add_784x256", OpCode::ScaledAddInplace, {{"b", Attr::real(-0.1)}}, {big, big}, big, true},
+  };
+}
+
+// The reference computation of each case, on the same buffers.
+void reference(const std::string& name, std::vector<std::vector<float>>& in, std::vector<float>& out,
+               const std::vector<unsigned char>& maskBytes) {
+  if (name == "add_1M") {
+    Eigen::Map<ArrF>(out.data(), 1048576) = Eigen::Map<const ArrF>(in[0].data(), 1048576) + Eigen::Map<const ArrF>(in[1].data(), 1048576);
+  } else if (name == "add_scalar_1M") {
+    Eigen::Map<ArrF>(out.data(), 1048576) = Eigen::Map<const ArrF>(in[0].data(), 1048576) + in[1][0];
+  } else if (name == "tanh_64K") {
+    for (int i = 0; i < 65536; ++i) out[i] = std::tanh(in[0][i]);  // libm, correctly rounded or nearly
+  } else if (name == "relu_64x256") {
+    Eigen::Map<ArrF>(out.data(), 16384) = Eigen::Map<const ArrF>(in[0].data(), 16384).max(0.0f);
+  } else if (name == "where_64x256") {
+    const bool* c = reinterpret_cast<const bool*>(maskBytes.data());
+    for (int i = 0; i < 16384; ++i) out[i] = c[i] ? in[1][i] : in[2][0];
+  } else if (name == "transpose_64x784") {
+    Eigen::Map<MatF>(out.data(), 784, 64) = Eigen::Map<const MatF>(in[0].data(), 64, 784).transpose();
+  } else if (name == "softmax_64x10") {
+    const Eigen::Map<const MatF> x(in[0].data(), 64, 10);
+    const MatF e = (x.colwise() - x.rowwise().maxCoeff()).exp();
+    Eigen::Map<MatF>(out.data(), 64, 10) = e.colwise() / e.rowwise().sum();
+  } else if (name == "sum_axis0_64x256") {
+    Eigen::Map<ArrF>(out.data(), 256) = Eigen::Map<const MatF>(in[0].data(), 64, 256).colwise().sum().transpose();
+  } else if (name == "sum_axis1_64x256") {
+    Eigen::Map<ArrF>(out.data(), 64) = Eigen::Map<const MatF>(in[0].data(), 64, 256).rowwise().sum();
+  } else if (name == "scaled_add_784x256") {
+    Eigen::Map<ArrF> x(in[0].data(), 200704);
+    x = x + (-0.1f) * Eigen::Map<const ArrF>(in[1].data(), 200704);
+  }
+}
+
+struct Buffers {
+  std::vector<std::vector<float>> in;
+  std::vector<unsigned char> mask;
+  std::vector<float> out;
+  explicit Buffers(const Case& c) {
+    unsigned seed = 1;
+    for (const TensorType& t : c.ins) in.push_back(uniform(std::max<int64_t>(t.numElements(), 1), seed++));
+    mask.resize(16384);
+    for (size_t i = 0; i < mask.size(); ++i) mask[i] = in[0][i % in[0].size()] > 0;
+    if (c.name == "add_scalar_1M") in[1][0] = 1.0f;
+    if (c.name == "where_64x256") in[2][0] = 0.0f;
+    out.resize(static_cast<size_t>(c.out.numElements()));
+  }
+};
+
+void BM_Reference(benchmark::State& state, const Case& c) {
+  Buffers b(c);
+  for (auto _ : state) {
+    reference(c.name, b.in, b.out, b.mask);
+    benchmark::DoNotOptimize(b.out.data());
+    benchmark::ClobberMemory();
+  }
+}
+
+void BM_Pir(benchmark::State& state, const Case& c) {
+  Buffers b(c);
+  Op op;
+  op.code = c.code;
+  for (auto& [k, v] : c.attrs) op.attrs.set(k, v);
+  const TensorType outs[1] = {c.out};
+  PreparedKernel k = prepareKernel(op, c.ins, outs);
+  std::vector<TensorRef> refs;
+  for (size_t i = 0; i < c.ins.size(); ++i)
+    refs.push_back(TensorRef{c.ins[i].dtype == DType::Bool ? static_cast<void*>(b.mask.data()) : b.in[i].data(), &c.ins[i]});
+  TensorRef out{c.inplace ? refs[0].data : b.out.data(), &c.out};
+  KernelContext ctx;
+  for (auto _ : state) {
+    k(refs.data(), &out, ctx);
+    benchmark::DoNotOptimize(out.data);
+    benchmark::ClobberMemory();
+  }
+  state.SetLabel(simd::table().isa);
+}
+
+// Measures the reference and pir in alternation (so both see the same machine
+// load) and reports their ratio.
+void BM_Ratio(benchmark::State& state, const Case& c) {
+  Buffers b(c), r(c);
+  Op op;
+  op.code = c.code;
+  for (auto& [k, v] : c.attrs) op.attrs.set(k, v);
+  const TensorType outs[1] = {c.out};
+  PreparedKernel k = prepareKernel(op, c.ins, outs);
+  std::vector<TensorRef> refs;
+  for (size_t i = 0; i < c.ins.size(); ++i)
+    refs.push_back(TensorRef{c.ins[i].dtype == DType::Bool ? static_cast<void*>(b.mask.data()) : b.in[i].data(), &c.ins[i]});
+  TensorRef out{c.inplace ? refs[0].data : b.out.data(), &c.out};
+  KernelContext ctx;
+  using Clock = std::chrono::steady_clock;
+  double pirNs = 0, refNs = 0;
+  for (auto _ : state) {
+    const auto t0 = Clock::now();
+    k(refs.data(), &out, ctx);
+    benchmark::ClobberMemory();
+    const auto t1 = Clock::now();
+    reference(c.name, r.in, r.out, r.mask);
+    benchmark::ClobberMemory();
+    const auto t2 = Clock::now();
+    pirNs += std::chrono::duration<double, std::nano>(t1 - t0).count();
+    refNs += std::chrono::duration<double, std::nano>(t2 - t1).count();
+  }
+  const double n = static_cast<double>(state.iterations());
+  state.counters["pir_ns"] = pirNs / n;
+  state.counters["ref_ns"] = refNs / n;
+  state.counters["ref_over_pir"] = refNs / pirNs;
+  state.SetLabel(simd::table().isa);
+}
+
+const bool kRegistered = [] {
+  static const std::vector<Case> all = cases();
+  for (const Case& c : all) benchmark::RegisterBenchmark(("kernel/" + c.name).c_str(), BM_Ratio, c);
+  for (const Case& c : all) benchmark::RegisterBenchmark(("pir_only/" + c.name).c_str(), BM_Pir, c);
+  for (const Case& c : all) benchmark::RegisterBenchmark(("ref_only/" + c.name).c_str(), BM_Reference, c);
+  return true;
+}();
+
+}  // namespace
+
+BENCHMARK_MAIN();
