@@ -184,7 +184,10 @@ template <class T, Red R> void runReduce(const ReduceState& s, const TensorRef* 
     else if constexpr (R == Red::Prod) r = mc.rowwise().prod();
     else if constexpr (R == Red::SumSquare) r = mc.square().rowwise().sum();
     else if constexpr (R == Red::L1) r = mc.abs().rowwise().sum();
-    else if constexpr (R == Red::L2) r = mc.square().rowwise().sum().sqrt();
+    else if constexpr (R == Red::L2) {  // IEEE sqrt per output (Eigen's vector sqrt is approximate)
+      r = mc.square().rowwise().sum();
+      for (int64_t i = 0; i < s.rows; ++i) r[i] = std::sqrt(r[i]);
+    }
     else if constexpr (R == Red::Max) r = mc.rowwise().redux([](C a, C b) { return nanMax(a, b); });
     else if constexpr (R == Red::Min) r = mc.rowwise().redux([](C a, C b) { return nanMin(a, b); });
     else {  // logsumexp, shifted by the (finite) row max for stability

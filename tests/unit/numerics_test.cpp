@@ -457,3 +457,32 @@ TEST(Numerics, KernelThreadsGiveTheSameBits) {
 
 }  // namespace
 }  // namespace pir::vm
+
+namespace pir::vm {
+namespace {
+
+// l2 of rows [7, 0, ...] is exactly 7 for every output position (a vectorised
+// approximate sqrt gave 7.0000005 for some positions).
+TEST(Numerics, L2IsCorrectlyRoundedAtEveryPosition) {
+  for (int64_t rows = 1; rows <= 40; ++rows) {
+    Tensor x(DType::F32, {rows, 3});
+    for (int64_t r = 0; r < rows; ++r) {
+      x.set(r * 3, 7);
+      x.set(r * 3 + 1, 0);
+      x.set(r * 3 + 2, 0);
+    }
+    Op op;
+    op.code = OpCode::L2;
+    op.attrs.set("axis", Attr::integer(1));
+    const TensorType in[1] = {x.type}, out[1] = {{DType::F32, {rows}}};
+    PreparedKernel k = prepareKernel(op, in, out);
+    Tensor y(DType::F32, {rows});
+    TensorRef ir = x.ref(), orf = y.ref();
+    KernelContext ctx;
+    k(&ir, &orf, ctx);
+    for (int64_t r = 0; r < rows; ++r) EXPECT_EQ(static_cast<float>(y.get(r)), 7.0f) << r << " of " << rows;
+  }
+}
+
+}  // namespace
+}  // namespace pir::vm
