@@ -94,6 +94,14 @@ inline vd fmadd(vd a, vd b, vd c) {
 #endif
 }
 
+// True if every lane of a comparison mask is set.
+template <class M> inline bool allLanes(M m) {
+  using E = std::remove_cvref_t<decltype(m[0])>;
+  E all = E(-1);
+  for (size_t i = 0; i < sizeof(M) / sizeof(E); ++i) all &= m[i];
+  return all != 0;
+}
+
 // Horner: c[0] + x*(c[1] + x*(... + x*c[N-1])).
 template <class V, class S, int N> inline V horner(V x, const S (&c)[N]) {
   V p = splat<V>(c[N - 1]);
@@ -244,20 +252,23 @@ template <class S> inline typename VOf<S>::V vlog(typename VOf<S>::V x) {
 
 // ---- tanh, sigmoid ----------------------------------------------------------
 // tanh on a = |x|, sign restored by bits (tanh(-0) = -0):
-//   a < 0.9: a + a^3 * R(a^2), R = (P - Q)/(a^2 Q) from a Pade approximant
-//     of Lambert's continued fraction (depth 6 for f32, 10 for f64; truncation
-//     < 1e-9 resp. 1e-17 relative at 0.9); a^3 R is at most 0.26 of the result,
-//     so R's rounding errors are damped;
-//   a >= 0.9: 1 - 2/(e^(2a) + 1), a clamped to 9.1 (f32) / 19.1 (f64)
+//   a < split (1.0 for f32, 0.9 for f64): a + a^3 * R(a^2), R = (P - Q)/(a^2 Q)
+//     from a Pade approximant of Lambert's continued fraction (depth 6 for f32,
+//     10 for f64; truncation < 5e-10 resp. 1e-17 relative at the split);
+//     a^3 R is at most 0.31 of the result, so R's rounding errors are damped;
+//   a >= split: 1 - 2/(e^(2a) + 1), a clamped to 9.1 (f32) / 19.1 (f64)
 //     where tanh already rounds to 1.
-// Both branches share one division.
+// Both branches share one division. A vector whose lanes are all below the
+// split skips the exponential: the same operations for those lanes, so the
+// bits do not depend on the neighbours.
 template <class S> inline typename VOf<S>::V vtanh(typename VOf<S>::V x) {
   using T = VOf<S>;
   using V = typename T::V;
   using U = typename T::U;
   constexpr bool kF = sizeof(S) == 4;
   const V a = vabs<S>(x);
-  const auto small = a < S(0.9);
+  const S split = kF ? S(1.0f) : S(0.9);
+  const auto small = a < split;
   const V z = a * a;
   V rn, rq;
   if constexpr (kF) {
@@ -273,13 +284,18 @@ template <class S> inline typename VOf<S>::V vtanh(typename VOf<S>::V x) {
     rn = horner(z, n);
     rq = horner(z, d);
   }
-  const S top = kF ? S(9.1f) : S(19.1);
-  const V ac = a < top ? a : splat<V>(top);  // NaN -> top; restored at the end
-  const V e = vexpMid<S>(ac + ac);
-  const V num = small ? a * z * rn : splat<V>(S(-2));
-  const V den = small ? rq : e + S(1);
-  const V base = small ? a : splat<V>(S(1));
-  const V y = base + num / den;
+  V y;
+  if (allLanes(small)) {  // no lane needs the exponential (NaN lanes are not small)
+    y = a + (a * z * rn) / rq;
+  } else {
+    const S top = kF ? S(9.1f) : S(19.1);
+    const V ac = a < top ? a : splat<V>(top);  // NaN -> top; restored at the end
+    const V e = vexpMid<S>(ac + ac);
+    const V num = small ? a * z * rn : splat<V>(S(-2));
+    const V den = small ? rq : e + S(1);
+    const V base = small ? a : splat<V>(S(1));
+    y = base + num / den;
+  }
   const U sign = bits<U>(x) & bits<U>(splat<V>(S(-0.0)));
   const V ys = bits<V>(bits<U>(y) | sign);
   return x != x ? x : ys;
