@@ -278,8 +278,11 @@ struct Repl::Impl : BuildListener {
   std::deque<UndoEntry> undoStack;
   static constexpr size_t kMaxUndo = 100;
 
-  Impl(std::ostream& o, std::ostream& e)
-      : out(o), err(e), session(module, diags, pending), builder(module, diags, ".", this) {
+  Impl(std::ostream& o, std::ostream& e, uint64_t maxInstructions)
+      : out(o),
+        err(e),
+        session(module, diags, pending, vm::SessionOptions{.maxInstructions = maxInstructions}),
+        builder(module, diags, ".", this) {
     diags.setStream(&err);
   }
 
@@ -678,7 +681,8 @@ struct Repl::Impl : BuildListener {
   }
 };
 
-Repl::Repl(std::ostream& out, std::ostream& err) : impl_(std::make_unique<Impl>(out, err)) {}
+Repl::Repl(std::ostream& out, std::ostream& err, uint64_t maxInstructions)
+    : impl_(std::make_unique<Impl>(out, err, maxInstructions)) {}
 Repl::~Repl() = default;
 
 void Repl::feedLine(std::string_view line) { impl_->feedLine(line); }
