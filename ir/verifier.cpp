@@ -457,7 +457,9 @@ void checkDeclaration(const Module& m, const Graph& g, bool isConst, const std::
     std::error_code ec;
     const std::string& path = lit.resolvedPath.empty() ? lit.path : lit.resolvedPath;
     if (!std::filesystem::is_regular_file(path, ec))
-      diags.fail(lit.loc.valid() ? lit.loc : loc, what + ": cannot open \"" + lit.path + "\"");
+      diags.fail(lit.loc.valid() ? lit.loc : loc,
+                 what + ": cannot open \"" + lit.path + "\"" +
+                     (std::filesystem::is_directory(lit.resolvedPath, ec) ? ": is a directory" : ""));
   }
   checkLiteralData(lit, dataType, what, diags);
 }
