@@ -8,7 +8,7 @@
 #include <string>
 
 #include "frontend/builder.h"
-#include "frontend/printer.h"
+#include "ir/printer.h"
 #include "fuzz/fuzz_common.h"
 #include "ir/diagnostics.h"
 #include "ir/ir.h"

@@ -22,11 +22,13 @@ class BoundedSession final : public pir::BuildListener {
  public:
   BoundedSession(pir::Module& m, pir::vm::Session& s) : m_(m), s_(s) {}
   void command(const pir::SessionCommand& cmd) override {
+    sawCommand = true;
     if (!withinBudget()) return;
     if (cmd.kind == pir::SessionCommand::Kind::Run && cmd.count > pir::fuzz::kMaxRuns) return;
     s_.command(cmd);
   }
   bool withinBudget() const { return m_.options.replication <= pir::fuzz::kMaxReplicas; }
+  bool sawCommand = false;
 
  private:
   pir::Module& m_;
@@ -52,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   BoundedSession bounded(module, session);
   try {
     if (pir::buildFromBuffer(module, diags, file, dir, &bounded)) {
-      if (module.commands.empty() && bounded.withinBudget()) session.runDefault();
+      if (!bounded.sawCommand && bounded.withinBudget()) session.runDefault();
     } else if (diags.errorCount() == 0) {
       __builtin_trap();  // every failure is reported with a message
     }
