@@ -3,10 +3,10 @@
 // kernel takes ~1/500th of the page faults, which roughly halves the system time
 // of parse + verify (bench/parse_bench.cpp). Without mimalloc this does nothing.
 //
-// Out of memory: mimalloc built as C (as distributions ship it) aborts in
-// `operator new` when no std::new_handler is installed — exit 134, no message.
-// A handler that throws std::bad_alloc makes every allocator failure a C++
-// exception, which the session reports at the command and the CLI as
+// Out of memory: mimalloc built as C (as distributions ship it) aborts in its
+// `operator new` (exit 134, no message); repl/main.cpp replaces operator new so
+// that failures throw std::bad_alloc, and the new_handler below makes any other
+// allocator path throw too. Sessions report it at the command, the CLI as
 // "out of memory" with exit 1.
 #pragma once
 #include <new>
