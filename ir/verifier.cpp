@@ -459,7 +459,7 @@ void checkDeclaration(const Module& m, const Graph& g, bool isConst, const std::
     if (!std::filesystem::is_regular_file(path, ec))
       diags.fail(lit.loc.valid() ? lit.loc : loc,
                  what + ": cannot open \"" + lit.path + "\"" +
-                     (std::filesystem::is_directory(lit.resolvedPath, ec) ? ": is a directory" : ""));
+                     (std::filesystem::is_directory(path, ec) ? ": is a directory" : ""));
   }
   checkLiteralData(lit, dataType, what, diags);
 }
