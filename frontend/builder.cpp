@@ -270,11 +270,12 @@ struct Builder::Impl {
     if (region && !info.has(F_IO))
       diags.fail(s.opLoc, "exchange: only IO ops (host_load, host_store, remote_load, remote_load_, remote_store) may "
                           "appear in an exchange block, not " + s.opName);
+    // Duplicate result names, in linear time (an op may have 10^5 results).
+    std::unordered_map<std::string_view, size_t> firstUse;
     for (size_t i = 0; i < s.results.size(); ++i) {
       checkFreeValueName(g, s.results[i]);
-      for (size_t j = 0; j < i; ++j)
-        if (s.results[j].text == s.results[i].text)
-          redefinition(s.results[i].loc, sigilName('%', s.results[i].text), s.results[j].loc);
+      auto [it, fresh] = firstUse.emplace(s.results[i].text, i);
+      if (!fresh) redefinition(s.results[i].loc, sigilName('%', s.results[i].text), s.results[it->second].loc);
     }
     auto op = std::make_unique<Op>();
     op->code = *code;

@@ -11,6 +11,7 @@
 #include "frontend/parser.h"
 
 #include <charconv>
+#include <cmath>
 #include <limits>
 #include <optional>
 #include <cstdlib>
@@ -142,7 +143,12 @@ ast::Name sigilName(const ActionInput& in, ParseState& s) {
   return ast::Name{std::string(text.substr(1)), s.loc(in.iterator())};
 }
 
-double parseDouble(std::string_view text) {
+// A number as written. A numeral beyond the double range (`1e309`) is an error
+// (decisions.md: literals are finite and in range); the words inf/nan are values.
+// Underflow rounds (to a subnormal or zero), as every IEEE reader does.
+template <typename ActionInput>
+double parseDouble(const ActionInput& in, ParseState& s) {
+  std::string_view text = in.string_view();
   bool negative = !text.empty() && text.front() == '-';
   std::string_view body = negative ? text.substr(1) : text;
   double value = 0;
@@ -153,8 +159,10 @@ double parseDouble(std::string_view text) {
   } else {
     auto [end, ec] = std::from_chars(body.data(), body.data() + body.size(), value);
     if (ec == std::errc::result_out_of_range || end != body.data() + body.size()) {
-      // Overflow to ±inf and underflow to 0 as strtod does (from_chars leaves them unset).
+      // from_chars leaves an out-of-range result unset; strtod tells overflow (±HUGE_VAL) from underflow.
       value = std::strtod(std::string(body).c_str(), nullptr);
+      if (std::isinf(value))
+        s.fail(s.loc(in.iterator()), "number '" + std::string(text) + "' is out of range (beyond f64; write inf for infinity)");
     }
   }
   return negative ? -value : value;
@@ -290,7 +298,7 @@ PIR_ACTION(string_body) {
 
 // ---- data literals
 
-PIR_ACTION(lit_number) { literalScalar(s, parseDouble(in.string_view()), false, s.loc(in.iterator())); }
+PIR_ACTION(lit_number) { literalScalar(s, parseDouble(in, s), false, s.loc(in.iterator())); }
 PIR_ACTION(lit_true) { literalScalar(s, 1.0, true, s.loc(in.iterator())); }
 PIR_ACTION(lit_false) { literalScalar(s, 0.0, true, s.loc(in.iterator())); }
 
@@ -332,7 +340,7 @@ PIR_ACTION(kw_uniform) { startLiteral(s, Literal::Kind::Uniform, s.loc(in.iterat
 PIR_ACTION(kw_normal) { startLiteral(s, Literal::Kind::Normal, s.loc(in.iterator())); }
 PIR_ACTION(kw_zeros) { startLiteral(s, Literal::Kind::Zeros, s.loc(in.iterator())); }
 PIR_ACTION(kw_ones) { startLiteral(s, Literal::Kind::Ones, s.loc(in.iterator())); }
-PIR_ACTION(generator_arg) { s.lit->args.push_back(parseDouble(in.string_view())); }
+PIR_ACTION(generator_arg) { s.lit->args.push_back(parseDouble(in, s)); }
 
 // ---- attributes
 
@@ -353,7 +361,7 @@ PIR_ACTION(attr_key) {
 }
 PIR_ACTION(attr_number) {
   std::string_view text = in.string_view();
-  Attr a = looksIntegral(text) ? Attr::integer(parseInteger(in, s, "integer")) : Attr::real(parseDouble(text));
+  Attr a = looksIntegral(text) ? Attr::integer(parseInteger(in, s, "integer")) : Attr::real(parseDouble(in, s));
   a.loc = s.loc(in.iterator());
   emitAttr(s, std::move(a));
 }

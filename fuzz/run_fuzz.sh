@@ -1,17 +1,58 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target with clang + ASan/UBSan and runs it for a bounded
-# time over a seed corpus of every sample and golden test.
-# Usage: fuzz/run_fuzz.sh [SECONDS] [BUILD_DIR]
+# Builds the libFuzzer targets with clang + ASan/UBSan and runs each for a bounded
+# time over a seed corpus of every sample and golden test (NPY: files written by
+# the goldens and a few made here), with the op-table dictionary fuzz/pir.dict.
+# Usage: fuzz/run_fuzz.sh [SECONDS_PER_TARGET] [BUILD_DIR] [TARGET...]
+# Exit status: non-zero when a target finds a crash, hang, leak or sanitizer report.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 build=${2:-"$here/build-fuzz"}
+shift $(( $# > 2 ? 2 : $# ))
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(pir_fuzz pir_fuzz_run pir_fuzz_npy pir_fuzz_repl pir_fuzz_roundtrip)
 CXX=clang++ CC=clang cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DPIR_BUILD_FUZZ=ON -DPIR_BUILD_TESTS=OFF -DPIR_BUILD_BENCH=OFF -DPIR_SANITIZE=ON >/dev/null
-ninja -C "$build" pir_fuzz
-corpus="$build/corpus"
-mkdir -p "$corpus"
-find "$here/samples" "$here/tests/lit" -name '*.pir' -exec cp {} "$corpus/" \;
-# -rss_limit_mb bounds memory; -timeout flags hangs; leaks are reported by LeakSanitizer.
-"$build/fuzz/pir_fuzz" "$corpus" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 \
-  -print_final_stats=1 -dict="$here/fuzz/pir.dict"
+ninja -C "$build" "${targets[@]}"
+# The dictionary: the hand-written keywords plus every op name of ir/ops.def.
+dict="$build/pir.dict"
+{
+  cat "$here/fuzz/pir.dict"
+  sed -n 's/^PIR_OP([A-Za-z0-9_]*, *"\([^"]*\)".*/"\1"/p' "$here/ir/ops.def"
+} | sort -u > "$dict"
+status=0
+for target in "${targets[@]}"; do
+  corpus="$build/corpus/$target"
+  mkdir -p "$corpus"
+  if [ "$target" = pir_fuzz_npy ]; then
+    python3 - "$corpus" <<'PY' || true
+import struct, sys, os
+d = sys.argv[1]
+def npy(descr, shape, data, version=1):
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape)
+    pad = (64 - (10 + len(header) + 1) % 64) % 64
+    header = header + ' ' * pad + '\n'
+    if version == 1:
+        return b'\x93NUMPY\x01\x00' + struct.pack('<H', len(header)) + header.encode() + data
+    return b'\x93NUMPY\x02\x00' + struct.pack('<I', len(header)) + header.encode() + data
+seeds = {
+  'f4': npy('<f4', '(2,)', struct.pack('<2f', 1.5, -2)),
+  'i8': npy('<i8', '(3,)', struct.pack('<3q', 1, -2, 3)),
+  'b1': npy('|b1', '(2, 2)', bytes([0, 1, 2, 0])),
+  'f2v2': npy('<f2', '(1,)', b'\x00\x3c', 2),
+  'empty': npy('<f8', '(0, 5)', b''),
+  'scalar': npy('<u2', '()', b'\x07\x00'),
+}
+for k, v in seeds.items():
+    open(os.path.join(d, k + '.npy'), 'wb').write(v)
+PY
+  else
+    find "$here/samples" "$here/tests/lit" -name '*.pir' -exec cp {} "$corpus/" \;
+  fi
+  echo "== $target: ${seconds}s"
+  # -rss_limit_mb bounds memory; -timeout flags hangs; leaks are reported by LeakSanitizer.
+  ( cd "$build" && ASAN_OPTIONS=detect_leaks=1 "$build/fuzz/$target" "$corpus" -max_total_time="$seconds" \
+      -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 -dict="$dict" \
+      -artifact_prefix="$build/crash-$target-" ) || status=1
+done
+exit $status

@@ -1,5 +1,8 @@
 #include "ir/attr.h"
 
+#include <cmath>
+#include <limits>
+
 namespace pir {
 
 bool Attr::equals(const Attr& o) const {
@@ -22,6 +25,15 @@ bool Attr::equals(const Attr& o) const {
     case Kind::Int: case Kind::Float: break;
   }
   return false;
+}
+
+int64_t Attr::toInt() const {
+  if (kind == Kind::Int) return i;
+  if (kind != Kind::Float || std::isnan(f)) return 0;
+  // 2^63 is the first double beyond int64.
+  if (f >= 0x1p63) return std::numeric_limits<int64_t>::max();
+  if (f < -0x1p63) return std::numeric_limits<int64_t>::min();
+  return static_cast<int64_t>(f);
 }
 
 }  // namespace pir

@@ -43,6 +43,9 @@ struct Attr {
 
   bool isNumber() const { return kind == Kind::Int || kind == Kind::Float; }
   double number() const { return kind == Kind::Int ? static_cast<double>(i) : f; }
+  // The integer value: `i` for Int; a Float (where the verifier allows one) is
+  // truncated and saturated at the int64 range, nan -> 0 (never an undefined cast).
+  int64_t toInt() const;
   bool isWord(std::string_view w) const { return kind == Kind::Word && s == w; }
   // Structural equality, ignoring locations; Int 1 equals Float 1.0.
   bool equals(const Attr& o) const;

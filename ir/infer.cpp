@@ -1,6 +1,8 @@
 // Result-type rules of ops.md, one function per `Infer` name of ir/ops.def.
 #include "ir/infer.h"
 
+#include "ir/checked_math.h"
+
 #include <algorithm>
 #include <numeric>
 #include <string>
@@ -412,9 +414,17 @@ std::vector<int64_t> spatialAttr(Ctx& c, const char* key, size_t count, const st
                                  ", got " + intsToString(*v));
   return *v;
 }
+// The output length of a window over one padded axis. Sizes near int64's limits
+// are errors blaming the attribute that made them so (padding, or the window's
+// `windowKey`: dilation for conv, kernel for pools), never overflow.
 int64_t windowOutput(Ctx& c, int64_t in, int64_t padBegin, int64_t padEnd, int64_t window, int64_t stride,
                      const TensorType& type) {
-  int64_t span = in + padBegin + padEnd - window;
+  std::optional<int64_t> padded = checkedAdd(in, padBegin);
+  if (padded) padded = checkedAdd(*padded, padEnd);
+  if (!padded)
+    c.fail(c.attrLoc("padding"), "padding " + std::to_string(padBegin) + " + " + std::to_string(padEnd) + " of an axis of " +
+                                     type.str() + " makes it longer than int64");
+  int64_t span = *padded - window;
   if (span < 0) c.failOperand(0, "window of size " + std::to_string(window) + " is larger than the padded input " + type.str());
   return span / stride + 1;
 }
@@ -431,15 +441,19 @@ void inferConv(Ctx& c) {
   if (groups <= 0 || channels % groups != 0 || w.shape[0] % groups != 0)
     c.fail(c.attrLoc("groups"), "groups = " + std::to_string(groups) + " must divide the input channels (" +
                                     std::to_string(channels) + ") and output channels (" + std::to_string(w.shape[0]) + ")");
-  if (w.shape[1] * groups != channels)
-    c.failOperand(1, "weights " + w.str() + " expect " + std::to_string(w.shape[1] * groups) + " input channels, got " +
-                         x.str());
+  if (w.shape[1] != channels / groups)
+    c.failOperand(1, "weights " + w.str() + " expect " + std::to_string(w.shape[1]) + " × " + std::to_string(groups) +
+                         " input channels, got " + x.str());
   auto stride = spatialAttr(c, "stride", spatial, std::vector<int64_t>(spatial, 1), 1);
   auto dilation = spatialAttr(c, "dilation", spatial, std::vector<int64_t>(spatial, 1), 1);
   auto padding = spatialAttr(c, "padding", 2 * spatial, std::vector<int64_t>(2 * spatial, 0), 0);
   Shape s{x.shape[0], w.shape[0]};
   for (size_t i = 0; i < spatial; ++i) {
-    int64_t window = dilation[i] * (w.shape[2 + i] - 1) + 1;
+    std::optional<int64_t> extent = w.shape[2 + i] == 0 ? std::optional<int64_t>(-1) : checkedMul(dilation[i], w.shape[2 + i] - 1);
+    if (!extent)
+      c.fail(c.attrLoc("dilation"), "dilation " + std::to_string(dilation[i]) + " makes the window of weights " + w.str() +
+                                        " longer than int64");
+    int64_t window = *extent + 1;
     s.push_back(windowOutput(c, x.shape[2 + i], padding[i], padding[spatial + i], window, stride[i], x));
   }
   c.result(x.dtype, std::move(s));
@@ -567,7 +581,9 @@ void inferConcat(Ctx& c) {
     if (!ok)
       c.failOperand(i, "operand types " + x.str() + " and " + y.str() + " cannot be concatenated on axis " +
                            std::to_string(ax));
-    s[ax] += y.shape[ax];
+    std::optional<int64_t> sum = checkedAdd(s[ax], y.shape[ax]);
+    if (!sum) c.failOperand(i, "the concatenated axis " + std::to_string(ax) + " would be longer than int64");
+    s[ax] = *sum;
   }
   c.result(x.dtype, std::move(s));
 }
@@ -578,7 +594,11 @@ void inferSplit(Ctx& c) {
   int64_t sum = 0;
   for (int64_t v : splits) {
     if (v < 0) c.fail(c.attrLoc("splits"), "negative size in splits " + intsToString(splits));
-    sum += v;
+    std::optional<int64_t> next = checkedAdd(sum, v);
+    if (!next || *next > x.shape[ax])
+      c.fail(c.attrLoc("splits"), "splits " + intsToString(splits) + " add up to more than axis " + std::to_string(ax) +
+                                      " of " + x.str() + " (size " + std::to_string(x.shape[ax]) + ")");
+    sum = *next;
   }
   if (sum != x.shape[ax])
     c.fail(c.attrLoc("splits"), "splits " + intsToString(splits) + " add up to " + std::to_string(sum) + ", but axis " +
@@ -787,7 +807,9 @@ void inferAllGather(Ctx& c) {
   if (c.wordAttr("output_shape") == "concat") {
     int64_t ax = c.axis(c.intAttr("axis"), x, c.attrLoc("axis"));
     s = x.shape;
-    s[ax] *= g;
+    std::optional<int64_t> gathered = checkedMul(s[ax], g);
+    if (!gathered) c.failOperand(0, "gathering " + x.str() + " from " + std::to_string(g) + " replicas overflows int64");
+    s[ax] = *gathered;
   } else {
     s.push_back(g);
     s.insert(s.end(), x.shape.begin(), x.shape.end());
@@ -997,7 +1019,7 @@ std::string groupingError(const ReplicaGrouping& g, int64_t r) {
   std::string text = "replica grouping (" + std::to_string(g.stride) + ", " + std::to_string(g.groupSize) +
                      ") is not valid for " + std::to_string(r) + " replica" + (r == 1 ? "" : "s");
   if (g.stride <= 0 || g.groupSize <= 0 || r % g.stride != 0) return text;
-  if (g.stride == 1 ? r % g.groupSize == 0 : g.stride * g.groupSize == r) return {};
+  if (g.stride == 1 ? r % g.groupSize == 0 : checkedMul(g.stride, g.groupSize) == std::optional<int64_t>(r)) return {};
   return text;
 }
 

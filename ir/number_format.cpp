@@ -1,7 +1,8 @@
-// Shortest round-trip decimals laid out like Python's repr(float), minus the ".0" of
-// integral values (tools.md prints `1`, not `1.0`).
+// Shortest round-trip decimals laid out as std::to_chars' shortest form (the shorter of
+// fixed and scientific; integral values have no ".0": tools.md prints `1`, not `1.0`).
 #include "ir/number_format.h"
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -19,6 +20,7 @@ namespace {
 // float -> half nearest-even step to be exact (float has 13 more mantissa bits).
 float doubleToFloatRoundToOdd(double v) {
   if (!std::isfinite(v)) return static_cast<float>(v);
+  if (std::fabs(v) >= 0x1p128) return std::copysign(std::numeric_limits<float>::infinity(), static_cast<float>(v));
   float truncated = static_cast<float>(v);  // nearest; fix up to truncation below
   if (std::fabs(static_cast<double>(truncated)) > std::fabs(v))
     truncated = std::nextafter(truncated, 0.0f);
@@ -33,13 +35,19 @@ float doubleToFloatRoundToOdd(double v) {
 uint16_t doubleToHalf(double v) { return floatToHalf(doubleToFloatRoundToOdd(v)); }
 
 // Lays out a decimal given as significant digits `digits` (no leading zeros, at least
-// one digit) times 10^(decimalExponent), where decimalExponent is the exponent of the
-// first digit (scientific form d.ddd × 10^e).
+// one digit) times 10^(exponent), where exponent is that of the first digit (scientific
+// form d.ddd x 10^e). Like std::to_chars' shortest form: printf's %f or %e layout,
+// whichever is shorter, %f on a tie (`100`, `1e+06`, `0.001`, `1e-05`); %e has at
+// least two exponent digits. Fixed form pads with zeros, which read back the same.
 void appendDecimal(std::string& out, bool negative, std::string_view digits, int exponent) {
   while (digits.size() > 1 && digits.back() == '0') digits.remove_suffix(1);
   if (negative) out += '-';
   const int numDigits = static_cast<int>(digits.size());
-  if (exponent < -4 || exponent >= 16) {
+  const int magnitude = exponent < 0 ? -exponent : exponent;
+  const int scientificLength = numDigits + (numDigits > 1 ? 1 : 0) + 2 + (magnitude < 10 ? 2 : static_cast<int>(std::to_string(magnitude).size()));
+  const int fixedLength = exponent < 0 ? 2 + (-exponent - 1) + numDigits
+                                       : std::max(numDigits, exponent + 1) + (numDigits > exponent + 1 ? 1 : 0);
+  if (scientificLength < fixedLength) {
     out += digits[0];
     if (numDigits > 1) {
       out += '.';
@@ -47,7 +55,6 @@ void appendDecimal(std::string& out, bool negative, std::string_view digits, int
     }
     out += 'e';
     out += exponent < 0 ? '-' : '+';
-    const int magnitude = exponent < 0 ? -exponent : exponent;
     if (magnitude < 10) out += '0';
     out += std::to_string(magnitude);
     return;
@@ -83,11 +90,13 @@ void appendScientificText(std::string& out, bool negative, std::string_view text
   appendDecimal(out, negative, digits, exponent);
 }
 
+// f32/f64: std::to_chars' shortest round-trip form as it is.
 template <typename Float>
 void appendShortest(std::string& out, Float magnitude, bool negative) {
   char buffer[64];
-  auto result = std::to_chars(buffer, buffer + sizeof buffer, magnitude, std::chars_format::scientific);
-  appendScientificText(out, negative, std::string_view(buffer, static_cast<size_t>(result.ptr - buffer)));
+  auto result = std::to_chars(buffer, buffer + sizeof buffer, magnitude);
+  if (negative) out += '-';
+  out.append(buffer, static_cast<size_t>(result.ptr - buffer));
 }
 
 // Shortest digits that read back (decimal -> half, one rounding) to the same half.
@@ -153,6 +162,9 @@ double roundToDType(double v, DType t) {
     case DType::F16:
       return static_cast<double>(halfToFloat(doubleToHalf(v)));
     case DType::F32:
+      // From FLT_MAX + half an ulp up, nearest-even rounds to infinity (the cast itself
+      // would be undefined beyond float's range).
+      if (std::fabs(v) >= 0x1.ffffffp127 && std::isfinite(v)) return std::copysign(HUGE_VAL, v);
       return static_cast<double>(static_cast<float>(v));
     case DType::F64:
       return v;

@@ -1,6 +1,8 @@
 // Per-op signature checks, literal typing, and the whole-module re-check.
 #include "ir/verifier.h"
 
+#include "ir/number_format.h"
+
 #include <cmath>
 #include <filesystem>
 #include <string>
@@ -187,9 +189,9 @@ void checkAttrDict(const AttrDict& attrs, const OpInfo* info, const std::string&
 std::string valueText(double v) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
+  // Whole numbers as written for integers (3000000000), else the shortest text that reads back.
+  if (std::trunc(v) == v && std::fabs(v) < 0x1p53) return std::to_string(static_cast<int64_t>(v));
+  return formatNumber(v, DType::F64);
 }
 
 }  // namespace
@@ -289,8 +291,10 @@ void checkLiteralData(const Literal& lit, const TensorType& type, std::string_vi
   }
   double lo = dtypeMin(type.dtype), hi = dtypeMax(type.dtype);
   if (isFloat(type.dtype)) {
+    // In range when it rounds to a finite value of the dtype: 3.4028235e38 (how
+    // FLT_MAX prints) is f32's max, 1e39 is out of range.
     for (double v : lit.values)
-      if (std::isfinite(v) && (v < lo || v > hi))
+      if (std::isfinite(v) && !std::isfinite(roundToDType(v, type.dtype)))
         diags.fail(loc, w + "value " + valueText(v) + " is out of range for " + std::string(dtypeName(type.dtype)));
     return;
   }
@@ -453,7 +457,9 @@ void checkDeclaration(const Module& m, const Graph& g, bool isConst, const std::
     std::error_code ec;
     const std::string& path = lit.resolvedPath.empty() ? lit.path : lit.resolvedPath;
     if (!std::filesystem::is_regular_file(path, ec))
-      diags.fail(lit.loc.valid() ? lit.loc : loc, what + ": cannot open \"" + lit.path + "\"");
+      diags.fail(lit.loc.valid() ? lit.loc : loc,
+                 what + ": cannot open \"" + lit.path + "\"" +
+                     (std::filesystem::is_directory(path, ec) ? ": is a directory" : ""));
   }
   checkLiteralData(lit, dataType, what, diags);
 }

@@ -2,6 +2,8 @@
 // `check` and `opt` commands. The other commands live behind repl/commands.h.
 #include "repl/cli.h"
 
+#include "vm/host_memory.h"
+
 #include <unistd.h>
 
 #include <cctype>
@@ -56,11 +58,12 @@ struct CommandHelp {
 };
 
 constexpr CommandHelp kCommands[] = {
-    {"repl", "repl [FILE]", "the interactive REPL (also `pir` with no arguments)",
+    {"repl", "repl [FILE] [--max-memory=BYTES]", "the interactive REPL (also `pir` with no arguments)",
      "Reads statements and meta-commands (:help) one at a time; with FILE, loads it first.\n"
      "When standard input is not a terminal there is no prompt; the exit status is 1\n"
-     "if any input failed.\n"},
-    {"run", "run FILE [--passes=LIST] [--trace] [--profile] [--threads=N] [--verify-each]",
+     "if any input failed.\n"
+     "  --max-memory=BYTES   host memory budget for tensors (K/M/G/T suffixes; default 3/4 of RAM)\n"},
+    {"run", "run FILE [--passes=LIST] [--trace] [--profile] [--threads=N] [--verify-each] [--max-memory=BYTES]",
      "parse, verify, apply passes and run the session commands",
      "Options:\n"
      "  --passes=LIST   comma-separated pass pipeline, run in order\n"
@@ -68,6 +71,8 @@ constexpr CommandHelp kCommands[] = {
      "  --profile       report memory and cycle estimates to standard error after the run\n"
      "  --threads=N     run replicas on N threads\n"
      "  --verify-each   verify the IR after every pass\n"
+     "  --max-memory=BYTES   host memory budget for tensors (K/M/G/T suffixes; default 3/4 of RAM;\n"
+     "                       also PIR_MAX_MEMORY)\n"
      "A file with no session command runs once and prints every d2h stream.\n"},
     {"check", "check FILE", "parse and verify; silent on success",
      "Exit status 0 if FILE is a valid program, 1 with diagnostics on standard error if not.\n"},
@@ -82,13 +87,14 @@ constexpr CommandHelp kCommands[] = {
      "Options:\n"
      "  --graph=@g   only graph @g\n"
      "  -o OUT       write to OUT instead of standard output\n"},
-    {"profile", "profile FILE [--passes=LIST] [--json=OUT] [--timeline=OUT] [--mapping]",
+    {"profile", "profile FILE [--passes=LIST] [--json=OUT] [--timeline=OUT] [--mapping] [--max-memory=BYTES]",
      "run, then report memory and cycle estimates",
      "Options:\n"
      "  --passes=LIST    comma-separated pass pipeline, run before the session commands\n"
      "  --json=OUT       also write the report as JSON to OUT (docs/profile-schema.md)\n"
      "  --timeline=OUT   write the phases as a Chrome trace (Perfetto, chrome://tracing)\n"
-     "  --mapping        also list the tile mapping of every tensor\n"},
+     "  --mapping        also list the tile mapping of every tensor\n"
+     "  --max-memory=BYTES   host memory budget for tensors (as for run)\n"},
     {"disasm", "disasm FILE [--passes=LIST]", "the VM bytecode of every graph, with source locations",
      "Options:\n"
      "  --passes=LIST   comma-separated pass pipeline, run before compiling\n"},
@@ -347,6 +353,20 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
   std::optional<std::string> file;
   std::string value;
   // --passes=LIST: handled (true) even when the list is bad; then r.failed is set.
+  // --max-memory=BYTES: the process's host-memory budget (vm/host_memory.h); it
+  // overrides PIR_MAX_MEMORY, applied in run() before dispatching.
+  auto maxMemoryFlag = [&](ArgReader& r) {
+    if (!r.valueFlag("--max-memory", value)) return false;
+    if (r.failed) return true;
+    if (auto bytes = vm::parseByteSize(value)) {
+      vm::setHostMemoryLimit(*bytes);
+    } else {
+      usageError(err, "--max-memory needs a positive byte count (optionally with K, M, G or T), got '" + value + "'",
+                 command);
+      r.failed = true;
+    }
+    return true;
+  };
   auto passesFlag = [&](ArgReader& r, std::vector<std::string>& passes) {
     if (!r.valueFlag("--passes", value)) return false;
     if (!r.failed && !parsePassList(value, passes, *command, err)) r.failed = true;
@@ -388,6 +408,7 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
       if (r.boolFlag("--trace")) return o.trace = true;
       if (r.boolFlag("--profile")) return o.profile = true;
       if (r.boolFlag("--verify-each")) return o.verifyEach = true;
+      if (maxMemoryFlag(r)) return true;
       return false;
     });
     if (!ok) return kUsageError;
@@ -406,7 +427,8 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
   }
   if (name == "repl") {
     ReplOptions o;
-    if (!readCommandLine(args, *command, err, file, true, [](ArgReader&) { return false; })) return kUsageError;
+    if (!readCommandLine(args, *command, err, file, true, [&](ArgReader& r) { return maxMemoryFlag(r); }))
+      return kUsageError;
     o.file = file;
     return replCommand(o, in, out, err);
   }
@@ -431,6 +453,7 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
       if (r.valueFlag("--json", value)) return o.json = value, true;
       if (r.valueFlag("--timeline", value)) return o.timeline = value, true;
       if (r.boolFlag("--mapping")) return o.mapping = true;
+      if (maxMemoryFlag(r)) return true;
       return false;
     });
     if (!ok) return kUsageError;
@@ -501,11 +524,17 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
   // Bad input must never crash the tool: anything that escapes a command is
   // reported, not rethrown.
   try {
+    if (auto envError = vm::applyHostMemoryEnvironment()) {
+      err << "pir: error: " << *envError << '\n';
+      return kUsageError;
+    }
     return dispatch(args, in, out, err);
   } catch (const CompileError&) {
     return kProgramError;  // already reported
-  } catch (const std::bad_alloc&) {
-    err << "pir: error: out of memory\n";
+  } catch (const std::bad_alloc& e) {
+    // Sessions report budget refusals at the command; this is the last resort
+    // (parsing, compiling), still a message and exit 1, never an abort.
+    err << "pir: error: out of memory" << (dynamic_cast<const vm::HostMemoryExhausted*>(&e) ? std::string(": ") + e.what() : std::string()) << '\n';
     return kProgramError;
   } catch (const std::exception& e) {
     err << "pir: error: " << e.what() << '\n';

@@ -264,6 +264,7 @@ struct Repl::Impl : BuildListener {
   std::string openInput;
   uint32_t openInputLine = 0;
   uint32_t nextLine = 1;
+  uint32_t metaFile = 0;  // the source buffer of the meta-command being run (its errors' location)
 
   bool failed = false;
   bool quit = false;
@@ -278,8 +279,11 @@ struct Repl::Impl : BuildListener {
   std::deque<UndoEntry> undoStack;
   static constexpr size_t kMaxUndo = 100;
 
-  Impl(std::ostream& o, std::ostream& e)
-      : out(o), err(e), session(module, diags, pending), builder(module, diags, ".", this) {
+  Impl(std::ostream& o, std::ostream& e, uint64_t maxInstructions)
+      : out(o),
+        err(e),
+        session(module, diags, pending, vm::SessionOptions{.maxInstructions = maxInstructions}),
+        builder(module, diags, ".", this) {
     diags.setStream(&err);
   }
 
@@ -394,8 +398,20 @@ struct Repl::Impl : BuildListener {
   }
 
   // ---- meta-commands ---------------------------------------------------------------
-  bool metaError(const std::string& message) {
-    err << "pir: error: " << message << "\n";
+  // A meta-command error, located like any other (`<repl>:LINE:COL`, the line,
+  // a caret): at `near` (an argument) when given and found, else at the `:`.
+  bool metaError(const std::string& message, std::string_view near = {}) {
+    SourceLoc loc;
+    if (metaFile != 0) {
+      const std::string_view text = sources.buffer(metaFile).text;
+      size_t col = text.find(':');
+      if (!near.empty()) {
+        const size_t at = text.find(near, col == std::string_view::npos ? 0 : col + 1);
+        if (at != std::string_view::npos) col = at;
+      }
+      loc = SourceLoc{metaFile, 1, static_cast<uint32_t>(col == std::string_view::npos ? 1 : col + 1)};
+    }
+    diags.report({Severity::Error, loc, message, {}});
     failed = true;
     return false;
   }
@@ -413,7 +429,9 @@ struct Repl::Impl : BuildListener {
     return nullptr;
   }
 
-  bool meta(std::string_view line) {
+  // `line`: the whole typed line (for the error location), session line `lineNumber`.
+  bool meta(std::string_view line, uint32_t lineNumber) {
+    metaFile = sources.add("<repl>", std::string(line), lineNumber);
     std::string_view body = trim(line).substr(1);
     size_t space = body.find_first_of(" \t");
     std::string word(body.substr(0, space));
@@ -463,13 +481,13 @@ struct Repl::Impl : BuildListener {
       const std::string& w = args[0];
       if (w.size() >= 2 && w[0] == '%') {
         const Value* v = module.main->lookup(w.substr(1));
-        if (!v) return metaError("no value " + w + " in the main graph");
+        if (!v) return metaError("no value " + w + " in the main graph", w);
         out << w << ": " << v->type.str() << "\n";
         return true;
       }
       if (w.size() >= 2 && w[0] == '$') {
         const Resource* r = module.findResource(w.substr(1));
-        if (!r) return metaError("no stream or remote buffer " + w);
+        if (!r) return metaError("no stream or remote buffer " + w, w);
         const char* kind = r->kind == Resource::Kind::H2D ? "h2d" : r->kind == Resource::Kind::D2H ? "d2h" : "remote_buffer";
         out << w << ": " << r->type.str() << " (" << kind;
         if (r->kind == Resource::Kind::RemoteBuffer) out << ", entries = " << r->entries;
@@ -479,7 +497,7 @@ struct Repl::Impl : BuildListener {
       if (w.size() >= 2 && w[0] == '@') {
         std::string problem;
         const Graph* g = graphArgument(w, problem);
-        if (!g) return metaError(problem);
+        if (!g) return metaError(problem, w);
         if (g->isMain) return metaError("@main has no signature: it takes no inputs and returns nothing");
         out << graphSignature(*g) << "\n";
         return true;
@@ -494,7 +512,7 @@ struct Repl::Impl : BuildListener {
       }
       std::string problem;
       const Graph* g = graphArgument(args[0], problem);
-      if (!g) return metaError(problem);
+      if (!g) return metaError(problem, args[0]);
       out << printGraph(module, *g);
       return true;
     }
@@ -563,7 +581,7 @@ struct Repl::Impl : BuildListener {
       if (args.size() == 2) {
         std::string problem;
         const Graph* g = graphArgument(args[0], problem);
-        if (!g) return metaError(problem);
+        if (!g) return metaError(problem, args[0]);
         dot.graph = g->name;
       }
       dot.output = args.back();
@@ -620,7 +638,7 @@ struct Repl::Impl : BuildListener {
       std::string_view t = trim(line);
       if (t.empty()) return;
       if (t.front() == ':') {
-        meta(t);
+        meta(line, lineNumber);
         return;
       }
       openInputLine = lineNumber;
@@ -678,7 +696,8 @@ struct Repl::Impl : BuildListener {
   }
 };
 
-Repl::Repl(std::ostream& out, std::ostream& err) : impl_(std::make_unique<Impl>(out, err)) {}
+Repl::Repl(std::ostream& out, std::ostream& err, uint64_t maxInstructions)
+    : impl_(std::make_unique<Impl>(out, err, maxInstructions)) {}
 Repl::~Repl() = default;
 
 void Repl::feedLine(std::string_view line) { impl_->feedLine(line); }

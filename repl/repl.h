@@ -7,6 +7,7 @@
 // input the REPL takes Module::checkpoint() and a session snapshot; an input
 // that fails (parse, verify or runtime error) is undone completely.
 #pragma once
+#include <cstdint>
 #include <iosfwd>
 #include <memory>
 #include <optional>
@@ -23,7 +24,9 @@ class Repl {
  public:
   // `out` receives the echo, printed values and meta-command output; `err`
   // receives diagnostics and error messages.
-  Repl(std::ostream& out, std::ostream& err);
+  // `maxInstructions`: the session's per-run instruction budget (0: unlimited;
+  // fuzzing sets one, vm::SessionOptions::maxInstructions).
+  Repl(std::ostream& out, std::ostream& err, uint64_t maxInstructions = 0);
   ~Repl();
   Repl(const Repl&) = delete;
   Repl& operator=(const Repl&) = delete;

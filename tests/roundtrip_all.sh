@@ -4,9 +4,15 @@
 #  2. where the session commands all come after the definitions, the canonical
 #     text followed by those commands runs to the same output as the original.
 # Usage: tests/roundtrip_all.sh PIR SOURCE_DIR
+# Nothing is written into SOURCE_DIR (it may be read-only): the programs are
+# copied to a temporary mirror, where printed copies sit next to their originals
+# (load() paths are relative) and where `save` commands write.
 set -u
-pir=$1; src=$2
+pir=$1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/src/tests"
+cp -r "$2/samples" "$tmp/src/" && cp -r "$2/tests/lit" "$tmp/src/tests/" && chmod -R u+w "$tmp/src"
+src=$tmp/src
 checked=0; ran=0; failed=0
 is_command() { [[ "$1" =~ ^[[:space:]]*(feed|run|print|write|save)([[:space:]]|$) ]]; }
 while IFS= read -r -d '' f; do

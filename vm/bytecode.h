@@ -34,11 +34,16 @@ const char* opcName(Opc o);
 
 inline constexpr uint32_t kNoSlot = std::numeric_limits<uint32_t>::max();
 
+// Counts and indices are 32-bit: an op has fewer than 2^32 operands and results
+// (each is an IR object of many bytes, so host memory runs out first), and the
+// compiler checks every table index it stores (checkedIndex). A repeat count is
+// the full int64 of its attribute.
 struct Instr {
   Opc opc = Opc::Kernel;
-  uint16_t nIn = 0, nOut = 0;
+  uint32_t nIn = 0, nOut = 0;
   uint32_t args = 0;        // first index into CompiledGraph::argSlots/argTypes
   uint32_t a = 0, b = 0, c = 0;
+  int64_t count = 0;        // Repeat: iterations
   const Op* op = nullptr;   // the source op (location, trace, errors)
 };
 

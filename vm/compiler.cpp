@@ -1,5 +1,7 @@
 #include "vm/compiler.h"
 
+#include "ir/checked_math.h"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -206,14 +208,22 @@ class GraphCompiler {
   }
 
  private:
+  // Table indices are stored in 32 bits (vm/bytecode.h): checked, never wrapped.
+  void checkIndex(size_t size, const char* what) {
+    if (size >= kNoSlot)
+      diags_.fail(SourceLoc{}, "@" + cg_->name + " needs more than 2^32 - 1 " + what + ", the bytecode's limit");
+  }
+
   uint32_t addSlot(const SlotInfo& s) {
+    checkIndex(cg_->slots.size(), "tensor slots");
     cg_->slots.push_back(s);
     return static_cast<uint32_t>(cg_->slots.size() - 1);
   }
 
   uint64_t allocPermanent(uint64_t bytes) {
     uint64_t off = arenaTop_;
-    arenaTop_ += (bytes + 15) / 16 * 16;
+    // Saturates: the session rejects an arena beyond the host memory budget.
+    arenaTop_ = saturatingAdd(arenaTop_, saturatingAdd(bytes, 15) / 16 * 16);
     return off;
   }
   uint64_t allocate(uint64_t bytes) {
@@ -331,6 +341,7 @@ class GraphCompiler {
   }
 
   uint32_t pushArg(uint32_t slot, const TensorType* type) {
+    checkIndex(cg_->argSlots.size(), "instruction operands");
     cg_->argSlots.push_back(slot);
     cg_->argTypes.push_back(type);
     return static_cast<uint32_t>(cg_->argSlots.size() - 1);
@@ -380,15 +391,15 @@ class GraphCompiler {
       for (auto& [n, r] : names)
         if (a->s == n) c.reduce = r;
     }
-    if (const Attr* a = op.attrs.find("axis"); a && a->isNumber()) c.axis = static_cast<int64_t>(a->number());
+    if (const Attr* a = op.attrs.find("axis"); a && a->isNumber()) c.axis = a->toInt();
     if (const Attr* a = op.attrs.find("output_shape")) c.newAxis = a->s != "concat";
     const int64_t R = std::max<int64_t>(1, m_.options.replication);
     c.stride = 1;
     c.groupSize = R;
     if (const Attr* g = op.attrs.find("group")) {
       std::vector<int64_t> v;
-      if (g->isNumber()) v.push_back(static_cast<int64_t>(g->number()));
-      for (const Attr& item : g->items) v.push_back(static_cast<int64_t>(item.number()));
+      if (g->isNumber()) v.push_back(g->toInt());
+      for (const Attr& item : g->items) v.push_back(item.toInt());
       if (!v.empty()) {
         c.stride = v[0];
         c.groupSize = v.size() > 1 ? v[1] : (v[0] > 0 ? R / v[0] : 0);
@@ -470,7 +481,7 @@ class GraphCompiler {
         }
         if (op.code == OpCode::Repeat) {
           const Attr* count = op.attrs.find("count");
-          in.b = count && count->isNumber() ? static_cast<uint32_t>(std::max<int64_t>(0, static_cast<int64_t>(count->number()))) : 0;
+          in.count = count && count->isNumber() ? std::max<int64_t>(0, count->toInt()) : 0;
           in.c = static_cast<uint32_t>(callee->returnSlots.size());
         }
         pushResults(op, callee->returnTypes, in);

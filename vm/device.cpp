@@ -3,6 +3,9 @@
 #include <limits>
 #include <string>
 
+#include "ir/checked_math.h"
+#include "vm/host_memory.h"
+
 namespace pir::vm {
 namespace {
 constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
@@ -32,13 +35,19 @@ void checkFitsDevice(const TensorType& t, const IrOptions& o, std::string_view w
                       " bytes does not fit on the device (" + std::to_string(cap) + " bytes: tiles_per_ipu × tile_memory × ipus)");
 }
 
-void checkHostBuffer(const TensorType& t, uint64_t copies, const IrOptions& o, std::string_view what,
-                     SourceLoc loc, DiagnosticEngine& diags) {
+uint64_t checkHostBuffer(const TensorType& t, uint64_t copies, const IrOptions& o, std::string_view what,
+                         SourceLoc loc, DiagnosticEngine& diags, uint64_t total) {
   checkFitsDevice(t, o, what, loc, diags);
-  uint64_t bytes = mulSat(tensorBytes(t), copies);
-  if (bytes > kHostBufferLimitBytes)
-    diags.fail(loc, std::string(what) + ": host buffer of " + std::to_string(copies) + " × " + t.str() +
-                        " exceeds the host buffer limit of " + std::to_string(kHostBufferLimitBytes) + " bytes");
+  const uint64_t bytes = mulSat(tensorBytes(t), copies);
+  const uint64_t newTotal = saturatingAdd(total, bytes);
+  const uint64_t limit = hostMemoryLimit();
+  auto text = [](uint64_t n) { return n == kMax ? std::string("more than 2^64") : std::to_string(n); };
+  if (newTotal > limit)
+    diags.fail(loc, std::string(what) + ": host buffer of " + std::to_string(copies) + " × " + t.str() + " (" +
+                        text(bytes) + " bytes) brings the host buffers to " + text(newTotal) +
+                        " bytes, more than the host memory budget of " + std::to_string(limit) +
+                        " bytes (--max-memory=BYTES or PIR_MAX_MEMORY raise it)");
+  return newTotal;
 }
 
 }  // namespace pir::vm

@@ -18,18 +18,16 @@ uint64_t deviceCapacityBytes(const IrOptions& o);
 // Bytes of a tensor of type t, saturating at UINT64_MAX.
 uint64_t tensorBytes(const TensorType& t);
 
-// Host memory the emulation may use for one buffer (a stream buffer of nht × R
-// slots, a remote buffer of R × entries, the frames of all replicas). Capped so
-// that a hostile program cannot exhaust host memory: an error, not an allocation.
-inline constexpr uint64_t kHostBufferLimitBytes = uint64_t(1) << 32;  // 4 GiB
-
 // Reports `WHAT: tensor T of N bytes does not fit on the device (C bytes)` at loc
 // and throws CompileError when t is larger than the device.
 void checkFitsDevice(const TensorType& t, const IrOptions& o, std::string_view what, SourceLoc loc,
                      DiagnosticEngine& diags);
 
-// The same for a host buffer of `copies` tensors of type t.
-void checkHostBuffer(const TensorType& t, uint64_t copies, const IrOptions& o, std::string_view what,
-                     SourceLoc loc, DiagnosticEngine& diags);
+// The same for a host buffer of `copies` tensors of type t; then checks that the
+// host buffers declared so far (`total` bytes before this one) stay within the
+// host-memory budget (vm/host_memory.h), blaming the declaration that crosses it.
+// Returns the new total. Sums are checked (saturating), never wrapped.
+uint64_t checkHostBuffer(const TensorType& t, uint64_t copies, const IrOptions& o, std::string_view what,
+                         SourceLoc loc, DiagnosticEngine& diags, uint64_t total = 0);
 
 }  // namespace pir::vm

@@ -85,7 +85,7 @@ std::string disassemble(const CompiledGraph& g, const Program& p, const SourceMa
         break;
       case Opc::Call: line += graphName(p, in.a) + " "; break;
       case Opc::Repeat:
-        line += graphName(p, in.a) + " count=" + std::to_string(in.b) + " carried=" + std::to_string(in.c) + " ";
+        line += graphName(p, in.a) + " count=" + std::to_string(in.count) + " carried=" + std::to_string(in.c) + " ";
         break;
       case Opc::Cond: line += "then " + graphName(p, in.a) + " else " + graphName(p, in.b) + " "; break;
       case Opc::Print: line += "title=\"" + g.strings[in.a] + "\" "; break;

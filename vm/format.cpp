@@ -2,6 +2,7 @@
 #include "vm/tensor.h"
 
 #include <cstring>
+#include <limits>
 
 #include "ir/half.h"
 #include "ir/number_format.h"
@@ -43,13 +44,30 @@ struct Printer {
   }
 };
 
+// Lists printed for a tensor of zero elements: one per index of the axes before
+// the first 0 (f32[1e14, 0] prints 1e14 `[]`s unless summarised). Saturating.
+int64_t emptyListCount(const Shape& shape) {
+  int64_t lists = 1;
+  for (int64_t d : shape) {
+    if (d == 0) break;
+    lists = d > 0 && lists > std::numeric_limits<int64_t>::max() / d ? std::numeric_limits<int64_t>::max() : lists * d;
+  }
+  return lists;
+}
+
 }  // namespace
 
+// Summarised when the elements, or (for a zero-size tensor) the empty lists, are
+// more than the threshold: printing is bounded by what is printed.
 void appendTensor(std::string& out, DType dtype, const Shape& shape, const void* data) {
-  Printer printer{out, dtype, shape, data, numElements(shape) > kSummariseThreshold, {}};
+  const int64_t n = numElements(shape);
+  const bool summarise = n > kSummariseThreshold || (n == 0 && emptyListCount(shape) > kSummariseThreshold);
+  Printer printer{out, dtype, shape, data, summarise, {}};
   printer.strides.assign(shape.size(), 1);
-  for (size_t axis = shape.size(); axis-- > 1;)
-    printer.strides[axis - 1] = printer.strides[axis] * shape[axis];
+  // No element is read when n == 0, and the products could overflow then.
+  if (n > 0)
+    for (size_t axis = shape.size(); axis-- > 1;)
+      printer.strides[axis - 1] = printer.strides[axis] * shape[axis];
   printer.printAxis(0, 0);
 }
 

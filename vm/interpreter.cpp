@@ -67,6 +67,7 @@ void Interpreter::push(const CompiledGraph& callee, const std::byte* const* args
 }
 
 void Interpreter::start() {
+  resetBudget();
   std::fill(cursors_.begin(), cursors_.end(), 0);
   std::fill(written_.begin(), written_.end(), false);
   printed_.clear();
@@ -87,6 +88,7 @@ void Interpreter::runMain() {
 }
 
 const std::vector<std::byte*>& Interpreter::runDetached(const CompiledGraph& g, AlignedBytes& frameArena) {
+  resetBudget();
   std::fill(cursors_.begin(), cursors_.end(), 0);
   frameArena.resize(g.arenaBytes);
   bind(g, mainFrame_, frameArena.data());
@@ -109,6 +111,10 @@ void Interpreter::faultAtPending(std::string msg, bool aborted) {
   RuntimeFault f(op, std::move(text));
   f.aborted = aborted;
   throw f;
+}
+
+void Interpreter::budgetExceeded(const Instr& in) {
+  fault(in, "the run exceeded its budget of " + std::to_string(budget_) + " instructions");
 }
 
 void Interpreter::fault(const Instr& in, std::string msg, std::vector<Note> notes) {
@@ -158,7 +164,8 @@ bool Interpreter::returnTo(Activation& caller, const CompiledGraph& callee, cons
       std::memcpy(ptr[slots[in.nIn + j]], bf.staging.data() + off, b);
       off += b;
     }
-    if (++caller.iteration < in.b) {
+    if (++caller.iteration < static_cast<uint64_t>(in.count)) {
+      step(in);  // an empty body still costs a step per iteration
       push(callee, repeatArgs(caller, in));  // invalidates `caller`
       return false;
     }
@@ -186,6 +193,7 @@ bool Interpreter::loop() {
     try {
       for (; pc < n; ++pc) {
         const Instr& in = code[pc];
+        step(in);
         const uint32_t* slots = argSlots + in.args;
         switch (in.opc) {
           case Opc::Kernel: {
@@ -251,7 +259,7 @@ bool Interpreter::loop() {
             // The results are the carry: they start as the first c arguments.
             for (unsigned j = 0; j < in.c; ++j)
               std::memmove(ptr[slots[in.nIn + j]], ptr[slots[j]], HostTensor::byteSize(*body.returnTypes[j]));
-            if (in.b == 0) break;
+            if (in.count <= 0) break;
             act.pc = pc;
             act.iteration = 0;
             push(body, repeatArgs(act, in));

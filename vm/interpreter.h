@@ -85,6 +85,11 @@ class Interpreter {
   // than one replica cannot complete alone: it faults. Throws RuntimeFault.
   void runMain();
 
+  // At most `n` instructions (and repeat iterations) per run (start .. end) or
+  // runDetached; beyond that the run fails at the instruction that would exceed
+  // it. 0: unlimited.
+  void setInstructionBudget(uint64_t n) { budget_ = n; }
+
   // Resumable execution, for the replica pool: start() binds the main graph and
   // resets the cursors; resume() runs until the graph ends (returns true) or the
   // replica reaches a collective over a group of more than one replica (returns
@@ -128,6 +133,12 @@ class Interpreter {
   const std::byte** repeatArgs(const Activation& a, const Instr& in);
   void traceInstr(const CompiledGraph& g, const Frame& f, const Instr& in);
   [[noreturn]] void fault(const Instr& in, std::string msg, std::vector<Note> notes = {});
+  [[noreturn]] void budgetExceeded(const Instr& in);
+  void resetBudget() { remaining_ = budget_ ? budget_ + 1 : UINT64_MAX; }
+  // One step of the budget: a decrement and a rarely taken branch per instruction.
+  void step(const Instr& in) {
+    if (--remaining_ == 0) budgetExceeded(in);
+  }
   int64_t remoteOffset(const Instr& in, const std::byte* p, const TensorType& t, const Resource& r);
 
   const Module& m_;
@@ -146,6 +157,8 @@ class Interpreter {
   std::vector<bool> written_;
   std::vector<std::string> printed_;
   KernelContext kctx_;
+  uint64_t budget_ = 0;              // 0: unlimited
+  uint64_t remaining_ = UINT64_MAX;  // steps left (+1) in this run
 };
 
 }  // namespace pir::vm

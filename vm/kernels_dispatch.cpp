@@ -65,7 +65,7 @@ std::vector<int64_t> attrInts(const Op& op, std::string_view key) {
     v.push_back(a->kind == Attr::Kind::Int ? a->i : static_cast<int64_t>(a->f));
   } else if (a->kind == Attr::Kind::List || a->kind == Attr::Kind::Tuple) {
     for (const Attr& item : a->items)
-      v.push_back(item.kind == Attr::Kind::Int ? item.i : static_cast<int64_t>(item.number()));
+      v.push_back(item.toInt());
   }
   return v;
 }

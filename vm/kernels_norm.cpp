@@ -137,7 +137,7 @@ PreparedKernel prepareNllLoss(const Op& op, InTypes in, InTypes out) {
   s.logProb = attrBool(op, "log_prob", false);
   if (const Attr* ig = findAttrOrDefault(op, "ignore_index"); ig && ig->isNumber()) {
     s.hasIgnore = true;
-    s.ignoreIndex = static_cast<int64_t>(ig->number());
+    s.ignoreIndex = ig->toInt();
   }
   const std::string red = attrWord(op, "reduction", "mean");
   s.reduction = red == "sum" ? NllState::Reduction::Sum : red == "none" ? NllState::Reduction::None : NllState::Reduction::Mean;

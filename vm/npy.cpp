@@ -1,5 +1,7 @@
 #include "vm/npy.h"
 
+#include <algorithm>
+
 #include <bit>
 #include <cerrno>
 #include <cstdio>
@@ -8,6 +10,8 @@
 #include <limits>
 #include <optional>
 #include <vector>
+
+#include "ir/checked_math.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -219,57 +223,84 @@ std::string_view npyDescr(DType dtype) {
   return "";
 }
 
-NpyArray parseNpy(std::string_view bytes, std::string_view name) {
-  if (bytes.size() < kMagic.size() || bytes.substr(0, kMagic.size()) != kMagic)
+namespace {
+
+// Headers are a few hundred bytes; NumPy itself refuses more than 10,000 by default.
+constexpr uint64_t kMaxHeaderBytes = uint64_t(1) << 20;
+
+// What the header says: where the data starts and how much of it there is.
+struct NpyLayout {
+  FileDType fileType;
+  Shape shape;
+  uint64_t dataStart = 0;
+  uint64_t count = 0;      // elements
+  uint64_t dataBytes = 0;  // count × file element size
+};
+
+// Checks magic, version and header length from the file's first (up to) 12 bytes;
+// returns where the header ends (= where the data starts).
+uint64_t headerEnd(std::string_view start, uint64_t fileSize, std::string_view name) {
+  if (start.size() < kMagic.size() || start.substr(0, kMagic.size()) != kMagic)
     fail(name, "not an NPY file (bad magic string)");
-  if (bytes.size() < 8) fail(name, "truncated NPY file (no version)");
-  const int major = static_cast<unsigned char>(bytes[6]);
-  const int minor = static_cast<unsigned char>(bytes[7]);
+  if (start.size() < 8) fail(name, "truncated NPY file (no version)");
+  const int major = static_cast<unsigned char>(start[6]);
+  const int minor = static_cast<unsigned char>(start[7]);
   if ((major != 1 && major != 2 && major != 3) || minor != 0)
     fail(name, "unsupported NPY version " + std::to_string(major) + "." + std::to_string(minor) +
                    " (supported: 1.0, 2.0, 3.0)");
   const size_t lengthBytes = major == 1 ? 2 : 4;
-  if (bytes.size() < 8 + lengthBytes) fail(name, "truncated NPY file (no header length)");
-  const uint64_t headerLength = major == 1 ? readLittle<uint16_t>(bytes.data() + 8)
-                                           : readLittle<uint32_t>(bytes.data() + 8);
-  const size_t headerStart = 8 + lengthBytes;
-  if (headerLength > bytes.size() - headerStart) fail(name, "truncated NPY file (header cut short)");
-  const std::string_view header = bytes.substr(headerStart, static_cast<size_t>(headerLength));
+  if (start.size() < 8 + lengthBytes) fail(name, "truncated NPY file (no header length)");
+  const uint64_t headerLength = major == 1 ? readLittle<uint16_t>(start.data() + 8)
+                                           : readLittle<uint32_t>(start.data() + 8);
+  const uint64_t end = 8 + lengthBytes + headerLength;
+  if (end > fileSize) fail(name, "truncated NPY file (header cut short)");
+  if (headerLength > kMaxHeaderBytes)
+    fail(name, "malformed NPY header: " + std::to_string(headerLength) + " bytes long (at most " +
+                   std::to_string(kMaxHeaderBytes) + ")");
+  return end;
+}
 
-  const HeaderFields fields = HeaderParser(header, name).parse();
-  const FileDType fileType = parseDescr(*fields.descr, name);
+// Parses the header (`prefix` is the file's first headerEnd() bytes) and checks
+// the file size against what the shape needs, before anything is allocated:
+// fewer bytes is a truncated file, more is an error too (nothing is ignored).
+NpyLayout parseLayout(std::string_view prefix, uint64_t fileSize, std::string_view name) {
+  const size_t headerStart = prefix[6] == 1 ? 10 : 12;
+  const HeaderFields fields = HeaderParser(prefix.substr(headerStart), name).parse();
+  NpyLayout layout;
+  layout.fileType = parseDescr(*fields.descr, name);
   if (*fields.fortranOrder) fail(name, "Fortran-order arrays are not supported (save with C order)");
-
-  // Element count with overflow checks, compared with what the file holds before
-  // anything is allocated.
-  const size_t dataStart = headerStart + static_cast<size_t>(headerLength);
-  const uint64_t available = bytes.size() - dataStart;
-  uint64_t count = 1;
-  bool overflow = false;
-  for (int64_t dim : *fields.shape) {
-    if (dim != 0 && count > std::numeric_limits<uint64_t>::max() / static_cast<uint64_t>(dim)) overflow = true;
-    else count *= static_cast<uint64_t>(dim);
-  }
-  if (overflow && count != 0) count = std::numeric_limits<uint64_t>::max();
-  // A zero dimension makes the array empty whatever else overflowed.
-  for (int64_t dim : *fields.shape)
+  layout.shape = *fields.shape;
+  layout.dataStart = prefix.size();
+  const uint64_t available = fileSize - layout.dataStart;
+  // Element count with overflow checks; a zero dimension makes the array empty
+  // whatever else overflowed.
+  std::optional<uint64_t> count = 1;
+  for (int64_t dim : layout.shape)
+    if (count) count = checkedMul(*count, static_cast<uint64_t>(dim));
+  for (int64_t dim : layout.shape)
     if (dim == 0) count = 0;
-  const uint64_t elementBytes = static_cast<uint64_t>(fileType.fileBytes);
-  if (count > available / elementBytes)
-    fail(name, "truncated NPY file: shape " + shapeToString(*fields.shape) + " needs " +
-                   (count > std::numeric_limits<uint64_t>::max() / elementBytes
-                        ? std::string("more")
-                        : std::to_string(count * elementBytes)) +
-                   " data bytes, the file has " + std::to_string(available));
+  const uint64_t elementBytes = static_cast<uint64_t>(layout.fileType.fileBytes);
+  std::optional<uint64_t> needed = count ? checkedMul(*count, elementBytes) : std::nullopt;
+  if (!needed || *needed > available)
+    fail(name, "truncated NPY file: shape " + shapeToString(layout.shape) + " needs " +
+                   (needed ? std::to_string(*needed) : std::string("more")) + " data bytes, the file has " +
+                   std::to_string(available));
+  if (*needed < available)
+    fail(name, "file has " + std::to_string(available - *needed) + " bytes after the data (shape " +
+                   shapeToString(layout.shape) + " needs " + std::to_string(*needed) + ")");
+  layout.count = *count;
+  layout.dataBytes = *needed;
+  return layout;
+}
 
-  NpyArray result;
-  result.narrowed = fileType.is64BitInt;
-  result.tensor = HostTensor(TensorType{fileType.stored, *fields.shape});
-  const char* source = bytes.data() + dataStart;
-  const auto n = static_cast<int64_t>(count);
+// Converts `n` file elements at `source` into result elements [first, first + n).
+void decode(const NpyLayout& layout, const char* source, uint64_t first, uint64_t n, NpyArray& result,
+            std::string_view name) {
+  const FileDType& fileType = layout.fileType;
   if (fileType.is64BitInt) {
-    for (int64_t i = 0; i < n; ++i) {
-      const char* p = source + i * 8;
+    for (uint64_t k = 0; k < n; ++k) {
+      const char* p = source + k * 8;
+      const uint64_t i = first + k;
       if (fileType.stored == DType::I32) {
         const int64_t v = readLittle<int64_t>(p);
         if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max())
@@ -284,26 +315,79 @@ NpyArray parseNpy(std::string_view bytes, std::string_view name) {
         result.tensor.as<uint32_t>()[i] = static_cast<uint32_t>(v);
       }
     }
-  } else if (n > 0) {
-    std::memcpy(result.tensor.data(), source, static_cast<size_t>(count * elementBytes));
-    if (fileType.stored == DType::Bool) {
-      auto* flags = result.tensor.as<uint8_t>();
-      for (int64_t i = 0; i < n; ++i) flags[i] = flags[i] != 0;
-    }
+    return;
   }
+  const uint64_t bytes = n * static_cast<uint64_t>(fileType.fileBytes);
+  std::byte* target = result.tensor.bytes.data() + first * static_cast<uint64_t>(fileType.fileBytes);
+  if (source != reinterpret_cast<const char*>(target) && bytes) std::memcpy(target, source, bytes);
+  if (fileType.stored == DType::Bool)
+    for (uint64_t k = 0; k < bytes; ++k) target[k] = static_cast<std::byte>(target[k] != std::byte{0});
+}
+
+NpyArray allocateFor(const NpyLayout& layout) {
+  NpyArray result;
+  result.narrowed = layout.fileType.is64BitInt;
+  result.tensor = HostTensor(TensorType{layout.fileType.stored, layout.shape});
   return result;
 }
 
+}  // namespace
+
+NpyArray parseNpy(std::string_view bytes, std::string_view name) {
+  const uint64_t end = headerEnd(bytes.substr(0, 12), bytes.size(), name);
+  const NpyLayout layout = parseLayout(bytes.substr(0, end), bytes.size(), name);
+  NpyArray result = allocateFor(layout);
+  decode(layout, bytes.data() + layout.dataStart, 0, layout.count, result, name);
+  return result;
+}
+
+// Reads the header first, checks the size the shape implies against the file's,
+// then reads exactly the data (straight into the tensor, or in chunks when 64-bit
+// integers are narrowed): a file costs what its array costs, whatever it claims.
 NpyArray readNpy(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, std::string("cannot open file: ") + std::strerror(errno));
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  if (size < 0) fail(path, "cannot read file");
-  in.seekg(0, std::ios::beg);
-  std::string bytes(static_cast<size_t>(size), '\0');
-  if (size > 0 && !in.read(bytes.data(), size)) fail(path, "cannot read file");
-  return parseNpy(bytes, path);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail(path, std::string("cannot open file: ") + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) fail(path, std::string("cannot read file: ") + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) fail(path, "cannot read: is a directory");
+  if (!S_ISREG(st.st_mode)) fail(path, "cannot read: not a regular file");
+  const uint64_t fileSize = static_cast<uint64_t>(st.st_size);
+  auto readExactly = [&](char* into, uint64_t n) {
+    uint64_t done = 0;
+    while (done < n) {
+      const ssize_t r = ::read(fd, into + done, static_cast<size_t>(std::min<uint64_t>(n - done, 1u << 30)));
+      if (r < 0 && errno == EINTR) continue;
+      if (r < 0) fail(path, std::string("cannot read file: ") + std::strerror(errno));
+      if (r == 0) fail(path, "truncated NPY file (the file shrank while being read)");
+      done += static_cast<uint64_t>(r);
+    }
+  };
+  std::string prefix(static_cast<size_t>(std::min<uint64_t>(fileSize, 12)), '\0');
+  readExactly(prefix.data(), prefix.size());
+  const uint64_t end = headerEnd(prefix, fileSize, path);
+  const size_t known = prefix.size();
+  prefix.resize(static_cast<size_t>(end));
+  if (end > known) readExactly(prefix.data() + known, end - known);
+  const NpyLayout layout = parseLayout(prefix, fileSize, path);
+  NpyArray result = allocateFor(layout);
+  if (!layout.fileType.is64BitInt) {
+    char* target = reinterpret_cast<char*>(result.tensor.bytes.data());
+    readExactly(target, layout.dataBytes);
+    decode(layout, target, 0, layout.count, result, path);
+  } else {
+    constexpr uint64_t kChunk = 8192;  // elements
+    std::vector<char> chunk(kChunk * 8);
+    for (uint64_t first = 0; first < layout.count; first += kChunk) {
+      const uint64_t n = std::min(kChunk, layout.count - first);
+      readExactly(chunk.data(), n * 8);
+      decode(layout, chunk.data(), first, n, result, path);
+    }
+  }
+  return result;
 }
 
 std::string encodeNpy(DType dtype, const Shape& shape, const void* data) {
@@ -332,6 +416,8 @@ std::string encodeNpy(DType dtype, const Shape& shape, const void* data) {
 }
 
 void writeNpy(const std::string& path, DType dtype, const Shape& shape, const void* data) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) fail(path, "cannot write: is a directory");
   const std::string bytes = encodeNpy(dtype, shape, data);
   // mkstemp in the target's directory, so the rename stays on one filesystem.
   std::string tempPath = path + ".tmp.XXXXXX";

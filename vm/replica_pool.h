@@ -38,8 +38,10 @@ void setBlasThreads(int threads);
 // range) over `state`, on at most `threads` threads (>= 1). `outcomes` gets one
 // entry per replica of the module (other processes' entries filled in by comm).
 // `trace`: record --trace lines. Never throws for a runtime error: faults are
-// in the outcomes.
+// in the outcomes. `maxInstructions`: each replica's instruction budget
+// (Interpreter::setInstructionBudget; 0: unlimited).
 void runReplicas(const Module& m, const Program& p, DeviceState& state, const SourceManager* sources, bool trace,
-                 int threads, Communicator& comm, std::vector<ReplicaOutcome>& outcomes);
+                 int threads, Communicator& comm, std::vector<ReplicaOutcome>& outcomes,
+                 uint64_t maxInstructions = 0);
 
 }  // namespace pir::vm

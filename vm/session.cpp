@@ -9,10 +9,12 @@
 #include <unordered_map>
 
 #include "device/device_model.h"
+#include "ir/checked_math.h"
 #include "vm/compiler.h"
 #include "vm/device.h"
 #include "vm/format.h"
 #include "vm/grouping.h"
+#include "vm/host_memory.h"
 #include "vm/npy.h"
 #include "vm/replica_pool.h"
 
@@ -50,6 +52,11 @@ std::unordered_map<uint64_t, size_t> mainPositions(const Graph& main) {
   return pos;
 }
 
+std::string outOfMemoryText(const std::bad_alloc& e) {
+  if (dynamic_cast<const HostMemoryExhausted*>(&e)) return e.what();
+  return "out of host memory (the system refused an allocation; --max-memory=BYTES sets a budget below it)";
+}
+
 int replicasOf(const Module& m) { return static_cast<int>(std::max<int64_t>(1, m.options.replication)); }
 
 // The variable's replica grouping (all replicas in one group when absent).
@@ -59,8 +66,8 @@ ReplicaGrouping groupingOf(const Module& m, const Value& v, DiagnosticEngine& di
   if (v.def) {
     if (const Attr* a = v.def->attrs.find("replica_grouping")) {
       std::vector<int64_t> nums;
-      if (a->isNumber()) nums.push_back(static_cast<int64_t>(a->number()));
-      for (const Attr& item : a->items) nums.push_back(static_cast<int64_t>(item.number()));
+      if (a->isNumber()) nums.push_back(a->toInt());
+      for (const Attr& item : a->items) nums.push_back(item.toInt());
       if (nums.empty() || nums.size() > 2)
         diags.fail(a->loc, "var %" + v.name + ": replica_grouping must be (stride, group_size)");
       g.stride = nums[0];
@@ -86,7 +93,7 @@ RemoteHome remoteHomeOf(const Module& m, const Value& v) {
   RemoteHome h;
   if (!v.def) return h;
   if (const Attr* a = v.def->attrs.find("remote")) h.buffer = m.findResource(a->s);
-  if (const Attr* o = v.def->attrs.find("offset"); o && o->isNumber()) h.offset = static_cast<int64_t>(o->number());
+  if (const Attr* o = v.def->attrs.find("offset"); o && o->isNumber()) h.offset = o->toInt();
   return h;
 }
 
@@ -138,15 +145,14 @@ void Session::ensureReady() {
       ++prefix;
 
   const int R = replicasOf(*mp_);
-  // Check every host buffer first, so that sizing below cannot fail halfway.
+  // Check every host buffer, and their total against the host-memory budget,
+  // first: sizing below then fails only if the rest of the session's memory does.
+  uint64_t hostBufferTotal = 0;
   for (const auto& res : mp_->resources) {
     const Resource& r = *res;
-    if (r.kind == Resource::Kind::RemoteBuffer)
-      checkHostBuffer(r.type, static_cast<uint64_t>(std::max<int64_t>(1, r.entries)) * R, mp_->options, "$" + r.name,
-                      r.loc, diags_);
-    else
-      checkHostBuffer(r.type, static_cast<uint64_t>(std::max<int64_t>(1, mp_->options.numHostTransfers)) * R,
-                      mp_->options, "$" + r.name, r.loc, diags_);
+    const int64_t slots = r.kind == Resource::Kind::RemoteBuffer ? r.entries : mp_->options.numHostTransfers;
+    hostBufferTotal = checkHostBuffer(r.type, saturatingMul(static_cast<uint64_t>(std::max<int64_t>(1, slots)), R),
+                                      mp_->options, "$" + r.name, r.loc, diags_, hostBufferTotal);
   }
   // Buffers of resources declared since the last call (existing ones keep their data).
   auto sizeBuffers = [&](DeviceState& dev) {
@@ -183,13 +189,15 @@ void Session::ensureReady() {
     // Frames (main values kept whole, subgraph arenas) and variables, for every replica.
     uint64_t perReplica = p->main->arenaBytes;
     for (auto& g : p->graphs)
-      if (g) perReplica += g->arenaBytes;
-    for (const Value* v : p->variables) perReplica += tensorBytes(v->type);
-    if (perReplica > kHostBufferLimitBytes / static_cast<uint64_t>(R))
+      if (g) perReplica = saturatingAdd(perReplica, g->arenaBytes);
+    for (const Value* v : p->variables) perReplica = saturatingAdd(perReplica, tensorBytes(v->type));
+    const uint64_t needed = saturatingAdd(saturatingMul(perReplica, static_cast<uint64_t>(R)), hostBufferTotal);
+    if (needed > hostMemoryLimit())
       diags_.fail(main.ops.empty() ? SourceLoc{} : main.ops.back()->loc,
                   "the program needs " + std::to_string(perReplica) + " bytes per replica × " + std::to_string(R) +
-                      " replicas to emulate, more than the VM's limit of " + std::to_string(kHostBufferLimitBytes) +
-                      " bytes");
+                      " replicas plus " + std::to_string(hostBufferTotal) +
+                      " bytes of host buffers to emulate, more than the host memory budget of " +
+                      std::to_string(hostMemoryLimit()) + " bytes (--max-memory=BYTES or PIR_MAX_MEMORY raise it)");
   }
   ns.vars = p->variables;
   ns.dev.vars.assign(R, std::vector<HostTensor>(ns.vars.size()));
@@ -240,6 +248,16 @@ void Session::ensureReady() {
 // ---- commands ----------------------------------------------------------------
 
 void Session::command(const SessionCommand& cmd) {
+  try {
+    commandUnchecked(cmd);
+  } catch (const std::bad_alloc& e) {
+    // The host-memory budget (or the allocator) refused a buffer: nothing was
+    // committed (state is built aside and swapped in), so the session is as before.
+    diags_.fail(cmd.loc, outOfMemoryText(e));
+  }
+}
+
+void Session::commandUnchecked(const SessionCommand& cmd) {
   switch (cmd.kind) {
     case SessionCommand::Kind::Feed:
       if (cmd.data) feed(cmd.target, *cmd.data, cmd.loc);
@@ -261,7 +279,11 @@ void Session::command(const SessionCommand& cmd) {
 }
 
 void Session::runDefault() {
-  run(1, {});
+  try {
+    run(1, {});
+  } catch (const std::bad_alloc& e) {
+    diags_.fail(mp_->main->loc, outOfMemoryText(e));
+  }
   for (const auto& r : mp_->resources)
     if (r->kind == Resource::Kind::D2H) print("$" + r->name, r->loc);
 }
@@ -280,7 +302,8 @@ void Session::runReplicaSet(SourceLoc loc, std::vector<ReplicaOutcome>& outcomes
                 "replication = " + std::to_string(R) + " cannot be divided over " + std::to_string(comm.processes()) +
                     " MPI processes: the replica count must be a multiple of the process count");
   const int threads = options_.threads > 0 ? options_.threads : defaultThreads(comm);
-  runReplicas(*mp_, *program_, st_->dev, &diags_.sources(), options_.trace != nullptr, threads, comm, outcomes);
+  runReplicas(*mp_, *program_, st_->dev, &diags_.sources(), options_.trace != nullptr, threads, comm, outcomes,
+              options_.maxInstructions);
   // Each process now holds only its own replicas' results; print / save gather them.
   if (comm.processes() > 1) st_->scattered = true;
 }
@@ -629,6 +652,7 @@ std::optional<HostTensor> Session::preview(const Value& v) {
   tmp.mainValues.resize(1);
   try {
     Interpreter interp(*mp_, *program_, tmp, 0, nullptr, &diags_.sources());
+    interp.setInstructionBudget(options_.maxInstructions);
     AlignedBytes arena;
     const std::vector<std::byte*>& ptrs = interp.runDetached(*sub, arena);
     uint32_t slot = v.id < sub->valueSlot.size() ? sub->valueSlot[v.id] : kNoSlot;

@@ -36,6 +36,7 @@ namespace pir::vm {
 struct SessionOptions {
   int threads = 0;                 // thread budget (replicas x BLAS threads); 0: the hardware threads
   std::ostream* trace = nullptr;   // --trace: executed instructions (stderr)
+  uint64_t maxInstructions = 0;    // per replica and run (fuzzing): beyond, the run fails; 0: unlimited
 };
 
 class Session {
@@ -95,6 +96,7 @@ class Session {
 
  private:
   struct State;
+  void commandUnchecked(const SessionCommand& cmd);
   void ensureReady();
   void initVariable(size_t index, State& st);
   void runOnce(SourceLoc loc);

@@ -11,13 +11,17 @@
 #include <memory>
 #include <vector>
 
+#include "ir/checked_math.h"
 #include "ir/dtype.h"
 #include "ir/half.h"
 #include "ir/number_format.h"
+#include "vm/host_memory.h"
 
 namespace pir::vm {
 
 // Zeroed, 16-byte aligned bytes. Copyable (deep copy): session snapshots copy state.
+// Every buffer is charged to the host-memory budget (vm/host_memory.h) before it is
+// allocated: a resize beyond the budget throws HostMemoryExhausted and changes nothing.
 class AlignedBytes {
  public:
   AlignedBytes() = default;
@@ -30,16 +34,42 @@ class AlignedBytes {
     }
     return *this;
   }
-  AlignedBytes(AlignedBytes&&) noexcept = default;
-  AlignedBytes& operator=(AlignedBytes&&) noexcept = default;
+  AlignedBytes(AlignedBytes&& o) noexcept : data_(std::move(o.data_)), size_(o.size_), charged_(o.charged_) {
+    o.size_ = 0;
+    o.charged_ = 0;
+  }
+  AlignedBytes& operator=(AlignedBytes&& o) noexcept {
+    if (this != &o) {
+      releaseHostMemory(charged_);
+      data_ = std::move(o.data_);
+      size_ = o.size_;
+      charged_ = o.charged_;
+      o.size_ = 0;
+      o.charged_ = 0;
+    }
+    return *this;
+  }
+  ~AlignedBytes() { releaseHostMemory(charged_); }
 
   // Resizes to n zero bytes (old contents are not kept).
   void resize(size_t n) {
-    size_ = n;
     // At least one chunk: data() is never null, even for an empty tensor, so
-    // memcpy of zero bytes never sees a null pointer.
-    size_t words = n == 0 ? 1 : (n + 15) / 16;
-    data_.reset(new Chunk[words]());
+    // memcpy of zero bytes never sees a null pointer. n near SIZE_MAX saturates
+    // (and the budget refuses it) instead of wrapping.
+    const size_t words = n == 0 ? 1 : n / 16 + (n % 16 != 0);
+    const uint64_t bytes = n == 0 ? 0 : static_cast<uint64_t>(words) * 16;
+    if (bytes > charged_) chargeHostMemory(bytes - charged_);  // throws before anything changes
+    std::unique_ptr<Chunk[]> fresh;
+    try {
+      fresh.reset(new Chunk[words]());
+    } catch (...) {
+      if (bytes > charged_) releaseHostMemory(bytes - charged_);
+      throw;
+    }
+    if (bytes < charged_) releaseHostMemory(charged_ - bytes);
+    charged_ = bytes;
+    data_ = std::move(fresh);
+    size_ = n;
   }
   std::byte* data() { return reinterpret_cast<std::byte*>(data_.get()); }
   const std::byte* data() const { return reinterpret_cast<const std::byte*>(data_.get()); }
@@ -49,6 +79,7 @@ class AlignedBytes {
   struct alignas(16) Chunk { unsigned char b[16]; };
   std::unique_ptr<Chunk[]> data_;
   size_t size_ = 0;
+  uint64_t charged_ = 0;  // bytes charged to the budget for data_
 };
 
 struct HostTensor {
@@ -59,8 +90,10 @@ struct HostTensor {
   // Zero-filled. The caller has checked the size against the device limit.
   explicit HostTensor(TensorType t) : type(std::move(t)) { bytes.resize(byteSize(type)); }
 
+  // Saturates at SIZE_MAX (which no budget admits) instead of wrapping.
   static size_t byteSize(const TensorType& t) {
-    return static_cast<size_t>(t.numElements()) * static_cast<size_t>(dtypeSize(t.dtype));
+    return static_cast<size_t>(
+        saturatingMul(static_cast<uint64_t>(t.numElements()), static_cast<uint64_t>(dtypeSize(t.dtype))));
   }
   int64_t numElements() const { return type.numElements(); }
   void* data() { return bytes.data(); }

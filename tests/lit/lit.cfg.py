@@ -27,6 +27,11 @@ lit_config.load_config(config, site_config)
 # Outputs (%t) go under the build tree, one directory per suite.
 config.test_exec_root = os.path.join(config.pir_obj_root, 'tests', 'lit-output', config.name)
 
+# Sanitizer builds reserve terabytes of address space: tests that cap it say
+# `UNSUPPORTED: asan`.
+if str(getattr(config, 'pir_sanitize', '')).upper() in ('ON', '1', 'TRUE', 'YES'):
+    config.available_features.add('asan')
+
 pir_dir = os.path.dirname(config.pir_bin)
 config.environment['PATH'] = os.pathsep.join(
     [pir_dir, config.llvm_tools_dir, config.environment.get('PATH', os.environ.get('PATH', ''))])

@@ -71,26 +71,39 @@ TEST(NumberFormat, FloatsUseShortestRoundTripInTheirOwnWidth) {
   EXPECT_EQ(formatNumber(roundToDType(1.0 / 3, DType::F16), DType::F16), "0.3333");
   EXPECT_EQ(formatNumber(roundToDType(123.456, DType::F16), DType::F16), "123.44");
   EXPECT_EQ(formatNumber(65504, DType::F16), "65500");  // numpy: 65500.0
+  EXPECT_EQ(formatNumber(60000, DType::F16), "60000");  // a tie with 6e+04: fixed
+  EXPECT_EQ(formatNumber(1000, DType::F16), "1000");
+  EXPECT_EQ(formatNumber(std::ldexp(1.0, -14), DType::F16), "6.104e-05");
   EXPECT_EQ(formatNumber(std::ldexp(1.0, -24), DType::F16), "6e-08");
   // An f32 value printed as f64 shows its binary expansion.
   EXPECT_EQ(formatNumber(roundToDType(0.1, DType::F32), DType::F64), "0.10000000149011612");
 }
 
-TEST(NumberFormat, LayoutFollowsPythonRepr) {
+// The layout is std::to_chars' shortest form: fixed or scientific, whichever is
+// shorter, fixed on a tie (issue 11: 1e8 printed as 100000000).
+TEST(NumberFormat, LayoutIsTheShorterOfFixedAndScientific) {
   EXPECT_EQ(formatNumber(1, DType::F32), "1");
   EXPECT_EQ(formatNumber(-2.5, DType::F32), "-2.5");
   EXPECT_EQ(formatNumber(100, DType::F64), "100");
   EXPECT_EQ(formatNumber(1e-8, DType::F64), "1e-08");
   EXPECT_EQ(formatNumber(roundToDType(1e-8, DType::F32), DType::F32), "1e-08");
-  EXPECT_EQ(formatNumber(0.0001, DType::F64), "0.0001");
+  EXPECT_EQ(formatNumber(0.0001, DType::F64), "1e-04");
+  EXPECT_EQ(formatNumber(0.001, DType::F64), "0.001");  // a tie: fixed
+  EXPECT_EQ(formatNumber(0.00015, DType::F64), "0.00015");
+  EXPECT_EQ(formatNumber(1e8, DType::F64), "1e+08");
+  EXPECT_EQ(formatNumber(1e6, DType::F32), "1e+06");
+  EXPECT_EQ(formatNumber(1e5, DType::F32), "1e+05");
+  EXPECT_EQ(formatNumber(12345, DType::F32), "12345");
+  EXPECT_EQ(formatNumber(123456789, DType::F64), "123456789");
+  EXPECT_EQ(formatNumber(2.5e6, DType::F64), "2500000");
   EXPECT_EQ(formatNumber(0.00001, DType::F64), "1e-05");
   EXPECT_EQ(formatNumber(1.5e-7, DType::F64), "1.5e-07");
-  EXPECT_EQ(formatNumber(1e15, DType::F64), "1000000000000000");
+  EXPECT_EQ(formatNumber(1e15, DType::F64), "1e+15");
   EXPECT_EQ(formatNumber(1e16, DType::F64), "1e+16");
   EXPECT_EQ(formatNumber(1.5e20, DType::F64), "1.5e+20");
   EXPECT_EQ(formatNumber(1e300, DType::F64), "1e+300");
   EXPECT_EQ(formatNumber(5e-324, DType::F64), "5e-324");
-  EXPECT_EQ(formatNumber(123456789012345680.0, DType::F64), "1.2345678901234568e+17");
+  EXPECT_EQ(formatNumber(123456789012345680.0, DType::F64), "123456789012345680");
   EXPECT_EQ(formatNumber(12.0625, DType::F64), "12.0625");
   EXPECT_EQ(formatNumber(-0.0, DType::F32), "-0");
   EXPECT_EQ(formatNumber(0.0, DType::F16), "0");

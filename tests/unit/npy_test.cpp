@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ir/half.h"
+#include "vm/host_memory.h"
 #include "vm/npy.h"
 
 using namespace pir;
@@ -216,6 +217,26 @@ TEST_F(NpyTest, HugeClaimedShapeIsTruncatedNotAllocated) {
   // A zero dimension makes an empty array even next to a huge one.
   const NpyArray empty = parseNpy(npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (0, 4611686018427387904), }", ""));
   EXPECT_EQ(empty.tensor.numElements(), 0);
+}
+
+// The reader parses the header first and reads only the bytes the shape needs:
+// extra bytes are an error found without reading them (issue 11: a valid f32[2]
+// with 3 GB of trailing bytes cost 3 GB). The big file is sparse: free to make.
+TEST_F(NpyTest, TrailingBytesAreAnErrorAndNeverRead) {
+  const std::string two = npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", bytesOf<float>({1, 2}));
+  expectNpyError([&] { parseNpy(two + "xyz"); }, "file has 3 bytes after the data (shape [2] needs 8)");
+  const std::string big = writeRaw("big.npy", two);
+  fs::resize_file(big, uint64_t(3) << 30);
+  const uint64_t before = hostMemoryInUse();
+  expectNpyError([&] { readNpy(big); }, "file has " + std::to_string((uint64_t(3) << 30) - two.size()) + " bytes after the data");
+  EXPECT_EQ(hostMemoryInUse(), before);
+  const NpyArray ok = readNpy(writeRaw("ok.npy", two));
+  EXPECT_EQ(ok.tensor.get(1), 2.0);
+  // A header that claims to be longer than any real one is refused before it is read.
+  std::string longHeader = std::string("\x93NUMPY\x02\x00", 8) + std::string("\xff\xff\xff\x7f", 4);
+  expectNpyError([&] { readNpy(writeRaw("long.npy", longHeader)); }, "truncated");
+  expectNpyError([&] { readNpy(dir_.string()); }, "is a directory");
+  expectNpyError([&] { writeNpy(dir_.string(), ok.tensor); }, "cannot write: is a directory");
 }
 
 TEST_F(NpyTest, WriteIsAtomicAndLeavesNoTemporaryFiles) {

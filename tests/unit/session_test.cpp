@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "frontend/builder.h"
+#include "vm/host_memory.h"
 #include "vm/npy.h"
 #include "repl/session_driver.h"
 #include "vm/session.h"
@@ -378,6 +379,105 @@ TEST(Session, FeedFromAnNpyFileAndAFailedRunKeepsNothing) {
   f.session->print("$y", {});
   EXPECT_EQ(f.take(), "$y: f32[2,2] = [[4, 6], [0, 0]]\n");
   std::filesystem::remove(path);
+}
+
+// ---- issue 11: budgets and counts -------------------------------------------
+
+// The instruction budget stops a run at the instruction that exceeds it, with a
+// located error; the state is as before the run.
+TEST(Session, InstructionBudgetIsALocatedError) {
+  SessionOptions options;
+  options.maxInstructions = 1000;
+  Fixture f(R"(graph @b(%x: f32[]) -> (f32[]) {
+  %y = add %x, 1
+  return %y
+}
+var %v : f32[] = 5
+main {
+  %r = repeat @b(%v) {count = 4294967296}
+  copy_var_update_ %v, %r
+}
+run
+)", options);
+  EXPECT_FALSE(f.ok);
+  // The instruction that would exceed it is blamed: here the body's add.
+  EXPECT_NE(f.err.str().find("s.pir:2:8: error: add: the run exceeded its budget of 1000 instructions"), std::string::npos)
+      << f.err.str();
+  EXPECT_TRUE(f.more("print %v"));
+  EXPECT_EQ(f.take(), "%v: f32[] = 5\n");
+}
+
+// Repeat counts are int64: 2^32 + 3 iterations are not 3 (it was cut to 32 bits).
+// Without running 4 billion iterations: the budget shows the body runs past 3.
+TEST(Session, RepeatCountIsNotCutTo32Bits) {
+  SessionOptions options;
+  options.maxInstructions = 100;
+  Fixture small(R"(graph @b(%x: f32[]) -> (f32[]) {
+  %y = add %x, 1
+  return %y
+}
+var %v : f32[] = 0
+main {
+  %r = repeat @b(%v) {count = 3}
+  copy_var_update_ %v, %r
+}
+run
+print %v
+)", options);
+  EXPECT_TRUE(small.ok) << small.err.str();
+  EXPECT_EQ(small.take(), "%v: f32[] = 3\n");
+  Fixture huge(R"(graph @b(%x: f32[]) -> (f32[]) {
+  %y = add %x, 1
+  return %y
+}
+var %v : f32[] = 0
+main {
+  %r = repeat @b(%v) {count = 4294967299}
+  copy_var_update_ %v, %r
+}
+run
+)", options);
+  EXPECT_FALSE(huge.ok);
+  EXPECT_NE(huge.err.str().find("budget of 100 instructions"), std::string::npos) << huge.err.str();
+}
+
+// One host-memory budget: a run whose backup and values do not fit fails at the
+// `run` with a located message and leaves the session as it was.
+TEST(Session, HostMemoryBudgetIsALocatedErrorAndKeepsTheState) {
+  const uint64_t saved = hostMemoryLimit();
+  setHostMemoryLimit(hostMemoryInUse() + (uint64_t(9) << 20));
+  Fixture f(R"(var %v : f32[1024, 1024] = ones
+main {
+  %w = add %v, 1
+  copy_var_update_ %v, %w
+}
+run
+)");
+  setHostMemoryLimit(saved);
+  EXPECT_FALSE(f.ok);
+  EXPECT_NE(f.err.str().find("s.pir:6:1: error: out of host memory:"), std::string::npos) << f.err.str();
+  EXPECT_TRUE(f.more("run\nprint %v"));
+  EXPECT_NE(f.take().find("%v: f32[1024,1024] = [[2, 2, 2, ..., 2, 2, 2]"), std::string::npos);
+}
+
+// Operand and result counts beyond 16 bits (they wrapped: split/concat overflowed
+// a heap buffer).
+TEST(Session, SeventyThousandOperandsAndResults) {
+  const int n = 70000;
+  std::string names, ones, data;
+  for (int i = 0; i < n; ++i) {
+    names += (i ? ", %p" : "%p") + std::to_string(i);
+    ones += i ? ", 1" : "1";
+    data += (i ? ", " : "") + std::to_string(i % 7);
+  }
+  Fixture f("d2h $y : f32[" + std::to_string(n) + "]\nconst %x : f32[" + std::to_string(n) + "] = [" + data +
+            "]\nmain {\n  " + names + " = split %x {axis = 0, splits = [" + ones + "]}\n  %c = concat " + names +
+            " {axis = 0}\n  host_store $y, %c\n}\nrun\n");
+  ASSERT_TRUE(f.ok) << f.err.str().substr(0, 500);
+  HostTensor y = f.session->valueOf("$y", {});
+  ASSERT_EQ(y.numElements(), n);
+  for (int i = 0; i < n; i += 9973) EXPECT_EQ(y.get(i), i % 7) << i;
+  EXPECT_EQ(y.get(n - 1), (n - 1) % 7);
 }
 
 }  // namespace

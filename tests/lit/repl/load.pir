@@ -10,7 +10,7 @@
 # ERR:bad.lib:3:14: error:
 # ERR-NEXT:  %q = add %v, %missing
 :type %v
-# ERR:pir: error: no value %v in the main graph
+# ERR:<repl>:12:7: error: no value %v in the main graph
 :load twice.lib
 # ERR:twice.lib:1:{{[0-9]+}}: error: {{.*}}twice
 print %w

@@ -1,0 +1,66 @@
+// libFuzzer target: parse + verify + compile + run. Session commands run as the
+// builder reads them (as `pir run` does), with small budgets (fuzz_common.h):
+// every input ends in a clean run or a located diagnostic, never a crash, hang,
+// leak or sanitizer report.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <sstream>
+#include <string>
+
+#include "frontend/builder.h"
+#include "fuzz/fuzz_common.h"
+#include "ir/diagnostics.h"
+#include "ir/ir.h"
+#include "vm/session.h"
+
+namespace {
+
+// Forwards session commands to the session within the budgets: replication at
+// most kMaxReplicas (else the commands are skipped), `run N` at most kMaxRuns.
+class BoundedSession final : public pir::BuildListener {
+ public:
+  BoundedSession(pir::Module& m, pir::vm::Session& s) : m_(m), s_(s) {}
+  void command(const pir::SessionCommand& cmd) override {
+    sawCommand = true;
+    if (!withinBudget()) return;
+    if (cmd.kind == pir::SessionCommand::Kind::Run && cmd.count > pir::fuzz::kMaxRuns) return;
+    s_.command(cmd);
+  }
+  bool withinBudget() const { return m_.options.replication <= pir::fuzz::kMaxReplicas; }
+  bool sawCommand = false;
+
+ private:
+  pir::Module& m_;
+  pir::vm::Session& s_;
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string& dir = pir::fuzz::workDir();
+  std::string text(reinterpret_cast<const char*>(data), size);
+  if (pir::fuzz::namesOutsidePaths(text)) return -1;  // not added to the corpus
+  pir::SourceManager sources;
+  uint32_t file = sources.add("<fuzz>", text);
+  pir::DiagnosticEngine diags(sources);
+  std::ostringstream sink, out;
+  diags.setStream(&sink);
+  pir::Module module;
+  pir::vm::SessionOptions options;
+  options.threads = 1;
+  options.maxInstructions = pir::fuzz::kMaxInstructions;
+  pir::vm::Session session(module, diags, out, options);
+  BoundedSession bounded(module, session);
+  try {
+    if (pir::buildFromBuffer(module, diags, file, dir, &bounded)) {
+      if (!bounded.sawCommand && bounded.withinBudget()) session.runDefault();
+    } else if (diags.errorCount() == 0) {
+      __builtin_trap();  // every failure is reported with a message
+    }
+  } catch (const pir::CompileError&) {
+    if (diags.errorCount() == 0) __builtin_trap();
+  }
+  if (text.find("save") != std::string::npos) pir::fuzz::clearWorkDir();
+  return 0;
+}

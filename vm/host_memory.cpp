@@ -1,0 +1,99 @@
+#include "vm/host_memory.h"
+
+#include <atomic>
+#include <cstdlib>
+
+#include <unistd.h>
+
+#include "ir/checked_math.h"
+
+namespace pir::vm {
+namespace {
+
+std::atomic<uint64_t> gInUse{0};
+std::atomic<uint64_t> gLimit{0};  // 0: not yet initialised (default on first use)
+
+std::string bytesText(uint64_t n) {
+  std::string s = std::to_string(n) + " bytes";
+  if (n >= (uint64_t(1) << 30)) s += " (" + std::to_string(n >> 30) + " GiB)";
+  else if (n >= (uint64_t(1) << 20)) s += " (" + std::to_string(n >> 20) + " MiB)";
+  return s;
+}
+
+}  // namespace
+
+HostMemoryExhausted::HostMemoryExhausted(uint64_t req, uint64_t used, uint64_t lim)
+    : requested(req), inUse(used), limit(lim) {
+  text = "out of host memory: " + bytesText(req) + " more would exceed the budget of " + bytesText(lim) + " (" +
+         bytesText(used) + " in use; raise it with --max-memory=BYTES or PIR_MAX_MEMORY)";
+}
+
+uint64_t defaultHostMemoryLimit() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long pageSize = ::sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || pageSize <= 0) return uint64_t(16) << 30;
+  const uint64_t physical = saturatingMul(static_cast<uint64_t>(pages), static_cast<uint64_t>(pageSize));
+  return physical / 4 * 3;
+}
+
+uint64_t hostMemoryLimit() {
+  uint64_t limit = gLimit.load(std::memory_order_relaxed);
+  if (limit == 0) {
+    uint64_t expected = 0;
+    gLimit.compare_exchange_strong(expected, defaultHostMemoryLimit());
+    limit = gLimit.load(std::memory_order_relaxed);
+  }
+  return limit;
+}
+
+void setHostMemoryLimit(uint64_t bytes) { gLimit.store(bytes == 0 ? 1 : bytes); }
+
+uint64_t hostMemoryInUse() { return gInUse.load(std::memory_order_relaxed); }
+
+void chargeHostMemory(uint64_t bytes) {
+  if (bytes == 0) return;
+  const uint64_t limit = hostMemoryLimit();
+  uint64_t used = gInUse.load(std::memory_order_relaxed);
+  while (true) {
+    const uint64_t next = saturatingAdd(used, bytes);
+    if (next > limit) throw HostMemoryExhausted(bytes, used, limit);
+    if (gInUse.compare_exchange_weak(used, next, std::memory_order_relaxed)) return;
+  }
+}
+
+void releaseHostMemory(uint64_t bytes) noexcept { gInUse.fetch_sub(bytes, std::memory_order_relaxed); }
+
+std::optional<uint64_t> parseByteSize(std::string_view text) {
+  if (text.empty()) return std::nullopt;
+  uint64_t value = 0;
+  size_t i = 0;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+    auto next = checkedMul<uint64_t>(value, 10);
+    if (next) next = checkedAdd<uint64_t>(*next, static_cast<uint64_t>(text[i] - '0'));
+    if (!next) return std::nullopt;
+    value = *next;
+  }
+  if (i == 0) return std::nullopt;
+  std::string_view suffix = text.substr(i);
+  int shift = 0;
+  if (suffix == "K" || suffix == "KiB" || suffix == "k") shift = 10;
+  else if (suffix == "M" || suffix == "MiB") shift = 20;
+  else if (suffix == "G" || suffix == "GiB") shift = 30;
+  else if (suffix == "T" || suffix == "TiB") shift = 40;
+  else if (!suffix.empty() && suffix != "B") return std::nullopt;
+  auto scaled = checkedMul<uint64_t>(value, uint64_t(1) << shift);
+  if (!scaled || *scaled == 0) return std::nullopt;
+  return scaled;
+}
+
+std::optional<std::string> applyHostMemoryEnvironment() {
+  const char* env = std::getenv("PIR_MAX_MEMORY");
+  if (!env || !*env) return std::nullopt;
+  auto bytes = parseByteSize(env);
+  if (!bytes)
+    return "PIR_MAX_MEMORY='" + std::string(env) + "' is not a byte count (a positive number, optionally with K, M, G or T)";
+  setHostMemoryLimit(*bytes);
+  return std::nullopt;
+}
+
+}  // namespace pir::vm
