@@ -544,6 +544,7 @@ class GraphCompiler {
       // A view that shares its operand's storage (or is unbound) is no code at all.
       const Value* v = op.results.empty() ? nullptr : op.results[0];
       if (!v || !views_.count(slotOf(v))) return;
+      stale_.erase(slotOf(v));  // computed here (an earlier write may have marked it)
     }
     emitOp(op);
     if (!views_.empty())
