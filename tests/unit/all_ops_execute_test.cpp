@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "frontend/builder.h"
+#include "repl/session_driver.h"
 #include "vm/session.h"
 
 namespace pir::vm {
@@ -231,8 +232,9 @@ TEST(AllOps, EveryOpVerifiesRunsAndPrints) {
     diags.setStream(&err);
     Module m;
     Session session(m, diags, out, {});
+    cli::SessionDriver driver(m, session, diags);
     const std::string text = std::string(kPrelude) + it->second.text + "\nrun\nprint " + it->second.printed + "\n";
-    const bool ok = buildFromBuffer(m, diags, sm.add("op.pir", text), ".", &session);
+    const bool ok = buildFromBuffer(m, diags, sm.add("op.pir", text), ".", &driver);
     EXPECT_TRUE(ok) << err.str() << "\n--- program ---\n" << text;
     EXPECT_EQ(err.str(), "");
     EXPECT_TRUE(usesOp(m.main->ops, code) || [&] {

@@ -157,6 +157,7 @@ TEST(Random, InitSeedKeyCombinesScalarSeedAndSessionSeed) {
 #include <sstream>
 
 #include "frontend/builder.h"
+#include "repl/session_driver.h"
 #include "vm/session.h"
 
 namespace {
@@ -194,12 +195,14 @@ struct RunProgram {
   Module m;
   std::ostringstream out, err;
   std::unique_ptr<Session> session;
+  std::unique_ptr<cli::SessionDriver> driver;
   bool ok = false;
 
   explicit RunProgram(const std::string& text, SessionOptions options = {}) {
     diags.setStream(&err);
     session = std::make_unique<Session>(m, diags, out, options);
-    ok = buildFromBuffer(m, diags, sm.add("r.pir", text), ".", session.get());
+    driver = std::make_unique<cli::SessionDriver>(m, *session, diags);
+    ok = buildFromBuffer(m, diags, sm.add("r.pir", text), ".", driver.get());
   }
   HostTensor value(const std::string& name) { return session->valueOf(name, {}); }
 };
