@@ -178,11 +178,12 @@ class GraphCompiler {
     for (size_t k = 0; k < ops.size(); ++k) assignResults(*ops[k], k);
     // Returned values live to the end.
     for (const Operand& r : g.returns)
-      if (r.kind == Operand::Kind::Value) extendTo(slotOf(r.value), kEnd);
+      if (r.kind == Operand::Kind::Value) extendThroughViews(slotOf(r.value), kEnd);
 
-    // Last use of every arena slot (reads and in-place writes).
+    // Last use of every arena slot (reads and in-place writes). A use of a view is a
+    // use of its operand too: it may be refreshed from it or written back to it.
     for (size_t k = 0; k < ops.size(); ++k)
-      forEachValueUse(*ops[k], [&](const Value* v) { extendTo(slotOf(v), k); });
+      forEachValueUse(*ops[k], [&](const Value* v) { extendThroughViews(slotOf(v), k); });
 
     // Linear scan: allocate at definition, free after last use.
     std::vector<std::vector<uint32_t>> dying(ops.size() + 1);
@@ -198,6 +199,13 @@ class GraphCompiler {
     }
 
     for (const Op* op : ops) emit(*op);
+
+    // Returned views are read by the caller; every main-graph value may be printed
+    // after the run, so main refreshes all its stale views.
+    for (const Operand& r : g.returns)
+      if (r.kind == Operand::Kind::Value) refreshView(slotOf(r.value));
+    if (g.isMain)
+      for (auto& [slot, link] : views_) refreshView(slot);
 
     for (const Operand& r : g.returns) {
       cg->returnSlots.push_back(operandSlot(r));
@@ -319,6 +327,7 @@ class GraphCompiler {
       checkSize(v->type, "%" + v->name, v->loc);
       if (r == 0 && target >= 0 && target < static_cast<int>(op.operands.size()) &&
           op.operands[target].kind == Operand::Kind::Value) {
+        if (op.info().has(F_VIEW) && defineView(op, *v, pos)) continue;
         uint32_t s = slotOf(op.operands[target].value);
         cg_->valueSlot[v->id] = s;  // the alias shares the target's storage
         SlotInfo& info = cg_->slots[s];
@@ -417,7 +426,143 @@ class GraphCompiler {
     return c;
   }
 
+  // ---- views (docs/decisions.md "Views") ----------------------------------------
+  //
+  // A view whose element order differs from its operand's (transpose_) has its own
+  // slot holding transpose(operand, perm). The operand's storage is the truth:
+  //  - after a write to a view slot, it is written back (inverse perm) to its operand,
+  //    up the chain to the root, and every other view of that root becomes stale;
+  //  - after a write to any other slot of a family, the family's views become stale;
+  //  - a stale view is refreshed from its operand just before it is read.
+  // Graph code is straight-line (control flow is whole calls), so staleness is known
+  // at compile time and costs nothing at run time.
+  struct ViewLink {
+    uint32_t view = kNoSlot;                  // the view's own slot
+    uint32_t source = kNoSlot;                // the operand's slot (itself maybe a view)
+    uint32_t root = kNoSlot;                  // the first slot up the chain that is no view
+    const Op* op = nullptr;                   // the view op (locations, trace)
+    const TensorType* sourceType = nullptr;   // the operand's type
+    const TensorType* viewType = nullptr;
+    std::vector<int64_t> perm;                // view = transpose(source, perm)
+    uint32_t forward = kNoSlot, backward = kNoSlot;  // kernel indices, prepared on first use
+  };
+
+  // Gives the view result `v` of `op` its own slot unless it can share the operand's
+  // storage (false: the caller aliases it as for any in-place op).
+  bool defineView(const Op& op, const Value& v, size_t pos) {
+    const Operand& operand = op.operands[static_cast<size_t>(inplaceTarget(op))];
+    std::vector<int64_t> perm;
+    try {
+      perm = viewPermutation(op, operand.type());
+    } catch (const KernelError& e) {
+      diags_.fail(op.loc, std::string(op.info().name) + ": " + e.what());
+    }
+    if (perm.empty()) return false;
+    const uint32_t slot = newArena(&v, pos);
+    cg_->valueSlot[v.id] = slot;
+    ViewLink link;
+    link.view = slot;
+    link.source = slotOf(operand.value);
+    auto up = views_.find(link.source);
+    link.root = up == views_.end() ? link.source : up->second.root;
+    link.op = &op;
+    link.sourceType = &operand.type();
+    link.viewType = &v.type;
+    link.perm = std::move(perm);
+    families_[link.root].push_back(slot);
+    views_.emplace(slot, std::move(link));
+    return true;
+  }
+
+  void extendThroughViews(uint32_t slot, size_t pos) {
+    for (;;) {
+      extendTo(slot, pos);
+      auto it = views_.find(slot);
+      if (it == views_.end()) return;
+      slot = it->second.source;
+    }
+  }
+
+  // One permuted copy between a view and its operand.
+  void emitViewSync(ViewLink& link, bool toView) {
+    uint32_t& kernel = toView ? link.forward : link.backward;
+    const TensorType* from = toView ? link.sourceType : link.viewType;
+    const TensorType* to = toView ? link.viewType : link.sourceType;
+    if (kernel == kNoSlot) {
+      std::vector<int64_t> perm = link.perm;
+      if (!toView)
+        for (size_t d = 0; d < link.perm.size(); ++d) perm[static_cast<size_t>(link.perm[d])] = static_cast<int64_t>(d);
+      kernel = static_cast<uint32_t>(cg_->kernels.size());
+      cg_->kernels.push_back(preparePermutedCopy(*from, perm));
+    }
+    const uint32_t viewSlot = link.view;
+    Instr in;
+    in.opc = Opc::ViewSync;
+    in.op = link.op;
+    in.a = kernel;
+    in.nIn = 1;
+    in.nOut = 1;
+    in.args = pushArg(toView ? link.source : viewSlot, from);
+    pushArg(toView ? viewSlot : link.source, to);
+    cg_->maxOperands = std::max<size_t>(cg_->maxOperands, 2);
+    cg_->code.push_back(in);
+  }
+
+  void refreshView(uint32_t slot) {
+    auto it = views_.find(slot);
+    if (it == views_.end() || !stale_.count(slot)) return;
+    refreshView(it->second.source);  // the operand may be a stale view too
+    emitViewSync(it->second, true);
+    stale_.erase(slot);
+  }
+
+  // After `slot` was written: write it back up its chain, then mark stale every other
+  // view of its root (siblings and the written slot's own views).
+  void wroteSlot(uint32_t slot) {
+    std::vector<uint32_t> path{slot};
+    for (auto it = views_.find(slot); it != views_.end(); it = views_.find(it->second.source)) {
+      emitViewSync(it->second, false);
+      path.push_back(it->second.source);
+    }
+    auto family = families_.find(path.back());
+    if (family == families_.end()) return;
+    for (uint32_t view : family->second)
+      if (std::find(path.begin(), path.end(), view) == path.end()) stale_.insert(view);
+  }
+
+  // The slots `op` writes in place: its in-place operand (a view op writes nothing)
+  // and the by-reference arguments its callees write.
+  std::vector<uint32_t> writtenSlots(const Op& op) {
+    std::vector<uint32_t> slots;
+    const int target = inplaceTarget(op);
+    if (target >= 0 && !op.info().has(F_VIEW) && target < static_cast<int>(op.operands.size()) &&
+        op.operands[static_cast<size_t>(target)].kind == Operand::Kind::Value)
+      slots.push_back(slotOf(op.operands[static_cast<size_t>(target)].value));
+    for (size_t k = 0; k < op.callees.size(); ++k) {
+      const Graph* callee = op.callees[k].graph;
+      const std::vector<bool>& w = writes_.paramsWritten(callee);
+      const auto args = op.args(k);
+      for (size_t i = 0; i < args.size() && i < callee->params.size(); ++i)
+        if (callee->params[i]->byRef && w[i] && args[i].kind == Operand::Kind::Value)
+          slots.push_back(slotOf(args[i].value));
+    }
+    return slots;
+  }
+
   void emit(const Op& op) {
+    forEachValueUse(op, [&](const Value* v) { refreshView(slotOf(v)); });
+    if (op.info().has(F_VIEW)) {
+      // A view that shares its operand's storage (or is unbound) is no code at all.
+      const Value* v = op.results.empty() ? nullptr : op.results[0];
+      if (!v || !views_.count(slotOf(v))) return;
+      stale_.erase(slotOf(v));  // computed here (an earlier write may have marked it)
+    }
+    emitOp(op);
+    if (!views_.empty())
+      for (uint32_t slot : writtenSlots(op)) wroteSlot(slot);
+  }
+
+  void emitOp(const Op& op) {
     Instr in;
     in.op = &op;
     in.args = static_cast<uint32_t>(cg_->argSlots.size());
@@ -524,12 +669,9 @@ class GraphCompiler {
         break;
       }
       default: {
-        if (info.has(F_COLLECTIVE) || !hasKernel(op.code)) {
-          in.opc = Opc::Unsupported;
-          in.a = static_cast<uint32_t>(cg_->strings.size());
-          cg_->strings.push_back(std::string(info.name));
-          break;
-        }
+        // Every other op has a compute kernel (a static_assert in vm/kernels_dispatch.cpp);
+        // an op that reached here without one is a compiler bug, reported before running.
+        if (!hasKernel(op.code)) diags_.fail(op.loc, "internal: the VM has no code for '" + std::string(info.name) + "'");
         in.opc = Opc::Kernel;
         std::vector<TensorType> inTypes, outTypes;
         for (const Operand& o : op.operands) {
@@ -571,6 +713,9 @@ class GraphCompiler {
   std::unordered_map<uint32_t, size_t> defAt_, lastUse_;
   std::unordered_map<size_t, std::vector<uint32_t>> definedAt_;
   std::vector<bool> noWrites_;
+  std::map<uint32_t, ViewLink> views_;                            // view slot -> link (ordered: deterministic code)
+  std::unordered_map<uint32_t, std::vector<uint32_t>> families_;  // root slot -> its views
+  std::set<uint32_t> stale_;                                      // views to refresh before a read
 };
 
 // Subgraphs in callee-first order (recursion is rejected by the verifier; a

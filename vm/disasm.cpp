@@ -89,13 +89,13 @@ std::string disassemble(const CompiledGraph& g, const Program& p, const SourceMa
         break;
       case Opc::Cond: line += "then " + graphName(p, in.a) + " else " + graphName(p, in.b) + " "; break;
       case Opc::Print: line += "title=\"" + g.strings[in.a] + "\" "; break;
-      case Opc::Kernel: line += "k" + std::to_string(in.a) + " "; break;
+      case Opc::Kernel:
+      case Opc::ViewSync: line += "k" + std::to_string(in.a) + " "; break;
       case Opc::Collective: {
         const CollectiveSpec& c = g.collectives.at(in.a);
         line += "group=(" + std::to_string(c.stride) + ", " + std::to_string(c.groupSize) + ") ";
         break;
       }
-      case Opc::Unsupported: break;
     }
     for (unsigned i = 0; i < in.nIn; ++i) line += (i ? ", " : "") + slotText(g, g.argSlots[in.args + i]);
     if (in.nOut) {

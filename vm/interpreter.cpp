@@ -196,7 +196,8 @@ bool Interpreter::loop() {
         step(in);
         const uint32_t* slots = argSlots + in.args;
         switch (in.opc) {
-          case Opc::Kernel: {
+          case Opc::Kernel:
+          case Opc::ViewSync: {
             TensorRef* refs = f.refs.data();
             const unsigned total = in.nIn + in.nOut;
             for (unsigned i = 0; i < total; ++i) {
@@ -294,8 +295,6 @@ bool Interpreter::loop() {
             runCollective(job);
             break;
           }
-          case Opc::Unsupported:
-            fault(in, "this op is not executable by the VM yet");
         }
         if constexpr (kTrace) traceInstr(g, f, in);
       }

@@ -14,6 +14,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "ir/dtype.h"
 #include "ir/ir.h"
@@ -62,6 +63,16 @@ PreparedKernel prepareKernel(const Op& op, std::span<const TensorType> inTypes,
 
 // True if prepareKernel handles this op code.
 bool hasKernel(OpCode code);
+
+// F_VIEW ops (reshape_, transpose_): the view is transpose(operand, perm) with the
+// returned perm; empty when the view keeps the operand's flat element order (reshape_,
+// or a transpose_ that moves only size-1 axes), so it can share the operand's storage.
+// Throws KernelError for a bad perm or an F_VIEW op without a mapping.
+std::vector<int64_t> viewPermutation(const Op& op, const TensorType& operand);
+
+// out = transpose(in, perm): out's dim j is in's dim perm[j]. Used to materialise a
+// view and, with the inverse perm, to write it back to its operand.
+PreparedKernel preparePermutedCopy(const TensorType& in, std::span<const int64_t> perm);
 
 // The f32 GEMM the matmul kernel uses: c[m,n] = a[m,k] * b[k,n], all row-major
 // and contiguous. Exposed for bench/matmul_bench.cpp.

@@ -254,20 +254,41 @@ static constexpr std::string_view kFamilyOf[] = {
 
 using Preparer = PreparedKernel (*)(const Op&, InTypes, InTypes);
 
+// Kernel families: the Kernel column value -> its preparer.
+static constexpr std::pair<std::string_view, Preparer> kFamilies[] = {
+    {"Unary", prepareUnary},         {"Cast", prepareCast},           {"Copy", prepareCopy},
+    {"Binary", prepareBinary},       {"Where", prepareWhere},         {"ScaledAdd", prepareScaledAdd},
+    {"Reduce", prepareReduce},       {"ArgReduce", prepareArgReduce}, {"Softmax", prepareSoftmax},
+    {"MatMul", prepareMatMul},       {"Transpose", prepareTranspose}, {"Broadcast", prepareBroadcast},
+    {"Concat", prepareConcat},       {"Split", prepareSplit},         {"Slice", prepareSlice},
+    {"Init", prepareInit},           {"VarUpdate", prepareVarUpdate}, {"Gather", prepareGather},
+    {"Scatter", prepareScatter},     {"DynamicSlice", prepareDynamic}, {"DynamicUpdate", prepareDynamic},
+    {"Subsample", prepareSubsample}, {"OneHot", prepareOneHot},       {"CumSum", prepareCumSum},
+    {"TopK", prepareTopK},           {"Norm", prepareNorm},           {"NllLoss", prepareNllLoss},
+    {"Conv", prepareConv},           {"Pool", preparePool},           {"Random", prepareRandom},
+};
+
+// Kernel column values that GraphCompiler::emit turns into VM instructions (or
+// storage) instead of a compute kernel.
+static constexpr std::string_view kInstructionFamilies[] = {
+    "Decl", "Exchange", "PrintTensor", "Call", "Repeat", "Conditional", "Collective", "HostLoad", "HostStore", "Remote",
+};
+
+static constexpr bool everyOpExecutes() {
+  for (std::string_view family : kFamilyOf) {
+    bool found = false;
+    for (auto& entry : kFamilies) found = found || entry.first == family;
+    for (std::string_view insn : kInstructionFamilies) found = found || insn == family;
+    if (!found) return false;
+  }
+  return true;
+}
+// Every op that verifies must run: an ops.def row whose Kernel family has neither a
+// preparer nor a VM instruction is a build error, never a runtime "unsupported".
+static_assert(everyOpExecutes(), "an ops.def Kernel family has no preparer in kFamilies and no VM instruction");
+
 static Preparer preparerFor(OpCode code) {
   const std::string_view family = kFamilyOf[static_cast<size_t>(code)];
-  static constexpr std::pair<std::string_view, Preparer> kFamilies[] = {
-      {"Unary", prepareUnary},         {"Cast", prepareCast},           {"Copy", prepareCopy},
-      {"Binary", prepareBinary},       {"Where", prepareWhere},         {"ScaledAdd", prepareScaledAdd},
-      {"Reduce", prepareReduce},       {"ArgReduce", prepareArgReduce}, {"Softmax", prepareSoftmax},
-      {"MatMul", prepareMatMul},       {"Transpose", prepareTranspose}, {"Broadcast", prepareBroadcast},
-      {"Concat", prepareConcat},       {"Split", prepareSplit},         {"Slice", prepareSlice},
-      {"Init", prepareInit},           {"VarUpdate", prepareVarUpdate}, {"Gather", prepareGather},
-      {"Scatter", prepareScatter},     {"DynamicSlice", prepareDynamic}, {"DynamicUpdate", prepareDynamic},
-      {"Subsample", prepareSubsample}, {"OneHot", prepareOneHot},       {"CumSum", prepareCumSum},
-      {"TopK", prepareTopK},           {"Norm", prepareNorm},           {"NllLoss", prepareNllLoss},
-      {"Conv", prepareConv},           {"Pool", preparePool},
-  };
   for (auto& [name, fn] : kFamilies)
     if (name == family) return fn;
   return nullptr;

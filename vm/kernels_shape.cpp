@@ -252,3 +252,54 @@ PreparedKernel prepareInit(const Op& op, InTypes in, InTypes out) {
 }
 
 }  // namespace pir::vm::detail
+
+// ---- views (F_VIEW ops: reshape_, transpose_; see docs/decisions.md "Views") ----
+
+namespace pir::vm {
+
+std::vector<int64_t> viewPermutation(const Op& op, const TensorType& operand) {
+  const int64_t rank = operand.rank();
+  std::vector<int64_t> perm;
+  switch (op.code) {
+    case OpCode::ReshapeInplace: return perm;  // same elements in the same flat order
+    case OpCode::TransposeInplace: {
+      perm = detail::attrInts(op, "perm");
+      if (perm.empty())
+        for (int64_t d = rank; d-- > 0;) perm.push_back(d);  // default: reversed
+      if (static_cast<int64_t>(perm.size()) != rank) throw KernelError("transpose_: perm does not match the rank");
+      std::vector<bool> seen(static_cast<size_t>(rank), false);
+      for (int64_t& p : perm) {
+        p = detail::resolveAxis(p, rank);
+        if (seen[static_cast<size_t>(p)]) throw KernelError("transpose_: perm repeats an axis");
+        seen[static_cast<size_t>(p)] = true;
+      }
+      // Moving only size-1 axes keeps the flat order: the view is the operand's bytes.
+      int64_t last = -1;
+      bool keepsOrder = true;
+      for (int64_t p : perm) {
+        if (operand.shape[static_cast<size_t>(p)] == 1) continue;
+        keepsOrder = keepsOrder && p > last;
+        last = p;
+      }
+      if (keepsOrder) perm.clear();
+      return perm;
+    }
+    default:
+      throw KernelError("'" + std::string(op.info().name) + "' is flagged F_VIEW but has no element mapping");
+  }
+}
+
+PreparedKernel preparePermutedCopy(const TensorType& in, std::span<const int64_t> perm) {
+  if (static_cast<int64_t>(perm.size()) != in.rank()) throw KernelError("permuted copy: perm does not match the rank");
+  const Shape inStrides = detail::contiguousStrides(in.shape);
+  detail::ViewState s;
+  s.elemSize = dtypeSize(in.dtype);
+  s.total = in.numElements();
+  for (int64_t p : perm) {
+    s.shape.push_back(in.shape[static_cast<size_t>(p)]);
+    s.strides.push_back(inStrides[static_cast<size_t>(p)]);
+  }
+  return detail::viewKernel(std::move(s));
+}
+
+}  // namespace pir::vm

@@ -136,9 +136,28 @@ void fillNormal(DType dtype, void* out, int64_t n, SeedKey seed, uint32_t replic
   }
 }
 
+// The one rule of which elements dropout keeps (mask and op share it).
+static bool dropoutKeeps(uint32_t word, double p) { return wordToUnit(word) >= p; }
+
 void fillDropoutMask(uint8_t* keep, int64_t n, SeedKey seed, uint32_t replica, double p) {
   fillByWords(n, seed, replica, RandomStream::Dropout,
-              [&](int64_t i, uint32_t word) { keep[i] = wordToUnit(word) >= p ? 1 : 0; });
+              [&](int64_t i, uint32_t word) { keep[i] = dropoutKeeps(word, p) ? 1 : 0; });
+}
+
+void applyDropout(DType dtype, const void* x, void* out, int64_t n, SeedKey seed, uint32_t replica, double p) {
+  const double scale = 1.0 / (1.0 - p);
+  auto run = [&]<class T>(auto load) {
+    const T* in = static_cast<const T*>(x);
+    fillByWords(n, seed, replica, RandomStream::Dropout, [&](int64_t i, uint32_t word) {
+      storeRounded(out, dtype, i, dropoutKeeps(word, p) ? load(in[i]) * scale : 0.0);
+    });
+  };
+  switch (dtype) {
+    case DType::F16: run.operator()<uint16_t>([](uint16_t h) { return static_cast<double>(halfToFloat(h)); }); break;
+    case DType::F32: run.operator()<float>([](float v) { return static_cast<double>(v); }); break;
+    case DType::F64: run.operator()<double>([](double v) { return v; }); break;
+    default: break;  // the verifier admits float dtypes only
+  }
 }
 
 std::vector<SeedKey> splitSeed(SeedKey seed, int64_t n) {

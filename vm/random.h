@@ -59,6 +59,11 @@ void fillNormal(DType dtype, void* out, int64_t n, SeedKey seed, uint32_t replic
 // Stream Dropout: a gradient that reuses (seed, replica) gets the same mask.
 void fillDropoutMask(uint8_t* keep, int64_t n, SeedKey seed, uint32_t replica, double p);
 
+// The `dropout` op on a float dtype: out[i] = keep[i] ? x[i] * (1 / (1 - p)) : 0, with
+// keep[i] exactly fillDropoutMask's. The product is formed in f64 and rounded once to
+// `dtype`. `out` may equal `x`. Requires 0 <= p < 1 (the verifier's rule).
+void applyDropout(DType dtype, const void* x, void* out, int64_t n, SeedKey seed, uint32_t replica, double p);
+
 // split_random_seed: result k = the first two words of
 // philox4x32_10({k low 32 bits, k high 32 bits, 0, SplitSeed}, seed). Independent of the replica, so replicas
 // fed the same seed derive the same seeds.

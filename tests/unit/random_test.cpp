@@ -142,3 +142,250 @@ TEST(Random, InitSeedKeyCombinesScalarSeedAndSessionSeed) {
 }
 
 }  // namespace
+
+// ---- the random ops, run through a session ------------------------------------
+//
+// Expected values are computed here from the Philox4x32-10 definition and the
+// documented counter layout (docs/decisions.md "Random ops"), not through vm/random.h:
+//   key = seed {s0, s1}; counter = {low32(i / 4), high32(i / 4), replica, stream};
+//   element i takes word i % 4; u = (word + 0.5) * 2^-32;
+//   streams: random_uniform 0, random_normal 1, dropout 2, split_random_seed 3.
+
+#include <array>
+#include <cstring>
+#include <numbers>
+#include <sstream>
+
+#include "frontend/builder.h"
+#include "repl/session_driver.h"
+#include "vm/session.h"
+
+namespace {
+
+using Words = std::array<uint32_t, 4>;
+
+Words referencePhilox(Words ctr, uint32_t k0, uint32_t k1) {
+  for (int round = 0; round < 10; ++round) {
+    const uint64_t p0 = uint64_t{0xD2511F53} * ctr[0];
+    const uint64_t p1 = uint64_t{0xCD9E8D57} * ctr[2];
+    ctr = {static_cast<uint32_t>(p1 >> 32) ^ ctr[1] ^ k0, static_cast<uint32_t>(p1),
+           static_cast<uint32_t>(p0 >> 32) ^ ctr[3] ^ k1, static_cast<uint32_t>(p0)};
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+  }
+  return ctr;
+}
+
+double referenceUnit(uint32_t s0, uint32_t s1, uint32_t replica, uint32_t stream, uint64_t i) {
+  const Words w = referencePhilox({static_cast<uint32_t>(i / 4), static_cast<uint32_t>((i / 4) >> 32), replica, stream}, s0, s1);
+  return (static_cast<double>(w[i % 4]) + 0.5) / 4294967296.0;
+}
+
+double referenceNormal(uint32_t s0, uint32_t s1, uint32_t replica, uint64_t i) {
+  const uint64_t pairFirst = i - i % 2;
+  const double radius = std::sqrt(-2.0 * std::log(referenceUnit(s0, s1, replica, 1, pairFirst)));
+  const double angle = 2.0 * std::numbers::pi * referenceUnit(s0, s1, replica, 1, pairFirst + 1);
+  return i % 2 == 0 ? radius * std::cos(angle) : radius * std::sin(angle);
+}
+
+// Builds and runs `text` (its commands run as read); valueOf gives results.
+struct RunProgram {
+  SourceManager sm;
+  DiagnosticEngine diags{sm};
+  Module m;
+  std::ostringstream out, err;
+  std::unique_ptr<Session> session;
+  std::unique_ptr<cli::SessionDriver> driver;
+  bool ok = false;
+
+  explicit RunProgram(const std::string& text, SessionOptions options = {}) {
+    diags.setStream(&err);
+    session = std::make_unique<Session>(m, diags, out, options);
+    driver = std::make_unique<cli::SessionDriver>(m, *session, diags);
+    ok = buildFromBuffer(m, diags, sm.add("r.pir", text), ".", driver.get());
+  }
+  HostTensor value(const std::string& name) { return session->valueOf(name, {}); }
+};
+
+TEST(RandomOps, ReferencePhiloxMatchesRandom123) {
+  EXPECT_EQ(referencePhilox({0, 0, 0, 0}, 0, 0), (Words{0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}));
+  EXPECT_EQ(referencePhilox({0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}, 0xa4093822, 0x299f31d0),
+            (Words{0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}));
+}
+
+TEST(RandomOps, UniformKnownAnswers) {
+  RunProgram p(R"(
+const %seed : u32[2] = [12, 34]
+%r = random_uniform %seed {shape = [2, 5], low = -1, high = 3, dtype = f64}
+run
+)");
+  ASSERT_TRUE(p.ok) << p.err.str();
+  const HostTensor r = p.value("%r");
+  ASSERT_EQ(r.type.str(), "f64[2,5]");
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(r.get(i), -1 + 4 * referenceUnit(12, 34, 0, 0, i)) << i;
+}
+
+TEST(RandomOps, NormalKnownAnswers) {
+  RunProgram p(R"(
+const %seed : u32[2] = [7, 4000000000]
+%r = random_normal %seed {shape = [7], mean = 2, std = 0.5, dtype = f64}
+run
+)");
+  ASSERT_TRUE(p.ok) << p.err.str();
+  const HostTensor r = p.value("%r");
+  for (int i = 0; i < 7; ++i) EXPECT_NEAR(r.get(i), 2 + 0.5 * referenceNormal(7, 4000000000u, 0, i), 1e-14) << i;
+}
+
+TEST(RandomOps, DropoutKnownAnswersAndScaling) {
+  RunProgram p(R"(
+const %x : f64[3,4] = [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]
+const %seed : u32[2] = [5, 6]
+%r = dropout %x, %seed {p = 0.375}
+%keepAll = dropout %x, %seed {p = 0}
+run
+)");
+  ASSERT_TRUE(p.ok) << p.err.str();
+  const HostTensor r = p.value("%r"), all = p.value("%keepAll");
+  int kept = 0;
+  for (int i = 0; i < 12; ++i) {
+    const bool keep = referenceUnit(5, 6, 0, 2, i) >= 0.375;
+    kept += keep;
+    EXPECT_EQ(r.get(i), keep ? (i + 1) * (1.0 / (1.0 - 0.375)) : 0.0) << i;
+    EXPECT_EQ(all.get(i), i + 1.0) << i;  // p = 0 keeps everything, unscaled
+  }
+  EXPECT_GT(kept, 0);
+  EXPECT_LT(kept, 12);
+}
+
+TEST(RandomOps, DropoutPOutsideZeroOneIsALocatedError) {
+  for (const char* bad : {"1", "1.5", "-0.25", "nan"}) {
+    RunProgram p(std::string("const %x : f32[4] = 1\nconst %seed : u32[2] = [1, 1]\n%r = dropout %x, %seed {p = ") + bad +
+              "}\nrun\n");
+    EXPECT_FALSE(p.ok) << bad;
+    EXPECT_NE(p.err.str().find("r.pir:3:"), std::string::npos) << p.err.str();
+    EXPECT_NE(p.err.str().find("p must be in [0, 1)"), std::string::npos) << p.err.str();
+  }
+}
+
+TEST(RandomOps, SplitRandomSeedKnownAnswersFeedOtherOps) {
+  RunProgram p(R"(
+const %seed : u32[2] = [10, 20]
+%a, %b, %c = split_random_seed %seed {n = 3}
+%u = random_uniform %b {shape = [5], dtype = f64}
+run
+)");
+  ASSERT_TRUE(p.ok) << p.err.str();
+  const char* names[] = {"%a", "%b", "%c"};
+  for (uint32_t k = 0; k < 3; ++k) {
+    const Words w = referencePhilox({k, 0, 0, 3}, 10, 20);
+    const HostTensor s = p.value(names[k]);
+    EXPECT_EQ(s.get(0), w[0]) << k;
+    EXPECT_EQ(s.get(1), w[1]) << k;
+  }
+  const Words b = referencePhilox({1, 0, 0, 3}, 10, 20);
+  const HostTensor u = p.value("%u");
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(u.get(i), referenceUnit(b[0], b[1], 0, 0, i)) << i;
+}
+
+TEST(RandomOps, ValuesDependOnTheReplicaNotOnThreadsOrRuns) {
+  const char* text = R"(
+ir {replication = 2}
+const %seed : u32[2] = [3, 9]
+%r = random_uniform %seed {shape = [9], dtype = f64}
+const %ones : f32[16] = 1
+%d = dropout %ones, %seed {p = 0.5}
+run
+)";
+  std::vector<double> first;
+  for (int threads : {1, 2}) {
+    RunProgram p(text, SessionOptions{threads});
+    ASSERT_TRUE(p.ok) << p.err.str();
+    for (int again = 0; again < 2; ++again) {
+      if (again) p.session->run();
+      const HostTensor r = p.value("%r");
+      ASSERT_EQ(r.type.str(), "f64[2,9]");
+      std::vector<double> values;
+      for (int rep = 0; rep < 2; ++rep)
+        for (int i = 0; i < 9; ++i) {
+          EXPECT_EQ(r.get(rep * 9 + i), referenceUnit(3, 9, static_cast<uint32_t>(rep), 0, i)) << rep << " " << i;
+          values.push_back(r.get(rep * 9 + i));
+        }
+      if (first.empty()) first = values;
+      EXPECT_EQ(values, first);
+      // Replicas draw different values from the same seed.
+      EXPECT_NE(std::vector<double>(values.begin(), values.begin() + 9), std::vector<double>(values.begin() + 9, values.end()));
+      const HostTensor d = p.value("%d");
+      bool masksDiffer = false;
+      for (int i = 0; i < 16; ++i) masksDiffer = masksDiffer || d.get(i) != d.get(16 + i);
+      EXPECT_TRUE(masksDiffer);
+    }
+  }
+}
+
+TEST(RandomOps, SameSeedSameValuesOtherSeedOtherValues) {
+  RunProgram p(R"(
+const %s1 : u32[2] = [1, 2]
+const %s2 : u32[2] = [1, 3]
+%a = random_normal %s1 {shape = [16]}
+%b = random_normal %s1 {shape = [16]}
+%c = random_normal %s2 {shape = [16]}
+%prefix = random_normal %s1 {shape = [2, 3]}
+run
+)");
+  ASSERT_TRUE(p.ok) << p.err.str();
+  const HostTensor a = p.value("%a"), b = p.value("%b"), c = p.value("%c"), prefix = p.value("%prefix");
+  auto same = [](const HostTensor& x, const HostTensor& y) {
+    return x.bytes.size() == y.bytes.size() && std::memcmp(x.data(), y.data(), x.bytes.size()) == 0;
+  };
+  EXPECT_TRUE(same(a, b));
+  EXPECT_FALSE(same(a, c));
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(prefix.get(i), a.get(i)) << i;  // element index, not shape
+}
+
+TEST(RandomOps, DistributionsOfOneHundredThousandSamples) {
+  RunProgram p(R"(
+const %seed : u32[2] = [2026, 11]
+%u = random_uniform %seed {shape = [100000], low = -2, high = 4}
+%n = random_normal %seed {shape = [100000], mean = -1, std = 3}
+%h = random_normal %seed {shape = [100000], dtype = f16}
+%d = dropout %u, %seed {p = 0.2}
+run
+)");
+  ASSERT_TRUE(p.ok) << p.err.str();
+  auto moments = [&](const HostTensor& t, double& mean, double& var) {
+    const int64_t n = t.type.numElements();
+    double sum = 0, sq = 0;
+    for (int64_t i = 0; i < n; ++i) sum += t.get(i);
+    mean = sum / static_cast<double>(n);
+    for (int64_t i = 0; i < n; ++i) sq += (t.get(i) - mean) * (t.get(i) - mean);
+    var = sq / static_cast<double>(n);
+  };
+  double mean, var;
+  const HostTensor u = p.value("%u");
+  moments(u, mean, var);
+  EXPECT_NEAR(mean, 1.0, 0.03);        // (low + high) / 2; sd of the mean ~0.006
+  EXPECT_NEAR(var, 36.0 / 12, 0.04);   // (high - low)^2 / 12
+  for (int64_t i = 0; i < 100000; ++i) {
+    ASSERT_GE(u.get(i), -2.0);
+    ASSERT_LT(u.get(i), 4.0);
+  }
+  moments(p.value("%n"), mean, var);
+  EXPECT_NEAR(mean, -1.0, 0.05);
+  EXPECT_NEAR(var, 9.0, 0.15);
+  moments(p.value("%h"), mean, var);
+  EXPECT_NEAR(mean, 0.0, 0.02);
+  EXPECT_NEAR(var, 1.0, 0.02);
+  // Dropout keeps ~80% and scales by 1.25, so the mean is preserved.
+  const HostTensor d = p.value("%d");
+  int64_t kept = 0;
+  for (int64_t i = 0; i < 100000; ++i) {
+    if (d.get(i) == 0) continue;
+    ++kept;
+    ASSERT_FLOAT_EQ(static_cast<float>(d.get(i)), static_cast<float>(u.get(i) * 1.25)) << i;
+  }
+  EXPECT_NEAR(static_cast<double>(kept) / 100000, 0.8, 0.005);
+  moments(d, mean, var);
+  EXPECT_NEAR(mean, 1.0, 0.04);
+}
+
+}  // namespace
