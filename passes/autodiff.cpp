@@ -71,7 +71,7 @@ class Transform {
 
   [[noreturn]] void fail(SourceLoc at, std::string msg) {
     std::vector<Note> notes;
-    if (loc_.valid() && (at.line != loc_.line || at.col != loc_.col || at.file != loc_.file)) notes.push_back({loc_, "differentiating @" + root_ + " here"});
+    if (loc_.valid() && (at.line != loc_.line || at.file != loc_.file)) notes.push_back({loc_, "differentiating @" + root_ + " here"});
     diags_.fail(at, "autodiff: " + std::move(msg), std::move(notes));
   }
   std::string root_;

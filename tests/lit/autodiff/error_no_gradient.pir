@@ -8,6 +8,6 @@ graph @f(%x: f32[3], %w: f32[3]) -> (f32[3]) {
 }
 autodiff @f -> @f_grad {grads_required = [%x]}
 # CHECK: error_no_gradient.pir:6:8: error: autodiff: scaled_add has no gradient, and it is on the path from %x to %y
-# CHECK-NEXT: {{^}}  %y = scaled_add %a, %w
-# CHECK-NEXT: {{^}}       ^
+# CHECK-NEXT: {{^}}    %y = scaled_add %a, %w
+# CHECK-NEXT: {{^}}         ^{{$}}
 # CHECK: error_no_gradient.pir:9:1: note: differentiating @f here

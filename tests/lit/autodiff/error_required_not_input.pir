@@ -7,5 +7,6 @@ graph @f(%x: f32[3]) -> (f32[3]) {
 }
 autodiff @f -> @f_grad {grads_required = [%h]}
 # CHECK: error_required_not_input.pir:8:43: error: autodiff: grads_required: %h is not an input of @f
-# CHECK-NEXT: {{^}}autodiff @f -> @f_grad {grads_required = [%h]}
-# CHECK-NEXT: {{^}}                                          ^
+# CHECK-NEXT: {{^}}  autodiff @f -> @f_grad {grads_required = [%h]}
+# CHECK-NEXT: {{^}}                                            ^{{$}}
+# CHECK-NOT: note

@@ -13,6 +13,7 @@ main {
   %out.z = call @f(%x, %y) as fwd0
   %d.x, %d.y = call @f_grad(%up.z) using fwd0
 }
+run
 print %d.x, %d.y
 # EXPECT: %d.x: f32[2,1] = [[0.76538827], [0.024384495]]
 # EXPECT: %d.y: f32[3] = [-0.2494507, -0.15473093, -0.020202007]

@@ -15,6 +15,7 @@ main {
   %out.z = call @f(%a, %b, %c) as fwd0
   %d.a, %d.b, %d.c = call @f_grad(%up.z) using fwd0
 }
+run
 print %d.a, %d.b, %d.c
 # EXPECT: %d.a: f32[2,3] = [[0, -1.54, 1.8], [0, 0, 0]]
 # EXPECT: %d.b: f32[3] = [-0.07, 1.49, -1.15]

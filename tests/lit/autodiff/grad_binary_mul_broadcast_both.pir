@@ -13,6 +13,7 @@ main {
   %out.z = call @f(%x, %y) as fwd0
   %d.x, %d.y = call @f_grad(%up.z) using fwd0
 }
+run
 print %d.x, %d.y
 # EXPECT: %d.x: f32[2,1] = [[-0.80590003], [1.4432001]]
 # EXPECT: %d.y: f32[3] = [-0.70879999, 1.6974999, -2.0254999]

@@ -13,6 +13,7 @@ main {
   %out.z = call @f(%x, %y) as fwd0
   %d.x, %d.y = call @f_grad(%up.z) using fwd0
 }
+run
 print %d.x, %d.y
 # EXPECT: %d.x: f32[2,3] = [[-1.1041, 1.2935999, 1.5839999], [0.1267, -1.2516, -1.012]]
 # EXPECT: %d.y: f32[3] = [0.1253, -5.22, 1.9405001]

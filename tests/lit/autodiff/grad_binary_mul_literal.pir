@@ -12,5 +12,6 @@ main {
   %out.z = call @f(%x) as fwd0
   %d.x = call @f_grad(%up.z) using fwd0
 }
+run
 print %d.x
 # EXPECT: %d.x: f32[2,3] = [[1.525, -3.8499999, 4.4999999], [-0.175, 3.725, -2.8749999]]

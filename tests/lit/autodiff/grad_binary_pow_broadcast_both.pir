@@ -13,6 +13,7 @@ main {
   %out.z = call @f(%x, %y) as fwd0
   %d.x, %d.y = call @f_grad(%up.z) using fwd0
 }
+run
 print %d.x, %d.y
 # EXPECT: %d.x: f32[2,1] = [[-0.038384445], [1.6851731]]
 # EXPECT: %d.y: f32[3] = [-0.26296807, 0.5136635, -0.63811893]

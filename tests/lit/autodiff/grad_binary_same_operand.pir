@@ -12,5 +12,6 @@ main {
   %out.z = call @f(%x) as fwd0
   %d.x = call @f_grad(%up.z) using fwd0
 }
+run
 print %d.x
 # EXPECT: %d.x: f32[2,3] = [[1.8056001, -1.0164, -3.1679999], [0.1764, -1.0728, 3.5189999]]

@@ -13,6 +13,7 @@ main {
   %out.z = call @f(%x, %y) as fwd0
   %d.x, %d.y = call @f_grad(%up.z) using fwd0
 }
+run
 print %d.x, %d.y
 # EXPECT: %d.x: f32[2,1] = [[0.87], [0.27000003]]
 # EXPECT: %d.y: f32[3] = [-0.54000001, 0.049999952, -0.64999998]

@@ -23,6 +23,7 @@ main {
   %out.y = call @f(%x, %w) as fwd0
   %d.x, %d.w = call @f_grad(%up.y) using fwd0
 }
+run
 print %d.x, %d.w
 # EXPECT: %d.x: f32[3] = [8.2939588, -0.012574308, 0.00049009572]
 # EXPECT: %d.w: f32[3] = [14.056078, 0.0045188921, -0.0023373797]

@@ -22,6 +22,7 @@ main {
   %out.y = call @f(%x, %w) as fwd0
   %d.x, %d.w = call @f_grad(%up.y) using fwd0
 }
+run
 print %d.x, %d.w
 # EXPECT: %d.x: f32[3] = [0, -0, 0]
 # EXPECT: %d.w: f32[3] = [0.3933442, 0.62683114, 1.7870555]

@@ -22,6 +22,7 @@ main {
   %out.y = call @f(%x, %w) as fwd0
   %d.x, %d.w = call @f_grad(%up.y) using fwd0
 }
+run
 print %d.x, %d.w
 # EXPECT: %d.x: f32[3] = [-0.53070002, 3.0645999, 0.21599999]
 # EXPECT: %d.w: f32[3] = [-0.99430002, -2.4023999, -0.162]

@@ -12,5 +12,6 @@ main {
   %out.y = call @f(%x) as fwd0
   %d.x = call @f_grad(%up.y) using fwd0
 }
+run
 print %d.x
 # EXPECT: %d.x: f32[2,4] = [[0.8, 0.18999999, 1.73, -0.07], [-1.91, -3.4, -2.25, -0.41]]

@@ -15,6 +15,7 @@ main {
   %out.z = call @f(%x, %y) as fwd0
   %d.x, %d.y = call @f_grad(%up.z) using fwd0
 }
+run
 print %d.x, %d.y
 # EXPECT: %d.x: f32[3] = [0.61000001, -1.54, 1.8]
 # EXPECT: %d.y: f32[3] = [-0.87229999, 1.155, 0.39599999]

@@ -13,5 +13,6 @@ main {
   %out.y = call @f(%x, %i) as fwd0
   %d.x = call @f_grad(%up.y) using fwd0
 }
+run
 print %d.x
 # EXPECT: %d.x: f32[4,5] = [[0, 0, 0, 0, 0], [0, 0, 0.61000001, -1.54, 1.8], [0, 0, -0.07, 1.49, -1.15], [0, 0, 0, 0, 0]]

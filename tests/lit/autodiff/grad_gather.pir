@@ -13,5 +13,6 @@ main {
   %out.y = call @f(%x, %i) as fwd0
   %d.x = call @f_grad(%up.y) using fwd0
 }
+run
 print %d.x
 # EXPECT: %d.x: f32[2,4] = [[2.41, 0, 0.34000003, -1.61], [-2.9100001, 0, -0.19999993, 0.96000001]]

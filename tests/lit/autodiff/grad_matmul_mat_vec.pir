@@ -13,6 +13,7 @@ main {
   %out.z = call @f(%x, %y) as fwd0
   %d.x, %d.y = call @f_grad(%up.z) using fwd0
 }
+run
 print %d.x, %d.y
 # EXPECT: %d.x: f32[2,3] = [[-0.76860001, -0.2745, 0.81130005], [1.9403999, 0.69299996, -2.0482]]
 # EXPECT: %d.y: f32[3] = [-1.4516999, 2.0331, 2.3787999]

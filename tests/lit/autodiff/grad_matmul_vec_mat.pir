@@ -13,6 +13,7 @@ main {
   %out.z = call @f(%x, %y) as fwd0
   %d.x, %d.y = call @f_grad(%up.z) using fwd0
 }
+run
 print %d.x, %d.y
 # EXPECT: %d.x: f32[3] = [-0.075600048, 2.6747001, -0.75229992]
 # EXPECT: %d.y: f32[3,2] = [[1.0431, -2.6334], [0.90890003, -2.2946], [0.20740001, -0.52359999]]

@@ -13,6 +13,7 @@ main {
   %out.z = call @f(%x, %y) as fwd0
   %d.x, %d.y = call @f_grad(%up.z) using fwd0
 }
+run
 print %d.x, %d.y
 # EXPECT: %d.x: f32[3] = [-0.76860001, -0.2745, 0.81130005]
 # EXPECT: %d.y: f32[3] = [1.0431, 0.90890003, 0.20740001]

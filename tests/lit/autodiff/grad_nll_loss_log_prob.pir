@@ -13,5 +13,6 @@ main {
   %out.l = call @f(%p, %t) as fwd0
   %d.p = call @f_grad(%up.l) using fwd0
 }
+run
 print %d.p
 # EXPECT: %d.p: f32[4,3] = [[0, 0, -0.1525], [-0.1525, 0, 0], [0, -0.1525, 0], [0, 0, -0.1525]]

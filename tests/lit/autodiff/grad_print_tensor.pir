@@ -13,6 +13,7 @@ main {
   %out.y = call @f(%x) as fwd0
   %d.x = call @f_grad(%up.y) using fwd0
 }
+run
 print %d.x
 # EXPECT: t: [1.12, -0.48, 1.31]
 # EXPECT: t_gradient: [1.83, -4.6199999, 5.3999999]

@@ -14,6 +14,7 @@ main {
   %out.y = call @f(%x, %i, %v) as fwd0
   %d.x, %d.v = call @f_grad(%up.y) using fwd0
 }
+run
 print %d.x, %d.v
 # EXPECT: %d.x: f32[3,2] = [[0, 0], [1.8, 0], [0, -1.15]]
 # EXPECT: %d.v: f32[2,2] = [[1.49, -1.54], [0.61000001, -0.07]]

@@ -14,6 +14,7 @@ main {
   %out.y = call @f(%a, %b, %c) as fwd0
   %d.a, %d.b, %d.c = call @f_grad(%up.y) using fwd0
 }
+run
 print %d.a, %d.b, %d.c
 # EXPECT: %d.a: f32[2,1] = [[0.61000001], [-1.84]]
 # EXPECT: %d.b: f32[2,3] = [[-1.54, 1.8, -0.07], [-0.41, -1.0700001, 1.37]]

@@ -13,5 +13,6 @@ main {
   %out.a, %out.b, %out.c = call @f(%x) as fwd0
   %d.x = call @f_grad(%up.a, %up.c) using fwd0
 }
+run
 print %d.x
 # EXPECT: %d.x: f32[2,6] = [[0.61000001, 0, 0, 0, -0.77999997, -0.94], [-1.54, 0, 0, 0, -1.22, -0.28]]

@@ -12,5 +12,6 @@ main {
   %out.y = call @f(%x) as fwd0
   %d.x = call @f_grad(%up.y) using fwd0
 }
+run
 print %d.x
 # EXPECT: %d.x: f32[5,4] = [[0.61000001, 0, 0, -1.54], [0, 0, 0, 0], [1.8, 0, 0, -0.07], [0, 0, 0, 0], [1.49, 0, 0, -1.15]]

@@ -12,5 +12,6 @@ main {
   %out.y = call @f(%x) as fwd0
   %d.x = call @f_grad(%up.y) using fwd0
 }
+run
 print %d.x
 # EXPECT: %d.x: f32[3,2] = [[-0.2288619, -0.18137304], [0.11129297, 0.19473705], [0.11756893, -0.013364008]]

@@ -12,5 +12,6 @@ main {
   %out.v = call @f(%x) as fwd0
   %d.x = call @f_grad(%up.v) using fwd0
 }
+run
 print %d.x
 # EXPECT: %d.x: f32[2,5] = [[0.61000001, 0, 1.8, -1.54, 0], [-0.07, 0, 0, 1.49, -1.15]]

@@ -12,5 +12,6 @@ main {
   %out.v = call @f(%x) as fwd0
   %d.x = call @f_grad(%up.v) using fwd0
 }
+run
 print %d.x
 # EXPECT: %d.x: f32[4,2] = [[0, -1.54], [0, -0.07], [1.8, 0], [0.61000001, 0]]

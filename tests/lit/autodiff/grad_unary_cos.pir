@@ -12,5 +12,6 @@ main {
   %out.y = call @f(%x) as fwd0
   %d.x = call @f_grad(%up.y) using fwd0
 }
+run
 print %d.x
 # EXPECT: %d.x: f32[2,3] = [[0.50660341, -1.4565073, 1.6964798], [-0.05304898, -1.460063, 0.38351015]]

@@ -12,5 +12,6 @@ main {
   %out.y = call @f(%x) as fwd0
   %d.x = call @f_grad(%up.y) using fwd0
 }
+run
 print %d.x
 # EXPECT: %d.x: f32[2,3] = [[1.1226632, -8.2629556, 0.48567612], [-0.11312521, 0.30998731, -0.32620213]]

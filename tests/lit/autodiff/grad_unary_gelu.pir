@@ -12,5 +12,6 @@ main {
   %out.y = call @f(%x) as fwd0
   %d.x = call @f_grad(%up.y) using fwd0
 }
+run
 print %d.x
 # EXPECT: %d.x: f32[2,3] = [[0.68391927, 0.193698, -0.22158092], [0.008114024, 1.6535472, -1.2982603]]

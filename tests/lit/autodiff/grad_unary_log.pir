@@ -12,5 +12,6 @@ main {
   %out.y = call @f(%x) as fwd0
   %d.x = call @f_grad(%up.y) using fwd0
 }
+run
 print %d.x
 # EXPECT: %d.x: f32[2,3] = [[0.51260503, -1.047619, 2.4999998], [-0.0625, 0.82320445, -0.63535912]]

@@ -12,5 +12,6 @@ main {
   %out.y = call @f(%x) as fwd0
   %d.x = call @f_grad(%up.y) using fwd0
 }
+run
 print %d.x
 # EXPECT: %d.x: f32[2,3] = [[-5.2768166, 0.60156247, -1.8365472], [0.031111111, -0.38785921, 0.84009063]]

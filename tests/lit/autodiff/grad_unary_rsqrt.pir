@@ -12,5 +12,6 @@ main {
   %out.y = call @f(%x) as fwd0
   %d.x = call @f_grad(%up.y) using fwd0
 }
+run
 print %d.x
 # EXPECT: %d.x: f32[2,3] = [[-0.12525123, 1.0761077, -0.41331255], [0.2362278, -3.0588585, 0.4017559]]

@@ -12,5 +12,6 @@ main {
   %out.y = call @f(%x) as fwd0
   %d.x = call @f_grad(%up.y) using fwd0
 }
+run
 print %d.x
 # EXPECT: %d.x: f32[2,3] = [[-0.23709772, 0.61273348, 1.6969584], [-0.06240978, 0.68910316, -0.11571956]]

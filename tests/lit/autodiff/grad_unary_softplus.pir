@@ -12,5 +12,6 @@ main {
   %out.y = call @f(%x) as fwd0
   %d.x = call @f_grad(%up.y) using fwd0
 }
+run
 print %d.x
 # EXPECT: %d.x: f32[2,3] = [[0.48738452, -0.9513317, 0.5056206], [-0.019102425, 1.2269624, -0.64650296]]

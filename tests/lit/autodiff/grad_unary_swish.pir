@@ -12,5 +12,6 @@ main {
   %out.y = call @f(%x) as fwd0
   %d.x = call @f_grad(%up.y) using fwd0
 }
+run
 print %d.x
 # EXPECT: %d.x: f32[2,3] = [[0.64313397, 0.019792785, 0.38323789], [-0.0070549977, 1.613421, -1.2452578]]

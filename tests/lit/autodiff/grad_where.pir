@@ -14,6 +14,7 @@ main {
   %out.z = call @f(%c, %x, %y) as fwd0
   %d.x, %d.y = call @f_grad(%up.z) using fwd0
 }
+run
 print %d.x, %d.y
 # EXPECT: %d.x: f32[2,3] = [[0.61000001, 0, 1.8], [0, 0, -1.15]]
 # EXPECT: %d.y: f32[3] = [-0.07, -0.049999952, 0]

@@ -88,10 +88,10 @@ class Case:
     """
 
     def __init__(self, name, doc, fwd, inputs, outs, fn=None, provided=None, required=None, grad=None, pre=None,
-                 out_dtype="f32"):
+                 out_dtype="f32", exact_ups=False):
         self.name, self.doc, self.fwd, self.inputs, self.outs = name, doc, fwd.strip(), inputs, outs
         self.fn, self.provided, self.required, self.grad, self.pre = fn, provided, required, grad, pre or []
-        self.out_dtype = out_dtype
+        self.out_dtype, self.exact_ups = out_dtype, exact_ups
 
 
 CASES = []
@@ -124,6 +124,8 @@ def evaluate(c):
     ups = {}
     for i, n in enumerate(provided):
         ups[n] = rnd(1000 + i, *shapes[n])
+        if c.exact_ups:
+            ups[n] = np.round(ups[n] * 8) / np.float32(8)
     outs = None
     if c.grad:
         np_in = {n: np.asarray(a).astype(np.float64) if float_input(a) else np.asarray(a) for n, a in c.inputs}
@@ -168,6 +170,7 @@ def render(c):
     lines.append("  %s = call @f_grad(%s) using fwd0" % (", ".join("%%d.%s" % n for n in required),
                                                         ", ".join("%up." + n for n in provided)))
     lines.append("}")
+    lines.append("run")
     lines.append("print " + ", ".join("%d." + n for n in required))
     for p in c.pre:
         lines.append("# EXPECT: " + p)
@@ -508,14 +511,20 @@ case("scatter", "scatter (ScatterElements) on axis 0: x loses the overwritten po
      lambda x, i, v: x.scatter(0, i, v))
 
 # casts, detach, print_tensor, random
-case("cast_f64_f16", "cast between float dtypes: the gradient is cast back.",
+case("cast_f64", "cast between float dtypes: the gradient is cast back.",
      """graph @f(%x: f32[3]) -> (f32[3]) {
   %a = cast %x {dtype = f64}
   %b = mul %a, %a
-  %c = cast %b {dtype = f16}
-  %y = cast %c {dtype = f32}
+  %y = cast %b {dtype = f32}
   return %y
 }""", [("x", np.array([0.5, -1.25, 2], np.float32))], ["y"], lambda x: x * x)
+case("cast_f16", "cast through f16: inputs and upstream gradients exact in f16 (multiples of 1/8).",
+     """graph @f(%x: f32[3]) -> (f32[3]) {
+  %a = cast %x {dtype = f16}
+  %b = mul %a, 3
+  %y = cast %b {dtype = f32}
+  return %y
+}""", [("x", np.array([0.5, -1.25, 2], np.float32))], ["y"], lambda x: x * 3, exact_ups=True)
 case("detach", "detach blocks: %x reaches the output only through mul's other operand.",
      """graph @f(%x: f32[3], %y: f32[3]) -> (f32[3]) {
   %d = detach %x
