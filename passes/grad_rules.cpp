@@ -643,20 +643,19 @@ RULE(MatMul) {
   // the right); batch dimensions broadcast. Work on the promoted forms, then
   // sum the broadcast batch dimensions away and undo the promotion.
   const Shape sa = c.inType(0).shape, sb = c.inType(1).shape;
-  Value* a = c.inValue(0);
-  Value* b = c.inValue(1);
   Shape pa = sa, pb = sb;
   if (sa.size() == 1) pa.insert(pa.begin(), 1);
   if (sb.size() == 1) pb.push_back(1);
-  a = c.reshape(a, pa);
-  b = c.reshape(b, pb);
+  // Each gradient needs only the other operand: take activations lazily.
+  auto a = [&] { return c.reshape(c.inValue(0), pa); };
+  auto b = [&] { return c.reshape(c.inValue(1), pb); };
   Value* g = c.grad(0);
   Shape pg = g->type.shape;
   if (sb.size() == 1) pg.push_back(1);
   if (sa.size() == 1) pg.insert(pg.end() - 1, 1);
   g = c.reshape(g, pg);
-  if (c.wants(0)) c.give(0, c.reshape(c.sumTo(c.emit(OpCode::MatMul, {g, swapLast2(c, b)}), pa), sa));
-  if (c.wants(1)) c.give(1, c.reshape(c.sumTo(c.emit(OpCode::MatMul, {swapLast2(c, a), g}), pb), sb));
+  if (c.wants(0)) c.give(0, c.reshape(c.sumTo(c.emit(OpCode::MatMul, {g, swapLast2(c, b())}), pa), sa));
+  if (c.wants(1)) c.give(1, c.reshape(c.sumTo(c.emit(OpCode::MatMul, {swapLast2(c, a()), g}), pb), sb));
 }
 
 namespace {
