@@ -75,6 +75,11 @@ class Transform {
     diags_.fail(at, "autodiff: " + std::move(msg), std::move(notes));
   }
   std::string root_;
+  std::string rootGradName_;  // the directive's graph: no other graph may take this name
+  // `preferred`, unless it is the directive's gradient graph name.
+  std::string graphName(const std::string& preferred) const {
+    return preferred == rootGradName_ ? preferred + ".1" : preferred;
+  }
 
  private:
   struct Reach {
@@ -302,7 +307,7 @@ GradInfo& Transform::differentiate(Graph& fwd, const std::string& gradName, std:
       std::vector<size_t> outs;
       for (size_t k = 0; k < callee.returns.size(); ++k)
         if (callee.returns[k].kind == Operand::Kind::Value && isFloat(callee.outputTypes[k].dtype)) outs.push_back(k);
-      differentiate(callee, callee.name + "_grad", outs, std::nullopt);
+      differentiate(callee, graphName(callee.name + "_grad"), outs, std::nullopt);
     }
     if (op->code == OpCode::Conditional && !conditionals_.count(op)) prepareConditional(*op);
   }
@@ -370,9 +375,9 @@ const GradContext::ConditionalGrad& Transform::prepareConditional(const Op& op) 
   for (size_t br = 0; br < 2; ++br) {
     const CalleeRef& ref = op.callees[br];
     Graph& branch = *ref.graph;
-    Graph* copy = cloneGraph(m_, branch, branch.name + "_fwd");
-    GradInfo& gi = differentiate(*copy, copy->name + "_grad", info.outputs, std::nullopt);
-    Graph* w = createGraph(m_, branch.name + "_cond_grad", loc_);
+    Graph* copy = cloneGraph(m_, branch, graphName(branch.name + "_fwd"));
+    GradInfo& gi = differentiate(*copy, graphName(copy->name + "_grad"), info.outputs, std::nullopt);
+    Graph* w = createGraph(m_, graphName(branch.name + "_cond_grad"), loc_);
     std::vector<Value*> grads;
     for (size_t k : info.outputs) grads.push_back(addParam(m_, *w, uniqueName(*w, "grad." + op.results[k]->name), op.results[k]->type));
     std::vector<Value*> args(op.operands.size(), nullptr);
@@ -438,6 +443,7 @@ bool autodiff(Module& m, Graph& fwd, const std::string& gradName, const AttrDict
               DiagnosticEngine& diags) {
   Transform t(m, diags, loc);
   t.root_ = fwd.name;
+  t.rootGradName_ = gradName;
   try {
     for (const auto& [key, value] : directiveAttrs.entries)
       if (key != "grads_provided" && key != "grads_required")
