@@ -100,18 +100,16 @@ class Transform {
 
   std::unordered_map<const Graph*, std::unique_ptr<GradInfo>> done_;
   std::unordered_map<const Op*, GradContext::ConditionalGrad> conditionals_;
-  friend class Builder;
+  friend class RuleContext;
 };
 
 // ---- the rule context ------------------------------------------------------------
 
-class Builder final : public GradContext {
+class RuleContext final : public GradContext {
  public:
-  Builder(Transform& t, OpBuilder& b, Graph& fwd, Graph& grad, const Op& op, std::vector<Value*>& actMap,
-          std::vector<Value*>& acts, std::vector<Value*>& gradOf, const std::vector<int>& from,
-          std::unordered_map<const Graph*, std::unique_ptr<GradInfo>>& done)
-      : GradContext(b, op), t_(t), fwd_(fwd), grad_(grad), actMap_(actMap), acts_(acts), gradOf_(gradOf),
-        from_(from), done_(done) {}
+  RuleContext(Transform& t, OpBuilder& b, Graph& grad, const Op& op, std::vector<Value*>& actMap,
+              std::vector<Value*>& acts, std::vector<Value*>& gradOf, const std::vector<int>& from)
+      : GradContext(b, op), t_(t), grad_(grad), actMap_(actMap), acts_(acts), gradOf_(gradOf), from_(from) {}
 
   Operand in(size_t i) override {
     const Operand& o = op.operands[i];
@@ -132,7 +130,7 @@ class Builder final : public GradContext {
     Value*& acc = gradOf_[fv->id];
     acc = acc ? b.create1(OpCode::Add, {acc, g}) : g;
   }
-  const CalleeGrad& calleeGrad(const Graph& callee) override { return done_.at(&callee)->callee; }
+  const CalleeGrad& calleeGrad(const Graph& callee) override { return t_.done_.at(&callee)->callee; }
   const ConditionalGrad& conditionalGrad(const Op& cond) override { return t_.conditionals_.at(&cond); }
   Operand callSiteActivation(const Op& call, size_t calleeIndex, const Value* a) override {
     const Graph& callee = *call.callees[calleeIndex].graph;
@@ -141,7 +139,7 @@ class Builder final : public GradContext {
       for (size_t j = 0; j < callee.params.size(); ++j)
         if (callee.params[j] == a) return in(ref.firstOperand + j);
     }
-    const GradInfo& info = *done_.at(&callee);
+    const GradInfo& info = *t_.done_.at(&callee);
     int k = a->id < info.outputIndexOf.size() ? info.outputIndexOf[a->id] : -1;
     if (k < 0) throw std::logic_error("autodiff: activation %" + a->name + " of @" + callee.name + " is not returned");
     return Operand::of(out(static_cast<size_t>(k)));
@@ -165,13 +163,11 @@ class Builder final : public GradContext {
 
  private:
   Transform& t_;
-  Graph& fwd_;
-  Graph& grad_;
-  std::vector<Value*>& actMap_;
-  std::vector<Value*>& acts_;
-  std::vector<Value*>& gradOf_;
-  const std::vector<int>& from_;
-  std::unordered_map<const Graph*, std::unique_ptr<GradInfo>>& done_;
+  Graph& grad_;                    // being built
+  std::vector<Value*>& actMap_;    // by forward value id: its stand-in in grad_
+  std::vector<Value*>& acts_;      // forward values of grad_'s activation inputs, in order
+  std::vector<Value*>& gradOf_;    // by forward value id: its gradient so far
+  const std::vector<int>& from_;   // by forward value id: reached from a required input (>= 0)
 };
 
 // ---- analysis -----------------------------------------------------------------------
@@ -332,7 +328,7 @@ GradInfo& Transform::differentiate(Graph& fwd, const std::string& gradName, std:
     ad::GradRule rule = ad::gradRule(op.code);
     if (!rule) continue;  // a zero gradient
     b.setLoc(op.loc);
-    Builder ctx(*this, b, fwd, *grad, op, actMap, acts, gradOf, reach.from, done_);
+    RuleContext ctx(*this, b, *grad, op, actMap, acts, gradOf, reach.from);
     rule(ctx);
   }
   b.setLoc(loc_);
