@@ -352,14 +352,15 @@ RULE(Div) {
 }
 RULE(Pow) {
   Value* g = c.grad(0);
+  // Either operand may be a literal (`pow %x, 3`): take both as values.
   if (c.wants(0)) {
     // y * x^(y-1)
-    Value* ym1 = c.emit(OpCode::Sub, {c.in(1), literal(1)});
-    Value* p = c.emit(OpCode::Pow, {c.in(0), val(ym1)});
+    Value* ym1 = c.emitLit(OpCode::Sub, c.inValue(1), 1);
+    Value* p = c.emit(OpCode::Pow, {c.inValue(0), ym1});
     giveSummed(c, 0, c.emit(OpCode::Mul, {val(c.emit(OpCode::Mul, {g, p})), c.in(1)}));
   }
   if (c.wants(1)) {
-    Value* lx = c.emit(OpCode::Log, {c.in(0)});
+    Value* lx = c.emit(OpCode::Log, {c.inValue(0)});
     giveSummed(c, 1, c.emit(OpCode::Mul, {c.emit(OpCode::Mul, {g, c.out(0)}), lx}));
   }
 }

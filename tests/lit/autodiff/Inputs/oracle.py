@@ -238,6 +238,12 @@ for op, fn, lo in (("add", torch.add, None), ("sub", torch.sub, None), ("mul", t
 case("binary_mul_literal", "A literal operand is a constant: only %x gets a gradient.",
      "graph @f(%x: f32[2,3]) -> (f32[2,3]) {\n  %z = mul %x, 2.5\n  return %z\n}", [("x", rnd(24, 2, 3))], ["z"],
      lambda x: x * 2.5)
+case("binary_pow_literals", "pow with a literal exponent and with a literal base.",
+     """graph @f(%x: f32[2,3]) -> (f32[2,3], f32[2,3]) {
+  %a = pow %x, 3
+  %b = pow 2, %x
+  return %a, %b
+}""", [("x", rnd(28, 2, 3, lo=0.3, hi=2.0))], ["a", "b"], lambda x: (x ** 3, 2 ** x))
 case("binary_same_operand", "x * x: both uses of %x add up.",
      "graph @f(%x: f32[2,3]) -> (f32[2,3]) {\n  %z = mul %x, %x\n  return %z\n}", [("x", rnd(25, 2, 3))], ["z"],
      lambda x: x * x)
