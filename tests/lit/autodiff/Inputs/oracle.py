@@ -606,6 +606,30 @@ graph @f(%%x: f32[3], %%w: f32[3]) -> (f32[3]) {
          required=["x", "w"])
 
 
+case("conditional_intermediates", "conditional whose branches have intermediate activations and a call inside.",
+     """graph @sq(%a: f32[3]) -> (f32[3]) {
+  %b = mul %a, %a
+  return %b
+}
+graph @then(%a: f32[3], %b: f32[3]) -> (f32[3], f32[]) {
+  %t = tanh %a
+  %u = call @sq(%t)
+  %c = mul %u, %b
+  %s = sum %c
+  return %c, %s
+}
+graph @else(%a: f32[3], %b: f32[3]) -> (f32[3], f32[]) {
+  %e = exp %b
+  %s = sum %e
+  return %e, %s
+}
+graph @f(%x: f32[3], %w: f32[3], %k: bool[]) -> (f32[3], f32[]) {
+  %y, %s = conditional %k, @then(%x, %w), @else(%w, %x)
+  return %y, %s
+}""", [("x", rnd(146, 3)), ("w", rnd(147, 3)), ("k", np.array(True))], ["y", "s"],
+     lambda x, w, k: (torch.tanh(x) ** 2 * w, (torch.tanh(x) ** 2 * w).sum()))
+
+
 def write_all(check):
     stale = []
     for c in CASES:
