@@ -75,7 +75,8 @@ class Transform {
     diags_.fail(at, "autodiff: " + std::move(msg), std::move(notes));
   }
   std::string root_;
-  std::string rootGradName_;  // the directive's graph: no other graph may take this name
+  std::string rootGradName_;
+  const Graph* rootFwd_ = nullptr;  // the directive's graph: no other graph may take this name
   // `preferred`, unless it is the directive's gradient graph name.
   std::string graphName(const std::string& preferred) const {
     return preferred == rootGradName_ ? preferred + ".1" : preferred;
@@ -97,8 +98,12 @@ class Transform {
   DiagnosticEngine& diags_;
   SourceLoc loc_;
   const GradContext::ConditionalGrad& prepareConditional(const Op& op);
+  void growResults(Graph& caller, Op& op, const Graph& callee);
+  void redirect(Op& call, Graph* copy);
+  std::unordered_map<const Graph*, Graph*> copies_;  // callee -> the copy that took its activations
+  std::vector<const Graph*> ownCopies_;              // graphs this transform cloned
 
-  std::unordered_map<const Graph*, std::unique_ptr<GradInfo>> done_;
+  std::unordered_map<const Graph*, std::shared_ptr<GradInfo>> done_;
   std::unordered_map<const Op*, GradContext::ConditionalGrad> conditionals_;
   friend class RuleContext;
 };
@@ -228,6 +233,18 @@ std::vector<size_t> Transform::defaultRequired(Graph& fwd, const std::vector<siz
 
 // ---- stitching ------------------------------------------------------------------------
 
+void Transform::growResults(Graph& caller, Op& op, const Graph& callee) {
+  while (op.results.size() < callee.outputTypes.size()) {
+    size_t k = op.results.size();
+    Value* v = newValue(m_, caller, Value::Kind::Result, freshName(caller), true, callee.outputTypes[k], op.loc);
+    v->def = &op;
+    v->resultIndex = static_cast<unsigned>(k);
+    op.results.push_back(v);
+    Op* raw = &op;
+    m_.journal([raw]() { raw->results.pop_back(); });
+  }
+}
+
 void Transform::appendCallResults(Graph& caller, Graph& callee) {
   forEachOp(caller, [&](Op& op) {
     for (const CalleeRef& ref : op.callees) {
@@ -235,17 +252,18 @@ void Transform::appendCallResults(Graph& caller, Graph& callee) {
       if (op.code != OpCode::Call)
         fail(op.loc, "@" + callee.name + " is used by " + std::string(op.info().name) +
                          " here; its activations cannot be added to its outputs (only `call` sites can take them)");
-      while (op.results.size() < callee.outputTypes.size()) {
-        size_t k = op.results.size();
-        Value* v = newValue(m_, caller, Value::Kind::Result, freshName(caller), true, callee.outputTypes[k], op.loc);
-        v->def = &op;
-        v->resultIndex = static_cast<unsigned>(k);
-        op.results.push_back(v);
-        Op* raw = &op;
-        m_.journal([raw]() { raw->results.pop_back(); });
-      }
+      growResults(caller, op, callee);
     }
   });
+}
+
+void Transform::redirect(Op& call, Graph* copy) {
+  Graph* old = call.callees[0].graph;
+  call.callees[0].graph = copy;
+  m_.touch();
+  Op* raw = &call;
+  m_.journal([raw, old]() { raw->callees[0].graph = old; });
+  growResults(*call.parent, call, *copy);
 }
 
 void Transform::stitch(Graph& fwd, const std::vector<Value*>& activations) {
@@ -299,11 +317,13 @@ GradInfo& Transform::differentiate(Graph& fwd, const std::string& gradName, std:
     }
     if (op->code == OpCode::Call) {
       Graph& callee = *op->callees[0].graph;
-      if (done_.count(&callee)) continue;
-      std::vector<size_t> outs;
-      for (size_t k = 0; k < callee.returns.size(); ++k)
-        if (callee.returns[k].kind == Operand::Kind::Value && isFloat(callee.outputTypes[k].dtype)) outs.push_back(k);
-      differentiate(callee, graphName(callee.name + "_grad"), outs, std::nullopt);
+      if (!done_.count(&callee)) {
+        std::vector<size_t> outs;
+        for (size_t k = 0; k < callee.returns.size(); ++k)
+          if (callee.returns[k].kind == Operand::Kind::Value && isFloat(callee.outputTypes[k].dtype)) outs.push_back(k);
+        differentiate(callee, graphName(callee.name + "_grad"), outs, std::nullopt);
+      }
+      if (auto it = copies_.find(&callee); it != copies_.end()) redirect(*op, it->second);
     }
     if (op->code == OpCode::Conditional && !conditionals_.count(op)) prepareConditional(*op);
   }
@@ -341,20 +361,44 @@ GradInfo& Transform::differentiate(Graph& fwd, const std::string& gradName, std:
     outs.push_back(Operand::of(g));
   }
   setReturns(m_, *grad, std::move(outs));
-  setGradOf(m_, *grad, &fwd, acts);
-  stitch(fwd, acts);
+  // A callee keeps its signature (it may be, now or later, a repeat body or a
+  // branch): when it needs new outputs, a copy takes them and its calls in the
+  // graphs being differentiated are redirected to the copy.
+  Graph* target = &fwd;
+  const bool own = std::find(ownCopies_.begin(), ownCopies_.end(), &fwd) != ownCopies_.end();
+  if (&fwd != rootFwd_ && !own) {
+    bool needsOutputs = false;
+    std::vector<char> available(fwd.values.size(), 0);
+    for (const Value* p : fwd.params) available[p->id] = 1;
+    for (const Operand& o : fwd.returns)
+      if (o.kind == Operand::Kind::Value) available[o.value->id] = 1;
+    for (const Value* a : acts) needsOutputs = needsOutputs || !available[a->id];
+    if (needsOutputs) {
+      IRMapping map;
+      target = cloneGraph(m_, fwd, graphName(fwd.name + "_fwd"), &map);
+      // Right after the original: after its callees, before its callers and
+      // before the gradient graph that names it in grad_of.
+      moveGraph(m_, *target, fwd.index + 1);
+      for (Value*& a : acts) a = map.lookup(a);
+      copies_[&fwd] = target;
+      ownCopies_.push_back(target);
+    }
+  }
+  setGradOf(m_, *grad, target, acts);
+  stitch(*target, acts);
 
-  auto info = std::make_unique<GradInfo>();
+  auto info = std::make_shared<GradInfo>();
   info->grad = grad;
   info->callee.grad = grad;
   info->callee.providedOutputs = provided;
   info->callee.requiredParams = required;
-  info->outputIndexOf.assign(fwd.values.size(), -1);
-  for (size_t k = 0; k < fwd.returns.size(); ++k)
-    if (fwd.returns[k].kind == Operand::Kind::Value && info->outputIndexOf[fwd.returns[k].value->id] < 0)
-      info->outputIndexOf[fwd.returns[k].value->id] = static_cast<int>(k);
+  info->outputIndexOf.assign(target->values.size(), -1);
+  for (size_t k = 0; k < target->returns.size(); ++k)
+    if (target->returns[k].kind == Operand::Kind::Value && info->outputIndexOf[target->returns[k].value->id] < 0)
+      info->outputIndexOf[target->returns[k].value->id] = static_cast<int>(k);
   GradInfo& ref = *info;
-  done_[&fwd] = std::move(info);
+  done_[&fwd] = info;
+  done_[target] = std::move(info);
   return ref;
 }
 
@@ -372,6 +416,7 @@ const GradContext::ConditionalGrad& Transform::prepareConditional(const Op& op) 
     const CalleeRef& ref = op.callees[br];
     Graph& branch = *ref.graph;
     Graph* copy = cloneGraph(m_, branch, graphName(branch.name + "_fwd"));
+    ownCopies_.push_back(copy);
     GradInfo& gi = differentiate(*copy, graphName(copy->name + "_grad"), info.outputs, std::nullopt);
     Graph* w = createGraph(m_, graphName(branch.name + "_cond_grad"), loc_);
     std::vector<Value*> grads;
@@ -440,6 +485,7 @@ bool autodiff(Module& m, Graph& fwd, const std::string& gradName, const AttrDict
   Transform t(m, diags, loc);
   t.root_ = fwd.name;
   t.rootGradName_ = gradName;
+  t.rootFwd_ = &fwd;
   try {
     for (const auto& [key, value] : directiveAttrs.entries)
       if (key != "grads_provided" && key != "grads_required")
