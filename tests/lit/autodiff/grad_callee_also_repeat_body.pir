@@ -28,8 +28,9 @@ run
 print %dx
 # EXPECT: %dx: f32[3] = [0.72686198, -1.2794, -0.13621869]
 # IR: graph @body(%a: f32[3], %w: f32[3]) -> (f32[3]) {
+# IR: graph @body_fwd(%a: f32[3], %w: f32[3]) -> (f32[3], f32[3], f32[3]) {
 # IR: graph @f(
 # IR:   call @body_fwd(%x, %w)
-# IR: graph @body_fwd(%a: f32[3], %w: f32[3]) -> (f32[3], f32[3], f32[3]) {
+# IR: graph @body_grad({{.*}} attributes {grad_of = @body_fwd,
 # IR: main {
 # IR:   repeat @body(%x, %w) {count = 2}
