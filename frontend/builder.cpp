@@ -620,14 +620,25 @@ void Builder::statement(ast::BodyStmt&& stmt) {
   else b.returnStatement(g, std::get<ast::ReturnStmt>(stmt));
 }
 
+namespace {
+AutodiffTransform gAutodiff = nullptr;
+}  // namespace
+
+void setAutodiffTransform(AutodiffTransform transform) { gAutodiff = transform; }
+
 void Builder::autodiff(ast::AutodiffItem&& item) {
   Impl& b = *impl_;
   b.markItem();
   if (!b.m.findGraph(item.fwd.text)) b.diags.fail(item.fwd.loc, "autodiff: unknown graph @" + item.fwd.text);
   if (Graph* prev = b.m.findGraph(item.grad.text)) b.redefinition(item.grad.loc, "@" + item.grad.text, prev->loc);
-  // The transform is not part of this build: the program cannot be used
-  // without the graph it would create.
-  b.diags.fail(item.loc, "autodiff is not available in this build");
+  Graph* fwd = b.m.findGraph(item.fwd.text);
+  // Without the transform the program cannot be used: it needs the graph the
+  // directive creates.
+  if (!gAutodiff) b.diags.fail(item.loc, "autodiff is not available in this build");
+  if (!gAutodiff(b.m, *fwd, item.grad.text, item.attrs, item.loc, b.diags))
+    throw CompileError(b.diags.all().back());  // already reported: abandon the input
+  if (b.listener)
+    if (const Graph* g = b.m.findGraph(item.grad.text)) b.listener->graphDefined(*g);
 }
 
 void Builder::feed(ast::FeedCmd&& c) {

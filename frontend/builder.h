@@ -31,6 +31,14 @@ class BuildListener {
 // held to the diagnostics the normal mode gives (tests/unit/verifier_parity_test.cpp).
 enum class BuildMode { Normal, ResolveOnly };
 
+// The autodiff transform (passes/autodiff.h), run when a directive is read.
+// The front end does not link passes/: the tool installs it (cli::run) before
+// reading; without it a directive is the error "autodiff is not available in
+// this build". Returns false after reporting an error.
+using AutodiffTransform = bool (*)(Module& m, Graph& fwd, const std::string& gradName, const AttrDict& attrs,
+                                   SourceLoc loc, DiagnosticEngine& diags);
+void setAutodiffTransform(AutodiffTransform transform);
+
 class Builder final : public ast::ParseSink {
  public:
   // `baseDir`: directory that relative load()/save paths resolve against.

@@ -1,5 +1,6 @@
-// libFuzzer target: parse + verify of arbitrary bytes. Any input must give
-// either a clean module or a located diagnostic: never a crash, hang or leak.
+// libFuzzer target: parse + verify of arbitrary bytes, autodiff directives
+// included. Any input must give either a clean module or a located diagnostic:
+// never a crash, hang or leak.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -8,15 +9,22 @@
 #include "ir/printer.h"
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
+#include "ir/verifier.h"
+#include "passes/autodiff.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   pir::SourceManager sources;
   uint32_t file = sources.add("<fuzz>", std::string(reinterpret_cast<const char*>(data), size));
   pir::DiagnosticEngine diags(sources);
   pir::Module module;
+  pir::setAutodiffTransform(&pir::autodiff);
   if (pir::buildFromBuffer(module, diags, file, "/nonexistent-fuzz-dir", nullptr)) {
-    // A module that verifies must also print (the printer is total on valid IR).
+    // A module that verifies must also print (the printer is total on valid IR),
+    // and what autodiff added must verify as a whole.
     std::string text = pir::printModule(module);
+    bool differentiated = false;
+    for (const auto& g : module.graphs) differentiated = differentiated || g->gradOf;
+    if (differentiated && !pir::verifyModule(module, diags)) __builtin_trap();
     (void)text;
   } else {
     // Every failure must have been reported with a message.

@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "frontend/builder.h"
+#include "passes/autodiff.h"
 #include "ir/printer.h"
 #include "ir/op_info.h"
 #include "repl/commands.h"
@@ -521,6 +522,7 @@ bool writeFileAtomically(const std::string& path, const std::string& text, std::
 }
 
 int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err) {
+  setAutodiffTransform(&pir::autodiff);
   // Bad input must never crash the tool: anything that escapes a command is
   // reported, not rethrown.
   try {

@@ -1,9 +1,6 @@
 # The autodiff directive is not printed; the gradient graph it created is, with
 # its `attributes {grad_of = ..., activations = [...]}`, and the program reads
 # back to the same IR. `as`/`using` labels print as explicit arguments.
-# The autodiff transform is a later issue: until it lands `check` reports the
-# directive (see diagnostics/autodiff_unavailable.pir) and this test is XFAIL.
-# XFAIL: *
 # RUN: %pir opt %s > %t1 && %pir opt %t1 > %t2 && diff %t1 %t2
 # RUN: %pir opt %s | FileCheck %s
 graph @fwd(%x: f32[2], %W: f32[2]) -> (f32[2]) {

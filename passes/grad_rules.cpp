@@ -1,0 +1,1127 @@
+// The gradient rules of ops.md, one per differentiable row of ir/ops.def.
+//
+// Each rule reads the forward op through GradContext and emits ordinary ops of
+// the language into the gradient graph, so the gradient graph prints, parses
+// back and runs like any other graph. Conventions: `g` is the gradient of the
+// (first) result, `x`, `y` the forward operands, results of the forward op are
+// activations. Broadcasting operands get their gradient summed back to their
+// shape (sumTo). Index manipulations (slice, subsample, pool and conv strides)
+// use one idiom, `spread`: gather along an axis from the gradient with one zero
+// slab appended, with a constant index that points at the zero slab wherever
+// nothing lands.
+#include "passes/grad_rules.h"
+
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+#include "ir/infer.h"
+
+namespace pir::ad {
+
+// ---- context helpers -------------------------------------------------------------
+
+Attr intsAttrValue(const std::vector<int64_t>& v) {
+  std::vector<Attr> items;
+  items.reserve(v.size());
+  for (int64_t x : v) items.push_back(Attr::integer(x));
+  return Attr::list(std::move(items));
+}
+
+AttrDict attrs(std::initializer_list<std::pair<const char*, Attr>> kv) {
+  AttrDict d;
+  for (auto& [k, v] : kv) d.set(k, v);
+  return d;
+}
+
+namespace {
+Attr ints(const std::vector<int64_t>& v) { return intsAttrValue(v); }
+Attr integer(int64_t v) { return Attr::integer(v); }
+Attr dtypeWord(DType t) { return Attr::word(std::string(dtypeName(t))); }
+
+Operand literal(double v) {
+  auto lit = std::make_shared<Literal>();
+  lit->kind = Literal::Kind::Data;
+  lit->values = {v};
+  lit->hasNumber = true;
+  Operand o;
+  o.kind = Operand::Kind::Literal;
+  o.literal = std::move(lit);
+  return o;
+}
+Operand val(Value* v) { return Operand::of(v); }
+}  // namespace
+
+Value* GradContext::inValue(size_t i) {
+  Operand o = in(i);
+  if (o.kind == Operand::Kind::Value) return o.value;
+  return b.constant(op.operands[i].literalType, o.literal->values);
+}
+
+Value* GradContext::gradOrZeros(size_t k) {
+  Value* g = grad(k);
+  return g ? g : zeros(outType(k));
+}
+
+Value* GradContext::emit(OpCode code, std::vector<Operand> operands, AttrDict a) {
+  return b.create1(code, std::move(operands), std::move(a));
+}
+Value* GradContext::emit(OpCode code, std::initializer_list<Value*> operands, AttrDict a) {
+  std::vector<Operand> ops;
+  for (Value* v : operands) ops.push_back(val(v));
+  return emit(code, std::move(ops), std::move(a));
+}
+Value* GradContext::emitLit(OpCode code, Value* x, double v, AttrDict a) {
+  return emit(code, {val(x), literal(v)}, std::move(a));
+}
+Value* GradContext::zeros(const TensorType& t) { return b.constant(t, {0.0}); }
+Value* GradContext::scalar(DType dtype, double v) { return b.scalarConstant(dtype, v); }
+Value* GradContext::cast(Value* v, DType dtype) {
+  if (v->type.dtype == dtype) return v;
+  return emit(OpCode::Cast, {v}, attrs({{"dtype", dtypeWord(dtype)}}));
+}
+Value* GradContext::reshape(Value* v, const Shape& shape) {
+  if (v->type.shape == shape) return v;
+  return emit(OpCode::Reshape, {v}, attrs({{"shape", ints(shape)}}));
+}
+
+Value* GradContext::sumTo(Value* g, const Shape& target) {
+  const Shape& s = g->type.shape;
+  if (s == target) return g;
+  const size_t off = s.size() - target.size();
+  std::vector<int64_t> axes;
+  for (size_t i = 0; i < s.size(); ++i)
+    if (i < off || (target[i - off] == 1 && s[i] != 1)) axes.push_back(static_cast<int64_t>(i));
+  Value* r = g;
+  if (!axes.empty()) r = emit(OpCode::Sum, {g}, attrs({{"axis", ints(axes)}}));
+  return reshape(r, target);
+}
+
+Value* GradContext::expandReduced(Value* g, const std::vector<bool>& reduced, const Shape& shape) {
+  Shape kept = shape;
+  for (size_t i = 0; i < shape.size(); ++i)
+    if (reduced[i]) kept[i] = 1;
+  Value* r = reshape(g, kept);
+  if (kept != shape) r = emit(OpCode::Broadcast, {r}, attrs({{"shape", ints(shape)}}));
+  return r;
+}
+
+namespace {
+const Attr* attrOf(const Op& op, const char* key) { return findAttrOrDefault(op, key); }
+}  // namespace
+
+int64_t GradContext::intAttr(const char* key, int64_t fallback) const {
+  const Attr* a = attrOf(op, key);
+  return a && a->kind == Attr::Kind::Int ? a->i : fallback;
+}
+double GradContext::floatAttr(const char* key, double fallback) const {
+  const Attr* a = attrOf(op, key);
+  return a && a->isNumber() ? a->number() : fallback;
+}
+bool GradContext::boolAttr(const char* key) const {
+  const Attr* a = attrOf(op, key);
+  return a && a->kind == Attr::Kind::Bool && a->b;
+}
+std::string GradContext::wordAttr(const char* key) const {
+  const Attr* a = attrOf(op, key);
+  return a && (a->kind == Attr::Kind::Word || a->kind == Attr::Kind::String) ? a->s : std::string();
+}
+bool GradContext::hasAttr(const char* key) const { return attrOf(op, key) != nullptr; }
+std::vector<int64_t> GradContext::intsAttr(const char* key) const {
+  std::vector<int64_t> v;
+  if (const Attr* a = attrOf(op, key)) attrInts(*a, v);
+  return v;
+}
+std::vector<bool> GradContext::reducedAxes(size_t rank) const {
+  std::vector<bool> reduced(rank, false);
+  const Attr* a = attrOf(op, "axis");
+  std::vector<int64_t> axes;
+  if (!a || a->isWord("all") || !attrInts(*a, axes)) {
+    reduced.assign(rank, true);
+    return reduced;
+  }
+  for (int64_t ax : axes) reduced[static_cast<size_t>(normAxis(ax, rank))] = true;
+  return reduced;
+}
+
+namespace {
+
+// ---- shared pieces -------------------------------------------------------------------
+
+// Gathers along `axis` of `v` with a constant index: out[.., q, ..] = v[.., index[q], ..],
+// where index[q] == v's length on the axis selects zero.
+Value* spread(GradContext& c, Value* v, int64_t axis, const std::vector<int64_t>& index) {
+  Shape slab = v->type.shape;
+  const int64_t len = slab[static_cast<size_t>(axis)];
+  bool identity = static_cast<int64_t>(index.size()) == len;
+  for (size_t q = 0; identity && q < index.size(); ++q) identity = index[q] == static_cast<int64_t>(q);
+  if (identity) return v;
+  slab[static_cast<size_t>(axis)] = 1;
+  Value* z = c.zeros(TensorType{v->type.dtype, slab});
+  Value* padded = c.emit(OpCode::Concat, {v, z}, attrs({{"axis", integer(axis)}}));
+  std::vector<double> idx(index.begin(), index.end());
+  Value* ic = c.b.constant(TensorType{DType::I32, {static_cast<int64_t>(index.size())}}, std::move(idx));
+  return c.emit(OpCode::Gather, {padded, ic}, attrs({{"axis", integer(axis)}}));
+}
+
+// The inverse of a strided selection along one axis: `v` holds, at position j,
+// element start + j*step of an axis of length `dim`; returns that axis of length
+// `dim` with zeros where nothing was selected.
+Value* unselect(GradContext& c, Value* v, int64_t axis, int64_t dim, int64_t start, int64_t step) {
+  const int64_t count = v->type.shape[static_cast<size_t>(axis)];
+  std::vector<int64_t> index(static_cast<size_t>(dim), count);
+  for (int64_t j = 0; j < count; ++j) index[static_cast<size_t>(start + j * step)] = j;
+  return spread(c, v, axis, index);
+}
+
+Value* mulBy(GradContext& c, Value* g, Value* m) { return c.emit(OpCode::Mul, {g, m}); }
+Value* maskOf(GradContext& c, Value* boolean, DType dtype) { return c.cast(boolean, dtype); }
+
+void giveSummed(GradContext& c, size_t i, Value* g) {
+  if (c.wants(i)) c.give(i, c.sumTo(g, c.inType(i).shape));
+}
+
+// Moves the axes marked in `reduced` to the end (stable), returns the permutation.
+std::vector<int64_t> reducedLastPerm(const std::vector<bool>& reduced) {
+  std::vector<int64_t> perm;
+  for (size_t i = 0; i < reduced.size(); ++i)
+    if (!reduced[i]) perm.push_back(static_cast<int64_t>(i));
+  for (size_t i = 0; i < reduced.size(); ++i)
+    if (reduced[i]) perm.push_back(static_cast<int64_t>(i));
+  return perm;
+}
+std::vector<int64_t> inversePerm(const std::vector<int64_t>& perm) {
+  std::vector<int64_t> inv(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) inv[static_cast<size_t>(perm[i])] = static_cast<int64_t>(i);
+  return inv;
+}
+bool isIdentityPerm(const std::vector<int64_t>& p) {
+  for (size_t i = 0; i < p.size(); ++i)
+    if (p[i] != static_cast<int64_t>(i)) return false;
+  return true;
+}
+Value* transpose(GradContext& c, Value* v, const std::vector<int64_t>& perm) {
+  if (isIdentityPerm(perm)) return v;
+  return c.emit(OpCode::Transpose, {v}, attrs({{"perm", ints(perm)}}));
+}
+
+// A 0/1 mask (dtype of x) of the first element, in row-major order over the
+// reduced axes, where `hit` (bool, x's shape) is true.
+Value* firstHit(GradContext& c, Value* hit, const std::vector<bool>& reduced, DType dtype) {
+  const Shape& shape = hit->type.shape;
+  std::vector<int64_t> perm = reducedLastPerm(reduced);
+  Value* h = transpose(c, maskOf(c, hit, dtype), perm);
+  Shape moved = h->type.shape;
+  Shape flat;
+  int64_t r = 1;
+  for (size_t i = 0; i < shape.size(); ++i)
+    if (!reduced[i]) flat.push_back(shape[i]);
+    else r *= shape[i];
+  flat.push_back(r);
+  Value* f = c.reshape(h, flat);
+  Value* cum = c.emit(OpCode::CumSum, {f}, attrs({{"axis", integer(static_cast<int64_t>(flat.size()) - 1)}}));
+  Value* once = maskOf(c, c.emitLit(OpCode::Equal, cum, 1), dtype);
+  Value* first = c.emit(OpCode::Mul, {f, once});
+  return transpose(c, c.reshape(first, moved), inversePerm(perm));
+}
+
+// ---- elementwise unary -------------------------------------------------------------
+
+void unaryGive(GradContext& c, Value* d) { c.give(0, d); }
+
+}  // namespace
+
+#define RULE(Id) void grad##Id(GradContext& c)
+
+RULE(Abs) {
+  Value* g = c.grad(0);
+  unaryGive(c, mulBy(c, g, c.emit(OpCode::Sign, {c.inValue(0)})));
+}
+RULE(Neg) { unaryGive(c, c.emit(OpCode::Neg, {c.grad(0)})); }
+RULE(Exp) { unaryGive(c, mulBy(c, c.grad(0), c.out(0))); }
+RULE(Log) { unaryGive(c, c.emit(OpCode::Div, {c.grad(0), c.inValue(0)})); }
+RULE(Log2) {
+  Value* scaled = c.emitLit(OpCode::Mul, c.inValue(0), std::log(2.0));
+  unaryGive(c, c.emit(OpCode::Div, {c.grad(0), scaled}));
+}
+RULE(Sqrt) { unaryGive(c, c.emit(OpCode::Div, {c.grad(0), c.emitLit(OpCode::Mul, c.out(0), 2)})); }
+RULE(Rsqrt) {
+  // d/dx x^-1/2 = -1/2 x^-3/2 = -1/2 * y / x
+  Value* r = c.emit(OpCode::Div, {c.out(0), c.inValue(0)});
+  unaryGive(c, mulBy(c, c.grad(0), c.emitLit(OpCode::Mul, r, -0.5)));
+}
+RULE(Reciprocal) {
+  Value* y = c.out(0);
+  unaryGive(c, c.emit(OpCode::Neg, {mulBy(c, c.grad(0), c.emit(OpCode::Mul, {y, y}))}));
+}
+RULE(Square) { unaryGive(c, mulBy(c, c.grad(0), c.emitLit(OpCode::Mul, c.inValue(0), 2))); }
+RULE(Sin) { unaryGive(c, mulBy(c, c.grad(0), c.emit(OpCode::Cos, {c.inValue(0)}))); }
+RULE(Cos) { unaryGive(c, c.emit(OpCode::Neg, {mulBy(c, c.grad(0), c.emit(OpCode::Sin, {c.inValue(0)}))})); }
+RULE(Tanh) {
+  Value* y = c.out(0);
+  Value* d = c.emit(OpCode::Sub, {literal(1), val(c.emit(OpCode::Mul, {y, y}))});
+  unaryGive(c, mulBy(c, c.grad(0), d));
+}
+RULE(Sigmoid) {
+  Value* y = c.out(0);
+  Value* d = c.emit(OpCode::Mul, {y, c.emit(OpCode::Sub, {literal(1), val(y)})});
+  unaryGive(c, mulBy(c, c.grad(0), d));
+}
+RULE(Relu) {
+  Value* x = c.inValue(0);
+  unaryGive(c, mulBy(c, c.grad(0), maskOf(c, c.emitLit(OpCode::Greater, x, 0), x->type.dtype)));
+}
+RULE(Gelu) {
+  // y = x/2 (1 + tanh(u)), u = k (x + 0.044715 x^3), k = sqrt(2/pi):
+  // dy/dx = (1 + t)/2 + x/2 (1 - t^2) k (1 + 3*0.044715 x^2)
+  const double k = std::sqrt(2.0 / M_PI), a = 0.044715;
+  Value* x = c.inValue(0);
+  Value* x2 = c.emit(OpCode::Mul, {x, x});
+  Value* inner = c.emitLit(OpCode::Add, c.emitLit(OpCode::Mul, x2, a), 1);  // 1 + a x^2
+  Value* u = c.emitLit(OpCode::Mul, c.emit(OpCode::Mul, {x, inner}), k);
+  Value* t = c.emit(OpCode::Tanh, {u});
+  Value* left = c.emitLit(OpCode::Mul, c.emitLit(OpCode::Add, t, 1), 0.5);
+  Value* sech2 = c.emit(OpCode::Sub, {literal(1), val(c.emit(OpCode::Mul, {t, t}))});
+  Value* du = c.emitLit(OpCode::Mul, c.emitLit(OpCode::Add, c.emitLit(OpCode::Mul, x2, 3 * a), 1), k);
+  Value* right = c.emit(OpCode::Mul, {c.emitLit(OpCode::Mul, x, 0.5), c.emit(OpCode::Mul, {sech2, du})});
+  unaryGive(c, mulBy(c, c.grad(0), c.emit(OpCode::Add, {left, right})));
+}
+RULE(GeluErf) {
+  // y = x Phi(x): dy/dx = Phi(x) + x phi(x). Phi(x) = y / x, and 1/2 at x = 0
+  // (there is no erf op; the division's nan at 0 is not selected).
+  Value* x = c.inValue(0);
+  const DType dt = x->type.dtype;
+  Value* isZero = c.emitLit(OpCode::Equal, x, 0);
+  Value* cdf = c.emit(OpCode::Where, {isZero, c.scalar(dt, 0.5), c.emit(OpCode::Div, {c.out(0), x})});
+  Value* x2 = c.emit(OpCode::Mul, {x, x});
+  Value* pdf = c.emitLit(OpCode::Mul, c.emit(OpCode::Exp, {c.emitLit(OpCode::Mul, x2, -0.5)}), 1.0 / std::sqrt(2 * M_PI));
+  Value* d = c.emit(OpCode::Add, {cdf, c.emit(OpCode::Mul, {x, pdf})});
+  unaryGive(c, mulBy(c, c.grad(0), d));
+}
+RULE(Swish) {
+  // y = x s(x): dy/dx = s (1 + x (1 - s))
+  Value* x = c.inValue(0);
+  Value* s = c.emit(OpCode::Sigmoid, {x});
+  Value* oneMinus = c.emit(OpCode::Sub, {literal(1), val(s)});
+  Value* d = c.emit(OpCode::Mul, {s, c.emitLit(OpCode::Add, c.emit(OpCode::Mul, {x, oneMinus}), 1)});
+  unaryGive(c, mulBy(c, c.grad(0), d));
+}
+RULE(Softplus) { unaryGive(c, mulBy(c, c.grad(0), c.emit(OpCode::Sigmoid, {c.inValue(0)}))); }
+RULE(Cast) { unaryGive(c, c.cast(c.grad(0), c.inType(0).dtype)); }
+RULE(Identity) { unaryGive(c, c.grad(0)); }
+RULE(IpuCopy) { unaryGive(c, c.grad(0)); }
+RULE(IoTileCopy) { unaryGive(c, c.grad(0)); }
+RULE(Clip) {
+  // The gradient passes where min <= x <= max (PyTorch clamp's convention).
+  Value* x = c.inValue(0);
+  Value* lo = c.emitLit(OpCode::GreaterEqual, x, c.floatAttr("min", -INFINITY));
+  Value* hi = c.emitLit(OpCode::LessEqual, x, c.floatAttr("max", INFINITY));
+  Value* inside = c.emit(OpCode::LogicalAnd, {lo, hi});
+  unaryGive(c, mulBy(c, c.grad(0), maskOf(c, inside, x->type.dtype)));
+}
+RULE(PrintTensor) {
+  Value* g = c.emit(OpCode::PrintTensor, {c.grad(0)}, attrs({{"title", Attr::string(c.wordAttr("title") + "_gradient")}}));
+  unaryGive(c, g);
+}
+
+// ---- elementwise binary ------------------------------------------------------------------
+
+RULE(Add) {
+  Value* g = c.grad(0);
+  giveSummed(c, 0, g);
+  giveSummed(c, 1, g);
+}
+RULE(Sub) {
+  Value* g = c.grad(0);
+  giveSummed(c, 0, g);
+  if (c.wants(1)) giveSummed(c, 1, c.emit(OpCode::Neg, {g}));
+}
+RULE(Mul) {
+  Value* g = c.grad(0);
+  if (c.wants(0)) giveSummed(c, 0, c.emit(OpCode::Mul, {val(g), c.in(1)}));
+  if (c.wants(1)) giveSummed(c, 1, c.emit(OpCode::Mul, {val(g), c.in(0)}));
+}
+RULE(Div) {
+  Value* g = c.grad(0);
+  if (c.wants(0)) giveSummed(c, 0, c.emit(OpCode::Div, {val(g), c.in(1)}));
+  if (c.wants(1)) {
+    // d(x/y)/dy = -(x/y)/y
+    Value* q = c.emit(OpCode::Div, {val(c.emit(OpCode::Mul, {g, c.out(0)})), c.in(1)});
+    giveSummed(c, 1, c.emit(OpCode::Neg, {q}));
+  }
+}
+RULE(Pow) {
+  Value* g = c.grad(0);
+  // Either operand may be a literal (`pow %x, 3`): take both as values.
+  if (c.wants(0)) {
+    // y * x^(y-1)
+    Value* ym1 = c.emitLit(OpCode::Sub, c.inValue(1), 1);
+    Value* p = c.emit(OpCode::Pow, {c.inValue(0), ym1});
+    giveSummed(c, 0, c.emit(OpCode::Mul, {val(c.emit(OpCode::Mul, {g, p})), c.in(1)}));
+  }
+  if (c.wants(1)) {
+    Value* lx = c.emit(OpCode::Log, {c.inValue(0)});
+    giveSummed(c, 1, c.emit(OpCode::Mul, {c.emit(OpCode::Mul, {g, c.out(0)}), lx}));
+  }
+}
+RULE(Fmod) { giveSummed(c, 0, c.grad(0)); }
+
+// maximum/minimum: operand k gets the gradient where it is the first operand
+// holding the result (ties go to the earliest).
+void extremeGrad(GradContext& c, OpCode strictlyBetter, OpCode pairwise) {
+  Value* g = c.grad(0);
+  const size_t n = c.op.operands.size();
+  const DType dt = g->type.dtype;
+  // better[k]: operand k beats the running extreme of operands 0..k-1.
+  std::vector<Value*> better(n, nullptr);
+  Value* best = c.inValue(0);
+  for (size_t k = 1; k < n; ++k) {
+    Value* xk = c.inValue(k);
+    better[k] = c.emit(strictlyBetter, {xk, best});
+    if (k + 1 < n) best = c.emit(pairwise, {best, xk});
+  }
+  // Operand k owns an element when it beats all before it and none after it does.
+  Value* noneLater = nullptr;  // bool: no operand after k beats its predecessors
+  for (size_t k = n; k-- > 0;) {
+    Value* owns = k == 0 ? noneLater : (noneLater ? c.emit(OpCode::LogicalAnd, {better[k], noneLater}) : better[k]);
+    if (c.wants(k)) {
+      Value* part = owns ? mulBy(c, g, maskOf(c, owns, dt)) : g;
+      giveSummed(c, k, part);
+    }
+    if (k > 0) {
+      Value* notBetter = c.emit(OpCode::LogicalNot, {better[k]});
+      noneLater = noneLater ? c.emit(OpCode::LogicalAnd, {noneLater, notBetter}) : notBetter;
+    }
+  }
+}
+RULE(Maximum) { extremeGrad(c, OpCode::Greater, OpCode::Maximum); }
+RULE(Minimum) { extremeGrad(c, OpCode::Less, OpCode::Minimum); }
+RULE(Where) {
+  Value* g = c.grad(0);
+  Value* cond = c.inValue(0);
+  const DType dt = g->type.dtype;
+  if (c.wants(1)) giveSummed(c, 1, mulBy(c, g, maskOf(c, cond, dt)));
+  if (c.wants(2)) giveSummed(c, 2, mulBy(c, g, maskOf(c, c.emit(OpCode::LogicalNot, {cond}), dt)));
+}
+
+// ---- reductions ---------------------------------------------------------------------------
+
+namespace {
+int64_t reducedCount(const Shape& s, const std::vector<bool>& reduced) {
+  int64_t n = 1;
+  for (size_t i = 0; i < s.size(); ++i)
+    if (reduced[i]) n *= s[i];
+  return n;
+}
+// The forward result, reshaped/broadcast back to the input's shape.
+Value* expandedOut(GradContext& c, const std::vector<bool>& reduced) {
+  return c.expandReduced(c.out(0), reduced, c.inType(0).shape);
+}
+}  // namespace
+
+RULE(Sum) {
+  auto reduced = c.reducedAxes(c.inType(0).shape.size());
+  c.give(0, c.expandReduced(c.grad(0), reduced, c.inType(0).shape));
+}
+RULE(Mean) {
+  const Shape& s = c.inType(0).shape;
+  auto reduced = c.reducedAxes(s.size());
+  Value* g = c.emitLit(OpCode::Mul, c.grad(0), 1.0 / static_cast<double>(std::max<int64_t>(1, reducedCount(s, reduced))));
+  c.give(0, c.expandReduced(g, reduced, s));
+}
+RULE(Prod) {
+  // d prod / dx_i = product of the others. With z zeros among the reduced
+  // elements: z = 0 -> y / x_i; z = 1 -> the product of the non-zeros at the
+  // zero, 0 elsewhere; z > 1 -> 0. Computed without dividing by zero.
+  const Shape& s = c.inType(0).shape;
+  auto reduced = c.reducedAxes(s.size());
+  Value* x = c.inValue(0);
+  const DType dt = x->type.dtype;
+  std::vector<int64_t> axes;
+  for (size_t i = 0; i < s.size(); ++i)
+    if (reduced[i]) axes.push_back(static_cast<int64_t>(i));
+  AttrDict keep = attrs({{"axis", ints(axes)}, {"keepdims", Attr::boolean(true)}});
+  Value* isZero = maskOf(c, c.emitLit(OpCode::Equal, x, 0), dt);
+  Value* xNonZero = c.emit(OpCode::Add, {x, isZero});  // zeros replaced by ones
+  Value* pNonZero = c.emit(OpCode::Prod, {val(xNonZero)}, keep);
+  Value* zeros = c.emit(OpCode::Sum, {val(isZero)}, keep);
+  Value* noZero = maskOf(c, c.emitLit(OpCode::Equal, zeros, 0), dt);
+  Value* oneZero = maskOf(c, c.emitLit(OpCode::Equal, zeros, 1), dt);
+  Value* atNonZero = c.emit(OpCode::Div, {c.emit(OpCode::Mul, {pNonZero, noZero}), xNonZero});
+  Value* atZero = c.emit(OpCode::Mul, {c.emit(OpCode::Mul, {pNonZero, oneZero}), isZero});
+  Value* d = c.emit(OpCode::Add, {c.emit(OpCode::Mul, {atNonZero, c.emit(OpCode::Sub, {literal(1), val(isZero)})}), atZero});
+  c.give(0, mulBy(c, c.expandReduced(c.grad(0), reduced, s), d));
+}
+void extremeReduceGrad(GradContext& c) {
+  const Shape& s = c.inType(0).shape;
+  auto reduced = c.reducedAxes(s.size());
+  Value* x = c.inValue(0);
+  Value* hit = c.emit(OpCode::Equal, {x, expandedOut(c, reduced)});
+  Value* first = firstHit(c, hit, reduced, x->type.dtype);
+  c.give(0, mulBy(c, c.expandReduced(c.grad(0), reduced, s), first));
+}
+RULE(Max) { extremeReduceGrad(c); }
+RULE(Min) { extremeReduceGrad(c); }
+RULE(SumSquare) {
+  const Shape& s = c.inType(0).shape;
+  auto reduced = c.reducedAxes(s.size());
+  Value* twoX = c.emitLit(OpCode::Mul, c.inValue(0), 2);
+  c.give(0, mulBy(c, c.expandReduced(c.grad(0), reduced, s), twoX));
+}
+RULE(LogSumExp) {
+  const Shape& s = c.inType(0).shape;
+  auto reduced = c.reducedAxes(s.size());
+  Value* w = c.emit(OpCode::Exp, {c.emit(OpCode::Sub, {c.inValue(0), expandedOut(c, reduced)})});
+  c.give(0, mulBy(c, c.expandReduced(c.grad(0), reduced, s), w));
+}
+RULE(L1) {
+  const Shape& s = c.inType(0).shape;
+  auto reduced = c.reducedAxes(s.size());
+  c.give(0, mulBy(c, c.expandReduced(c.grad(0), reduced, s), c.emit(OpCode::Sign, {c.inValue(0)})));
+}
+RULE(L2) {
+  const Shape& s = c.inType(0).shape;
+  auto reduced = c.reducedAxes(s.size());
+  Value* w = c.emit(OpCode::Div, {c.inValue(0), expandedOut(c, reduced)});
+  c.give(0, mulBy(c, c.expandReduced(c.grad(0), reduced, s), w));
+}
+RULE(CumSum) {
+  // The gradient is the reversed cumulative sum of the reversed gradient.
+  Value* g = c.grad(0);
+  const size_t rank = g->type.shape.size();
+  if (rank == 0) return c.give(0, g);
+  const int64_t axis = c.normAxis(c.intAttr("axis"), rank);
+  const int64_t n = g->type.shape[static_cast<size_t>(axis)];
+  std::vector<int64_t> rev(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) rev[static_cast<size_t>(i)] = n - 1 - i;
+  Value* r = spread(c, g, axis, rev);
+  Value* s = c.emit(OpCode::CumSum, {r}, attrs({{"axis", integer(axis)}}));
+  c.give(0, spread(c, s, axis, rev));
+}
+RULE(TopK) {
+  Value* g = c.grad(0);
+  if (!g) return;
+  const size_t rank = c.inType(0).shape.size();
+  const int64_t axis = c.normAxis(c.intAttr("axis", -1), rank);
+  Value* z = c.zeros(c.inType(0));
+  c.give(0, c.emit(OpCode::Scatter, {z, c.out(1), g}, attrs({{"axis", integer(axis)}})));
+}
+RULE(Softmax) {
+  const int64_t axis = c.intAttr("axis", -1);
+  Value* y = c.out(0);
+  Value* gy = c.emit(OpCode::Mul, {c.grad(0), y});
+  Value* s = c.emit(OpCode::Sum, {gy}, attrs({{"axis", integer(axis)}, {"keepdims", Attr::boolean(true)}}));
+  c.give(0, c.emit(OpCode::Sub, {gy, c.emit(OpCode::Mul, {y, s})}));
+}
+RULE(LogSoftmax) {
+  const int64_t axis = c.intAttr("axis", -1);
+  Value* g = c.grad(0);
+  Value* s = c.emit(OpCode::Sum, {g}, attrs({{"axis", integer(axis)}, {"keepdims", Attr::boolean(true)}}));
+  Value* p = c.emit(OpCode::Exp, {c.out(0)});
+  c.give(0, c.emit(OpCode::Sub, {g, c.emit(OpCode::Mul, {p, s})}));
+}
+RULE(NllLoss) {
+  // loss_r = -p[r, t_r] (log_prob) or -log p[r, t_r], for rows whose label is
+  // not ignored; mean divides by the number of such rows.
+  const TensorType& pt = c.inType(0);
+  const DType dt = pt.dtype;
+  const int64_t classes = pt.shape.back();
+  Value* labels = c.inValue(1);
+  Value* g = c.grad(0);
+  const std::string reduction = c.wordAttr("reduction");
+  Value* keep = nullptr;  // 0/1 per row (labels' shape), when ignore_index is given
+  if (c.hasAttr("ignore_index"))
+    keep = maskOf(c, c.emitLit(OpCode::NotEqual, labels, static_cast<double>(c.intAttr("ignore_index"))), dt);
+  Value* rowWeight;  // labels' shape
+  if (reduction == "none") {
+    rowWeight = keep ? c.emit(OpCode::Mul, {g, keep}) : g;
+  } else {
+    Value* scale = g;
+    if (reduction == "mean") {
+      Value* count = keep ? c.emit(OpCode::Sum, {keep}) : c.scalar(dt, static_cast<double>(numElements(c.inType(1).shape)));
+      scale = c.emit(OpCode::Div, {g, count});
+    }
+    rowWeight = keep ? c.emit(OpCode::Mul, {keep, scale})
+                     : c.emit(OpCode::Broadcast, {scale}, attrs({{"shape", ints(c.inType(1).shape)}}));
+  }
+  Shape column = c.inType(1).shape;
+  column.push_back(1);
+  Value* w = c.reshape(rowWeight, column);
+  Value* onehot = c.emit(OpCode::OneHot, {labels}, attrs({{"num_classes", integer(classes)}, {"dtype", dtypeWord(dt)}}));
+  Value* d = c.emit(OpCode::Mul, {onehot, w});
+  if (!c.boolAttr("log_prob")) d = c.emit(OpCode::Div, {d, c.inValue(0)});
+  c.give(0, c.emit(OpCode::Neg, {d}));
+}
+
+namespace {
+// Normalisation backward over the last axis of x (already grouped):
+// xhat = (x - mean) * rstd; given dxhat, dx = rstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)).
+struct Normalised {
+  Value* xhat;
+  Value* rstd;
+};
+Normalised normalise(GradContext& c, Value* x, double eps) {
+  const int64_t last = static_cast<int64_t>(x->type.shape.size()) - 1;
+  AttrDict keep = attrs({{"axis", integer(last)}, {"keepdims", Attr::boolean(true)}});
+  Value* mean = c.emit(OpCode::Mean, {val(x)}, keep);
+  Value* d = c.emit(OpCode::Sub, {x, mean});
+  Value* var = c.emit(OpCode::Mean, {val(c.emit(OpCode::Mul, {d, d}))}, keep);
+  Value* rstd = c.emit(OpCode::Rsqrt, {c.emitLit(OpCode::Add, var, eps)});
+  return {c.emit(OpCode::Mul, {d, rstd}), rstd};
+}
+Value* normaliseBackward(GradContext& c, const Normalised& n, Value* dxhat) {
+  const int64_t last = static_cast<int64_t>(dxhat->type.shape.size()) - 1;
+  AttrDict keep = attrs({{"axis", integer(last)}, {"keepdims", Attr::boolean(true)}});
+  Value* m1 = c.emit(OpCode::Mean, {val(dxhat)}, keep);
+  Value* m2 = c.emit(OpCode::Mean, {val(c.emit(OpCode::Mul, {dxhat, n.xhat}))}, keep);
+  Value* inner = c.emit(OpCode::Sub, {c.emit(OpCode::Sub, {dxhat, m1}), c.emit(OpCode::Mul, {n.xhat, m2})});
+  return c.emit(OpCode::Mul, {inner, n.rstd});
+}
+// Per-channel parameter (shape [C]) as [C, 1, ..., 1] for channels on axis 1 of `rank`.
+Value* channelColumn(GradContext& c, Value* p, size_t rank) {
+  Shape s(rank - 1, 1);
+  s[0] = p->type.shape[0];
+  return c.reshape(p, s);
+}
+std::vector<int64_t> allBut(size_t rank, size_t keep) {
+  std::vector<int64_t> axes;
+  for (size_t i = 0; i < rank; ++i)
+    if (i != keep) axes.push_back(static_cast<int64_t>(i));
+  return axes;
+}
+}  // namespace
+
+RULE(LayerNorm) {
+  Value* g = c.grad(0);
+  const size_t rank = g->type.shape.size();
+  Normalised n = normalise(c, c.inValue(0), c.floatAttr("epsilon", 1e-5));
+  std::vector<int64_t> lead = allBut(rank, rank - 1);
+  auto sumLead = [&](Value* v) { return lead.empty() ? v : c.emit(OpCode::Sum, {v}, attrs({{"axis", ints(lead)}})); };
+  if (c.wants(2)) c.give(2, sumLead(g));
+  if (c.wants(1)) c.give(1, sumLead(c.emit(OpCode::Mul, {g, n.xhat})));
+  if (c.wants(0)) c.give(0, normaliseBackward(c, n, c.emit(OpCode::Mul, {val(g), c.in(1)})));
+}
+RULE(GroupNorm) {
+  Value* g = c.grad(0);
+  const Shape& s = g->type.shape;
+  const size_t rank = s.size();
+  const int64_t groups = c.intAttr("groups", 1);
+  const int64_t rest = numElements(s) / (s[0] * groups);
+  Value* x = c.inValue(0);
+  Normalised n = normalise(c, c.reshape(x, {s[0], groups, rest}), c.floatAttr("epsilon", 1e-5));
+  Value* xhat = c.reshape(n.xhat, s);
+  std::vector<int64_t> others = allBut(rank, 1);
+  if (c.wants(2)) c.give(2, c.emit(OpCode::Sum, {g}, attrs({{"axis", ints(others)}})));
+  if (c.wants(1)) c.give(1, c.emit(OpCode::Sum, {c.emit(OpCode::Mul, {g, xhat})}, attrs({{"axis", ints(others)}})));
+  if (c.wants(0)) {
+    Value* dxhat = c.emit(OpCode::Mul, {g, channelColumn(c, c.inValue(1), rank)});
+    Value* dx = normaliseBackward(c, n, c.reshape(dxhat, {s[0], groups, rest}));
+    c.give(0, c.reshape(dx, s));
+  }
+}
+RULE(BatchNormInference) {
+  Value* g = c.grad(0);
+  const size_t rank = g->type.shape.size();
+  Value* rstd = c.emit(OpCode::Rsqrt, {c.emitLit(OpCode::Add, c.inValue(4), c.floatAttr("epsilon", 1e-5))});
+  Value* factor = c.emit(OpCode::Mul, {c.inValue(1), rstd});
+  c.give(0, c.emit(OpCode::Mul, {g, channelColumn(c, factor, rank)}));
+}
+
+// ---- linear algebra ------------------------------------------------------------------------
+
+namespace {
+Value* swapLast2(GradContext& c, Value* v) {
+  const size_t r = v->type.shape.size();
+  std::vector<int64_t> perm(r);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::swap(perm[r - 1], perm[r - 2]);
+  return transpose(c, v, perm);
+}
+}  // namespace
+
+RULE(MatMul) {
+  // NumPy matmul: a 1-D operand is promoted ([k] -> [1,k] on the left, [k,1] on
+  // the right); batch dimensions broadcast. Work on the promoted forms, then
+  // sum the broadcast batch dimensions away and undo the promotion.
+  const Shape sa = c.inType(0).shape, sb = c.inType(1).shape;
+  Shape pa = sa, pb = sb;
+  if (sa.size() == 1) pa.insert(pa.begin(), 1);
+  if (sb.size() == 1) pb.push_back(1);
+  // Each gradient needs only the other operand: take activations lazily.
+  auto a = [&] { return c.reshape(c.inValue(0), pa); };
+  auto b = [&] { return c.reshape(c.inValue(1), pb); };
+  Value* g = c.grad(0);
+  Shape pg = g->type.shape;
+  if (sb.size() == 1) pg.push_back(1);
+  if (sa.size() == 1) pg.insert(pg.end() - 1, 1);
+  g = c.reshape(g, pg);
+  if (c.wants(0)) c.give(0, c.reshape(c.sumTo(c.emit(OpCode::MatMul, {g, swapLast2(c, b())}), pa), sa));
+  if (c.wants(1)) c.give(1, c.reshape(c.sumTo(c.emit(OpCode::MatMul, {swapLast2(c, a()), g}), pb), sb));
+}
+
+namespace {
+struct Geometry {
+  size_t nd = 0;
+  std::vector<int64_t> in, out, kernel, stride, dilation, padBegin, padEnd;
+};
+std::vector<int64_t> spatialOr(GradContext& c, const char* key, size_t count, std::vector<int64_t> fallback) {
+  std::vector<int64_t> v = c.intsAttr(key);
+  if (v.empty()) return fallback;
+  if (v.size() == 1 && count > 1) v.assign(count, v[0]);
+  return v;
+}
+Geometry geometry(GradContext& c, const Shape& kernelSpatial, bool pool) {
+  Geometry geo;
+  const Shape& xs = c.inType(0).shape;
+  const Shape& ys = c.outType(0).shape;
+  geo.nd = xs.size() - 2;
+  geo.in.assign(xs.begin() + 2, xs.end());
+  geo.out.assign(ys.begin() + 2, ys.end());
+  geo.kernel = kernelSpatial;
+  geo.stride = spatialOr(c, "stride", geo.nd, pool ? geo.kernel : std::vector<int64_t>(geo.nd, 1));
+  geo.dilation = pool ? std::vector<int64_t>(geo.nd, 1) : spatialOr(c, "dilation", geo.nd, std::vector<int64_t>(geo.nd, 1));
+  std::vector<int64_t> pad = spatialOr(c, "padding", 2 * geo.nd, std::vector<int64_t>(2 * geo.nd, 0));
+  geo.padBegin.assign(pad.begin(), pad.begin() + static_cast<ptrdiff_t>(geo.nd));
+  geo.padEnd.assign(pad.begin() + static_cast<ptrdiff_t>(geo.nd), pad.end());
+  return geo;
+}
+Value* sliceAxes(GradContext& c, Value* v, const std::vector<int64_t>& start, const std::vector<int64_t>& stop,
+                 const std::vector<int64_t>& step, const std::vector<int64_t>& axes) {
+  return c.emit(OpCode::Slice, {v}, attrs({{"start", ints(start)}, {"stop", ints(stop)}, {"step", ints(step)}, {"axes", ints(axes)}}));
+}
+// Pads the spatial axes (2..) of v with `value` (begin/end per spatial axis).
+Value* padSpatial(GradContext& c, Value* v, const std::vector<int64_t>& begin, const std::vector<int64_t>& end, double value) {
+  for (size_t i = 0; i < begin.size(); ++i) {
+    const int64_t axis = static_cast<int64_t>(i) + 2;
+    for (int side = 0; side < 2; ++side) {
+      const int64_t n = side == 0 ? begin[i] : end[i];
+      if (n == 0) continue;
+      Shape s = v->type.shape;
+      s[static_cast<size_t>(axis)] = n;
+      Value* slab = c.b.constant(TensorType{v->type.dtype, s}, {value});
+      v = side == 0 ? c.emit(OpCode::Concat, {slab, v}, attrs({{"axis", integer(axis)}}))
+                    : c.emit(OpCode::Concat, {v, slab}, attrs({{"axis", integer(axis)}}));
+    }
+  }
+  return v;
+}
+}  // namespace
+
+RULE(Conv) {
+  const Shape xs = c.inType(0).shape, ws = c.inType(1).shape;
+  Geometry geo = geometry(c, Shape(ws.begin() + 2, ws.end()), false);
+  const int64_t groups = c.intAttr("groups", 1);
+  const int64_t N = xs[0], C = xs[1], O = ws[0], Cg = ws[1], Og = O / groups;
+  Value* g = c.grad(0);
+  const size_t nd = geo.nd;
+  std::vector<int64_t> spatialAxes(nd);
+  std::iota(spatialAxes.begin(), spatialAxes.end(), 2);
+  if (c.wants(1)) {
+    // dW[o, c', k] = sum_{n,p} g[n, o, p] x_pad[n, group(o)*Cg + c', p*s + k*d]: a grouped
+    // conv of x (channels become batch) with g (batch becomes channels), stride and
+    // dilation swapped.
+    Value* x = c.inValue(0);
+    Shape split{N, groups, Cg};
+    split.insert(split.end(), geo.in.begin(), geo.in.end());
+    std::vector<int64_t> perm{2, 1, 0};
+    for (size_t i = 0; i < nd; ++i) perm.push_back(static_cast<int64_t>(3 + i));
+    Shape merged{Cg, groups * N};
+    merged.insert(merged.end(), geo.in.begin(), geo.in.end());
+    Value* xr = c.reshape(transpose(c, c.reshape(x, split), perm), merged);
+    std::vector<int64_t> gperm{1, 0};
+    for (size_t i = 0; i < nd; ++i) gperm.push_back(static_cast<int64_t>(2 + i));
+    Value* gr = transpose(c, g, gperm);  // [O, N, out...]
+    std::vector<int64_t> pad = geo.padBegin;
+    pad.insert(pad.end(), geo.padEnd.begin(), geo.padEnd.end());
+    Value* r = c.emit(OpCode::Conv, {xr, gr},
+                      attrs({{"stride", ints(geo.dilation)}, {"dilation", ints(geo.stride)}, {"padding", ints(pad)},
+                             {"groups", integer(groups)}}));  // [Cg, O, K'...], K' >= K
+    Shape rs = r->type.shape;
+    bool trim = false;
+    for (size_t i = 0; i < nd; ++i) trim = trim || rs[2 + i] != ws[2 + i];
+    if (trim)
+      r = sliceAxes(c, r, std::vector<int64_t>(nd, 0), std::vector<int64_t>(ws.begin() + 2, ws.end()),
+                    std::vector<int64_t>(nd, 1), spatialAxes);
+    c.give(1, transpose(c, r, gperm));
+  }
+  if (c.wants(0)) {
+    // dx = full correlation of g (zeros inserted between strided positions) with
+    // the flipped, group-transposed kernel; the padding is then cut off.
+    Value* gu = g;
+    for (size_t i = 0; i < nd; ++i) {
+      const int64_t up = geo.stride[i] * (geo.out[i] - 1) + 1;
+      if (geo.out[i] == 0) continue;
+      gu = unselect(c, gu, static_cast<int64_t>(2 + i), up, 0, geo.stride[i]);
+    }
+    Value* w = c.inValue(1);
+    std::vector<int64_t> starts(nd, -1), stops(nd), steps(nd, -1);
+    for (size_t i = 0; i < nd; ++i) stops[i] = -ws[2 + i] - 1;
+    Value* flipped = sliceAxes(c, w, starts, stops, steps, spatialAxes);
+    Shape ksp(ws.begin() + 2, ws.end());
+    Shape s5{groups, Og, Cg};
+    s5.insert(s5.end(), ksp.begin(), ksp.end());
+    std::vector<int64_t> perm{0, 2, 1};
+    for (size_t i = 0; i < nd; ++i) perm.push_back(static_cast<int64_t>(3 + i));
+    Shape wt{groups * Cg, Og};
+    wt.insert(wt.end(), ksp.begin(), ksp.end());
+    Value* wr = c.reshape(transpose(c, c.reshape(flipped, s5), perm), wt);  // [C, Og, k...]
+    std::vector<int64_t> padB(nd), padE(nd), cropB(nd), extent(nd);
+    for (size_t i = 0; i < nd; ++i) {
+      const int64_t span = geo.dilation[i] * (ksp[i] - 1);
+      const int64_t padded = geo.in[i] + geo.padBegin[i] + geo.padEnd[i];
+      const int64_t covered = geo.stride[i] * (geo.out[i] - 1) + 1 + span;
+      const int64_t netB = span - geo.padBegin[i];
+      const int64_t netE = span + (padded - covered) - geo.padEnd[i];
+      padB[i] = std::max<int64_t>(0, netB);
+      padE[i] = std::max<int64_t>(0, netE);
+      cropB[i] = std::max<int64_t>(0, -netB);
+      extent[i] = cropB[i] + geo.in[i];
+    }
+    std::vector<int64_t> pad = padB;
+    pad.insert(pad.end(), padE.begin(), padE.end());
+    Value* dx = c.emit(OpCode::Conv, {gu, wr},
+                       attrs({{"dilation", ints(geo.dilation)}, {"padding", ints(pad)}, {"groups", integer(groups)}}));
+    bool crop = false;
+    for (size_t i = 0; i < nd; ++i) crop = crop || cropB[i] != 0 || dx->type.shape[2 + i] != geo.in[i];
+    if (crop) dx = sliceAxes(c, dx, cropB, extent, std::vector<int64_t>(nd, 1), spatialAxes);
+    (void)C;
+    c.give(0, dx);
+  }
+}
+
+namespace {
+// Calls f(offset, start per axis) for every kernel offset, row-major.
+template <class F> void forEachOffset(const std::vector<int64_t>& kernel, F&& f) {
+  std::vector<int64_t> k(kernel.size(), 0);
+  for (;;) {
+    f(k);
+    size_t i = kernel.size();
+    while (i-- > 0) {
+      if (++k[i] < kernel[i]) break;
+      k[i] = 0;
+    }
+    if (i == static_cast<size_t>(-1)) return;
+  }
+}
+// The window elements at kernel offset k of the padded input: xp[.., k + p*s, ..].
+Value* windowAt(GradContext& c, Value* xp, const Geometry& geo, const std::vector<int64_t>& k) {
+  std::vector<int64_t> start(geo.nd), stop(geo.nd), axes(geo.nd);
+  for (size_t i = 0; i < geo.nd; ++i) {
+    start[i] = k[i];
+    stop[i] = k[i] + geo.stride[i] * (geo.out[i] - 1) + 1;
+    axes[i] = static_cast<int64_t>(2 + i);
+  }
+  return sliceAxes(c, xp, start, stop, geo.stride, axes);
+}
+// Places v (output-shaped) back at k + p*s in the padded input's spatial frame.
+Value* placeAt(GradContext& c, Value* v, const Geometry& geo, const std::vector<int64_t>& k) {
+  for (size_t i = 0; i < geo.nd; ++i) {
+    const int64_t padded = geo.in[i] + geo.padBegin[i] + geo.padEnd[i];
+    v = unselect(c, v, static_cast<int64_t>(2 + i), padded, k[i], geo.stride[i]);
+  }
+  return v;
+}
+Value* cropPadding(GradContext& c, Value* v, const Geometry& geo) {
+  bool any = false;
+  std::vector<int64_t> start(geo.nd), stop(geo.nd), axes(geo.nd);
+  for (size_t i = 0; i < geo.nd; ++i) {
+    start[i] = geo.padBegin[i];
+    stop[i] = geo.padBegin[i] + geo.in[i];
+    axes[i] = static_cast<int64_t>(2 + i);
+    any = any || geo.padBegin[i] || geo.padEnd[i];
+  }
+  return any ? sliceAxes(c, v, start, stop, std::vector<int64_t>(geo.nd, 1), axes) : v;
+}
+}  // namespace
+
+RULE(MaxPool) {
+  // Each output's gradient goes to the first window element (row-major) equal to
+  // the maximum; padding cells hold -inf and are never chosen.
+  Geometry geo = geometry(c, c.intsAttr("kernel"), true);
+  if (geo.kernel.size() == 1 && geo.nd > 1) geo.kernel.assign(geo.nd, geo.kernel[0]);
+  if (c.intsAttr("stride").empty()) geo.stride = geo.kernel;
+  Value* g = c.grad(0);
+  const DType dt = g->type.dtype;
+  Value* xp = padSpatial(c, c.inValue(0), geo.padBegin, geo.padEnd, -INFINITY);
+  Value* y = c.out(0);
+  Value* taken = nullptr;  // bool: an earlier offset already took the output's gradient
+  Value* acc = nullptr;
+  forEachOffset(geo.kernel, [&](const std::vector<int64_t>& k) {
+    Value* hit = c.emit(OpCode::Equal, {windowAt(c, xp, geo, k), y});
+    Value* mine = taken ? c.emit(OpCode::LogicalAnd, {hit, c.emit(OpCode::LogicalNot, {taken})}) : hit;
+    taken = taken ? c.emit(OpCode::LogicalOr, {taken, hit}) : hit;
+    Value* part = placeAt(c, mulBy(c, g, maskOf(c, mine, dt)), geo, k);
+    acc = acc ? c.emit(OpCode::Add, {acc, part}) : part;
+  });
+  c.give(0, cropPadding(c, acc, geo));
+}
+RULE(AveragePool) {
+  // Each output averages its real (non-padding) cells: they get g / count.
+  Geometry geo = geometry(c, c.intsAttr("kernel"), true);
+  if (geo.kernel.size() == 1 && geo.nd > 1) geo.kernel.assign(geo.nd, geo.kernel[0]);
+  if (c.intsAttr("stride").empty()) geo.stride = geo.kernel;
+  Value* g = c.grad(0);
+  const DType dt = g->type.dtype;
+  Shape ones = c.inType(0).shape;
+  ones[0] = ones[1] = 1;
+  Value* realp = padSpatial(c, c.b.constant(TensorType{dt, ones}, {1.0}), geo.padBegin, geo.padEnd, 0.0);
+  Value* count = nullptr;
+  forEachOffset(geo.kernel, [&](const std::vector<int64_t>& k) {
+    Value* w = windowAt(c, realp, geo, k);
+    count = count ? c.emit(OpCode::Add, {count, w}) : w;
+  });
+  Value* share = c.emit(OpCode::Div, {g, count});
+  Value* acc = nullptr;
+  forEachOffset(geo.kernel, [&](const std::vector<int64_t>& k) {
+    Value* part = placeAt(c, mulBy(c, share, windowAt(c, realp, geo, k)), geo, k);
+    acc = acc ? c.emit(OpCode::Add, {acc, part}) : part;
+  });
+  c.give(0, cropPadding(c, acc, geo));
+}
+
+// ---- shapes ------------------------------------------------------------------------------------
+
+RULE(Reshape) { c.give(0, c.reshape(c.grad(0), c.inType(0).shape)); }
+RULE(Flatten) { c.give(0, c.reshape(c.grad(0), c.inType(0).shape)); }
+RULE(Squeeze) { c.give(0, c.reshape(c.grad(0), c.inType(0).shape)); }
+RULE(Unsqueeze) { c.give(0, c.reshape(c.grad(0), c.inType(0).shape)); }
+RULE(Transpose) {
+  const size_t rank = c.inType(0).shape.size();
+  std::vector<int64_t> perm = c.intsAttr("perm");
+  if (perm.empty())
+    for (size_t i = 0; i < rank; ++i) perm.push_back(static_cast<int64_t>(rank - 1 - i));
+  for (auto& p : perm) p = c.normAxis(p, rank);
+  c.give(0, transpose(c, c.grad(0), inversePerm(perm)));
+}
+RULE(Broadcast) { c.give(0, c.sumTo(c.grad(0), c.inType(0).shape)); }
+RULE(Concat) {
+  Value* g = c.grad(0);
+  const size_t rank = g->type.shape.size();
+  const int64_t axis = c.normAxis(c.intAttr("axis"), rank);
+  std::vector<int64_t> sizes;
+  for (size_t i = 0; i < c.op.operands.size(); ++i) sizes.push_back(c.inType(i).shape[static_cast<size_t>(axis)]);
+  if (sizes.size() == 1) return c.give(0, g);
+  Op* split = c.b.create(OpCode::Split, {val(g)}, attrs({{"splits", ints(sizes)}, {"axis", integer(axis)}}));
+  for (size_t i = 0; i < sizes.size(); ++i)
+    if (c.wants(i)) c.give(i, split->results[i]);
+}
+RULE(Split) {
+  const size_t rank = c.inType(0).shape.size();
+  const int64_t axis = c.normAxis(c.intAttr("axis"), rank);
+  std::vector<Operand> parts;
+  for (size_t k = 0; k < c.op.results.size(); ++k) parts.push_back(val(c.gradOrZeros(k)));
+  c.give(0, parts.size() == 1 ? parts[0].value : c.emit(OpCode::Concat, std::move(parts), attrs({{"axis", integer(axis)}})));
+}
+RULE(Slice) {
+  // Per sliced axis, the NumPy-normalised start and step place the gradient back.
+  const Shape& xs = c.inType(0).shape;
+  std::vector<int64_t> start = c.intsAttr("start"), stop = c.intsAttr("stop"), step = c.intsAttr("step"),
+                       axes = c.intsAttr("axes");
+  const size_t n = start.size();
+  if (step.empty()) step.assign(n, 1);
+  if (axes.empty())
+    for (size_t i = 0; i < n; ++i) axes.push_back(static_cast<int64_t>(i));
+  Value* g = c.grad(0);
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t ax = c.normAxis(axes[i], xs.size());
+    const int64_t dim = xs[static_cast<size_t>(ax)];
+    int64_t s = start[i];
+    if (s < 0) s += dim;
+    s = step[i] > 0 ? std::clamp<int64_t>(s, 0, dim) : std::clamp<int64_t>(s, -1, dim - 1);
+    g = unselect(c, g, ax, dim, s, step[i]);
+  }
+  c.give(0, g);
+}
+RULE(Subsample) {
+  const Shape& xs = c.inType(0).shape;
+  std::vector<int64_t> strides = c.intsAttr("strides");
+  Value* g = c.grad(0);
+  for (size_t i = 0; i < strides.size(); ++i) g = unselect(c, g, static_cast<int64_t>(i), xs[i], 0, strides[i]);
+  c.give(0, g);
+}
+RULE(DynamicSlice) {
+  // dynamic_update clamps its index exactly as dynamic_slice does.
+  Value* z = c.zeros(c.inType(0));
+  c.give(0, c.emit(OpCode::DynamicUpdate, {val(z), c.in(1), val(c.grad(0))},
+                   attrs({{"axes", ints(c.intsAttr("axes"))}, {"sizes", ints(c.intsAttr("sizes"))}})));
+}
+RULE(DynamicUpdate) {
+  Value* g = c.grad(0);
+  AttrDict a = attrs({{"axes", ints(c.intsAttr("axes"))}, {"sizes", ints(c.intsAttr("sizes"))}});
+  if (c.wants(0)) c.give(0, c.emit(OpCode::DynamicUpdate, {val(g), c.in(1), val(c.zeros(c.inType(2)))}, a));
+  if (c.wants(2)) c.give(2, c.emit(OpCode::DynamicSlice, {val(g), c.in(1)}, a));
+}
+RULE(Gather) {
+  // out = x taken at `indices` along `axis`; repeated indices add up. With
+  // x viewed as [A, D, B] and g as [A, P, B]: dx = onehot(indices)^T @ g.
+  const Shape& xs = c.inType(0).shape;
+  const int64_t axis = c.normAxis(c.intAttr("axis"), xs.size());
+  const int64_t D = xs[static_cast<size_t>(axis)];
+  int64_t A = 1, B = 1;
+  for (int64_t i = 0; i < axis; ++i) A *= xs[static_cast<size_t>(i)];
+  for (size_t i = static_cast<size_t>(axis) + 1; i < xs.size(); ++i) B *= xs[i];
+  const int64_t P = numElements(c.inType(1).shape);
+  const DType dt = c.inType(0).dtype;
+  Value* idx = c.reshape(c.inValue(1), {P});
+  // negative indices count from the end
+  Value* neg = c.cast(c.emitLit(OpCode::Less, idx, 0), idx->type.dtype);
+  idx = c.emit(OpCode::Add, {idx, c.emitLit(OpCode::Mul, neg, static_cast<double>(D))});
+  Value* oh = c.emit(OpCode::OneHot, {idx}, attrs({{"num_classes", integer(D)}, {"dtype", dtypeWord(dt)}}));  // [P, D]
+  Value* ohT = c.emit(OpCode::Transpose, {oh});                                                                  // [D, P]
+  Value* g3 = c.reshape(c.grad(0), {A, P, B});
+  Value* dx = c.emit(OpCode::MatMul, {ohT, g3});  // [A, D, B]
+  c.give(0, c.reshape(dx, xs));
+}
+RULE(Scatter) {
+  // y = x with values written at indices (along axis): x keeps the gradient
+  // where nothing was written; values[p] gets g at its target.
+  const Shape& xs = c.inType(0).shape;
+  const Shape& is = c.inType(1).shape;
+  const int64_t axis = c.normAxis(c.intAttr("axis"), xs.size());
+  const int64_t D = xs[static_cast<size_t>(axis)];
+  const DType dt = c.inType(0).dtype;
+  Value* g = c.grad(0);
+  AttrDict a = attrs({{"axis", integer(axis)}});
+  if (c.wants(0)) c.give(0, c.emit(OpCode::Scatter, {val(g), c.in(1), val(c.zeros(c.inType(2)))}, a));
+  if (c.wants(2)) {
+    // GatherElements(g, indices): g cut to the index shape off the axis, the axis
+    // moved last, against onehot(indices) summed over the classes.
+    std::vector<int64_t> start(xs.size(), 0), stop(is.begin(), is.end()), step(xs.size(), 1), axes(xs.size());
+    std::iota(axes.begin(), axes.end(), 0);
+    stop[static_cast<size_t>(axis)] = D;
+    Value* gs = sliceAxes(c, g, start, stop, step, axes);
+    std::vector<int64_t> perm;
+    for (size_t i = 0; i < xs.size(); ++i)
+      if (static_cast<int64_t>(i) != axis) perm.push_back(static_cast<int64_t>(i));
+    perm.push_back(axis);
+    Value* gl = transpose(c, gs, perm);  // [others..., D]
+    gl = c.emit(OpCode::Unsqueeze, {gl}, attrs({{"axes", ints({axis})}}));  // [.., 1 at axis, .., D]
+    Value* idx = c.inValue(1);
+    Value* neg = c.cast(c.emitLit(OpCode::Less, idx, 0), idx->type.dtype);
+    idx = c.emit(OpCode::Add, {idx, c.emitLit(OpCode::Mul, neg, static_cast<double>(D))});
+    Value* oh = c.emit(OpCode::OneHot, {idx}, attrs({{"num_classes", integer(D)}, {"dtype", dtypeWord(dt)}}));
+    Value* picked = c.emit(OpCode::Sum, {c.emit(OpCode::Mul, {oh, gl})},
+                           attrs({{"axis", integer(static_cast<int64_t>(xs.size()))}}));
+    c.give(2, picked);
+  }
+}
+
+// ---- random ---------------------------------------------------------------------------------
+
+RULE(Dropout) {
+  // The same seed gives the same mask: the gradient is dropout of the gradient.
+  c.give(0, c.emit(OpCode::Dropout, {val(c.grad(0)), c.in(1)}, attrs({{"p", Attr::real(c.floatAttr("p"))}})));
+}
+
+// ---- control flow -----------------------------------------------------------------------------
+
+RULE(Call) {
+  const Graph& callee = *c.op.callees[0].graph;
+  const auto& info = c.calleeGrad(callee);
+  std::vector<Operand> args;
+  for (size_t k : info.providedOutputs) args.push_back(val(c.gradOrZeros(k)));
+  for (const Value* a : info.grad->activations) args.push_back(c.callSiteActivation(c.op, 0, a));
+  Op* call = c.b.createCall(*info.grad, std::move(args));
+  for (size_t j = 0; j < info.requiredParams.size(); ++j) {
+    const size_t operand = c.op.callees[0].firstOperand + info.requiredParams[j];
+    if (c.wants(operand)) c.give(operand, call->results[j]);
+  }
+}
+RULE(Conditional) {
+  // Each gradient branch recomputes its forward branch (a differentiated copy)
+  // and runs that copy's gradient: branches keep their common signature.
+  const auto& info = c.conditionalGrad(c.op);
+  std::vector<Operand> args;
+  for (size_t k : info.outputs) args.push_back(val(c.gradOrZeros(k)));
+  for (size_t i = 1; i < c.op.operands.size(); ++i) args.push_back(c.in(i));
+  Op* r = c.b.createConditional(c.in(0), *info.branch[0], args, *info.branch[1], args);
+  for (size_t j = 0; j < info.operands.size(); ++j)
+    if (c.wants(info.operands[j])) c.give(info.operands[j], r->results[j]);
+}
+
+// ---- collectives -----------------------------------------------------------------------------
+
+namespace {
+AttrDict withGroup(GradContext& c, AttrDict a) {
+  if (const Attr* g = c.op.attrs.find("group")) a.set("group", *g);
+  return a;
+}
+}  // namespace
+
+RULE(AllReduce) {
+  c.give(0, c.emit(OpCode::AllReduce, {c.grad(0)}, withGroup(c, attrs({{"op", Attr::word(c.wordAttr("op"))}}))));
+}
+RULE(AllGather) {
+  Value* g = c.grad(0);
+  if (c.wordAttr("output_shape") == "concat") {
+    c.give(0, c.emit(OpCode::ReplicatedSlice, {g}, withGroup(c, attrs({{"axis", integer(c.intAttr("axis"))}}))));
+    return;
+  }
+  Value* s = c.emit(OpCode::ReplicatedSlice, {g}, withGroup(c, attrs({{"axis", integer(0)}})));
+  c.give(0, c.reshape(s, c.inType(0).shape));
+}
+RULE(ReduceScatter) {
+  Value* all = c.emit(OpCode::AllGather, {c.grad(0)},
+                      withGroup(c, attrs({{"axis", integer(0)}, {"output_shape", Attr::word("concat")}})));
+  const int64_t n = c.inType(0).numElements();
+  if (all->type.shape[0] != n) all = sliceAxes(c, all, {0}, {n}, {1}, {0});
+  c.give(0, c.reshape(all, c.inType(0).shape));
+}
+RULE(ReplicatedSlice) {
+  c.give(0, c.emit(OpCode::AllGather, {c.grad(0)},
+                   withGroup(c, attrs({{"axis", integer(c.intAttr("axis"))}, {"output_shape", Attr::word("concat")}}))));
+}
+
+#undef RULE
+
+// ---- the table ------------------------------------------------------------------------------
+
+namespace {
+// One entry per op: the rule for Grad = Diff rows (a missing definition does
+// not link), nullptr otherwise.
+#define PIR_GRAD_ENTRY_Diff(id) &grad##id
+#define PIR_GRAD_ENTRY_Zero(id) nullptr
+#define PIR_GRAD_ENTRY_NoGrad(id) nullptr
+#define PIR_GRAD_ENTRY_NA(id) nullptr
+#define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel) PIR_GRAD_ENTRY_##grad(id),
+const GradRule kRules[] = {
+#include "ir/ops.def"
+};
+#undef PIR_OP
+static_assert(sizeof(kRules) / sizeof(kRules[0]) == kNumOpCodes);
+}  // namespace
+
+GradRule gradRule(OpCode code) { return kRules[static_cast<size_t>(code)]; }
+
+bool hasGradient(const Op& op) {
+  const GradKind k = op.info().grad;
+  if (k == GradKind::Zero) return true;
+  if (k != GradKind::Diff) return false;
+  if (op.code == OpCode::AllReduce) {
+    const Attr* a = findAttrOrDefault(op, "op");
+    return a && (a->s == "add" || a->s == "mean");
+  }
+  if (op.code == OpCode::ReduceScatter) {
+    const Attr* a = findAttrOrDefault(op, "op");
+    return a && a->s == "add";
+  }
+  return true;
+}
+
+bool operandDifferentiable(const Op& op, size_t i) {
+  switch (op.code) {
+    case OpCode::Fmod: return i == 0;
+    case OpCode::BatchNormInference: return i == 0;
+    case OpCode::Where: return i != 0;
+    case OpCode::NllLoss: return i == 0;
+    case OpCode::Gather: return i == 0;
+    case OpCode::Scatter: return i != 1;
+    case OpCode::DynamicSlice: return i == 0;
+    case OpCode::DynamicUpdate: return i != 1;
+    case OpCode::Dropout: return i == 0;
+    case OpCode::Conditional: return i != 0;
+    default: return true;
+  }
+}
+
+}  // namespace pir::ad
