@@ -6,12 +6,19 @@
 
 #include "ir/printer.h"
 #include "ir/verifier.h"
+#include "passes/passes.h"
 
 namespace pir::passes {
 namespace {
 
 // One row per pass, sorted by name (the order of `pir help` and "available passes").
-constexpr std::array<PassInfo, 0> kPasses{};
+constexpr std::array kPasses{
+    PassInfo{"dce", "removes ops whose results are never used and that have no side effect", &runDce},
+    PassInfo{"decompose-sum", "schedules a sum of more than two contributions as a chain of adds (PopXL decompose_sum)",
+             &runDecomposeSum},
+    PassInfo{"fold-constants", "evaluates ops whose operands are all constants", &runFoldConstants},
+    PassInfo{"inline", "replaces calls by the callee's body (by-value semantics kept)", &runInline},
+};
 
 size_t editDistance(std::string_view a, std::string_view b) {
   std::vector<size_t> row(b.size() + 1);

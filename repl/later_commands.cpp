@@ -18,6 +18,7 @@
 #include "repl/run_counter.h"
 #include "repl/session_driver.h"
 #include "vm/session.h"
+#include "vm/const_eval.h"
 
 namespace pir::cli {
 
@@ -122,6 +123,8 @@ bool runPasses(Module& module, const std::vector<std::string>& names, Diagnostic
   passes::PipelineOptions options;
   options.verifyEach = verifyEach;
   options.printAfterEach = afterEach;
+  static const vm::KernelEvaluator evaluator;  // stateless: shared by every pipeline
+  options.evaluator = &evaluator;
   return passes::runPipeline(module, pipeline, diags, options);
 }
 
