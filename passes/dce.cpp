@@ -94,11 +94,14 @@ size_t dceGraph(Module& m, Graph& g, SideEffects& effects, WrittenParams& writte
   for (const Operand& o : g.returns) markLive(o);
   for (const Value* p : g.params)
     if (p->byRef) live.insert(p);
+  for (const auto& other : m.graphs)  // a gradient graph's activations stand for values of g
+    if (other->gradOf == &g)
+      for (const Value* a : other->activations) live.insert(aliasRoot(a));
   if (g.isMain)
     for (const auto& v : g.values)
       if (v->def && (v->kind == Value::Kind::Var || isUserNamedInMain(*v))) live.insert(aliasRoot(v.get()));
 
-  std::vector<Op*> dead;
+  std::unordered_set<const Op*> dead;
   for (size_t i = g.ops.size(); i-- > 0;) {
     Op& op = *g.ops[i];
     bool keep = op.code == OpCode::Var || effects.opHasEffect(op);
@@ -107,16 +110,15 @@ size_t dceGraph(Module& m, Graph& g, SideEffects& effects, WrittenParams& writte
     if (!keep)
       for (const Value* r : writtenRoots(op, written)) keep = keep || live.count(r);
     if (!keep) {
-      dead.push_back(&op);
+      dead.insert(&op);
       continue;
     }
     for (const Operand& o : op.operands) markLive(o);
     for (const auto& inner : op.region)
       for (const Operand& o : inner->operands) markLive(o);
   }
-  // `dead` is in reverse program order: every user of a dead result is itself
-  // dead and later in the graph, so it is erased first.
-  for (Op* op : dead) eraseOp(m, *op);
+  // Every user of a dead result is itself dead (else the result's root would be live).
+  eraseOps(m, g, dead);
   return dead.size();
 }
 

@@ -21,6 +21,8 @@
 // chain gets, each contribution added as soon as it and the partial sum exist.
 // A left-deep tree written after all its contributions (what a naive gradient
 // sum looks like) becomes exactly that chain. Adds keep their values and names.
+// All placements are decided on the original order, then the op list is
+// rebuilt once: O(n log n) per graph.
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
@@ -40,26 +42,38 @@ bool isSumNode(const Op& op) {
   return true;
 }
 
+// Program order as sortable keys: an op that stays has (its position, 0); an add
+// hoisted to just after the op at position p has (p, n) with n increasing in
+// the order adds are placed, so children precede parents and later placements
+// follow earlier ones after the same op.
+struct Key {
+  ptrdiff_t major = -1;
+  uint64_t minor = 0;
+  bool operator<(const Key& o) const { return major != o.major ? major < o.major : minor < o.minor; }
+};
+
 class Scheduler {
  public:
   Scheduler(Module& m, Graph& g) : m_(m), g_(g), uses_(g) {
-    for (auto& op : g.ops)
-      if (isSumNode(*op)) nodes_.insert(op.get());
+    for (size_t i = 0; i < g.ops.size(); ++i) {
+      Op* op = g.ops[i].get();
+      key_[op] = {static_cast<ptrdiff_t>(i), 0};
+      if (isSumNode(*op)) nodes_.insert(op);
+      recordWrites(*op, static_cast<ptrdiff_t>(i));
+    }
   }
 
+  // Places every add of every sum of more than two; rebuilds the op list once.
   bool run() {
-    bool changed = false;
-    // Roots: sum nodes that are not the single-use operand of another sum node.
-    std::vector<Op*> roots;
-    for (auto& op : g_.ops)
-      if (nodes_.count(op.get()) && !inner(op.get())) roots.push_back(op.get());
-    for (Op* root : roots) {
+    bool moved = false;
+    for (auto& op : g_.ops) {
+      if (!nodes_.count(op.get()) || inner(op.get())) continue;
       std::vector<Op*> postOrder;
-      size_t leaves = collect(root, postOrder);
-      if (leaves <= 2) continue;
-      for (Op* add : postOrder) changed |= hoist(*add);
+      if (collect(op.get(), postOrder) <= 2) continue;
+      for (Op* add : postOrder) moved |= place(*add);
     }
-    return changed;
+    if (moved) reorder();
+    return moved;
   }
 
  private:
@@ -73,63 +87,85 @@ class Scheduler {
     size_t leaves = 0;
     for (const Operand& o : node->operands) {
       Op* def = o.value->def;
-      if (def && nodes_.count(def) && inner(def) && def->parent == &g_) leaves += collect(def, postOrder);
+      if (def && nodes_.count(def) && inner(def)) leaves += collect(def, postOrder);
       else ++leaves;
     }
     postOrder.push_back(node);
     return leaves;
   }
 
-  // True when `op` writes (in place, or through a by-reference input) a tensor in `roots`.
-  bool writesAny(const Op& op, const Value* a, const Value* b) {
-    auto hit = [&](const Operand& o) {
-      if (o.kind != Operand::Kind::Value) return false;
-      const Value* r = aliasRoot(o.value);
-      return r == a || r == b;
+  // Writers per alias root: in-place ops, exchange blocks holding one, and
+  // calls binding it to a by-reference input (conservatively: may write).
+  void recordWrites(const Op& op, ptrdiff_t pos) {
+    auto note = [&](const Operand& o) {
+      if (o.kind == Operand::Kind::Value) writers_[aliasRoot(o.value)].push_back(pos);
     };
     int w = inplaceOperandIndex(op.code);
-    if (w >= 0 && static_cast<size_t>(w) < op.operands.size() && hit(op.operands[w])) return true;
-    for (const auto& in : op.region)
-      if (writesAny(*in, a, b)) return true;
+    if (w >= 0 && static_cast<size_t>(w) < op.operands.size()) note(op.operands[w]);
+    for (const auto& in : op.region) {
+      int iw = inplaceOperandIndex(in->code);
+      if (iw >= 0 && static_cast<size_t>(iw) < in->operands.size()) note(in->operands[iw]);
+    }
     for (size_t k = 0; k < op.callees.size(); ++k) {
       const Graph& callee = *op.callees[k].graph;
       auto args = op.args(k);
       for (size_t i = 0; i < args.size() && i < callee.params.size(); ++i)
-        if (callee.params[i]->byRef && hit(args[i])) return true;  // conservative: may write
+        if (callee.params[i]->byRef) note(args[i]);
     }
-    return false;
+  }
+  // The key of the op defining `v` (a param: before everything).
+  Key defKey(const Value* v) const {
+    if (!v->def) return {};
+    const Op* def = v->def->enclosing ? v->def->enclosing : v->def;
+    return key_.at(def);
+  }
+  // The last write to `v`'s tensor before original position `pos`.
+  Key lastWriteBefore(const Value* v, ptrdiff_t pos) const {
+    auto it = writers_.find(aliasRoot(v));
+    if (it == writers_.end()) return {};
+    auto w = std::lower_bound(it->second.begin(), it->second.end(), pos);  // positions are ascending
+    if (w == it->second.begin()) return {};
+    return {*std::prev(w), 0};
   }
 
-  // Moves `add` up to just after the first op, walking back from it, that
-  // defines one of its operands or writes one in place.
-  bool hoist(Op& add) {
-    const Value* x = add.operands[0].value;
-    const Value* y = add.operands[1].value;
-    const Value* rx = aliasRoot(x);
-    const Value* ry = aliasRoot(y);
-    ptrdiff_t pos = positionOf(add);
-    Op* anchor = nullptr;
-    for (ptrdiff_t i = pos - 1; i >= 0; --i) {
-      Op& op = *g_.ops[static_cast<size_t>(i)];
-      bool defines = false;
-      for (const Value* r : op.results) defines = defines || r == x || r == y;
-      for (const auto& in : op.region)
-        for (const Value* r : in->results) defines = defines || r == x || r == y;
-      if (defines || writesAny(op, rx, ry)) {
-        anchor = &op;
-        break;
-      }
+  // Puts `add` just after the later of its operands' definitions and the last
+  // in-place writes to them; true if that is earlier than where it is.
+  bool place(Op& add) {
+    const ptrdiff_t pos = key_.at(&add).major;
+    Key anchor;
+    for (const Operand& o : add.operands) {
+      anchor = std::max(anchor, defKey(o.value));
+      anchor = std::max(anchor, lastWriteBefore(o.value, pos));
     }
-    ptrdiff_t target = anchor ? positionOf(*anchor) + 1 : 0;
-    if (target >= pos) return false;
-    moveOpAfter(m_, add, anchor);
+    if (anchor.major >= pos - 1 && anchor.minor == 0) return false;  // already right after it
+    key_[&add] = {anchor.major, ++placed_};
     return true;
+  }
+
+  // One stable sort by key and one journaled rebuild of the op list.
+  void reorder() {
+    std::vector<Op*> before, after;
+    for (auto& op : g_.ops) before.push_back(op.get());
+    after = before;
+    std::stable_sort(after.begin(), after.end(), [&](Op* a, Op* b) { return key_.at(a) < key_.at(b); });
+    setOrder(g_, after);
+    m_.touch();
+    m_.journal([&g = g_, before]() { setOrder(g, before); });
+  }
+  static void setOrder(Graph& g, const std::vector<Op*>& order) {
+    std::unordered_map<const Op*, std::unique_ptr<Op>> owned;
+    for (auto& op : g.ops) owned.emplace(op.get(), std::move(op));
+    g.ops.clear();
+    for (Op* op : order) g.ops.push_back(std::move(owned.at(op)));
   }
 
   Module& m_;
   Graph& g_;
-  UseMap uses_;  // moving ops keeps every use, so this stays valid
+  UseMap uses_;
   std::unordered_set<const Op*> nodes_;
+  std::unordered_map<const Op*, Key> key_;
+  std::unordered_map<const Value*, std::vector<ptrdiff_t>> writers_;
+  uint64_t placed_ = 0;
 };
 
 }  // namespace

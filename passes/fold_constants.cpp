@@ -22,6 +22,7 @@
 #include "ir/evaluator.h"
 #include "ir/infer.h"
 #include "ir/rewriter.h"
+#include "ir/verifier.h"
 #include "passes/passes.h"
 
 namespace pir::passes {
@@ -72,6 +73,46 @@ std::unordered_set<const Value*> rootsWrittenInPlace(Graph& g) {
   return roots;
 }
 
+void copyPlacement(const Op& from, Op& to) {
+  for (const char* key : {"ipu", "tile_set", "tile", "tiles"})
+    if (const Attr* a = from.attrs.find(key)) to.attrs.set(key, *a);
+}
+
+// Turns one-result `op` into `const NAME : TYPE = values` where it stands: the
+// value keeps its identity, name and uses, so folding costs O(1) however long
+// the graph (replace-all-uses walks it). Journaled like the mutation API.
+void becomeConstant(Module& m, Op& op, std::vector<double> values, DiagnosticEngine& diags) {
+  Value* v = op.results[0];
+  auto lit = std::make_shared<Literal>();
+  lit->kind = Literal::Kind::Data;
+  if (values.size() != 1) lit->shape = v->type.shape;
+  lit->values = std::move(values);
+  lit->hasNumber = true;
+  lit->loc = op.loc;
+  checkLiteralData(*lit, v->type, "const", diags);
+  Op before;
+  before.code = op.code;
+  before.operands = std::move(op.operands);
+  before.attrs = std::move(op.attrs);
+  before.init = std::move(op.init);
+  const Value::Kind kind = v->kind;
+  op.code = OpCode::Const;
+  op.operands.clear();
+  op.attrs = AttrDict{};
+  copyPlacement(before, op);
+  op.init = std::move(lit);
+  v->kind = Value::Kind::Const;
+  m.touch();
+  m.journal([&op, v, kind, code = before.code, operands = std::move(before.operands), attrs = std::move(before.attrs),
+             init = std::move(before.init)]() mutable {
+    op.code = code;
+    op.operands = std::move(operands);
+    op.attrs = std::move(attrs);
+    op.init = std::move(init);
+    v->kind = kind;
+  });
+}
+
 bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b)); }
 
 bool uniform(const std::vector<double>& values) {
@@ -80,10 +121,6 @@ bool uniform(const std::vector<double>& values) {
   return true;
 }
 
-void copyPlacement(const Op& from, Op& to) {
-  for (const char* key : {"ipu", "tile_set", "tile", "tiles"})
-    if (const Attr* a = from.attrs.find(key)) to.attrs.set(key, *a);
-}
 
 // Folds `op` if it can. `written` (rootsWrittenInPlace) stays valid while
 // folding: a folded result is never in it, and consts are never written.
@@ -109,6 +146,11 @@ bool foldOp(Module& m, Graph& g, Op& op, const std::unordered_set<const Value*>&
     else if (static_cast<int64_t>(results[i].values.size()) > kMaxTextElements) return false;
   }
 
+  if (results.size() == 1) {
+    becomeConstant(m, op, std::move(results[0].values), diags);
+    return true;
+  }
+  // Several results (split, topk): one `const` each, taking the results' names.
   OpBuilder b(m, g, diags);
   b.setInsertionPoint(&op);
   b.setLoc(op.loc);

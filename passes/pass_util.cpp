@@ -1,4 +1,6 @@
+#include <memory>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "ir/rewriter.h"
 #include "passes/passes.h"
@@ -14,32 +16,60 @@ std::vector<Graph*> graphsCalleesFirst(Module& m) {
   return out;
 }
 
-void moveOpAfter(Module& m, Op& op, Op* after) {
-  Graph& g = *op.parent;
-  if (op.enclosing || (after && (after->enclosing || after->parent != &g)))
-    throw std::logic_error("moveOpAfter: not top-level ops of one graph");
-  ptrdiff_t from = positionOf(op);
-  if (from < 0) throw std::logic_error("moveOpAfter: op not in its graph");
-  std::unique_ptr<Op> owned = std::move(g.ops[static_cast<size_t>(from)]);
-  g.ops.erase(g.ops.begin() + from);
-  size_t to = 0;
-  if (after) {
-    ptrdiff_t p = positionOf(*after);
-    if (p < 0) throw std::logic_error("moveOpAfter: anchor not in its graph");
-    to = static_cast<size_t>(p) + 1;
+void eraseOps(Module& m, Graph& g, const std::unordered_set<const Op*>& dead) {
+  if (dead.empty()) return;
+  auto usesDead = [&](const Operand& o) {
+    return o.kind == Operand::Kind::Value && o.value->def && dead.count(o.value->def->enclosing ? o.value->def->enclosing
+                                                                                                : o.value->def);
+  };
+  for (const auto& op : g.ops) {
+    if (dead.count(op.get())) continue;
+    bool bad = false;
+    for (const Operand& o : op->operands) bad = bad || usesDead(o);
+    for (const auto& inner : op->region)
+      for (const Operand& o : inner->operands) bad = bad || usesDead(o);
+    if (bad) throw std::logic_error("eraseOps: " + std::string(op->info().name) + " still uses an erased result");
   }
-  Op* raw = owned.get();
-  g.ops.insert(g.ops.begin() + static_cast<ptrdiff_t>(to), std::move(owned));
+  for (const Operand& o : g.returns)
+    if (usesDead(o)) throw std::logic_error("eraseOps: @" + g.name + " returns an erased result");
+  for (const auto& other : m.graphs)
+    for (const Value* a : other->activations)
+      if (a->def && dead.count(a->def)) throw std::logic_error("eraseOps: an activation of @" + other->name + " is erased");
+
+  auto detach = [&](Value* v) {
+    Op* def = v->def;
+    const bool inScope = g.scope.find(v->name) == v;
+    if (inScope) g.scope.erase(v);
+    v->def = nullptr;
+    m.journal([&g, v, def, inScope]() {
+      v->def = def;
+      if (inScope) g.scope.insert(v);
+    });
+  };
+  std::vector<Op*> order;
+  auto erased = std::make_shared<std::vector<std::unique_ptr<Op>>>();
+  std::vector<std::unique_ptr<Op>> kept;
+  kept.reserve(g.ops.size());
+  for (auto& op : g.ops) {
+    order.push_back(op.get());
+    if (!dead.count(op.get())) {
+      kept.push_back(std::move(op));
+      continue;
+    }
+    for (auto& inner : op->region)
+      for (Value* r : inner->results) detach(r);
+    for (Value* r : op->results) detach(r);
+    erased->push_back(std::move(op));
+  }
+  g.ops = std::move(kept);
   m.touch();
-  // Undo: back to position `from` (everything after the move is undone first).
-  m.journal([&g, raw, from]() {
-    for (size_t i = 0; i < g.ops.size(); ++i)
-      if (g.ops[i].get() == raw) {
-        std::unique_ptr<Op> o = std::move(g.ops[i]);
-        g.ops.erase(g.ops.begin() + static_cast<ptrdiff_t>(i));
-        g.ops.insert(g.ops.begin() + from, std::move(o));
-        return;
-      }
+  // Undo: the list as it was (later changes have been undone first).
+  m.journal([&g, order = std::move(order), erased]() {
+    std::unordered_map<const Op*, std::unique_ptr<Op>> owned;
+    for (auto& op : g.ops) owned.emplace(op.get(), std::move(op));
+    for (auto& op : *erased) owned.emplace(op.get(), std::move(op));
+    g.ops.clear();
+    for (Op* op : order) g.ops.push_back(std::move(owned.at(op)));
   });
 }
 

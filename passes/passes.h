@@ -2,6 +2,8 @@
 // the IR valid and the program's results unchanged; docs/decisions.md
 // ("Passes") records what each one does where the spec is silent.
 #pragma once
+#include <unordered_set>
+
 #include "passes/pass_manager.h"
 
 namespace pir::passes {
@@ -22,8 +24,11 @@ bool runDecomposeSum(Module& m, PassContext& ctx);
 bool isUserNamedInMain(const Value& v);
 // Every graph of the module, subgraphs in definition order (callees first), then main.
 std::vector<Graph*> graphsCalleesFirst(Module& m);
-// Moves top-level `op` to just after top-level `after` of the same graph
-// (nullptr: to the front), keeping its values (and their identities). Journaled.
-void moveOpAfter(Module& m, Op& op, Op* after);
+// Erases the top-level ops `dead` of `g` at once, in O(size of g): their
+// results are detached (as ir/rewriter.h eraseOp does) and the op list rebuilt.
+// No op that stays, return or activation may use their results (checked:
+// std::logic_error, a pass bug). Journaled. (eraseOp walks the graph per
+// result, which makes removing many ops quadratic.)
+void eraseOps(Module& m, Graph& g, const std::unordered_set<const Op*>& dead);
 
 }  // namespace pir::passes
