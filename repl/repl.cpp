@@ -517,9 +517,11 @@ struct Repl::Impl : BuildListener {
       });
     }
     if (*name == "passes") {
-      if (!arity(1, 1)) return false;
+      if (!arity(1, SIZE_MAX)) return false;
+      std::string list;  // `:passes inline, dce` is one list
+      for (const auto& a : args) list += a;
       std::string problem;
-      std::optional<passes::Pipeline> pipeline = passes::parsePipeline(args[0], problem);
+      std::optional<passes::Pipeline> pipeline = passes::parsePipeline(list, problem);
       if (!pipeline) return metaError(problem);
       std::vector<std::string> passes;
       for (const passes::PassInfo* p : *pipeline) passes.emplace_back(p->name);
@@ -535,7 +537,7 @@ struct Repl::Impl : BuildListener {
         failed = true;
         return false;
       }
-      pushUndo(checkpoint, std::move(snapshot), ":passes " + args[0]);
+      pushUndo(checkpoint, std::move(snapshot), ":passes " + list);
       return true;
     }
     if (*name == "reset") {

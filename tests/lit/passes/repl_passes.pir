@@ -11,7 +11,7 @@ graph @sq(%a: f32[2]) -> (f32[2]) {
 var %w : f32[2] = [1, 2]
 %y = call @sq(%w)
 :passes inlin
-:passes inline
+:passes inline, dce
 :print
 run
 print %y
@@ -25,6 +25,6 @@ print %y
 # CHECK-NEXT: }
 # CHECK:      %y: f32[2] = [1, 4]
 # CHECK:      undone: run
-# CHECK:      undone: :passes inline
+# CHECK:      undone: :passes inline,dce
 # CHECK:      graph @sq(%a: f32[2]) -> (f32[2]) {
 # CHECK:        %y = call @sq(%w) : f32[2]
