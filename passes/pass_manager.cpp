@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <ostream>
+#include <stdexcept>
 
 #include "ir/printer.h"
 #include "ir/verifier.h"
@@ -72,18 +73,32 @@ bool verifyAfter(const Module& module, const PassInfo& pass, DiagnosticEngine& d
 
 }  // namespace
 
-std::span<const PassInfo> registeredPasses() { return kPasses; }
+// The table above plus passes registered by the driver, sorted by name.
+std::vector<PassInfo>& registry() {
+  static std::vector<PassInfo> passes(kPasses.begin(), kPasses.end());
+  return passes;
+}
+
+void registerPass(const PassInfo& pass) {
+  std::vector<PassInfo>& passes = registry();
+  auto at = std::lower_bound(passes.begin(), passes.end(), pass.name,
+                             [](const PassInfo& p, std::string_view name) { return p.name < name; });
+  if (at != passes.end() && at->name == pass.name) throw std::logic_error("registerPass: '" + std::string(pass.name) + "' twice");
+  passes.insert(at, pass);
+}
+
+std::span<const PassInfo> registeredPasses() { return registry(); }
 
 const PassInfo* findPass(std::string_view name) {
-  for (const PassInfo& p : kPasses)
+  for (const PassInfo& p : registry())
     if (p.name == name) return &p;
   return nullptr;
 }
 
 std::string passListText() {
-  if (kPasses.empty()) return "(none in this build)";
+  if (registry().empty()) return "(none in this build)";
   std::string s;
-  for (const PassInfo& p : kPasses) s += (s.empty() ? "" : ", ") + std::string(p.name);
+  for (const PassInfo& p : registry()) s += (s.empty() ? "" : ", ") + std::string(p.name);
   return s;
 }
 

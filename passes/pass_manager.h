@@ -48,6 +48,10 @@ struct PassInfo {
 
 // Every pass of this build, in the order `pir help` lists them (by name).
 std::span<const PassInfo> registeredPasses();
+// Adds a pass implemented above passes/ (merge-exchange lives in device/): the
+// driver registers it at start-up, before any pipeline is parsed. A name may be
+// registered once (std::logic_error otherwise).
+void registerPass(const PassInfo& pass);
 const PassInfo* findPass(std::string_view name);
 // "a, b, c" (or "(none in this build)"), for usage text.
 std::string passListText();

@@ -106,6 +106,22 @@ int profileCommand(const ProfileOptions& options, std::istream& in, std::ostream
   return diags.errorCount() > 0 ? 1 : 0;
 }
 
+namespace {
+
+bool runMergeExchange(Module& m, passes::PassContext& ctx) { return device::mergeExchange(m, ctx.diags); }
+
+// merge-exchange lives in device/, above passes/: the driver adds it to the
+// pass table when the program starts.
+const bool kMergeExchangeRegistered = [] {
+  passes::registerPass({"merge-exchange",
+                        "groups consecutive IO ops with no compute op between them into exchange blocks "
+                        "(PopXL merge_exchange)",
+                        &runMergeExchange});
+  return true;
+}();
+
+}  // namespace
+
 std::vector<std::string> availablePasses() {
   std::vector<std::string> names;
   for (const passes::PassInfo& p : passes::registeredPasses()) names.emplace_back(p.name);
