@@ -19,6 +19,7 @@
 #include "passes/autodiff.h"
 #include "ir/printer.h"
 #include "ir/op_info.h"
+#include "passes/pass_manager.h"
 #include "repl/commands.h"
 
 #ifndef PIR_VERSION
@@ -108,14 +109,6 @@ const CommandHelp* findCommand(std::string_view name) {
   return nullptr;
 }
 
-std::string passListText() {
-  std::vector<std::string> passes = availablePasses();
-  if (passes.empty()) return "(none in this build)";
-  std::string s;
-  for (size_t i = 0; i < passes.size(); ++i) s += (i ? ", " : "") + passes[i];
-  return s;
-}
-
 void printGeneralHelp(std::ostream& out) {
   out << "usage: pir <command> [options]\n"
          "       pir --help | --version\n\n"
@@ -135,7 +128,16 @@ void printCommandHelp(const CommandHelp& c, std::ostream& out) {
   summary[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(summary[0])));
   out << "usage: pir " << c.synopsis << "\n\n" << summary << ".\n";
   if (!c.details.empty()) out << '\n' << c.details;
-  if (c.synopsis.find("--passes") != std::string_view::npos) out << "\nPasses: " << passListText() << '\n';
+  if (c.synopsis.find("--passes") != std::string_view::npos) {
+    out << "\nPasses:";
+    if (passes::registeredPasses().empty()) out << " " << passes::passListText();
+    out << '\n';
+    for (const passes::PassInfo& p : passes::registeredPasses()) {
+      out << "  " << p.name;
+      for (size_t i = p.name.size(); i < 16; ++i) out << ' ';
+      out << ' ' << p.summary << '\n';
+    }
+  }
 }
 
 int usageError(std::ostream& err, const std::string& message, const CommandHelp* command) {
@@ -198,22 +200,13 @@ bool isOption(const std::string& a) { return a.size() > 1 && a[0] == '-'; }
 // Splits and checks a --passes list against the pass manager's names.
 bool parsePassList(const std::string& text, std::vector<std::string>& passes, const CommandHelp& command,
                    std::ostream& err) {
-  std::vector<std::string> known = availablePasses();
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    if (comma == std::string::npos) comma = text.size();
-    std::string name = text.substr(start, comma - start);
-    start = comma + 1;
-    if (name.empty()) continue;
-    bool found = false;
-    for (auto& k : known) found = found || k == name;
-    if (!found) {
-      usageError(err, "unknown pass '" + name + "'; available passes: " + passListText(), &command);
-      return false;
-    }
-    passes.push_back(std::move(name));
+  std::string error;
+  std::optional<passes::Pipeline> pipeline = passes::parsePipeline(text, error);
+  if (!pipeline) {
+    usageError(err, "--passes=" + text + ": " + error, &command);
+    return false;
   }
+  for (const passes::PassInfo* p : *pipeline) passes.emplace_back(p->name);
   return true;
 }
 
@@ -295,16 +288,11 @@ int optCommand(const OptOptions& o, std::istream& in, std::ostream& out, std::os
   Module module;
   if (int status = buildFile(o.file, in, sources, diags, module, err)) return status;
   try {
-    if (o.printAfterEach) {
-      // One pass at a time, the IR after each: "# after PASS" is a comment, so
-      // each section is itself a valid program.
-      for (const std::string& pass : o.passes) {
-        if (!runPasses(module, {pass}, diags, o.verifyEach, nullptr) || diags.errorCount() != 0) return kProgramError;
-        out << "# after " << pass << '\n' << printModule(module);
-      }
-    } else if (!o.passes.empty()) {
-      if (!runPasses(module, o.passes, diags, o.verifyEach, nullptr) || diags.errorCount() != 0) return kProgramError;
-    }
+    // --print-after-each: the IR after every pass ("# -- after PASS --" is a
+    // comment, so each section is itself a valid program), then the result.
+    if (!o.passes.empty() && (!runPasses(module, o.passes, diags, o.verifyEach, o.printAfterEach ? &out : nullptr) ||
+                              diags.errorCount() != 0))
+      return kProgramError;
   } catch (const CompileError&) {
     return kProgramError;  // already reported
   }

@@ -1,9 +1,11 @@
 // `pir dot`, `pir profile` (and `run --profile`, REPL `:profile`) over the
-// device library (device/), and the pass hooks. (run, disasm and repl live in
-// repl/run_command.cpp and repl/repl_command.cpp.)
+// device library (device/), and the CLI's hooks into the pass manager
+// (passes/pass_manager.h). (run, disasm and repl live in repl/run_command.cpp
+// and repl/repl_command.cpp.)
 #include <memory>
 #include <ostream>
 #include <sstream>
+#include <stdexcept>
 
 #include "device/device_model.h"
 #include "device/dot.h"
@@ -11,10 +13,12 @@
 #include "frontend/builder.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
+#include "passes/pass_manager.h"
 #include "repl/commands.h"
 #include "repl/run_counter.h"
 #include "repl/session_driver.h"
 #include "vm/session.h"
+#include "vm/const_eval.h"
 
 namespace pir::cli {
 
@@ -102,21 +106,42 @@ int profileCommand(const ProfileOptions& options, std::istream& in, std::ostream
   return diags.errorCount() > 0 ? 1 : 0;
 }
 
-std::vector<std::string> availablePasses() { return {"merge-exchange"}; }
+namespace {
 
-bool runPasses(Module& module, const std::vector<std::string>& passes, DiagnosticEngine& diags, bool verifyEach,
-               std::ostream* afterEach) {
-  for (const std::string& pass : passes) {
-    if (pass == "merge-exchange") {
-      if (!device::mergeExchange(module, diags)) return false;
-    } else {
-      diags.report({Severity::Error, {}, "unknown pass '" + pass + "'", {}});
-      return false;
-    }
-    if (verifyEach && !verifyModule(module, diags)) return false;
-    if (afterEach) *afterEach << "# after " << pass << '\n' << printModule(module);
-  }
+bool runMergeExchange(Module& m, passes::PassContext& ctx) { return device::mergeExchange(m, ctx.diags); }
+
+// merge-exchange lives in device/, above passes/: the driver adds it to the
+// pass table when the program starts.
+const bool kMergeExchangeRegistered = [] {
+  passes::registerPass({"merge-exchange",
+                        "groups consecutive IO ops with no compute op between them into exchange blocks "
+                        "(PopXL merge_exchange)",
+                        &runMergeExchange});
   return true;
+}();
+
+}  // namespace
+
+std::vector<std::string> availablePasses() {
+  std::vector<std::string> names;
+  for (const passes::PassInfo& p : passes::registeredPasses()) names.emplace_back(p.name);
+  return names;
+}
+
+bool runPasses(Module& module, const std::vector<std::string>& names, DiagnosticEngine& diags, bool verifyEach,
+               std::ostream* afterEach) {
+  passes::Pipeline pipeline;
+  for (const std::string& name : names) {
+    const passes::PassInfo* pass = passes::findPass(name);
+    if (!pass) throw std::logic_error("runPasses: '" + name + "' was not checked against availablePasses()");
+    pipeline.push_back(pass);
+  }
+  passes::PipelineOptions options;
+  options.verifyEach = verifyEach;
+  options.printAfterEach = afterEach;
+  static const vm::KernelEvaluator evaluator;  // stateless: shared by every pipeline
+  options.evaluator = &evaluator;
+  return passes::runPipeline(module, pipeline, diags, options);
 }
 
 }  // namespace pir::cli

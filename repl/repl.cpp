@@ -15,6 +15,7 @@
 #include "ir/printer.h"
 #include "ir/diagnostics.h"
 #include "ir/op_info.h"
+#include "passes/pass_manager.h"
 #include "repl/commands.h"
 #include "vm/format.h"
 #include "vm/session.h"
@@ -534,14 +535,14 @@ struct Repl::Impl : BuildListener {
       });
     }
     if (*name == "passes") {
-      if (!arity(1, 1)) return false;
+      if (!arity(1, SIZE_MAX)) return false;
+      std::string list;  // `:passes inline, dce` is one list
+      for (const auto& a : args) list += a;
+      std::string problem;
+      std::optional<passes::Pipeline> pipeline = passes::parsePipeline(list, problem);
+      if (!pipeline) return metaError(problem);
       std::vector<std::string> passes;
-      std::stringstream list(args[0]);
-      for (std::string p; std::getline(list, p, ',');)
-        if (!trim(p).empty()) passes.emplace_back(trim(p));
-      std::vector<std::string> known = cli::availablePasses();
-      for (auto& p : passes)
-        if (std::find(known.begin(), known.end(), p) == known.end()) return metaError("unknown pass '" + p + "'");
+      for (const passes::PassInfo* p : *pipeline) passes.emplace_back(p->name);
       bool ok = false;
       // Passes change the module through ir/rewriter.h, which journals every
       // change: a failed pipeline is rolled back, a successful one is undoable.
@@ -554,7 +555,7 @@ struct Repl::Impl : BuildListener {
         failed = true;
         return false;
       }
-      pushUndo(checkpoint, std::move(snapshot), ":passes " + args[0]);
+      pushUndo(checkpoint, std::move(snapshot), ":passes " + list);
       return true;
     }
     if (*name == "reset") {

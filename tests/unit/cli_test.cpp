@@ -99,7 +99,7 @@ TEST(Cli, UsageErrorsExitTwo) {
 TEST(Cli, UnknownPassIsAUsageErrorListingPasses) {
   Result r = runPir({"opt", "-", "--passes=no-such-pass"}, kGood);
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("pir: error: unknown pass 'no-such-pass'; available passes: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("pir: error: --passes=no-such-pass: unknown pass 'no-such-pass'; available passes: "), std::string::npos) << r.err;
   for (const std::string& pass : availablePasses()) EXPECT_NE(r.err.find(pass), std::string::npos) << pass;
   EXPECT_EQ(r.out, "");
   // An empty list is no passes at all.

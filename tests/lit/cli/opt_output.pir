@@ -7,7 +7,7 @@
 # CHECK: h2d $x : f32[2]
 # EMPTY-NOT: {{.}}
 # RUN: not %pir opt %S/Inputs/good.pir --passes=no-such-pass 2>&1 | FileCheck %s --check-prefix=PASS
-# PASS: pir: error: unknown pass 'no-such-pass'; available passes:
+# PASS: pir: error: --passes=no-such-pass: unknown pass 'no-such-pass'; available passes:
 # A failed opt leaves no output file behind.
 # RUN: rm -f %t.bad
 # RUN: not %pir opt %S/Inputs/bad.pir -o %t.bad

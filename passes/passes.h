@@ -1,0 +1,34 @@
+// The passes of tools.md §1, registered in passes/pass_manager.cpp. Each keeps
+// the IR valid and the program's results unchanged; docs/decisions.md
+// ("Passes") records what each one does where the spec is silent.
+#pragma once
+#include <unordered_set>
+
+#include "passes/pass_manager.h"
+
+namespace pir::passes {
+
+// Removes ops whose results are never used and that have no side effect (dce.cpp).
+bool runDce(Module& m, PassContext& ctx);
+// Replaces `call`s by the callee's body, by-value semantics kept (inline.cpp).
+bool runInline(Module& m, PassContext& ctx);
+// Evaluates pure ops whose operands are all constants (fold_constants.cpp).
+bool runFoldConstants(Module& m, PassContext& ctx);
+// Schedules sums of more than two contributions as chains of adds (decompose_sum.cpp).
+bool runDecomposeSum(Module& m, PassContext& ctx);
+
+// ---- helpers shared by the passes (pass_util.cpp) ----------------------------
+
+// A main-graph value whose name was written in the source: a session command
+// (`print %v`, language.md §11) may read it, so passes keep it and its value.
+bool isUserNamedInMain(const Value& v);
+// Every graph of the module, subgraphs in definition order (callees first), then main.
+std::vector<Graph*> graphsCalleesFirst(Module& m);
+// Erases the top-level ops `dead` of `g` at once, in O(size of g): their
+// results are detached (as ir/rewriter.h eraseOp does) and the op list rebuilt.
+// No op that stays, return or activation may use their results (checked:
+// std::logic_error, a pass bug). Journaled. (eraseOp walks the graph per
+// result, which makes removing many ops quadratic.)
+void eraseOps(Module& m, Graph& g, const std::unordered_set<const Op*>& dead);
+
+}  // namespace pir::passes

@@ -1,0 +1,171 @@
+// The passes (passes/passes.h) in-process: what each one may and may not touch,
+// idempotence, and that Module::rollback undoes every pass exactly (the REPL's
+// undo). Printed results with and without passes are compared by the goldens
+// (tests/lit/passes) and by tests/passes_same_output.sh.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <sstream>
+
+#include "frontend/builder.h"
+#include "ir/evaluator.h"
+#include "ir/printer.h"
+#include "ir/verifier.h"
+#include "passes/passes.h"
+#include "vm/const_eval.h"
+
+namespace pir::passes {
+namespace {
+
+struct Built {
+  SourceManager sources;
+  DiagnosticEngine diags{sources};
+  Module module;
+  std::ostringstream err;
+  explicit Built(const std::string& text) {
+    diags.setStream(&err);
+    uint32_t id = sources.add("t.pir", text);
+    EXPECT_TRUE(buildFromBuffer(module, diags, id, "")) << err.str();
+  }
+  bool run(std::string_view pipelineText, const ConstantEvaluator* evaluator = nullptr) {
+    std::string error;
+    auto pipeline = parsePipeline(pipelineText, error);
+    EXPECT_TRUE(pipeline) << error;
+    PipelineOptions options;
+    options.verifyEach = true;
+    options.evaluator = evaluator;
+    return runPipeline(module, *pipeline, diags, options);
+  }
+  std::string text() const { return printModule(module); }
+};
+
+// Something for every pass to do: calls (by value, by reference, nested), dead
+// code, foldable constants and a sum of four contributions.
+const char* kProgram = R"(
+h2d $x : f32[2]
+d2h $y : f32[2]
+graph @inc(%t: f32[2]) -> (f32[2]) {
+  %u = add_ %t, 1
+  return %u
+}
+graph @acc(%w: &f32[2], %g: f32[2]) -> () {
+  accumulate_ %w, %g
+  return
+}
+graph @grad(%d: f32[2], %x: f32[2]) -> (f32[2]) {
+  %p1 = mul %d, %x
+  %p2 = exp %d
+  %dead = sin %x
+  %p3 = neg %d
+  %p4 = call @inc(%d)
+  %s1 = add %p1, %p2
+  %s2 = add %s1, %p3
+  %s = add %s2, %p4
+  return %s
+}
+main {
+  var %w : f32[2] = [1, 2]
+  const %a : f32[2] = [3, 4]
+  %c = mul %a, 2
+  %x = host_load $x
+  %g = call @grad(%x, %c)
+  call @acc(%w, %g)
+  exp %x
+  host_store $y, %g
+}
+)";
+
+const vm::KernelEvaluator kEvaluator;
+
+TEST(Passes, EveryPassIsUndoneExactlyByRollback) {
+  for (const PassInfo& pass : registeredPasses()) {
+    Built b(kProgram);
+    const std::string before = b.text();
+    Module::Checkpoint cp = b.module.checkpoint();
+    const uint64_t generation = b.module.generation;
+    ASSERT_TRUE(b.run(pass.name, &kEvaluator)) << pass.name << ": " << b.err.str();
+    EXPECT_NE(b.module.generation, generation) << pass.name << " changed nothing on a program made for it";
+    EXPECT_NE(b.text(), before) << pass.name;
+    b.module.rollback(cp);
+    EXPECT_EQ(b.text(), before) << pass.name;
+    EXPECT_TRUE(verifyModule(b.module, b.diags)) << pass.name << ": " << b.err.str();
+  }
+}
+
+TEST(Passes, EveryPassIsIdempotent) {
+  for (const PassInfo& pass : registeredPasses()) {
+    Built b(kProgram);
+    ASSERT_TRUE(b.run(pass.name, &kEvaluator)) << b.err.str();
+    const std::string once = b.text();
+    ASSERT_TRUE(b.run(pass.name, &kEvaluator)) << b.err.str();
+    EXPECT_EQ(b.text(), once) << pass.name;
+  }
+}
+
+TEST(Passes, TheFullPipelineLeavesOnlyWhatMatters) {
+  Built b(kProgram);
+  ASSERT_TRUE(b.run("inline,fold-constants,decompose-sum,dce", &kEvaluator)) << b.err.str();
+  const std::string text = b.text();
+  EXPECT_EQ(b.module.graphs.size(), 0u) << text;                           // every callee inlined and erased
+  EXPECT_EQ(text.find("sin"), std::string::npos) << text;                  // dead
+  EXPECT_NE(text.find("const %c : f32[2] = [6, 8]"), std::string::npos) << text;  // folded, name kept
+  EXPECT_NE(text.find("accumulate_ %w, %g"), std::string::npos) << text;  // by-reference write to a var
+  EXPECT_NE(text.find("host_store $y, %g"), std::string::npos) << text;
+}
+
+// An evaluator that records what it is asked and refuses everything.
+class RecordingEvaluator final : public ConstantEvaluator {
+ public:
+  mutable std::set<OpCode> asked;
+  bool evaluate(const Op& op, std::span<const ConstTensor>, std::vector<ConstTensor>&) const override {
+    asked.insert(op.code);
+    return false;
+  }
+};
+
+TEST(Passes, FoldConstantsAsksOnlyAboutPureOpsOfConstants) {
+  Built c(R"(
+const %s : u32[2] = [1, 2]
+const %a : f32[2] = [1, 2]
+%r = random_uniform %s {shape = [2]}
+%p = print_tensor %a
+%n = neg %a
+%copy = identity %a
+add_ %copy, 1
+)");
+  RecordingEvaluator recorder;
+  const std::string before = c.text();
+  ASSERT_TRUE(c.run("fold-constants", &recorder)) << c.err.str();
+  EXPECT_EQ(recorder.asked, std::set<OpCode>{OpCode::Neg});  // not random, print_tensor, in place, or a written copy
+  EXPECT_EQ(c.text(), before);                               // refused: nothing changes
+}
+
+TEST(Passes, FoldConstantsWithoutAnEvaluatorChangesNothing) {
+  Built b("const %a : f32[2] = [1, 2]\n%n = neg %a\n");
+  const uint64_t generation = b.module.generation;
+  ASSERT_TRUE(b.run("fold-constants", nullptr));
+  EXPECT_EQ(b.module.generation, generation);
+}
+
+TEST(Passes, DceKeepsWhatASessionCanSee) {
+  Built b(R"(
+var %w : f32[2] = [1, 2]
+const %k : f32[2] = 3
+%named = neg %w
+neg %w
+%t = exp %w
+relu_ %t
+add_ %w, 1
+)");
+  ASSERT_TRUE(b.run("dce"));
+  const std::string text = b.text();
+  EXPECT_NE(text.find("const %k"), std::string::npos) << text;      // named in main: printable
+  EXPECT_NE(text.find("%named = neg %w"), std::string::npos) << text;
+  EXPECT_NE(text.find("%t = exp %w"), std::string::npos) << text;   // named, and written in place
+  EXPECT_NE(text.find("relu_ %t"), std::string::npos) << text;
+  EXPECT_NE(text.find("add_ %w, 1"), std::string::npos) << text;    // a variable's update
+  EXPECT_EQ(text.find("neg %w"), text.rfind("neg %w")) << "the unnamed neg is gone: " << text;
+}
+
+}  // namespace
+}  // namespace pir::passes
