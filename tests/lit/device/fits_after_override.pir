@@ -16,8 +16,8 @@ main {
 run
 print $y
 # DEFAULT: error: out of memory on tile 0: 1696 bytes needed at its peak, 1200 available (tile_memory)
-# OVERRIDE: $y: f32[4] = [0.991329, 0.991329, 0.991329, 0.991329]
-# Tile 0: %w 16, $y's landing area 16, exp's code 544, %a 16 = 592 (tanh(e) = 0.991329).
+# OVERRIDE: $y: f32[4] = [0.9913289, 0.9913289, 0.9913289, 0.9913289]
+# Tile 0: %w 16, $y's landing area 16, exp's code 544, %a 16 = 592 (tanh(e) = 0.9913289, correctly rounded).
 # Tile 1: tanh and host_store code 1088, %b 16 = 1104.
 # PROFILE:      0       1       1104          1088    92.00%
 # PROFILE-NEXT: 0       0        592           576    49.33%
