@@ -237,7 +237,7 @@ TEST_F(InferTest, ConvAndPool) {
   EXPECT_EQ(infer(OpCode::Conv, {F32({2, 4, 10}), F32({6, 2, 3})}, attrs({{"groups", Attr::integer(2)}}))[0],
             F32({2, 6, 8}));
   infer(OpCode::Conv, {F32({1, 3, 8, 8}), F32({4, 2, 3, 3})});
-  EXPECT_EQ(error, "conv: weights f32[4,2,3,3] expect 2 input channels, got f32[1,3,8,8]");
+  EXPECT_EQ(error, "conv: weights f32[4,2,3,3] expect 2 \u00d7 1 input channels, got f32[1,3,8,8]");
   EXPECT_EQ(infer(OpCode::MaxPool, {F32({1, 2, 6, 6})}, attrs({{"kernel", ints({2, 2})}}))[0], F32({1, 2, 3, 3}));
 }
 

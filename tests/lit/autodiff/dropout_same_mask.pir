@@ -2,8 +2,6 @@
 # which is exactly dropout's output divided by its input, times g (every x is non-zero).
 # %err is the largest difference (0: same mask); %kept counts kept elements (neither all
 # nor none, so the test cannot pass with a trivial mask).
-# The VM has no dropout kernel yet ("dropout: this op is not executable by the VM yet").
-# XFAIL: *
 # RUN: %pir run %s | FileCheck %s
 graph @f(%x: f32[4,5], %s: u32[2]) -> (f32[4,5]) {
   %y = dropout %x, %s {p = 0.5}
