@@ -14,6 +14,7 @@
 #include "frontend/parser.h"
 #include "ir/infer.h"
 #include "ir/rewriter.h"
+#include "ir/suggest.h"
 #include "ir/verifier.h"
 
 namespace pir {
@@ -143,14 +144,14 @@ struct Builder::Impl {
                               ": a subgraph sees only its parameters and its own values; pass it as an argument",
                    std::move(notes));
       }
-    diags.fail(n.loc, std::string(what) + ": unknown value %" + n.text);
+    diags.fail(n.loc, std::string(what) + ": unknown value %" + n.text + suggestValue(g, n.text));
   }
 
   Graph* lookupGraph(const ast::Name& n, std::string_view what) {
     if (openGraph && n.text == openGraph->name) diags.fail(n.loc, "recursion: @" + n.text + " calls itself");
     if (Graph* g = m.findGraph(n.text)) return g;
     if (n.text == "main") diags.fail(n.loc, std::string(what) + ": @main is the main graph and cannot be called");
-    diags.fail(n.loc, std::string(what) + ": unknown graph @" + n.text);
+    diags.fail(n.loc, std::string(what) + ": unknown graph @" + n.text + suggestGraph(m, n.text));
   }
 
   Operand resolveOperand(Graph& g, ast::Operand& a, std::string_view what) {
@@ -164,7 +165,7 @@ struct Builder::Impl {
       case ast::Operand::Kind::Resource:
         o.kind = Operand::Kind::Resource;
         o.resource = m.findResource(a.name.text);
-        if (!o.resource) diags.fail(a.name.loc, std::string(what) + ": unknown stream or remote buffer $" + a.name.text);
+        if (!o.resource) diags.fail(a.name.loc, std::string(what) + ": unknown stream or remote buffer $" + a.name.text + suggestResource(m, a.name.text));
         break;
       case ast::Operand::Kind::Literal:
         o.kind = Operand::Kind::Literal;
@@ -265,7 +266,7 @@ struct Builder::Impl {
   // Builds one op statement into `g`; appended to `region` when inside an exchange block.
   Op* opStatement(Graph& g, ast::OpStmt& s, Op* region) {
     auto code = lookupOp(s.opName);
-    if (!code) diags.fail(s.opLoc, "unknown op '" + s.opName + "'");
+    if (!code) diags.fail(s.opLoc, "unknown op '" + s.opName + "'" + suggestOp(s.opName));
     const OpInfo& info = opInfo(*code);
     if (region && !info.has(F_IO))
       diags.fail(s.opLoc, "exchange: only IO ops (host_load, host_store, remote_load, remote_load_, remote_store) may "
@@ -441,13 +442,14 @@ struct Builder::Impl {
     const std::string& t = n.text;
     if (t.size() > 1 && t[0] == '$') {
       Resource* r = m.findResource(t.substr(1));
-      if (!r) diags.fail(n.loc, std::string(cmd) + ": unknown stream " + t);
+      if (!r) diags.fail(n.loc, std::string(cmd) + ": unknown stream " + t + suggestResource(m, t.substr(1)));
       if (r->kind == Resource::Kind::RemoteBuffer)
         diags.fail(n.loc, std::string(cmd) + ": " + t + " is a remote buffer; print a remote variable instead");
       return;
     }
     if (t.size() > 1 && t[0] == '%') {
-      if (!m.main->lookup(t.substr(1))) diags.fail(n.loc, std::string(cmd) + ": unknown value " + t + " in the main graph");
+      if (!m.main->lookup(t.substr(1)))
+        diags.fail(n.loc, std::string(cmd) + ": unknown value " + t + " in the main graph" + suggestValue(*m.main, t.substr(1)));
       return;
     }
     diags.fail(n.loc, std::string(cmd) + ": expected a $stream or a %value, got " + t);
@@ -629,7 +631,7 @@ void setAutodiffTransform(AutodiffTransform transform) { gAutodiff = transform; 
 void Builder::autodiff(ast::AutodiffItem&& item) {
   Impl& b = *impl_;
   b.markItem();
-  if (!b.m.findGraph(item.fwd.text)) b.diags.fail(item.fwd.loc, "autodiff: unknown graph @" + item.fwd.text);
+  if (!b.m.findGraph(item.fwd.text)) b.diags.fail(item.fwd.loc, "autodiff: unknown graph @" + item.fwd.text + suggestGraph(b.m, item.fwd.text));
   if (Graph* prev = b.m.findGraph(item.grad.text)) b.redefinition(item.grad.loc, "@" + item.grad.text, prev->loc);
   Graph* fwd = b.m.findGraph(item.fwd.text);
   // Without the transform the program cannot be used: it needs the graph the
@@ -645,7 +647,7 @@ void Builder::feed(ast::FeedCmd&& c) {
   Impl& b = *impl_;
   b.markItem();
   Resource* r = b.m.findResource(c.stream.text);
-  if (!r) b.diags.fail(c.stream.loc, "feed: unknown stream $" + c.stream.text);
+  if (!r) b.diags.fail(c.stream.loc, "feed: unknown stream $" + c.stream.text + suggestResource(b.m, c.stream.text));
   if (r->kind != Resource::Kind::H2D)
     b.diags.fail(c.stream.loc, "feed: $" + r->name + " is not an h2d stream",
                  r->loc.valid() ? std::vector<Note>{{r->loc, "$" + r->name + " is declared here"}} : std::vector<Note>{});
@@ -688,7 +690,7 @@ void Builder::write(ast::WriteCmd&& c) {
   Impl& b = *impl_;
   b.markItem();
   Value* v = b.m.main->lookup(c.var.text);
-  if (!v) b.diags.fail(c.var.loc, "write: unknown variable %" + c.var.text);
+  if (!v) b.diags.fail(c.var.loc, "write: unknown variable %" + c.var.text + suggestValue(*b.m.main, c.var.text));
   if (v->kind != Value::Kind::Var)
     b.diags.fail(c.var.loc, "write: %" + c.var.text + " is not a variable",
                  v->loc.valid() ? std::vector<Note>{{v->loc, "%" + v->name + " is declared here"}} : std::vector<Note>{});

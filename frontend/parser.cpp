@@ -10,6 +10,7 @@
 #include <cctype>
 #include "frontend/parser.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -84,7 +85,7 @@ struct ParseState {
     std::string text = message;
     // Session line numbers in the REPL (SourceBuffer::firstLine), as diagnostics show them.
     const SourceBuffer& buffer = diags.sources().buffer(file);
-    text += " opened at " + std::to_string(buffer.displayLine(open.line)) + ":" + std::to_string(open.col);
+    text += " opened at " + std::to_string(buffer.displayLine(open.line)) + ":" + std::to_string(buffer.displayColumn(open.line, open.col));
     diags.fail(errorLoc(at), std::move(text), {Note{open, std::string(what) + " opened here"}});
   }
   [[noreturn]] void errorAtOpener(const char* message) {
@@ -629,11 +630,15 @@ std::string directoryOf(const std::string& bufferName) {
 
 }  // namespace
 
-void parseBuffer(uint32_t file, ast::ParseSink& sink, DiagnosticEngine& diags) {
+void parseBuffer(uint32_t file, ast::ParseSink& sink, DiagnosticEngine& diags, size_t offset) {
   const SourceBuffer& buffer = diags.sources().buffer(file);
   ParseState state(file, sink, diags);
   state.baseDir = directoryOf(buffer.name);
-  Input in(buffer.text.data(), buffer.text.data() + buffer.text.size(), buffer.name.c_str());
+  offset = std::min(offset, buffer.text.size());
+  size_t line = 1;
+  for (size_t k = 0; k < offset; ++k) line += buffer.text[k] == '\n';
+  // Positions stay those of the whole buffer (offset is a line start, column 1).
+  Input in(buffer.text.data() + offset, buffer.text.data() + buffer.text.size(), buffer.name.c_str(), offset, line, 1);
   try {
     pg::parse<grammar::file, action, grammar::control>(in, state);
   } catch (const pg::parse_error& e) {

@@ -1,5 +1,7 @@
 #include "ir/diagnostics.h"
 
+#include <algorithm>
+
 namespace pir {
 
 uint32_t SourceManager::add(std::string name, std::string text, uint32_t firstLine) {
@@ -25,6 +27,47 @@ std::string_view SourceBuffer::lineText(uint32_t line) const {
   return std::string_view(text).substr(b, e - b);
 }
 
+namespace {
+
+bool isContinuationByte(unsigned char c) { return (c & 0xC0) == 0x80; }
+
+// Decodes the code point starting at s[i] (invalid UTF-8 counts as one
+// character per byte) and advances i past it.
+uint32_t decodeAt(std::string_view s, size_t& i) {
+  unsigned char c = static_cast<unsigned char>(s[i]);
+  int extra = c >= 0xF0 && c < 0xF8 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : 0;
+  if (c >= 0xF8) extra = 0;
+  for (int k = 1; k <= extra; ++k)
+    if (i + k >= s.size() || !isContinuationByte(static_cast<unsigned char>(s[i + k]))) extra = 0;
+  uint32_t cp = extra == 0 ? c : c & (0x3F >> extra);
+  for (int k = 1; k <= extra; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+  i += 1 + extra;
+  return cp;
+}
+
+// Terminal cells of a code point for the caret line: 0 for combining marks, 2
+// for East Asian wide and fullwidth characters (the common blocks), else 1.
+int cellWidth(uint32_t cp) {
+  if ((cp >= 0x300 && cp <= 0x36F) || (cp >= 0x200B && cp <= 0x200F) || (cp >= 0xFE00 && cp <= 0xFE0F)) return 0;
+  if ((cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) || (cp >= 0xAC00 && cp <= 0xD7A3) ||
+      (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+      (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x1F300 && cp <= 0x1FAFF) || (cp >= 0x20000 && cp <= 0x3FFFD))
+    return 2;
+  return 1;
+}
+
+}  // namespace
+
+uint32_t SourceBuffer::displayColumn(uint32_t line, uint32_t col) const {
+  std::string_view text = lineText(line);
+  size_t end = col == 0 ? 0 : std::min<size_t>(col - 1, text.size());
+  uint32_t chars = 1;
+  for (size_t i = 0; i < end; ++chars) decodeAt(text, i);
+  // A column past the line's end (an error at end of input) keeps its distance.
+  if (col - 1 > text.size()) chars += static_cast<uint32_t>(col - 1 - text.size());
+  return chars;
+}
+
 static const char* severityWord(Severity s) {
   switch (s) {
     case Severity::Error: return "error";
@@ -38,7 +81,7 @@ static void formatOne(const SourceManager& sm, std::string& out, Severity sev, S
                       const std::string& msg, bool withLine) {
   if (loc.valid()) {
     const SourceBuffer& b = sm.buffer(loc.file);
-    out += b.name + ":" + std::to_string(b.displayLine(loc.line)) + ":" + std::to_string(loc.col) + ": ";
+    out += b.name + ":" + std::to_string(b.displayLine(loc.line)) + ":" + std::to_string(b.displayColumn(loc.line, loc.col)) + ": ";
     out += severityWord(sev);
     out += ": " + msg + "\n";
     if (!withLine) return;
@@ -46,8 +89,17 @@ static void formatOne(const SourceManager& sm, std::string& out, Severity sev, S
     out += "  ";
     out += line;
     out += "\n  ";
-    // Keep tabs in the caret line so the caret lines up under tabbed source.
-    for (uint32_t i = 1; i < loc.col && i - 1 < line.size(); ++i) out += line[i - 1] == '\t' ? '\t' : ' ';
+    // One cell per cell of the source before the caret: tabs are kept (the
+    // terminal expands both lines alike), wide characters take two spaces.
+    size_t end = loc.col == 0 ? 0 : std::min<size_t>(loc.col - 1, line.size());
+    for (size_t i = 0; i < end;) {
+      if (line[i] == '\t') {
+        out += '\t';
+        ++i;
+        continue;
+      }
+      out.append(static_cast<size_t>(cellWidth(decodeAt(line, i))), ' ');
+    }
     out += "^\n";
   } else {
     out += "pir: ";

@@ -46,6 +46,7 @@ class DiagnosticEngine {
   [[noreturn]] void fail(SourceLoc loc, std::string msg, std::vector<Note> notes = {});
 
   void setStream(std::ostream* os) { os_ = os; }
+  std::ostream* stream() const { return os_; }
   int errorCount() const { return errors_; }
   int warningCount() const { return warnings_; }
   const std::vector<Diagnostic>& all() const { return diags_; }

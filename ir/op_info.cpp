@@ -181,9 +181,9 @@ struct OpTable {
 
   OpTable() {
     infos.reserve(kNumOpCodes);
-#define PIR_OP(id, text, mn, mx, attrSpec, infer, gradKind, flagBits, kernel)                                    \
+#define PIR_OP(id, text, mn, mx, attrSpec, infer, gradKind, flagBits, kernel, operandText)                       \
   infos.push_back(OpInfo{OpCode::id, text, mn, mx, attrSpec, GradKind::gradKind, static_cast<uint32_t>(flagBits), \
-                         parseSpec(text, attrSpec)});
+                         parseSpec(text, attrSpec), operandText, #infer});
 #include "ir/ops.def"
 #undef PIR_OP
     for (auto& info : infos) {
@@ -194,7 +194,7 @@ struct OpTable {
         std::abort();
       }
     }
-    byName.emplace("negate", OpCode::Neg);
+    for (const OpAlias& a : opAliases()) byName.emplace(a.alias, a.code);
   }
 };
 
@@ -218,12 +218,17 @@ std::vector<std::string_view> allOpNames() {
   std::vector<std::string_view> names;
   for (auto& info : table().infos)
     if (!info.has(F_DECL) && !info.has(F_REGION)) names.push_back(info.name);
-  names.push_back("negate");
+  for (const OpAlias& a : opAliases()) names.push_back(a.alias);
   return names;
 }
 
+std::span<const OpAlias> opAliases() {
+  static constexpr OpAlias kAliases[] = {{"negate", OpCode::Neg}};  // ops.md: "`negate` is an alias of `neg`"
+  return kAliases;
+}
+
 const std::vector<AttrSpec>& placementAttrs() {
-  static const std::vector<AttrSpec> specs = parseSpec("<placement>", "ipu:int?, tile_set:enum(compute|io)?, tile:int?, tiles:ints?");
+  static const std::vector<AttrSpec> specs = parseSpec("<placement>", "ipu:int?, tile_set:enum(compute|io)=compute, tile:int?, tiles:ints?");
   return specs;
 }
 

@@ -12,13 +12,13 @@
 namespace pir {
 
 enum class OpCode : uint16_t {
-#define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel) id,
+#define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel, operands) id,
 #include "ir/ops.def"
 #undef PIR_OP
 };
 
 inline constexpr int kNumOpCodes = 0
-#define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel) +1
+#define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel, operands) +1
 #include "ir/ops.def"
 #undef PIR_OP
     ;
@@ -36,6 +36,7 @@ enum OpFlag : uint32_t {
   F_CONTROL = 1u << 7,      // takes graph-call operands
   F_RANDOM = 1u << 8,       // consumes a seed
   F_COLLECTIVE = 1u << 9,   // replica collective
+  F_EXTENSION = 1u << 10,   // not in ops.md: a pir extension (docs/ops.md says so)
 };
 
 // Attribute value types of the spec strings in ops.def.
@@ -74,6 +75,8 @@ struct OpInfo {
   GradKind grad;
   uint32_t flags;
   std::vector<AttrSpec> attrs;  // parsed from attrSpecText once, at start-up
+  std::string_view operandNames;  // ops.def's "operands" column: "x, y", "t, x[, f]", ...
+  std::string_view inferRule;     // the Infer column's name (Binary, Reduce, ...), for the docs
 
   bool has(OpFlag f) const { return (flags & f) != 0; }
   const AttrSpec* findAttr(std::string_view key) const {
@@ -90,6 +93,13 @@ inline std::string_view opName(OpCode c) { return opInfo(c).name; }
 std::optional<OpCode> lookupOp(std::string_view name);
 // All op-statement names, for completion and docs.
 std::vector<std::string_view> allOpNames();
+
+// Other names of ops (`negate` for `neg`), accepted by lookupOp.
+struct OpAlias {
+  std::string_view alias;
+  OpCode code;
+};
+std::span<const OpAlias> opAliases();
 
 // Attributes every op accepts (runtime.md §7 placement).
 const std::vector<AttrSpec>& placementAttrs();

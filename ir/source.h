@@ -13,7 +13,7 @@ namespace pir {
 struct SourceLoc {
   uint32_t file = 0;  // index into SourceManager, 1-based
   uint32_t line = 0;  // 1-based
-  uint32_t col = 0;   // 1-based, in bytes
+  uint32_t col = 0;   // 1-based, in bytes (shown as a character column: SourceBuffer::displayColumn)
   bool valid() const { return file != 0; }
 };
 
@@ -29,6 +29,9 @@ struct SourceBuffer {
   std::string_view lineText(uint32_t line) const;
   // The line number to show for buffer-relative `line` (diagnostics, disassembly).
   uint32_t displayLine(uint32_t line) const { return line + firstLine - 1; }
+  // The column to show for byte column `col` of `line`: 1 + the UTF-8 code points
+  // before it, as clang and rustc count (a multi-byte character is one column).
+  uint32_t displayColumn(uint32_t line, uint32_t col) const;
 };
 
 // Owns all source text of a run. Buffers are never removed, so string_views

@@ -2,6 +2,7 @@
 #include "ir/verifier.h"
 
 #include "ir/number_format.h"
+#include "ir/suggest.h"
 
 #include <cmath>
 #include <filesystem>
@@ -176,7 +177,7 @@ void checkAttrDict(const AttrDict& attrs, const OpInfo* info, const std::string&
     const AttrSpec* spec = info ? info->findAttr(key) : nullptr;
     bool placement = false;
     if (!spec) spec = findPlacement(key), placement = spec != nullptr;
-    if (!spec) diags.fail(loc, what + "unknown attribute '" + key + "'");
+    if (!spec) diags.fail(loc, what + "unknown attribute '" + key + "'" + suggestAttribute(info, key));
     checkAttr(*spec, value, what, fallback, diags);
     if (placement) checkPlacementValue(key, value, what, fallback, options, diags);
   }
@@ -413,7 +414,7 @@ void checkRemoteHome(const Module& m, const AttrDict& attrs, const TensorType& t
   if (!hasRemote) return;
   SourceLoc loc = remote->loc.valid() ? remote->loc : at;
   Resource* r = m.findResource(remote->s);
-  if (!r) diags.fail(loc, what + ": unknown remote buffer $" + remote->s);
+  if (!r) diags.fail(loc, what + ": unknown remote buffer $" + remote->s + suggestResource(m, remote->s));
   std::vector<Note> notes;
   if (r->loc.valid()) notes.push_back({r->loc, "$" + r->name + " is declared here"});
   if (r->kind != Resource::Kind::RemoteBuffer) diags.fail(loc, what + ": $" + r->name + " is not a remote buffer", notes);

@@ -16,37 +16,20 @@
 #include <string_view>
 
 #include "frontend/builder.h"
-#include "passes/autodiff.h"
-#include "ir/printer.h"
+#include "frontend/recovery.h"
+#include "ir/op_docs.h"
 #include "ir/op_info.h"
+#include "ir/printer.h"
+#include "ir/suggest.h"
+#include "ir/version.h"
+#include "passes/autodiff.h"
 #include "passes/pass_manager.h"
 #include "repl/commands.h"
+#include "repl/feed_save.h"
 
-#ifndef PIR_VERSION
-#define PIR_VERSION "0.1.0"
-#endif
 
 namespace pir::cli {
 namespace {
-
-// `pir help ops`: the op reference, generated from the op table (ir/ops.def), so
-// it cannot disagree with what the parser and verifier accept.
-void printOpReference(std::ostream& out) {
-  out << "| op | operands | attributes | grad | in place |\n|---|---|---|---|---|\n";
-  for (std::string_view name : allOpNames()) {
-    const OpInfo& info = opInfo(*lookupOp(name));
-    if (info.name != name) continue;  // an alias (negate)
-    std::string operands = std::to_string(info.minOperands);
-    if (info.maxOperands < 0) operands += "+";
-    else if (info.maxOperands != info.minOperands) operands += "-" + std::to_string(info.maxOperands);
-    const char* grad = info.grad == GradKind::Diff ? "yes" : info.grad == GradKind::Zero ? "zero"
-                     : info.grad == GradKind::NoGrad ? "no" : "-";
-    out << "| `" << name << "` | " << operands << " | " << (info.attrSpecText.empty() ? "" : "`")
-        << info.attrSpecText << (info.attrSpecText.empty() ? "" : "`") << " | " << grad << " | "
-        << (info.has(F_INPLACE) ? "yes" : "") << " |\n";
-  }
-}
-
 
 constexpr int kOk = 0;
 constexpr int kProgramError = 1;
@@ -65,16 +48,19 @@ constexpr CommandHelp kCommands[] = {
      "When standard input is not a terminal there is no prompt; the exit status is 1\n"
      "if any input failed.\n"
      "  --max-memory=BYTES   host memory budget for tensors (K/M/G/T suffixes; default 3/4 of RAM)\n"},
-    {"run", "run FILE [--passes=LIST] [--trace] [--profile] [--threads=N] [--verify-each] [--max-memory=BYTES]",
+    {"run", "run FILE [--passes=LIST] [--trace] [--profile] [--threads=N] [--verify-each] [--max-memory=BYTES] [--feed NAME=DATA.npy]... [--save NAME=OUT.npy]...",
      "parse, verify, apply passes and run the session commands",
      "Options:\n"
      "  --passes=LIST   comma-separated pass pipeline, run in order\n"
-     "  --trace         trace every executed op to standard error\n"
+     "  --trace         trace every executed op to standard error: its value and time\n"
      "  --profile       report memory and cycle estimates to standard error after the run\n"
      "  --threads=N     run replicas on N threads\n"
      "  --verify-each   verify the IR after every pass\n"
      "  --max-memory=BYTES   host memory budget for tensors (K/M/G/T suffixes; default 3/4 of RAM;\n"
      "                       also PIR_MAX_MEMORY)\n"
+     "  --feed NAME=DATA.npy   feed h2d stream $NAME from DATA.npy before the file's first run\n"
+     "                  (or the default run); repeatable\n"
+     "  --save NAME=OUT.npy    after the last run, save $NAME (or %NAME) to OUT.npy; repeatable\n"
      "A file with no session command runs once and prints every d2h stream.\n"},
     {"check", "check FILE", "parse and verify; silent on success",
      "Exit status 0 if FILE is a valid program, 1 with diagnostics on standard error if not.\n"},
@@ -100,7 +86,12 @@ constexpr CommandHelp kCommands[] = {
     {"disasm", "disasm FILE [--passes=LIST]", "the VM bytecode of every graph, with source locations",
      "Options:\n"
      "  --passes=LIST   comma-separated pass pipeline, run before compiling\n"},
-    {"help", "help [CMD | ops]", "usage of CMD; `help ops`: the op reference", ""},
+    {"help", "help [CMD | ops | OP]", "usage of CMD; the op reference (`help ops`); one op in full",
+     "  help CMD               the options of CMD\n"
+     "  help ops               every op: operands, attributes and defaults, gradient\n"
+     "  help ops --markdown    the same as docs/ops.md (with dtype rules and result types)\n"
+     "  help OP                one op: attributes, dtype rules, result type, gradient,\n"
+     "                         in-place variant, aliases (e.g. `pir help matmul`)\n"},
 };
 
 const CommandHelp* findCommand(std::string_view name) {
@@ -163,6 +154,7 @@ class ArgReader {
   // is not that flag; sets `failed` if the value is missing.
   bool valueFlag(std::string_view name, std::string& value) {
     const std::string& a = args_[pos_];
+    lastFlag = name;
     if (a == name) {
       if (pos_ + 1 >= args_.size()) {
         failed = true;
@@ -187,6 +179,7 @@ class ArgReader {
   }
 
   bool failed = false;
+  std::string_view lastFlag;  // the flag valueFlag last looked for
 
  private:
   const std::vector<std::string>& args_;
@@ -265,12 +258,16 @@ int buildFile(const std::string& file, std::istream& in, SourceManager& sources,
   return diags.errorCount() == 0 ? kOk : kProgramError;
 }
 
+// Unlike the other commands, check goes on after an error (frontend/recovery.h)
+// to report every independent error of the file, up to a cap.
 int checkCommand(const std::string& file, std::istream& in, std::ostream& err) {
   SourceManager sources;
   DiagnosticEngine diags(sources);
   diags.setStream(&err);
   Module module;
-  return buildFile(file, in, sources, diags, module, err);
+  uint32_t id = loadSource(file, in, sources, err);
+  if (id == 0) return kUsageError;
+  return buildWithRecovery(module, diags, id, baseDirOf(file)) ? kOk : kProgramError;
 }
 
 struct OptOptions {
@@ -319,20 +316,33 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
       printGeneralHelp(out);
       return kOk;
     }
-    if (args.size() > 2) return usageError(err, "'help' takes one command name", findCommand("help"));
     if (args[1] == "ops") {
-      printOpReference(out);
+      if (args.size() == 2) out << opReferenceText();
+      else if (args.size() == 3 && args[2] == "--markdown") out << opReferenceMarkdown();
+      else return usageError(err, "'help ops' takes only --markdown", findCommand("help"));
       return kOk;
     }
+    if (args.size() > 2) return usageError(err, "'help' takes one command or op name", findCommand("help"));
     const CommandHelp* c = findCommand(args[1]);
-    if (!c) return usageError(err, "unknown command '" + args[1] + "'", nullptr);
+    if (!c) {
+      if (std::optional<std::string> text = opHelp(args[1])) {
+        out << *text;
+        return kOk;
+      }
+      std::vector<std::string> names;
+      for (const CommandHelp& k : kCommands) names.emplace_back(k.name);
+      for (std::string_view op : allOpNames()) names.emplace_back(op);
+      return usageError(err, "unknown command or op '" + args[1] + "'" + didYouMean(args[1], names), nullptr);
+    }
     printCommandHelp(*c, out);
     return kOk;
   }
   const CommandHelp* command = findCommand(name);
   if (!command) {
     if (isOption(name)) return usageError(err, "unknown option '" + name + "'", nullptr);
-    return usageError(err, "unknown command '" + name + "'", nullptr);
+    std::vector<std::string> names;
+    for (const CommandHelp& k : kCommands) names.emplace_back(k.name);
+    return usageError(err, "unknown command '" + name + "'" + didYouMean(name, names), nullptr);
   }
   if (wantsHelp(args)) {
     printCommandHelp(*command, out);
@@ -392,6 +402,19 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
           return true;
         }
         o.threads = static_cast<int>(n);
+        return true;
+      }
+      if (r.valueFlag("--feed", value) || r.valueFlag("--save", value)) {
+        if (r.failed) return true;
+        bool isFeed = r.lastFlag == "--feed";
+        NamedPath named;
+        std::string problem;
+        if (!parseNamedPath(value, named, problem)) {
+          usageError(err, std::string(isFeed ? "--feed" : "--save") + ": " + problem, command);
+          r.failed = true;
+          return true;
+        }
+        (isFeed ? o.feeds : o.saves).push_back(std::move(named));
         return true;
       }
       if (r.boolFlag("--trace")) return o.trace = true;

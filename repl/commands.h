@@ -16,6 +16,10 @@
 
 namespace pir::cli {
 
+struct NamedPath {
+  std::string name, path;  // `NAME=PATH` of --feed / --save
+};
+
 struct RunOptions {
   std::string file;                 // "-" for standard input
   std::vector<std::string> passes;  // --passes=a,b (already checked against availablePasses())
@@ -23,6 +27,8 @@ struct RunOptions {
   bool profile = false;             // --profile
   bool verifyEach = false;          // --verify-each
   int threads = 0;                  // --threads=N; 0: the VM chooses
+  // --feed NAME=DATA.npy / --save NAME=OUT.npy, in command-line order (repl/feed_save.h).
+  std::vector<NamedPath> feeds, saves;
 };
 
 struct DisasmOptions {

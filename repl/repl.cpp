@@ -18,6 +18,7 @@
 #include "passes/pass_manager.h"
 #include "repl/commands.h"
 #include "vm/format.h"
+#include "ir/suggest.h"
 #include "vm/session.h"
 
 namespace pir {
@@ -441,7 +442,8 @@ struct Repl::Impl : BuildListener {
     std::vector<std::string> candidates;
     std::optional<std::string> name = resolveMetaCommand(word, &candidates);
     if (!name) {
-      if (candidates.empty()) return metaError("unknown command ':" + word + "' (type :help for the list)");
+      if (candidates.empty())
+        return metaError("unknown command ':" + word + "'" + didYouMean(word, metaCommandNames(), ":") + " (type :help for the list)");
       std::string list;
       for (auto& c : candidates) list += (list.empty() ? ":" : ", :") + c;
       return metaError("ambiguous command ':" + word + "': " + list);
@@ -520,6 +522,7 @@ struct Repl::Impl : BuildListener {
     if (*name == "graphs") {
       if (!arity(0, 0)) return false;
       for (const auto& g : module.graphs) out << graphSignature(*g) << "\n";
+      if (module.graphs.empty()) out << "(no subgraphs: only the main graph, which takes no inputs)\n";
       return true;
     }
     if (*name == "disasm") {

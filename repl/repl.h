@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "ir/ir.h"
+#include "ir/version.h"
 #include "repl/line_editor.h"
 
 namespace pir {
@@ -68,7 +69,7 @@ class Repl {
 
   static constexpr const char* kPrompt = "pir> ";
   static constexpr const char* kContinuationPrompt = "...> ";
-  static constexpr const char* kBanner = "pir 0.1 - type :help for help";
+  static constexpr const char* kBanner = "pir " PIR_VERSION " - type :help for help";
 
  private:
   struct Impl;

@@ -1,4 +1,5 @@
-// `pir run FILE [--passes=LIST] [--trace] [--threads=N]` and `pir disasm FILE`
+// `pir run FILE [--passes=LIST] [--trace] [--threads=N] [--feed N=F] [--save N=F]` and
+// `pir disasm FILE`
 // (tools.md §1): thin over frontend/builder.h, passes and vm/session.h, joined
 // by the SessionDriver (repl/session_driver.h).
 #include <istream>
@@ -7,6 +8,7 @@
 
 #include "frontend/builder.h"
 #include "repl/commands.h"
+#include "repl/feed_save.h"
 #include "repl/run_counter.h"
 #include "repl/session_driver.h"
 #include "vm/session.h"
@@ -56,10 +58,13 @@ int runCommand(const RunOptions& options, std::istream& in, std::ostream& out, s
   vm::Session session(module, diags, out, sessionOptions);
   SessionDriver driver(module, session, diags, options.passes, options.verifyEach);
   RunCounter counter(driver);
+  CommandLineData data(counter, session, module, diags, options.feeds, options.saves);  // --feed, --save
   try {
-    if (!buildFromBuffer(module, diags, file, baseDirOf(options.file), &counter)) return 1;
+    if (!buildFromBuffer(module, diags, file, baseDirOf(options.file), &data)) return 1;
+    data.feedOnce();
     driver.finish();
     if (options.profile && diags.errorCount() == 0) reportProfile(module, diags, err, counter.runs(), options.passes);
+    data.saveAll();
   } catch (const CompileError&) {
     return 1;  // already reported
   }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# For every program in samples/ and tests/lit/ that `pir check` accepts:
+# For every program in samples/, tests/lit/ and docs/tutorial/ that `pir check` accepts:
 #  1. `pir opt` is a fixed point (opt of opt's output gives the same text);
 #  2. where the session commands all come after the definitions, the canonical
 #     text followed by those commands runs to the same output as the original.
@@ -40,7 +40,7 @@ while IFS= read -r -d '' f; do
     echo "FAIL same results: $f"; diff "$tmp/out1" "$tmp/out2" | head -5; failed=$((failed+1))
   fi
   ran=$((ran+1))
-done < <(find "$src/samples" "$src/tests/lit" -name '*.pir' -print0 | sort -z)
+done < <(find "$src/samples" "$src/tests/lit" "$src/docs/tutorial" -name '*.pir' -print0 | sort -z)
 echo "roundtrip: $checked fixed points, $ran re-runs compared"
 echo "$((checked + ran - failed)) passed, $failed failed"
 [ $failed = 0 ] && [ $checked -gt 50 ] && [ $ran -gt 20 ]

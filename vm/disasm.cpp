@@ -27,7 +27,7 @@ std::string locationText(const SourceManager& sm, SourceLoc loc) {
   const std::string& name = buffer.name;
   // displayLine: REPL inputs are buffers of their own, numbered over the session.
   return (name == "-" ? std::string("<stdin>") : name) + ":" + std::to_string(buffer.displayLine(loc.line)) + ":" +
-         std::to_string(loc.col);
+         std::to_string(buffer.displayColumn(loc.line, loc.col));
 }
 
 namespace {

@@ -1,5 +1,8 @@
 #include "vm/interpreter.h"
 
+#include <chrono>
+#include <cstdio>
+
 #include <cmath>
 #include <cstring>
 
@@ -100,7 +103,7 @@ const std::vector<std::byte*>& Interpreter::runDetached(const CompiledGraph& g, 
 
 void Interpreter::completeCollective() {
   Activation& a = stack_.back();
-  if (trace_) traceInstr(*a.g, *a.f, a.g->code[a.pc]);
+  if (trace_) traceInstr(*a.g, *a.f, a.g->code[a.pc], a.started);
   ++a.pc;
 }
 
@@ -174,7 +177,7 @@ bool Interpreter::returnTo(Activation& caller, const CompiledGraph& callee, cons
       std::memmove(ptr[slots[in.nIn + j]], calleeFrame.ptr[callee.returnSlots[j]],
                    HostTensor::byteSize(*callee.returnTypes[j]));
   }
-  if constexpr (kTrace) traceInstr(*caller.g, *caller.f, in);
+  if constexpr (kTrace) traceInstr(*caller.g, *caller.f, in, caller.started);
   return true;
 }
 
@@ -195,6 +198,8 @@ bool Interpreter::loop() {
         const Instr& in = code[pc];
         step(in);
         const uint32_t* slots = argSlots + in.args;
+        // Before any push: a call's activation keeps it until the callee returns.
+        if constexpr (kTrace) act.started = std::chrono::steady_clock::now();
         switch (in.opc) {
           case Opc::Kernel:
           case Opc::ViewSync: {
@@ -296,7 +301,7 @@ bool Interpreter::loop() {
             break;
           }
         }
-        if constexpr (kTrace) traceInstr(g, f, in);
+        if constexpr (kTrace) traceInstr(g, f, in, act.started);
       }
     } catch (const KernelError& e) {
       fault(code[pc], e.what());
@@ -313,34 +318,35 @@ bool Interpreter::loop() {
   }
 }
 
-void Interpreter::traceInstr(const CompiledGraph& g, const Frame& f, const Instr& in) {
+// One line per executed instruction: where it is, the op, the value it produced
+// (or, for host_store, the value it sent) in the format of `print` (tools.md §3,
+// summarised above 1000 elements), and the wall time it took. A call's time
+// includes its callee's instructions, which are traced before it.
+void Interpreter::traceInstr(const CompiledGraph& g, const Frame& f, const Instr& in,
+                             std::chrono::steady_clock::time_point started) {
+  const auto took = std::chrono::steady_clock::now() - started;
   std::string line;
   if (numReplicas_ > 1) line += "[replica " + std::to_string(replica_) + "] ";
   line += "@" + g.name + " ";
   if (in.op && sources_) line += locationText(*sources_, in.op->loc) + " ";
   line += in.op ? std::string(in.op->info().name) : std::string(opcName(in.opc));
+  auto appendValue = [&](std::string_view name, uint32_t slot, const TensorType& t) {
+    line += name;
+    line += ": " + t.str() + " = ";
+    appendTensor(line, t.dtype, t.shape, f.ptr[slot]);
+  };
   if (in.nOut > 0) {
     const uint32_t slot = g.argSlots[in.args + in.nIn];
-    const TensorType& t = *g.argTypes[in.args + in.nIn];
     const Value* v = g.slots[slot].value;
     line += " -> ";
-    if (v) line += "%" + v->name + ": ";
-    line += t.str() + " = ";
-    const int64_t n = t.numElements();
-    if (t.shape.empty()) {
-      appendNumber(line, loadElement(f.ptr[slot], t.dtype, 0), t.dtype);
-    } else {
-      line += "[";
-      const int64_t shown = std::min<int64_t>(n, 8);
-      for (int64_t i = 0; i < shown; ++i) {
-        if (i) line += ", ";
-        appendNumber(line, loadElement(f.ptr[slot], t.dtype, i), t.dtype);
-      }
-      if (shown < n) line += ", ...";
-      line += "]";
-    }
+    appendValue(v ? "%" + v->name : std::string("(result)"), slot, *g.argTypes[in.args + in.nIn]);
+  } else if (in.opc == Opc::HostStore) {
+    line += " -> ";
+    appendValue("$" + m_.resources[in.a]->name, g.argSlots[in.args], *g.argTypes[in.args]);
   }
-  line += '\n';
+  char time[48];
+  std::snprintf(time, sizeof time, "  (%.1f us)\n", std::chrono::duration<double, std::micro>(took).count());
+  line += time;
   *trace_ << line;
 }
 

@@ -12,6 +12,7 @@
 // so at most one activation of a graph is live); a frame's arena is allocated
 // on the graph's first call and freed with the interpreter.
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <ostream>
@@ -121,6 +122,7 @@ class Interpreter {
     Frame* f;
     uint32_t pc;
     uint64_t iteration;  // repeat: body runs completed
+    std::chrono::steady_clock::time_point started{};  // --trace: when the current instruction began
   };
 
   void bind(const CompiledGraph& g, Frame& f, std::byte* arena);
@@ -131,7 +133,7 @@ class Interpreter {
   // pushed the next repeat iteration instead.
   template <bool kTrace> bool returnTo(Activation& caller, const CompiledGraph& callee, const Frame& calleeFrame);
   const std::byte** repeatArgs(const Activation& a, const Instr& in);
-  void traceInstr(const CompiledGraph& g, const Frame& f, const Instr& in);
+  void traceInstr(const CompiledGraph& g, const Frame& f, const Instr& in, std::chrono::steady_clock::time_point started);
   [[noreturn]] void fault(const Instr& in, std::string msg, std::vector<Note> notes = {});
   [[noreturn]] void budgetExceeded(const Instr& in);
   void resetBudget() { remaining_ = budget_ ? budget_ + 1 : UINT64_MAX; }

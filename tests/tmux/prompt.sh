@@ -4,7 +4,7 @@
 . "$(dirname "$0")/common.inc"
 
 start_pir
-expect_screen '^pir 0\.1 - type :help for help$'
+expect_screen '^pir 0\.1\.0 - type :help for help$'
 expect_last_line 'pir>'
 
 type_text 'var %w : f32[2] = [1, 2]'; press Enter

@@ -338,7 +338,7 @@ TEST_F(BuilderTest, ExchangeBlocks) {
 
 TEST_F(BuilderTest, AttributeChecks) {
   ASSERT_TRUE(build("const %x : f32[2,3] = 0")) << error();
-  EXPECT_EQ(fails("%a = sum %x {axes = 1}"), "1:21: sum: unknown attribute 'axes'");
+  EXPECT_EQ(fails("%a = sum %x {axes = 1}"), "1:21: sum: unknown attribute 'axes'; did you mean 'axis'?");
   diags.clear();
   EXPECT_EQ(fails("%b = sum %x {keepdims = 1}"), "1:25: sum: attribute 'keepdims' must be true or false");
   diags.clear();

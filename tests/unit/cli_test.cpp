@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "ir/version.h"
 #include "repl/cli.h"
 #include "repl/commands.h"
 
@@ -58,7 +59,7 @@ class TempDir : public ::testing::Test {
 TEST(Cli, Version) {
   Result r = runPir({"--version"});
   EXPECT_EQ(r.status, 0);
-  EXPECT_EQ(r.out, "pir 0.1.0\n");
+  EXPECT_EQ(r.out, "pir " PIR_VERSION "\n");  // CMake's project(VERSION), via ir/version.h
   EXPECT_EQ(r.err, "");
 }
 

@@ -241,7 +241,7 @@ TEST(Repl, AbandonedInputIsDropped) {
   EXPECT_TRUE(s.repl.inputOpen());
   s.repl.abandonInput();
   EXPECT_FALSE(s.repl.inputOpen());
-  EXPECT_EQ(s.type(":graphs"), "");
+  EXPECT_EQ(s.type(":graphs"), "(no subgraphs: only the main graph, which takes no inputs)\n");
   EXPECT_EQ(s.takeErr(), "");
 }
 

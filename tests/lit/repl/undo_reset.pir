@@ -43,6 +43,7 @@ graph @g(%a: f32[1]) {
 :undo
 # CHECK-NEXT:undone: graph @g(%a: f32[1]) { ...
 :graphs
+# CHECK-NEXT:(no subgraphs: only the main graph, which takes no inputs)
 graph @g(%a: f32[1], %b: f32[1]) {
   return %b
 }

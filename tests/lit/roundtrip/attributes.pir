@@ -30,7 +30,7 @@ main {
 # CHECK-NEXT: %h = clip %x {max = 2.5} : f32[2,3]
 # CHECK-NEXT: %i = scaled_add %x, %x {b = 0.25} : f32[2,3]
 # CHECK-NEXT: %j = transpose %x {perm = [1, 0], ipu = 0, tile = 3} : f32[3,2]
-# CHECK-NEXT: %k = add %x, %x {tile_set = compute, tiles = [0, 4]} : f32[2,3]
+# CHECK-NEXT: %k = add %x, %x {tiles = [0, 4]} : f32[2,3]
 # CHECK-NEXT: %l = reshape %x {shape = [3, 2]} : f32[3,2]
 # CHECK-NEXT: const %idx : i32[2] = [0, 3]
 # CHECK-NEXT: %m = onehot %idx {num_classes = 4} : f32[2,4]

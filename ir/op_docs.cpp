@@ -1,0 +1,427 @@
+#include "ir/op_docs.h"
+
+#include <map>
+#include <vector>
+
+#include "ir/op_info.h"
+
+namespace pir {
+namespace {
+
+// Sections of ops.md, each starting at an op of ops.def (whose order follows them).
+struct Section {
+  OpCode first;
+  const char* title;
+};
+constexpr Section kSections[] = {
+    {OpCode::Abs, "Elementwise unary"},
+    {OpCode::Add, "Elementwise binary and ternary"},
+    {OpCode::Sum, "Reductions and normalisation"},
+    {OpCode::MatMul, "Linear algebra and convolution"},
+    {OpCode::Reshape, "Shape, slicing and indexing"},
+    {OpCode::RandomUniform, "Random (runtime.md §6)"},
+    {OpCode::Call, "Control flow (language.md §6)"},
+    {OpCode::AllReduce, "Replica collectives (runtime.md §5)"},
+    {OpCode::Accumulate, "Variable updates (in place on the first operand)"},
+    {OpCode::HostLoad, "IO and copies (exchange ops, language.md §8)"},
+};
+
+// What each shape rule of ops.def (the Infer column, ir/infer.cpp) demands of
+// the operands' dtypes and gives as result type.
+struct RuleText {
+  const char* dtypes;
+  const char* result;
+};
+const std::map<std::string_view, RuleText>& ruleTexts() {
+  static const std::map<std::string_view, RuleText> texts = {
+      {"Unary", {"numeric (not bool)", "the type of `x`"}},
+      {"UnarySigned", {"numeric (not bool)", "the type of `x`"}},
+      {"UnaryNumeric", {"numeric (not bool)", "the type of `x`"}},
+      {"UnaryFloat", {"float (f16, f32, f64)", "the type of `x`"}},
+      {"UnaryPredicate", {"numeric (not bool)", "`bool`, the shape of `x`"}},
+      {"UnaryBool", {"bool", "`bool`, the shape of `x`"}},
+      {"Same", {"any (collectives: numeric; `op = and/or` need bool)", "the type of `x`"}},
+      {"SameInplace", {"numeric", "aliases `t`"}},
+      {"Cast", {"any", "`dtype`, the shape of `x`"}},
+      {"Binary", {"numeric, all equal", "that dtype, the NumPy broadcast of the shapes"}},
+      {"BinaryFloat", {"float, equal", "that dtype, the broadcast shape"}},
+      {"Compare", {"equal; numeric (bool too for equal/not_equal)", "`bool`, the broadcast shape"}},
+      {"BinaryBool", {"bool", "`bool`, the broadcast shape"}},
+      {"Where", {"`c` bool; `x`, `y` equal", "the dtype of `x`, the broadcast of all three shapes"}},
+      {"ScaledAdd", {"`x`, `y` numeric, equal; `a`, `b` numeric scalars", "the dtype of `x`, the broadcast shape"}},
+      {"BinaryInplace", {"equal, numeric (`pow_`: float); `y` broadcasts to `x`", "aliases `x`"}},
+      {"ScaledAddInplace", {"equal, numeric; `y` broadcasts to `x`; `a`, `b` scalars", "aliases `x`"}},
+      {"Reduce", {"numeric", "the dtype of `x`; reduced axes removed (size 1 with `keepdims`)"}},
+      {"ReduceFloat", {"float", "the dtype of `x`; reduced axes removed (size 1 with `keepdims`)"}},
+      {"ArgReduce", {"numeric", "`i32`; `axis` removed (size 1 with `keepdims`)"}},
+      {"SameAxis", {"numeric", "the type of `x`"}},
+      {"SameAxisFloat", {"float", "the type of `x`"}},
+      {"TopK", {"numeric", "values (the dtype of `x`) and `i32` indices; `axis` has size `k`"}},
+      {"NllLoss", {"`probs` float `[..., C]`; `labels` integer `[...]`", "the dtype of `probs`: a scalar, or `[...]` with `reduction = none`"}},
+      {"LayerNorm", {"float; `gamma`, `beta` of shape `[last dim]`", "the type of `x`"}},
+      {"GroupNorm", {"float; `gamma`, `beta` of shape `[C]` (axis 1)", "the type of `x`"}},
+      {"BatchNorm", {"float; `scale`, `bias`, `mean`, `var` of shape `[C]` (axis 1)", "the type of `x`"}},
+      {"MatMul", {"equal; float or `i32`", "NumPy `matmul` shape (1-D promotion, broadcast batch dims)"}},
+      {"Conv", {"float, equal; `x` N,C + 1-3 spatial dims, `w` O,I/groups,spatial", "`[N, O, spatial out...]`"}},
+      {"Pool", {"numeric; N,C + 1-3 spatial dims", "`[N, C, spatial out...]`"}},
+      {"Reshape", {"any", "`shape` (one `-1` inferred), same element count"}},
+      {"Flatten", {"any", "1-D, all elements"}},
+      {"Transpose", {"any", "the axes of `x` permuted"}},
+      {"Squeeze", {"any", "`x` without the squeezed size-1 axes"}},
+      {"Unsqueeze", {"any", "`x` with size-1 axes inserted (`axes` count in the output rank)"}},
+      {"Broadcast", {"any", "`shape`"}},
+      {"Concat", {"equal", "the shapes joined along `axis`"}},
+      {"Split", {"any", "one result per entry of `splits`, sized along `axis`"}},
+      {"Slice", {"any", "the NumPy slice of `x`"}},
+      {"Subsample", {"any", "every `strides[i]`-th element per axis"}},
+      {"DynamicSlice", {"`index`: i32 or u32, one element per axis", "`x` with `sizes` on `axes`"}},
+      {"DynamicUpdate", {"`index`: i32 or u32; `u` the dtype of `x`", "the type of `x`"}},
+      {"Gather", {"`indices` integer", "`x.shape[:axis] + indices.shape + x.shape[axis+1:]`"}},
+      {"Scatter", {"`indices` integer, `values` the dtype of `x`, both of one shape and the rank of `x`", "the type of `x`"}},
+      {"OneHot", {"`indices` integer", "`dtype`, `indices.shape + [num_classes]`"}},
+      {"Init", {"(no operands)", "`dtype`, `shape`"}},
+      {"Random", {"`seed` is `u32[2]`; `dtype` float", "`dtype`, `shape`"}},
+      {"Dropout", {"`x` float; `seed` is `u32[2]`", "the type of `x`"}},
+      {"SplitRandomSeed", {"`seed` is `u32[2]`", "`n` results, each `u32[2]`"}},
+      {"Call", {"arguments of exactly the parameter types", "the callee's outputs"}},
+      {"Repeat", {"arguments of exactly the parameter types; outputs carry into the first inputs", "the body's outputs"}},
+      {"Conditional", {"`c` is `bool[]` or `bool[1]`; by-value branch inputs", "the branches' (equal) outputs"}},
+      {"AllGather", {"numeric", "`[group_size] + shape` (`new_axis`) or `axis` multiplied (`concat`)"}},
+      {"ReduceScatter", {"numeric", "1-D, `ceil(n / group_size)` elements"}},
+      {"ReplicatedSlice", {"any; `axis` divisible by the group size", "`axis` divided by the group size"}},
+      {"Accumulate", {"numeric; `x` of the dtype of `t`, broadcasting to it; `f`/`step` scalars", "aliases `t`"}},
+      {"AdamUpdater", {"float; `acc1`, `acc2` of one type; `step` scalar", "the type of `acc1`"}},
+      {"HostLoad", {"`s` an h2d stream", "the stream's type"}},
+      {"HostStore", {"`s` a d2h stream; `t` exactly its type", "(none)"}},
+      {"RemoteLoad", {"`b` a remote buffer; `offset` i32/u32 scalar", "the buffer's type"}},
+      {"RemoteLoadInplace", {"`b` a remote buffer; `offset` i32/u32 scalar; `t` the buffer's type", "aliases `t`"}},
+      {"RemoteStore", {"`b` a remote buffer; `offset` i32/u32 scalar; `t` the buffer's type", "(none)"}},
+  };
+  return texts;
+}
+
+// What an optional attribute (`name:type?`) means when absent, by "op.key" then "key".
+std::string absentMeaning(std::string_view op, std::string_view key) {
+  static const std::map<std::string, std::string, std::less<>> meanings = {
+      {"transpose.perm", "reversed axes"}, {"transpose_.perm", "reversed axes"},
+      {"squeeze.axes", "every size-1 axis"}, {"slice.step", "1 on every axis"},
+      {"slice.axes", "the leading axes"}, {"conv.stride", "1 per spatial dim"},
+      {"conv.padding", "0"}, {"conv.dilation", "1 per spatial dim"},
+      {"average_pool.stride", "`kernel`"}, {"max_pool.stride", "`kernel`"},
+      {"average_pool.padding", "0"}, {"max_pool.padding", "0"},
+      {"accumulate_.f", "none (t += x)"}, {"adam_updater.step", "a third operand"},
+      {"nll_loss.ignore_index", "none"}, {"group", "all replicas"},
+  };
+  std::string full = std::string(op) + "." + std::string(key);
+  if (auto it = meanings.find(full); it != meanings.end()) return it->second;
+  if (auto it = meanings.find(key); it != meanings.end()) return it->second;
+  return "none";
+}
+
+// Semantics ops.md states per op that the table's columns do not carry.
+const std::map<std::string_view, const char*>& opNotes() {
+  static const std::map<std::string_view, const char*> notes = {
+      {"gelu", "the tanh approximation"},
+      {"gelu_erf", "the exact (erf) form"},
+      {"cast", "float to int truncates toward zero; out of range saturates; grad only between float dtypes"},
+      {"detach", "blocks gradients"},
+      {"print_tensor", "returns `x`; prints `TITLE: VALUE` in program order (empty title: the tensor's name)"},
+      {"div", "integer division truncates toward zero; by zero is a runtime error"},
+      {"fmod", "truncated remainder; gradient for `x` only"},
+      {"maximum", "ties send the gradient to the first operand"},
+      {"minimum", "ties send the gradient to the first operand"},
+      {"where", "gradient for `x` and `y`"},
+      {"scaled_add", "`a*x + b*y`"},
+      {"scaled_add_", "`x = a*x + b*y`"},
+      {"sum", "`axis`: an int, a list, or `all`"},
+      {"topk", "sorted; gradient for the values"},
+      {"nll_loss", "gradient for `probs`"},
+      {"layer_norm", "normalises over the last axis"},
+      {"batch_norm_inference", "gradient for `x`"},
+      {"conv", "NCHW / OIHW; `padding` is `[top, left, bottom, right]` in 2-D"},
+      {"reshape", "one `-1` allowed"},
+      {"slice", "NumPy slice semantics, negative indices, clamped"},
+      {"dynamic_slice", "out-of-range starts clamp"},
+      {"gather", "an out-of-range index is a runtime error; gradient for `x`"},
+      {"scatter", "ONNX ScatterElements"},
+      {"onehot", "`values` is `[off, on]`"},
+      {"init", "`kind`: `zero` or `undef` (zero-filled here)"},
+      {"dropout", "scales kept values by `1/(1-p)`"},
+      {"repeat", "runs the body `count` times"},
+      {"conditional", "runs exactly one branch"},
+      {"replicated_all_reduce", "gradient for `op = add`/`mean`"},
+      {"replicated_reduce_scatter", "member k gets the k-th chunk, zero-padded; gradient for `op = add`"},
+      {"replicated_slice", "member k takes the k-th slice along `axis`"},
+      {"accumulate_", "`t += x`, or `t += f*x`; `f` may be a scalar tensor operand"},
+      {"accumulate_square_", "`t += f*x*x`"},
+      {"accumulate_mean_", "`t = step/(step+1)*t + x/(step+1)`"},
+      {"accumulate_moving_average_", "`t = f*t + (1-f)*x`"},
+      {"accumulator_scale_", "`t *= f`"},
+      {"accumulator_zero_", "`t = 0`"},
+      {"copy_var_update_", "`t = x`"},
+      {"adam_updater", "PopXL's Adam moments to an update"},
+      {"adam_var_update_", "applies an Adam update with learning rate `lr`"},
+      {"host_load", "the next slot of the stream's buffer"},
+      {"remote_load", "an offset outside `[0, entries)` is a runtime error"},
+      {"remote_load_", "loads into `t`"},
+      {"ipu_copy", "a copy on IPU `ipu`"},
+      {"io_tile_copy", "a copy on the other tile set of the same IPU"},
+  };
+  return notes;
+}
+
+std::string gradText(GradKind g) {
+  switch (g) {
+    case GradKind::Diff: return "✓";
+    case GradKind::Zero: return "0";
+    case GradKind::NoGrad: return "✗";
+    case GradKind::NA: return "—";
+  }
+  return "—";
+}
+
+std::string gradWords(GradKind g) {
+  switch (g) {
+    case GradKind::Diff: return "✓ differentiable";
+    case GradKind::Zero: return "0 (a zero gradient)";
+    case GradKind::NoGrad: return "✗ none (autodiff stops here)";
+    case GradKind::NA: return "— not applicable";
+  }
+  return "—";
+}
+
+// Splits an ops.def attribute spec at the commas outside brackets.
+std::vector<std::string> splitSpec(std::string_view spec) {
+  std::vector<std::string> parts;
+  int depth = 0;
+  std::string cur;
+  for (char c : spec) {
+    if (c == '[' || c == '(') ++depth;
+    if (c == ']' || c == ')') --depth;
+    if (c == ',' && depth == 0) {
+      parts.push_back(cur);
+      cur.clear();
+      continue;
+    }
+    if (c == ' ' && cur.empty()) continue;
+    cur += c;
+  }
+  if (!cur.empty()) parts.push_back(cur);
+  return parts;
+}
+
+struct AttrText {
+  std::string name, type, value;  // value: "= default", "required", or "optional (absent: ...)"
+};
+
+std::vector<AttrText> attrTexts(const OpInfo& info) {
+  std::vector<AttrText> out;
+  for (const std::string& part : splitSpec(info.attrSpecText)) {
+    AttrText a;
+    size_t colon = part.find(':');
+    a.name = part.substr(0, colon);
+    std::string rest = part.substr(colon + 1);
+    size_t eq = rest.find('=');
+    if (eq != std::string::npos) {
+      a.type = rest.substr(0, eq);
+      a.value = rest.substr(eq + 1);
+    } else if (!rest.empty() && rest.back() == '?') {
+      a.type = rest.substr(0, rest.size() - 1);
+      a.value = "?" + absentMeaning(info.name, a.name);
+    } else {
+      a.type = rest;
+    }
+    if (a.type.starts_with("enum(")) a.type = a.type.substr(5, a.type.size() - 6);
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+// `{k, axis = -1}` in ops.md's notation: required keys bare, defaults after `=`,
+// optional keys with their meaning when absent.
+std::string attrsInline(const OpInfo& info) {
+  std::string s;
+  for (const AttrText& a : attrTexts(info)) {
+    if (!s.empty()) s += ", ";
+    s += a.name;
+    if (a.value.empty()) continue;
+    if (a.value[0] == '?') s += " = " + a.value.substr(1) + " (optional)";
+    else s += " = " + a.value;
+  }
+  return s;
+}
+
+std::string signature(const OpInfo& info) {
+  std::string s(info.name);
+  if (!info.operandNames.empty()) {
+    s += ' ';
+    s += info.operandNames;
+  }
+  return s;
+}
+
+const OpInfo* inplaceVariant(const OpInfo& info) {
+  if (info.has(F_INPLACE)) return nullptr;
+  auto code = lookupOp(std::string(info.name) + "_");
+  return code ? &opInfo(*code) : nullptr;
+}
+
+const OpInfo* inplaceBase(const OpInfo& info) {
+  if (!info.has(F_INPLACE) || !info.name.ends_with("_")) return nullptr;
+  auto code = lookupOp(info.name.substr(0, info.name.size() - 1));
+  return code ? &opInfo(*code) : nullptr;
+}
+
+std::vector<std::string_view> aliasesOf(const OpInfo& info) {
+  std::vector<std::string_view> out;
+  for (const OpAlias& a : opAliases())
+    if (a.code == info.code) out.push_back(a.alias);
+  return out;
+}
+
+struct RuleStrings {
+  std::string dtypes, result;
+};
+
+RuleStrings ruleText(const OpInfo& info) {
+  auto it = ruleTexts().find(info.inferRule);
+  RuleStrings r;
+  if (it != ruleTexts().end()) r = {it->second.dtypes, it->second.result};
+  // An in-place op's result (when named) is its first operand, whatever the rule's type.
+  if (info.has(F_INPLACE) && !r.result.starts_with("aliases")) {
+    std::string_view first = info.operandNames.substr(0, info.operandNames.find(','));
+    r.result = "aliases `" + std::string(first) + "`";
+  }
+  return r;
+}
+
+std::string notesText(const OpInfo& info) {
+  std::string s;
+  auto add = [&](const std::string& t) { s += (s.empty() ? "" : "; ") + t; };
+  if (info.has(F_EXTENSION)) add("**extension** (not in the spec's ops.md)");
+  if (const OpInfo* base = inplaceBase(info)) add("in place: overwrites `" + std::string(info.operandNames.substr(0, info.operandNames.find(','))) + "` with `" + std::string(base->name) + "`");
+  for (std::string_view alias : aliasesOf(info)) add("alias `" + std::string(alias) + "`");
+  if (auto it = opNotes().find(info.name); it != opNotes().end()) add(it->second);
+  return s;
+}
+
+template <class F> void forEachOp(F&& f) {
+  for (int i = 0; i < kNumOpCodes; ++i) {
+    const OpInfo& info = opInfo(static_cast<OpCode>(i));
+    if (info.has(F_DECL) || info.has(F_REGION)) continue;
+    const Section* section = nullptr;
+    for (const Section& s : kSections)
+      if (s.first == info.code) section = &s;
+    f(info, section);
+  }
+}
+
+std::string escapePipes(std::string s) {
+  std::string out;
+  for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  return out;
+}
+
+}  // namespace
+
+std::string opReferenceText() {
+  std::string out =
+      "The ops of pir, from the op table (ir/ops.def). `pir help OP` shows one op in full.\n"
+      "Grad: ✓ differentiable, 0 zero gradient, ✗ none, — not applicable. [ext]: an extension.\n";
+  forEachOp([&](const OpInfo& info, const Section* section) {
+    if (section) out += std::string("\n") + section->title + ":\n";
+    std::string line = "  " + signature(info);
+    std::string attrs = attrsInline(info);
+    if (!attrs.empty()) line += " {" + attrs + "}";
+    if (line.size() < 48) line.append(48 - line.size(), ' ');
+    else line += "  ";
+    line += gradText(info.grad);
+    if (const OpInfo* v = inplaceVariant(info)) line += "  in place: " + std::string(v->name);
+    for (std::string_view alias : aliasesOf(info)) line += "  alias: " + std::string(alias);
+    if (info.has(F_EXTENSION)) line += "  [ext]";
+    out += line + "\n";
+  });
+  return out;
+}
+
+std::string opReferenceMarkdown() {
+  std::string out =
+      "<!-- Generated by `pir help ops --markdown` from ir/ops.def: do not edit by hand.\n"
+      "     Regenerate with `ninja -C build docs-ops`; the test `docs_ops_current` fails when it is stale. -->\n"
+      "# Op reference\n\n"
+      "Every op pir accepts, generated from the op table (`ir/ops.def`), the same source as\n"
+      "`pir help ops` and `pir help OP`. Conventions:\n\n"
+      "- Statements are written `%r = OP OPERANDS {attributes}` ([language.md](language.md) §5).\n"
+      "  Operands `x, y, t` are tensors (a `%value` or a literal, which takes the dtype of the\n"
+      "  first tensor operand); `s` is a stream, `b` a remote buffer, `@g(...)` a graph call.\n"
+      "  `[, a]` marks optional trailing operands, `, ...` a variadic tail.\n"
+      "- Attributes: `key = default`; a key with no default is required; `(optional)` keys\n"
+      "  say what their absence means. Types: `int`, `float`, `bool`, `str`, `dtype`, `ints`\n"
+      "  (a list of integers), `axes` (an int, a list or `all`), `group` (`(stride, group_size)`),\n"
+      "  `a|b` (one of the words). Every op also accepts the placement attributes `ipu`,\n"
+      "  `tile_set = compute|io`, `tile`, `tiles` ([language.md](language.md) §7).\n"
+      "- Grad: ✓ differentiable; 0 zero gradient; ✗ no gradient (autodiff stops: an error if a\n"
+      "  required gradient must pass through it); — not applicable.\n"
+      "- Numeric means every dtype but `bool`; float means `f16`, `f32`, `f64`. Binary\n"
+      "  elementwise ops broadcast with NumPy rules. `axis` values may be negative.\n"
+      "- An op whose name ends in `_` works in place: it overwrites its first operand, a result it\n"
+      "  binds aliases that operand, and it has no gradient.\n"
+      "- **Extension**: an op the specification's op catalogue does not list. pir keeps the nine\n"
+      "  in-place elementwise variants `abs_`, `neg_`, `log_`, `sqrt_`, `tanh_`, `sigmoid_`,\n"
+      "  `pow_`, `maximum_`, `minimum_` (PopXL has them; `maximum_`/`minimum_` take two operands).\n";
+  forEachOp([&](const OpInfo& info, const Section* section) {
+    if (section)
+      out += std::string("\n## ") + section->title +
+             "\n\n| op | operands | attributes | operand dtypes | result | grad | in place | notes |\n"
+             "|---|---|---|---|---|---|---|---|\n";
+    RuleStrings rule = ruleText(info);
+    const OpInfo* v = inplaceVariant(info);
+    std::string attrs = attrsInline(info);
+    out += "| `" + std::string(info.name) + "` | " +
+           (info.operandNames.empty() ? std::string() : "`" + std::string(info.operandNames) + "`") + " | " +
+           (attrs.empty() ? std::string() : "`" + escapePipes(attrs) + "`") + " | " + rule.dtypes + " | " +
+           rule.result + " | " + gradText(info.grad) + " | " + (v ? "`" + std::string(v->name) + "`" : std::string()) +
+           " | " + notesText(info) + " |\n";
+  });
+  return out;
+}
+
+std::optional<std::string> opHelp(std::string_view name) {
+  auto code = lookupOp(name);
+  if (!code) return std::nullopt;
+  const OpInfo& info = opInfo(*code);
+  // The result list: none for the stores, optional for in-place ops (language.md §7).
+  bool noResult = info.code == OpCode::HostStore || info.code == OpCode::RemoteStore;
+  std::string out = std::string("usage: ") + (noResult ? "" : info.has(F_INPLACE) ? "[%r =] " : "%r = ");
+  out += signature(info);
+  if (!info.attrSpecText.empty()) out += " {" + attrsInline(info) + "}";
+  out += "\n";
+  if (info.name != name) out += "(`" + std::string(name) + "` is an alias of `" + std::string(info.name) + "`)\n";
+  RuleStrings rule = ruleText(info);
+  std::vector<AttrText> attrs = attrTexts(info);
+  if (!attrs.empty()) {
+    out += "\nAttributes:\n";
+    for (const AttrText& a : attrs) {
+      std::string line = "  " + a.name + ": " + a.type;
+      if (line.size() < 28) line.append(28 - line.size(), ' ');
+      else line += "  ";
+      if (a.value.empty()) line += "required";
+      else if (a.value[0] == '?') line += "optional; absent: " + a.value.substr(1);
+      else line += "default " + a.value;
+      out += line + "\n";
+    }
+  }
+  out += "\nOperand dtypes: " + rule.dtypes + "\n";
+  out += "Result:         " + rule.result + "\n";
+  out += "Gradient:       " + gradWords(info.grad) + "\n";
+  if (const OpInfo* v = inplaceVariant(info)) out += "In place:       " + std::string(v->name) + "\n";
+  if (const OpInfo* base = inplaceBase(info))
+    out += "In place of:    " + std::string(base->name) + " (overwrites its first operand)\n";
+  std::vector<std::string_view> aliases = aliasesOf(info);
+  for (std::string_view alias : aliases) out += "Alias:          " + std::string(alias) + "\n";
+  if (info.has(F_EXTENSION)) out += "Extension:      not in the spec's op catalogue (ops.md); see docs/ops.md\n";
+  if (auto it = opNotes().find(info.name); it != opNotes().end()) out += "Notes:          " + std::string(it->second) + "\n";
+  return out;
+}
+
+}  // namespace pir

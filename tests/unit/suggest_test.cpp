@@ -1,0 +1,57 @@
+// "Did you mean" (ir/suggest.h) and character columns (SourceBuffer::displayColumn).
+#include <gtest/gtest.h>
+
+#include "ir/diagnostics.h"
+#include "ir/suggest.h"
+
+namespace pir {
+namespace {
+
+TEST(Suggest, EditDistance) {
+  EXPECT_EQ(editDistance("add", "add"), 0u);
+  EXPECT_EQ(editDistance("ad", "add"), 1u);
+  EXPECT_EQ(editDistance("aad", "add"), 1u);       // one transposition
+  EXPECT_EQ(editDistance("wieght", "weight"), 1u);  // one transposition
+  EXPECT_EQ(editDistance("", "abc"), 3u);
+  EXPECT_EQ(editDistance("kitten", "sitting"), 3u);
+}
+
+TEST(Suggest, ClosestWithinAThirdOfTheLength) {
+  std::vector<std::string> ops = {"add", "mul", "matmul", "maximum"};
+  EXPECT_EQ(closestName("ad", ops), std::optional<std::string>("add"));
+  EXPECT_EQ(closestName("matmull", ops), std::optional<std::string>("matmul"));
+  EXPECT_EQ(closestName("frobnicate", ops), std::nullopt);
+  EXPECT_EQ(closestName("add", ops), std::nullopt);  // the word itself is not a suggestion
+  EXPECT_EQ(closestName("x", {"y", "z"}), std::nullopt);  // one character: no evidence
+  // "maxmum" is 1 edit from maximum, 3 from matmul.
+  EXPECT_EQ(closestName("maxmum", ops), std::optional<std::string>("maximum"));
+}
+
+TEST(Suggest, TiesGoToTheAlphabeticallyFirst) {
+  EXPECT_EQ(closestName("ab", {"bb", "aa"}), std::optional<std::string>("aa"));
+  EXPECT_EQ(closestName("ab", {"aa", "bb"}), std::optional<std::string>("aa"));
+  EXPECT_EQ(didYouMean("wieght", {"weight"}, "%"), "; did you mean '%weight'?");
+  EXPECT_EQ(didYouMean("zzzz", {"weight"}, "%"), "");
+}
+
+TEST(Columns, CountCodePoints) {
+  SourceManager sm;
+  uint32_t id = sm.add("t.pir", "a\xC3\xA9" "b\n\xE6\x97\xA5x\n\xF0\x9F\x98\x80y\n\xFFz\n");
+  const SourceBuffer& b = sm.buffer(id);
+  EXPECT_EQ(b.displayColumn(1, 1), 1u);
+  EXPECT_EQ(b.displayColumn(1, 4), 3u);  // 'b' after a two-byte é
+  EXPECT_EQ(b.displayColumn(2, 4), 2u);  // 'x' after a three-byte CJK character
+  EXPECT_EQ(b.displayColumn(3, 5), 2u);  // 'y' after a four-byte emoji
+  EXPECT_EQ(b.displayColumn(4, 2), 2u);  // invalid UTF-8: one column per byte
+}
+
+TEST(Columns, CaretAlignsAfterWideCharacters) {
+  SourceManager sm;
+  uint32_t id = sm.add("t.pir", "\xE6\x97\xA5\xE6\x9C\xAC x\n");  // 日本 x
+  DiagnosticEngine diags(sm);
+  std::string text = diags.format({Severity::Error, SourceLoc{id, 1, 8}, "here", {}});
+  EXPECT_EQ(text, "t.pir:1:4: error: here\n  \xE6\x97\xA5\xE6\x9C\xAC x\n       ^\n");
+}
+
+}  // namespace
+}  // namespace pir
