@@ -6,7 +6,7 @@
 :graphs
 # CHECK:(no subgraphs: only the main graph, which takes no inputs)
 :grpahs
-# ERR:pir: error: unknown command ':grpahs'; did you mean ':graphs'? (type :help for the list)
+# ERR:<repl>:8:1: error: unknown command ':grpahs'; did you mean ':graphs'? (type :help for the list)
 graph @g(%a: f32[2]) -> (f32[2]) {
   return %a
 }
@@ -14,4 +14,4 @@ graph @g(%a: f32[2]) -> (f32[2]) {
 :graphs
 # CHECK-NEXT:@g(f32[2]) -> (f32[2])
 :frobnicate
-# ERR-NEXT:pir: error: unknown command ':frobnicate' (type :help for the list)
+# ERR:<repl>:16:1: error: unknown command ':frobnicate' (type :help for the list)
