@@ -334,8 +334,8 @@ void detachValue(Module& m, Value* v) {
 }  // namespace
 
 void eraseOp(Module& m, Op& op) {
+  const UseMap uses(*op.parent);  // one walk for all results, not one per result
   for (Value* r : op.results) {
-    UseMap uses(*op.parent);
     if (uses.hasUses(r))
       throw std::logic_error("eraseOp: " + std::string(op.info().name) + " result %" + r->name + " still has uses");
   }
