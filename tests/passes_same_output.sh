@@ -17,6 +17,7 @@ pipelines=(dce inline fold-constants decompose-sum inline,fold-constants,decompo
 compared=0; failed=0
 while IFS= read -r -d '' f; do
   case "$f" in */Inputs/*) continue ;; esac
+  grep -q '^# corpus: check-only' "$f" && continue   # runs far too long to compare (see the file)
   (cd "$(dirname "$f")" && timeout 60 "$pir" run "$(basename "$f")" > "$tmp/plain.out" 2> "$tmp/plain.err")
   [ $? = 0 ] || continue
   for p in "${pipelines[@]}"; do
