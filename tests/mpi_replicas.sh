@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs every replica golden (tests/lit/replicas) under `mpirun -np P` for each P
+# Runs every replica golden (tests/lit/replicas, replicated samples and tutorial steps) under `mpirun -np P` for each P
 # given and compares stdout, the exit status and the first diagnostic line byte
 # for byte with the single-process run (runtime.md §5: identical output), and
 # the NPY files the program saves.
@@ -15,7 +15,11 @@ trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 python3 "$src/tests/lit/replicas/Inputs/call_chain.py" 2000 > "$work/call_chain.pir"
 failures=0 compared=0
-for file in "$src"/tests/lit/replicas/*.pir "$src/tests/lit/session/replicas.pir" "$work/call_chain.pir"; do
+# Plus every replicated sample and tutorial step: among them data-parallel
+# training with autodiff (samples/train_mlp_data_parallel.pir), one process
+# against one per replica.
+replicated_programs=$(grep -l 'replication *= *[0-9]' "$src"/samples/*.pir "$src"/docs/tutorial/*.pir)
+for file in "$src"/tests/lit/replicas/*.pir "$src/tests/lit/session/replicas.pir" "$work/call_chain.pir" $replicated_programs; do
   replicas=$(sed -n 's/.*replication *= *\([0-9][0-9]*\).*/\1/p' "$file" | head -n 1)
   replicas=${replicas:-1}
   # Each run works on its own copy: files a program saves land in $work, and
