@@ -123,10 +123,7 @@ uint64_t macsPerCycle(DType t) {
 }
 
 // The operand an in-place op overwrites (remote_load_: 2), or -1.
-int inplaceTarget(const Op& op) {
-  if (!op.info().has(F_INPLACE)) return -1;
-  return op.code == OpCode::RemoteLoadInplace ? 2 : 0;
-}
+int inplaceTarget(const Op& op) { return op.info().inplaceOperand; }  // ops.def: the `!` operand
 
 std::string valueLabel(const Value* v) { return "%" + v->name; }
 

@@ -11,10 +11,7 @@ namespace {
 
 bool isMergeable(const Op& op) { return op.info().has(F_IO) && op.code != OpCode::Exchange && op.region.empty(); }
 
-int writtenOperand(const Op& op) {
-  if (!op.info().has(F_INPLACE)) return -1;
-  return op.code == OpCode::RemoteLoadInplace ? 2 : 0;
-}
+int writtenOperand(const Op& op) { return op.info().inplaceOperand; }  // ops.def: the `!` operand
 
 // Placement attributes must agree for ops to share a block.
 bool samePlacement(const Op& a, const Op& b) {

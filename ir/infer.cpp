@@ -926,25 +926,22 @@ void inferResultTypes(const Op& op, const IrOptions& options, std::vector<Tensor
 size_t resultCount(const Op& op) {
   const OpInfo& info = op.info();
   if (info.has(F_DECL) || info.has(F_REGION)) return 0;
-  switch (op.code) {
-    case OpCode::HostStore:
-    case OpCode::RemoteStore: return 0;
-    case OpCode::TopK: return 2;
-    case OpCode::Split: {
+  const ResultSpec& r = info.results;
+  switch (r.kind) {
+    case ResultSpec::Kind::Fixed: return r.count;
+    case ResultSpec::Kind::PerListElement: {
       std::vector<int64_t> v;
-      const Attr* a = findAttrOrDefault(op, "splits");
+      const Attr* a = findAttrOrDefault(op, r.attr);
       return a && attrInts(*a, v) ? v.size() : 0;
     }
-    case OpCode::SplitRandomSeed: {
-      const Attr* a = findAttrOrDefault(op, "n");
+    case ResultSpec::Kind::AttrCount: {
+      const Attr* a = findAttrOrDefault(op, r.attr);
       return a && a->kind == Attr::Kind::Int && a->i > 0 && a->i <= 1 << 20 ? static_cast<size_t>(a->i) : 0;
     }
-    case OpCode::Call:
-    case OpCode::Repeat:
-    case OpCode::Conditional:
+    case ResultSpec::Kind::CalleeOutputs:
       return op.callees.empty() || !op.callees[0].graph ? 0 : op.callees[0].graph->outputTypes.size();
-    default: return 1;
   }
+  return 0;
 }
 
 const Attr* findAttrOrDefault(const Op& op, std::string_view key) {
@@ -960,10 +957,7 @@ const Attr* findAttrOrDefault(const Op& op, std::string_view key) {
   return nullptr;
 }
 
-int inplaceOperandIndex(OpCode code) {
-  if (code == OpCode::RemoteLoadInplace) return 2;
-  return opInfo(code).has(F_INPLACE) ? 0 : -1;
-}
+int inplaceOperandIndex(OpCode code) { return opInfo(code).inplaceOperand; }
 
 const Value* aliasRoot(const Value* v) {
   while (v && v->kind == Value::Kind::Result && v->def) {

@@ -289,8 +289,7 @@ RuleStrings ruleText(const OpInfo& info) {
   if (it != ruleTexts().end()) r = {it->second.dtypes, it->second.result};
   // An in-place op's result (when named) is its first operand, whatever the rule's type.
   if (info.has(F_INPLACE) && !r.result.starts_with("aliases")) {
-    std::string_view first = info.operandNames.substr(0, info.operandNames.find(','));
-    r.result = "aliases `" + std::string(first) + "`";
+    r.result = "aliases `" + info.operands[info.inplaceOperand].name + "`";
   }
   return r;
 }
@@ -299,7 +298,7 @@ std::string notesText(const OpInfo& info) {
   std::string s;
   auto add = [&](const std::string& t) { s += (s.empty() ? "" : "; ") + t; };
   if (info.has(F_EXTENSION)) add("**extension** (not in the spec's ops.md)");
-  if (const OpInfo* base = inplaceBase(info)) add("in place: overwrites `" + std::string(info.operandNames.substr(0, info.operandNames.find(','))) + "` with `" + std::string(base->name) + "`");
+  if (const OpInfo* base = inplaceBase(info)) add("in place: overwrites `" + info.operands[info.inplaceOperand].name + "` with `" + std::string(base->name) + "`");
   for (std::string_view alias : aliasesOf(info)) add("alias `" + std::string(alias) + "`");
   if (auto it = opNotes().find(info.name); it != opNotes().end()) add(it->second);
   return s;
@@ -364,8 +363,8 @@ std::string opReferenceMarkdown() {
       "  required gradient must pass through it); — not applicable.\n"
       "- Numeric means every dtype but `bool`; float means `f16`, `f32`, `f64`. Binary\n"
       "  elementwise ops broadcast with NumPy rules. `axis` values may be negative.\n"
-      "- An op whose name ends in `_` works in place: it overwrites its first operand, a result it\n"
-      "  binds aliases that operand, and it has no gradient.\n"
+      "- An op whose name ends in `_` works in place: it overwrites one operand (its first, but\n"
+      "  `t` of `remote_load_`), a result it binds aliases that operand, and it has no gradient.\n"
       "- **Extension**: an op the specification's op catalogue does not list. pir keeps the nine\n"
       "  in-place elementwise variants `abs_`, `neg_`, `log_`, `sqrt_`, `tanh_`, `sigmoid_`,\n"
       "  `pow_`, `maximum_`, `minimum_` (PopXL has them; `maximum_`/`minimum_` take two operands).\n";
@@ -391,7 +390,7 @@ std::optional<std::string> opHelp(std::string_view name) {
   if (!code) return std::nullopt;
   const OpInfo& info = opInfo(*code);
   // The result list: none for the stores, optional for in-place ops (language.md §7).
-  bool noResult = info.code == OpCode::HostStore || info.code == OpCode::RemoteStore;
+  bool noResult = info.results.kind == ResultSpec::Kind::Fixed && info.results.count == 0;
   std::string out = std::string("usage: ") + (noResult ? "" : info.has(F_INPLACE) ? "[%r =] " : "%r = ");
   out += signature(info);
   if (!info.attrSpecText.empty()) out += " {" + attrsInline(info) + "}";
@@ -416,7 +415,7 @@ std::optional<std::string> opHelp(std::string_view name) {
   out += "Gradient:       " + gradWords(info.grad) + "\n";
   if (const OpInfo* v = inplaceVariant(info)) out += "In place:       " + std::string(v->name) + "\n";
   if (const OpInfo* base = inplaceBase(info))
-    out += "In place of:    " + std::string(base->name) + " (overwrites its first operand)\n";
+    out += "In place of:    " + std::string(base->name) + " (overwrites `" + info.operands[info.inplaceOperand].name + "`)\n";
   std::vector<std::string_view> aliases = aliasesOf(info);
   for (std::string_view alias : aliases) out += "Alias:          " + std::string(alias) + "\n";
   if (info.has(F_EXTENSION)) out += "Extension:      not in the spec's op catalogue (ops.md); see docs/ops.md\n";

@@ -3,6 +3,7 @@
 // message naming the row, and tests/unit/infer_test.cpp walks every row.
 #include "ir/op_info.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -175,15 +176,100 @@ std::vector<AttrSpec> parseSpec(std::string_view op, std::string_view spec) {
   return out;
 }
 
+[[noreturn]] void operandsError(std::string_view op, std::string_view text, const std::string& why) {
+  std::fprintf(stderr, "pir: internal error: ops.def row '%.*s': bad operands \"%.*s\": %s\n",
+               static_cast<int>(op.size()), op.data(), static_cast<int>(text.size()), text.data(), why.c_str());
+  std::abort();
+}
+
+// Reads ops.def's operands column (its grammar is in the header of ops.def)
+// into the operand specs, the result spec and the annotation-free text people read.
+void parseOperands(OpInfo& info, std::string_view text) {
+  std::string_view args = text, results;
+  if (size_t arrow = text.find(" -> "); arrow != std::string_view::npos) {
+    args = text.substr(0, arrow);
+    results = trim(text.substr(arrow + 4));
+  }
+  // Positions: top-level items with the optional-tail brackets dropped.
+  std::string flat;
+  for (char c : args)
+    if (c != '[' && c != ']') flat += c;
+  for (std::string_view item : splitTopLevel(flat)) {
+    if (item.empty()) continue;
+    if (item == "...") { info.openEnded = true; continue; }
+    if (item.front() == '@') { ++info.callees; info.openEnded = true; continue; }
+    OperandSpec spec;
+    if (item.front() == '$') { spec.role = OperandRole::Resource; item.remove_prefix(1); }
+    if (size_t colon = item.find(':'); colon != std::string_view::npos) {
+      auto dt = parseDType(trim(item.substr(colon + 1)));
+      if (!dt) operandsError(info.name, text, "unknown dtype in '" + std::string(item) + "'");
+      spec.literalDType = dt->dtype;
+      item = trim(item.substr(0, colon));
+    }
+    if (!item.empty() && item.back() == '!') {
+      if (info.inplaceOperand >= 0) operandsError(info.name, text, "two operands marked '!'");
+      spec.writtenInPlace = true;
+      info.inplaceOperand = static_cast<int>(info.operands.size());
+      item.remove_suffix(1);
+    }
+    spec.name = std::string(item);
+    info.operands.push_back(std::move(spec));
+  }
+  if (info.has(F_INPLACE) != (info.inplaceOperand >= 0))
+    operandsError(info.name, text, "F_INPLACE rows mark exactly one operand with '!', other rows none");
+  // For people: the text without annotations.
+  for (size_t i = 0; i < args.size(); ++i) {
+    char c = args[i];
+    if (c == '$' || c == '!') continue;
+    if (c == ':') {  // skip ": dtype"
+      ++i;
+      while (i < args.size() && args[i] == ' ') ++i;
+      while (i < args.size() && (std::isalnum(static_cast<unsigned char>(args[i])))) ++i;
+      --i;
+      continue;
+    }
+    info.operandNames += c;
+  }
+  if (results.empty()) return;
+  ResultSpec& r = info.results;
+  if (results == "()") {
+    r.count = 0;
+  } else if (results == "@outputs") {
+    r.kind = ResultSpec::Kind::CalleeOutputs;
+  } else if (size_t open = results.find('['); open != std::string_view::npos && results.back() == ']') {
+    r.attr = std::string(results.substr(open + 1, results.size() - open - 2));
+    const AttrSpec* a = info.findAttr(r.attr);
+    if (!a || (a->type != AttrType::Ints && a->type != AttrType::Int))
+      operandsError(info.name, text, "result count names '" + r.attr + "', not an int or ints attribute");
+    r.kind = a->type == AttrType::Ints ? ResultSpec::Kind::PerListElement : ResultSpec::Kind::AttrCount;
+  } else {
+    r.count = splitTopLevel(results).size();
+  }
+}
+
 struct OpTable {
   std::vector<OpInfo> infos;
   std::unordered_map<std::string_view, OpCode> byName;
 
+  void addRow(OpCode code, std::string_view name, int minOperands, int maxOperands, std::string_view attrSpec,
+              GradKind grad, uint32_t flags, std::string_view inferRule, std::string_view operandText) {
+    OpInfo& info = infos.emplace_back();
+    info.code = code;
+    info.name = name;
+    info.minOperands = minOperands;
+    info.maxOperands = maxOperands;
+    info.attrSpecText = attrSpec;
+    info.grad = grad;
+    info.flags = flags;
+    info.attrs = parseSpec(name, attrSpec);
+    info.inferRule = inferRule;
+    parseOperands(info, operandText);
+  }
+
   OpTable() {
     infos.reserve(kNumOpCodes);
-#define PIR_OP(id, text, mn, mx, attrSpec, infer, gradKind, flagBits, kernel, operandText)                       \
-  infos.push_back(OpInfo{OpCode::id, text, mn, mx, attrSpec, GradKind::gradKind, static_cast<uint32_t>(flagBits), \
-                         parseSpec(text, attrSpec), operandText, #infer});
+#define PIR_OP(id, text, mn, mx, attrSpec, infer, gradKind, flagBits, kernel, operandText) \
+  addRow(OpCode::id, text, mn, mx, attrSpec, GradKind::gradKind, static_cast<uint32_t>(flagBits), #infer, operandText);
 #include "ir/ops.def"
 #undef PIR_OP
     for (auto& info : infos) {
@@ -206,6 +292,11 @@ const OpTable& table() {
 }  // namespace
 
 const OpInfo& opInfo(OpCode c) { return table().infos[static_cast<size_t>(c)]; }
+
+const OperandSpec& OpInfo::operand(size_t i) const {
+  static const OperandSpec kPlainTensor;
+  return i < operands.size() ? operands[i] : kPlainTensor;
+}
 
 std::optional<OpCode> lookupOp(std::string_view name) {
   const auto& m = table().byName;

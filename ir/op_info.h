@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ir/attr.h"
+#include "ir/dtype.h"
 
 namespace pir {
 
@@ -66,17 +67,50 @@ struct AttrSpec {
   Attr defaultValue;  // when Defaulted
 };
 
+// One operand position of ops.def's operands column (see the header of ops.def).
+enum class OperandRole : uint8_t {
+  Tensor,    // a value or a literal
+  Resource,  // `$s`: a stream or remote buffer name
+};
+struct OperandSpec {
+  std::string name;                    // as ops.md writes it
+  OperandRole role = OperandRole::Tensor;
+  std::optional<DType> literalDType;   // `index: i32`: a literal here has this dtype
+  bool writtenInPlace = false;         // `t!`: the op overwrites this operand
+};
+
+// How many results an op has (ops.def's `-> ...` part of the operands column).
+struct ResultSpec {
+  enum class Kind : uint8_t {
+    Fixed,           // `-> ()` is 0, `-> a, b` is 2; no `->` is 1
+    PerListElement,  // `-> parts[splits]`: one per element of the ints attribute
+    AttrCount,       // `-> seeds[n]`: the int attribute's value
+    CalleeOutputs,   // `-> @outputs`: the outputs of the (first) callee
+  } kind = Kind::Fixed;
+  size_t count = 1;
+  std::string attr;
+};
+
 struct OpInfo {
-  OpCode code;
+  OpCode code{};
   std::string_view name;
-  int minOperands;
-  int maxOperands;  // -1: variadic
+  int minOperands = 0;
+  int maxOperands = 0;  // -1: variadic
   std::string_view attrSpecText;
-  GradKind grad;
-  uint32_t flags;
+  GradKind grad = GradKind::NA;
+  uint32_t flags = 0;
   std::vector<AttrSpec> attrs;  // parsed from attrSpecText once, at start-up
-  std::string_view operandNames;  // ops.def's "operands" column: "x, y", "t, x[, f]", ...
   std::string_view inferRule;     // the Infer column's name (Binary, Reduce, ...), for the docs
+  // Parsed from ops.def's operands column once, at start-up:
+  std::string operandNames;           // for people: "x, y", "t, x[, f]", "@g(args...)" (no annotations)
+  std::vector<OperandSpec> operands;  // the named positions, in order ("[", "]" dropped)
+  bool openEnded = false;             // `...` or a graph call: positions past `operands` are plain tensors
+  size_t callees = 0;                 // graph-call operands (`@g(args...)`)
+  int inplaceOperand = -1;            // the `!` position, or -1
+  ResultSpec results;
+
+  // The spec of operand position i (a plain tensor past the listed positions).
+  const OperandSpec& operand(size_t i) const;
 
   bool has(OpFlag f) const { return (flags & f) != 0; }
   const AttrSpec* findAttr(std::string_view key) const {
@@ -97,7 +131,7 @@ std::vector<std::string_view> allOpNames();
 // Other names of ops (`negate` for `neg`), accepted by lookupOp.
 struct OpAlias {
   std::string_view alias;
-  OpCode code;
+  OpCode code{};
 };
 std::span<const OpAlias> opAliases();
 

@@ -16,63 +16,12 @@ namespace pir {
 
 namespace {
 
-enum class Role : uint8_t { Tensor, Resource };
-
-Role operandRole(OpCode code, size_t i) {
-  switch (code) {
-    case OpCode::HostLoad:
-    case OpCode::HostStore:
-    case OpCode::RemoteLoad:
-    case OpCode::RemoteLoadInplace:
-    case OpCode::RemoteStore: return i == 0 ? Role::Resource : Role::Tensor;
-    default: return Role::Tensor;
-  }
-}
-
-// The number of callees a control op takes (call/repeat 1, conditional 2).
-size_t expectedCallees(OpCode code) {
-  switch (code) {
-    case OpCode::Call:
-    case OpCode::Repeat: return 1;
-    case OpCode::Conditional: return 2;
-    default: return 0;
-  }
-}
-
-// Operand positions whose literal has a fixed dtype (indices, offsets, seeds,
-// conditions) instead of the dtype of the op's first tensor operand.
-std::optional<DType> fixedLiteralDType(OpCode code, size_t i) {
-  switch (code) {
-    case OpCode::RemoteLoad:
-    case OpCode::RemoteLoadInplace:
-    case OpCode::RemoteStore:
-    case OpCode::DynamicSlice:
-    case OpCode::DynamicUpdate:
-    case OpCode::DynamicUpdateInplace:
-    case OpCode::Gather:
-    case OpCode::Scatter:
-    case OpCode::NllLoss:
-      if (i == 1) return DType::I32;
-      break;
-    case OpCode::OneHot:
-      if (i == 0) return DType::I32;
-      break;
-    case OpCode::Where:
-    case OpCode::Conditional:
-      if (i == 0) return DType::Bool;
-      break;
-    case OpCode::RandomUniform:
-    case OpCode::RandomNormal:
-    case OpCode::SplitRandomSeed:
-      if (i == 0) return DType::U32;
-      break;
-    case OpCode::Dropout:
-      if (i == 1) return DType::U32;
-      break;
-    default: break;
-  }
-  return std::nullopt;
-}
+// Operand roles, callee counts and fixed literal dtypes come from ops.def's
+// operands column (OpInfo::operand, OpInfo::callees).
+using Role = OperandRole;
+Role operandRole(OpCode code, size_t i) { return opInfo(code).operand(i).role; }
+size_t expectedCallees(OpCode code) { return opInfo(code).callees; }
+std::optional<DType> fixedLiteralDType(OpCode code, size_t i) { return opInfo(code).operand(i).literalDType; }
 
 std::string prefix(const Op& op) { return std::string(op.info().name) + ": "; }
 

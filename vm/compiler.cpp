@@ -17,10 +17,7 @@
 
 namespace pir::vm {
 
-int inplaceTarget(const Op& op) {
-  if (!op.info().has(F_INPLACE)) return -1;
-  return op.code == OpCode::RemoteLoadInplace ? 2 : 0;
-}
+int inplaceTarget(const Op& op) { return op.info().inplaceOperand; }  // ops.def: the `!` operand
 
 // ---- literals ----------------------------------------------------------------
 

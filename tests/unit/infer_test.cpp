@@ -96,6 +96,38 @@ TEST(OpTable, EveryRowParsesAndNamesResolve) {
   EXPECT_EQ(std::find(names.begin(), names.end(), "const"), names.end());
 }
 
+TEST(OpTable, OperandSignaturesComeFromTheOperandsColumn) {
+  // Every in-place row names the operand it overwrites, and only in-place rows do.
+  for (int i = 0; i < kNumOpCodes; ++i) {
+    const OpInfo& info = opInfo(static_cast<OpCode>(i));
+    EXPECT_EQ(info.has(F_INPLACE), info.inplaceOperand >= 0) << info.name;
+    EXPECT_EQ(info.operandNames.find_first_of("$!:>"), std::string::npos) << info.name << ": " << info.operandNames;
+  }
+  const OpInfo& loadInto = opInfo(OpCode::RemoteLoadInplace);
+  EXPECT_EQ(loadInto.inplaceOperand, 2);
+  EXPECT_EQ(loadInto.operand(0).role, OperandRole::Resource);
+  EXPECT_EQ(loadInto.operand(1).literalDType, DType::I32);
+  EXPECT_EQ(loadInto.operandNames, "b, offset, t");
+  EXPECT_EQ(inplaceOperandIndex(OpCode::ScaledAddInplace), 0);
+  EXPECT_EQ(inplaceOperandIndex(OpCode::Add), -1);
+  EXPECT_EQ(opInfo(OpCode::Where).operand(0).literalDType, DType::Bool);
+  EXPECT_EQ(opInfo(OpCode::Where).operand(1).literalDType, std::nullopt);
+  EXPECT_EQ(opInfo(OpCode::Dropout).operand(1).literalDType, DType::U32);
+  EXPECT_EQ(opInfo(OpCode::Conditional).callees, 2u);
+  EXPECT_EQ(opInfo(OpCode::Call).callees, 1u);
+  EXPECT_TRUE(opInfo(OpCode::Call).openEnded);
+  // Past the listed positions of an open-ended op: a plain tensor.
+  EXPECT_EQ(opInfo(OpCode::Conditional).operand(5).role, OperandRole::Tensor);
+  EXPECT_EQ(opInfo(OpCode::Conditional).operand(5).literalDType, std::nullopt);
+  // Result counts.
+  EXPECT_EQ(opInfo(OpCode::HostStore).results.count, 0u);
+  EXPECT_EQ(opInfo(OpCode::TopK).results.count, 2u);
+  EXPECT_EQ(opInfo(OpCode::Add).results.count, 1u);
+  EXPECT_EQ(opInfo(OpCode::Split).results.kind, ResultSpec::Kind::PerListElement);
+  EXPECT_EQ(opInfo(OpCode::SplitRandomSeed).results.kind, ResultSpec::Kind::AttrCount);
+  EXPECT_EQ(opInfo(OpCode::Repeat).results.kind, ResultSpec::Kind::CalleeOutputs);
+}
+
 TEST(OpTable, SpecDefaultsAreTyped) {
   const OpInfo& clip = opInfo(OpCode::Clip);
   const AttrSpec* mn = clip.findAttr("min");

@@ -19,7 +19,7 @@
 # RUN: %pir help abs_ | FileCheck %s --check-prefix=EXT
 # EXT: usage: [%r =] abs_ x
 # EXT: Gradient:       ✗ none
-# EXT: In place of:    abs (overwrites its first operand)
+# EXT: In place of:    abs (overwrites `x`)
 # EXT: Extension:      not in the spec's op catalogue (ops.md)
 # RUN: %pir help nll_loss | FileCheck %s --check-prefix=NLL
 # NLL: usage: %r = nll_loss probs, labels {reduction = mean, ignore_index = none (optional), log_prob = false}
@@ -28,6 +28,10 @@
 # RUN: %pir help host_store | FileCheck %s --check-prefix=STORE
 # STORE: usage: host_store s, t
 # STORE: Gradient:       — not applicable
+# RUN: %pir help remote_load_ | FileCheck %s --check-prefix=LOADINTO
+# LOADINTO: usage: [%r =] remote_load_ b, offset, t
+# LOADINTO: Result:         aliases `t`
+# LOADINTO: In place of:    remote_load (overwrites `t`)
 # RUN: not %pir help matmull 2>&1 | FileCheck %s --check-prefix=TYPO
 # TYPO: pir: error: unknown command or op 'matmull'; did you mean 'matmul'?
 # RUN: not %pir chek 2>&1 | FileCheck %s --check-prefix=CMD
