@@ -163,8 +163,7 @@ struct Ctx {
   }
   int64_t groupSize(const char* key = "group") const {
     ReplicaGrouping g = readGrouping(attr(key), options.replication);
-    std::string why = groupingError(g, options.replication);
-    if (!why.empty()) fail(attrLoc(key), why);
+    if (auto why = groupingError(g, options.replication)) fail(attrLoc(key), *why);
     return g.groupSize;
   }
   void result(TensorType tt) { out.push_back(std::move(tt)); }
@@ -997,24 +996,6 @@ bool attrInts(const Attr& a, std::vector<int64_t>& out) {
     out.push_back(item.i);
   }
   return true;
-}
-
-ReplicaGrouping readGrouping(const Attr* a, int64_t replication) {
-  ReplicaGrouping g{1, replication};
-  std::vector<int64_t> v;
-  if (!a || !attrInts(*a, v) || v.empty()) return g;
-  g.stride = v[0];
-  g.groupSize = v.size() > 1 ? v[1] : (v[0] > 0 ? replication / v[0] : 0);
-  if (v.size() > 2) g.groupSize = -1;  // reported by groupingError
-  return g;
-}
-
-std::string groupingError(const ReplicaGrouping& g, int64_t r) {
-  std::string text = "replica grouping (" + std::to_string(g.stride) + ", " + std::to_string(g.groupSize) +
-                     ") is not valid for " + std::to_string(r) + " replica" + (r == 1 ? "" : "s");
-  if (g.stride <= 0 || g.groupSize <= 0 || r % g.stride != 0) return text;
-  if (g.stride == 1 ? r % g.groupSize == 0 : checkedMul(g.stride, g.groupSize) == std::optional<int64_t>(r)) return {};
-  return text;
 }
 
 }  // namespace pir

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ir/diagnostics.h"
+#include "ir/grouping.h"
 #include "ir/ir.h"
 
 namespace pir {
@@ -44,17 +45,5 @@ std::optional<Shape> broadcastShapes(const Shape& a, const Shape& b);
 // Returns false when `a` is not of that form.
 bool attrInts(const Attr& a, std::vector<int64_t>& out);
 
-// The replica grouping (stride, group_size) written as `group`/`replica_grouping`,
-// with group_size defaulted to R / stride (runtime.md §5). Validity: see
-// groupingError.
-struct ReplicaGrouping {
-  int64_t stride = 1;
-  int64_t groupSize = 1;
-  int64_t numGroups(int64_t replication) const { return groupSize > 0 ? replication / groupSize : 0; }
-};
-// Reads a grouping attribute (nullptr: all replicas).
-ReplicaGrouping readGrouping(const Attr* a, int64_t replication);
-// Empty when valid for R replicas, else why not (for an error message).
-std::string groupingError(const ReplicaGrouping& g, int64_t replication);
 
 }  // namespace pir

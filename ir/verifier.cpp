@@ -396,8 +396,8 @@ void checkDeclaration(const Module& m, const Graph& g, bool isConst, const std::
     const Attr* grouping = attrs.find("replica_grouping");
     if (grouping && !grouping->isWord("none")) {
       ReplicaGrouping rg = readGrouping(grouping, m.options.replication);
-      std::string why = groupingError(rg, m.options.replication);
-      if (!why.empty()) diags.fail(grouping->loc.valid() ? grouping->loc : loc, what + ": " + why);
+      if (auto why = groupingError(rg, m.options.replication))
+        diags.fail(grouping->loc.valid() ? grouping->loc : loc, what + ": " + *why);
       int64_t groups = rg.numGroups(m.options.replication);
       if (groups > 1) dataType.shape.insert(dataType.shape.begin(), groups);
     }

@@ -1,6 +1,7 @@
 #include "vm/compiler.h"
 
 #include "ir/checked_math.h"
+#include "ir/infer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -388,7 +389,7 @@ class GraphCompiler {
       case OpCode::ReplicatedSlice: c.kind = CollectiveSpec::Kind::Slice; break;
       default: c.kind = CollectiveSpec::Kind::AllReduce; break;
     }
-    if (const Attr* a = op.attrs.find("op")) {
+    if (const Attr* a = findAttrOrDefault(op, "op")) {
       static const std::pair<const char*, CollectiveSpec::Reduce> names[] = {
           {"add", CollectiveSpec::Reduce::Add}, {"mean", CollectiveSpec::Reduce::Mean},
           {"mul", CollectiveSpec::Reduce::Mul}, {"min", CollectiveSpec::Reduce::Min},
@@ -397,22 +398,14 @@ class GraphCompiler {
       for (auto& [n, r] : names)
         if (a->s == n) c.reduce = r;
     }
-    if (const Attr* a = op.attrs.find("axis"); a && a->isNumber()) c.axis = a->toInt();
-    if (const Attr* a = op.attrs.find("output_shape")) c.newAxis = a->s != "concat";
+    if (const Attr* a = findAttrOrDefault(op, "axis"); a && a->isNumber()) c.axis = a->toInt();
+    if (const Attr* a = findAttrOrDefault(op, "output_shape")) c.newAxis = a->s != "concat";
     const int64_t R = std::max<int64_t>(1, m_.options.replication);
-    c.stride = 1;
-    c.groupSize = R;
-    if (const Attr* g = op.attrs.find("group")) {
-      std::vector<int64_t> v;
-      if (g->isNumber()) v.push_back(g->toInt());
-      for (const Attr& item : g->items) v.push_back(item.toInt());
-      if (!v.empty()) {
-        c.stride = v[0];
-        c.groupSize = v.size() > 1 ? v[1] : (v[0] > 0 ? R / v[0] : 0);
-      }
-    }
-    if (c.stride <= 0 || c.groupSize <= 0 || R % c.stride != 0)
-      diags_.fail(op.loc, std::string(op.info().name) + ": invalid replica group");
+    const ReplicaGrouping g = readGrouping(op.attrs.find("group"), R);
+    // The verifier rejects these first; a module built by a pass is checked again here.
+    if (auto why = groupingError(g, R)) diags_.fail(op.loc, std::string(op.info().name) + ": " + *why);
+    c.stride = g.stride;
+    c.groupSize = g.groupSize;
     return c;
   }
 

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "ir/infer.h"
 #include "vm/kernels.h"
 #include "vm/simd_kernels.h"
 
@@ -25,9 +26,9 @@ namespace pir::vm::detail {
 
 // ---- attributes ------------------------------------------------------------
 
-// The attribute written on the op, else the ops.def default; nullptr if neither
-// (an optional attribute left out: the caller applies the symbolic default).
-const Attr* findAttrOrDefault(const Op& op, std::string_view key);
+// Attributes are read through ir's findAttrOrDefault (ir/infer.h), the one
+// reading of ops.def defaults (an optional attribute written `none` is absent).
+using pir::findAttrOrDefault;
 // Typed readers. `fallback` is used when the attribute is absent with no default.
 int64_t attrInt(const Op& op, std::string_view key, int64_t fallback = 0);
 double attrFloat(const Op& op, std::string_view key, double fallback = 0);

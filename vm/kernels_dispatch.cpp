@@ -11,13 +11,6 @@ namespace detail {
 
 // ---- attributes ------------------------------------------------------------
 
-const Attr* findAttrOrDefault(const Op& op, std::string_view key) {
-  if (const Attr* a = op.attrs.find(key)) return a;
-  if (const AttrSpec* spec = op.info().findAttr(key); spec && spec->presence == AttrPresence::Defaulted)
-    return &spec->defaultValue;
-  return nullptr;
-}
-
 bool hasAttr(const Op& op, std::string_view key) { return findAttrOrDefault(op, key) != nullptr; }
 
 static double wordNumber(const Attr& a, double fallback) {

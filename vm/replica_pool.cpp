@@ -13,7 +13,7 @@
 #include <sstream>
 #include <thread>
 
-#include "vm/grouping.h"
+#include "ir/grouping.h"
 #include "vm/kernels_collective.h"
 
 namespace pir::vm {
@@ -196,7 +196,7 @@ void runReplicas(const Module& m, const Program& p, DeviceState& state, const So
 
   std::vector<int64_t> runnable(static_cast<size_t>(count));
   for (int64_t i = 0; i < count; ++i) runnable[static_cast<size_t>(i)] = i;
-  std::map<std::pair<int64_t, int64_t>, ReplicaGrouping> groupings;
+  std::map<std::pair<int64_t, int64_t>, ReplicaGroups> groupings;
   std::vector<const std::byte*> inputs(static_cast<size_t>(R), nullptr);
   struct Meeting {
     CollectiveJob job;
@@ -231,7 +231,7 @@ void runReplicas(const Module& m, const Program& p, DeviceState& state, const So
       const CollectiveSpec& spec = g.collectives[in.a];
       auto key = std::make_pair(spec.stride, spec.groupSize);
       auto it = groupings.find(key);
-      if (it == groupings.end()) it = groupings.emplace(key, ReplicaGrouping(R, Grouping{spec.stride, spec.groupSize})).first;
+      if (it == groupings.end()) it = groupings.emplace(key, ReplicaGroups(R, ReplicaGrouping{spec.stride, spec.groupSize})).first;
       const std::vector<int>& members = it->second.members(it->second.groupOf(static_cast<int>(r)));
       int gone = -1, elsewhere = -1;
       for (int mbr : members) {

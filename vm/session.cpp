@@ -9,11 +9,11 @@
 #include <unordered_map>
 
 #include "device/device_model.h"
+#include "ir/grouping.h"
 #include "ir/checked_math.h"
 #include "vm/compiler.h"
 #include "vm/device.h"
 #include "vm/format.h"
-#include "vm/grouping.h"
 #include "vm/host_memory.h"
 #include "vm/npy.h"
 #include "vm/replica_pool.h"
@@ -60,23 +60,13 @@ std::string outOfMemoryText(const std::bad_alloc& e) {
 int replicasOf(const Module& m) { return static_cast<int>(std::max<int64_t>(1, m.options.replication)); }
 
 // The variable's replica grouping (all replicas in one group when absent).
-ReplicaGrouping groupingOf(const Module& m, const Value& v, DiagnosticEngine& diags) {
+ReplicaGroups groupingOf(const Module& m, const Value& v, DiagnosticEngine& diags) {
   const int64_t R = replicasOf(m);
-  Grouping g = allReplicas(R);
-  if (v.def) {
-    if (const Attr* a = v.def->attrs.find("replica_grouping")) {
-      std::vector<int64_t> nums;
-      if (a->isNumber()) nums.push_back(a->toInt());
-      for (const Attr& item : a->items) nums.push_back(item.toInt());
-      if (nums.empty() || nums.size() > 2)
-        diags.fail(a->loc, "var %" + v.name + ": replica_grouping must be (stride, group_size)");
-      g.stride = nums[0];
-      g.groupSize = nums.size() == 2 ? nums[1] : (nums[0] > 0 ? defaultGroupSize(R, nums[0]) : 0);
-      if (auto err = groupingError(R, g.stride, g.groupSize))
-        diags.fail(a->loc, "var %" + v.name + ": invalid replica_grouping: " + *err);
-    }
-  }
-  return ReplicaGrouping(R, g);
+  const Attr* a = v.def ? v.def->attrs.find("replica_grouping") : nullptr;
+  ReplicaGrouping g = readGrouping(a, R);
+  // The verifier rejects these first; a module built by a pass is checked again here.
+  if (auto why = groupingError(g, R)) diags.fail(a ? a->loc : v.loc, "var %" + v.name + ": " + *why);
+  return ReplicaGroups(R, g);
 }
 
 bool allReplicasRetrieval(const Value& v) {
@@ -114,7 +104,7 @@ const Program& Session::program() {
 void Session::initVariable(size_t index, State& st) {
   const Value& v = *st.vars[index];
   const int R = replicasOf(*mp_);
-  ReplicaGrouping grouping = groupingOf(*mp_, v, diags_);
+  ReplicaGroups grouping = groupingOf(*mp_, v, diags_);
   TensorType initType = groupedType(v.type, grouping.numGroups());
   checkFitsDevice(initType, mp_->options, "%" + v.name, v.loc, diags_);
   HostTensor init = v.def && v.def->init
@@ -420,7 +410,7 @@ void Session::write(const std::string& variable, const Literal& data, SourceLoc 
   auto it = std::find(st_->vars.begin(), st_->vars.end(), v);
   if (it == st_->vars.end()) diags_.fail(loc, "write: %" + variable + " is not compiled");
   const size_t index = static_cast<size_t>(it - st_->vars.begin());
-  ReplicaGrouping grouping = groupingOf(*mp_, *v, diags_);
+  ReplicaGroups grouping = groupingOf(*mp_, *v, diags_);
   TensorType dt = groupedType(v->type, grouping.numGroups());
   if (data.kind == Literal::Kind::Data && !data.isScalar() && data.shape != dt.shape)
     diags_.fail(data.loc, "write %" + variable + ": expected data of shape " + shapeToString(dt.shape) + ", got " +
@@ -465,7 +455,7 @@ HostTensor Session::valueOf(const std::string& name, SourceLoc loc) {
   const Value* v = mainValueNamed(bare, loc);
   const size_t bytes = HostTensor::byteSize(v->type);
   if (v->kind == Value::Kind::Var) {
-    ReplicaGrouping grouping = groupingOf(*mp_, *v, diags_);
+    ReplicaGroups grouping = groupingOf(*mp_, *v, diags_);
     RemoteHome home = remoteHomeOf(*mp_, *v);
     std::vector<int> replicas;
     TensorType t = v->type;

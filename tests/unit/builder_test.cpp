@@ -186,7 +186,7 @@ TEST_F(BuilderTest, LoadResolvesAgainstBaseDirAndMustExist) {
 
 TEST_F(BuilderTest, VarAttributes) {
   EXPECT_EQ(fails("ir {replication = 8}\nvar %w : f32[2] = 0 {replica_grouping = (2, 2)}"),
-            "2:41: var %w: replica grouping (2, 2) is not valid for 8 replicas");
+            "2:41: var %w: replica grouping (2, 2) is not valid for 8 replicas: with stride > 1, stride * group_size must equal the replica count");
   diags.clear();
   Module m2;
   uint32_t f = sm.add("t.pir", "ir {replication = 4}\nvar %w : f32[2] = [[1, 2], [3, 4]] {replica_grouping = (1, 2)}");

@@ -1,9 +1,9 @@
 // Replica groupings (runtime.md §5).
 #include <gtest/gtest.h>
 
-#include "vm/grouping.h"
+#include "ir/grouping.h"
 
-using namespace pir::vm;
+using namespace pir;
 
 namespace {
 
@@ -24,28 +24,48 @@ TEST(Grouping, DefaultGroupSize) {
 }
 
 TEST(Grouping, Validation) {
-  EXPECT_EQ(groupingError(8, 1, 2), std::nullopt);
-  EXPECT_EQ(groupingError(8, 2, 4), std::nullopt);
-  EXPECT_EQ(groupingError(8, 4, 2), std::nullopt);
-  EXPECT_EQ(groupingError(1, 1, 1), std::nullopt);
-  EXPECT_EQ(groupingError(6, 1, 3), std::nullopt);
+  EXPECT_EQ(groupingError({1, 2}, 8), std::nullopt);
+  EXPECT_EQ(groupingError({2, 4}, 8), std::nullopt);
+  EXPECT_EQ(groupingError({4, 2}, 8), std::nullopt);
+  EXPECT_EQ(groupingError({1, 1}, 1), std::nullopt);
+  EXPECT_EQ(groupingError({1, 3}, 6), std::nullopt);
 
   const auto contains = [](const std::optional<std::string>& error, const std::string& part) {
     return error && error->find(part) != std::string::npos;
   };
-  EXPECT_TRUE(contains(groupingError(8, 3, 2), "stride must divide"));
-  EXPECT_TRUE(contains(groupingError(8, 0, 2), "stride must be positive"));
-  EXPECT_TRUE(contains(groupingError(8, -2, 2), "stride must be positive"));
-  EXPECT_TRUE(contains(groupingError(8, 1, 0), "group_size must be positive"));
-  EXPECT_TRUE(contains(groupingError(8, 1, 3), "group_size must divide"));
-  EXPECT_TRUE(contains(groupingError(8, 2, 2), "stride * group_size"));
-  EXPECT_TRUE(contains(groupingError(8, 2, 8), "stride * group_size"));
-  EXPECT_TRUE(contains(groupingError(8, 3, 2), "(3, 2) of 8 replicas"));
-  EXPECT_TRUE(contains(groupingError(0, 1, 1), "replica count must be positive"));
+  EXPECT_TRUE(contains(groupingError({3, 2}, 8), "stride must divide"));
+  EXPECT_TRUE(contains(groupingError({0, 2}, 8), "stride must be positive"));
+  EXPECT_TRUE(contains(groupingError({-2, 2}, 8), "stride must be positive"));
+  EXPECT_TRUE(contains(groupingError({1, 0}, 8), "group_size must be positive"));
+  EXPECT_TRUE(contains(groupingError({1, 3}, 8), "group_size must divide"));
+  EXPECT_TRUE(contains(groupingError({2, 2}, 8), "stride * group_size"));
+  EXPECT_TRUE(contains(groupingError({2, 8}, 8), "stride * group_size"));
+  EXPECT_TRUE(contains(groupingError({3, 2}, 8), "(3, 2) is not valid for 8 replicas"));
+  EXPECT_TRUE(contains(groupingError({1, 1}, 0), "replica count must be positive"));
+}
+
+TEST(Grouping, ReadFromAnAttribute) {
+  EXPECT_EQ(readGrouping(nullptr, 8), (ReplicaGrouping{1, 8}));
+  Attr none;
+  none.kind = Attr::Kind::Word;
+  none.s = "none";
+  EXPECT_EQ(readGrouping(&none, 8), (ReplicaGrouping{1, 8}));
+  Attr stride;
+  stride.kind = Attr::Kind::Int;
+  stride.i = 2;
+  EXPECT_EQ(readGrouping(&stride, 8), (ReplicaGrouping{2, 4}));  // group_size defaults to R / stride
+  Attr pair;
+  pair.kind = Attr::Kind::Tuple;
+  pair.items = {stride, stride};
+  EXPECT_EQ(readGrouping(&pair, 8), (ReplicaGrouping{2, 2}));
+  EXPECT_TRUE(groupingError(readGrouping(&pair, 8), 8));
+  Attr triple = pair;
+  triple.items.push_back(stride);
+  EXPECT_TRUE(groupingError(readGrouping(&triple, 8), 8));  // malformed: rejected, never all replicas
 }
 
 TEST(Grouping, MembersGroupsAndRanks) {
-  const ReplicaGrouping strided(8, {2, 4});
+  const ReplicaGroups strided(8, {2, 4});
   EXPECT_EQ(strided.numGroups(), 2);
   EXPECT_EQ(strided.groupSize(), 4);
   EXPECT_EQ(strided.members(0), (std::vector<int>{0, 2, 4, 6}));
@@ -53,12 +73,12 @@ TEST(Grouping, MembersGroupsAndRanks) {
   EXPECT_EQ(strided.groupOf(5), 1);
   EXPECT_EQ(strided.rankInGroup(5), 2);
 
-  const ReplicaGrouping blocks(8, {1, 2});
+  const ReplicaGroups blocks(8, {1, 2});
   EXPECT_EQ(blocks.numGroups(), 4);
   EXPECT_EQ(blocks.members(3), (std::vector<int>{6, 7}));
   EXPECT_EQ(blocks.rankInGroup(7), 1);
 
-  const ReplicaGrouping all(4, allReplicas(4));
+  const ReplicaGroups all(4, allReplicas(4));
   EXPECT_EQ(all.numGroups(), 1);
   EXPECT_EQ(all.members(0), (std::vector<int>{0, 1, 2, 3}));
   EXPECT_EQ(all.numReplicas(), 4);
@@ -66,8 +86,8 @@ TEST(Grouping, MembersGroupsAndRanks) {
   // Every valid grouping of 12 replicas partitions them into equal groups.
   for (int64_t stride = 1; stride <= 12; ++stride)
     for (int64_t size = 1; size <= 12; ++size) {
-      if (groupingError(12, stride, size)) continue;
-      const ReplicaGrouping g(12, {stride, size});
+      if (groupingError({stride, size}, 12)) continue;
+      const ReplicaGroups g(12, {stride, size});
       EXPECT_EQ(g.numGroups() * size, 12) << stride << "," << size;
       for (int group = 0; group < g.numGroups(); ++group) {
         ASSERT_EQ(static_cast<int64_t>(g.members(group).size()), size);

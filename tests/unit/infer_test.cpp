@@ -287,7 +287,7 @@ TEST_F(InferTest, RandomCollectivesAndIo) {
   r = infer(OpCode::ReduceScatter, {F32({2, 5})}, attrs({{"group", Attr::tuple({Attr::integer(1), Attr::integer(4)})}}));
   EXPECT_EQ(r[0], F32({3}));
   infer(OpCode::AllReduce, {F32({2})}, attrs({{"group", Attr::tuple({Attr::integer(3)})}}));
-  EXPECT_EQ(error, "replicated_all_reduce: replica grouping (3, 1) is not valid for 4 replicas");
+  EXPECT_EQ(error, "replicated_all_reduce: replica grouping (3, 1) is not valid for 4 replicas: stride must divide the replica count");
 
   auto stream = std::make_unique<Resource>();
   stream->kind = Resource::Kind::D2H;
@@ -330,15 +330,6 @@ TEST(Broadcast, Shapes) {
   EXPECT_EQ(broadcastShapes({}, {4}), (Shape{4}));
   EXPECT_FALSE(broadcastShapes({2}, {3}));
   EXPECT_EQ(broadcastShapes({0}, {1}), (Shape{0}));
-}
-
-TEST(Grouping, Validity) {
-  EXPECT_EQ(groupingError({1, 2}, 8), "");
-  EXPECT_EQ(groupingError({2, 4}, 8), "");
-  EXPECT_EQ(groupingError({4, 2}, 8), "");
-  EXPECT_NE(groupingError({2, 2}, 8), "");
-  EXPECT_NE(groupingError({3, 1}, 8), "");
-  EXPECT_EQ(readGrouping(nullptr, 8).groupSize, 8);
 }
 
 }  // namespace
