@@ -50,60 +50,8 @@ namespace {
 
 // ---- op classes ------------------------------------------------------------------
 
-enum class CostClass : uint8_t {
-  None,            // declarations, exchange blocks
-  Control,         // call, repeat, conditional: their bodies cost
-  View,            // reshape_, transpose_: a view, no phases
-  Copy,
-  Simple,
-  Transcendental,
-  Reduce,          // work = input elements
-  Normalise,       // work = input elements
-  Random,
-  MatMul,
-  Conv,
-  Collective,
-  ExchangeOnly,    // ipu_copy, io_tile_copy: moved by the exchange, no compute
-  Io,              // host/remote IO and print_tensor
-};
-
-CostClass costClassOf(OpCode c) {
-  const OpInfo& info = opInfo(c);
-  if (info.has(F_DECL) || info.has(F_REGION)) return CostClass::None;
-  if (info.has(F_CONTROL)) return CostClass::Control;
-  if (info.has(F_VIEW)) return CostClass::View;
-  if (info.has(F_IO) || c == OpCode::PrintTensor) return CostClass::Io;
-  if (info.has(F_COLLECTIVE)) return CostClass::Collective;
-  if (info.has(F_RANDOM)) return CostClass::Random;
-  switch (c) {
-    case OpCode::IpuCopy:
-    case OpCode::IoTileCopy: return CostClass::ExchangeOnly;
-    case OpCode::MatMul: return CostClass::MatMul;
-    case OpCode::Conv: return CostClass::Conv;
-    case OpCode::Exp: case OpCode::Log: case OpCode::Log2: case OpCode::Sqrt: case OpCode::Rsqrt:
-    case OpCode::Reciprocal: case OpCode::Sin: case OpCode::Cos: case OpCode::Tanh: case OpCode::Sigmoid:
-    case OpCode::Gelu: case OpCode::GeluErf: case OpCode::Swish: case OpCode::Softplus: case OpCode::Div:
-    case OpCode::Pow: case OpCode::Fmod: case OpCode::ExpInplace: case OpCode::LogInplace:
-    case OpCode::SqrtInplace: case OpCode::TanhInplace: case OpCode::SigmoidInplace: case OpCode::GeluInplace:
-    case OpCode::DivInplace: case OpCode::PowInplace: case OpCode::AdamUpdater: case OpCode::AdamVarUpdate:
-      return CostClass::Transcendental;
-    case OpCode::Sum: case OpCode::Mean: case OpCode::Prod: case OpCode::Max: case OpCode::Min:
-    case OpCode::SumSquare: case OpCode::L1: case OpCode::ArgMax: case OpCode::ArgMin: case OpCode::CumSum:
-    case OpCode::TopK: case OpCode::AveragePool: case OpCode::MaxPool:
-      return CostClass::Reduce;
-    case OpCode::LogSumExp: case OpCode::L2: case OpCode::Softmax: case OpCode::LogSoftmax: case OpCode::NllLoss:
-    case OpCode::LayerNorm: case OpCode::GroupNorm: case OpCode::BatchNormInference:
-      return CostClass::Normalise;
-    case OpCode::Cast: case OpCode::Identity: case OpCode::Detach: case OpCode::Reshape: case OpCode::Flatten:
-    case OpCode::Transpose: case OpCode::Squeeze: case OpCode::Unsqueeze: case OpCode::Broadcast:
-    case OpCode::Concat: case OpCode::Split: case OpCode::Slice: case OpCode::Subsample:
-    case OpCode::DynamicSlice: case OpCode::DynamicUpdate: case OpCode::DynamicUpdateInplace:
-    case OpCode::Gather: case OpCode::Scatter: case OpCode::OneHot: case OpCode::Init:
-    case OpCode::CopyVarUpdate: case OpCode::AccumulatorZero:
-      return CostClass::Copy;
-    default: return CostClass::Simple;
-  }
-}
+// The cost class is ops.def's Cost column.
+CostClass costClassOf(OpCode c) { return opInfo(c).costClass; }
 
 uint64_t cyclesPerElement(CostClass c) {
   switch (c) {

@@ -909,7 +909,7 @@ void inferExchange(Ctx&) {}  // the block's ops carry their own results
 
 using InferFn = void (*)(Ctx&);
 constexpr InferFn kInferTable[] = {
-#define PIR_OP(id, text, mn, mx, attrs, rule, grad, flags, kernel, operands) &infer##rule,
+#define PIR_OP(id, text, mn, mx, attrs, rule, grad, flags, kernel, operands, cost) &infer##rule,
 #include "ir/ops.def"
 #undef PIR_OP
 };

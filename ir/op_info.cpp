@@ -252,7 +252,8 @@ struct OpTable {
   std::unordered_map<std::string_view, OpCode> byName;
 
   void addRow(OpCode code, std::string_view name, int minOperands, int maxOperands, std::string_view attrSpec,
-              GradKind grad, uint32_t flags, std::string_view inferRule, std::string_view operandText) {
+              GradKind grad, uint32_t flags, std::string_view inferRule, std::string_view operandText,
+              CostClass costClass) {
     OpInfo& info = infos.emplace_back();
     info.code = code;
     info.name = name;
@@ -263,13 +264,15 @@ struct OpTable {
     info.flags = flags;
     info.attrs = parseSpec(name, attrSpec);
     info.inferRule = inferRule;
+    info.costClass = costClass;
     parseOperands(info, operandText);
   }
 
   OpTable() {
     infos.reserve(kNumOpCodes);
-#define PIR_OP(id, text, mn, mx, attrSpec, infer, gradKind, flagBits, kernel, operandText) \
-  addRow(OpCode::id, text, mn, mx, attrSpec, GradKind::gradKind, static_cast<uint32_t>(flagBits), #infer, operandText);
+#define PIR_OP(id, text, mn, mx, attrSpec, infer, gradKind, flagBits, kernel, operandText, cost)               \
+  addRow(OpCode::id, text, mn, mx, attrSpec, GradKind::gradKind, static_cast<uint32_t>(flagBits), #infer, operandText, \
+         CostClass::cost);
 #include "ir/ops.def"
 #undef PIR_OP
     for (auto& info : infos) {

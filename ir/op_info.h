@@ -13,18 +13,37 @@
 namespace pir {
 
 enum class OpCode : uint16_t {
-#define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel, operands) id,
+#define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel, operands, cost) id,
 #include "ir/ops.def"
 #undef PIR_OP
 };
 
 inline constexpr int kNumOpCodes = 0
-#define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel, operands) +1
+#define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel, operands, cost) +1
 #include "ir/ops.def"
 #undef PIR_OP
     ;
 
 enum class GradKind : uint8_t { Diff, Zero, NoGrad, NA };
+
+// What an op costs on the emulated device (ops.def's Cost column; the cycles of
+// each class are in device/cost_model.h).
+enum class CostClass : uint8_t {
+  None,            // declarations, exchange blocks
+  Control,         // call, repeat, conditional: their bodies cost
+  View,            // reshape_, transpose_: a view, no phases
+  Copy,            // data movement: one pass over the elements
+  Simple,          // cheap elementwise arithmetic
+  Transcendental,  // exp, log, tanh, div, ...: several cycles an element
+  Reduce,          // work = input elements
+  Normalise,       // softmax, norms: work = input elements, several passes
+  Random,
+  MatMul,
+  Conv,
+  Collective,
+  ExchangeOnly,    // ipu_copy, io_tile_copy: moved by the exchange, no compute
+  Io,              // host/remote IO and print_tensor
+};
 
 enum OpFlag : uint32_t {
   F_DECL = 1u << 0,         // `var` / `const` declaration, not an op statement
@@ -101,6 +120,7 @@ struct OpInfo {
   uint32_t flags = 0;
   std::vector<AttrSpec> attrs;  // parsed from attrSpecText once, at start-up
   std::string_view inferRule;     // the Infer column's name (Binary, Reduce, ...), for the docs
+  CostClass costClass = CostClass::Simple;
   // Parsed from ops.def's operands column once, at start-up:
   std::string operandNames;           // for people: "x, y", "t, x[, f]", "@g(args...)" (no annotations)
   std::vector<OperandSpec> operands;  // the named positions, in order ("[", "]" dropped)

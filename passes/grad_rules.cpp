@@ -1083,7 +1083,7 @@ namespace {
 #define PIR_GRAD_ENTRY_Zero(id) nullptr
 #define PIR_GRAD_ENTRY_NoGrad(id) nullptr
 #define PIR_GRAD_ENTRY_NA(id) nullptr
-#define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel, operands) PIR_GRAD_ENTRY_##grad(id),
+#define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel, operands, cost) PIR_GRAD_ENTRY_##grad(id),
 const GradRule kRules[] = {
 #include "ir/ops.def"
 };

@@ -240,7 +240,7 @@ void stridedCopy(void* dst, const void* src, const Shape& shape, std::span<const
 
 // The Kernel column of ops.def, by OpCode.
 static constexpr std::string_view kFamilyOf[] = {
-#define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel, operands) #kernel,
+#define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel, operands, cost) #kernel,
 #include "ir/ops.def"
 #undef PIR_OP
 };

@@ -17,7 +17,7 @@ namespace pir::vm {
 namespace {
 
 constexpr OpCode kAllOps[] = {
-#define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel, operands) OpCode::id,
+#define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel, operands, cost) OpCode::id,
 #include "ir/ops.def"
 #undef PIR_OP
 };

@@ -128,6 +128,23 @@ TEST(OpTable, OperandSignaturesComeFromTheOperandsColumn) {
   EXPECT_EQ(opInfo(OpCode::Repeat).results.kind, ResultSpec::Kind::CalleeOutputs);
 }
 
+TEST(OpTable, CostClassesComeFromTheCostColumn) {
+  EXPECT_EQ(opInfo(OpCode::MatMul).costClass, CostClass::MatMul);
+  EXPECT_EQ(opInfo(OpCode::Tanh).costClass, CostClass::Transcendental);
+  EXPECT_EQ(opInfo(OpCode::TanhInplace).costClass, CostClass::Transcendental);
+  EXPECT_EQ(opInfo(OpCode::Add).costClass, CostClass::Simple);
+  EXPECT_EQ(opInfo(OpCode::Var).costClass, CostClass::None);
+  EXPECT_EQ(opInfo(OpCode::HostLoad).costClass, CostClass::Io);
+  EXPECT_EQ(opInfo(OpCode::PrintTensor).costClass, CostClass::Io);
+  // Flags and cost agree where a flag decides the class.
+  for (int i = 0; i < kNumOpCodes; ++i) {
+    const OpInfo& info = opInfo(static_cast<OpCode>(i));
+    if (info.has(F_CONTROL)) EXPECT_EQ(info.costClass, CostClass::Control) << info.name;
+    if (info.has(F_COLLECTIVE)) EXPECT_EQ(info.costClass, CostClass::Collective) << info.name;
+    if (info.has(F_IO)) EXPECT_EQ(info.costClass, CostClass::Io) << info.name;
+  }
+}
+
 TEST(OpTable, SpecDefaultsAreTyped) {
   const OpInfo& clip = opInfo(OpCode::Clip);
   const AttrSpec* mn = clip.findAttr("min");
