@@ -7,7 +7,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
-build=${2:-"$here/build-fuzz"}
+build=$(realpath -m "${2:-$here/build-fuzz}")  # absolute: the targets chdir into a temp dir
 shift $(( $# > 2 ? 2 : $# ))
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(pir_fuzz pir_fuzz_run pir_fuzz_npy pir_fuzz_repl pir_fuzz_roundtrip)
