@@ -133,12 +133,58 @@ void reduceRange(const CollectiveJob& job, int64_t begin, int64_t end, std::byte
   }
 }
 
+// The common case of data-parallel training, two members' float gradients summed
+// or averaged into targets at the inputs' offsets (all-reduce), in one pass the
+// compiler vectorises: m = (x0 + x1) * 0.5 is the block path's bits (0.5 is the
+// exact reciprocal of 2). A target either is one of the inputs (in place: element
+// i is read before it is written) or overlaps neither; otherwise, or for any other
+// shape of job, false and the block path runs.
+template <class T, Reduce R>
+bool reducePairInOnePass(const CollectiveJob& job, int64_t begin, int64_t end, std::byte* const* targets,
+                         size_t numTargets, int64_t shift) {
+  if constexpr (!std::is_floating_point_v<T> || (R != Reduce::Add && R != Reduce::Mean)) {
+    return false;
+  } else {
+    if (job.inputs.size() != 2 || shift != 0 || numTargets > 2) return false;
+    const T* x0 = reinterpret_cast<const T*>(job.inputs[0]) + begin;
+    const T* x1 = reinterpret_cast<const T*>(job.inputs[1]) + begin;
+    const int64_t len = end - begin;
+    T* out[2] = {nullptr, nullptr};
+    size_t n = 0;
+    for (size_t t = 0; t < numTargets; ++t) {
+      if (!targets[t]) continue;
+      T* o = reinterpret_cast<T*>(targets[t]) + begin;
+      for (const T* x : {x0, x1})
+        if (o != x && o < x + len && x < o + len) return false;  // a partial overlap
+      out[n++] = o;
+    }
+    if (n == 0) return true;
+    const T scale = R == Reduce::Mean ? T(0.5) : T(1);
+    if (n == 1) {
+      T* o = out[0];
+      for (int64_t i = 0; i < len; ++i) o[i] = R == Reduce::Mean ? (x0[i] + x1[i]) * scale : x0[i] + x1[i];
+    } else {
+      T *o0 = out[0], *o1 = out[1];
+      for (int64_t i = 0; i < len; ++i) {
+        const T m = R == Reduce::Mean ? (x0[i] + x1[i]) * scale : x0[i] + x1[i];
+        o0[i] = m;
+        o1[i] = m;
+      }
+    }
+    return true;
+  }
+}
+
 template <class T>
 void reduceDispatch(Reduce r, const CollectiveJob& job, int64_t begin, int64_t end, std::byte* const* targets,
                     size_t numTargets, int64_t shift) {
   switch (r) {
-    case Reduce::Add: return reduceRange<T, Reduce::Add>(job, begin, end, targets, numTargets, shift);
-    case Reduce::Mean: return reduceRange<T, Reduce::Mean>(job, begin, end, targets, numTargets, shift);
+    case Reduce::Add:
+      if (reducePairInOnePass<T, Reduce::Add>(job, begin, end, targets, numTargets, shift)) return;
+      return reduceRange<T, Reduce::Add>(job, begin, end, targets, numTargets, shift);
+    case Reduce::Mean:
+      if (reducePairInOnePass<T, Reduce::Mean>(job, begin, end, targets, numTargets, shift)) return;
+      return reduceRange<T, Reduce::Mean>(job, begin, end, targets, numTargets, shift);
     case Reduce::Mul: return reduceRange<T, Reduce::Mul>(job, begin, end, targets, numTargets, shift);
     case Reduce::Min: return reduceRange<T, Reduce::Min>(job, begin, end, targets, numTargets, shift);
     case Reduce::Max: return reduceRange<T, Reduce::Max>(job, begin, end, targets, numTargets, shift);

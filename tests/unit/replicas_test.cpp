@@ -137,6 +137,51 @@ TEST(CollectiveKernels, InPlaceAllReduceOverManyWorkItemsInAnyOrder) {
     for (int64_t i = 0; i < n; i += 997) ASSERT_EQ(x.as<float>()[i], 6.0f * static_cast<float>(i % 100)) << i;
 }
 
+TEST(CollectiveKernels, TwoMembersInPlaceMatchTheReferenceBitForBit) {
+  // Two float members (the one-pass path): mean is (x0 + x1) * 0.5, sum x0 + x1,
+  // in place over several work items and out of place, f32 and f64 alike; a
+  // member's written output never feeds the other member's input.
+  const int64_t n = 100003;
+  for (CollectiveSpec::Reduce r : {CollectiveSpec::Reduce::Mean, CollectiveSpec::Reduce::Add}) {
+    HostTensor a(TensorType{DType::F32, {n}}), b(TensorType{DType::F32, {n}});
+    HostTensor a64(TensorType{DType::F64, {n}}), b64(TensorType{DType::F64, {n}});
+    std::vector<float> want(static_cast<size_t>(n));
+    std::vector<double> want64(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) {
+      const float x = 0.1f * static_cast<float>(i % 977) - 3.3f, y = 1.0f / static_cast<float>(1 + i % 13);
+      a.as<float>()[i] = x;
+      b.as<float>()[i] = y;
+      want[static_cast<size_t>(i)] = r == CollectiveSpec::Reduce::Mean ? (x + y) / 2.0f : x + y;
+      a64.as<double>()[i] = x;
+      b64.as<double>()[i] = y;
+      want64[static_cast<size_t>(i)] = r == CollectiveSpec::Reduce::Mean ? (double(x) + double(y)) / 2.0 : double(x) + double(y);
+    }
+    std::vector<HostTensor> outOfPlace{a, b};
+    Job copy(allReduce(r), a.type, outOfPlace);
+    runCollective(copy.job);
+    CollectiveSpec spec = allReduce(r);
+    for (HostTensor* pair : {&a, &a64}) {
+      HostTensor& x0 = *pair;
+      HostTensor& x1 = pair == &a ? b : b64;
+      CollectiveJob job;
+      job.spec = &spec;
+      job.inType = &x0.type;
+      job.outType = &x0.type;
+      job.inputs = {x0.bytes.data(), x1.bytes.data()};
+      job.outputs = {x0.bytes.data(), x1.bytes.data()};  // in place
+      for (int64_t i = collectiveItems(job); i-- > 0;) runCollectiveItem(job, i);
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      const size_t k = static_cast<size_t>(i);
+      ASSERT_EQ(a.as<float>()[i], want[k]) << i;
+      ASSERT_EQ(b.as<float>()[i], want[k]) << i;
+      ASSERT_EQ(copy.outs[1].as<float>()[i], want[k]) << i;
+      ASSERT_EQ(a64.as<double>()[i], want64[k]) << i;
+      ASSERT_EQ(b64.as<double>()[i], want64[k]) << i;
+    }
+  }
+}
+
 TEST(CollectiveKernels, ReduceScatterPadsTheLastChunkWithZeros) {
   std::vector<HostTensor> xs{tensorOf(DType::F32, {1, 2, 3, 4, 5}), tensorOf(DType::F32, {10, 20, 30, 40, 50})};
   CollectiveSpec spec;
