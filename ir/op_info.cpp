@@ -196,8 +196,8 @@ void parseOperands(OpInfo& info, std::string_view text) {
     if (c != '[' && c != ']') flat += c;
   for (std::string_view item : splitTopLevel(flat)) {
     if (item.empty()) continue;
-    if (item == "...") { info.openEnded = true; continue; }
-    if (item.front() == '@') { ++info.callees; info.openEnded = true; continue; }
+    if (item == "...") continue;  // a variadic tail: positions past the listed ones are plain tensors
+    if (item.front() == '@') { ++info.callees; continue; }
     OperandSpec spec;
     if (item.front() == '$') { spec.role = OperandRole::Resource; item.remove_prefix(1); }
     if (size_t colon = item.find(':'); colon != std::string_view::npos) {
@@ -208,7 +208,6 @@ void parseOperands(OpInfo& info, std::string_view text) {
     }
     if (!item.empty() && item.back() == '!') {
       if (info.inplaceOperand >= 0) operandsError(info.name, text, "two operands marked '!'");
-      spec.writtenInPlace = true;
       info.inplaceOperand = static_cast<int>(info.operands.size());
       item.remove_suffix(1);
     }

@@ -95,7 +95,6 @@ struct OperandSpec {
   std::string name;                    // as ops.md writes it
   OperandRole role = OperandRole::Tensor;
   std::optional<DType> literalDType;   // `index: i32`: a literal here has this dtype
-  bool writtenInPlace = false;         // `t!`: the op overwrites this operand
 };
 
 // How many results an op has (ops.def's `-> ...` part of the operands column).
@@ -124,9 +123,8 @@ struct OpInfo {
   // Parsed from ops.def's operands column once, at start-up:
   std::string operandNames;           // for people: "x, y", "t, x[, f]", "@g(args...)" (no annotations)
   std::vector<OperandSpec> operands;  // the named positions, in order ("[", "]" dropped)
-  bool openEnded = false;             // `...` or a graph call: positions past `operands` are plain tensors
   size_t callees = 0;                 // graph-call operands (`@g(args...)`)
-  int inplaceOperand = -1;            // the `!` position, or -1
+  int inplaceOperand = -1;            // the `!` position (`t!`: the op overwrites it), or -1
   ResultSpec results;
 
   // The spec of operand position i (a plain tensor past the listed positions).

@@ -115,7 +115,6 @@ TEST(OpTable, OperandSignaturesComeFromTheOperandsColumn) {
   EXPECT_EQ(opInfo(OpCode::Dropout).operand(1).literalDType, DType::U32);
   EXPECT_EQ(opInfo(OpCode::Conditional).callees, 2u);
   EXPECT_EQ(opInfo(OpCode::Call).callees, 1u);
-  EXPECT_TRUE(opInfo(OpCode::Call).openEnded);
   // Past the listed positions of an open-ended op: a plain tensor.
   EXPECT_EQ(opInfo(OpCode::Conditional).operand(5).role, OperandRole::Tensor);
   EXPECT_EQ(opInfo(OpCode::Conditional).operand(5).literalDType, std::nullopt);
