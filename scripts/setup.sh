@@ -6,7 +6,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-"$here/build"}
 
 packages=(cmake ninja-build g++ pkg-config python3 tao-pegtl-dev libeigen3-dev libgtest-dev
-          libbenchmark-dev libedit-dev libmimalloc-dev llvm-14-tools clang libclang-rt-14-dev libopenblas-dev tmux graphviz
+          libbenchmark-dev libedit-dev libmimalloc-dev llvm-14-tools clang libclang-rt-14-dev libopenblas-dev libdnnl-dev tmux graphviz
           libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do

@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "ir/number_format.h"
 #include "ir/rewriter.h"
@@ -154,6 +155,8 @@ class GraphCompiler {
       else ops.push_back(g.ops[k].get());
     }
 
+    if (!g.isMain) foldTransposesIntoMatMuls(g, ops);
+
     // Params: bound by the caller; a written by-value param gets an arena copy.
     const std::vector<bool>& written = g.isMain ? noWrites_ : writes_.paramsWritten(&g);
     for (size_t i = 0; i < g.params.size(); ++i) {
@@ -261,8 +264,99 @@ class GraphCompiler {
   }
 
   template <class F> void forEachValueUse(const Op& op, F&& f) {
-    for (const Operand& o : op.operands)
-      if (o.kind == Operand::Kind::Value) f(o.value);
+    auto fold = matmulFolds_.find(&op);
+    for (size_t i = 0; i < op.operands.size(); ++i) {
+      const Operand& o = op.operands[i];
+      if (o.kind != Operand::Kind::Value) continue;
+      f(fold != matmulFolds_.end() && i < 2 && fold->second.source[i] ? fold->second.source[i] : o.value);
+    }
+  }
+
+  // ---- transposes folded into matmul (issue 12) ---------------------------------
+  //
+  // `%t = transpose %w` (swapping the last two axes) read only as matmul operands
+  // costs a full copy per run; the GEMM reads %w in place with its transpose flag
+  // instead (prepareMatMulTransposed), and the transpose emits no code. Sound when
+  // %w cannot change between the transpose and the matmul: no op in between writes
+  // anything in place (in-place ops, views, callees writing by-reference params).
+  // Subgraphs only: main's values stay printable after a run.
+  struct MatMulFold {
+    const Value* source[2] = {nullptr, nullptr};  // the transpose's operand, per matmul operand
+  };
+
+  static bool swapsLastTwoAxes(const Op& op) {
+    const int64_t rank = op.operands.at(0).type().rank();
+    if (rank < 2) return false;
+    std::vector<int64_t> perm;
+    if (const Attr* a = op.attrs.find("perm")) {
+      for (const Attr& e : a->items) {
+        if (!e.isNumber()) return false;
+        int64_t p = e.toInt();
+        perm.push_back(p < 0 ? p + rank : p);
+      }
+    } else {
+      for (int64_t d = rank; d-- > 0;) perm.push_back(d);  // default: reversed
+    }
+    if (static_cast<int64_t>(perm.size()) != rank) return false;
+    for (int64_t d = 0; d + 2 < rank; ++d)
+      if (perm[d] != d) return false;
+    return perm[rank - 2] == rank - 1 && perm[rank - 1] == rank - 2;
+  }
+
+  bool writesInPlace(const Op& op) {
+    if (op.info().inplaceOperand >= 0) return true;
+    for (const CalleeRef& c : op.callees) {
+      const std::vector<bool>& w = writes_.paramsWritten(c.graph);
+      for (size_t i = 0; i < w.size() && i < c.graph->params.size(); ++i)
+        if (w[i] && c.graph->params[i]->byRef) return true;
+    }
+    return false;
+  }
+
+  void foldTransposesIntoMatMuls(const Graph& g, std::vector<const Op*>& ops) {
+    std::unordered_map<const Value*, size_t> transposeAt;  // result -> position of its transpose
+    for (size_t k = 0; k < ops.size(); ++k)
+      if (ops[k]->code == OpCode::Transpose && ops[k]->results.size() == 1 && ops[k]->results[0] &&
+          ops[k]->operands.at(0).kind == Operand::Kind::Value && swapsLastTwoAxes(*ops[k]))
+        transposeAt.emplace(ops[k]->results[0], k);
+    if (transposeAt.empty()) return;
+    // A transposed value qualifies when every use is a matmul operand with no
+    // in-place write between the transpose and that matmul.
+    std::vector<size_t> lastWrite(ops.size(), SIZE_MAX);  // the last in-place writer at or before k
+    for (size_t k = 0, last = SIZE_MAX; k < ops.size(); ++k) {
+      if (writesInPlace(*ops[k])) last = k;
+      lastWrite[k] = last;
+    }
+    std::unordered_set<const Value*> rejected;
+    for (const Operand& r : g.returns)
+      if (r.kind == Operand::Kind::Value) rejected.insert(r.value);
+    for (size_t k = 0; k < ops.size(); ++k) {
+      const Op& op = *ops[k];
+      for (size_t i = 0; i < op.operands.size(); ++i) {
+        const Operand& o = op.operands[i];
+        if (o.kind != Operand::Kind::Value) continue;
+        auto t = transposeAt.find(o.value);
+        if (t == transposeAt.end()) continue;
+        const bool foldable = op.code == OpCode::MatMul && i < 2 && k > 0 &&
+                              (lastWrite[k - 1] == SIZE_MAX || lastWrite[k - 1] < t->second);
+        if (!foldable) rejected.insert(o.value);
+      }
+    }
+    std::unordered_set<const Op*> elided;
+    for (const Op* op : ops) {
+      if (op->code != OpCode::MatMul) continue;
+      MatMulFold fold;
+      for (size_t i = 0; i < 2 && i < op->operands.size(); ++i) {
+        const Operand& o = op->operands[i];
+        if (o.kind != Operand::Kind::Value || rejected.count(o.value)) continue;
+        auto t = transposeAt.find(o.value);
+        if (t == transposeAt.end()) continue;
+        fold.source[i] = ops[t->second]->operands[0].value;
+        elided.insert(ops[t->second]);
+      }
+      if (fold.source[0] || fold.source[1]) matmulFolds_.emplace(op, fold);
+    }
+    std::erase_if(ops, [&](const Op* op) { return elided.count(op) != 0; });
   }
 
   uint32_t constSlot(HostTensor t, const Value* v) {
@@ -664,10 +758,14 @@ class GraphCompiler {
         if (!hasKernel(op.code)) diags_.fail(op.loc, "internal: the VM has no code for '" + std::string(info.name) + "'");
         in.opc = Opc::Kernel;
         std::vector<TensorType> inTypes, outTypes;
-        for (const Operand& o : op.operands) {
+        auto fold = matmulFolds_.find(&op);
+        for (size_t i = 0; i < op.operands.size(); ++i) {
+          const Operand& o = op.operands[i];
           if (o.kind != Operand::Kind::Value && o.kind != Operand::Kind::Literal) continue;
-          pushArg(operandSlot(o), &o.type());
-          inTypes.push_back(o.type());
+          const Value* source = fold != matmulFolds_.end() && i < 2 ? fold->second.source[i] : nullptr;
+          if (source) in.b |= 1u << i;  // read transposed (Instr::b of a Kernel)
+          pushArg(source ? slotOf(source) : operandSlot(o), source ? &source->type : &o.type());
+          inTypes.push_back(source ? source->type : o.type());
           ++in.nIn;
         }
         std::vector<const TensorType*> resultTypes;
@@ -680,7 +778,10 @@ class GraphCompiler {
         pushResults(op, resultTypes, in);
         try {
           in.a = static_cast<uint32_t>(cg_->kernels.size());
-          cg_->kernels.push_back(prepareKernel(op, inTypes, outTypes));
+          cg_->kernels.push_back(fold == matmulFolds_.end()
+                                     ? prepareKernel(op, inTypes, outTypes)
+                                     : prepareMatMulTransposed(inTypes.at(0), in.b & 1u, inTypes.at(1), in.b & 2u,
+                                                               outTypes.at(0)));
         } catch (const KernelError& e) {
           diags_.fail(op.loc, std::string(info.name) + ": " + e.what());
         }
@@ -706,6 +807,7 @@ class GraphCompiler {
   std::map<uint32_t, ViewLink> views_;                            // view slot -> link (ordered: deterministic code)
   std::unordered_map<uint32_t, std::vector<uint32_t>> families_;  // root slot -> its views
   std::set<uint32_t> stale_;                                      // views to refresh before a read
+  std::unordered_map<const Op*, MatMulFold> matmulFolds_;         // matmuls reading transposes' operands
 };
 
 // Subgraphs in callee-first order (recursion is rejected by the verifier; a

@@ -90,7 +90,11 @@ std::string disassemble(const CompiledGraph& g, const Program& p, const SourceMa
       case Opc::Cond: line += "then " + graphName(p, in.a) + " else " + graphName(p, in.b) + " "; break;
       case Opc::Print: line += "title=\"" + g.strings[in.a] + "\" "; break;
       case Opc::Kernel:
-      case Opc::ViewSync: line += "k" + std::to_string(in.a) + " "; break;
+      case Opc::ViewSync:
+        line += "k" + std::to_string(in.a) + " ";
+        for (unsigned i = 0; in.opc == Opc::Kernel && i < 2; ++i)
+          if (in.b & (1u << i)) line += "in" + std::to_string(i) + "^T ";  // in i read transposed
+        break;
       case Opc::Collective: {
         const CollectiveSpec& c = g.collectives.at(in.a);
         line += "group=(" + std::to_string(c.stride) + ", " + std::to_string(c.groupSize) + ") ";

@@ -74,9 +74,18 @@ std::vector<int64_t> viewPermutation(const Op& op, const TensorType& operand);
 // view and, with the inverse perm, to write it back to its operand.
 PreparedKernel preparePermutedCopy(const TensorType& in, std::span<const int64_t> perm);
 
-// The f32 GEMM the matmul kernel uses: c[m,n] = a[m,k] * b[k,n], all row-major
-// and contiguous. Exposed for bench/matmul_bench.cpp.
-void gemmF32(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k);
-const char* gemmBackendName();  // "eigen" or "openblas"
+// matmul whose operands may be stored transposed: `aStored` is read with its last
+// two axes swapped when `transA` (likewise b), without a copy (the GEMM's transpose
+// flags). The compiler uses it to fold a `transpose` of the last two axes into the
+// matmul that reads it. `out` is the product's type. Throws KernelError.
+PreparedKernel prepareMatMulTransposed(const TensorType& aStored, bool transA, const TensorType& bStored, bool transB,
+                                       const TensorType& out);
+
+// The f32 GEMM the matmul kernel uses: c[m,n] = op(a) * op(b), all row-major and
+// contiguous; op(a) = a stored [m,k], or with transA a stored [k,m] transposed
+// (likewise b, [k,n] or [n,k]). Exposed for bench/matmul_bench.cpp.
+void gemmF32(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, bool transA = false,
+             bool transB = false);
+const char* gemmBackendName();  // "eigen", "openblas" or "openblas (SkylakeX kernels)"
 
 }  // namespace pir::vm

@@ -2,72 +2,178 @@
 // operand a column vector (the added dim is dropped from the result); leading
 // batch dims broadcast. Each batch is one GEMM.
 //
-// GEMM backend: OpenBLAS for large f32/f64 products when built with it
-// (PIR_USE_OPENBLAS, see vm/CMakeLists.txt and bench/matmul_bench.cpp), Eigen
-// otherwise and for tiny products; i32 uses Eigen's GEMM (i32 in uint32 so that overflow wraps without
-// UB), f16 converts to f32, multiplies, and rounds each result once.
+// GEMM backends, for products of at least 32^3 multiply-adds: f32 through oneDNN's
+// sgemm (PIR_USE_DNNL; AVX-512 kernels where the CPU has them), split by pir into
+// column blocks over its kernel threads; f64 (and f32 without oneDNN) through
+// OpenBLAS (PIR_USE_OPENBLAS); Eigen otherwise and for tiny products. See
+// vm/CMakeLists.txt, bench/matmul_bench.cpp and docs/decisions.md "GEMM backends".
+// i32 uses Eigen's GEMM (i32 in uint32 so that overflow wraps without UB), f16 converts to f32, multiplies, and rounds each result once.
+//
+// An operand may be stored transposed (its last two axes swapped): the compiler
+// folds `transpose` ops that feed a matmul into the GEMM's transpose flags
+// (prepareMatMulTransposed), so neither the BLAS nor Eigen path copies it.
 #include "vm/kernel_util.h"
 
-#ifdef PIR_USE_OPENBLAS
-#include <cblas.h>
+#if defined(PIR_USE_OPENBLAS) || defined(PIR_USE_DNNL)
 #include <dlfcn.h>
 
 #include <mutex>
 #endif
+#ifdef PIR_USE_OPENBLAS
+#include <cblas.h>
+#endif
+#ifdef PIR_USE_DNNL
+#include <oneapi/dnnl/dnnl.h>
+#endif
+
+#include "vm/simd_kernels.h"
 
 namespace pir::vm {
 
-#ifdef PIR_USE_OPENBLAS
 namespace {
-// OpenBLAS is loaded on the first large product, not at start-up: its thread
-// pool starts when the library loads and spins, which would tax every `pir`
-// process (check, opt, the REPL) that never multiplies a matrix.
+
+// Products below this many multiply-adds are cheaper without a library call.
+constexpr int64_t kLibraryMinWork = 32 * 32 * 32;
+
+#if defined(PIR_USE_OPENBLAS) || defined(PIR_USE_DNNL)
+// Both libraries are loaded on the first large product, not at start-up: OpenBLAS
+// starts a spinning thread pool when it loads, oneDNN is 40 MB of code, and most
+// `pir` processes (check, opt, the REPL) never multiply a matrix.
+void* openFirst(std::initializer_list<const char*> names) {
+  for (const char* name : names)
+    if (void* h = dlopen(name, RTLD_NOW | RTLD_LOCAL)) return h;
+  return nullptr;
+}
+#endif
+
+#ifdef PIR_USE_DNNL
+struct Dnnl {
+  decltype(&dnnl_sgemm) sgemm = nullptr;
+  void (*setOmpThreads)(int) = nullptr;  // oneDNN's OpenMP runtime (libgomp)
+};
+const Dnnl& dnnl() {
+  static Dnnl lib;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (void* h = openFirst({"libdnnl.so.2", "libdnnl.so"})) {
+      lib.sgemm = reinterpret_cast<decltype(&dnnl_sgemm)>(dlsym(h, "dnnl_sgemm"));
+      lib.setOmpThreads = reinterpret_cast<void (*)(int)>(dlsym(h, "omp_set_num_threads"));
+    }
+  });
+  return lib;
+}
+
+// One call of oneDNN's row-major sgemm on this thread only: pir splits large
+// products itself (gemmColumnBlocks), so its thread budget holds and the blocks,
+// hence the bits, do not depend on the number of threads.
+bool dnnlGemm(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, bool transA, bool transB,
+              int64_t lda, int64_t ldb, int64_t ldc) {
+  const Dnnl& lib = dnnl();
+  if (!lib.sgemm) return false;
+  thread_local bool singleThreaded = false;  // OpenMP's thread count is per calling thread
+  if (!singleThreaded && lib.setOmpThreads) lib.setOmpThreads(1);
+  singleThreaded = true;
+  return lib.sgemm(transA ? 'T' : 'N', transB ? 'T' : 'N', m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc) ==
+         dnnl_success;
+}
+#endif
+
+#ifdef PIR_USE_OPENBLAS
 struct OpenBlas {
   decltype(&cblas_sgemm) sgemm = nullptr;
   decltype(&cblas_dgemm) dgemm = nullptr;
 };
 const OpenBlas& openBlas() {
-  static OpenBlas blas;
+  static OpenBlas lib;
   static std::once_flag once;
   std::call_once(once, [] {
-    for (const char* name : {"libopenblas.so.0", "libopenblas.so"}) {
-      if (void* h = dlopen(name, RTLD_NOW | RTLD_LOCAL)) {
-        blas.sgemm = reinterpret_cast<decltype(&cblas_sgemm)>(dlsym(h, "cblas_sgemm"));
-        blas.dgemm = reinterpret_cast<decltype(&cblas_dgemm)>(dlsym(h, "cblas_dgemm"));
-        if (blas.sgemm && blas.dgemm) return;
-        blas = {};
-      }
+    if (void* h = openFirst({"libopenblas.so.0", "libopenblas.so"})) {
+      lib.sgemm = reinterpret_cast<decltype(&cblas_sgemm)>(dlsym(h, "cblas_sgemm"));
+      lib.dgemm = reinterpret_cast<decltype(&cblas_dgemm)>(dlsym(h, "cblas_dgemm"));
+      if (!lib.sgemm || !lib.dgemm) lib = {};
     }
   });
-  return blas;
+  return lib;
 }
-}  // namespace
+
+// OpenBLAS (float and double) with its own threads (setBlasThreads); it splits
+// rows and columns, never the inner dimension, so its bits do not depend on them.
+template <class T>
+bool blasGemm(const T* a, const T* b, T* c, int64_t m, int64_t n, int64_t k, bool transA, bool transB) {
+  const auto ta = transA ? CblasTrans : CblasNoTrans, tb = transB ? CblasTrans : CblasNoTrans;
+  const int M = static_cast<int>(m), N = static_cast<int>(n), K = static_cast<int>(k);
+  const int lda = transA ? M : K, ldb = transB ? K : N;
+  if constexpr (std::is_same_v<T, float>) {
+    if (!openBlas().sgemm) return false;
+    openBlas().sgemm(CblasRowMajor, ta, tb, M, N, K, 1.0f, a, lda, b, ldb, 0.0f, c, N);
+  } else {
+    if (!openBlas().dgemm) return false;
+    openBlas().dgemm(CblasRowMajor, ta, tb, M, N, K, 1.0, a, lda, b, ldb, 0.0, c, N);
+  }
+  return true;
+}
 #endif
 
+// c[m,n] = op(a) * op(b) with Eigen, op(x) = x or its transpose; a is stored
+// [m,k] (or [k,m] when transA), b [k,n] (or [n,k]), all row-major.
+template <class T>
+void eigenGemm(const T* a, const T* b, T* c, int64_t m, int64_t n, int64_t k, bool transA, bool transB) {
+  using M = detail::RowMat<T>;
+  Eigen::Map<M> cm(c, m, n);
+  if (k == 0) {
+    cm.setZero();
+    return;
+  }
+  const Eigen::Map<const M> am(a, transA ? k : m, transA ? m : k), bm(b, transB ? n : k, transB ? k : n);
+  if (transA && transB) cm.noalias() = am.transpose() * bm.transpose();
+  else if (transA) cm.noalias() = am.transpose() * bm;
+  else if (transB) cm.noalias() = am * bm.transpose();
+  else cm.noalias() = am * bm;
+}
+
+// Large products run as column blocks on the kernel threads (simd::parallelTasks).
+// The blocks depend on the shape alone: each holds at least kBlockColumns columns
+// and about kBlockWork multiply-adds or more, so any thread count computes the
+// same blocks and the same bits.
+constexpr int64_t kBlockColumns = 128, kBlockWork = int64_t{1} << 22;
+int64_t gemmColumnBlocks(int64_t m, int64_t n, int64_t k) {
+  const int64_t work = m * n * k;
+  if (work < 2 * kBlockWork || n < 2 * kBlockColumns) return 1;
+  return std::min(n / kBlockColumns, work / kBlockWork);
+}
+
+}  // namespace
+
 const char* gemmBackendName() {
+#ifdef PIR_USE_DNNL
+  if (dnnl().sgemm) return "onednn";
+#endif
 #ifdef PIR_USE_OPENBLAS
   if (openBlas().sgemm) return "openblas";
 #endif
   return "eigen";
 }
 
-void gemmF32(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k) {
+void gemmF32(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, bool transA, bool transB) {
   if (m == 0 || n == 0) return;
-  if (k == 0) {
-    std::fill(c, c + m * n, 0.0f);
-    return;
-  }
-#ifdef PIR_USE_OPENBLAS
-  // Tiny products are cheaper without the BLAS call overhead.
-  if (m * n * k >= 32 * 32 * 32 && openBlas().sgemm) {
-    openBlas().sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m), static_cast<int>(n),
-                static_cast<int>(k), 1.0f, a, static_cast<int>(k), b, static_cast<int>(n), 0.0f, c,
-                static_cast<int>(n));
-    return;
+  if (k == 0 || m * n * k < kLibraryMinWork) return eigenGemm(a, b, c, m, n, k, transA, transB);
+#ifdef PIR_USE_DNNL
+  if (dnnl().sgemm) {
+    const int64_t blocks = gemmColumnBlocks(m, n, k), width = (n + blocks - 1) / blocks;
+    const int64_t lda = transA ? m : k, ldb = transB ? k : n;
+    bool ok = true;
+    simd::parallelTasks(blocks, [&](int64_t j) {
+      const int64_t c0 = j * width, cols = std::min(n, c0 + width) - c0;
+      const float* bj = transB ? b + c0 * ldb : b + c0;
+      if (!dnnlGemm(a, bj, c + c0, m, cols, k, transA, transB, lda, ldb, n)) ok = false;
+    });
+    if (ok) return;  // else (never seen: bad arguments are checked before) the paths below
   }
 #endif
-  using M = detail::RowMat<float>;
-  Eigen::Map<M>(c, m, n).noalias() = Eigen::Map<const M>(a, m, k) * Eigen::Map<const M>(b, k, n);
+#ifdef PIR_USE_OPENBLAS
+  if (blasGemm(a, b, c, m, n, k, transA, transB)) return;
+#endif
+  eigenGemm(a, b, c, m, n, k, transA, transB);
 }
 
 namespace detail {
@@ -75,24 +181,21 @@ namespace {
 
 struct MatMulState {
   int64_t m = 0, n = 0, k = 0;
+  bool transA = false, transB = false;  // the operand is stored with its last two axes swapped
   // Per output batch: element offsets of its a and b matrices.
   std::vector<std::pair<int64_t, int64_t>> batches;
 };
 
-template <class T> void gemm(const T* a, const T* b, T* c, int64_t m, int64_t n, int64_t k) {
+template <class T> void gemm(const T* a, const T* b, T* c, const MatMulState& s) {
   if constexpr (std::is_same_v<T, float>) {
-    gemmF32(a, b, c, m, n, k);
-#ifdef PIR_USE_OPENBLAS
-  } else if (std::is_same_v<T, double> && k > 0 && m * n * k >= 32 * 32 * 32 && openBlas().dgemm) {
-    if constexpr (std::is_same_v<T, double>)
-      openBlas().dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m), static_cast<int>(n),
-                  static_cast<int>(k), 1.0, a, static_cast<int>(k), b, static_cast<int>(n), 0.0, c,
-                  static_cast<int>(n));
-#endif
+    gemmF32(a, b, c, s.m, s.n, s.k, s.transA, s.transB);
   } else {
-    using M = RowMat<T>;
-    if (k == 0) Eigen::Map<M>(c, m, n).setZero();
-    else Eigen::Map<M>(c, m, n).noalias() = Eigen::Map<const M>(a, m, k) * Eigen::Map<const M>(b, k, n);
+#ifdef PIR_USE_OPENBLAS
+    if constexpr (std::is_same_v<T, double>)
+      if (s.k > 0 && s.m * s.n * s.k >= kLibraryMinWork && blasGemm(a, b, c, s.m, s.n, s.k, s.transA, s.transB))
+        return;
+#endif
+    eigenGemm(a, b, c, s.m, s.n, s.k, s.transA, s.transB);
   }
 }
 
@@ -105,37 +208,52 @@ template <class T> void runMatMul(const MatMulState& s, const TensorRef* ins, Te
     const auto [ao, bo] = s.batches[i];
     T* ci = c + static_cast<int64_t>(i) * m * n;
     if constexpr (kIsHalf<T>) {
+      // Storage order is kept: the f32 copies carry the same transposition.
       using MF = RowMat<float>;
-      const MF af = Eigen::Map<const RowMat<T>>(a + ao, m, k).template cast<float>();
-      const MF bf = Eigen::Map<const RowMat<T>>(b + bo, k, n).template cast<float>();
+      const MF af = Eigen::Map<const RowMat<T>>(a + ao, s.transA ? k : m, s.transA ? m : k).template cast<float>();
+      const MF bf = Eigen::Map<const RowMat<T>>(b + bo, s.transB ? n : k, s.transB ? k : n).template cast<float>();
       MF cf(m, n);
-      gemmF32(af.data(), bf.data(), cf.data(), m, n, k);
+      gemmF32(af.data(), bf.data(), cf.data(), m, n, k, s.transA, s.transB);
       Eigen::Map<RowMat<T>>(ci, m, n) = cf.template cast<T>();
     } else if constexpr (std::is_same_v<T, int32_t>) {
+      // i32 in uint32 so that overflow wraps without UB.
       gemm(reinterpret_cast<const uint32_t*>(a + ao), reinterpret_cast<const uint32_t*>(b + bo),
-           reinterpret_cast<uint32_t*>(ci), m, n, k);
+           reinterpret_cast<uint32_t*>(ci), s);
     } else {
-      gemm(a + ao, b + bo, ci, m, n, k);
+      gemm(a + ao, b + bo, ci, s);
     }
   }
 }
 
-}  // namespace
+// The type the product sees: `stored` with its last two axes swapped when `trans`.
+TensorType logicalType(const TensorType& stored, bool trans) {
+  TensorType t = stored;
+  if (trans) std::swap(t.shape[t.shape.size() - 2], t.shape[t.shape.size() - 1]);
+  return t;
+}
 
-PreparedKernel prepareMatMul(const Op& op, InTypes in, InTypes out) {
-  if (in.size() != 2 || in[0].dtype != in[1].dtype || in[0].rank() == 0 || in[1].rank() == 0)
+PreparedKernel prepareMatMulImpl(const TensorType& aStored, bool transA, const TensorType& bStored, bool transB,
+                                 InTypes out, const Op* op) {
+  if (aStored.dtype != bStored.dtype || aStored.rank() == 0 || bStored.rank() == 0 ||
+      (transA && aStored.rank() < 2) || (transB && bStored.rank() < 2))
     throw KernelError("matmul needs two operands of one dtype and rank >= 1");
-  const DType dt = in[0].dtype;
-  if (!(isFloat(dt) || dt == DType::I32)) unsupported(op, in[0]);
-  Shape as = in[0].shape, bs = in[1].shape;
+  const TensorType aType = logicalType(aStored, transA), bType = logicalType(bStored, transB);
+  const DType dt = aType.dtype;
+  if (!(isFloat(dt) || dt == DType::I32)) {
+    if (op) unsupported(*op, aType);
+    throw KernelError("matmul: no kernel for " + aType.str());
+  }
+  Shape as = aType.shape, bs = bType.shape;
   if (as.size() == 1) as.insert(as.begin(), 1);  // [K] → [1, K]
   if (bs.size() == 1) bs.push_back(1);           // [K] → [K, 1]
   MatMulState s;
   s.m = as[as.size() - 2];
   s.k = as.back();
   s.n = bs.back();
+  s.transA = transA;
+  s.transB = transB;
   if (bs[bs.size() - 2] != s.k)
-    throw KernelError("matmul: inner dimensions differ: " + in[0].str() + " and " + in[1].str());
+    throw KernelError("matmul: inner dimensions differ: " + aType.str() + " and " + bType.str());
   const Shape aBatch(as.begin(), as.end() - 2), bBatch(bs.begin(), bs.end() - 2);
   const size_t rank = std::max(aBatch.size(), bBatch.size());
   Shape batch(rank, 1), aStr(rank, 0), bStr(rank, 0);
@@ -146,14 +264,14 @@ PreparedKernel prepareMatMul(const Op& op, InTypes in, InTypes out) {
     const int64_t bi = static_cast<int64_t>(d) - static_cast<int64_t>(rank - bBatch.size());
     const int64_t ad = ai >= 0 ? aBatch[ai] : 1, bd = bi >= 0 ? bBatch[bi] : 1;
     if (ad != bd && ad != 1 && bd != 1)
-      throw KernelError("matmul: batch dimensions do not broadcast: " + in[0].str() + " and " + in[1].str());
+      throw KernelError("matmul: batch dimensions do not broadcast: " + aType.str() + " and " + bType.str());
     batch[d] = std::max(ad, bd);
     if (ad != 1) aStr[d] = aFull[ai] * s.m * s.k;
     if (bd != 1) bStr[d] = bFull[bi] * s.k * s.n;
   }
   const int64_t nb = numElements(batch);
   if (out.empty() || out[0].dtype != dt || out[0].numElements() != nb * s.m * s.n)
-    throw KernelError("matmul: the result type does not match " + in[0].str() + " x " + in[1].str());
+    throw KernelError("matmul: the result type does not match " + aType.str() + " x " + bType.str());
   if (nb > 0 && s.m * s.n > 0) {
     s.batches.reserve(static_cast<size_t>(nb));
     std::vector<int64_t> idx(rank, 0);
@@ -178,5 +296,17 @@ PreparedKernel prepareMatMul(const Op& op, InTypes in, InTypes out) {
   });
 }
 
+}  // namespace
+
+PreparedKernel prepareMatMul(const Op& op, InTypes in, InTypes out) {
+  if (in.size() != 2) throw KernelError("matmul needs two operands of one dtype and rank >= 1");
+  return prepareMatMulImpl(in[0], false, in[1], false, out, &op);
+}
+
 }  // namespace detail
+PreparedKernel prepareMatMulTransposed(const TensorType& aStored, bool transA, const TensorType& bStored, bool transB,
+                                       const TensorType& out) {
+  return detail::prepareMatMulImpl(aStored, transA, bStored, transB, std::span<const TensorType>(&out, 1), nullptr);
+}
+
 }  // namespace pir::vm

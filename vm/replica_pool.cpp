@@ -15,6 +15,7 @@
 
 #include "ir/grouping.h"
 #include "vm/kernels_collective.h"
+#include "vm/simd_kernels.h"
 
 namespace pir::vm {
 
@@ -150,7 +151,11 @@ void runReplicas(const Module& m, const Program& p, DeviceState& state, const So
   const int64_t first = comm.firstLocal(R), count = comm.localCount(R);
   outcomes.assign(static_cast<size_t>(R), ReplicaOutcome{});
   const int workers = static_cast<int>(std::clamp<int64_t>(count, 1, std::max(1, threads)));
+  // Each running replica's share of the budget, for the BLAS and for pir's own
+  // split kernels (large elementwise loops, GEMM column blocks); the two never run
+  // at once in a replica.
   setBlasThreads(std::max(1, threads) / workers);
+  simd::setKernelThreads(std::max(1, threads) / workers);
   Workers pool(workers);
 
   std::vector<LiveReplica> live(static_cast<size_t>(count));

@@ -135,4 +135,18 @@ void parallelFor(int64_t n, int64_t minChunk, const std::function<void(int64_t, 
   Pool::get().run(jobs);
 }
 
+void parallelTasks(int64_t count, const std::function<void(int64_t)>& task) {
+  const int64_t parts = std::min<int64_t>(kernelThreads(), count);
+  if (parts <= 1) {
+    for (int64_t i = 0; i < count; ++i) task(i);
+    return;
+  }
+  std::vector<std::function<void()>> jobs;
+  for (int64_t p = 0; p < parts; ++p)
+    jobs.emplace_back([&task, p, parts, count] {
+      for (int64_t i = p; i < count; i += parts) task(i);
+    });
+  Pool::get().run(jobs);
+}
+
 }  // namespace pir::vm::simd

@@ -77,5 +77,8 @@ int kernelThreads();
 // are the same for any thread count as long as body computes each element
 // independently of the chunk bounds (all the loops above do).
 void parallelFor(int64_t n, int64_t minChunk, const std::function<void(int64_t, int64_t)>& body);
+// Runs task(0) .. task(count - 1), on up to kernelThreads() threads; returns when
+// all are done. The tasks must be independent (the GEMM's column blocks).
+void parallelTasks(int64_t count, const std::function<void(int64_t)>& task);
 
 }  // namespace pir::vm::simd

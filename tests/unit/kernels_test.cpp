@@ -1,6 +1,7 @@
 // Compute kernels (vm/kernels.h), called directly on small tensors. Expected
 // values are written by hand or computed here by straightforward loops.
 #include "vm/kernels.h"
+#include "vm/simd_kernels.h"
 
 #include <gtest/gtest.h>
 
@@ -393,6 +394,67 @@ TEST(Kernels, MatMulIntHalfAndLarge) {
   expectValues(run1(makeOp(OpCode::MatMul), {&x, &y}, {DType::F32, {m, n}}), refMatMul(x, y, m, k, n, {{0, 0}}), 1e-4);
   Buf bad(DType::F32, {4, 2});
   EXPECT_THROW(run1(makeOp(OpCode::MatMul), {&x, &bad}, {DType::F32, {m, 2}}), KernelError);
+}
+
+// Operands stored transposed (folded `transpose` ops) in every flag combination, on a
+// product large enough for the library path (split into column blocks), against
+// the reference on explicitly transposed copies.
+TEST(Kernels, MatMulTransposedOperands) {
+  const int64_t m = 96, k = 80, n = 300;
+  Buf a(DType::F32, {m, k}), b(DType::F32, {k, n}), at(DType::F32, {k, m}), bt(DType::F32, {n, k});
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t p = 0; p < k; ++p) {
+      a.set(i * k + p, std::sin(0.1 * static_cast<double>(i * k + p)));
+      at.set(p * m + i, a.get(i * k + p));
+    }
+  for (int64_t p = 0; p < k; ++p)
+    for (int64_t j = 0; j < n; ++j) {
+      b.set(p * n + j, std::cos(0.3 * static_cast<double>(p * n + j)));
+      bt.set(j * k + p, b.get(p * n + j));
+    }
+  const std::vector<double> want = refMatMul(a, b, m, k, n, {{0, 0}});
+  const TensorType out{DType::F32, {m, n}};
+  for (int flags = 0; flags < 4; ++flags) {
+    const bool ta = flags & 1, tb = flags & 2;
+    const Buf& sa = ta ? at : a;
+    const Buf& sb = tb ? bt : b;
+    PreparedKernel kernel = prepareMatMulTransposed(sa.type, ta, sb.type, tb, out);
+    Buf c(DType::F32, {m, n});
+    TensorRef ins[2] = {{const_cast<unsigned char*>(sa.bytes.data()), &sa.type},
+                         {const_cast<unsigned char*>(sb.bytes.data()), &sb.type}};
+    TensorRef outs[1] = {{c.bytes.data(), &c.type}};
+    KernelContext ctx;
+    kernel(ins, outs, ctx);
+    SCOPED_TRACE("transA=" + std::to_string(ta) + " transB=" + std::to_string(tb));
+    expectValues(c, want, 1e-4);
+  }
+  // Rank < 2 cannot be stored transposed; the inner dimensions must agree.
+  EXPECT_THROW(prepareMatMulTransposed({DType::F32, {3}}, true, b.type, false, out), KernelError);
+  EXPECT_THROW(prepareMatMulTransposed(a.type, true, b.type, false, out), KernelError);
+}
+
+// The GEMM's column blocks depend on the shape only: the same bits on 1 and on 2
+// kernel threads (the thread budget must not change results, issue 10).
+TEST(Kernels, GemmSameBitsOnAnyThreadCount) {
+  const int64_t m = 64, k = 784, n = 512;
+  std::vector<float> a(m * k), b(k * n), c1(m * n), c2(m * n);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(std::sin(0.01 * static_cast<double>(i)));
+  for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(std::cos(0.02 * static_cast<double>(i)));
+  const int before = simd::kernelThreads();
+  simd::setKernelThreads(1);
+  gemmF32(a.data(), b.data(), c1.data(), m, n, k);
+  simd::setKernelThreads(2);
+  gemmF32(a.data(), b.data(), c2.data(), m, n, k);
+  simd::setKernelThreads(before);
+  EXPECT_EQ(std::memcmp(c1.data(), c2.data(), c1.size() * sizeof(float)), 0);
+  double worst = 0;  // and it is the product
+  for (int64_t i = 0; i < m; i += 7)
+    for (int64_t j = 0; j < n; j += 11) {
+      double s = 0;
+      for (int64_t p = 0; p < k; ++p) s += static_cast<double>(a[i * k + p]) * b[p * n + j];
+      worst = std::max(worst, std::abs(s - c1[i * n + j]));
+    }
+  EXPECT_LT(worst, 1e-3);
 }
 
 // ---- reductions ----------------------------------------------------------------
