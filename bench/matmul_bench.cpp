@@ -1,6 +1,6 @@
 // f32 GEMM: the matmul kernel (through prepareKernel, as the VM runs it) against
-// OpenBLAS's cblas_sgemm and Eigen's GEMM (as compiled in this build), all in
-// one run. Reports GFLOP/s (the `GFLOP` rate counter) and, for the kernel, the ratio to the best reference
+// OpenBLAS's cblas_sgemm, oneDNN's dnnl_sgemm and Eigen's GEMM (as compiled in this
+// build), all in one run, all with OPENBLAS_NUM_THREADS threads (default 1). Reports GFLOP/s (the `GFLOP` rate counter) and, for the kernel, the ratio to the best reference
 // measured in the same run (`vs_best`, 1.0 = as fast as the best). Also times
 // one small elementwise kernel call (add on f32[16]), the VM's per-op floor.
 //
@@ -11,11 +11,13 @@
 #include <Eigen/Core>
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cmath>
 #include <map>
 #include <vector>
 
 #include "vm/kernels.h"
+#include "vm/simd_kernels.h"
 
 namespace {
 
@@ -63,6 +65,13 @@ template <class F> double timeLoop(benchmark::State& state, F&& body) {
   return iters ? s / static_cast<double>(iters) : 0;
 }
 
+// Threads for every GEMM measured here: OPENBLAS_NUM_THREADS (which OpenBLAS reads
+// itself), default 1; given to oneDNN's OpenMP and to pir's kernel threads too.
+int benchThreads() {
+  const char* s = std::getenv("OPENBLAS_NUM_THREADS");
+  return s && std::atoi(s) > 0 ? std::atoi(s) : 1;
+}
+
 using SgemmFn = void (*)(int, int, int, int, int, int, float, const float*, int, const float*, int, float, float*, int);
 SgemmFn openBlasSgemm() {
   static SgemmFn fn = [] {
@@ -90,6 +99,32 @@ void BM_OpenBlasSgemm(benchmark::State& state) {
   setFlops(state, n);
 }
 
+// oneDNN's row-major sgemm, the library pir's kernel calls for f32 (docs/decisions.md
+// "GEMM backends"), with benchThreads() OpenMP threads.
+using DnnlSgemmFn = int (*)(char, char, int64_t, int64_t, int64_t, float, const float*, int64_t, const float*, int64_t,
+                            float, float*, int64_t);
+DnnlSgemmFn oneDnnSgemm() {
+  static DnnlSgemmFn fn = [] {
+    void* lib = dlopen("libdnnl.so.2", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) return DnnlSgemmFn{};
+    if (auto setThreads = reinterpret_cast<void (*)(int)>(dlsym(lib, "omp_set_num_threads"))) setThreads(benchThreads());
+    return reinterpret_cast<DnnlSgemmFn>(dlsym(lib, "dnnl_sgemm"));
+  }();
+  return fn;
+}
+
+void BM_OneDnnSgemm(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  DnnlSgemmFn sgemm = oneDnnSgemm();
+  if (!sgemm) return state.SkipWithError("libdnnl not found");
+  Matrices m(n);
+  noteReference(n, timeLoop(state, [&] {
+    sgemm('N', 'N', n, n, n, 1.0f, m.a.data(), n, m.b.data(), n, 0.0f, m.c.data(), n);
+    benchmark::DoNotOptimize(m.c.data());
+  }));
+  setFlops(state, n);
+}
+
 void BM_EigenGemm(benchmark::State& state) {
   const int64_t n = state.range(0);
   Matrices m(n);
@@ -111,6 +146,7 @@ void BM_PirMatMulKernel(benchmark::State& state) {
   const TensorType t{DType::F32, {n, n}};
   const TensorType ins[2] = {t, t};
   PreparedKernel k = prepareKernel(op, ins, std::span<const TensorType>(&t, 1));
+  pir::vm::simd::setKernelThreads(benchThreads());
   TensorRef in[2] = {{m.a.data(), &t}, {m.b.data(), &t}};
   TensorRef out[1] = {{m.c.data(), &t}};
   KernelContext ctx;
@@ -142,6 +178,7 @@ void BM_AddF32x16Kernel(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(BM_OpenBlasSgemm)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_OneDnnSgemm)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_EigenGemm)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_PirMatMulKernel)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_AddF32x16Kernel);
