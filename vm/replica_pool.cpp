@@ -28,7 +28,7 @@ int defaultThreads(const Communicator& comm) {
   return std::max(1, hw / sameMachine);
 }
 
-void setBlasThreads(int threads) {
+int setBlasThreads(int threads) {
   static std::mutex mu;
   static int userCap = -1, applied = -1;
   std::lock_guard lock(mu);
@@ -38,7 +38,7 @@ void setBlasThreads(int threads) {
   }
   if (userCap > 0) threads = std::min(threads, userCap);
   threads = std::max(1, threads);
-  if (threads == applied) return;
+  if (threads == applied) return applied;
   // vm/kernels_matmul.cpp loads OpenBLAS on the first large product; until
   // then the variable decides the size of the pool it starts with.
   setenv("OPENBLAS_NUM_THREADS", std::to_string(threads).c_str(), 1);
@@ -50,6 +50,7 @@ void setBlasThreads(int threads) {
     }
   }
   applied = threads;
+  return applied;
 }
 
 namespace {
@@ -153,9 +154,8 @@ void runReplicas(const Module& m, const Program& p, DeviceState& state, const So
   const int workers = static_cast<int>(std::clamp<int64_t>(count, 1, std::max(1, threads)));
   // Each running replica's share of the budget, for the BLAS and for pir's own
   // split kernels (large elementwise loops, GEMM column blocks); the two never run
-  // at once in a replica.
-  setBlasThreads(std::max(1, threads) / workers);
-  simd::setKernelThreads(std::max(1, threads) / workers);
+  // at once in a replica. A user's OPENBLAS_NUM_THREADS caps both.
+  simd::setKernelThreads(setBlasThreads(std::max(1, threads) / workers));
   Workers pool(workers);
 
   std::vector<LiveReplica> live(static_cast<size_t>(count));

@@ -32,7 +32,7 @@ int defaultThreads(const Communicator& comm);
 
 // Sets the number of threads OpenBLAS may use (if loaded, else when it loads);
 // an OPENBLAS_NUM_THREADS set by the user caps it.
-void setBlasThreads(int threads);
+int setBlasThreads(int threads);  // returns the count applied (after the cap)
 
 // Runs the main graph once for each replica of this process (comm's local
 // range) over `state`, on at most `threads` threads (>= 1). `outcomes` gets one
