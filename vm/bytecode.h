@@ -83,6 +83,9 @@ struct CompiledGraph {
   std::vector<uint32_t> paramSlots;     // in parameter order
   std::vector<uint32_t> returnSlots;    // in output order
   std::vector<const TensorType*> returnTypes;
+  // Per return: true when a call may compute it directly in the caller's result
+  // buffer (an arena slot that is no view and is returned once), saving the copy.
+  std::vector<bool> returnInPlace;
   uint64_t arenaBytes = 0;
   size_t maxOperands = 0;               // largest nIn+nOut of a Kernel instruction
 };

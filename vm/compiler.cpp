@@ -212,6 +212,9 @@ class GraphCompiler {
       cg->returnSlots.push_back(operandSlot(r));
       cg->returnTypes.push_back(&r.type());
     }
+    for (uint32_t slot : cg->returnSlots)
+      cg->returnInPlace.push_back(cg->slots[slot].kind == SlotInfo::Kind::Arena && !views_.count(slot) &&
+                                  std::count(cg->returnSlots.begin(), cg->returnSlots.end(), slot) == 1);
     cg->arenaBytes = arenaTop_;
     return cg;
   }

@@ -58,13 +58,20 @@ Frame& Interpreter::frameOf(const CompiledGraph& g) {
   return *f;
 }
 
-void Interpreter::push(const CompiledGraph& callee, const std::byte* const* args) {
+void Interpreter::push(const CompiledGraph& callee, const std::byte* const* args, std::byte* const* outs) {
   Frame& f = frameOf(callee);
   for (size_t i = 0; i < callee.paramSlots.size(); ++i) {
     const uint32_t slot = callee.paramSlots[i];
     const SlotInfo& info = callee.slots[slot];
     if (info.copied) std::memcpy(f.ptr[slot], args[i], info.bytes);
     else f.ptr[slot] = const_cast<std::byte*>(args[i]);
+  }
+  // A return computed in place lives in the caller's buffer for this call, and in
+  // the frame's arena again for a repeat.
+  for (size_t j = 0; j < callee.returnInPlace.size(); ++j) {
+    if (!callee.returnInPlace[j]) continue;
+    const uint32_t slot = callee.returnSlots[j];
+    f.ptr[slot] = outs ? outs[j] : f.arena.data() + callee.slots[slot].offset;
   }
   stack_.push_back(Activation{&callee, &f, 0, 0});
 }
@@ -169,13 +176,14 @@ bool Interpreter::returnTo(Activation& caller, const CompiledGraph& callee, cons
     }
     if (++caller.iteration < static_cast<uint64_t>(in.count)) {
       step(in);  // an empty body still costs a step per iteration
-      push(callee, repeatArgs(caller, in));  // invalidates `caller`
+      push(callee, repeatArgs(caller, in), nullptr);  // invalidates `caller`
       return false;
     }
   } else {  // call, conditional
     for (unsigned j = 0; j < in.nOut; ++j)
-      std::memmove(ptr[slots[in.nIn + j]], calleeFrame.ptr[callee.returnSlots[j]],
-                   HostTensor::byteSize(*callee.returnTypes[j]));
+      if (ptr[slots[in.nIn + j]] != calleeFrame.ptr[callee.returnSlots[j]])  // else computed in place
+        std::memmove(ptr[slots[in.nIn + j]], calleeFrame.ptr[callee.returnSlots[j]],
+                     HostTensor::byteSize(*callee.returnTypes[j]));
   }
   if constexpr (kTrace) traceInstr(*caller.g, *caller.f, in, caller.started);
   return true;
@@ -257,7 +265,7 @@ bool Interpreter::loop() {
             args_.resize(in.nIn);
             for (unsigned i = 0; i < in.nIn; ++i) args_[i] = ptr[slots[i]];
             act.pc = pc;
-            push(*p_.graphs[in.a], args_.data());  // invalidates `act`
+            push(*p_.graphs[in.a], args_.data(), outsOf(ptr, slots, in));  // invalidates `act`
             goto nextActivation;
           }
           case Opc::Repeat: {
@@ -268,7 +276,7 @@ bool Interpreter::loop() {
             if (in.count <= 0) break;
             act.pc = pc;
             act.iteration = 0;
-            push(body, repeatArgs(act, in));
+            push(body, repeatArgs(act, in), nullptr);
             goto nextActivation;
           }
           case Opc::Cond: {
@@ -279,7 +287,7 @@ bool Interpreter::loop() {
             args_.resize(count);
             for (unsigned i = 0; i < count; ++i) args_[i] = ptr[slots[first + i]];
             act.pc = pc;
-            push(branch, args_.data());
+            push(branch, args_.data(), outsOf(ptr, slots, in));
             goto nextActivation;
           }
           case Opc::Collective: {

@@ -127,7 +127,9 @@ class Interpreter {
 
   void bind(const CompiledGraph& g, Frame& f, std::byte* arena);
   Frame& frameOf(const CompiledGraph& g);
-  void push(const CompiledGraph& callee, const std::byte* const* args);
+  // `outs`: the caller's result buffers of a call or conditional, where the callee
+  // computes its returnInPlace returns; null for a repeat (its returns are the carry).
+  void push(const CompiledGraph& callee, const std::byte* const* args, std::byte* const* outs);
   template <bool kTrace> bool loop();
   // Completes the caller's instruction after its callee returned; false if it
   // pushed the next repeat iteration instead.
@@ -154,6 +156,13 @@ class Interpreter {
   Frame mainFrame_;
   std::vector<Activation> stack_;
   std::vector<const std::byte*> args_;  // call argument scratch
+  std::vector<std::byte*> outs_;        // call result buffers scratch
+  // The result buffers of `in` (a call or conditional) in the running frame.
+  std::byte* const* outsOf(std::byte* const* ptr, const uint32_t* slots, const Instr& in) {
+    outs_.resize(in.nOut);
+    for (unsigned j = 0; j < in.nOut; ++j) outs_[j] = ptr[slots[in.nIn + j]];
+    return outs_.data();
+  }
   PendingCollective pending_;
   std::vector<int64_t> cursors_;
   std::vector<bool> written_;
