@@ -155,7 +155,7 @@ class GraphCompiler {
       else ops.push_back(g.ops[k].get());
     }
 
-    if (!g.isMain) foldTransposesIntoMatMuls(g, ops);
+    foldTransposesIntoMatMuls(g, ops);
 
     // Params: bound by the caller; a written by-value param gets an arena copy.
     const std::vector<bool>& written = g.isMain ? noWrites_ : writes_.paramsWritten(&g);
@@ -277,12 +277,14 @@ class GraphCompiler {
 
   // ---- transposes folded into matmul (issue 12) ---------------------------------
   //
-  // `%t = transpose %w` (swapping the last two axes) read only as matmul operands
-  // costs a full copy per run; the GEMM reads %w in place with its transpose flag
-  // instead (prepareMatMulTransposed), and the transpose emits no code. Sound when
-  // %w cannot change between the transpose and the matmul: no op in between writes
+  // A matmul operand `%t = transpose %w` (swapping the last two axes) is read as %w
+  // with the GEMM's transpose flag (prepareMatMulTransposed), and the transpose emits
+  // no code when nothing else needs %t: a full copy per run saved. Sound when %w
+  // cannot change between the transpose and the matmul: no op in between writes
   // anything in place (in-place ops, views, callees writing by-reference params).
-  // Subgraphs only: main's values stay printable after a run.
+  // Every such matmul reads the flag, in main too (where %t is still computed,
+  // since main's values stay printable): the GEMM's rounding then does not depend
+  // on which graph holds the code (inlining keeps the bits).
   struct MatMulFold {
     const Value* source[2] = {nullptr, nullptr};  // the transpose's operand, per matmul operand
   };
@@ -330,11 +332,14 @@ class GraphCompiler {
       if (writesInPlace(*ops[k])) last = k;
       lastWrite[k] = last;
     }
-    std::unordered_set<const Value*> rejected;
+    // Transposed values that must still be computed: read by anything but a foldable
+    // matmul operand, returned, or in main (every main value stays printable).
+    std::unordered_set<const Value*> kept;
     for (const Operand& r : g.returns)
-      if (r.kind == Operand::Kind::Value) rejected.insert(r.value);
+      if (r.kind == Operand::Kind::Value) kept.insert(r.value);
     for (size_t k = 0; k < ops.size(); ++k) {
       const Op& op = *ops[k];
+      MatMulFold fold;
       for (size_t i = 0; i < op.operands.size(); ++i) {
         const Operand& o = op.operands[i];
         if (o.kind != Operand::Kind::Value) continue;
@@ -342,23 +347,15 @@ class GraphCompiler {
         if (t == transposeAt.end()) continue;
         const bool foldable = op.code == OpCode::MatMul && i < 2 && k > 0 &&
                               (lastWrite[k - 1] == SIZE_MAX || lastWrite[k - 1] < t->second);
-        if (!foldable) rejected.insert(o.value);
+        if (foldable) fold.source[i] = ops[t->second]->operands[0].value;
+        else kept.insert(o.value);
       }
+      if (fold.source[0] || fold.source[1]) matmulFolds_.emplace(&op, fold);
     }
     std::unordered_set<const Op*> elided;
-    for (const Op* op : ops) {
-      if (op->code != OpCode::MatMul) continue;
-      MatMulFold fold;
-      for (size_t i = 0; i < 2 && i < op->operands.size(); ++i) {
-        const Operand& o = op->operands[i];
-        if (o.kind != Operand::Kind::Value || rejected.count(o.value)) continue;
-        auto t = transposeAt.find(o.value);
-        if (t == transposeAt.end()) continue;
-        fold.source[i] = ops[t->second]->operands[0].value;
-        elided.insert(ops[t->second]);
-      }
-      if (fold.source[0] || fold.source[1]) matmulFolds_.emplace(op, fold);
-    }
+    if (!g.isMain)
+      for (auto [value, k] : transposeAt)
+        if (!kept.count(value)) elided.insert(ops[k]);
     std::erase_if(ops, [&](const Op* op) { return elided.count(op) != 0; });
   }
 

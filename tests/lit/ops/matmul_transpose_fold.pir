@@ -1,8 +1,9 @@
-# A `transpose` of the last two axes read only by matmuls is folded into the GEMM's
-# transpose flags (issue 12; i32 wraps as `mul`/`add` do): the matmul reads the transpose's operand (`in0^T` /
-# `in1^T` in the disassembly) and the transpose emits no code. It stays a copy when
-# its result is read by anything else, returned, or when an in-place write comes
-# between it and the matmul. Values are those of the unfolded program (NumPy).
+# A matmul operand that is a `transpose` of the last two axes is read in place with
+# the GEMM's transpose flag (issue 12): `in0^T` / `in1^T` in the disassembly. The
+# transpose emits no code when nothing else needs its result; it is still computed
+# when it is read by another op, returned, or in main (main's values stay printable).
+# An in-place write between the transpose and the matmul stops the fold. Values are
+# NumPy's (i32 wraps as `mul`/`add` do).
 # RUN: %pir disasm %s | FileCheck %s --check-prefix=CODE
 # RUN: %pir run %s | FileCheck %s
 graph @folded(%a: f32[3,2], %b: f32[3,4], %c: f32[4,4], %p: f64[2,3,2], %q: i32[2,2], %h: f16[2,3]) -> (f32[2,4], f32[4,4], f64[2,2,2], i32[2,2], f16[3,3]) {
@@ -39,10 +40,13 @@ graph @kept(%a: &f32[2,2], %b: f32[2,2]) -> (f32[2,2], f32[2,2], f32[2,2]) {
 # CODE-LABEL: @kept
 # CODE: kernel transpose {{.*}}s0(%a) -> {{.*}}(%at)
 # CODE: kernel transpose {{.*}}s1(%b) -> {{.*}}(%bt)
-# CODE: kernel matmul k{{[0-9]+}} s{{[0-9]+}}(%at), s{{[0-9]+}}(%bt) -> {{.*}}(%y)
+# CODE: kernel matmul k{{[0-9]+}} in0^T in1^T s0(%a), s1(%b) -> {{.*}}(%y)
 # CODE: kernel transpose {{.*}}s0(%a) -> {{.*}}(%at2)
 # CODE: kernel scaled_add_
 # CODE: kernel matmul k{{[0-9]+}} s{{[0-9]+}}(%at2), s1(%b) -> {{.*}}(%z)
+# CODE-LABEL: @main
+# CODE: kernel transpose {{.*}}(%a) -> {{.*}}(%mt)
+# CODE-NEXT: kernel matmul k{{[0-9]+}} in0^T s{{[0-9]+}}(%a), s{{[0-9]+}}(%b) -> {{.*}}(%m)
 main {
   const %a : f32[3,2] = [[1, 2], [3, 4], [5, 6]]
   const %b : f32[3,4] = [[1, 0, 0, 1], [0, 1, 0, 1], [0, 0, 1, 1]]
@@ -54,6 +58,8 @@ main {
   var %v : f32[2,2] = [[1, 2], [3, 4]]
   const %u : f32[2,2] = [[1, 1], [0, 1]]
   %ky, %kz, %kbt = call @kept(%v, %u)
+  %mt = transpose %a
+  %m = matmul %mt, %b
 }
 run
 print %x
@@ -64,6 +70,8 @@ print %fv
 print %ky
 print %kz
 print %kbt
+print %m
+print %mt
 # CHECK: %x: f32[2,4] = {{\[}}[1, 3, 5, 9], [2, 4, 6, 12]]
 # CHECK-NEXT: %y: f32[4,4] = {{\[}}[90, 202, 314, 426], [100, 228, 356, 484], [110, 254, 398, 542], [120, 280, 440, 600]]
 # CHECK-NEXT: %z: f64[2,2,2] = {{\[\[\[}}35, 44], [44, 56]], {{\[\[}}5.25, 0.5], [0.5, 2]]]
@@ -72,3 +80,5 @@ print %kbt
 # CHECK-NEXT: %ky: f32[2,2] = {{\[}}[4, 3], [6, 4]]
 # CHECK-NEXT: %kz: f32[2,2] = {{\[}}[1, 4], [2, 6]]
 # CHECK-NEXT: %kbt: f32[2,2] = {{\[}}[1, 0], [1, 1]]
+# CHECK-NEXT: %m: f32[2,4] = {{\[}}[1, 3, 5, 9], [2, 4, 6, 12]]
+# CHECK-NEXT: %mt: f32[2,3] = {{\[}}[1, 3, 5], [2, 4, 6]]

@@ -1,0 +1,82 @@
+#!/usr/bin/python3
+"""Steps per second of perf/mlp.pir (the MLP trained with `autodiff`) against PyTorch eager,
+side by side in one run, at each thread count: the speed half of mlp_manual_check.py,
+for the autodiff program (scripts/mlp_autodiff_check.py checks its losses).
+
+pir: 320 / (T(`run 22`) - T(`run 2`)) of two whole processes (start-up, parse, NPY loads
+and compile cancel), with OPENBLAS_NUM_THREADS=T, which caps all of pir's threads within
+an op (docs/decisions.md "GEMM backends"). PyTorch: the step of mlp_manual_check.py from the
+same data and initial weights, in this process, in the configurations (intra-op threads,
+OpenBLAS threads) that mlp_manual_check.py uses. Rounds alternate; ratios are per round.
+
+usage: mlp_speed.py [--pir PIR] [--perf DIR] [--threads 1,2] [--rounds 5]
+"""
+import argparse
+import ctypes
+import os
+import re
+import statistics
+import sys
+import tempfile
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pir", default="pir")
+    ap.add_argument("--perf", default="/work/shared/perf")
+    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--rounds", type=int, default=5)
+    a = ap.parse_args()
+    sys.path.insert(0, a.perf)
+    import torch
+    from mlp_manual_check import TorchMLP, write_data
+    from perfutil import Timer, loadavg, run_proc
+
+    d = tempfile.mkdtemp()
+    X, Y, W1, W2 = write_data(d)
+    text = open(os.path.join(a.perf, "mlp.pir")).read()
+    text = re.sub(r"normal\(0, 0\.05, 1\)", 'load("w1.npy")', text)
+    text = re.sub(r"normal\(0, 0\.05, 2\)", 'load("w2.npy")', text)
+    paths = {}
+    for runs in (2, 22):
+        paths[runs] = os.path.join(d, "mlp_run%d.pir" % runs)
+        with open(paths[runs], "w") as f:
+            f.write(re.sub(r"^run 20$", "run %d" % runs, text, flags=re.M))
+    blas = ctypes.CDLL("libopenblas.so.0")  # the OpenBLAS torch's matmuls run in
+    print("load average at start:", loadavg())
+    for T in [int(x) for x in a.threads.split(",")]:
+        env = {"OPENBLAS_NUM_THREADS": str(T)}
+        run_proc([a.pir, "run", paths[2]], env=env)  # warm the page cache
+        configs = [(T, 2), (T, T)] if T == 1 else [(T, 2), (T, 1), (1, T)]
+        configs = list(dict.fromkeys(configs))
+        rows = {"pir (mlp.pir, autodiff)": []}
+        rows.update({"torch omp=%d openblas=%d" % c: [] for c in configs})
+        for _ in range(a.rounds):
+            w1 = run_proc([a.pir, "run", paths[2]], env=env)[0]
+            w2 = run_proc([a.pir, "run", paths[22]], env=env)[0]
+            rows["pir (mlp.pir, autodiff)"].append(320 / (w2 - w1))
+            for key, (omp, ob) in zip(list(rows)[1:], configs):
+                torch.set_num_threads(omp)
+                blas.openblas_set_num_threads(ob)
+                m = TorchMLP(X, Y, W1, W2)
+                for i in range(16):
+                    m.step(i)
+                with Timer() as t:
+                    for _ in range(20):
+                        for i in range(16):
+                            m.step(i)
+                rows[key].append(320 / t.wall)
+            blas.openblas_set_num_threads(2)
+        pir_rows = rows["pir (mlp.pir, autodiff)"]
+        for k, v in rows.items():
+            line = "threads=%d %-28s steps/s median %8.1f (min %.1f max %.1f)" % (
+                T, k, statistics.median(v), min(v), max(v))
+            if v is not pir_rows:
+                rr = [p / q for p, q in zip(pir_rows, v)]
+                line += "  pir/torch median %.2f (min %.2f max %.2f)" % (statistics.median(rr), min(rr), max(rr))
+            print(line, flush=True)
+    print("load average at end:", loadavg())
+
+
+if __name__ == "__main__":
+    main()
