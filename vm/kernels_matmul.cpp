@@ -125,10 +125,17 @@ void eigenGemm(const T* a, const T* b, T* c, int64_t m, int64_t n, int64_t k, bo
     return;
   }
   const Eigen::Map<const M> am(a, transA ? k : m, transA ? m : k), bm(b, transB ? n : k, transB ? k : n);
-  if (transA && transB) cm.noalias() = am.transpose() * bm.transpose();
-  else if (transA) cm.noalias() = am.transpose() * bm;
-  else if (transB) cm.noalias() = am * bm.transpose();
-  else cm.noalias() = am * bm;
+  if (!transA && !transB) {
+    cm.noalias() = am * bm;
+    return;
+  }
+  // Eigen picks its product kernel by layout, so a transposed operand is copied
+  // first (these products are small): the bits are those of the unfolded matmul.
+  M at, bt;
+  if (transA) at = am.transpose();
+  if (transB) bt = bm.transpose();
+  const Eigen::Map<const M> a2(transA ? at.data() : a, m, k), b2(transB ? bt.data() : b, k, n);
+  cm.noalias() = a2 * b2;
 }
 
 // Large products run as column blocks on the kernel threads (simd::parallelTasks).
