@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <utility>
 
 #include "frontend/builder.h"
 #include "frontend/parser.h"
@@ -18,6 +19,7 @@
 #include "passes/pass_manager.h"
 #include "repl/commands.h"
 #include "vm/format.h"
+#include "vm/host_memory.h"
 #include "ir/suggest.h"
 #include "vm/session.h"
 
@@ -272,7 +274,8 @@ struct Repl::Impl : BuildListener {
   bool quit = false;
   bool sessionChanged = false;  // the input ran a command that changes the session (not print/save)
 
-  // Undo history, newest last. Capped: each entry holds a session snapshot.
+  // Undo history, newest last. Capped in count and in memory (pushUndo): each entry
+  // holds a session snapshot.
   struct UndoEntry {
     Module::Checkpoint checkpoint;
     std::shared_ptr<const vm::Session::Snapshot> snapshot;
@@ -293,7 +296,7 @@ struct Repl::Impl : BuildListener {
   void valueDefined(const Value& v) override {
     if (!echo) return;
     if (std::optional<vm::HostTensor> preview = session.preview(v)) {
-      pending << vm::formatValueLine("%" + v.name, preview->type.dtype, preview->type.shape, preview->data()) << "\n";
+      pending << vm::formatValueLine("%" + v.name, preview->type.dtype, preview->type.shape, std::as_const(*preview).data()) << "\n";
     } else {
       pending << "%" << v.name << ": " << v.type.str() << "\n";
     }
@@ -307,7 +310,7 @@ struct Repl::Impl : BuildListener {
     if (!echo || c.kind != SessionCommand::Kind::Run) return;
     for (const Resource* stream : session.lastRunWrittenStreams()) {
       vm::HostTensor buffer = session.valueOf("$" + stream->name, c.loc);
-      pending << vm::formatValueLine("$" + stream->name, buffer.type.dtype, buffer.type.shape, buffer.data()) << "\n";
+      pending << vm::formatValueLine("$" + stream->name, buffer.type.dtype, buffer.type.shape, std::as_const(buffer).data()) << "\n";
     }
   }
 
@@ -358,6 +361,11 @@ struct Repl::Impl : BuildListener {
                 std::string summary) {
     undoStack.push_back({checkpoint, std::move(snapshot), std::move(summary)});
     if (undoStack.size() > kMaxUndo) undoStack.pop_front();
+    // A snapshot shares every buffer with the session (copy-on-write) and holds, charged
+    // to the host-memory budget, only those later inputs replaced (a variable a run
+    // updated). The oldest entries go while more than half the budget is in use, so
+    // undo history never starves the session; the newest one always stays.
+    while (undoStack.size() > 1 && vm::hostMemoryInUse() > vm::hostMemoryLimit() / 2) undoStack.pop_front();
   }
 
   // Whether the input just evaluated did something :undo should remove: a

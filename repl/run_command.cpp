@@ -10,6 +10,7 @@
 #include "repl/commands.h"
 #include "repl/feed_save.h"
 #include "repl/run_counter.h"
+#include "repl/script_reads.h"
 #include "repl/session_driver.h"
 #include "vm/session.h"
 
@@ -55,6 +56,13 @@ int runCommand(const RunOptions& options, std::istream& in, std::ostream& out, s
   vm::SessionOptions sessionOptions;
   sessionOptions.threads = options.threads;
   sessionOptions.trace = options.trace ? &err : nullptr;
+  // The script stops at its first error (runtime.md §8: exit status 1), so a failed
+  // run needs no backup; and only main values a later command names are kept
+  // (decisions.md "Run backups and snapshots").
+  sessionOptions.restoreOnFailure = false;
+  sessionOptions.keptMainNames = valuesNamedByCommands(sources.buffer(file).text);
+  for (const NamedPath& s : options.saves)  // --save %NAME or a bare NAME that may be a value
+    if (!s.name.empty() && s.name[0] != '$') sessionOptions.keptMainNames->insert(s.name[0] == '%' ? s.name.substr(1) : s.name);
   vm::Session session(module, diags, out, sessionOptions);
   SessionDriver driver(module, session, diags, options.passes, options.verifyEach);
   RunCounter counter(driver);

@@ -52,6 +52,7 @@ struct SlotInfo {
   Kind kind = Kind::Arena;
   uint64_t offset = 0;      // Arena: arena offset; Param: arena offset of its copy (if copied)
   bool copied = false;      // Param: the callee writes it in place, so it works on a copy
+  bool kept = true;         // Arena: holds its value at the end of a run (main: print may read it)
   uint32_t index = 0;       // Const: CompiledGraph::constants index; Var: Program::variables index; Param: position
   uint64_t bytes = 0;       // storage size
   const Value* value = nullptr;  // the first value mapped here (names in disasm/trace); null for literals
@@ -88,6 +89,13 @@ struct CompiledGraph {
   std::vector<bool> returnInPlace;
   uint64_t arenaBytes = 0;
   size_t maxOperands = 0;               // largest nIn+nOut of a Kernel instruction
+  // What running the graph (its callees included) may write outside its own arena
+  // (vm/write_set.h): a failed run restores exactly these, and copy-on-write
+  // buffers are unshared for exactly these. Sorted, without duplicates.
+  std::vector<uint32_t> writtenVars;     // Program::variables indices (main graph only)
+  std::vector<uint32_t> writtenRemote;   // remote buffers (resource index)
+  std::vector<uint32_t> writtenStreams;  // d2h streams (resource index)
+  std::vector<bool> paramWritten;        // by position: a by-reference param written through
 };
 
 struct Program {

@@ -16,6 +16,7 @@
 #include "vm/device.h"
 #include "vm/npy.h"
 #include "vm/random.h"
+#include "vm/write_set.h"
 
 namespace pir::vm {
 
@@ -136,8 +137,8 @@ class GraphCompiler {
   // `p`: the compiled subgraphs and variables; new variables are appended when
   // `addVariables` (a whole-program compile), else must exist already.
   GraphCompiler(const Module& m, const Program& p, std::vector<const Value*>* addVariables, DiagnosticEngine& diags,
-                WriteAnalysis& writes)
-      : m_(m), p_(p), addVariables_(addVariables), diags_(diags), writes_(writes) {}
+                WriteAnalysis& writes, const std::set<std::string>* keptMainNames = nullptr)
+      : m_(m), p_(p), addVariables_(addVariables), diags_(diags), writes_(writes), keptMainNames_(keptMainNames) {}
 
   std::unique_ptr<CompiledGraph> compile(const Graph& g, const std::vector<bool>* include) {
     auto cg = std::make_unique<CompiledGraph>();
@@ -145,7 +146,8 @@ class GraphCompiler {
     cg->graph = &g;
     cg->name = g.name;
     cg->valueSlot.assign(g.values.size(), kNoSlot);
-    reuse_ = !g.isMain;
+    // Main reuses buffers only when told which values commands read after the run.
+    reuse_ = !g.isMain || (keptMainNames_ && !include);
 
     // `include` selects top-level ops by position; an exchange block's ops go with it.
     std::vector<const Op*> ops;
@@ -180,6 +182,12 @@ class GraphCompiler {
     // Returned values live to the end.
     for (const Operand& r : g.returns)
       if (r.kind == Operand::Kind::Value) extendThroughViews(slotOf(r.value), kEnd);
+    // So do the main values a later `print` / `save` may read (by the name it resolves).
+    if (g.isMain && reuse_)
+      for (const std::string& name : *keptMainNames_)
+        if (const Value* v = g.lookup(name); v && v->graph == &g && v->id < cg->valueSlot.size() &&
+                                             cg->valueSlot[v->id] != kNoSlot)
+          extendThroughViews(cg->valueSlot[v->id], kEnd);
 
     // Last use of every arena slot (reads and in-place writes). A use of a view is a
     // use of its operand too: it may be refreshed from it or written back to it.
@@ -196,7 +204,10 @@ class GraphCompiler {
     for (size_t k = 0; k < ops.size(); ++k) {
       for (uint32_t s : definedAt_[k]) cg->slots[s].offset = allocate(cg->slots[s].bytes);
       if (reuse_)
-        for (uint32_t s : dying[k]) freeList_[cg->slots[s].bytes].push_back(cg->slots[s].offset);
+        for (uint32_t s : dying[k]) {
+          freeList_[cg->slots[s].bytes].push_back(cg->slots[s].offset);
+          cg->slots[s].kept = false;
+        }
     }
 
     for (const Op* op : ops) emit(*op);
@@ -206,7 +217,8 @@ class GraphCompiler {
     for (const Operand& r : g.returns)
       if (r.kind == Operand::Kind::Value) refreshView(slotOf(r.value));
     if (g.isMain)
-      for (auto& [slot, link] : views_) refreshView(slot);
+      for (auto& [slot, link] : views_)
+        if (cg->slots[slot].kept) refreshView(slot);  // a freed view's buffer may hold another value
 
     for (const Operand& r : g.returns) {
       cg->returnSlots.push_back(operandSlot(r));
@@ -797,6 +809,7 @@ class GraphCompiler {
   std::vector<const Value*>* addVariables_;
   DiagnosticEngine& diags_;
   WriteAnalysis& writes_;
+  const std::set<std::string>* keptMainNames_;  // null: every main value is kept
   CompiledGraph* cg_ = nullptr;
   bool reuse_ = true;
   uint64_t arenaTop_ = 0;
@@ -827,7 +840,8 @@ void orderCallees(const Graph* g, std::set<const Graph*>& done, std::set<const G
 
 }  // namespace
 
-std::unique_ptr<Program> compileProgram(const Module& m, DiagnosticEngine& diags) {
+std::unique_ptr<Program> compileProgram(const Module& m, DiagnosticEngine& diags,
+                                        const std::set<std::string>* keptMainNames) {
   auto p = std::make_unique<Program>();
   WriteAnalysis writes;
   std::set<const Graph*> done, active;
@@ -836,10 +850,14 @@ std::unique_ptr<Program> compileProgram(const Module& m, DiagnosticEngine& diags
   p->graphs.resize(m.graphs.size());
   for (const Graph* g : order) {
     GraphCompiler gc(m, *p, &p->variables, diags, writes);
-    p->graphs[g->index] = gc.compile(*g, nullptr);
+    std::unique_ptr<CompiledGraph> cg = gc.compile(*g, nullptr);
+    computeWriteSet(*cg, *p);  // callees first: theirs are known
+    p->graphs[g->index] = std::move(cg);
   }
-  GraphCompiler gc(m, *p, &p->variables, diags, writes);
-  p->main = gc.compile(*m.main, nullptr);
+  GraphCompiler gc(m, *p, &p->variables, diags, writes, keptMainNames);
+  std::unique_ptr<CompiledGraph> main = gc.compile(*m.main, nullptr);
+  computeWriteSet(*main, *p);
+  p->main = std::move(main);
   p->mainOpCount = m.main->ops.size();
   for (auto& g : p->graphs)
     if (g && !g->collectives.empty()) p->hasCollectives = true;
@@ -852,7 +870,9 @@ std::unique_ptr<CompiledGraph> compileMainSubset(const Module& m, const Program&
                                                  DiagnosticEngine& diags) {
   WriteAnalysis writes;
   GraphCompiler gc(m, p, nullptr, diags, writes);
-  return gc.compile(*m.main, &include);
+  std::unique_ptr<CompiledGraph> sub = gc.compile(*m.main, &include);
+  computeWriteSet(*sub, p);
+  return sub;
 }
 
 }  // namespace pir::vm

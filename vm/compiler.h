@@ -6,10 +6,14 @@
 // the last op that reads or writes it; a graph's returned values live to the
 // end. Results are allocated before the op's dying operands are freed, so an
 // op never writes a buffer it reads (in-place ops excepted: their result IS
-// operand 0's slot). Main-graph values are never reused: `print %v` and the
-// REPL read any of them after a run.
+// operand 0's slot). Main-graph values are kept whole by default: `print %v` and
+// the REPL read any of them after a run. Given the names a script's later commands
+// read (`pir run`, decisions.md "Run backups and snapshots"), main is planned like
+// a subgraph with those values live to the end (SlotInfo::kept).
 #pragma once
 #include <memory>
+#include <set>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -21,7 +25,10 @@ namespace pir::vm {
 
 // Compiles every graph of `m`. Reports and throws CompileError when a tensor
 // does not fit on the device or an op has no kernel.
-std::unique_ptr<Program> compileProgram(const Module& m, DiagnosticEngine& diags);
+// `keptMainNames`: null, every main value holds its value after a run; else only the
+// values these names resolve to (Graph::lookup, as `print` does) and their storage.
+std::unique_ptr<Program> compileProgram(const Module& m, DiagnosticEngine& diags,
+                                        const std::set<std::string>* keptMainNames = nullptr);
 
 // Compiles only the main-graph ops with include[position in main's op list] set (the preview
 // of a value: its upstream cone), against `p`'s subgraphs, constants and variables

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 #include "ir/number_format.h"
 #include "vm/format.h"
@@ -33,6 +34,11 @@ Interpreter::Interpreter(const Module& m, const Program& p, DeviceState& state, 
 Interpreter::~Interpreter() = default;
 
 void Interpreter::bind(const CompiledGraph& g, Frame& f, std::byte* arena) {
+  // Variables the graph may write get storage of their own (copy-on-write, vm/tensor.h);
+  // the others are only read, so they stay shared with backups and snapshots.
+  std::vector<bool> writes(state_.vars.empty() ? 0 : state_.vars[replica_].size(), false);
+  for (uint32_t v : g.writtenVars)
+    if (v < writes.size()) writes[v] = true;
   f.ptr.assign(g.slots.size(), nullptr);
   f.refs.resize(g.maxOperands);
   for (size_t s = 0; s < g.slots.size(); ++s) {
@@ -43,7 +49,11 @@ void Interpreter::bind(const CompiledGraph& g, Frame& f, std::byte* arena) {
       case SlotInfo::Kind::Const:
         f.ptr[s] = const_cast<std::byte*>(g.constants[info.index].bytes.data());
         break;
-      case SlotInfo::Kind::Var: f.ptr[s] = state_.vars[replica_][info.index].bytes.data(); break;
+      case SlotInfo::Kind::Var: {
+        AlignedBytes& bytes = state_.vars[replica_][info.index].bytes;
+        f.ptr[s] = writes[info.index] ? bytes.data() : const_cast<std::byte*>(std::as_const(bytes).data());
+        break;
+      }
     }
   }
 }
@@ -237,7 +247,7 @@ bool Interpreter::loop() {
               fault(in, "stream $" + r.name + " was never fed", {{r.loc, "$" + r.name + " is declared here"}});
             const size_t bytes = HostTensor::byteSize(r.type);
             int64_t& cur = cursors_[in.a];
-            std::memcpy(ptr[slots[0]], sb.bytes.data() + (cur * numReplicas_ + replica_) * bytes, bytes);
+            std::memcpy(ptr[slots[0]], std::as_const(sb.bytes).data() + (cur * numReplicas_ + replica_) * bytes, bytes);
             cur = (cur + 1) % nht_;
             break;
           }
@@ -256,9 +266,10 @@ bool Interpreter::loop() {
             const Resource& r = *m_.resources[in.a];
             int64_t entry = remoteOffset(in, ptr[slots[0]], *argTypes[in.args], r);
             const size_t bytes = HostTensor::byteSize(r.type);
-            std::byte* home = state_.remote[replica_][in.a].data() + entry * bytes;
-            if (in.opc == Opc::RemoteLoad) std::memcpy(ptr[slots[1]], home, bytes);
-            else std::memcpy(home, ptr[slots[1]], bytes);
+            // A load reads without unsharing; a store unshares the buffer first (copy-on-write).
+            AlignedBytes& buffer = state_.remote[replica_][in.a];
+            if (in.opc == Opc::RemoteLoad) std::memcpy(ptr[slots[1]], std::as_const(buffer).data() + entry * bytes, bytes);
+            else std::memcpy(buffer.data() + entry * bytes, ptr[slots[1]], bytes);
             break;
           }
           case Opc::Call: {

@@ -33,7 +33,8 @@ struct StreamBuffer {
   bool fed = false;  // h2d: a feed set it
 };
 
-// Everything a run may change. Copyable: a failed run restores a snapshot.
+// Everything a run may change. Copies share buffers copy-on-write (vm/tensor.h): a
+// failed run restores the backup of what it may write (its CompiledGraph write set).
 struct DeviceState {
   std::vector<std::vector<HostTensor>> vars;      // [replica][Program::variables index]
   std::vector<std::vector<AlignedBytes>> remote;  // [replica][resource index] (empty unless a remote buffer)

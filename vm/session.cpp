@@ -7,6 +7,7 @@
 #include <sstream>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 
 #include "device/device_model.h"
 #include "ir/grouping.h"
@@ -114,12 +115,15 @@ void Session::initVariable(size_t index, State& st) {
   RemoteHome home = remoteHomeOf(*mp_, v);
   for (int r = 0; r < R; ++r) {
     HostTensor& t = st.dev.vars[r][index];
-    t = HostTensor(v.type);
-    const size_t row = grouping.numGroups() > 1 ? static_cast<size_t>(grouping.groupOf(r)) : 0;
-    std::memcpy(t.data(), init.bytes.data() + row * bytes, bytes);
+    if (grouping.numGroups() > 1) {
+      t = HostTensor(v.type);
+      std::memcpy(t.data(), std::as_const(init).bytes.data() + static_cast<size_t>(grouping.groupOf(r)) * bytes, bytes);
+    } else {
+      t = init;  // one group: every replica shares the initial value until it writes (copy-on-write)
+    }
     if (home.buffer && home.offset >= 0 && home.offset < home.buffer->entries &&
         home.buffer->type == v.type)
-      std::memcpy(st.dev.remote[r][home.buffer->index].data() + home.offset * bytes, t.data(), bytes);
+      std::memcpy(st.dev.remote[r][home.buffer->index].data() + home.offset * bytes, std::as_const(t).data(), bytes);
   }
 }
 
@@ -174,7 +178,8 @@ void Session::ensureReady() {
 
   // The graph-compile out-of-memory check of runtime.md §7, before anything is built.
   device::checkDeviceMemory(*mp_, diags_);
-  std::shared_ptr<Program> p = compileProgram(*mp_, diags_);
+  std::shared_ptr<Program> p =
+      compileProgram(*mp_, diags_, options_.keptMainNames ? &*options_.keptMainNames : nullptr);
   {
     // Frames (main values kept whole, subgraph arenas) and variables, for every replica.
     uint64_t perReplica = p->main->arenaBytes;
@@ -216,11 +221,11 @@ void Session::ensureReady() {
     const CompiledGraph& newMain = *p->main;
     for (size_t s = 0; s < newMain.slots.size(); ++s) {
       const SlotInfo& info = newMain.slots[s];
-      if (info.kind != SlotInfo::Kind::Arena || !info.value || !info.value->def) continue;
+      if (info.kind != SlotInfo::Kind::Arena || !info.kept || !info.value || !info.value->def) continue;
       auto pos = position.find((info.value->def->enclosing ? info.value->def->enclosing : info.value->def)->uid);
       if (pos == position.end() || pos->second >= ns.validOps || info.value->id >= oldMain.valueSlot.size()) continue;
       uint32_t os = oldMain.valueSlot[info.value->id];
-      if (os == kNoSlot || oldMain.slots[os].kind != SlotInfo::Kind::Arena) continue;
+      if (os == kNoSlot || oldMain.slots[os].kind != SlotInfo::Kind::Arena || !oldMain.slots[os].kept) continue;
       const size_t bytes = std::min(info.bytes, oldMain.slots[os].bytes);
       for (int r = 0; r < R && r < static_cast<int>(old.dev.mainValues.size()); ++r)
         std::memcpy(ns.dev.mainValues[r].data() + info.offset, old.dev.mainValues[r].data() + oldMain.slots[os].offset,
@@ -307,14 +312,33 @@ void Session::gatherReplicas() {
 void Session::runOnce(SourceLoc loc) {
   ensureReady();
   const int R = replicasOf(*mp_);
-  // What a run can change (h2d buffers are only read): restored if the run fails.
+  const CompiledGraph& main = *program_->main;
+  // The backup: what the run may write (its write set, vm/write_set.h), restored if
+  // it fails. It shares the buffers with the state (copy-on-write, vm/tensor.h), so
+  // it costs a copy of exactly the variables, remote buffers and d2h streams the
+  // run writes, when it writes them. Main values are recomputed by the run, so a
+  // shared arena is replaced instead of copied. Without restoreOnFailure (the
+  // caller stops at the first error) nothing is kept.
   DeviceState backup;
-  backup.vars = st_->dev.vars;
-  backup.remote = st_->dev.remote;
-  backup.mainValues = st_->dev.mainValues;
-  backup.streams.resize(st_->dev.streams.size());
-  for (const auto& res : mp_->resources)
-    if (res->kind == Resource::Kind::D2H) backup.streams[res->index] = st_->dev.streams[res->index];
+  const bool restore = options_.restoreOnFailure;
+  if (restore) {
+    backup.vars.resize(R);
+    backup.remote.resize(R);
+    for (int r = 0; r < R; ++r) {
+      for (uint32_t v : main.writtenVars) backup.vars[r].push_back(st_->dev.vars[r][v]);
+      for (uint32_t b : main.writtenRemote) backup.remote[r].push_back(st_->dev.remote[r][b]);
+    }
+    for (uint32_t s : main.writtenStreams) backup.streams.push_back(st_->dev.streams[s]);
+    backup.mainValues = st_->dev.mainValues;
+  }
+  // Unshared here, before any replica thread starts: a stream buffer (written by
+  // every replica's thread) and the variables the run writes (so that running out
+  // of memory for their copies is reported at the command). Remote buffers are
+  // unshared by their first remote_store, if the run reaches one.
+  for (uint32_t s : main.writtenStreams) st_->dev.streams[s].bytes.data();
+  for (int r = 0; r < R; ++r)
+    for (uint32_t v : main.writtenVars) st_->dev.vars[r][v].bytes.data();
+  for (AlignedBytes& values : st_->dev.mainValues) values.discardIfShared();
   const size_t backupValidOps = st_->validOps;
   std::vector<ReplicaOutcome> outcomes;
   runReplicaSet(loc, outcomes);
@@ -336,12 +360,21 @@ void Session::runOnce(SourceLoc loc) {
     if (outcomes[r].fault) first = &*outcomes[r].fault;
   if (first) {
     RuntimeFault f = *first;
-    st_->dev.vars = std::move(backup.vars);
-    st_->dev.remote = std::move(backup.remote);
-    st_->dev.mainValues = std::move(backup.mainValues);
-    for (const auto& res : mp_->resources)
-      if (res->kind == Resource::Kind::D2H) st_->dev.streams[res->index] = std::move(backup.streams[res->index]);
-    st_->validOps = backupValidOps;
+    if (restore) {
+      for (int r = 0; r < R; ++r) {
+        for (size_t i = 0; i < main.writtenVars.size(); ++i)
+          st_->dev.vars[r][main.writtenVars[i]] = std::move(backup.vars[r][i]);
+        for (size_t i = 0; i < main.writtenRemote.size(); ++i)
+          st_->dev.remote[r][main.writtenRemote[i]] = std::move(backup.remote[r][i]);
+      }
+      for (size_t i = 0; i < main.writtenStreams.size(); ++i)
+        st_->dev.streams[main.writtenStreams[i]] = std::move(backup.streams[i]);
+      st_->dev.mainValues = std::move(backup.mainValues);
+      st_->validOps = backupValidOps;
+    } else {
+      st_->validOps = 0;  // partly computed: no value is printable
+      lastWritten_.clear();
+    }
     std::string msg = f.what();
     if (f.aborted) msg += ": not every replica of the group reached this collective";
     diags_.fail(f.loc.valid() ? f.loc : loc, msg, f.notes);
@@ -375,9 +408,9 @@ const std::byte* Session::mainValueData(const Value& v, int replica) const {
   if (v.id >= g.valueSlot.size() || g.valueSlot[v.id] == kNoSlot) return nullptr;
   const SlotInfo& s = g.slots[g.valueSlot[v.id]];
   switch (s.kind) {
-    case SlotInfo::Kind::Arena: return st_->dev.mainValues[replica].data() + s.offset;
+    case SlotInfo::Kind::Arena: return s.kept ? std::as_const(st_->dev.mainValues[replica]).data() + s.offset : nullptr;
     case SlotInfo::Kind::Const: return g.constants[s.index].bytes.data();
-    case SlotInfo::Kind::Var: return st_->dev.vars[replica][s.index].bytes.data();
+    case SlotInfo::Kind::Var: return std::as_const(st_->dev.vars[replica][s.index].bytes).data();
     case SlotInfo::Kind::Param: return nullptr;
   }
   return nullptr;
@@ -399,7 +432,8 @@ void Session::feed(const std::string& stream, const Literal& data, SourceLoc loc
     diags_.fail(data.loc, "feed $" + stream + ": expected data or load(\"file.npy\")");
   HostTensor t = materialize(data, bt, static_cast<uint32_t>(mp_->options.seed), "feed $" + stream, diags_);
   StreamBuffer& sb = st_->dev.streams[r->index];
-  std::memcpy(sb.bytes.data(), t.data(), sb.bytes.size());
+  sb.bytes.discardIfShared();  // overwritten whole: a buffer shared with a snapshot is not copied
+  std::memcpy(sb.bytes.data(), std::as_const(t).data(), sb.bytes.size());
   sb.fed = true;
 }
 
@@ -420,10 +454,11 @@ void Session::write(const std::string& variable, const Literal& data, SourceLoc 
   RemoteHome home = remoteHomeOf(*mp_, *v);
   for (int r = 0; r < replicasOf(*mp_); ++r) {
     const size_t row = grouping.numGroups() > 1 ? static_cast<size_t>(grouping.groupOf(r)) : 0;
-    std::memcpy(st_->dev.vars[r][index].data(), t.bytes.data() + row * bytes, bytes);
+    st_->dev.vars[r][index].bytes.discardIfShared();  // overwritten whole
+    std::memcpy(st_->dev.vars[r][index].data(), std::as_const(t).bytes.data() + row * bytes, bytes);
     if (home.buffer && home.offset >= 0 && home.offset < home.buffer->entries && home.buffer->type == v->type)
-      std::memcpy(st_->dev.remote[r][home.buffer->index].data() + home.offset * bytes, t.bytes.data() + row * bytes,
-                  bytes);
+      std::memcpy(st_->dev.remote[r][home.buffer->index].data() + home.offset * bytes,
+                  std::as_const(t).bytes.data() + row * bytes, bytes);
   }
 }
 
@@ -443,13 +478,13 @@ HostTensor Session::valueOf(const std::string& name, SourceLoc loc) {
       HostTensor out(t);
       const size_t per = st_->dev.remote[0][r->index].size();
       for (int rep = 0; rep < R; ++rep)
-        std::memcpy(out.bytes.data() + rep * per, st_->dev.remote[rep][r->index].data(), per);
+        std::memcpy(out.bytes.data() + rep * per, std::as_const(st_->dev.remote[rep][r->index]).data(), per);
       return out;
     }
     const StreamBuffer& sb = st_->dev.streams[r->index];
     if (r->kind == Resource::Kind::H2D && !sb.fed) diags_.fail(loc, "print: h2d stream $" + bare + " was never fed");
     HostTensor out(mp_->hostBufferType(*r));
-    std::memcpy(out.data(), sb.bytes.data(), sb.bytes.size());
+    std::memcpy(out.data(), std::as_const(sb.bytes).data(), sb.bytes.size());
     return out;
   }
   const Value* v = mainValueNamed(bare, loc);
@@ -466,11 +501,17 @@ HostTensor Session::valueOf(const std::string& name, SourceLoc loc) {
       for (int g = 0; g < grouping.numGroups(); ++g) replicas.push_back(grouping.members(g).front());
       if (grouping.numGroups() > 1) t.shape.insert(t.shape.begin(), grouping.numGroups());
     }
+    const bool remoteHome =
+        home.buffer && home.offset >= 0 && home.offset < home.buffer->entries && home.buffer->type == v->type;
+    const CompiledGraph& g = *program_->main;
+    if (replicas.size() == 1 && t.shape == v->type.shape && !remoteHome && v->id < g.valueSlot.size() && g.valueSlot[v->id] != kNoSlot &&
+        g.slots[g.valueSlot[v->id]].kind == SlotInfo::Kind::Var)
+      return st_->dev.vars[replicas[0]][g.slots[g.valueSlot[v->id]].index];  // shared, not copied
     HostTensor out(t);
     for (size_t i = 0; i < replicas.size(); ++i) {
       const std::byte* src = mainValueData(*v, replicas[i]);
       if (home.buffer && home.offset >= 0 && home.offset < home.buffer->entries && home.buffer->type == v->type)
-        src = st_->dev.remote[replicas[i]][home.buffer->index].data() + home.offset * bytes;
+        src = std::as_const(st_->dev.remote[replicas[i]][home.buffer->index]).data() + home.offset * bytes;
       if (src) std::memcpy(out.bytes.data() + i * bytes, src, bytes);
     }
     return out;
@@ -487,6 +528,10 @@ HostTensor Session::valueOf(const std::string& name, SourceLoc loc) {
     for (size_t k = 0; k < st_->validOps && k < ops.size() && !valid; ++k) valid = ops[k].get() == top;
   }
   if (!valid) diags_.fail(loc, "print: %" + bare + " has no value yet: `run` computes it");
+  if (const CompiledGraph& g = *program_->main; v->id < g.valueSlot.size() && g.valueSlot[v->id] != kNoSlot &&
+                                                !g.slots[g.valueSlot[v->id]].kept)
+    diags_.fail(loc, "print: %" + bare +
+                         " is not kept after a run (this session keeps only the main values its commands name)");
   TensorType t = v->type;
   if (R > 1) t.shape.insert(t.shape.begin(), R);
   HostTensor out(t);
@@ -497,7 +542,7 @@ HostTensor Session::valueOf(const std::string& name, SourceLoc loc) {
 
 void Session::print(const std::string& name, SourceLoc loc) {
   HostTensor t = valueOf(name, loc);
-  out_ << formatValueLine(name, t.type.dtype, t.type.shape, t.data()) << '\n';
+  out_ << formatValueLine(name, t.type.dtype, t.type.shape, std::as_const(t).data()) << '\n';
   out_.flush();
 }
 
@@ -647,6 +692,8 @@ std::optional<HostTensor> Session::preview(const Value& v) {
     const std::vector<std::byte*>& ptrs = interp.runDetached(*sub, arena);
     uint32_t slot = v.id < sub->valueSlot.size() ? sub->valueSlot[v.id] : kNoSlot;
     if (slot == kNoSlot) return std::nullopt;
+    // A variable's value is shared with the state (copy-on-write), not copied.
+    if (sub->slots[slot].kind == SlotInfo::Kind::Var) return tmp.vars[0][sub->slots[slot].index];
     HostTensor out(v.type);
     std::memcpy(out.data(), ptrs[slot], HostTensor::byteSize(v.type));
     return out;

@@ -14,12 +14,15 @@
 // (each `[replica r] `-prefixed when R > 1); likewise the --trace lines.
 //
 // A run that fails (runtime.md §8) leaves the state exactly as before that run
-// (the state is snapshotted and restored); the error of the lowest failing
-// replica is reported at the op's location.
+// (what the run may write is backed up, copy-on-write, and restored); the error
+// of the lowest failing replica is reported at the op's location. Snapshots
+// share every buffer with the state (vm/tensor.h): they cost only what later
+// commands overwrite, charged to the host-memory budget like any buffer.
 #pragma once
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -37,6 +40,15 @@ struct SessionOptions {
   int threads = 0;                 // thread budget (replicas x BLAS threads); 0: the hardware threads
   std::ostream* trace = nullptr;   // --trace: executed instructions (stderr)
   uint64_t maxInstructions = 0;    // per replica and run (fuzzing): beyond, the run fails; 0: unlimited
+  // A failed run leaves the state as before it (runtime.md §8), keeping a backup of
+  // what the run writes. False: nothing is kept and after a failure the state is
+  // partly updated and no main value is printable: for a caller that stops at the
+  // first error (`pir run`; decisions.md "Run backups and snapshots").
+  bool restoreOnFailure = true;
+  // The main values a later `print` / `save` may read, by name (Graph::lookup);
+  // the others share buffers by liveness and `print` refuses them. Unset: every
+  // main value is kept (the REPL, where any may be printed later).
+  std::optional<std::set<std::string>> keptMainNames = std::nullopt;
 };
 
 class Session {

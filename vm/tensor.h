@@ -5,7 +5,11 @@
 // int32_t, u16 uint16_t, u32 uint32_t, f16 as IEEE half bits (uint16_t, ir/half.h),
 // f32 float, f64 double. Buffers are 16-byte aligned so kernels may vectorise.
 #pragma once
+#include <atomic>
 #include <cstddef>
+#include <cstdlib>
+#include <new>
+#include <utility>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -19,67 +23,120 @@
 
 namespace pir::vm {
 
-// Zeroed, 16-byte aligned bytes. Copyable (deep copy): session snapshots copy state.
-// Every buffer is charged to the host-memory budget (vm/host_memory.h) before it is
-// allocated: a resize beyond the budget throws HostMemoryExhausted and changes nothing.
+// Zeroed, 16-byte aligned bytes, shared copy-on-write (docs/decisions.md "Run
+// backups and snapshots"): a copy shares the storage, and the non-const data()
+// first gives this object storage of its own (a copy) when another holds it too.
+// So session snapshots, run backups and carried-over state cost nothing until one
+// side writes, and then only the buffer written. Readers that hold a non-const
+// object call the const data() (std::as_const) to avoid an unneeded copy.
+//
+// Every storage block is charged to the host-memory budget (vm/host_memory.h)
+// once, before it is allocated, and released when its last holder lets go: a
+// request beyond the budget throws HostMemoryExhausted and changes nothing.
+// Sharing is thread-safe as std::shared_ptr is (distinct objects sharing a block
+// may be unshared concurrently); one object is not to be used from two threads.
 class AlignedBytes {
  public:
   AlignedBytes() = default;
   explicit AlignedBytes(size_t n) { resize(n); }
-  AlignedBytes(const AlignedBytes& o) { *this = o; }
-  AlignedBytes& operator=(const AlignedBytes& o) {
-    if (this != &o) {
-      resize(o.size_);
-      if (size_) std::memcpy(data_.get(), o.data_.get(), size_);
+  AlignedBytes(const AlignedBytes& o) noexcept : block_(o.block_), size_(o.size_) { retain(); }
+  AlignedBytes& operator=(const AlignedBytes& o) noexcept {
+    if (block_ != o.block_) {
+      AlignedBytes copy(o);
+      swap(copy);
+    } else {
+      size_ = o.size_;
     }
     return *this;
   }
-  AlignedBytes(AlignedBytes&& o) noexcept : data_(std::move(o.data_)), size_(o.size_), charged_(o.charged_) {
+  AlignedBytes(AlignedBytes&& o) noexcept : block_(o.block_), size_(o.size_) {
+    o.block_ = nullptr;
     o.size_ = 0;
-    o.charged_ = 0;
   }
   AlignedBytes& operator=(AlignedBytes&& o) noexcept {
     if (this != &o) {
-      releaseHostMemory(charged_);
-      data_ = std::move(o.data_);
-      size_ = o.size_;
-      charged_ = o.charged_;
-      o.size_ = 0;
-      o.charged_ = 0;
+      AlignedBytes moved(std::move(o));
+      swap(moved);
     }
     return *this;
   }
-  ~AlignedBytes() { releaseHostMemory(charged_); }
+  ~AlignedBytes() { release(); }
+  void swap(AlignedBytes& o) noexcept {
+    std::swap(block_, o.block_);
+    std::swap(size_, o.size_);
+  }
 
-  // Resizes to n zero bytes (old contents are not kept).
+  // Resizes to n zero bytes in storage of its own (old contents are not kept).
   void resize(size_t n) {
+    Block* fresh = allocate(n);  // throws before anything changes
+    release();
+    block_ = fresh;
+    size_ = n;
+  }
+  // Writable storage whose contents the caller will overwrite: fresh zeroed storage
+  // if shared (no copy), else unchanged.
+  void discardIfShared() {
+    if (shared()) resize(size_);
+  }
+  // Writable: unshares (copies) first if another object holds the storage.
+  std::byte* data() {
+    if (shared()) unshare();
+    return block_ ? block_->bytes() : nullptr;
+  }
+  const std::byte* data() const { return block_ ? block_->bytes() : nullptr; }
+  size_t size() const { return size_; }
+  // Another AlignedBytes holds the same storage.
+  bool shared() const { return block_ && block_->refs.load(std::memory_order_acquire) > 1; }
+
+ private:
+  // Header and bytes in one allocation; the bytes start 16 bytes in (malloc aligns to 16).
+  struct Block {
+    std::atomic<uint32_t> refs;
+    uint32_t unused;
+    uint64_t charged;  // bytes charged to the budget for this block
+    std::byte* bytes() { return reinterpret_cast<std::byte*>(this) + sizeof(Block); }
+  };
+  static_assert(sizeof(Block) == 16, "the bytes after the header must stay 16-byte aligned");
+
+  static Block* allocate(size_t n) {
     // At least one chunk: data() is never null, even for an empty tensor, so
     // memcpy of zero bytes never sees a null pointer. n near SIZE_MAX saturates
     // (and the budget refuses it) instead of wrapping.
-    const size_t words = n == 0 ? 1 : n / 16 + (n % 16 != 0);
-    const uint64_t bytes = n == 0 ? 0 : static_cast<uint64_t>(words) * 16;
-    if (bytes > charged_) chargeHostMemory(bytes - charged_);  // throws before anything changes
-    std::unique_ptr<Chunk[]> fresh;
-    try {
-      fresh.reset(new Chunk[words]());
-    } catch (...) {
-      if (bytes > charged_) releaseHostMemory(bytes - charged_);
-      throw;
+    const uint64_t words = n == 0 ? 1 : n / 16 + (n % 16 != 0);
+    const uint64_t charged = n == 0 ? 0 : saturatingMul(words, uint64_t(16));
+    chargeHostMemory(charged);
+    // calloc: fresh pages from the system are known zero and stay untouched (not
+    // resident) until written.
+    void* p = words > (SIZE_MAX - sizeof(Block)) / 16 ? nullptr : std::calloc(1, sizeof(Block) + words * 16);
+    if (!p) {
+      releaseHostMemory(charged);
+      throw std::bad_alloc();
     }
-    if (bytes < charged_) releaseHostMemory(charged_ - bytes);
-    charged_ = bytes;
-    data_ = std::move(fresh);
-    size_ = n;
+    Block* b = static_cast<Block*>(p);
+    new (&b->refs) std::atomic<uint32_t>(1);
+    b->charged = charged;
+    return b;
   }
-  std::byte* data() { return reinterpret_cast<std::byte*>(data_.get()); }
-  const std::byte* data() const { return reinterpret_cast<const std::byte*>(data_.get()); }
-  size_t size() const { return size_; }
+  void unshare() {
+    Block* own = allocate(size_);
+    std::memcpy(own->bytes(), block_->bytes(), size_);
+    release();
+    block_ = own;
+  }
+  void retain() noexcept {
+    if (block_) block_->refs.fetch_add(1, std::memory_order_relaxed);
+  }
+  void release() noexcept {
+    if (block_ && block_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      releaseHostMemory(block_->charged);
+      block_->refs.~atomic();
+      std::free(block_);
+    }
+    block_ = nullptr;
+  }
 
- private:
-  struct alignas(16) Chunk { unsigned char b[16]; };
-  std::unique_ptr<Chunk[]> data_;
+  Block* block_ = nullptr;
   size_t size_ = 0;
-  uint64_t charged_ = 0;  // bytes charged to the budget for data_
 };
 
 struct HostTensor {

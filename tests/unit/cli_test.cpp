@@ -4,11 +4,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "ir/version.h"
 #include "repl/cli.h"
 #include "repl/commands.h"
+#include "repl/script_reads.h"
 
 namespace pir::cli {
 namespace {
@@ -203,6 +205,33 @@ TEST(Cli, BaseDirOf) {
   EXPECT_EQ(baseDirOf("x.pir"), ".");
   EXPECT_EQ(baseDirOf("a/b/x.pir"), "a/b");
   EXPECT_EQ(baseDirOf("/x.pir"), "/");
+}
+
+// `pir run` keeps only the main values a later print / save names (repl/script_reads.h).
+TEST(Cli, ScriptScanFindsEveryValueACommandNames) {
+  const std::set<std::string> names = valuesNamedByCommands(
+      "main {\n  %print_tensor = add %a, 1   # print %c\n  %saved = print_tensor %b\n}\n"
+      "print %x, $y, # a comment between targets\n   %z.1\n"
+      "save %s \"out.npy\"\nprint\t%t;print %u\n%q = add %notprinted, 1\n");
+  // %c (in a comment) is an over-approximation, harmless; %a, %b, %q are not named.
+  EXPECT_EQ(names, (std::set<std::string>{"c", "x", "z.1", "s", "t", "u"}));
+}
+
+// A script that prints a main value after the run still sees it; one that fails
+// stops with status 1 (no state is kept for after the error).
+TEST(Cli, RunPrintsMainValuesNamedLaterAndStopsAtTheFirstRuntimeError) {
+  const char* chain =
+      "main {\n  %x0 = init {shape = [4], dtype = f32}\n  %x1 = add %x0, 1\n  %x2 = add %x1, 1\n"
+      "  %x3 = add %x2, 1\n}\nrun\nprint %x1\nprint %x3\n";
+  Result r = runPir({"run", "-"}, chain);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "%x1: f32[4] = [1, 1, 1, 1]\n%x3: f32[4] = [3, 3, 3, 3]\n");
+  Result failed = runPir({"run", "-"},
+                         "h2d $d : i32[]\nmain {\n  var %w : i32[] = 1\n  accumulate_ %w, 1\n  %d = host_load $d\n"
+                         "  %q = div %w, %d\n}\nfeed $d = 0\nrun\nprint %w\n");
+  EXPECT_EQ(failed.status, 1);
+  EXPECT_EQ(failed.out, "");
+  EXPECT_NE(failed.err.find("div: integer division by zero"), std::string::npos) << failed.err;
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "repl/line_editor.h"
 #include "repl/repl.h"
+#include "vm/host_memory.h"
 
 using namespace pir;
 
@@ -193,6 +194,31 @@ TEST(Repl, UndoOfARunRestoresVariables) {
   EXPECT_EQ(s.type("print %acc"), "%acc: f32[1] = [2]\n");
   EXPECT_EQ(s.type(":undo"), "undone: run\n");
   EXPECT_EQ(s.type("print %acc"), "%acc: f32[1] = [1]\n");
+}
+
+// Undo snapshots share buffers with the session (copy-on-write): each holds only
+// what later inputs replaced, charged to the host-memory budget, and the oldest go
+// when more than half the budget is in use. A budget that could not hold a copy of
+// the variable per run still runs them all, and the newest undo still works.
+TEST(Repl, UndoSnapshotsAreChargedAndTrimmedToTheBudget) {
+  const uint64_t saved = vm::hostMemoryLimit();
+  Session s;
+  s.type("var %v : f32[262144] = 0\nconst %one : f32[] = 1\nadd_ %v, %one");
+  const uint64_t variable = 262144 * 4;
+  EXPECT_EQ(s.type("print %v"), "%v: f32[262144] = [0, 0, 0, ..., 0, 0, 0]\n");  // compiles
+  const uint64_t defined = vm::hostMemoryInUse();
+  EXPECT_EQ(s.type("var %w : f32[] = 1"), "%w: f32[] = 1\n");
+  EXPECT_EQ(s.type(":undo"), "undone: var %w : f32[] = 1\n");
+  EXPECT_EQ(s.type("print %v"), "%v: f32[262144] = [0, 0, 0, ..., 0, 0, 0]\n");
+  EXPECT_EQ(vm::hostMemoryInUse(), defined);  // snapshots of unchanged state cost nothing
+  vm::setHostMemoryLimit(defined + 6 * variable);
+  for (int i = 0; i < 12; ++i) s.type("run");
+  vm::setHostMemoryLimit(saved);
+  EXPECT_EQ(s.takeErr(), "");
+  EXPECT_LE(vm::hostMemoryInUse(), defined + 6 * variable);
+  EXPECT_EQ(s.type("print %v"), "%v: f32[262144] = [12, 12, 12, ..., 12, 12, 12]\n");
+  EXPECT_EQ(s.type(":undo"), "undone: run\n");
+  EXPECT_EQ(s.type("print %v"), "%v: f32[262144] = [11, 11, 11, ..., 11, 11, 11]\n");
 }
 
 TEST(Repl, ResetRestoresInitialVariableValues) {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "frontend/builder.h"
@@ -460,6 +461,147 @@ run
   EXPECT_NE(f.err.str().find("s.pir:6:1: error: out of host memory:"), std::string::npos) << f.err.str();
   EXPECT_TRUE(f.more("run\nprint %v"));
   EXPECT_NE(f.take().find("%v: f32[1024,1024] = [[2, 2, 2, ..., 2, 2, 2]"), std::string::npos);
+}
+
+// ---- issue 11: run backups, copy-on-write snapshots, main-value liveness ----
+
+// A run that fails after updating a variable in place (here inside a called graph,
+// through a by-reference param) and writing a remote buffer leaves both as before.
+TEST(Session, FailedRunAfterAnInPlaceUpdateAndARemoteStoreRestoresBoth) {
+  Fixture f(R"(
+remote_buffer $rb : f32[2] {entries = 2}
+h2d $d : i32[]
+graph @bump(%p: &f32[2]) -> () {
+  add_ %p, 10
+  return
+}
+main {
+  var %w : f32[2] = [1, 2]
+  var %untouched : f32[2] = [5, 6]
+  call @bump(%w)
+  remote_store $rb, 1, %w
+  %s = add %untouched, %w
+  %d = host_load $d
+  %q = div 7, %d
+}
+feed $d = 1
+run
+print %w
+)");
+  ASSERT_TRUE(f.ok) << f.err.str();
+  EXPECT_EQ(f.take(), "%w: f32[2] = [11, 12]\n");
+  EXPECT_EQ(f.session->valueOf("$rb", {}).get(3), 12);
+  EXPECT_FALSE(f.more("feed $d = 0\nrun\n"));
+  EXPECT_NE(f.err.str().find("div: integer division by zero"), std::string::npos) << f.err.str();
+  f.session->print("%w", {});
+  f.session->print("%s", {});
+  EXPECT_EQ(f.take(), "%w: f32[2] = [11, 12]\n%s: f32[2] = [16, 18]\n");
+  // The remote store of the failed run wrote 21, 22: gone.
+  HostTensor rb = f.session->valueOf("$rb", {});
+  EXPECT_EQ(rb.get(0), 0);
+  EXPECT_EQ(rb.get(2), 11);
+  EXPECT_EQ(rb.get(3), 12);
+  // The write set is exactly what the run writes.
+  const CompiledGraph& main = *f.session->program().main;
+  EXPECT_EQ(main.writtenVars, std::vector<uint32_t>{0});  // %w, not %untouched
+  EXPECT_EQ(main.writtenRemote.size(), 1u);
+  EXPECT_TRUE(main.writtenStreams.empty());
+}
+
+// Snapshots share buffers: taking one costs nothing; a run then costs the budget
+// exactly the variable it updates (the snapshot keeps the old contents), and
+// without a snapshot a run keeps no backup once it succeeded.
+TEST(Session, SnapshotsAndBackupsCostOnlyWhatTheRunWrites) {
+  Fixture f(R"(
+main {
+  var %a : f32[262144] = ones
+  var %b : f32[262144] = ones
+  add_ %a, 1
+  %s = sum %b
+}
+)");
+  ASSERT_TRUE(f.ok) << f.err.str();
+  f.session->program();
+  const uint64_t variable = 262144 * 4;
+  EXPECT_TRUE(f.more("run\n"));
+  const uint64_t settled = hostMemoryInUse();
+  EXPECT_TRUE(f.more("run\n"));
+  EXPECT_EQ(hostMemoryInUse(), settled);  // no backup outlives a successful run
+  auto snap = f.session->snapshot();
+  EXPECT_EQ(hostMemoryInUse(), settled);  // a snapshot copies nothing
+  EXPECT_TRUE(f.more("run\n"));
+  const uint64_t withSnapshot = hostMemoryInUse();
+  EXPECT_GE(withSnapshot, settled + variable);            // the old %a...
+  EXPECT_LT(withSnapshot, settled + variable + 4096);     // ...and the small main arena, nothing of %b
+  f.session->restore(snap);
+  f.session->print("%a", {});
+  EXPECT_EQ(f.take(), "%a: f32[262144] = [3, 3, 3, ..., 3, 3, 3]\n");
+  snap.reset();
+  EXPECT_TRUE(f.more("run\n"));
+  EXPECT_EQ(hostMemoryInUse(), settled);
+  // A failed run keeps nothing either.
+  EXPECT_FALSE(f.more("h2d $never : f32[]\n%n = host_load $never\nrun\n"));
+  f.session->print("%a", {});
+  EXPECT_EQ(f.take(), "%a: f32[262144] = [4, 4, 4, ..., 4, 4, 4]\n");
+}
+
+// `pir run`'s options: only the main values a later command names are kept (the
+// others share buffers by liveness), and a failed run keeps no backup.
+TEST(Session, KeptMainNamesFreeTheOtherMainValues) {
+  const std::string text = R"(
+main {
+  %x0 = init {shape = [1024], dtype = f32}
+  %x1 = add %x0, 1
+  %x2 = add %x1, 1
+  %x3 = add %x2, 1
+  %x4 = add %x3, 1
+  %x5 = add %x4, 1
+  add_ %x5, 1
+}
+)";
+  Fixture all(text);
+  SessionOptions options;
+  options.keptMainNames = std::set<std::string>{"x2"};
+  options.restoreOnFailure = false;
+  Fixture some(text, options);
+  ASSERT_TRUE(all.ok && some.ok) << all.err.str() << some.err.str();
+  EXPECT_EQ(all.session->program().main->arenaBytes, 6u * 4096);
+  EXPECT_EQ(some.session->program().main->arenaBytes, 3u * 4096);  // %x2 kept + two live at a time
+  EXPECT_TRUE(some.more("run\nprint %x2\n"));
+  EXPECT_EQ(some.take(), "%x2: f32[1024] = [2, 2, 2, ..., 2, 2, 2]\n");
+  EXPECT_FALSE(some.more("print %x4\n"));
+  EXPECT_NE(some.err.str().find("print: %x4 is not kept after a run"), std::string::npos) << some.err.str();
+  // The kept value survives recompiles, also when it is an in-place result's storage.
+  Fixture alias(text, [] {
+    SessionOptions o;
+    o.keptMainNames = std::set<std::string>{"x5"};
+    return o;
+  }());
+  EXPECT_TRUE(alias.more("run\n%y = add %x0, 0\nprint %x5\n"));
+  EXPECT_EQ(alias.take(), "%x5: f32[1024] = [6, 6, 6, ..., 6, 6, 6]\n");
+}
+
+// Without restoreOnFailure a failed run leaves no printable main value (its
+// values are partly computed); variables are as far as the run got.
+TEST(Session, WithoutRestoreAFailedRunLeavesNoMainValues) {
+  SessionOptions options;
+  options.restoreOnFailure = false;
+  Fixture f(R"(
+h2d $d : i32[]
+main {
+  var %w : i32[] = 1
+  accumulate_ %w, 1
+  %d = host_load $d
+  %q = div %w, %d
+}
+feed $d = 1
+run
+feed $d = 0
+run
+)", options);
+  EXPECT_FALSE(f.ok);
+  EXPECT_FALSE(f.more("print %q\n"));
+  EXPECT_NE(f.err.str().find("%q has no value yet"), std::string::npos) << f.err.str();
 }
 
 // Operand and result counts beyond 16 bits (they wrapped: split/concat overflowed
