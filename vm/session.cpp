@@ -213,6 +213,11 @@ void Session::ensureReady() {
   }
   // Carry the last run's main-graph values that are still valid.
   ns.validOps = std::min(old.validOps, prefix);
+  // Without a run since the last compile the old arena holds nothing printable: it is
+  // freed before the new one is allocated (both at once would double the values'
+  // memory on every REPL statement). st_ stays consistent if what follows fails.
+  if (old.validOps == 0)
+    for (AlignedBytes& values : st_->dev.mainValues) values = AlignedBytes();
   ns.dev.mainValues.resize(R);
   for (int r = 0; r < R; ++r) ns.dev.mainValues[r].resize(p->main->arenaBytes);
   if (program_ && ns.validOps > 0) {
@@ -338,7 +343,10 @@ void Session::runOnce(SourceLoc loc) {
   for (uint32_t s : main.writtenStreams) st_->dev.streams[s].bytes.data();
   for (int r = 0; r < R; ++r)
     for (uint32_t v : main.writtenVars) st_->dev.vars[r][v].bytes.data();
-  for (AlignedBytes& values : st_->dev.mainValues) values.discardIfShared();
+  for (AlignedBytes& values : st_->dev.mainValues) {
+    if (values.size() != main.arenaBytes) values.resize(main.arenaBytes);  // dropped while nothing was printable
+    else values.discardIfShared();
+  }
   const size_t backupValidOps = st_->validOps;
   std::vector<ReplicaOutcome> outcomes;
   runReplicaSet(loc, outcomes);
@@ -578,6 +586,9 @@ void Session::reset() {
 std::shared_ptr<const Session::Snapshot> Session::snapshot() const {
   auto s = std::make_shared<Snapshot>();
   s->state = *st_;
+  // Main values are kept only while printable (a run sizes the arena again).
+  if (s->state.validOps == 0)
+    for (AlignedBytes& values : s->state.dev.mainValues) values = AlignedBytes();
   s->program = program_;
   s->compiledOps = compiledOps_;
   s->compiledGeneration = compiledGeneration_;
@@ -679,13 +690,13 @@ std::optional<HostTensor> Session::preview(const Value& v) {
       if (o.kind == Operand::Kind::Value) needed.insert(rootOf(o.value));
   }
 
-  std::unique_ptr<CompiledGraph> sub = compileMainSubset(*mp_, *program_, include, diags_);
-  DeviceState tmp;
-  tmp.vars.push_back(st_->dev.vars.at(0));
-  tmp.remote.push_back(st_->dev.remote.at(0));
-  tmp.streams.resize(mp_->resources.size());
-  tmp.mainValues.resize(1);
   try {
+    std::unique_ptr<CompiledGraph> sub = compileMainSubset(*mp_, *program_, include, diags_);
+    DeviceState tmp;  // shares the variables (copy-on-write): the subset unshares what it writes
+    tmp.vars.push_back(st_->dev.vars.at(0));
+    tmp.remote.push_back(st_->dev.remote.at(0));
+    tmp.streams.resize(mp_->resources.size());
+    tmp.mainValues.resize(1);
     Interpreter interp(*mp_, *program_, tmp, 0, nullptr, &diags_.sources());
     interp.setInstructionBudget(options_.maxInstructions);
     AlignedBytes arena;
@@ -699,6 +710,8 @@ std::optional<HostTensor> Session::preview(const Value& v) {
     return out;
   } catch (const RuntimeFault&) {
     return std::nullopt;  // the run will report it
+  } catch (const std::bad_alloc&) {
+    return std::nullopt;  // a preview is optional: no memory for it is not an error of the input
   }
 }
 

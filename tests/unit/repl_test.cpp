@@ -221,6 +221,21 @@ TEST(Repl, UndoSnapshotsAreChargedAndTrimmedToTheBudget) {
   EXPECT_EQ(s.type("print %v"), "%v: f32[262144] = [11, 11, 11, ..., 11, 11, 11]\n");
 }
 
+// Defining a variable costs it once: the initial value is shared by the state, the
+// echo's preview and the snapshots (a budget of 1.5x the variable admits it, echo
+// included; the variable was copied for the state and again for the preview).
+TEST(Repl, DefiningAVariableCostsItOnce) {
+  const uint64_t saved = vm::hostMemoryLimit();
+  Session s;
+  s.type("var %small : f32[] = 1");
+  const uint64_t variable = 1048576 * 4;
+  vm::setHostMemoryLimit(vm::hostMemoryInUse() + variable + variable / 2);
+  const std::string echoed = s.type("var %big : f32[1048576] = 3\nvar %other : f32[4] = 2");
+  vm::setHostMemoryLimit(saved);
+  EXPECT_EQ(s.takeErr(), "");
+  EXPECT_EQ(echoed, "%big: f32[1048576] = [3, 3, 3, ..., 3, 3, 3]\n%other: f32[4] = [2, 2, 2, 2]\n");
+}
+
 TEST(Repl, ResetRestoresInitialVariableValues) {
   Session s;
   s.type("var %acc : f32[1] = 5\nconst %one : f32[1] = 1\naccumulate_ %acc, %one\nrun");
