@@ -2,17 +2,22 @@
 
 #include <algorithm>
 #include <set>
+#include <vector>
 
 namespace pir::vm {
 
 void computeWriteSet(CompiledGraph& g, const Program& p) {
-  std::set<uint32_t> slots, remote, streams;
+  std::vector<bool> slots(g.slots.size(), false);  // written slots (linear in the code)
+  std::set<uint32_t> remote, streams;
+  auto write = [&](uint32_t s) {
+    if (s < slots.size()) slots[s] = true;
+  };
   auto throughCallee = [&](const CompiledGraph* callee, const uint32_t* argSlots, unsigned first, unsigned count,
                            unsigned paramBase) {
     if (!callee) return;
     for (unsigned i = 0; i < count; ++i)
       if (paramBase + i < callee->paramWritten.size() && callee->paramWritten[paramBase + i])
-        slots.insert(argSlots[first + i]);
+        write(argSlots[first + i]);
     remote.insert(callee->writtenRemote.begin(), callee->writtenRemote.end());
     streams.insert(callee->writtenStreams.begin(), callee->writtenStreams.end());
   };
@@ -21,7 +26,7 @@ void computeWriteSet(CompiledGraph& g, const Program& p) {
   };
   for (const Instr& in : g.code) {
     const uint32_t* args = g.argSlots.data() + in.args;
-    for (unsigned j = 0; j < in.nOut; ++j) slots.insert(args[in.nIn + j]);
+    for (unsigned j = 0; j < in.nOut; ++j) write(args[in.nIn + j]);
     switch (in.opc) {
       case Opc::RemoteStore: remote.insert(in.a); break;
       case Opc::HostStore: streams.insert(in.a); break;
@@ -39,8 +44,8 @@ void computeWriteSet(CompiledGraph& g, const Program& p) {
   }
   std::set<uint32_t> vars;
   g.paramWritten.assign(g.paramSlots.size(), false);
-  for (uint32_t s : slots) {
-    if (s >= g.slots.size()) continue;
+  for (uint32_t s = 0; s < slots.size(); ++s) {
+    if (!slots[s]) continue;
     const SlotInfo& info = g.slots[s];
     if (info.kind == SlotInfo::Kind::Var) vars.insert(info.index);
     // A copied param is the callee's own buffer: the caller's tensor is untouched.
