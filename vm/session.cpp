@@ -340,12 +340,18 @@ void Session::runOnce(SourceLoc loc) {
   // every replica's thread) and the variables the run writes (so that running out
   // of memory for their copies is reported at the command). Remote buffers are
   // unshared by their first remote_store, if the run reaches one.
-  for (uint32_t s : main.writtenStreams) st_->dev.streams[s].bytes.data();
-  for (int r = 0; r < R; ++r)
-    for (uint32_t v : main.writtenVars) st_->dev.vars[r][v].bytes.data();
-  for (AlignedBytes& values : st_->dev.mainValues) {
-    if (values.size() != main.arenaBytes) values.resize(main.arenaBytes);  // dropped while nothing was printable
-    else values.discardIfShared();
+  try {
+    for (uint32_t s : main.writtenStreams) st_->dev.streams[s].bytes.data();
+    for (int r = 0; r < R; ++r)
+      for (uint32_t v : main.writtenVars) st_->dev.vars[r][v].bytes.data();
+    for (AlignedBytes& values : st_->dev.mainValues) {
+      if (values.size() != main.arenaBytes) values.resize(main.arenaBytes);  // dropped while nothing was printable
+      else values.discardIfShared();
+    }
+  } catch (const std::bad_alloc&) {
+    // Unsharing changes no value, but a replaced arena lost the last run's values.
+    if (restore) st_->dev.mainValues = std::move(backup.mainValues);
+    throw;
   }
   const size_t backupValidOps = st_->validOps;
   std::vector<ReplicaOutcome> outcomes;
