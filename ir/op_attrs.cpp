@@ -7,11 +7,17 @@
 
 namespace pir::attrs::detail {
 
-const Attr* lookup(const Op& op, std::string_view name) { return findAttrOrDefault(op, name); }
-
-SourceLoc locationOf(const Op& op, std::string_view name) {
-  const Attr* a = op.attrs.find(name);
-  return a && a->loc.valid() ? a->loc : op.loc;
+const Attr* lookup(OpCode code, const AttrDict& attrs, std::string_view name) {
+  if (const Attr* a = attrs.find(name)) {
+    if (a->isWord("none")) {
+      const AttrSpec* spec = opInfo(code).findAttr(name);
+      if (spec && spec->presence == AttrPresence::Optional) return nullptr;
+    }
+    return a;
+  }
+  const AttrSpec* spec = opInfo(code).findAttr(name);
+  if (spec && spec->presence == AttrPresence::Defaulted) return &spec->defaultValue;
+  return nullptr;
 }
 
 int64_t asInt(const Attr& a) { return a.isNumber() ? a.toInt() : 0; }

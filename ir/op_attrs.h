@@ -12,7 +12,8 @@
 //   - some row of the scope declares the name (a misspelt name is a build error);
 //   - every row declaring it gives it one type;
 //   - the C++ type follows the spec type (table below), wrapped in std::optional
-//     when a row declares it optional (`name:type?`) or does not declare it.
+//     when a row declares it optional (`name:type?`) or does not declare it
+//     (a pointer type instead reads nullptr when absent).
 // The value is the written one, else the row's default as ir/op_info.cpp parsed
 // it (findAttrOrDefault, the one reading of defaults); `none` on an optional
 // attribute reads as absent. The accessors assume a verified op (attribute
@@ -30,6 +31,7 @@
 #include <cstdint>
 #include <iterator>
 #include <optional>
+#include <type_traits>
 #include <string_view>
 #include <vector>
 
@@ -231,8 +233,8 @@ template <> struct ValueOf<AttrType::Resource> { using type = std::string_view; 
 
 // Out of line (ir/op_attrs.cpp): the written value or the row's default
 // (findAttrOrDefault), and the conversions of a present value.
-const Attr* lookup(const Op& op, std::string_view name);
-SourceLoc locationOf(const Op& op, std::string_view name);
+// The one reading of defaults (ir/infer.h's findAttrOrDefault calls it).
+const Attr* lookup(OpCode code, const AttrDict& attrs, std::string_view name);
 int64_t asInt(const Attr& a);
 double asFloat(const Attr& a);
 bool asBool(const Attr& a);
@@ -263,7 +265,11 @@ class View {
   static_assert(!Scope.empty(), "attrs::View over no ops.def row (a misspelt Infer rule or Kernel family?)");
 
  public:
-  explicit View(const Op& op) : op_(op) { assert(Scope.contains(op.code) && "op outside the View's scope"); }
+  explicit View(const Op& op) : View(op.code, op.attrs, op.loc) {}
+  // The attributes of a declaration before its op exists (the verifier's `var` checks).
+  View(OpCode code, const AttrDict& attrs, SourceLoc loc) : code_(code), attrs_(attrs), loc_(loc) {
+    assert(Scope.contains(code) && "op outside the View's scope");
+  }
 
   // The attribute `N`, typed by the rows of the scope.
   template <Name N>
@@ -272,9 +278,9 @@ class View {
     static_assert(d.declared, "no ops.def row of this scope declares the attribute (misspelt?)");
     static_assert(d.oneType, "ops.def rows of this scope give the attribute different types: narrow the scope");
     using T = typename detail::ValueOf<d.type>::type;
-    const Attr* a = detail::lookup(op_, N.view());
-    if constexpr (d.always) {
-      return a ? detail::convert<d.type>(*a) : T{};  // absent only on an unverified op
+    const Attr* a = detail::lookup(code_, attrs_, N.view());
+    if constexpr (d.always || std::is_pointer_v<T>) {
+      return a ? detail::convert<d.type>(*a) : T{};  // a pointer: nullptr when absent
     } else {
       return a ? std::optional<T>(detail::convert<d.type>(*a)) : std::nullopt;
     }
@@ -283,13 +289,14 @@ class View {
   template <Name N>
   SourceLoc loc() const {
     static_assert(scopedDecl(Scope, N.view()).declared, "no ops.def row of this scope declares the attribute (misspelt?)");
-    return detail::locationOf(op_, N.view());
+    const Attr* a = attrs_.find(N.view());
+    return a && a->loc.valid() ? a->loc : loc_;
   }
   // Whether `N` was written on the op (as opposed to defaulted).
   template <Name N>
   bool written() const {
     static_assert(scopedDecl(Scope, N.view()).declared, "no ops.def row of this scope declares the attribute (misspelt?)");
-    return op_.attrs.find(N.view()) != nullptr;
+    return attrs_.find(N.view()) != nullptr;
   }
 
   // Named getters, one per attribute name of ops.def (kAttributeNames below);
@@ -301,7 +308,9 @@ class View {
 #undef PIR_ATTR
 
  private:
-  const Op& op_;
+  OpCode code_;
+  const AttrDict& attrs_;
+  SourceLoc loc_;
 };
 
 // One View per ops.def row: attrs::Softmax{op}.axis().
