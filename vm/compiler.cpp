@@ -2,6 +2,7 @@
 
 #include "ir/checked_math.h"
 #include "ir/infer.h"
+#include "ir/op_attrs.h"
 
 #include <algorithm>
 #include <cmath>
@@ -483,19 +484,20 @@ class GraphCompiler {
       case OpCode::ReplicatedSlice: c.kind = CollectiveSpec::Kind::Slice; break;
       default: c.kind = CollectiveSpec::Kind::AllReduce; break;
     }
-    if (const Attr* a = findAttrOrDefault(op, "op")) {
+    const attrs::View<attrs::kernelFamily("Collective")> attr{op};
+    if (const std::optional<std::string_view> reduce = attr.op()) {
       static const std::pair<const char*, CollectiveSpec::Reduce> names[] = {
           {"add", CollectiveSpec::Reduce::Add}, {"mean", CollectiveSpec::Reduce::Mean},
           {"mul", CollectiveSpec::Reduce::Mul}, {"min", CollectiveSpec::Reduce::Min},
           {"max", CollectiveSpec::Reduce::Max}, {"and", CollectiveSpec::Reduce::And},
           {"or", CollectiveSpec::Reduce::Or},   {"square_add", CollectiveSpec::Reduce::SquareAdd}};
       for (auto& [n, r] : names)
-        if (a->s == n) c.reduce = r;
+        if (*reduce == n) c.reduce = r;
     }
-    if (const Attr* a = findAttrOrDefault(op, "axis"); a && a->isNumber()) c.axis = a->toInt();
-    if (const Attr* a = findAttrOrDefault(op, "output_shape")) c.newAxis = a->s != "concat";
+    if (const std::optional<int64_t> axis = attr.axis()) c.axis = *axis;
+    if (const std::optional<std::string_view> shape = attr.output_shape()) c.newAxis = *shape != "concat";
     const int64_t R = std::max<int64_t>(1, m_.options.replication);
-    const ReplicaGrouping g = readGrouping(op.attrs.find("group"), R);
+    const ReplicaGrouping g = readGrouping(attr.group(), R);
     // The verifier rejects these first; a module built by a pass is checked again here.
     if (auto why = groupingError(g, R)) diags_.fail(op.loc, std::string(op.info().name) + ": " + *why);
     c.stride = g.stride;
@@ -688,10 +690,9 @@ class GraphCompiler {
       }
       case OpCode::PrintTensor: {
         in.opc = Opc::Print;
-        const Attr* title = op.attrs.find("title");
         in.a = static_cast<uint32_t>(cg_->strings.size());
         // An empty title prints the tensor's name (PopART's default title is the tensor id).
-        std::string text = title && title->kind == Attr::Kind::String ? title->s : std::string();
+        std::string text(attrs::PrintTensor{op}.title());
         if (text.empty() && op.operands.at(0).kind == Operand::Kind::Value) text = op.operands[0].value->name;
         cg_->strings.push_back(text);
         pushArg(operandSlot(op.operands.at(0)), &op.operands[0].type());
@@ -709,8 +710,7 @@ class GraphCompiler {
           ++in.nIn;
         }
         if (op.code == OpCode::Repeat) {
-          const Attr* count = op.attrs.find("count");
-          in.count = count && count->isNumber() ? std::max<int64_t>(0, count->toInt()) : 0;
+          in.count = std::max<int64_t>(0, attrs::Repeat{op}.count());
           in.c = static_cast<uint32_t>(callee->returnSlots.size());
         }
         pushResults(op, callee->returnTypes, in);
