@@ -195,12 +195,6 @@ static constexpr std::pair<std::string_view, Preparer> kFamilies[] = {
     {"Conv", prepareConv},           {"Pool", preparePool},           {"Random", prepareRandom},
 };
 
-// Kernel column values that GraphCompiler::emit turns into VM instructions (or
-// storage) instead of a compute kernel.
-static constexpr std::string_view kInstructionFamilies[] = {
-    "Decl", "Exchange", "PrintTensor", "Call", "Repeat", "Conditional", "Collective", "HostLoad", "HostStore", "Remote",
-};
-
 static constexpr bool everyOpExecutes() {
   for (std::string_view family : kFamilyOf) {
     bool found = false;
