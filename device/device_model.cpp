@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "device/cost_model.h"
+#include "ir/op_attrs.h"
 
 namespace pir::device {
 
@@ -600,9 +601,7 @@ class Model {
 
   static uint64_t repeatCount(const Op& op) {
     if (op.code != OpCode::Repeat) return 1;
-    const Attr* a = op.attrs.find("count");
-    if (!a || !a->isNumber()) return 0;
-    double n = a->number();
+    const int64_t n = attrs::Repeat{op}.count();
     return n <= 0 ? 0 : static_cast<uint64_t>(n);
   }
 
@@ -629,8 +628,7 @@ class Model {
   DiagnosticEngine& diags() { return diags_; }
 
   static bool isRemoteVar(const Op& op) {
-    const Attr* a = op.attrs.find("remote");
-    return a && a->kind == Attr::Kind::Resource;
+    return op.code == OpCode::Var && attrs::Var{op}.remote().has_value();
   }
 
   static const Resource* ioResource(const Op& op) {

@@ -5,6 +5,7 @@
 
 #include "device/device_model.h"
 #include "ir/number_format.h"
+#include "ir/op_attrs.h"
 
 namespace pir::device {
 namespace {
@@ -107,8 +108,8 @@ class DotWriter {
     } else {
       label = std::string(op.info().name);
       if (!op.label.empty()) label += " as " + op.label;
-      if (const Attr* c = op.attrs.find("count"); c && op.code == OpCode::Repeat && c->isNumber())
-        label += " x" + formatNumber(c->number(), DType::I32);
+      if (op.code == OpCode::Repeat)
+        label += " x" + formatNumber(static_cast<double>(attrs::Repeat{op}.count()), DType::I32);
     }
     out_ += indent + n + " [shape=" + shape + ", label=" + quoted(label) + "];\n";
     bool storesTo = op.code == OpCode::HostStore || op.code == OpCode::RemoteStore;

@@ -2,6 +2,7 @@
 #include "ir/infer.h"
 
 #include "ir/checked_math.h"
+#include "ir/op_attrs.h"
 
 #include <algorithm>
 #include <numeric>
@@ -50,36 +51,6 @@ struct Ctx {
 
   const TensorType& t(size_t i) const { return op.operands[i].type(); }
   size_t n() const { return op.operands.size(); }
-  const Attr* attr(std::string_view key) const { return findAttrOrDefault(op, key); }
-  SourceLoc attrLoc(std::string_view key) const {
-    const Attr* a = op.attrs.find(key);
-    return a && a->loc.valid() ? a->loc : op.loc;
-  }
-  int64_t intAttr(std::string_view key, int64_t fallback = 0) const {
-    const Attr* a = attr(key);
-    return a && a->kind == Attr::Kind::Int ? a->i : fallback;
-  }
-  double floatAttr(std::string_view key, double fallback = 0) const {
-    const Attr* a = attr(key);
-    return a && a->isNumber() ? a->number() : fallback;
-  }
-  bool boolAttr(std::string_view key, bool fallback = false) const {
-    const Attr* a = attr(key);
-    return a && a->kind == Attr::Kind::Bool ? a->b : fallback;
-  }
-  std::string_view wordAttr(std::string_view key) const {
-    const Attr* a = attr(key);
-    return a && (a->kind == Attr::Kind::Word || a->kind == Attr::Kind::String) ? std::string_view(a->s) : std::string_view();
-  }
-  // Present integer-list attribute, or nullopt.
-  std::optional<std::vector<int64_t>> intsAttr(std::string_view key) const {
-    const Attr* a = attr(key);
-    if (!a) return std::nullopt;
-    std::vector<int64_t> v;
-    if (!attrInts(*a, v)) fail(attrLoc(key), "attribute '" + std::string(key) + "' must be a list of integers");
-    return v;
-  }
-
   // Normalises an axis against `rank`, failing with the type in the message.
   int64_t axis(int64_t a, const TensorType& type, SourceLoc loc, int64_t rank = -1) const {
     if (rank < 0) rank = type.rank();
@@ -161,14 +132,21 @@ struct Ctx {
       }
     }
   }
-  int64_t groupSize(const char* key = "group") const {
-    ReplicaGrouping g = readGrouping(attr(key), options.replication);
-    if (auto why = groupingError(g, options.replication)) fail(attrLoc(key), *why);
+  // The replica group size of a collective (its `group` attribute).
+  int64_t groupSize() const {
+    const attrs::View<attrs::kernelFamily("Collective")> a{op};
+    ReplicaGrouping g = readGrouping(a.group(), options.replication);
+    if (auto why = groupingError(g, options.replication)) fail(a.groupLoc(), *why);
     return g.groupSize;
   }
   void result(TensorType tt) { out.push_back(std::move(tt)); }
   void result(DType d, Shape s) { out.push_back(TensorType{d, std::move(s)}); }
 };
+
+// The typed attributes of the rows whose Infer column is `Rule` (ir/op_attrs.h):
+// a rule reads only what every row it serves declares, checked at compile time.
+template <attrs::Name Rule>
+using RuleAttrs = attrs::View<attrs::inferRule(Rule.view())>;
 
 // ---- elementwise -------------------------------------------------------------
 
@@ -180,14 +158,15 @@ void inferUnaryPredicate(Ctx& c) { c.requireNumeric(0); c.result(DType::Bool, c.
 void inferUnaryBool(Ctx& c) { c.requireBool(0); c.result(c.t(0)); }
 void inferSame(Ctx& c) {
   if (c.op.code == OpCode::IpuCopy) {
-    int64_t ipu = c.intAttr("ipu");
+    const attrs::IpuCopy a{c.op};
+    int64_t ipu = a.ipu();
     if (ipu < 0 || ipu >= c.options.ipus)
-      c.fail(c.attrLoc("ipu"), "ipu " + std::to_string(ipu) + " is out of range: the IR has " +
+      c.fail(a.ipuLoc(), "ipu " + std::to_string(ipu) + " is out of range: the IR has " +
                                    std::to_string(c.options.ipus) + " IPU(s) per replica");
   }
   if (c.op.info().has(F_COLLECTIVE)) {
     c.groupSize();
-    std::string_view o = c.wordAttr("op");
+    std::string_view o = attrs::View<attrs::ops(OpCode::AllReduce, OpCode::AllReduceInplace)>{c.op}.op();
     if ((o == "and" || o == "or") && c.t(0).dtype != DType::Bool)
       c.failOperand(0, "op = " + std::string(o) + " expects a bool operand, got " + c.t(0).str());
     if (o != "and" && o != "or") c.requireNumeric(0);
@@ -196,9 +175,7 @@ void inferSame(Ctx& c) {
 }
 void inferSameInplace(Ctx& c) { c.requireNumeric(0); c.result(c.t(0)); }
 void inferCast(Ctx& c) {
-  auto d = parseDType(c.wordAttr("dtype"));
-  if (!d) c.fail(c.attrLoc("dtype"), "attribute 'dtype' must be a dtype");
-  c.result(d->dtype, c.t(0).shape);
+  c.result(RuleAttrs<"Cast">{c.op}.dtype(), c.t(0).shape);
 }
 
 void inferBinary(Ctx& c) {
@@ -231,11 +208,14 @@ void inferWhere(Ctx& c) {
 // Operands 2 and 3 of scaled_add are the optional tensor forms of `a` and `b`.
 void checkScaleOperands(Ctx& c) {
   static const char* keys[] = {"a", "b"};
+  const attrs::View<attrs::inferRule("ScaledAdd") | attrs::inferRule("ScaledAddInplace")> a{c.op};
+  const bool written[] = {a.written<"a">(), a.written<"b">()};
+  const SourceLoc locs[] = {a.aLoc(), a.bLoc()};
   for (size_t i = 2; i < c.n(); ++i) {
     c.requireScalar(i, keys[i - 2]);
     c.requireNumeric(i);
-    if (c.op.attrs.find(keys[i - 2]))
-      c.fail(c.attrLoc(keys[i - 2]), std::string("'") + keys[i - 2] + "' is given both as an operand and as an attribute");
+    if (written[i - 2])
+      c.fail(locs[i - 2], std::string("'") + keys[i - 2] + "' is given both as an operand and as an attribute");
   }
 }
 void inferScaledAdd(Ctx& c) {
@@ -262,18 +242,19 @@ void inferScaledAddInplace(Ctx& c) {
 // ---- reductions --------------------------------------------------------------
 
 // The reduced axes of a reduction (`axis`: int, list or `all`), sorted, unique.
+using ReduceAttrs = attrs::View<attrs::inferRule("Reduce") | attrs::inferRule("ReduceFloat")>;
 std::vector<bool> reducedAxes(Ctx& c, const TensorType& type) {
   std::vector<bool> reduced(type.shape.size(), false);
-  const Attr* a = c.attr("axis");
-  if (!a || a->isWord("all")) {
+  const ReduceAttrs a{c.op};
+  const attrs::AxesValue written = a.axis();
+  if (written.all) {
     std::fill(reduced.begin(), reduced.end(), true);
     return reduced;
   }
-  std::vector<int64_t> axes;
-  if (!attrInts(*a, axes)) c.fail(c.attrLoc("axis"), "attribute 'axis' must be an integer, a list of integers or all");
+  const std::vector<int64_t>& axes = written.axes;
   for (int64_t ax : axes) {
-    int64_t k = c.axis(ax, type, c.attrLoc("axis"));
-    if (reduced[k]) c.fail(c.attrLoc("axis"), "duplicate axis " + std::to_string(ax) + " in " + intsToString(axes));
+    int64_t k = c.axis(ax, type, a.axisLoc());
+    if (reduced[k]) c.fail(a.axisLoc(), "duplicate axis " + std::to_string(ax) + " in " + intsToString(axes));
     reduced[k] = true;
   }
   return reduced;
@@ -289,37 +270,41 @@ Shape reducedShape(const Shape& in, const std::vector<bool>& reduced, bool keepd
 void inferReduce(Ctx& c) {
   c.requireNumeric(0);
   auto reduced = reducedAxes(c, c.t(0));
-  c.result(c.t(0).dtype, reducedShape(c.t(0).shape, reduced, c.boolAttr("keepdims")));
+  c.result(c.t(0).dtype, reducedShape(c.t(0).shape, reduced, ReduceAttrs{c.op}.keepdims()));
 }
 void inferReduceFloat(Ctx& c) {
   c.requireFloat(0);
   auto reduced = reducedAxes(c, c.t(0));
-  c.result(c.t(0).dtype, reducedShape(c.t(0).shape, reduced, c.boolAttr("keepdims")));
+  c.result(c.t(0).dtype, reducedShape(c.t(0).shape, reduced, ReduceAttrs{c.op}.keepdims()));
 }
 void inferArgReduce(Ctx& c) {
   c.requireNumeric(0);
-  int64_t ax = c.axis(c.intAttr("axis"), c.t(0), c.attrLoc("axis"));
+  const RuleAttrs<"ArgReduce"> a{c.op};
+  int64_t ax = c.axis(a.axis(), c.t(0), a.axisLoc());
   std::vector<bool> reduced(c.t(0).shape.size(), false);
   reduced[ax] = true;
   if (c.t(0).shape[ax] == 0) c.failOperand(0, "cannot reduce an empty axis of " + c.t(0).str());
-  c.result(DType::I32, reducedShape(c.t(0).shape, reduced, c.boolAttr("keepdims")));
+  c.result(DType::I32, reducedShape(c.t(0).shape, reduced, a.keepdims()));
 }
 void inferSameAxis(Ctx& c) {
   c.requireNumeric(0);
-  c.axis(c.intAttr("axis"), c.t(0), c.attrLoc("axis"));
+  const RuleAttrs<"SameAxis"> a{c.op};
+  c.axis(a.axis(), c.t(0), a.axisLoc());
   c.result(c.t(0));
 }
 void inferSameAxisFloat(Ctx& c) {
   c.requireFloat(0);
-  c.axis(c.intAttr("axis", -1), c.t(0), c.attrLoc("axis"));
+  const RuleAttrs<"SameAxisFloat"> a{c.op};
+  c.axis(a.axis(), c.t(0), a.axisLoc());
   c.result(c.t(0));
 }
 void inferTopK(Ctx& c) {
   c.requireNumeric(0);
-  int64_t ax = c.axis(c.intAttr("axis", -1), c.t(0), c.attrLoc("axis"));
-  int64_t k = c.intAttr("k");
+  const RuleAttrs<"TopK"> a{c.op};
+  int64_t ax = c.axis(a.axis(), c.t(0), a.axisLoc());
+  int64_t k = a.k();
   if (k < 0 || k > c.t(0).shape[ax])
-    c.fail(c.attrLoc("k"), "k = " + std::to_string(k) + " is out of range for axis " + std::to_string(ax) + " of " +
+    c.fail(a.kLoc(), "k = " + std::to_string(k) + " is out of range for axis " + std::to_string(ax) + " of " +
                                c.t(0).str());
   Shape s = c.t(0).shape;
   s[ax] = k;
@@ -336,7 +321,7 @@ void inferNllLoss(Ctx& c) {
   if (labels.shape != expect)
     c.failOperand(1, "labels " + labels.str() + " do not match probs " + probs.str() + " (expected shape " +
                          shapeToString(expect) + ")");
-  if (c.wordAttr("reduction") == "none") c.result(probs.dtype, expect);
+  if (RuleAttrs<"NllLoss">{c.op}.reduction() == "none") c.result(probs.dtype, expect);
   else c.result(probs.dtype, {});
 }
 void requireParamShape(Ctx& c, size_t i, const TensorType& x, int64_t channels, const char* what) {
@@ -355,9 +340,10 @@ void inferGroupNorm(Ctx& c) {
   c.requireFloat(0);
   const TensorType& x = c.t(0);
   if (x.rank() < 2) c.failOperand(0, "expects channels on axis 1, got " + x.str());
-  int64_t groups = c.intAttr("groups");
+  const RuleAttrs<"GroupNorm"> a{c.op};
+  int64_t groups = a.groups();
   if (groups <= 0 || x.shape[1] % groups != 0)
-    c.fail(c.attrLoc("groups"), "groups = " + std::to_string(groups) + " does not divide the " +
+    c.fail(a.groupsLoc(), "groups = " + std::to_string(groups) + " does not divide the " +
                                     std::to_string(x.shape[1]) + " channels of " + x.str());
   requireParamShape(c, 1, x, x.shape[1], "gamma");
   requireParamShape(c, 2, x, x.shape[1], "beta");
@@ -399,17 +385,20 @@ void inferMatMul(Ctx& c) {
 }
 
 // Spatial attributes of conv/pools: `count` values, default `fallback`.
-std::vector<int64_t> spatialAttr(Ctx& c, const char* key, size_t count, const std::vector<int64_t>& fallback,
+template <attrs::Name Key, class Attrs>
+std::vector<int64_t> spatialAttr(Ctx& c, const Attrs& a, size_t count, const std::vector<int64_t>& fallback,
                                  int64_t minValue) {
-  auto v = c.intsAttr(key);
+  std::optional<std::vector<int64_t>> v = a.template get<Key>();
+  const std::string key(Key.view());
+  const SourceLoc loc = a.template loc<Key>();
   if (!v) return fallback;
   if (v->size() == 1 && count > 1) v->assign(count, (*v)[0]);
   if (v->size() != count)
-    c.fail(c.attrLoc(key), std::string("attribute '") + key + "' needs " + std::to_string(count) + " values, got " +
+    c.fail(loc, std::string("attribute '") + key + "' needs " + std::to_string(count) + " values, got " +
                                intsToString(*v));
   for (int64_t x : *v)
     if (x < minValue)
-      c.fail(c.attrLoc(key), std::string("attribute '") + key + "' values must be >= " + std::to_string(minValue) +
+      c.fail(loc, std::string("attribute '") + key + "' values must be >= " + std::to_string(minValue) +
                                  ", got " + intsToString(*v));
   return *v;
 }
@@ -417,11 +406,11 @@ std::vector<int64_t> spatialAttr(Ctx& c, const char* key, size_t count, const st
 // are errors blaming the attribute that made them so (padding, or the window's
 // `windowKey`: dilation for conv, kernel for pools), never overflow.
 int64_t windowOutput(Ctx& c, int64_t in, int64_t padBegin, int64_t padEnd, int64_t window, int64_t stride,
-                     const TensorType& type) {
+                     const TensorType& type, SourceLoc paddingLoc) {
   std::optional<int64_t> padded = checkedAdd(in, padBegin);
   if (padded) padded = checkedAdd(*padded, padEnd);
   if (!padded)
-    c.fail(c.attrLoc("padding"), "padding " + std::to_string(padBegin) + " + " + std::to_string(padEnd) + " of an axis of " +
+    c.fail(paddingLoc, "padding " + std::to_string(padBegin) + " + " + std::to_string(padEnd) + " of an axis of " +
                                      type.str() + " makes it longer than int64");
   int64_t span = *padded - window;
   if (span < 0) c.failOperand(0, "window of size " + std::to_string(window) + " is larger than the padded input " + type.str());
@@ -435,25 +424,26 @@ void inferConv(Ctx& c) {
   if (x.rank() < 3 || x.rank() > 5) c.failOperand(0, "input must be N,C plus 1 to 3 spatial dims, got " + x.str());
   if (w.rank() != x.rank()) c.failOperand(1, "weights " + w.str() + " must have the rank of the input " + x.str());
   size_t spatial = x.shape.size() - 2;
-  int64_t groups = c.intAttr("groups", 1);
+  const RuleAttrs<"Conv"> a{c.op};
+  int64_t groups = a.groups();
   int64_t channels = x.shape[1];
   if (groups <= 0 || channels % groups != 0 || w.shape[0] % groups != 0)
-    c.fail(c.attrLoc("groups"), "groups = " + std::to_string(groups) + " must divide the input channels (" +
+    c.fail(a.groupsLoc(), "groups = " + std::to_string(groups) + " must divide the input channels (" +
                                     std::to_string(channels) + ") and output channels (" + std::to_string(w.shape[0]) + ")");
   if (w.shape[1] != channels / groups)
     c.failOperand(1, "weights " + w.str() + " expect " + std::to_string(w.shape[1]) + " × " + std::to_string(groups) +
                          " input channels, got " + x.str());
-  auto stride = spatialAttr(c, "stride", spatial, std::vector<int64_t>(spatial, 1), 1);
-  auto dilation = spatialAttr(c, "dilation", spatial, std::vector<int64_t>(spatial, 1), 1);
-  auto padding = spatialAttr(c, "padding", 2 * spatial, std::vector<int64_t>(2 * spatial, 0), 0);
+  auto stride = spatialAttr<"stride">(c, a, spatial, std::vector<int64_t>(spatial, 1), 1);
+  auto dilation = spatialAttr<"dilation">(c, a, spatial, std::vector<int64_t>(spatial, 1), 1);
+  auto padding = spatialAttr<"padding">(c, a, 2 * spatial, std::vector<int64_t>(2 * spatial, 0), 0);
   Shape s{x.shape[0], w.shape[0]};
   for (size_t i = 0; i < spatial; ++i) {
     std::optional<int64_t> extent = w.shape[2 + i] == 0 ? std::optional<int64_t>(-1) : checkedMul(dilation[i], w.shape[2 + i] - 1);
     if (!extent)
-      c.fail(c.attrLoc("dilation"), "dilation " + std::to_string(dilation[i]) + " makes the window of weights " + w.str() +
+      c.fail(a.dilationLoc(), "dilation " + std::to_string(dilation[i]) + " makes the window of weights " + w.str() +
                                         " longer than int64");
     int64_t window = *extent + 1;
-    s.push_back(windowOutput(c, x.shape[2 + i], padding[i], padding[spatial + i], window, stride[i], x));
+    s.push_back(windowOutput(c, x.shape[2 + i], padding[i], padding[spatial + i], window, stride[i], x, a.paddingLoc()));
   }
   c.result(x.dtype, std::move(s));
 }
@@ -462,32 +452,34 @@ void inferPool(Ctx& c) {
   c.requireNumeric(0);
   if (x.rank() < 3 || x.rank() > 5) c.failOperand(0, "input must be N,C plus 1 to 3 spatial dims, got " + x.str());
   size_t spatial = x.shape.size() - 2;
-  auto kernel = spatialAttr(c, "kernel", spatial, {}, 1);
-  auto stride = spatialAttr(c, "stride", spatial, kernel, 1);
-  auto padding = spatialAttr(c, "padding", 2 * spatial, std::vector<int64_t>(2 * spatial, 0), 0);
+  const RuleAttrs<"Pool"> a{c.op};
+  auto kernel = spatialAttr<"kernel">(c, a, spatial, {}, 1);
+  auto stride = spatialAttr<"stride">(c, a, spatial, kernel, 1);
+  auto padding = spatialAttr<"padding">(c, a, 2 * spatial, std::vector<int64_t>(2 * spatial, 0), 0);
   Shape s{x.shape[0], x.shape[1]};
   for (size_t i = 0; i < spatial; ++i)
-    s.push_back(windowOutput(c, x.shape[2 + i], padding[i], padding[spatial + i], kernel[i], stride[i], x));
+    s.push_back(windowOutput(c, x.shape[2 + i], padding[i], padding[spatial + i], kernel[i], stride[i], x, a.paddingLoc()));
   c.result(x.dtype, std::move(s));
 }
 
 // ---- shapes ------------------------------------------------------------------
 
-void requireNonNegativeShape(Ctx& c, const char* key, const std::vector<int64_t>& s) {
+void requireNonNegativeShape(Ctx& c, SourceLoc loc, const char* key, const std::vector<int64_t>& s) {
   for (int64_t d : s)
-    if (d < 0) c.fail(c.attrLoc(key), std::string("attribute '") + key + "' has a negative dimension: " + intsToString(s));
+    if (d < 0) c.fail(loc, std::string("attribute '") + key + "' has a negative dimension: " + intsToString(s));
 }
 void inferReshape(Ctx& c) {
   const TensorType& x = c.t(0);
-  std::vector<int64_t> shape = *c.intsAttr("shape");
+  const RuleAttrs<"Reshape"> a{c.op};
+  std::vector<int64_t> shape = a.shape();
   int inferred = -1;
   int64_t known = 1;
   for (size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] == -1) {
-      if (inferred >= 0) c.fail(c.attrLoc("shape"), "only one -1 is allowed in shape " + intsToString(shape));
+      if (inferred >= 0) c.fail(a.shapeLoc(), "only one -1 is allowed in shape " + intsToString(shape));
       inferred = static_cast<int>(i);
     } else if (shape[i] < 0) {
-      c.fail(c.attrLoc("shape"), "bad dimension " + std::to_string(shape[i]) + " in shape " + intsToString(shape));
+      c.fail(a.shapeLoc(), "bad dimension " + std::to_string(shape[i]) + " in shape " + intsToString(shape));
     } else {
       known = numElements(Shape{known, shape[i]});
     }
@@ -495,11 +487,11 @@ void inferReshape(Ctx& c) {
   int64_t total = x.numElements();
   if (inferred >= 0) {
     if (known == 0 || total % known != 0)
-      c.fail(c.attrLoc("shape"), "cannot reshape " + x.str() + " (" + std::to_string(total) + " elements) to " +
+      c.fail(a.shapeLoc(), "cannot reshape " + x.str() + " (" + std::to_string(total) + " elements) to " +
                                      intsToString(shape));
     shape[inferred] = total / known;
   } else if (known != total) {
-    c.fail(c.attrLoc("shape"), "cannot reshape " + x.str() + " (" + std::to_string(total) + " elements) to " +
+    c.fail(a.shapeLoc(), "cannot reshape " + x.str() + " (" + std::to_string(total) + " elements) to " +
                                    intsToString(shape) + " (" + std::to_string(known) + " elements)");
   }
   c.result(x.dtype, Shape(shape.begin(), shape.end()));
@@ -507,7 +499,8 @@ void inferReshape(Ctx& c) {
 void inferFlatten(Ctx& c) { c.result(c.t(0).dtype, {c.t(0).numElements()}); }
 void inferTranspose(Ctx& c) {
   const TensorType& x = c.t(0);
-  auto permAttr = c.intsAttr("perm");
+  const RuleAttrs<"Transpose"> a{c.op};
+  const std::optional<std::vector<int64_t>> permAttr = a.perm();
   std::vector<int64_t> perm;
   if (permAttr) perm = *permAttr;
   else
@@ -519,7 +512,7 @@ void inferTranspose(Ctx& c) {
     if (p < 0 || p >= x.rank() || seen[p]) ok = false;
     else seen[p] = true, perm[i] = p;
   }
-  if (!ok) c.fail(c.attrLoc("perm"), "perm " + intsToString(*permAttr) + " is not a permutation of the axes of " + x.str());
+  if (!ok) c.fail(a.permLoc(), "perm " + intsToString(*permAttr) + " is not a permutation of the axes of " + x.str());
   Shape s;
   for (int64_t p : perm) s.push_back(x.shape[p]);
   c.result(x.dtype, std::move(s));
@@ -527,12 +520,13 @@ void inferTranspose(Ctx& c) {
 void inferSqueeze(Ctx& c) {
   const TensorType& x = c.t(0);
   std::vector<bool> drop(x.shape.size(), false);
-  if (auto axes = c.intsAttr("axes")) {
+  const RuleAttrs<"Squeeze"> attr{c.op};
+  if (auto axes = attr.axes()) {
     for (int64_t a : *axes) {
-      int64_t k = c.axis(a, x, c.attrLoc("axes"));
-      if (drop[k]) c.fail(c.attrLoc("axes"), "duplicate axis " + std::to_string(a) + " in " + intsToString(*axes));
+      int64_t k = c.axis(a, x, attr.axesLoc());
+      if (drop[k]) c.fail(attr.axesLoc(), "duplicate axis " + std::to_string(a) + " in " + intsToString(*axes));
       if (x.shape[k] != 1)
-        c.fail(c.attrLoc("axes"), "cannot squeeze axis " + std::to_string(a) + " of " + x.str() + ": its size is " +
+        c.fail(attr.axesLoc(), "cannot squeeze axis " + std::to_string(a) + " of " + x.str() + ": its size is " +
                                       std::to_string(x.shape[k]) + ", not 1");
       drop[k] = true;
     }
@@ -546,12 +540,13 @@ void inferSqueeze(Ctx& c) {
 }
 void inferUnsqueeze(Ctx& c) {
   const TensorType& x = c.t(0);
-  std::vector<int64_t> axes = *c.intsAttr("axes");
+  const RuleAttrs<"Unsqueeze"> attr{c.op};
+  std::vector<int64_t> axes = attr.axes();
   int64_t outRank = x.rank() + static_cast<int64_t>(axes.size());
   std::vector<bool> inserted(outRank, false);
   for (int64_t a : axes) {
-    int64_t k = c.axis(a, x, c.attrLoc("axes"), outRank);
-    if (inserted[k]) c.fail(c.attrLoc("axes"), "duplicate axis " + std::to_string(a) + " in " + intsToString(axes));
+    int64_t k = c.axis(a, x, attr.axesLoc(), outRank);
+    if (inserted[k]) c.fail(attr.axesLoc(), "duplicate axis " + std::to_string(a) + " in " + intsToString(axes));
     inserted[k] = true;
   }
   Shape s;
@@ -560,8 +555,9 @@ void inferUnsqueeze(Ctx& c) {
   c.result(x.dtype, std::move(s));
 }
 void inferBroadcast(Ctx& c) {
-  std::vector<int64_t> shape = *c.intsAttr("shape");
-  requireNonNegativeShape(c, "shape", shape);
+  const RuleAttrs<"Broadcast"> a{c.op};
+  std::vector<int64_t> shape = a.shape();
+  requireNonNegativeShape(c, a.shapeLoc(), "shape", shape);
   Shape target(shape.begin(), shape.end());
   auto b = broadcastShapes(target, c.t(0).shape);
   if (!b || *b != target) c.failOperand(0, c.t(0).str() + " does not broadcast to shape " + intsToString(shape));
@@ -569,7 +565,8 @@ void inferBroadcast(Ctx& c) {
 }
 void inferConcat(Ctx& c) {
   const TensorType& x = c.t(0);
-  int64_t ax = c.axis(c.intAttr("axis"), x, c.attrLoc("axis"));
+  const RuleAttrs<"Concat"> a{c.op};
+  int64_t ax = c.axis(a.axis(), x, a.axisLoc());
   Shape s = x.shape;
   for (size_t i = 1; i < c.n(); ++i) {
     c.requireSameDType(0, i);
@@ -588,19 +585,20 @@ void inferConcat(Ctx& c) {
 }
 void inferSplit(Ctx& c) {
   const TensorType& x = c.t(0);
-  int64_t ax = c.axis(c.intAttr("axis"), x, c.attrLoc("axis"));
-  std::vector<int64_t> splits = *c.intsAttr("splits");
+  const RuleAttrs<"Split"> a{c.op};
+  int64_t ax = c.axis(a.axis(), x, a.axisLoc());
+  std::vector<int64_t> splits = a.splits();
   int64_t sum = 0;
   for (int64_t v : splits) {
-    if (v < 0) c.fail(c.attrLoc("splits"), "negative size in splits " + intsToString(splits));
+    if (v < 0) c.fail(a.splitsLoc(), "negative size in splits " + intsToString(splits));
     std::optional<int64_t> next = checkedAdd(sum, v);
     if (!next || *next > x.shape[ax])
-      c.fail(c.attrLoc("splits"), "splits " + intsToString(splits) + " add up to more than axis " + std::to_string(ax) +
+      c.fail(a.splitsLoc(), "splits " + intsToString(splits) + " add up to more than axis " + std::to_string(ax) +
                                       " of " + x.str() + " (size " + std::to_string(x.shape[ax]) + ")");
     sum = *next;
   }
   if (sum != x.shape[ax])
-    c.fail(c.attrLoc("splits"), "splits " + intsToString(splits) + " add up to " + std::to_string(sum) + ", but axis " +
+    c.fail(a.splitsLoc(), "splits " + intsToString(splits) + " add up to " + std::to_string(sum) + ", but axis " +
                                     std::to_string(ax) + " of " + x.str() + " has size " + std::to_string(x.shape[ax]));
   for (int64_t v : splits) {
     Shape s = x.shape;
@@ -624,35 +622,37 @@ int64_t sliceLength(int64_t dim, int64_t start, int64_t stop, int64_t step) {
 }
 void inferSlice(Ctx& c) {
   const TensorType& x = c.t(0);
-  std::vector<int64_t> start = *c.intsAttr("start"), stop = *c.intsAttr("stop");
+  const RuleAttrs<"Slice"> a{c.op};
+  std::vector<int64_t> start = a.start(), stop = a.stop();
   size_t n = start.size();
   if (stop.size() != n)
-    c.fail(c.attrLoc("stop"), "start " + intsToString(start) + " and stop " + intsToString(stop) + " differ in length");
+    c.fail(a.stopLoc(), "start " + intsToString(start) + " and stop " + intsToString(stop) + " differ in length");
   std::vector<int64_t> step(n, 1), axes(n);
   std::iota(axes.begin(), axes.end(), 0);
-  if (auto s = c.intsAttr("step")) step = *s;
-  if (auto a = c.intsAttr("axes")) axes = *a;
-  if (step.size() != n) c.fail(c.attrLoc("step"), "step " + intsToString(step) + " needs " + std::to_string(n) + " values");
-  if (axes.size() != n) c.fail(c.attrLoc("axes"), "axes " + intsToString(axes) + " needs " + std::to_string(n) + " values");
+  if (auto written = a.step()) step = *written;
+  if (auto written = a.axes()) axes = *written;
+  if (step.size() != n) c.fail(a.stepLoc(), "step " + intsToString(step) + " needs " + std::to_string(n) + " values");
+  if (axes.size() != n) c.fail(a.axesLoc(), "axes " + intsToString(axes) + " needs " + std::to_string(n) + " values");
   Shape s = x.shape;
   std::vector<bool> seen(x.shape.size(), false);
   for (size_t i = 0; i < n; ++i) {
-    int64_t ax = c.axis(axes[i], x, c.attrLoc(c.op.attrs.find("axes") ? "axes" : "start"));
-    if (seen[ax]) c.fail(c.attrLoc("axes"), "duplicate axis " + std::to_string(axes[i]) + " in " + intsToString(axes));
+    int64_t ax = c.axis(axes[i], x, a.written<"axes">() ? a.axesLoc() : a.startLoc());
+    if (seen[ax]) c.fail(a.axesLoc(), "duplicate axis " + std::to_string(axes[i]) + " in " + intsToString(axes));
     seen[ax] = true;
-    if (step[i] == 0) c.fail(c.attrLoc("step"), "step must not be 0");
+    if (step[i] == 0) c.fail(a.stepLoc(), "step must not be 0");
     s[ax] = sliceLength(x.shape[ax], start[i], stop[i], step[i]);
   }
   c.result(x.dtype, std::move(s));
 }
 void inferSubsample(Ctx& c) {
   const TensorType& x = c.t(0);
-  std::vector<int64_t> strides = *c.intsAttr("strides");
+  const RuleAttrs<"Subsample"> a{c.op};
+  std::vector<int64_t> strides = a.strides();
   if (static_cast<int64_t>(strides.size()) != x.rank())
-    c.fail(c.attrLoc("strides"), "strides " + intsToString(strides) + " needs one value per axis of " + x.str());
+    c.fail(a.stridesLoc(), "strides " + intsToString(strides) + " needs one value per axis of " + x.str());
   Shape s = x.shape;
   for (size_t i = 0; i < strides.size(); ++i) {
-    if (strides[i] < 1) c.fail(c.attrLoc("strides"), "strides must be >= 1, got " + intsToString(strides));
+    if (strides[i] < 1) c.fail(a.stridesLoc(), "strides must be >= 1, got " + intsToString(strides));
     s[i] = s[i] > 0 ? (s[i] - 1) / strides[i] + 1 : 0;
   }
   c.result(x.dtype, std::move(s));
@@ -660,20 +660,21 @@ void inferSubsample(Ctx& c) {
 // Shared by dynamic_slice/update: the slice shape on `axes` with `sizes`.
 Shape dynamicSliceShape(Ctx& c) {
   const TensorType& x = c.t(0);
-  std::vector<int64_t> axes = *c.intsAttr("axes"), sizes = *c.intsAttr("sizes");
+  const attrs::View<attrs::inferRule("DynamicSlice") | attrs::inferRule("DynamicUpdate")> a{c.op};
+  std::vector<int64_t> axes = a.axes(), sizes = a.sizes();
   if (axes.size() != sizes.size())
-    c.fail(c.attrLoc("sizes"), "axes " + intsToString(axes) + " and sizes " + intsToString(sizes) + " differ in length");
+    c.fail(a.sizesLoc(), "axes " + intsToString(axes) + " and sizes " + intsToString(sizes) + " differ in length");
   c.requireIndexType(1, "index");
   if (c.t(1).numElements() != static_cast<int64_t>(axes.size()) || c.t(1).rank() > 1)
     c.failOperand(1, "index " + c.t(1).str() + " needs one element per axis in " + intsToString(axes));
   Shape s = x.shape;
   std::vector<bool> seen(x.shape.size(), false);
   for (size_t i = 0; i < axes.size(); ++i) {
-    int64_t ax = c.axis(axes[i], x, c.attrLoc("axes"));
-    if (seen[ax]) c.fail(c.attrLoc("axes"), "duplicate axis " + std::to_string(axes[i]) + " in " + intsToString(axes));
+    int64_t ax = c.axis(axes[i], x, a.axesLoc());
+    if (seen[ax]) c.fail(a.axesLoc(), "duplicate axis " + std::to_string(axes[i]) + " in " + intsToString(axes));
     seen[ax] = true;
     if (sizes[i] < 0 || sizes[i] > x.shape[ax])
-      c.fail(c.attrLoc("sizes"), "size " + std::to_string(sizes[i]) + " is out of range for axis " + std::to_string(ax) +
+      c.fail(a.sizesLoc(), "size " + std::to_string(sizes[i]) + " is out of range for axis " + std::to_string(ax) +
                                      " of " + x.str());
     s[ax] = sizes[i];
   }
@@ -689,7 +690,8 @@ void inferDynamicUpdate(Ctx& c) {
 }
 void inferGather(Ctx& c) {
   const TensorType& x = c.t(0);
-  int64_t ax = c.axis(c.intAttr("axis"), x, c.attrLoc("axis"));
+  const RuleAttrs<"Gather"> a{c.op};
+  int64_t ax = c.axis(a.axis(), x, a.axisLoc());
   c.requireInteger(1, "indices");
   Shape s(x.shape.begin(), x.shape.begin() + ax);
   s.insert(s.end(), c.t(1).shape.begin(), c.t(1).shape.end());
@@ -698,7 +700,8 @@ void inferGather(Ctx& c) {
 }
 void inferScatter(Ctx& c) {
   const TensorType& x = c.t(0);
-  c.axis(c.intAttr("axis"), x, c.attrLoc("axis"));
+  const RuleAttrs<"Scatter"> a{c.op};
+  c.axis(a.axis(), x, a.axisLoc());
   c.requireInteger(1, "indices");
   c.requireSameDType(0, 2);
   if (c.t(1).shape != c.t(2).shape)
@@ -708,22 +711,20 @@ void inferScatter(Ctx& c) {
 }
 void inferOneHot(Ctx& c) {
   c.requireInteger(0, "indices");
-  int64_t classes = c.intAttr("num_classes");
-  if (classes < 1) c.fail(c.attrLoc("num_classes"), "num_classes must be >= 1, got " + std::to_string(classes));
-  const Attr* values = c.attr("values");
-  if (values && values->items.size() != 2) c.fail(c.attrLoc("values"), "values must list [off, on]");
-  auto d = parseDType(c.wordAttr("dtype"));
-  if (!d) c.fail(c.attrLoc("dtype"), "attribute 'dtype' must be a dtype");
+  const RuleAttrs<"OneHot"> a{c.op};
+  int64_t classes = a.num_classes();
+  if (classes < 1) c.fail(a.num_classesLoc(), "num_classes must be >= 1, got " + std::to_string(classes));
+  if (a.values().size() != 2) c.fail(a.valuesLoc(), "values must list [off, on]");
   Shape s = c.t(0).shape;
   s.push_back(classes);
-  c.result(d->dtype, std::move(s));
+  c.result(a.dtype(), std::move(s));
 }
+using ShapeAndDTypeAttrs = attrs::View<attrs::inferRule("Init") | attrs::inferRule("Random")>;
 TensorType shapeAndDType(Ctx& c) {
-  std::vector<int64_t> shape = *c.intsAttr("shape");
-  requireNonNegativeShape(c, "shape", shape);
-  auto d = parseDType(c.wordAttr("dtype"));
-  if (!d) c.fail(c.attrLoc("dtype"), "attribute 'dtype' must be a dtype");
-  return TensorType{d->dtype, Shape(shape.begin(), shape.end())};
+  const ShapeAndDTypeAttrs a{c.op};
+  std::vector<int64_t> shape = a.shape();
+  requireNonNegativeShape(c, a.shapeLoc(), "shape", shape);
+  return TensorType{a.dtype(), Shape(shape.begin(), shape.end())};
 }
 void inferInit(Ctx& c) { c.result(shapeAndDType(c)); }
 
@@ -732,20 +733,22 @@ void inferInit(Ctx& c) { c.result(shapeAndDType(c)); }
 void inferRandom(Ctx& c) {
   c.requireSeed(0);
   TensorType t = shapeAndDType(c);
-  if (!isFloat(t.dtype)) c.fail(c.attrLoc("dtype"), "dtype must be a float dtype, got " + std::string(dtypeName(t.dtype)));
+  if (!isFloat(t.dtype)) c.fail(ShapeAndDTypeAttrs{c.op}.dtypeLoc(), "dtype must be a float dtype, got " + std::string(dtypeName(t.dtype)));
   c.result(std::move(t));
 }
 void inferDropout(Ctx& c) {
   c.requireFloat(0);
   c.requireSeed(1);
-  double p = c.floatAttr("p");
-  if (!(p >= 0 && p < 1)) c.fail(c.attrLoc("p"), "p must be in [0, 1), got " + std::to_string(p));
+  const RuleAttrs<"Dropout"> a{c.op};
+  double p = a.p();
+  if (!(p >= 0 && p < 1)) c.fail(a.pLoc(), "p must be in [0, 1), got " + std::to_string(p));
   c.result(c.t(0));
 }
 void inferSplitRandomSeed(Ctx& c) {
   c.requireSeed(0);
-  int64_t n = c.intAttr("n", 2);
-  if (n < 1 || n > 1 << 20) c.fail(c.attrLoc("n"), "n must be >= 1, got " + std::to_string(n));
+  const RuleAttrs<"SplitRandomSeed"> a{c.op};
+  int64_t n = a.n();
+  if (n < 1 || n > 1 << 20) c.fail(a.nLoc(), "n must be >= 1, got " + std::to_string(n));
   for (int64_t i = 0; i < n; ++i) c.result(DType::U32, {2});
 }
 
@@ -758,8 +761,9 @@ void inferCall(Ctx& c) {
 void inferRepeat(Ctx& c) {
   c.checkBinding(0);
   const Graph& g = *c.call(0).graph;
-  int64_t count = c.intAttr("count");
-  if (count < 0) c.fail(c.attrLoc("count"), "count must be >= 0, got " + std::to_string(count));
+  const RuleAttrs<"Repeat"> a{c.op};
+  int64_t count = a.count();
+  if (count < 0) c.fail(a.countLoc(), "count must be >= 0, got " + std::to_string(count));
   if (g.outputTypes.size() > g.params.size())
     c.fail(c.call(0).loc, "body @" + g.name + " has " + std::to_string(g.outputTypes.size()) + " outputs but only " +
                               std::to_string(g.params.size()) + " inputs; outputs are carried into the first inputs");
@@ -803,8 +807,9 @@ void inferAllGather(Ctx& c) {
   int64_t g = c.groupSize();
   const TensorType& x = c.t(0);
   Shape s;
-  if (c.wordAttr("output_shape") == "concat") {
-    int64_t ax = c.axis(c.intAttr("axis"), x, c.attrLoc("axis"));
+  const RuleAttrs<"AllGather"> a{c.op};
+  if (a.output_shape() == "concat") {
+    int64_t ax = c.axis(a.axis(), x, a.axisLoc());
     s = x.shape;
     std::optional<int64_t> gathered = checkedMul(s[ax], g);
     if (!gathered) c.failOperand(0, "gathering " + x.str() + " from " + std::to_string(g) + " replicas overflows int64");
@@ -824,7 +829,8 @@ void inferReduceScatter(Ctx& c) {
 void inferReplicatedSlice(Ctx& c) {
   int64_t g = c.groupSize();
   const TensorType& x = c.t(0);
-  int64_t ax = c.axis(c.intAttr("axis"), x, c.attrLoc("axis"));
+  const RuleAttrs<"ReplicatedSlice"> a{c.op};
+  int64_t ax = c.axis(a.axis(), x, a.axisLoc());
   if (x.shape[ax] % g != 0)
     c.failOperand(0, "axis " + std::to_string(ax) + " of " + x.str() + " does not divide evenly over " +
                          std::to_string(g) + " replicas");
@@ -843,18 +849,19 @@ void inferAccumulate(Ctx& c) {
     // accumulate_'s factor `f` / accumulate_mean_'s `step`: a scalar tensor.
     const char* what = c.op.code == OpCode::AccumulateMean ? "step" : "f";
     c.requireScalar(2, what);
-    if (c.op.code == OpCode::Accumulate && c.op.attrs.find("f"))
-      c.fail(c.attrLoc("f"), "'f' is given both as an operand and as an attribute");
+    if (c.op.code == OpCode::Accumulate && attrs::Accumulate{c.op}.written<"f">())
+      c.fail(attrs::Accumulate{c.op}.fLoc(), "'f' is given both as an operand and as an attribute");
   }
   c.result(c.t(0));
 }
 void inferAdamUpdater(Ctx& c) {
   c.requireFloat(0);
   if (!(c.t(1) == c.t(0))) c.failOperand(1, "operand types " + c.t(0).str() + " and " + c.t(1).str() + " must be equal");
+  const RuleAttrs<"AdamUpdater"> a{c.op};
   if (c.n() > 2) {
     c.requireScalar(2, "step");
-    if (c.op.attrs.find("step")) c.fail(c.attrLoc("step"), "'step' is given both as an operand and as an attribute");
-  } else if (!c.attr("step")) {
+    if (a.written<"step">()) c.fail(a.stepLoc(), "'step' is given both as an operand and as an attribute");
+  } else if (!a.step()) {
     c.fail("'step' is required, as a third operand or an attribute");
   }
   c.result(c.t(0));
@@ -943,18 +950,7 @@ size_t resultCount(const Op& op) {
   return 0;
 }
 
-const Attr* findAttrOrDefault(const Op& op, std::string_view key) {
-  if (const Attr* a = op.attrs.find(key)) {
-    if (a->isWord("none")) {
-      const AttrSpec* spec = op.info().findAttr(key);
-      if (spec && spec->presence == AttrPresence::Optional) return nullptr;
-    }
-    return a;
-  }
-  const AttrSpec* spec = op.info().findAttr(key);
-  if (spec && spec->presence == AttrPresence::Defaulted) return &spec->defaultValue;
-  return nullptr;
-}
+const Attr* findAttrOrDefault(const Op& op, std::string_view key) { return attrs::detail::lookup(op.code, op.attrs, key); }
 
 int inplaceOperandIndex(OpCode code) { return opInfo(code).inplaceOperand; }
 

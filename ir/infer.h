@@ -29,6 +29,9 @@ size_t resultCount(const Op& op);
 
 // The attribute `key` of `op`: the written value, else the spec default.
 // nullptr when absent with no default, or written as `none` for an optional key.
+// Code that reads a known attribute uses the typed accessors of ir/op_attrs.h
+// (checked against ops.def at compile time); this string-keyed form is for names
+// taken from the table itself (a result count's attribute) or from data.
 const Attr* findAttrOrDefault(const Op& op, std::string_view key);
 
 // The operand index an in-place op writes: 0, or 2 for remote_load_ (which loads

@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "ir/infer.h"
+#include "ir/op_attrs.h"
 #include "ir/rewriter.h"
 
 namespace pir {
@@ -355,24 +356,24 @@ namespace {
 
 void checkRemoteHome(const Module& m, const AttrDict& attrs, const TensorType& type, const std::string& what,
                      SourceLoc at, DiagnosticEngine& diags) {
-  const Attr* remote = attrs.find("remote");
-  const Attr* offset = attrs.find("offset");
-  bool hasRemote = remote && !remote->isWord("none");
-  if (offset && !offset->isWord("none") && !hasRemote)
-    diags.fail(offset->loc.valid() ? offset->loc : at, what + ": offset needs remote = $buffer");
-  if (!hasRemote) return;
-  SourceLoc loc = remote->loc.valid() ? remote->loc : at;
-  Resource* r = m.findResource(remote->s);
-  if (!r) diags.fail(loc, what + ": unknown remote buffer $" + remote->s + suggestResource(m, remote->s));
+  const attrs::Var a{OpCode::Var, attrs, at};
+  const std::optional<std::string_view> remote = a.remote();
+  const std::optional<int64_t> offset = a.offset();
+  if (offset && !remote) diags.fail(a.offsetLoc(), what + ": offset needs remote = $buffer");
+  if (!remote) return;
+  SourceLoc loc = a.remoteLoc();
+  const std::string remoteName(*remote);
+  Resource* r = m.findResource(remoteName);
+  if (!r) diags.fail(loc, what + ": unknown remote buffer $" + remoteName + suggestResource(m, remoteName));
   std::vector<Note> notes;
   if (r->loc.valid()) notes.push_back({r->loc, "$" + r->name + " is declared here"});
   if (r->kind != Resource::Kind::RemoteBuffer) diags.fail(loc, what + ": $" + r->name + " is not a remote buffer", notes);
   if (!(r->type == type))
     diags.fail(loc, what + ": type " + type.str() + " does not match remote buffer $" + r->name + " : " + r->type.str(),
                notes);
-  int64_t k = offset && offset->kind == Attr::Kind::Int ? offset->i : 0;
+  int64_t k = offset.value_or(0);
   if (k < 0 || k >= r->entries)
-    diags.fail(offset && offset->loc.valid() ? offset->loc : loc,
+    diags.fail(offset ? a.offsetLoc() : loc,
                what + ": offset " + std::to_string(k) + " is out of range: $" + r->name + " has " +
                    std::to_string(r->entries) + " entr" + (r->entries == 1 ? "y" : "ies"),
                notes);
@@ -393,11 +394,11 @@ void checkDeclaration(const Module& m, const Graph& g, bool isConst, const std::
     diags.fail(lit.loc.valid() ? lit.loc : loc, what + ": generators (uniform, normal, zeros, ones) are only for var");
   TensorType dataType = type;
   if (!isConst) {
-    const Attr* grouping = attrs.find("replica_grouping");
-    if (grouping && !grouping->isWord("none")) {
+    const attrs::Var a{OpCode::Var, attrs, loc};
+    if (const Attr* grouping = a.replica_grouping()) {
       ReplicaGrouping rg = readGrouping(grouping, m.options.replication);
       if (auto why = groupingError(rg, m.options.replication))
-        diags.fail(grouping->loc.valid() ? grouping->loc : loc, what + ": " + *why);
+        diags.fail(a.replica_groupingLoc(), what + ": " + *why);
       int64_t groups = rg.numGroups(m.options.replication);
       if (groups > 1) dataType.shape.insert(dataType.shape.begin(), groups);
     }

@@ -27,6 +27,7 @@
 #include <unordered_map>
 
 #include "ir/infer.h"
+#include "ir/op_attrs.h"
 #include "ir/rewriter.h"
 #include "passes/grad_rules.h"
 
@@ -55,8 +56,10 @@ bool gradientEdge(const Op& op, size_t i) {
 std::string noGradientMessage(const Op& op) {
   std::string name(op.info().name);
   if (op.code == OpCode::Repeat) return "repeat has no gradient (as in PopXL)";
-  if (const Attr* a = op.attrs.find("op"); a && a->kind == Attr::Kind::Word && opInfo(op.code).grad == GradKind::Diff)
-    return name + " {op = " + a->s + "} has no gradient";
+  // The differentiable collectives have a gradient for some reductions only (ad::hasGradient).
+  if (op.code == OpCode::AllReduce || op.code == OpCode::ReduceScatter)
+    return name + " {op = " + std::string(pir::attrs::View<pir::attrs::ops(OpCode::AllReduce, OpCode::ReduceScatter)>{op}.op()) +
+           "} has no gradient";
   return name + " has no gradient";
 }
 

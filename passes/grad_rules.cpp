@@ -16,6 +16,7 @@
 #include <stdexcept>
 
 #include "ir/infer.h"
+#include "ir/op_attrs.h"
 
 namespace pir::ad {
 
@@ -106,41 +107,14 @@ Value* GradContext::expandReduced(Value* g, const std::vector<bool>& reduced, co
   return r;
 }
 
-namespace {
-const Attr* attrOf(const Op& op, const char* key) { return findAttrOrDefault(op, key); }
-}  // namespace
-
-int64_t GradContext::intAttr(const char* key, int64_t fallback) const {
-  const Attr* a = attrOf(op, key);
-  return a && a->kind == Attr::Kind::Int ? a->i : fallback;
-}
-double GradContext::floatAttr(const char* key, double fallback) const {
-  const Attr* a = attrOf(op, key);
-  return a && a->isNumber() ? a->number() : fallback;
-}
-bool GradContext::boolAttr(const char* key) const {
-  const Attr* a = attrOf(op, key);
-  return a && a->kind == Attr::Kind::Bool && a->b;
-}
-std::string GradContext::wordAttr(const char* key) const {
-  const Attr* a = attrOf(op, key);
-  return a && (a->kind == Attr::Kind::Word || a->kind == Attr::Kind::String) ? a->s : std::string();
-}
-bool GradContext::hasAttr(const char* key) const { return attrOf(op, key) != nullptr; }
-std::vector<int64_t> GradContext::intsAttr(const char* key) const {
-  std::vector<int64_t> v;
-  if (const Attr* a = attrOf(op, key)) attrInts(*a, v);
-  return v;
-}
 std::vector<bool> GradContext::reducedAxes(size_t rank) const {
   std::vector<bool> reduced(rank, false);
-  const Attr* a = attrOf(op, "axis");
-  std::vector<int64_t> axes;
-  if (!a || a->isWord("all") || !attrInts(*a, axes)) {
+  const pir::attrs::AxesValue axes = pir::attrs::View<pir::attrs::kernelFamily("Reduce")>{op}.axis();
+  if (axes.all) {
     reduced.assign(rank, true);
     return reduced;
   }
-  for (int64_t ax : axes) reduced[static_cast<size_t>(normAxis(ax, rank))] = true;
+  for (int64_t ax : axes.axes) reduced[static_cast<size_t>(normAxis(ax, rank))] = true;
   return reduced;
 }
 
@@ -314,13 +288,14 @@ RULE(IoTileCopy) { unaryGive(c, c.grad(0)); }
 RULE(Clip) {
   // The gradient passes where min <= x <= max (PyTorch clamp's convention).
   Value* x = c.inValue(0);
-  Value* lo = c.emitLit(OpCode::GreaterEqual, x, c.floatAttr("min", -INFINITY));
-  Value* hi = c.emitLit(OpCode::LessEqual, x, c.floatAttr("max", INFINITY));
+  const pir::attrs::Clip clip{c.op};
+  Value* lo = c.emitLit(OpCode::GreaterEqual, x, clip.min());
+  Value* hi = c.emitLit(OpCode::LessEqual, x, clip.max());
   Value* inside = c.emit(OpCode::LogicalAnd, {lo, hi});
   unaryGive(c, mulBy(c, c.grad(0), maskOf(c, inside, x->type.dtype)));
 }
 RULE(PrintTensor) {
-  Value* g = c.emit(OpCode::PrintTensor, {c.grad(0)}, attrs({{"title", Attr::string(c.wordAttr("title") + "_gradient")}}));
+  Value* g = c.emit(OpCode::PrintTensor, {c.grad(0)}, attrs({{"title", Attr::string(std::string(pir::attrs::PrintTensor{c.op}.title()) + "_gradient")}}));
   unaryGive(c, g);
 }
 
@@ -490,7 +465,7 @@ RULE(CumSum) {
   Value* g = c.grad(0);
   const size_t rank = g->type.shape.size();
   if (rank == 0) return c.give(0, g);
-  const int64_t axis = c.normAxis(c.intAttr("axis"), rank);
+  const int64_t axis = c.normAxis(pir::attrs::CumSum{c.op}.axis(), rank);
   const int64_t n = g->type.shape[static_cast<size_t>(axis)];
   std::vector<int64_t> rev(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) rev[static_cast<size_t>(i)] = n - 1 - i;
@@ -502,19 +477,19 @@ RULE(TopK) {
   Value* g = c.grad(0);
   if (!g) return;
   const size_t rank = c.inType(0).shape.size();
-  const int64_t axis = c.normAxis(c.intAttr("axis", -1), rank);
+  const int64_t axis = c.normAxis(pir::attrs::TopK{c.op}.axis(), rank);
   Value* z = c.zeros(c.inType(0));
   c.give(0, c.emit(OpCode::Scatter, {z, c.out(1), g}, attrs({{"axis", integer(axis)}})));
 }
 RULE(Softmax) {
-  const int64_t axis = c.intAttr("axis", -1);
+  const int64_t axis = pir::attrs::Softmax{c.op}.axis();
   Value* y = c.out(0);
   Value* gy = c.emit(OpCode::Mul, {c.grad(0), y});
   Value* s = c.emit(OpCode::Sum, {gy}, attrs({{"axis", integer(axis)}, {"keepdims", Attr::boolean(true)}}));
   c.give(0, c.emit(OpCode::Sub, {gy, c.emit(OpCode::Mul, {y, s})}));
 }
 RULE(LogSoftmax) {
-  const int64_t axis = c.intAttr("axis", -1);
+  const int64_t axis = pir::attrs::LogSoftmax{c.op}.axis();
   Value* g = c.grad(0);
   Value* s = c.emit(OpCode::Sum, {g}, attrs({{"axis", integer(axis)}, {"keepdims", Attr::boolean(true)}}));
   Value* p = c.emit(OpCode::Exp, {c.out(0)});
@@ -528,10 +503,11 @@ RULE(NllLoss) {
   const int64_t classes = pt.shape.back();
   Value* labels = c.inValue(1);
   Value* g = c.grad(0);
-  const std::string reduction = c.wordAttr("reduction");
+  const pir::attrs::NllLoss attr{c.op};
+  const std::string_view reduction = attr.reduction();
   Value* keep = nullptr;  // 0/1 per row (labels' shape), when ignore_index is given
-  if (c.hasAttr("ignore_index"))
-    keep = maskOf(c, c.emitLit(OpCode::NotEqual, labels, static_cast<double>(c.intAttr("ignore_index"))), dt);
+  if (const std::optional<int64_t> ignore = attr.ignore_index())
+    keep = maskOf(c, c.emitLit(OpCode::NotEqual, labels, static_cast<double>(*ignore)), dt);
   Value* rowWeight;  // labels' shape
   if (reduction == "none") {
     rowWeight = keep ? c.emit(OpCode::Mul, {g, keep}) : g;
@@ -549,7 +525,7 @@ RULE(NllLoss) {
   Value* w = c.reshape(rowWeight, column);
   Value* onehot = c.emit(OpCode::OneHot, {labels}, attrs({{"num_classes", integer(classes)}, {"dtype", dtypeWord(dt)}}));
   Value* d = c.emit(OpCode::Mul, {onehot, w});
-  if (!c.boolAttr("log_prob")) d = c.emit(OpCode::Div, {d, c.inValue(0)});
+  if (!attr.log_prob()) d = c.emit(OpCode::Div, {d, c.inValue(0)});
   c.give(0, c.emit(OpCode::Neg, {d}));
 }
 
@@ -594,7 +570,7 @@ std::vector<int64_t> allBut(size_t rank, size_t keep) {
 RULE(LayerNorm) {
   Value* g = c.grad(0);
   const size_t rank = g->type.shape.size();
-  Normalised n = normalise(c, c.inValue(0), c.floatAttr("epsilon", 1e-5));
+  Normalised n = normalise(c, c.inValue(0), pir::attrs::LayerNorm{c.op}.epsilon());
   std::vector<int64_t> lead = allBut(rank, rank - 1);
   auto sumLead = [&](Value* v) { return lead.empty() ? v : c.emit(OpCode::Sum, {v}, attrs({{"axis", ints(lead)}})); };
   if (c.wants(2)) c.give(2, sumLead(g));
@@ -605,10 +581,11 @@ RULE(GroupNorm) {
   Value* g = c.grad(0);
   const Shape& s = g->type.shape;
   const size_t rank = s.size();
-  const int64_t groups = c.intAttr("groups", 1);
+  const pir::attrs::GroupNorm attr{c.op};
+  const int64_t groups = attr.groups();
   const int64_t rest = numElements(s) / (s[0] * groups);
   Value* x = c.inValue(0);
-  Normalised n = normalise(c, c.reshape(x, {s[0], groups, rest}), c.floatAttr("epsilon", 1e-5));
+  Normalised n = normalise(c, c.reshape(x, {s[0], groups, rest}), attr.epsilon());
   Value* xhat = c.reshape(n.xhat, s);
   std::vector<int64_t> others = allBut(rank, 1);
   if (c.wants(2)) c.give(2, c.emit(OpCode::Sum, {g}, attrs({{"axis", ints(others)}})));
@@ -622,7 +599,7 @@ RULE(GroupNorm) {
 RULE(BatchNormInference) {
   Value* g = c.grad(0);
   const size_t rank = g->type.shape.size();
-  Value* rstd = c.emit(OpCode::Rsqrt, {c.emitLit(OpCode::Add, c.inValue(4), c.floatAttr("epsilon", 1e-5))});
+  Value* rstd = c.emit(OpCode::Rsqrt, {c.emitLit(OpCode::Add, c.inValue(4), pir::attrs::BatchNormInference{c.op}.epsilon())});
   Value* factor = c.emit(OpCode::Mul, {c.inValue(1), rstd});
   c.give(0, c.emit(OpCode::Mul, {g, channelColumn(c, factor, rank)}));
 }
@@ -664,8 +641,11 @@ struct Geometry {
   size_t nd = 0;
   std::vector<int64_t> in, out, kernel, stride, dilation, padBegin, padEnd;
 };
-std::vector<int64_t> spatialOr(GradContext& c, const char* key, size_t count, std::vector<int64_t> fallback) {
-  std::vector<int64_t> v = c.intsAttr(key);
+// conv's and the pools' attributes.
+using WindowAttrs = pir::attrs::View<pir::attrs::ops(OpCode::Conv, OpCode::AveragePool, OpCode::MaxPool)>;
+template <pir::attrs::Name Key>
+std::vector<int64_t> spatialOr(GradContext& c, size_t count, std::vector<int64_t> fallback) {
+  std::vector<int64_t> v = WindowAttrs{c.op}.get<Key>().value_or(std::vector<int64_t>{});
   if (v.empty()) return fallback;
   if (v.size() == 1 && count > 1) v.assign(count, v[0]);
   return v;
@@ -678,9 +658,9 @@ Geometry geometry(GradContext& c, const Shape& kernelSpatial, bool pool) {
   geo.in.assign(xs.begin() + 2, xs.end());
   geo.out.assign(ys.begin() + 2, ys.end());
   geo.kernel = kernelSpatial;
-  geo.stride = spatialOr(c, "stride", geo.nd, pool ? geo.kernel : std::vector<int64_t>(geo.nd, 1));
-  geo.dilation = pool ? std::vector<int64_t>(geo.nd, 1) : spatialOr(c, "dilation", geo.nd, std::vector<int64_t>(geo.nd, 1));
-  std::vector<int64_t> pad = spatialOr(c, "padding", 2 * geo.nd, std::vector<int64_t>(2 * geo.nd, 0));
+  geo.stride = spatialOr<"stride">(c, geo.nd, pool ? geo.kernel : std::vector<int64_t>(geo.nd, 1));
+  geo.dilation = pool ? std::vector<int64_t>(geo.nd, 1) : spatialOr<"dilation">(c, geo.nd, std::vector<int64_t>(geo.nd, 1));
+  std::vector<int64_t> pad = spatialOr<"padding">(c, 2 * geo.nd, std::vector<int64_t>(2 * geo.nd, 0));
   geo.padBegin.assign(pad.begin(), pad.begin() + static_cast<ptrdiff_t>(geo.nd));
   geo.padEnd.assign(pad.begin() + static_cast<ptrdiff_t>(geo.nd), pad.end());
   return geo;
@@ -710,7 +690,7 @@ Value* padSpatial(GradContext& c, Value* v, const std::vector<int64_t>& begin, c
 RULE(Conv) {
   const Shape xs = c.inType(0).shape, ws = c.inType(1).shape;
   Geometry geo = geometry(c, Shape(ws.begin() + 2, ws.end()), false);
-  const int64_t groups = c.intAttr("groups", 1);
+  const int64_t groups = pir::attrs::Conv{c.op}.groups();
   const int64_t N = xs[0], C = xs[1], O = ws[0], Cg = ws[1], Og = O / groups;
   Value* g = c.grad(0);
   const size_t nd = geo.nd;
@@ -837,9 +817,10 @@ Value* cropPadding(GradContext& c, Value* v, const Geometry& geo) {
 RULE(MaxPool) {
   // Each output's gradient goes to the first window element (row-major) equal to
   // the maximum; padding cells hold -inf and are never chosen.
-  Geometry geo = geometry(c, c.intsAttr("kernel"), true);
+  const pir::attrs::View<pir::attrs::kernelFamily("Pool")> pool{c.op};
+  Geometry geo = geometry(c, pool.kernel(), true);
   if (geo.kernel.size() == 1 && geo.nd > 1) geo.kernel.assign(geo.nd, geo.kernel[0]);
-  if (c.intsAttr("stride").empty()) geo.stride = geo.kernel;
+  if (pool.stride().value_or(std::vector<int64_t>{}).empty()) geo.stride = geo.kernel;
   Value* g = c.grad(0);
   const DType dt = g->type.dtype;
   Value* xp = padSpatial(c, c.inValue(0), geo.padBegin, geo.padEnd, -INFINITY);
@@ -857,9 +838,10 @@ RULE(MaxPool) {
 }
 RULE(AveragePool) {
   // Each output averages its real (non-padding) cells: they get g / count.
-  Geometry geo = geometry(c, c.intsAttr("kernel"), true);
+  const pir::attrs::View<pir::attrs::kernelFamily("Pool")> pool{c.op};
+  Geometry geo = geometry(c, pool.kernel(), true);
   if (geo.kernel.size() == 1 && geo.nd > 1) geo.kernel.assign(geo.nd, geo.kernel[0]);
-  if (c.intsAttr("stride").empty()) geo.stride = geo.kernel;
+  if (pool.stride().value_or(std::vector<int64_t>{}).empty()) geo.stride = geo.kernel;
   Value* g = c.grad(0);
   const DType dt = g->type.dtype;
   Shape ones = c.inType(0).shape;
@@ -887,7 +869,7 @@ RULE(Squeeze) { c.give(0, c.reshape(c.grad(0), c.inType(0).shape)); }
 RULE(Unsqueeze) { c.give(0, c.reshape(c.grad(0), c.inType(0).shape)); }
 RULE(Transpose) {
   const size_t rank = c.inType(0).shape.size();
-  std::vector<int64_t> perm = c.intsAttr("perm");
+  std::vector<int64_t> perm = pir::attrs::Transpose{c.op}.perm().value_or(std::vector<int64_t>{});
   if (perm.empty())
     for (size_t i = 0; i < rank; ++i) perm.push_back(static_cast<int64_t>(rank - 1 - i));
   for (auto& p : perm) p = c.normAxis(p, rank);
@@ -897,7 +879,7 @@ RULE(Broadcast) { c.give(0, c.sumTo(c.grad(0), c.inType(0).shape)); }
 RULE(Concat) {
   Value* g = c.grad(0);
   const size_t rank = g->type.shape.size();
-  const int64_t axis = c.normAxis(c.intAttr("axis"), rank);
+  const int64_t axis = c.normAxis(pir::attrs::Concat{c.op}.axis(), rank);
   std::vector<int64_t> sizes;
   for (size_t i = 0; i < c.op.operands.size(); ++i) sizes.push_back(c.inType(i).shape[static_cast<size_t>(axis)]);
   if (sizes.size() == 1) return c.give(0, g);
@@ -907,7 +889,7 @@ RULE(Concat) {
 }
 RULE(Split) {
   const size_t rank = c.inType(0).shape.size();
-  const int64_t axis = c.normAxis(c.intAttr("axis"), rank);
+  const int64_t axis = c.normAxis(pir::attrs::Split{c.op}.axis(), rank);
   std::vector<Operand> parts;
   for (size_t k = 0; k < c.op.results.size(); ++k) parts.push_back(val(c.gradOrZeros(k)));
   c.give(0, parts.size() == 1 ? parts[0].value : c.emit(OpCode::Concat, std::move(parts), attrs({{"axis", integer(axis)}})));
@@ -915,8 +897,9 @@ RULE(Split) {
 RULE(Slice) {
   // Per sliced axis, the NumPy-normalised start and step place the gradient back.
   const Shape& xs = c.inType(0).shape;
-  std::vector<int64_t> start = c.intsAttr("start"), stop = c.intsAttr("stop"), step = c.intsAttr("step"),
-                       axes = c.intsAttr("axes");
+  const pir::attrs::Slice attr{c.op};
+  std::vector<int64_t> start = attr.start(), stop = attr.stop(), step = attr.step().value_or(std::vector<int64_t>{}),
+                       axes = attr.axes().value_or(std::vector<int64_t>{});
   const size_t n = start.size();
   if (step.empty()) step.assign(n, 1);
   if (axes.empty())
@@ -934,7 +917,7 @@ RULE(Slice) {
 }
 RULE(Subsample) {
   const Shape& xs = c.inType(0).shape;
-  std::vector<int64_t> strides = c.intsAttr("strides");
+  std::vector<int64_t> strides = pir::attrs::Subsample{c.op}.strides();
   Value* g = c.grad(0);
   for (size_t i = 0; i < strides.size(); ++i) g = unselect(c, g, static_cast<int64_t>(i), xs[i], 0, strides[i]);
   c.give(0, g);
@@ -943,11 +926,12 @@ RULE(DynamicSlice) {
   // dynamic_update clamps its index exactly as dynamic_slice does.
   Value* z = c.zeros(c.inType(0));
   c.give(0, c.emit(OpCode::DynamicUpdate, {val(z), c.in(1), val(c.grad(0))},
-                   attrs({{"axes", ints(c.intsAttr("axes"))}, {"sizes", ints(c.intsAttr("sizes"))}})));
+                   attrs({{"axes", ints(pir::attrs::DynamicSlice{c.op}.axes())}, {"sizes", ints(pir::attrs::DynamicSlice{c.op}.sizes())}})));
 }
 RULE(DynamicUpdate) {
   Value* g = c.grad(0);
-  AttrDict a = attrs({{"axes", ints(c.intsAttr("axes"))}, {"sizes", ints(c.intsAttr("sizes"))}});
+  const pir::attrs::DynamicUpdate attr{c.op};
+  AttrDict a = attrs({{"axes", ints(attr.axes())}, {"sizes", ints(attr.sizes())}});
   if (c.wants(0)) c.give(0, c.emit(OpCode::DynamicUpdate, {val(g), c.in(1), val(c.zeros(c.inType(2)))}, a));
   if (c.wants(2)) c.give(2, c.emit(OpCode::DynamicSlice, {val(g), c.in(1)}, a));
 }
@@ -955,7 +939,7 @@ RULE(Gather) {
   // out = x taken at `indices` along `axis`; repeated indices add up. With
   // x viewed as [A, D, B] and g as [A, P, B]: dx = onehot(indices)^T @ g.
   const Shape& xs = c.inType(0).shape;
-  const int64_t axis = c.normAxis(c.intAttr("axis"), xs.size());
+  const int64_t axis = c.normAxis(pir::attrs::Gather{c.op}.axis(), xs.size());
   const int64_t D = xs[static_cast<size_t>(axis)];
   int64_t A = 1, B = 1;
   for (int64_t i = 0; i < axis; ++i) A *= xs[static_cast<size_t>(i)];
@@ -977,7 +961,7 @@ RULE(Scatter) {
   // where nothing was written; values[p] gets g at its target.
   const Shape& xs = c.inType(0).shape;
   const Shape& is = c.inType(1).shape;
-  const int64_t axis = c.normAxis(c.intAttr("axis"), xs.size());
+  const int64_t axis = c.normAxis(pir::attrs::Scatter{c.op}.axis(), xs.size());
   const int64_t D = xs[static_cast<size_t>(axis)];
   const DType dt = c.inType(0).dtype;
   Value* g = c.grad(0);
@@ -1010,7 +994,7 @@ RULE(Scatter) {
 
 RULE(Dropout) {
   // The same seed gives the same mask: the gradient is dropout of the gradient.
-  c.give(0, c.emit(OpCode::Dropout, {val(c.grad(0)), c.in(1)}, attrs({{"p", Attr::real(c.floatAttr("p"))}})));
+  c.give(0, c.emit(OpCode::Dropout, {val(c.grad(0)), c.in(1)}, attrs({{"p", Attr::real(pir::attrs::Dropout{c.op}.p())}})));
 }
 
 // ---- control flow -----------------------------------------------------------------------------
@@ -1043,18 +1027,19 @@ RULE(Conditional) {
 
 namespace {
 AttrDict withGroup(GradContext& c, AttrDict a) {
-  if (const Attr* g = c.op.attrs.find("group")) a.set("group", *g);
+  if (const Attr* g = pir::attrs::View<pir::attrs::kernelFamily("Collective")>{c.op}.group()) a.set("group", *g);
   return a;
 }
 }  // namespace
 
 RULE(AllReduce) {
-  c.give(0, c.emit(OpCode::AllReduce, {c.grad(0)}, withGroup(c, attrs({{"op", Attr::word(c.wordAttr("op"))}}))));
+  c.give(0, c.emit(OpCode::AllReduce, {c.grad(0)}, withGroup(c, attrs({{"op", Attr::word(std::string(pir::attrs::AllReduce{c.op}.op()))}}))));
 }
 RULE(AllGather) {
   Value* g = c.grad(0);
-  if (c.wordAttr("output_shape") == "concat") {
-    c.give(0, c.emit(OpCode::ReplicatedSlice, {g}, withGroup(c, attrs({{"axis", integer(c.intAttr("axis"))}}))));
+  const pir::attrs::AllGather attr{c.op};
+  if (attr.output_shape() == "concat") {
+    c.give(0, c.emit(OpCode::ReplicatedSlice, {g}, withGroup(c, attrs({{"axis", integer(attr.axis())}}))));
     return;
   }
   Value* s = c.emit(OpCode::ReplicatedSlice, {g}, withGroup(c, attrs({{"axis", integer(0)}})));
@@ -1069,7 +1054,7 @@ RULE(ReduceScatter) {
 }
 RULE(ReplicatedSlice) {
   c.give(0, c.emit(OpCode::AllGather, {c.grad(0)},
-                   withGroup(c, attrs({{"axis", integer(c.intAttr("axis"))}, {"output_shape", Attr::word("concat")}}))));
+                   withGroup(c, attrs({{"axis", integer(pir::attrs::ReplicatedSlice{c.op}.axis())}, {"output_shape", Attr::word("concat")}}))));
 }
 
 #undef RULE
@@ -1098,13 +1083,10 @@ bool hasGradient(const Op& op) {
   if (k == GradKind::Zero) return true;
   if (k != GradKind::Diff) return false;
   if (op.code == OpCode::AllReduce) {
-    const Attr* a = findAttrOrDefault(op, "op");
-    return a && (a->s == "add" || a->s == "mean");
+    const std::string_view reduce = pir::attrs::AllReduce{op}.op();
+    return reduce == "add" || reduce == "mean";
   }
-  if (op.code == OpCode::ReduceScatter) {
-    const Attr* a = findAttrOrDefault(op, "op");
-    return a && a->s == "add";
-  }
+  if (op.code == OpCode::ReduceScatter) return pir::attrs::ReduceScatter{op}.op() == "add";
   return true;
 }
 

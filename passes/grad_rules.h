@@ -74,13 +74,9 @@ class GradContext {
   // `g`, of a reduction's result, reshaped with size-1 reduced axes and broadcast to `shape`.
   Value* expandReduced(Value* g, const std::vector<bool>& reduced, const Shape& shape);
 
-  // ---- attributes (written value or the spec default) ----
-  int64_t intAttr(const char* key, int64_t fallback = 0) const;
-  double floatAttr(const char* key, double fallback = 0) const;
-  bool boolAttr(const char* key) const;
-  std::string wordAttr(const char* key) const;
-  bool hasAttr(const char* key) const;
-  std::vector<int64_t> intsAttr(const char* key) const;  // empty when absent
+  // ---- attributes ----
+  // A rule reads the forward op's attributes through the typed accessors of
+  // ir/op_attrs.h (pir::attrs::Softmax{c.op}.axis()): each rule serves one row.
   // The reduced axes of a reduction's `axis` (int, list, or all) for rank r.
   std::vector<bool> reducedAxes(size_t rank) const;
   int64_t normAxis(int64_t axis, size_t rank) const { return axis < 0 ? axis + static_cast<int64_t>(rank) : axis; }

@@ -2,6 +2,7 @@
 
 #include "ir/checked_math.h"
 #include "ir/infer.h"
+#include "ir/op_attrs.h"
 
 #include <algorithm>
 #include <cmath>
@@ -495,19 +496,20 @@ class GraphCompiler {
       case OpCode::ReplicatedSlice: c.kind = CollectiveSpec::Kind::Slice; break;
       default: c.kind = CollectiveSpec::Kind::AllReduce; break;
     }
-    if (const Attr* a = findAttrOrDefault(op, "op")) {
+    const attrs::View<attrs::kernelFamily("Collective")> attr{op};
+    if (const std::optional<std::string_view> reduce = attr.op()) {
       static const std::pair<const char*, CollectiveSpec::Reduce> names[] = {
           {"add", CollectiveSpec::Reduce::Add}, {"mean", CollectiveSpec::Reduce::Mean},
           {"mul", CollectiveSpec::Reduce::Mul}, {"min", CollectiveSpec::Reduce::Min},
           {"max", CollectiveSpec::Reduce::Max}, {"and", CollectiveSpec::Reduce::And},
           {"or", CollectiveSpec::Reduce::Or},   {"square_add", CollectiveSpec::Reduce::SquareAdd}};
       for (auto& [n, r] : names)
-        if (a->s == n) c.reduce = r;
+        if (*reduce == n) c.reduce = r;
     }
-    if (const Attr* a = findAttrOrDefault(op, "axis"); a && a->isNumber()) c.axis = a->toInt();
-    if (const Attr* a = findAttrOrDefault(op, "output_shape")) c.newAxis = a->s != "concat";
+    if (const std::optional<int64_t> axis = attr.axis()) c.axis = *axis;
+    if (const std::optional<std::string_view> shape = attr.output_shape()) c.newAxis = *shape != "concat";
     const int64_t R = std::max<int64_t>(1, m_.options.replication);
-    const ReplicaGrouping g = readGrouping(op.attrs.find("group"), R);
+    const ReplicaGrouping g = readGrouping(attr.group(), R);
     // The verifier rejects these first; a module built by a pass is checked again here.
     if (auto why = groupingError(g, R)) diags_.fail(op.loc, std::string(op.info().name) + ": " + *why);
     c.stride = g.stride;
@@ -658,150 +660,199 @@ class GraphCompiler {
       for (uint32_t slot : writtenSlots(op)) wroteSlot(slot);
   }
 
+  // ---- emission: ops.def's Kernel column picks the rule ---------------------------
+  //
+  // Each VM-instruction family (vm/kernels.h kInstructionFamilies) has one emit rule
+  // below, bound per OpCode at compile time (kEmitRules); every other family is a
+  // compute kernel (emitKernel). A rule fills `in` and returns false when the op is
+  // no code at all. Within a rule, variants come from the row (results, in-place
+  // operand), not from the opcode, so a new op of an existing family needs no edit here.
+  using EmitRule = bool (GraphCompiler::*)(const Op&, Instr&);
+  static constexpr EmitRule ruleFor(std::string_view family);
+  static const EmitRule kEmitRules[kNumOpCodes];  // one per ops.def row (the X-macro below)
+
   void emitOp(const Op& op) {
     Instr in;
     in.op = &op;
     in.args = static_cast<uint32_t>(cg_->argSlots.size());
+    if ((this->*kEmitRules[static_cast<size_t>(op.code)])(op, in)) cg_->code.push_back(in);
+  }
+
+  // var / const: storage, not code. exchange: its body is flattened into the op list.
+  bool emitNothing(const Op&, Instr&) { return false; }
+
+  bool emitHostLoad(const Op& op, Instr& in) {
+    in.opc = Opc::HostLoad;
+    in.a = op.operands.at(0).resource->index;
+    pushResults(op, {&op.operands[0].resource->type}, in);
+    return true;
+  }
+
+  bool emitHostStore(const Op& op, Instr& in) {
+    in.opc = Opc::HostStore;
+    in.a = op.operands.at(0).resource->index;
+    pushArg(operandSlot(op.operands.at(1)), &op.operands[1].type());
+    in.nIn = 1;
+    return true;
+  }
+
+  // remote_load / remote_load_ / remote_store: `$b, offset` then, by the row, a
+  // stored operand (`-> ()`), the operand loaded into (`t!`), or a loaded result.
+  bool emitRemote(const Op& op, Instr& in) {
     const OpInfo& info = op.info();
-    switch (op.code) {
-      case OpCode::Var:
-      case OpCode::Const:
-        return;  // storage, not code
-      case OpCode::HostLoad:
-      case OpCode::HostStore: {
-        in.opc = op.code == OpCode::HostLoad ? Opc::HostLoad : Opc::HostStore;
-        in.a = op.operands.at(0).resource->index;
-        if (op.code == OpCode::HostStore) {
-          pushArg(operandSlot(op.operands.at(1)), &op.operands[1].type());
-          in.nIn = 1;
-        } else {
-          pushResults(op, {&op.operands[0].resource->type}, in);
-        }
-        break;
-      }
-      case OpCode::RemoteLoad:
-      case OpCode::RemoteLoadInplace:
-      case OpCode::RemoteStore: {
-        in.opc = op.code == OpCode::RemoteStore ? Opc::RemoteStore : Opc::RemoteLoad;
-        in.a = op.operands.at(0).resource->index;
-        pushArg(operandSlot(op.operands.at(1)), &op.operands[1].type());
-        in.nIn = 1;
-        if (op.code == OpCode::RemoteStore) {
-          pushArg(operandSlot(op.operands.at(2)), &op.operands[2].type());
-          in.nIn = 2;
-        } else if (op.code == OpCode::RemoteLoadInplace) {
-          const Operand& t = op.operands.at(2);
-          pushArg(t.kind == Operand::Kind::Value ? slotOf(t.value) : scratchSlot(t.type()), &t.type());
-          in.nOut = 1;
-        } else {
-          pushResults(op, {&op.operands[0].resource->type}, in);
-        }
-        break;
-      }
-      case OpCode::PrintTensor: {
-        in.opc = Opc::Print;
-        const Attr* title = op.attrs.find("title");
-        in.a = static_cast<uint32_t>(cg_->strings.size());
-        // An empty title prints the tensor's name (PopART's default title is the tensor id).
-        std::string text = title && title->kind == Attr::Kind::String ? title->s : std::string();
-        if (text.empty() && op.operands.at(0).kind == Operand::Kind::Value) text = op.operands[0].value->name;
-        cg_->strings.push_back(text);
-        pushArg(operandSlot(op.operands.at(0)), &op.operands[0].type());
-        in.nIn = 1;
-        pushResults(op, {&op.operands[0].type()}, in);
-        break;
-      }
-      case OpCode::Call:
-      case OpCode::Repeat: {
-        const CompiledGraph* callee = calleeOf(op, 0);
-        in.opc = op.code == OpCode::Call ? Opc::Call : Opc::Repeat;
-        in.a = op.callees[0].graph->index;
-        for (const Operand& a : op.args(0)) {
-          pushArg(operandSlot(a), &a.type());
-          ++in.nIn;
-        }
-        if (op.code == OpCode::Repeat) {
-          const Attr* count = op.attrs.find("count");
-          in.count = count && count->isNumber() ? std::max<int64_t>(0, count->toInt()) : 0;
-          in.c = static_cast<uint32_t>(callee->returnSlots.size());
-        }
-        pushResults(op, callee->returnTypes, in);
-        break;
-      }
-      case OpCode::Conditional: {
-        in.opc = Opc::Cond;
-        pushArg(operandSlot(op.operands.at(0)), &op.operands[0].type());
-        in.nIn = 1;
-        const CompiledGraph* thenG = calleeOf(op, 0);
-        calleeOf(op, 1);
-        in.a = op.callees[0].graph->index;
-        in.b = op.callees[1].graph->index;
-        for (const Operand& a : op.args(0)) {
-          pushArg(operandSlot(a), &a.type());
-          ++in.nIn;
-          ++in.c;
-        }
-        for (const Operand& a : op.args(1)) {
-          pushArg(operandSlot(a), &a.type());
-          ++in.nIn;
-        }
-        pushResults(op, thenG->returnTypes, in);
-        break;
-      }
-      case OpCode::AllReduce:
-      case OpCode::AllReduceInplace:
-      case OpCode::AllGather:
-      case OpCode::ReduceScatter:
-      case OpCode::ReplicatedSlice: {
-        in.opc = Opc::Collective;
-        in.a = static_cast<uint32_t>(cg_->collectives.size());
-        cg_->collectives.push_back(collectiveSpec(op));
-        pushArg(operandSlot(op.operands.at(0)), &op.operands[0].type());
-        in.nIn = 1;
-        std::vector<const TensorType*> types;
-        for (const Value* v : op.results) types.push_back(v ? &v->type : &op.operands[0].type());
-        if (types.empty()) types.push_back(&op.operands[0].type());
-        pushResults(op, types, in);
-        break;
-      }
-      default: {
-        // Every other op has a compute kernel (a static_assert in vm/kernels_dispatch.cpp);
-        // an op that reached here without one is a compiler bug, reported before running.
-        if (!hasKernel(op.code)) diags_.fail(op.loc, "internal: the VM has no code for '" + std::string(info.name) + "'");
-        in.opc = Opc::Kernel;
-        std::vector<TensorType> inTypes, outTypes;
-        auto fold = matmulFolds_.find(&op);
-        for (size_t i = 0; i < op.operands.size(); ++i) {
-          const Operand& o = op.operands[i];
-          if (o.kind != Operand::Kind::Value && o.kind != Operand::Kind::Literal) continue;
-          const Value* source = fold != matmulFolds_.end() && i < 2 ? fold->second.source[i] : nullptr;
-          if (source) in.b |= 1u << i;  // read transposed (Instr::b of a Kernel)
-          pushArg(source ? slotOf(source) : operandSlot(o), source ? &source->type : &o.type());
-          inTypes.push_back(source ? source->type : o.type());
-          ++in.nIn;
-        }
-        std::vector<const TensorType*> resultTypes;
-        for (const Value* v : op.results) resultTypes.push_back(v ? &v->type : nullptr);
-        if (resultTypes.empty() && inplaceTarget(op) >= 0) resultTypes.push_back(cg_->argTypes[in.args]);
-        for (size_t r = 0; r < resultTypes.size(); ++r) {
-          if (!resultTypes[r]) diags_.fail(op.loc, "internal: " + std::string(info.name) + " result without a type");
-          outTypes.push_back(*resultTypes[r]);
-        }
-        pushResults(op, resultTypes, in);
-        try {
-          in.a = static_cast<uint32_t>(cg_->kernels.size());
-          cg_->kernels.push_back(fold == matmulFolds_.end()
-                                     ? prepareKernel(op, inTypes, outTypes)
-                                     : prepareMatMulTransposed(inTypes.at(0), in.b & 1u, inTypes.at(1), in.b & 2u,
-                                                               outTypes.at(0)));
-        } catch (const KernelError& e) {
-          diags_.fail(op.loc, std::string(info.name) + ": " + e.what());
-        }
-        cg_->maxOperands = std::max<size_t>(cg_->maxOperands, in.nIn + in.nOut);
-        break;
-      }
+    const bool store = info.results.kind == ResultSpec::Kind::Fixed && info.results.count == 0;
+    in.opc = store ? Opc::RemoteStore : Opc::RemoteLoad;
+    in.a = op.operands.at(0).resource->index;
+    pushArg(operandSlot(op.operands.at(1)), &op.operands[1].type());
+    in.nIn = 1;
+    if (store) {
+      pushArg(operandSlot(op.operands.at(2)), &op.operands[2].type());
+      in.nIn = 2;
+    } else if (info.inplaceOperand >= 0) {
+      const Operand& t = op.operands.at(static_cast<size_t>(info.inplaceOperand));
+      pushArg(t.kind == Operand::Kind::Value ? slotOf(t.value) : scratchSlot(t.type()), &t.type());
+      in.nOut = 1;
+    } else {
+      pushResults(op, {&op.operands[0].resource->type}, in);
     }
-    cg_->code.push_back(in);
+    return true;
+  }
+
+  bool emitPrint(const Op& op, Instr& in) {
+    in.opc = Opc::Print;
+    in.a = static_cast<uint32_t>(cg_->strings.size());
+    // An empty title prints the tensor's name (PopART's default title is the tensor id).
+    std::string text(attrs::PrintTensor{op}.title());
+    if (text.empty() && op.operands.at(0).kind == Operand::Kind::Value) text = op.operands[0].value->name;
+    cg_->strings.push_back(text);
+    pushArg(operandSlot(op.operands.at(0)), &op.operands[0].type());
+    in.nIn = 1;
+    pushResults(op, {&op.operands[0].type()}, in);
+    return true;
+  }
+
+  // call and repeat: the callee's arguments in, its returns out.
+  const CompiledGraph* pushCallArgs(const Op& op, Instr& in) {
+    const CompiledGraph* callee = calleeOf(op, 0);
+    in.a = op.callees[0].graph->index;
+    for (const Operand& a : op.args(0)) {
+      pushArg(operandSlot(a), &a.type());
+      ++in.nIn;
+    }
+    return callee;
+  }
+
+  bool emitCall(const Op& op, Instr& in) {
+    in.opc = Opc::Call;
+    const CompiledGraph* callee = pushCallArgs(op, in);
+    pushResults(op, callee->returnTypes, in);
+    return true;
+  }
+
+  bool emitRepeat(const Op& op, Instr& in) {
+    in.opc = Opc::Repeat;
+    const CompiledGraph* callee = pushCallArgs(op, in);
+    in.count = std::max<int64_t>(0, attrs::Repeat{op}.count());
+    in.c = static_cast<uint32_t>(callee->returnSlots.size());
+    pushResults(op, callee->returnTypes, in);
+    return true;
+  }
+
+  bool emitConditional(const Op& op, Instr& in) {
+    in.opc = Opc::Cond;
+    pushArg(operandSlot(op.operands.at(0)), &op.operands[0].type());
+    in.nIn = 1;
+    const CompiledGraph* thenG = calleeOf(op, 0);
+    calleeOf(op, 1);
+    in.a = op.callees[0].graph->index;
+    in.b = op.callees[1].graph->index;
+    for (const Operand& a : op.args(0)) {
+      pushArg(operandSlot(a), &a.type());
+      ++in.nIn;
+      ++in.c;
+    }
+    for (const Operand& a : op.args(1)) {
+      pushArg(operandSlot(a), &a.type());
+      ++in.nIn;
+    }
+    pushResults(op, thenG->returnTypes, in);
+    return true;
+  }
+
+  bool emitCollective(const Op& op, Instr& in) {
+    in.opc = Opc::Collective;
+    in.a = static_cast<uint32_t>(cg_->collectives.size());
+    cg_->collectives.push_back(collectiveSpec(op));
+    pushArg(operandSlot(op.operands.at(0)), &op.operands[0].type());
+    in.nIn = 1;
+    std::vector<const TensorType*> types;
+    for (const Value* v : op.results) types.push_back(v ? &v->type : &op.operands[0].type());
+    if (types.empty()) types.push_back(&op.operands[0].type());
+    pushResults(op, types, in);
+    return true;
+  }
+
+  bool emitKernel(const Op& op, Instr& in) {
+    const OpInfo& info = op.info();
+    // Every family without an emit rule has a compute kernel (static_asserts here and
+    // in vm/kernels_dispatch.cpp); an op that reached here without one is a compiler bug.
+    if (!hasKernel(op.code)) diags_.fail(op.loc, "internal: the VM has no code for '" + std::string(info.name) + "'");
+    in.opc = Opc::Kernel;
+    std::vector<TensorType> inTypes, outTypes;
+    auto fold = matmulFolds_.find(&op);
+    for (size_t i = 0; i < op.operands.size(); ++i) {
+      const Operand& o = op.operands[i];
+      if (o.kind != Operand::Kind::Value && o.kind != Operand::Kind::Literal) continue;
+      const Value* source = fold != matmulFolds_.end() && i < 2 ? fold->second.source[i] : nullptr;
+      if (source) in.b |= 1u << i;  // read transposed (Instr::b of a Kernel)
+      pushArg(source ? slotOf(source) : operandSlot(o), source ? &source->type : &o.type());
+      inTypes.push_back(source ? source->type : o.type());
+      ++in.nIn;
+    }
+    std::vector<const TensorType*> resultTypes;
+    for (const Value* v : op.results) resultTypes.push_back(v ? &v->type : nullptr);
+    if (resultTypes.empty() && inplaceTarget(op) >= 0) resultTypes.push_back(cg_->argTypes[in.args]);
+    for (size_t r = 0; r < resultTypes.size(); ++r) {
+      if (!resultTypes[r]) diags_.fail(op.loc, "internal: " + std::string(info.name) + " result without a type");
+      outTypes.push_back(*resultTypes[r]);
+    }
+    pushResults(op, resultTypes, in);
+    try {
+      in.a = static_cast<uint32_t>(cg_->kernels.size());
+      cg_->kernels.push_back(fold == matmulFolds_.end()
+                                 ? prepareKernel(op, inTypes, outTypes)
+                                 : prepareMatMulTransposed(inTypes.at(0), in.b & 1u, inTypes.at(1), in.b & 2u,
+                                                           outTypes.at(0)));
+    } catch (const KernelError& e) {
+      diags_.fail(op.loc, std::string(info.name) + ": " + e.what());
+    }
+    cg_->maxOperands = std::max<size_t>(cg_->maxOperands, in.nIn + in.nOut);
+    return true;
+  }
+
+  // The instruction families and their rules; checked against vm/kernels.h below.
+  struct NamedRule {
+    std::string_view family;
+    EmitRule rule;
+  };
+  static constexpr NamedRule kInstructionRules[] = {
+      {"Decl", &GraphCompiler::emitNothing},       {"Exchange", &GraphCompiler::emitNothing},
+      {"HostLoad", &GraphCompiler::emitHostLoad},  {"HostStore", &GraphCompiler::emitHostStore},
+      {"Remote", &GraphCompiler::emitRemote},      {"PrintTensor", &GraphCompiler::emitPrint},
+      {"Call", &GraphCompiler::emitCall},          {"Repeat", &GraphCompiler::emitRepeat},
+      {"Conditional", &GraphCompiler::emitConditional}, {"Collective", &GraphCompiler::emitCollective},
+  };
+  static constexpr bool rulesMatchInstructionFamilies() {
+    for (std::string_view family : kInstructionFamilies) {
+      int rules = 0;
+      for (const NamedRule& r : kInstructionRules) rules += r.family == family;
+      if (rules != 1) return false;
+    }
+    return std::size(kInstructionRules) == std::size(kInstructionFamilies);
+  }
+  static void checkEmitRules() {
+    static_assert(rulesMatchInstructionFamilies(),
+                  "every VM-instruction family (vm/kernels.h) needs exactly one emit rule in GraphCompiler");
   }
 
   const Module& m_;
@@ -821,6 +872,19 @@ class GraphCompiler {
   std::unordered_map<uint32_t, std::vector<uint32_t>> families_;  // root slot -> its views
   std::set<uint32_t> stale_;                                      // views to refresh before a read
   std::unordered_map<const Op*, MatMulFold> matmulFolds_;         // matmuls reading transposes' operands
+};
+
+constexpr GraphCompiler::EmitRule GraphCompiler::ruleFor(std::string_view family) {
+  for (const NamedRule& r : kInstructionRules)
+    if (r.family == family) return r.rule;
+  return &GraphCompiler::emitKernel;
+}
+
+// The emit rule of each op, by ops.def's Kernel column.
+constexpr GraphCompiler::EmitRule GraphCompiler::kEmitRules[kNumOpCodes] = {
+#define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel, operands, cost) ruleFor(#kernel),
+#include "ir/ops.def"
+#undef PIR_OP
 };
 
 // Subgraphs in callee-first order (recursion is rejected by the verifier; a

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "ir/infer.h"
+#include "ir/op_attrs.h"
 #include "vm/kernels.h"
 #include "vm/simd_kernels.h"
 
@@ -26,21 +27,11 @@ namespace pir::vm::detail {
 
 // ---- attributes ------------------------------------------------------------
 
-// Attributes are read through ir's findAttrOrDefault (ir/infer.h), the one
-// reading of ops.def defaults (an optional attribute written `none` is absent).
-using pir::findAttrOrDefault;
-// Typed readers. `fallback` is used when the attribute is absent with no default.
-int64_t attrInt(const Op& op, std::string_view key, int64_t fallback = 0);
-double attrFloat(const Op& op, std::string_view key, double fallback = 0);
-bool attrBool(const Op& op, std::string_view key, bool fallback = false);
-bool hasAttr(const Op& op, std::string_view key);  // written or defaulted
-// An int list; a single integer reads as [n]; absent reads as {}.
-std::vector<int64_t> attrInts(const Op& op, std::string_view key);
-DType attrDType(const Op& op, std::string_view key, DType fallback = DType::F32);
-std::string attrWord(const Op& op, std::string_view key, std::string fallback = {});
-// An `axes` attribute (int, list or `all`) resolved against `rank`: non-negative,
-// sorted, unique. Absent reads as all axes.
-std::vector<int64_t> attrAxes(const Op& op, std::string_view key, int64_t rank);
+// Attributes are read through the typed accessors of ir/op_attrs.h, scoped to the
+// ops.def rows a preparer serves: attrs::View<attrs::kernelFamily("Reduce")>{op}.
+// An `axes` attribute resolved against `rank`: non-negative, sorted, unique
+// (`all` is every axis).
+std::vector<int64_t> resolveAxes(const attrs::AxesValue& axes, int64_t rank);
 // One axis resolved against `rank` (negative counts from the end).
 int64_t resolveAxis(int64_t axis, int64_t rank);
 

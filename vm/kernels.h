@@ -14,6 +14,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ir/dtype.h"
@@ -63,6 +64,13 @@ PreparedKernel prepareKernel(const Op& op, std::span<const TensorType> inTypes,
 
 // True if prepareKernel handles this op code.
 bool hasKernel(OpCode code);
+
+// Kernel column values of ops.def that the compiler emits as VM instructions (or
+// as nothing: storage) instead of a compute kernel; each has one emit rule in
+// vm/compiler.cpp, and every other family a preparer (both checked at compile time).
+inline constexpr std::string_view kInstructionFamilies[] = {
+    "Decl", "Exchange", "PrintTensor", "Call", "Repeat", "Conditional", "Collective", "HostLoad", "HostStore", "Remote",
+};
 
 // F_VIEW ops (reshape_, transpose_): the view is transpose(operand, perm) with the
 // returned perm; empty when the view keeps the operand's flat element order (reshape_,

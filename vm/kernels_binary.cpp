@@ -345,8 +345,8 @@ PreparedKernel prepareScaledAdd(const Op& op, InTypes in, InTypes out) {
   if (in.size() < 2 || out.empty() || in[0].dtype != in[1].dtype)
     throw KernelError("'" + std::string(op.info().name) + "' needs two operands of one dtype");
   const Shape shapes[2] = {in[0].shape, in[1].shape};
-  ScaledAddState s{planBroadcast(shapes, out[0].shape), attrFloat(op, "a", 1), attrFloat(op, "b", 1), in.size() > 2,
-                   in.size() > 3};
+  const attrs::View<attrs::kernelFamily("ScaledAdd")> attr{op};
+  ScaledAddState s{planBroadcast(shapes, out[0].shape), attr.a(), attr.b(), in.size() > 2, in.size() > 3};
   if (in[0].dtype == DType::Bool) unsupported(op, in[0]);
   return dispatchDType(in[0].dtype, [&]<class T>() {
     if constexpr (kIsBool<T>) return PreparedKernel{};

@@ -22,22 +22,30 @@ struct Window {
   int64_t kernelSize() const { return kernel[0] * kernel[1] * kernel[2]; }
 };
 
-// Reads a spatial attribute: `count` values, a single value repeated, or the fallback.
-std::vector<int64_t> spatialInts(const Op& op, std::string_view key, size_t count, std::vector<int64_t> fallback) {
-  std::vector<int64_t> v = attrInts(op, key);
-  if (v.empty()) return fallback;
+// The attributes of conv and the pools (a View over both families).
+using WindowAttrs = attrs::View<attrs::kernelFamily("Conv") | attrs::kernelFamily("Pool")>;
+
+// Reads a spatial attribute: `count` values, a single value repeated, or the fallback
+// (absent or written empty).
+template <attrs::Name Key, class Attrs>
+std::vector<int64_t> spatialInts(const Attrs& a, size_t count, std::vector<int64_t> fallback) {
+  const std::optional<std::vector<int64_t>> written = a.template get<Key>();
+  if (!written || written->empty()) return fallback;
+  std::vector<int64_t> v = *written;
   if (v.size() == 1 && count > 1) v.assign(count, v[0]);
-  if (v.size() != count) throw KernelError("attribute '" + std::string(key) + "' needs " + std::to_string(count) + " values");
+  if (v.size() != count)
+    throw KernelError("attribute '" + std::string(Key.view()) + "' needs " + std::to_string(count) + " values");
   return v;
 }
 
 Window planWindow(const Op& op, const TensorType& x, const std::vector<int64_t>& kernel, bool isPool) {
   const size_t spatial = x.shape.size() - 2;
   Window w;
-  const std::vector<int64_t> stride = spatialInts(op, "stride", spatial, isPool ? kernel : std::vector<int64_t>(spatial, 1));
+  const WindowAttrs a{op};
+  const std::vector<int64_t> stride = spatialInts<"stride">(a, spatial, isPool ? kernel : std::vector<int64_t>(spatial, 1));
   const std::vector<int64_t> dilation =
-      isPool ? std::vector<int64_t>(spatial, 1) : spatialInts(op, "dilation", spatial, std::vector<int64_t>(spatial, 1));
-  const std::vector<int64_t> padding = spatialInts(op, "padding", 2 * spatial, std::vector<int64_t>(2 * spatial, 0));
+      isPool ? std::vector<int64_t>(spatial, 1) : spatialInts<"dilation">(a, spatial, std::vector<int64_t>(spatial, 1));
+  const std::vector<int64_t> padding = spatialInts<"padding">(a, 2 * spatial, std::vector<int64_t>(2 * spatial, 0));
   const size_t lead = 3 - spatial;
   for (size_t i = 0; i < spatial; ++i) {
     const size_t d = lead + i;
@@ -156,7 +164,7 @@ PreparedKernel prepareConv(const Op& op, InTypes in, InTypes out) {
   s.batch = in[0].shape[0];
   s.channels = in[0].shape[1];
   s.outChannels = in[1].shape[0];
-  s.groups = attrInt(op, "groups", 1);
+  s.groups = attrs::View<attrs::kernelFamily("Conv")>{op}.groups();
   if (s.groups < 1 || s.channels % s.groups || s.outChannels % s.groups || in[1].shape[1] * s.groups != s.channels)
     throw KernelError("conv: groups must divide the channels and match the weights");
   const std::vector<int64_t> kernel(in[1].shape.begin() + 2, in[1].shape.end());
@@ -172,7 +180,7 @@ PreparedKernel preparePool(const Op& op, InTypes in, InTypes out) {
   if (in[0].dtype == DType::Bool) unsupported(op, in[0]);
   const size_t spatial = in[0].shape.size() - 2;
   PoolState s;
-  const std::vector<int64_t> kernel = spatialInts(op, "kernel", spatial, {});
+  const std::vector<int64_t> kernel = spatialInts<"kernel">(attrs::View<attrs::kernelFamily("Pool")>{op}, spatial, {});
   if (kernel.size() != spatial) throw KernelError("pool: 'kernel' needs one value per spatial axis");
   s.win = planWindow(op, in[0], kernel, true);
   s.planes = in[0].shape[0] * in[0].shape[1];

@@ -11,71 +11,6 @@ namespace detail {
 
 // ---- attributes ------------------------------------------------------------
 
-bool hasAttr(const Op& op, std::string_view key) { return findAttrOrDefault(op, key) != nullptr; }
-
-static double wordNumber(const Attr& a, double fallback) {
-  if (a.kind != Attr::Kind::Word && a.kind != Attr::Kind::String) return fallback;
-  if (a.s == "inf" || a.s == "+inf") return std::numeric_limits<double>::infinity();
-  if (a.s == "-inf") return -std::numeric_limits<double>::infinity();
-  if (a.s == "nan") return std::numeric_limits<double>::quiet_NaN();
-  return fallback;
-}
-
-int64_t attrInt(const Op& op, std::string_view key, int64_t fallback) {
-  const Attr* a = findAttrOrDefault(op, key);
-  if (!a) return fallback;
-  if (a->kind == Attr::Kind::Int) return a->i;
-  if (a->kind == Attr::Kind::Float) return static_cast<int64_t>(a->f);
-  if (a->kind == Attr::Kind::Bool) return a->b;
-  if ((a->kind == Attr::Kind::List || a->kind == Attr::Kind::Tuple) && a->items.size() == 1)
-    return a->items[0].kind == Attr::Kind::Int ? a->items[0].i : fallback;
-  return fallback;
-}
-
-double attrFloat(const Op& op, std::string_view key, double fallback) {
-  const Attr* a = findAttrOrDefault(op, key);
-  if (!a) return fallback;
-  if (a->isNumber()) return a->number();
-  if (a->kind == Attr::Kind::Bool) return a->b ? 1 : 0;
-  return wordNumber(*a, fallback);
-}
-
-bool attrBool(const Op& op, std::string_view key, bool fallback) {
-  const Attr* a = findAttrOrDefault(op, key);
-  if (!a) return fallback;
-  if (a->kind == Attr::Kind::Bool) return a->b;
-  if (a->isNumber()) return a->number() != 0;
-  if (a->isWord("true")) return true;
-  if (a->isWord("false")) return false;
-  return fallback;
-}
-
-std::vector<int64_t> attrInts(const Op& op, std::string_view key) {
-  std::vector<int64_t> v;
-  const Attr* a = findAttrOrDefault(op, key);
-  if (!a) return v;
-  if (a->isNumber()) {
-    v.push_back(a->kind == Attr::Kind::Int ? a->i : static_cast<int64_t>(a->f));
-  } else if (a->kind == Attr::Kind::List || a->kind == Attr::Kind::Tuple) {
-    for (const Attr& item : a->items)
-      v.push_back(item.toInt());
-  }
-  return v;
-}
-
-DType attrDType(const Op& op, std::string_view key, DType fallback) {
-  const Attr* a = findAttrOrDefault(op, key);
-  if (!a) return fallback;
-  if (auto d = parseDType(a->s)) return d->dtype;
-  return fallback;
-}
-
-std::string attrWord(const Op& op, std::string_view key, std::string fallback) {
-  const Attr* a = findAttrOrDefault(op, key);
-  if (!a || (a->kind != Attr::Kind::Word && a->kind != Attr::Kind::String)) return fallback;
-  return a->s;
-}
-
 int64_t resolveAxis(int64_t axis, int64_t rank) {
   const int64_t r = axis < 0 ? axis + rank : axis;
   if (r < 0 || r >= std::max<int64_t>(rank, 1))
@@ -83,14 +18,13 @@ int64_t resolveAxis(int64_t axis, int64_t rank) {
   return r;
 }
 
-std::vector<int64_t> attrAxes(const Op& op, std::string_view key, int64_t rank) {
+std::vector<int64_t> resolveAxes(const attrs::AxesValue& written, int64_t rank) {
   std::vector<int64_t> axes;
-  const Attr* a = findAttrOrDefault(op, key);
-  if (!a || a->isWord("all")) {
+  if (written.all) {
     for (int64_t d = 0; d < rank; ++d) axes.push_back(d);
     return axes;
   }
-  for (int64_t x : attrInts(op, key)) axes.push_back(resolveAxis(x, rank));
+  for (int64_t x : written.axes) axes.push_back(resolveAxis(x, rank));
   std::sort(axes.begin(), axes.end());
   axes.erase(std::unique(axes.begin(), axes.end()), axes.end());
   return axes;
@@ -259,12 +193,6 @@ static constexpr std::pair<std::string_view, Preparer> kFamilies[] = {
     {"Subsample", prepareSubsample}, {"OneHot", prepareOneHot},       {"CumSum", prepareCumSum},
     {"TopK", prepareTopK},           {"Norm", prepareNorm},           {"NllLoss", prepareNllLoss},
     {"Conv", prepareConv},           {"Pool", preparePool},           {"Random", prepareRandom},
-};
-
-// Kernel column values that GraphCompiler::emit turns into VM instructions (or
-// storage) instead of a compute kernel.
-static constexpr std::string_view kInstructionFamilies[] = {
-    "Decl", "Exchange", "PrintTensor", "Call", "Repeat", "Conditional", "Collective", "HostLoad", "HostStore", "Remote",
 };
 
 static constexpr bool everyOpExecutes() {

@@ -227,7 +227,7 @@ template <class T> void runTopK(const TopKState& s, const TensorRef* ins, Tensor
 
 PreparedKernel prepareGather(const Op& op, InTypes in, InTypes out) {
   if (in.size() != 2 || !isInteger(in[1].dtype)) throw KernelError("gather needs x and integer indices");
-  const int64_t axis = resolveAxis(attrInt(op, "axis", 0), in[0].rank());
+  const int64_t axis = resolveAxis(attrs::View<attrs::kernelFamily("Gather")>{op}.axis(), in[0].rank());
   return makeKernel<GatherState, runGather>(
       GatherState{splitAround(in[0].shape, axis), in[1].numElements(), dtypeSize(in[0].dtype)});
 }
@@ -236,7 +236,7 @@ PreparedKernel prepareScatter(const Op& op, InTypes in, InTypes out) {
   if (in.size() != 3 || !isInteger(in[1].dtype) || in[2].dtype != in[0].dtype || in[1].shape != in[2].shape ||
       in[1].rank() != in[0].rank())
     throw KernelError("scatter needs x, integer indices and values shaped like the indices");
-  const int64_t axis = resolveAxis(attrInt(op, "axis", 0), in[0].rank());
+  const int64_t axis = resolveAxis(attrs::View<attrs::kernelFamily("Scatter")>{op}.axis(), in[0].rank());
   for (int64_t d = 0; d < in[0].rank(); ++d)
     if (d != axis && in[1].shape[d] > in[0].shape[d])
       throw KernelError("scatter: indices " + in[1].str() + " exceed " + in[0].str() + " off the axis");
@@ -252,9 +252,10 @@ PreparedKernel prepareDynamic(const Op& op, InTypes in, InTypes out) {
   s.shape = in[0].shape;
   s.xStrides = contiguousStrides(s.shape);
   s.sliceShape = s.shape;
-  s.sizes = attrInts(op, "sizes");
+  const attrs::View<attrs::kernelFamily("DynamicSlice") | attrs::kernelFamily("DynamicUpdate")> attr{op};
+  s.sizes = attr.sizes();
   s.elemSize = dtypeSize(in[0].dtype);
-  const std::vector<int64_t> axes = attrInts(op, "axes");
+  const std::vector<int64_t> axes = attr.axes();
   if (axes.size() != s.sizes.size() || in[1].numElements() != static_cast<int64_t>(axes.size()))
     throw KernelError("dynamic slice/update: axes, sizes and index differ in length");
   for (size_t i = 0; i < axes.size(); ++i) {
@@ -268,7 +269,7 @@ PreparedKernel prepareDynamic(const Op& op, InTypes in, InTypes out) {
 }
 
 PreparedKernel prepareSubsample(const Op& op, InTypes in, InTypes out) {
-  const std::vector<int64_t> strides = attrInts(op, "strides");
+  const std::vector<int64_t> strides = attrs::View<attrs::kernelFamily("Subsample")>{op}.strides();
   if (static_cast<int64_t>(strides.size()) != in[0].rank()) throw KernelError("subsample: one stride per axis");
   StridedState s;
   s.elemSize = dtypeSize(in[0].dtype);
@@ -283,12 +284,13 @@ PreparedKernel prepareSubsample(const Op& op, InTypes in, InTypes out) {
 
 PreparedKernel prepareOneHot(const Op& op, InTypes in, InTypes out) {
   if (in.empty() || !isInteger(in[0].dtype)) throw KernelError("onehot needs integer indices");
-  OneHotState s{in[0].numElements(), attrInt(op, "num_classes", 1), 0, 1};
-  if (const Attr* v = findAttrOrDefault(op, "values"); v && v->items.size() == 2) {
-    s.off = v->items[0].number();
-    s.on = v->items[1].number();
+  const attrs::View<attrs::kernelFamily("OneHot")> attr{op};
+  OneHotState s{in[0].numElements(), attr.num_classes(), 0, 1};
+  if (const std::vector<double> v = attr.values(); v.size() == 2) {
+    s.off = v[0];
+    s.on = v[1];
   }
-  const DType dt = out.empty() ? attrDType(op, "dtype") : out[0].dtype;
+  const DType dt = out.empty() ? attr.dtype() : out[0].dtype;
   return dispatchDType(dt, [&]<class T>() { return makeKernel<OneHotState, runOneHot<T>>(s); });
 }
 
@@ -297,7 +299,7 @@ PreparedKernel prepareCumSum(const Op& op, InTypes in, InTypes out) {
     if (in.empty()) throw KernelError("cumsum needs an operand");
     unsupported(op, in[0]);
   }
-  const int64_t axis = resolveAxis(attrInt(op, "axis", 0), in[0].rank());
+  const int64_t axis = resolveAxis(attrs::View<attrs::kernelFamily("CumSum")>{op}.axis(), in[0].rank());
   CumSumState s{splitAround(in[0].shape, axis)};
   return dispatchDType(in[0].dtype, [&]<class T>() {
     if constexpr (kIsBool<T>) return PreparedKernel{};
@@ -310,8 +312,9 @@ PreparedKernel prepareTopK(const Op& op, InTypes in, InTypes out) {
     if (in.empty()) throw KernelError("topk needs an operand");
     unsupported(op, in[0]);
   }
-  const int64_t axis = resolveAxis(attrInt(op, "axis", -1), in[0].rank());
-  TopKState s{splitAround(in[0].shape, axis), attrInt(op, "k", 1), attrBool(op, "largest", true)};
+  const attrs::View<attrs::kernelFamily("TopK")> attr{op};
+  const int64_t axis = resolveAxis(attr.axis(), in[0].rank());
+  TopKState s{splitAround(in[0].shape, axis), attr.k(), attr.largest()};
   if (s.k < 0 || s.k > s.x.axisLen) throw KernelError("topk: k is out of range for the axis");
   return dispatchDType(in[0].dtype, [&]<class T>() {
     if constexpr (kIsBool<T>) return PreparedKernel{};

@@ -109,7 +109,7 @@ template <class T> struct NllRun { static constexpr auto fn = runNllLoss<T>; };
 
 PreparedKernel prepareNorm(const Op& op, InTypes in, InTypes out) {
   const TensorType& x = in[0];
-  const double eps = attrFloat(op, "epsilon", 1e-5);
+  const double eps = attrs::View<attrs::kernelFamily("Norm")>{op}.epsilon();
   if (x.rank() < 1) unsupported(op, x);
   if (op.code == OpCode::LayerNorm) {
     const int64_t last = x.shape.back();
@@ -120,7 +120,7 @@ PreparedKernel prepareNorm(const Op& op, InTypes in, InTypes out) {
   const int64_t n = x.shape[0], channels = x.shape[1];
   const int64_t spatial = channels == 0 || n == 0 ? 0 : x.numElements() / (n * channels);
   if (op.code == OpCode::GroupNorm) {
-    const int64_t groups = attrInt(op, "groups", 1);
+    const int64_t groups = attrs::GroupNorm{op}.groups();
     if (groups < 1 || channels % groups != 0) throw KernelError("group_norm: groups must divide the channels");
     NormState s{n * groups, channels / groups * spatial, channels, spatial, eps};
     return floatKernel<GroupNormRun>(op, x, s);
@@ -134,12 +134,13 @@ PreparedKernel prepareNllLoss(const Op& op, InTypes in, InTypes out) {
   NllState s;
   s.classes = in[0].shape.back();
   s.rows = in[1].numElements();
-  s.logProb = attrBool(op, "log_prob", false);
-  if (const Attr* ig = findAttrOrDefault(op, "ignore_index"); ig && ig->isNumber()) {
+  const attrs::View<attrs::kernelFamily("NllLoss")> attr{op};
+  s.logProb = attr.log_prob();
+  if (const std::optional<int64_t> ignore = attr.ignore_index()) {
     s.hasIgnore = true;
-    s.ignoreIndex = ig->toInt();
+    s.ignoreIndex = *ignore;
   }
-  const std::string red = attrWord(op, "reduction", "mean");
+  const std::string_view red = attr.reduction();
   s.reduction = red == "sum" ? NllState::Reduction::Sum : red == "none" ? NllState::Reduction::None : NllState::Reduction::Mean;
   return floatKernel<NllRun>(op, in[0], s);
 }

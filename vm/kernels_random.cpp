@@ -76,8 +76,15 @@ PreparedKernel prepareRandom(const Op& op, InTypes in, InTypes out) {
       s.normal = op.code == OpCode::RandomNormal;
       s.dtype = out[0].dtype;
       s.n = out[0].numElements();
-      s.a = attrFloat(op, s.normal ? "mean" : "low", 0);
-      s.b = attrFloat(op, s.normal ? "std" : "high", 1);
+      if (s.normal) {
+        const attrs::RandomNormal attr{op};
+        s.a = attr.mean();
+        s.b = attr.std();
+      } else {
+        const attrs::RandomUniform attr{op};
+        s.a = attr.low();
+        s.b = attr.high();
+      }
       return makeKernel<FillState, runFill>(s);
     }
     case OpCode::Dropout: {
@@ -88,7 +95,7 @@ PreparedKernel prepareRandom(const Op& op, InTypes in, InTypes out) {
       DropoutState s;
       s.dtype = in[0].dtype;
       s.n = in[0].numElements();
-      s.p = attrFloat(op, "p", -1);
+      s.p = attrs::Dropout{op}.p();
       // The verifier's rule, kept here so that a transformed module cannot divide by 0.
       if (!(s.p >= 0 && s.p < 1)) throw KernelError("dropout: p must be in [0, 1), got " + std::to_string(s.p));
       return makeKernel<DropoutState, runDropout>(s);

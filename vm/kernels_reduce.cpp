@@ -287,7 +287,7 @@ template <class T, bool Log> void runSoftmax(const SoftmaxState& s, const Tensor
 PreparedKernel prepareReduce(const Op& op, InTypes in, InTypes out) {
   const std::optional<Red> r = reductionOf(op.code);
   if (!r || in.empty()) throw KernelError("'" + std::string(op.info().name) + "' is not a reduction");
-  const std::vector<int64_t> axes = attrAxes(op, "axis", in[0].rank());
+  const std::vector<int64_t> axes = resolveAxes(attrs::View<attrs::kernelFamily("Reduce")>{op}.axis(), in[0].rank());
   ReduceState s;
   s.reorder = reorderTrailing(in[0].shape, axes);
   s.cols = 1;
@@ -313,7 +313,7 @@ static ReduceState axisLast(const TensorType& t, int64_t axis) {
 
 PreparedKernel prepareArgReduce(const Op& op, InTypes in, InTypes out) {
   if (in.empty()) throw KernelError("argmax/argmin needs an operand");
-  const int64_t axis = resolveAxis(attrInt(op, "axis", 0), in[0].rank());
+  const int64_t axis = resolveAxis(attrs::View<attrs::kernelFamily("ArgReduce")>{op}.axis(), in[0].rank());
   ReduceState s = axisLast(in[0], axis);
   if (in[0].rank() > 0 && in[0].shape[axis] == 0)
     throw KernelError("'" + std::string(op.info().name) + "' of an empty axis");
@@ -328,7 +328,7 @@ PreparedKernel prepareSoftmax(const Op& op, InTypes in, InTypes out) {
     if (in.empty()) throw KernelError("softmax needs an operand");
     unsupported(op, in[0]);
   }
-  const int64_t axis = resolveAxis(attrInt(op, "axis", -1), in[0].rank());
+  const int64_t axis = resolveAxis(attrs::View<attrs::kernelFamily("Softmax")>{op}.axis(), in[0].rank());
   SoftmaxState s;
   s.layout = axisLast(in[0], axis);
   if (s.layout.reorder.needed) {

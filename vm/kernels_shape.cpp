@@ -141,7 +141,7 @@ PartsState planParts(std::span<const TensorType> parts, const TensorType& whole,
 PreparedKernel prepareTranspose(const Op& op, InTypes in, InTypes out) {
   const TensorType& t = in[0];
   const int64_t rank = t.rank();
-  std::vector<int64_t> perm = attrInts(op, "perm");
+  std::vector<int64_t> perm = attrs::View<attrs::kernelFamily("Transpose")>{op}.perm().value_or(std::vector<int64_t>{});
   if (perm.empty() && rank > 0)
     for (int64_t d = rank; d-- > 0;) perm.push_back(d);  // default: reversed
   if (static_cast<int64_t>(perm.size()) != rank) throw KernelError("transpose: perm does not match the rank");
@@ -165,7 +165,7 @@ PreparedKernel prepareTranspose(const Op& op, InTypes in, InTypes out) {
 
 PreparedKernel prepareBroadcast(const Op& op, InTypes in, InTypes out) {
   const TensorType& t = in[0];
-  const Shape target = out.empty() ? attrInts(op, "shape") : out[0].shape;
+  const Shape target = out.empty() ? attrs::View<attrs::kernelFamily("Broadcast")>{op}.shape() : out[0].shape;
   if (target.size() < t.shape.size()) throw KernelError("broadcast: " + t.str() + " does not broadcast to " + shapeToString(target));
   const Shape inStrides = contiguousStrides(t.shape);
   ViewState s;
@@ -189,8 +189,9 @@ PreparedKernel prepareBroadcast(const Op& op, InTypes in, InTypes out) {
 PreparedKernel prepareSlice(const Op& op, InTypes in, InTypes out) {
   const TensorType& t = in[0];
   const int64_t rank = t.rank();
-  const std::vector<int64_t> start = attrInts(op, "start"), stop = attrInts(op, "stop");
-  std::vector<int64_t> step = attrInts(op, "step"), axes = attrInts(op, "axes");
+  const attrs::View<attrs::kernelFamily("Slice")> attr{op};
+  const std::vector<int64_t> start = attr.start(), stop = attr.stop();
+  std::vector<int64_t> step = attr.step().value_or(std::vector<int64_t>{}), axes = attr.axes().value_or(std::vector<int64_t>{});
   if (step.empty()) step.assign(start.size(), 1);
   if (axes.empty())
     for (size_t i = 0; i < start.size(); ++i) axes.push_back(static_cast<int64_t>(i));  // leading axes
@@ -233,13 +234,13 @@ PreparedKernel prepareSlice(const Op& op, InTypes in, InTypes out) {
 
 PreparedKernel prepareConcat(const Op& op, InTypes in, InTypes out) {
   if (in.empty() || out.empty()) throw KernelError("concat needs operands");
-  const int64_t axis = resolveAxis(attrInt(op, "axis", 0), out[0].rank());
+  const int64_t axis = resolveAxis(attrs::View<attrs::kernelFamily("Concat")>{op}.axis(), out[0].rank());
   return makeKernel<PartsState, runConcat>(planParts(in, out[0], axis));
 }
 
 PreparedKernel prepareSplit(const Op& op, InTypes in, InTypes out) {
   if (in.empty() || out.empty()) throw KernelError("split needs an operand and results");
-  const int64_t axis = resolveAxis(attrInt(op, "axis", 0), in[0].rank());
+  const int64_t axis = resolveAxis(attrs::View<attrs::kernelFamily("Split")>{op}.axis(), in[0].rank());
   return makeKernel<PartsState, runSplit>(planParts(out, in[0], axis));
 }
 
@@ -247,7 +248,10 @@ PreparedKernel prepareInit(const Op& op, InTypes in, InTypes out) {
   // kind = undef is zero-filled as well: deterministic runs.
   TensorType t;
   if (!out.empty()) t = out[0];
-  else t = TensorType{attrDType(op, "dtype"), attrInts(op, "shape")};
+  else {
+    const attrs::View<attrs::kernelFamily("Init")> attr{op};
+    t = TensorType{attr.dtype(), attr.shape()};
+  }
   return makeKernel<FillState, runZero>(FillState{t.numElements() * dtypeSize(t.dtype)});
 }
 
@@ -263,7 +267,7 @@ std::vector<int64_t> viewPermutation(const Op& op, const TensorType& operand) {
   switch (op.code) {
     case OpCode::ReshapeInplace: return perm;  // same elements in the same flat order
     case OpCode::TransposeInplace: {
-      perm = detail::attrInts(op, "perm");
+      perm = attrs::TransposeInplace{op}.perm().value_or(std::vector<int64_t>{});
       if (perm.empty())
         for (int64_t d = rank; d-- > 0;) perm.push_back(d);  // default: reversed
       if (static_cast<int64_t>(perm.size()) != rank) throw KernelError("transpose_: perm does not match the rank");

@@ -231,7 +231,12 @@ PreparedKernel prepareUnary(const Op& op, InTypes in, InTypes out) {
   const std::optional<Un> u = unaryOf(op.code);
   if (!u || in.empty() || out.empty()) throw KernelError("'" + std::string(op.info().name) + "' is not a unary op");
   if (out[0].numElements() != in[0].numElements()) throw KernelError("result " + out[0].str() + " does not match " + in[0].str());
-  UnaryState s{in[0].numElements(), attrFloat(op, "min", -INFINITY), attrFloat(op, "max", INFINITY)};
+  UnaryState s{in[0].numElements(), -INFINITY, INFINITY};  // unbounded but for clip
+  if (op.code == OpCode::Clip || op.code == OpCode::ClipInplace) {
+    const attrs::View<attrs::ops(OpCode::Clip, OpCode::ClipInplace)> clip{op};
+    s.lo = clip.min();
+    s.hi = clip.max();
+  }
   if (const int k = simdKindOf(*u); k >= 0) {
     s.simdF32 = reinterpret_cast<const void*>(simd::table().f32.unary[k]);
     s.simdF64 = reinterpret_cast<const void*>(simd::table().f64.unary[k]);

@@ -87,7 +87,7 @@ template <class T> void runUpdate(const UpdateState& s, const TensorRef* ins, Te
 
 struct AdamState {
   int64_t n = 0;
-  double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
+  double beta1 = 0, beta2 = 0, eps = 0;  // adam_updater's row (its defaults are in ops.def)
   bool hasStep = false, stepOperand = false;  // bias correction by step (operand 2 or attribute)
   double step = 0;
   double lr = 0;  // adam_var_update_
@@ -121,14 +121,19 @@ PreparedKernel prepareAdam(const Op& op, InTypes in, InTypes out) {
     throw KernelError("'" + std::string(op.info().name) + "' needs two float operands of one type");
   AdamState s;
   s.n = in[0].numElements();
-  s.beta1 = attrFloat(op, "beta1", 0.9);
-  s.beta2 = attrFloat(op, "beta2", 0.999);
-  s.eps = attrFloat(op, "eps", 1e-8);
-  s.stepOperand = in.size() > 2;
-  s.hasStep = s.stepOperand || hasAttr(op, "step");
-  s.step = attrFloat(op, "step", 0);
-  s.lr = attrFloat(op, "lr", 0);
   const bool updater = op.code == OpCode::AdamUpdater;
+  s.stepOperand = in.size() > 2;
+  if (updater) {
+    const attrs::AdamUpdater attr{op};
+    s.beta1 = attr.beta1();
+    s.beta2 = attr.beta2();
+    s.eps = attr.eps();
+    const std::optional<double> step = attr.step();
+    s.hasStep = s.stepOperand || step.has_value();
+    s.step = step.value_or(0);
+  } else {
+    s.lr = attrs::AdamVarUpdate{op}.lr();
+  }
   return dispatchDType(in[0].dtype, [&]<class T>() {
     if constexpr (!kIsFloat<T>) return PreparedKernel{};
     else if (updater) return makeKernel<AdamState, runAdamUpdater<T>>(s);
@@ -162,8 +167,10 @@ PreparedKernel prepareVarUpdate(const Op& op, InTypes in, InTypes out) {
     s.plan = planBroadcast(shapes, t.shape);
   }
   if (s.kind == Upd::Mean && in.size() < 3) throw KernelError("accumulate_mean_ needs a step operand");
-  s.f = attrFloat(op, "f", 1);
-  s.hasF = hasAttr(op, "f") || in.size() > 2;
+  // `f` where the row declares it (written or defaulted); 1 leaves the update unscaled.
+  const std::optional<double> f = attrs::View<attrs::kernelFamily("VarUpdate")>{op}.f();
+  s.f = f.value_or(1);
+  s.hasF = f.has_value() || in.size() > 2;
   s.fOperand = s.kind == Upd::Accumulate && in.size() > 2;
   s.n = t.numElements();
   if (t.dtype == DType::Bool && s.kind != Upd::Copy && s.kind != Upd::Zero) unsupported(op, t);

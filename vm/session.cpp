@@ -11,6 +11,7 @@
 
 #include "device/device_model.h"
 #include "ir/grouping.h"
+#include "ir/op_attrs.h"
 #include "ir/checked_math.h"
 #include "vm/compiler.h"
 #include "vm/device.h"
@@ -60,19 +61,21 @@ std::string outOfMemoryText(const std::bad_alloc& e) {
 
 int replicasOf(const Module& m) { return static_cast<int>(std::max<int64_t>(1, m.options.replication)); }
 
+// The attributes of a `var` (or `const`, which has none).
+using DeclAttrs = attrs::View<attrs::ops(OpCode::Var, OpCode::Const)>;
+
 // The variable's replica grouping (all replicas in one group when absent).
 ReplicaGroups groupingOf(const Module& m, const Value& v, DiagnosticEngine& diags) {
   const int64_t R = replicasOf(m);
-  const Attr* a = v.def ? v.def->attrs.find("replica_grouping") : nullptr;
+  const Attr* a = v.def ? DeclAttrs(*v.def).replica_grouping() : nullptr;
   ReplicaGrouping g = readGrouping(a, R);
   // The verifier rejects these first; a module built by a pass is checked again here.
-  if (auto why = groupingError(g, R)) diags.fail(a ? a->loc : v.loc, "var %" + v.name + ": " + *why);
+  if (auto why = groupingError(g, R)) diags.fail(a && a->loc.valid() ? a->loc : v.loc, "var %" + v.name + ": " + *why);
   return ReplicaGroups(R, g);
 }
 
 bool allReplicasRetrieval(const Value& v) {
-  const Attr* a = v.def ? v.def->attrs.find("retrieval") : nullptr;
-  return a && a->s == "all_replicas";
+  return v.def && DeclAttrs(*v.def).retrieval() == "all_replicas";
 }
 
 // The remote home of a remote variable (`remote = $b, offset = k`), if any.
@@ -83,8 +86,9 @@ struct RemoteHome {
 RemoteHome remoteHomeOf(const Module& m, const Value& v) {
   RemoteHome h;
   if (!v.def) return h;
-  if (const Attr* a = v.def->attrs.find("remote")) h.buffer = m.findResource(a->s);
-  if (const Attr* o = v.def->attrs.find("offset"); o && o->isNumber()) h.offset = o->toInt();
+  const DeclAttrs a(*v.def);
+  if (const std::optional<std::string_view> remote = a.remote()) h.buffer = m.findResource(std::string(*remote));
+  h.offset = a.offset().value_or(0);
   return h;
 }
 
