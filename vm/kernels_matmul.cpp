@@ -7,7 +7,8 @@
 // column blocks over its kernel threads; f64 (and f32 without oneDNN) through
 // OpenBLAS (PIR_USE_OPENBLAS); Eigen otherwise and for tiny products. See
 // vm/CMakeLists.txt, bench/matmul_bench.cpp and docs/decisions.md "GEMM backends".
-// i32 uses Eigen's GEMM (i32 in uint32 so that overflow wraps without UB), f16 converts to f32, multiplies, and rounds each result once.
+// i32 uses Eigen's GEMM (i32 in uint32 so that overflow wraps without UB); f16
+// converts to f32, multiplies, and rounds each result once.
 //
 // An operand may be stored transposed (its last two axes swapped): the compiler
 // folds `transpose` ops that feed a matmul into the GEMM's transpose flags
