@@ -174,7 +174,7 @@ void Session::ensureReady() {
 
   // The graph-compile out-of-memory check of runtime.md §7, before anything is built.
   device::checkDeviceMemory(*mp_, diags_);
-  std::shared_ptr<Program> p = compileProgram(*mp_, diags_);
+  std::shared_ptr<Program> p = compileProgram(*mp_, diags_, CompileOptions{options_.fuseElementwise});
   {
     // Frames (main values kept whole, subgraph arenas) and variables, for every replica.
     uint64_t perReplica = p->main->arenaBytes;
@@ -634,7 +634,7 @@ std::optional<HostTensor> Session::preview(const Value& v) {
       if (o.kind == Operand::Kind::Value) needed.insert(rootOf(o.value));
   }
 
-  std::unique_ptr<CompiledGraph> sub = compileMainSubset(*mp_, *program_, include, diags_);
+  std::unique_ptr<CompiledGraph> sub = compileMainSubset(*mp_, *program_, include, diags_, CompileOptions{options_.fuseElementwise});
   DeviceState tmp;
   tmp.vars.push_back(st_->dev.vars.at(0));
   tmp.remote.push_back(st_->dev.remote.at(0));

@@ -37,6 +37,7 @@ struct SessionOptions {
   int threads = 0;                 // thread budget (replicas x BLAS threads); 0: the hardware threads
   std::ostream* trace = nullptr;   // --trace: executed instructions (stderr)
   uint64_t maxInstructions = 0;    // per replica and run (fuzzing): beyond, the run fails; 0: unlimited
+  bool fuseElementwise = true;     // vm/compiler.h CompileOptions (off: one instruction per op)
 };
 
 class Session {
