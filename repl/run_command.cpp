@@ -1,4 +1,4 @@
-// `pir run FILE [--passes=LIST] [--trace] [--threads=N] [--feed N=F] [--save N=F]` and
+// `pir run FILE [--passes=LIST] [--trace] [--no-fuse] [--threads=N] [--feed N=F] [--save N=F]` and
 // `pir disasm FILE`
 // (tools.md §1): thin over frontend/builder.h, passes and vm/session.h, joined
 // by the SessionDriver (repl/session_driver.h).
@@ -55,6 +55,7 @@ int runCommand(const RunOptions& options, std::istream& in, std::ostream& out, s
   vm::SessionOptions sessionOptions;
   sessionOptions.threads = options.threads;
   sessionOptions.trace = options.trace ? &err : nullptr;
+  sessionOptions.fuseElementwise = options.fuse;
   vm::Session session(module, diags, out, sessionOptions);
   SessionDriver driver(module, session, diags, options.passes, options.verifyEach);
   RunCounter counter(driver);
@@ -83,7 +84,7 @@ int disasmCommand(const DisasmOptions& options, std::istream& in, std::ostream& 
     if (!buildFromBuffer(module, diags, file, baseDirOf(options.file))) return 1;
     if (!options.passes.empty() && !runPasses(module, options.passes, diags, false, nullptr)) return 1;
     std::ostringstream sink;  // a disassembly runs nothing; nothing is printed
-    vm::Session session(module, diags, sink);
+    vm::Session session(module, diags, sink, vm::SessionOptions{.fuseElementwise = options.fuse});
     out << session.disassemble(nullptr);
   } catch (const CompileError&) {
     return 1;

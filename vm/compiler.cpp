@@ -839,7 +839,7 @@ class GraphCompiler {
       FusionStep st;
       st.op = op;
       for (const Operand& o : op->operands) st.ins.push_back({operandSlot(o), &o.type()});
-      const Value* v = op->results[0];
+      const Value* v = op->results.empty() ? nullptr : op->results[0];
       const int target = inplaceTarget(*op);
       if (v) st.outs.push_back({slotOf(v), &v->type});
       else st.outs.push_back(st.ins[static_cast<size_t>(target)]);

@@ -23,7 +23,7 @@ bool integerDivision(const Op& op) {
 
 // The type of an elementwise op's (only) result, bound or not.
 const TensorType& resultType(const Op& op) {
-  if (op.results[0]) return op.results[0]->type;
+  if (!op.results.empty() && op.results[0]) return op.results[0]->type;
   return op.operands[static_cast<size_t>(op.info().inplaceOperand)].type();
 }
 
@@ -35,7 +35,7 @@ bool fusibleOp(const Op& op) {
   const OpInfo& info = op.info();
   if (!info.has(F_ELEMENTWISE) || info.has(F_VIEW) || info.has(F_REGION) || !op.callees.empty()) return false;
   if (op.code == OpCode::Identity || op.code == OpCode::Detach) return false;  // plain copies: nothing to fuse
-  if (!hasKernel(op.code) || integerDivision(op) || op.results.size() != 1 || op.operands.empty()) return false;
+  if (!hasKernel(op.code) || integerDivision(op) || op.results.size() > 1 || op.operands.empty()) return false;
   for (const Operand& o : op.operands) {
     if (o.kind == Operand::Kind::Value) continue;
     if (o.kind == Operand::Kind::Literal && o.literal) continue;
@@ -45,7 +45,8 @@ bool fusibleOp(const Op& op) {
   if (target >= static_cast<int>(op.operands.size())) return false;
   // An in-place op writes a value's storage (never a literal's shared constant).
   if (target >= 0 && op.operands[static_cast<size_t>(target)].kind != Operand::Kind::Value) return false;
-  if (!op.results[0] && target < 0) return false;
+  // An unbound result is fine for an in-place op (it writes its target).
+  if ((op.results.empty() || !op.results[0]) && target < 0) return false;
   return true;
 }
 
@@ -55,7 +56,7 @@ std::vector<FusionRange> findFusionRanges(std::span<const Op* const> ops,
   auto candidate = [&](size_t k) { return fusibleOp(*ops[k]) && eligible(*ops[k]); };
   // The values a run produced: results, and the storage its in-place ops wrote.
   auto addProduced = [](const Op& op, std::set<const Value*>& produced) {
-    if (op.results[0]) produced.insert(op.results[0]);
+    if (!op.results.empty() && op.results[0]) produced.insert(op.results[0]);
     if (const int t = op.info().inplaceOperand; t >= 0) produced.insert(op.operands[static_cast<size_t>(t)].value);
   };
   auto readsAny = [](const Op& op, const std::set<const Value*>& produced) {

@@ -505,6 +505,65 @@ template <class E> void transposeBlocked(const void* srcv, void* dstv, int64_t r
   }
 }
 
+// 4-byte elements: whole 8x8 (AVX2) or 4x4 (SSE2) tiles transposed in
+// registers (shuffles move bits, so any 4-byte dtype and every NaN payload
+// pass unchanged), in panels of 32 source rows so that the 8 destination rows a
+// tile column writes stay in L1; the ragged edges go element by element.
+#if PIR_SIMD_BYTES >= 32
+constexpr int64_t kRegTile = 8;
+inline void transposeTile(const float* src, int64_t lds, float* dst, int64_t ldd) {
+  const __m256 r0 = _mm256_loadu_ps(src), r1 = _mm256_loadu_ps(src + lds), r2 = _mm256_loadu_ps(src + 2 * lds),
+               r3 = _mm256_loadu_ps(src + 3 * lds), r4 = _mm256_loadu_ps(src + 4 * lds),
+               r5 = _mm256_loadu_ps(src + 5 * lds), r6 = _mm256_loadu_ps(src + 6 * lds),
+               r7 = _mm256_loadu_ps(src + 7 * lds);
+  const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1), t2 = _mm256_unpacklo_ps(r2, r3),
+               t3 = _mm256_unpackhi_ps(r2, r3), t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5),
+               t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+  const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE),
+               s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE),
+               s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE),
+               s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+  _mm256_storeu_ps(dst, _mm256_permute2f128_ps(s0, s4, 0x20));
+  _mm256_storeu_ps(dst + ldd, _mm256_permute2f128_ps(s1, s5, 0x20));
+  _mm256_storeu_ps(dst + 2 * ldd, _mm256_permute2f128_ps(s2, s6, 0x20));
+  _mm256_storeu_ps(dst + 3 * ldd, _mm256_permute2f128_ps(s3, s7, 0x20));
+  _mm256_storeu_ps(dst + 4 * ldd, _mm256_permute2f128_ps(s0, s4, 0x31));
+  _mm256_storeu_ps(dst + 5 * ldd, _mm256_permute2f128_ps(s1, s5, 0x31));
+  _mm256_storeu_ps(dst + 6 * ldd, _mm256_permute2f128_ps(s2, s6, 0x31));
+  _mm256_storeu_ps(dst + 7 * ldd, _mm256_permute2f128_ps(s3, s7, 0x31));
+}
+#else
+constexpr int64_t kRegTile = 4;
+inline void transposeTile(const float* src, int64_t lds, float* dst, int64_t ldd) {
+  __m128 r0 = _mm_loadu_ps(src), r1 = _mm_loadu_ps(src + lds), r2 = _mm_loadu_ps(src + 2 * lds),
+         r3 = _mm_loadu_ps(src + 3 * lds);
+  _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+  _mm_storeu_ps(dst, r0);
+  _mm_storeu_ps(dst + ldd, r1);
+  _mm_storeu_ps(dst + 2 * ldd, r2);
+  _mm_storeu_ps(dst + 3 * ldd, r3);
+}
+#endif
+
+void transpose4(const void* srcv, void* dstv, int64_t rows, int64_t cols) {
+  // float* only as a register type: the loads and stores move bits.
+  const float* src = static_cast<const float*>(srcv);
+  float* dst = static_cast<float*>(dstv);
+  constexpr int64_t kPanel = 32;
+  const int64_t rowsT = rows - rows % kRegTile, colsT = cols - cols % kRegTile;
+  for (int64_t r0 = 0; r0 < rowsT; r0 += kPanel) {
+    const int64_t r1 = r0 + kPanel < rowsT ? r0 + kPanel : rowsT;
+    for (int64_t c = 0; c < colsT; c += kRegTile)
+      for (int64_t r = r0; r < r1; r += kRegTile) transposeTile(src + r * cols + c, cols, dst + c * rows + r, rows);
+  }
+  const uint32_t* s = static_cast<const uint32_t*>(srcv);
+  uint32_t* d = static_cast<uint32_t*>(dstv);
+  for (int64_t r = 0; r < rowsT; ++r)  // the columns right of the tiles
+    for (int64_t c = colsT; c < cols; ++c) d[c * rows + r] = s[r * cols + c];
+  for (int64_t c = 0; c < cols; ++c)  // the rows below them
+    for (int64_t r = rowsT; r < rows; ++r) d[c * rows + r] = s[r * cols + c];
+}
+
 template <class S> TypedTable<S> makeTyped() {
   TypedTable<S> t{};
   t.unary[kExp] = unaryVec<S, kExp>;
@@ -543,7 +602,7 @@ const Table& makeTable() {
       makeTyped<float>(),
       makeTyped<double>(),
       {whereLoop<uint8_t>, whereLoop<uint16_t>, whereLoop<uint32_t>, whereLoop<uint64_t>},
-      {transposeBlocked<uint8_t>, transposeBlocked<uint16_t>, transposeBlocked<uint32_t>, transposeBlocked<uint64_t>},
+      {transposeBlocked<uint8_t>, transposeBlocked<uint16_t>, transpose4, transposeBlocked<uint64_t>},
   };
   return t;
 }
