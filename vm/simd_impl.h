@@ -34,6 +34,10 @@ typedef uint32_t vu __attribute__((vector_size(PIR_SIMD_BYTES)));
 typedef double vd __attribute__((vector_size(PIR_SIMD_BYTES)));
 typedef int64_t vl __attribute__((vector_size(PIR_SIMD_BYTES)));
 typedef uint64_t vul __attribute__((vector_size(PIR_SIMD_BYTES)));
+// One byte per lane of a float / double vector (bool masks in memory).
+typedef int8_t vbf __attribute__((vector_size(PIR_SIMD_BYTES / 4)));
+typedef int8_t vbd __attribute__((vector_size(PIR_SIMD_BYTES / 8)));
+typedef uint8_t vubf __attribute__((vector_size(PIR_SIMD_BYTES / 4)));
 
 template <class S> struct VOf;
 template <> struct VOf<float> {
@@ -406,6 +410,40 @@ template <class S, int K, int M> void binaryLoop(const S* a, const S* b, S* y, i
   }
 }
 
+template <class S, int K> inline bool cmpOp(S a, S b) {
+  if constexpr (K == kEq) return a == b;
+  else if constexpr (K == kNe) return a != b;
+  else if constexpr (K == kGt) return a > b;
+  else if constexpr (K == kGe) return a >= b;
+  else if constexpr (K == kLt) return a < b;
+  else return a <= b;
+}
+
+// Whole vectors compared in registers, the lane masks narrowed to bytes; the
+// tail element by element (a comparison is exact, so both agree).
+template <class S, int K, int M> void compareLoop(const S* a, const S* b, bool* y, int64_t n) {
+  using V = typename VOf<S>::V;
+  using I = typename VOf<S>::I;
+  constexpr int64_t W = kLanes<S>;
+  using vb = std::conditional_t<sizeof(S) == 4, vbf, vbd>;
+  const V sa = splat<V>(a[0]), sb = splat<V>(b[0]);
+  int64_t i = 0;
+  for (; i + W <= n; i += W) {
+    const V va = M == kScalarVec ? sa : load<V>(a + i);
+    const V vb2 = M == kVecScalar ? sb : load<V>(b + i);
+    I m;
+    if constexpr (K == kEq) m = va == vb2;
+    else if constexpr (K == kNe) m = va != vb2;
+    else if constexpr (K == kGt) m = va > vb2;
+    else if constexpr (K == kGe) m = va >= vb2;
+    else if constexpr (K == kLt) m = va < vb2;
+    else m = va <= vb2;
+    const vb bytes = -__builtin_convertvector(m, vb);  // -1 -> 1
+    std::memcpy(y + i, &bytes, W);
+  }
+  for (; i < n; ++i) y[i] = cmpOp<S, K>(M == kScalarVec ? a[0] : a[i], M == kVecScalar ? b[0] : b[i]);
+}
+
 template <class S> void scaledAdd(const S* x, const S* z, S* y, S a, S b, int64_t n, int mode) {
   if (mode == kVecVec) {
     for (int64_t i = 0; i < n; ++i) {
@@ -465,6 +503,30 @@ template <class E> void whereLoop(const bool* c, const void* xv, const void* zv,
   const E* x = static_cast<const E*>(xv);
   const E* z = static_cast<const E*>(zv);
   E* y = static_cast<E*>(yv);
+  if constexpr (sizeof(E) == 4) {
+    // Whole vectors: the condition bytes widened to lane masks, a bitwise
+    // select (moves bits: any 4-byte dtype); the rest below, element by element.
+    if ((rep & 1) == 0) {
+      using U = vu;
+      constexpr int64_t W = kLanes<float>;
+      using vb = vubf;
+      const U xs = splat<U>(bits<uint32_t>(x[0])), zs = splat<U>(bits<uint32_t>(z[0]));
+      int64_t i = 0;
+      for (; i + W <= n; i += W) {
+        vb cb;
+        std::memcpy(&cb, c + i, W);
+        const U m = U{} - __builtin_convertvector(cb, U);  // bools are 0/1: all ones where c
+        const U vx = (rep & 2) ? xs : load<U>(x + i);
+        const U vz = (rep & 4) ? zs : load<U>(z + i);
+        store(y + i, (vx & m) | (vz & ~m));
+      }
+      c += i;
+      if (!(rep & 2)) x += i;
+      if (!(rep & 4)) z += i;
+      y += i;
+      n -= i;
+    }
+  }
   switch (rep) {
     case 0:
       for (int64_t i = 0; i < n; ++i) y[i] = c[i] ? x[i] : z[i];
@@ -586,6 +648,12 @@ template <class S> TypedTable<S> makeTyped() {
   PIR_SIMD_BIN(kAdd) PIR_SIMD_BIN(kSub) PIR_SIMD_BIN(kMul) PIR_SIMD_BIN(kDiv) PIR_SIMD_BIN(kMax) PIR_SIMD_BIN(kMin)
 #undef PIR_SIMD_BIN
   t.scaledAdd = scaledAdd<S>;
+#define PIR_SIMD_CMP(K)                                   \
+  t.compare[K][kVecVec] = compareLoop<S, K, kVecVec>;       \
+  t.compare[K][kVecScalar] = compareLoop<S, K, kVecScalar>; \
+  t.compare[K][kScalarVec] = compareLoop<S, K, kScalarVec>;
+  PIR_SIMD_CMP(kEq) PIR_SIMD_CMP(kNe) PIR_SIMD_CMP(kGt) PIR_SIMD_CMP(kGe) PIR_SIMD_CMP(kLt) PIR_SIMD_CMP(kLe)
+#undef PIR_SIMD_CMP
   t.sum = sumContiguous<S>;
   t.sumRows = sumRows<S>;
   t.maxRows = maxRows<S>;
