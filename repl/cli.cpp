@@ -48,11 +48,12 @@ constexpr CommandHelp kCommands[] = {
      "When standard input is not a terminal there is no prompt; the exit status is 1\n"
      "if any input failed.\n"
      "  --max-memory=BYTES   host memory budget for tensors (K/M/G/T suffixes; default 3/4 of RAM)\n"},
-    {"run", "run FILE [--passes=LIST] [--trace] [--profile] [--threads=N] [--verify-each] [--max-memory=BYTES] [--feed NAME=DATA.npy]... [--save NAME=OUT.npy]...",
+    {"run", "run FILE [--passes=LIST] [--trace] [--no-fuse] [--profile] [--threads=N] [--verify-each] [--max-memory=BYTES] [--feed NAME=DATA.npy]... [--save NAME=OUT.npy]...",
      "parse, verify, apply passes and run the session commands",
      "Options:\n"
      "  --passes=LIST   comma-separated pass pipeline, run in order\n"
      "  --trace         trace every executed op to standard error: its value and time\n"
+     "  --no-fuse       one instruction per elementwise op (no fused chains)\n"
      "  --profile       report memory and cycle estimates to standard error after the run\n"
      "  --threads=N     run replicas on N threads\n"
      "  --verify-each   verify the IR after every pass\n"
@@ -83,9 +84,10 @@ constexpr CommandHelp kCommands[] = {
      "  --timeline=OUT   write the phases as a Chrome trace (Perfetto, chrome://tracing)\n"
      "  --mapping        also list the tile mapping of every tensor\n"
      "  --max-memory=BYTES   host memory budget for tensors (as for run)\n"},
-    {"disasm", "disasm FILE [--passes=LIST]", "the VM bytecode of every graph, with source locations",
+    {"disasm", "disasm FILE [--passes=LIST] [--no-fuse]", "the VM bytecode of every graph, with source locations",
      "Options:\n"
-     "  --passes=LIST   comma-separated pass pipeline, run before compiling\n"},
+     "  --passes=LIST   comma-separated pass pipeline, run before compiling\n"
+     "  --no-fuse       one instruction per elementwise op (no fused chains)\n"},
     {"help", "help [CMD | ops | OP]", "usage of CMD; the op reference (`help ops`); one op in full",
      "  help CMD               the options of CMD\n"
      "  help ops               every op: operands, attributes and defaults, gradient\n"
@@ -418,6 +420,10 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
         return true;
       }
       if (r.boolFlag("--trace")) return o.trace = true;
+      if (r.boolFlag("--no-fuse")) {
+        o.fuse = false;
+        return true;
+      }
       if (r.boolFlag("--profile")) return o.profile = true;
       if (r.boolFlag("--verify-each")) return o.verifyEach = true;
       if (maxMemoryFlag(r)) return true;
@@ -431,6 +437,10 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
     DisasmOptions o;
     bool ok = readCommandLine(args, *command, err, file, false, [&](ArgReader& r) {
       if (passesFlag(r, o.passes)) return true;
+      if (r.boolFlag("--no-fuse")) {
+        o.fuse = false;
+        return true;
+      }
       return false;
     });
     if (!ok) return kUsageError;

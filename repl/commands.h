@@ -24,6 +24,7 @@ struct RunOptions {
   std::string file;                 // "-" for standard input
   std::vector<std::string> passes;  // --passes=a,b (already checked against availablePasses())
   bool trace = false;               // --trace
+  bool fuse = true;                 // off with --no-fuse: no fused elementwise chains
   bool profile = false;             // --profile
   bool verifyEach = false;          // --verify-each
   int threads = 0;                  // --threads=N; 0: the VM chooses
@@ -34,6 +35,7 @@ struct RunOptions {
 struct DisasmOptions {
   std::string file;
   std::vector<std::string> passes;
+  bool fuse = true;  // --no-fuse
 };
 
 struct ReplOptions {

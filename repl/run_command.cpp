@@ -1,4 +1,4 @@
-// `pir run FILE [--passes=LIST] [--trace] [--threads=N] [--feed N=F] [--save N=F]` and
+// `pir run FILE [--passes=LIST] [--trace] [--no-fuse] [--threads=N] [--feed N=F] [--save N=F]` and
 // `pir disasm FILE`
 // (tools.md §1): thin over frontend/builder.h, passes and vm/session.h, joined
 // by the SessionDriver (repl/session_driver.h).
@@ -63,6 +63,7 @@ int runCommand(const RunOptions& options, std::istream& in, std::ostream& out, s
   sessionOptions.keptMainNames = valuesNamedByCommands(sources.buffer(file).text);
   for (const NamedPath& s : options.saves)  // --save %NAME or a bare NAME that may be a value
     if (!s.name.empty() && s.name[0] != '$') sessionOptions.keptMainNames->insert(s.name[0] == '%' ? s.name.substr(1) : s.name);
+  sessionOptions.fuseElementwise = options.fuse;
   vm::Session session(module, diags, out, sessionOptions);
   SessionDriver driver(module, session, diags, options.passes, options.verifyEach);
   RunCounter counter(driver);
@@ -91,7 +92,7 @@ int disasmCommand(const DisasmOptions& options, std::istream& in, std::ostream& 
     if (!buildFromBuffer(module, diags, file, baseDirOf(options.file))) return 1;
     if (!options.passes.empty() && !runPasses(module, options.passes, diags, false, nullptr)) return 1;
     std::ostringstream sink;  // a disassembly runs nothing; nothing is printed
-    vm::Session session(module, diags, sink);
+    vm::Session session(module, diags, sink, vm::SessionOptions{.fuseElementwise = options.fuse});
     out << session.disassemble(nullptr);
   } catch (const CompileError&) {
     return 1;

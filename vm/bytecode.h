@@ -79,6 +79,7 @@ struct CompiledGraph {
   std::vector<HostTensor> constants;    // literal operands and `const`s of this graph (immutable)
   std::vector<CollectiveSpec> collectives;
   std::vector<std::string> strings;     // print titles, op names
+  std::vector<std::vector<const Op*>> fused;  // Fused instruction b: its ops in program order
   std::vector<SlotInfo> slots;
   std::vector<uint32_t> valueSlot;      // Value::id -> slot (kNoSlot: not compiled, e.g. filtered out)
   std::vector<uint32_t> paramSlots;     // in parameter order

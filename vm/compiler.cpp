@@ -15,6 +15,7 @@
 #include "ir/number_format.h"
 #include "ir/rewriter.h"
 #include "vm/device.h"
+#include "vm/fusion.h"
 #include "vm/npy.h"
 #include "vm/random.h"
 #include "vm/write_set.h"
@@ -138,8 +139,8 @@ class GraphCompiler {
   // `p`: the compiled subgraphs and variables; new variables are appended when
   // `addVariables` (a whole-program compile), else must exist already.
   GraphCompiler(const Module& m, const Program& p, std::vector<const Value*>* addVariables, DiagnosticEngine& diags,
-                WriteAnalysis& writes, const std::set<std::string>* keptMainNames = nullptr)
-      : m_(m), p_(p), addVariables_(addVariables), diags_(diags), writes_(writes), keptMainNames_(keptMainNames) {}
+                WriteAnalysis& writes, const CompileOptions& options = {})
+      : m_(m), p_(p), addVariables_(addVariables), diags_(diags), writes_(writes), options_(options) {}
 
   std::unique_ptr<CompiledGraph> compile(const Graph& g, const std::vector<bool>* include) {
     auto cg = std::make_unique<CompiledGraph>();
@@ -148,7 +149,7 @@ class GraphCompiler {
     cg->name = g.name;
     cg->valueSlot.assign(g.values.size(), kNoSlot);
     // Main reuses buffers only when told which values commands read after the run.
-    reuse_ = !g.isMain || (keptMainNames_ && !include);
+    reuse_ = !g.isMain || (options_.keptMainNames && !include);
 
     // `include` selects top-level ops by position; an exchange block's ops go with it.
     std::vector<const Op*> ops;
@@ -185,7 +186,7 @@ class GraphCompiler {
       if (r.kind == Operand::Kind::Value) extendThroughViews(slotOf(r.value), kEnd);
     // So do the main values a later `print` / `save` may read (by the name it resolves).
     if (g.isMain && reuse_)
-      for (const std::string& name : *keptMainNames_)
+      for (const std::string& name : *options_.keptMainNames)
         if (const Value* v = g.lookup(name); v && v->graph == &g && v->id < cg->valueSlot.size() &&
                                              cg->valueSlot[v->id] != kNoSlot)
           extendThroughViews(cg->valueSlot[v->id], kEnd);
@@ -211,7 +212,7 @@ class GraphCompiler {
         }
     }
 
-    for (const Op* op : ops) emit(*op);
+    emitAll(ops, g.isMain);
 
     // Returned views are read by the caller; every main-graph value may be printed
     // after the run, so main refreshes all its stale views.
@@ -855,12 +856,98 @@ class GraphCompiler {
                   "every VM-instruction family (vm/kernels.h) needs exactly one emit rule in GraphCompiler");
   }
 
+  // ---- fused elementwise chains (vm/fusion.h) ------------------------------------
+
+  // Emits `ops`, each chain findFusionRanges finds as one Fused instruction.
+  void emitAll(const std::vector<const Op*>& ops, bool isMain) {
+    std::vector<FusionRange> chains;
+    if (options_.fuseElementwise)
+      chains = findFusionRanges(ops, [&](const Op& op) { return !touchesViews(op); });
+    size_t next = 0;
+    for (size_t k = 0; k < ops.size(); ++k) {
+      if (next < chains.size() && chains[next].begin == k) {
+        const FusionRange r = chains[next++];
+        if (emitFused(std::span(ops).subspan(r.begin, r.end - r.begin), r, isMain)) {
+          k = r.end - 1;
+          continue;
+        }
+      }
+      emit(*ops[k]);
+    }
+  }
+
+  // Views are synchronised around each op that touches them: their ops stay unfused.
+  bool touchesViews(const Op& op) {
+    if (views_.empty()) return false;
+    auto isView = [&](const Value* v) {
+      const uint32_t s = slotOf(v);
+      return views_.count(s) || families_.count(s);
+    };
+    for (const Operand& o : op.operands)
+      if (o.kind == Operand::Kind::Value && isView(o.value)) return true;
+    for (const Value* v : op.results)
+      if (v && isView(v)) return true;
+    return false;
+  }
+
+  // One Fused instruction for ops [r.begin, r.end) of the flattened list; false
+  // (nothing emitted) if a step has no kernel for its block types, so that the ops
+  // are emitted one by one and report as usual.
+  bool emitFused(std::span<const Op* const> chainOps, FusionRange r, bool isMain) {
+    std::vector<FusionStep> steps;
+    std::vector<const Op*> stepOps;
+    for (const Op* op : chainOps) {
+      if (isStorage(*op)) continue;  // its slot was assigned with the results
+      stepOps.push_back(op);
+      FusionStep st;
+      st.op = op;
+      for (const Operand& o : op->operands) st.ins.push_back({operandSlot(o), &o.type()});
+      const Value* v = op->results.empty() ? nullptr : op->results[0];
+      const int target = inplaceTarget(*op);
+      if (v) st.outs.push_back({slotOf(v), &v->type});
+      else st.outs.push_back(st.ins[static_cast<size_t>(target)]);
+      steps.push_back(std::move(st));
+    }
+    // A slot a step writes stays in scratch only if it is an arena intermediate
+    // first defined in the chain, read in it, and read by nothing after it
+    // (lastUse_ covers returns and views). Main keeps every value (`print`).
+    auto keep = [&](uint32_t slot) {
+      if (isMain || cg_->slots[slot].kind != SlotInfo::Kind::Arena) return true;
+      auto def = defAt_.find(slot);
+      auto last = lastUse_.find(slot);
+      if (def == defAt_.end() || last == lastUse_.end()) return true;
+      return !(def->second >= r.begin && last->second > def->second && last->second < r.end);
+    };
+    FusedChain chain;
+    try {
+      chain = buildFusedChain(steps, keep);
+    } catch (const KernelError&) {
+      return false;
+    }
+    Instr in;
+    in.opc = Opc::Fused;
+    in.op = stepOps.back();
+    in.args = static_cast<uint32_t>(cg_->argSlots.size());
+    for (const FusionArg& a : chain.ins) pushArg(a.slot, a.type);
+    for (const FusionArg& a : chain.outs) pushArg(a.slot, a.type);
+    in.nIn = static_cast<uint32_t>(chain.ins.size());
+    in.nOut = static_cast<uint32_t>(chain.outs.size());
+    checkIndex(cg_->kernels.size(), "kernels");
+    in.a = static_cast<uint32_t>(cg_->kernels.size());
+    cg_->kernels.push_back(std::move(chain.kernel));
+    in.b = static_cast<uint32_t>(cg_->fused.size());
+    cg_->fused.push_back(std::move(stepOps));
+    cg_->maxOperands = std::max<size_t>(cg_->maxOperands, in.nIn + in.nOut);
+    cg_->code.push_back(in);
+    return true;
+  }
+
   const Module& m_;
   const Program& p_;
   std::vector<const Value*>* addVariables_;
   DiagnosticEngine& diags_;
   WriteAnalysis& writes_;
-  const std::set<std::string>* keptMainNames_;  // null: every main value is kept
+  CompileOptions options_;
   CompiledGraph* cg_ = nullptr;
   bool reuse_ = true;
   uint64_t arenaTop_ = 0;
@@ -904,8 +991,7 @@ void orderCallees(const Graph* g, std::set<const Graph*>& done, std::set<const G
 
 }  // namespace
 
-std::unique_ptr<Program> compileProgram(const Module& m, DiagnosticEngine& diags,
-                                        const std::set<std::string>* keptMainNames) {
+std::unique_ptr<Program> compileProgram(const Module& m, DiagnosticEngine& diags, const CompileOptions& options) {
   auto p = std::make_unique<Program>();
   WriteAnalysis writes;
   std::set<const Graph*> done, active;
@@ -913,12 +999,12 @@ std::unique_ptr<Program> compileProgram(const Module& m, DiagnosticEngine& diags
   for (auto& g : m.graphs) orderCallees(g.get(), done, active, order);
   p->graphs.resize(m.graphs.size());
   for (const Graph* g : order) {
-    GraphCompiler gc(m, *p, &p->variables, diags, writes);
+    GraphCompiler gc(m, *p, &p->variables, diags, writes, options);
     std::unique_ptr<CompiledGraph> cg = gc.compile(*g, nullptr);
     computeWriteSet(*cg, *p);  // callees first: theirs are known
     p->graphs[g->index] = std::move(cg);
   }
-  GraphCompiler gc(m, *p, &p->variables, diags, writes, keptMainNames);
+  GraphCompiler gc(m, *p, &p->variables, diags, writes, options);
   std::unique_ptr<CompiledGraph> main = gc.compile(*m.main, nullptr);
   computeWriteSet(*main, *p);
   p->main = std::move(main);
@@ -931,9 +1017,9 @@ std::unique_ptr<Program> compileProgram(const Module& m, DiagnosticEngine& diags
 }
 
 std::unique_ptr<CompiledGraph> compileMainSubset(const Module& m, const Program& p, const std::vector<bool>& include,
-                                                 DiagnosticEngine& diags) {
+                                                 DiagnosticEngine& diags, const CompileOptions& options) {
   WriteAnalysis writes;
-  GraphCompiler gc(m, p, nullptr, diags, writes);
+  GraphCompiler gc(m, p, nullptr, diags, writes, options);
   std::unique_ptr<CompiledGraph> sub = gc.compile(*m.main, &include);
   computeWriteSet(*sub, p);
   return sub;

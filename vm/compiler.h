@@ -23,18 +23,24 @@
 
 namespace pir::vm {
 
+struct CompileOptions {
+  // Fuse chains of elementwise ops into one blocked pass (vm/fusion.h); off
+  // gives one kernel instruction per op (the reference the tests compare with).
+  bool fuseElementwise = true;
+  // Null: every main value holds its value after a run; else only the values these
+  // names resolve to (Graph::lookup, as `print` does) and their storage. Not owned.
+  const std::set<std::string>* keptMainNames = nullptr;
+};
+
 // Compiles every graph of `m`. Reports and throws CompileError when a tensor
 // does not fit on the device or an op has no kernel.
-// `keptMainNames`: null, every main value holds its value after a run; else only the
-// values these names resolve to (Graph::lookup, as `print` does) and their storage.
-std::unique_ptr<Program> compileProgram(const Module& m, DiagnosticEngine& diags,
-                                        const std::set<std::string>* keptMainNames = nullptr);
+std::unique_ptr<Program> compileProgram(const Module& m, DiagnosticEngine& diags, const CompileOptions& options = {});
 
 // Compiles only the main-graph ops with include[position in main's op list] set (the preview
 // of a value: its upstream cone), against `p`'s subgraphs, constants and variables
 // (the subset has its own constants). Every value is kept (no reuse).
 std::unique_ptr<CompiledGraph> compileMainSubset(const Module& m, const Program& p, const std::vector<bool>& include,
-                                                 DiagnosticEngine& diags);
+                                                 DiagnosticEngine& diags, const CompileOptions& options = {});
 
 // The operand index an in-place op overwrites (remote_load_ writes operand 2,
 // every other F_INPLACE op operand 0); -1 for other ops.

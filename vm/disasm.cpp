@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "vm/bytecode.h"
+#include "vm/fusion.h"
 
 namespace pir::vm {
 
@@ -74,7 +75,8 @@ std::string disassemble(const CompiledGraph& g, const Program& p, const SourceMa
     char head[64];
     std::snprintf(head, sizeof head, "  %04zu  %-12s ", pc, opcName(in.opc));
     std::string line = head;
-    if (in.op) line += std::string(in.op->info().name) + " ";
+    if (in.opc == Opc::Fused) line += "[" + fusedOpNames(g.fused.at(in.b)) + "] ";
+    else if (in.op) line += std::string(in.op->info().name) + " ";
     switch (in.opc) {
       case Opc::HostLoad:
       case Opc::HostStore:
@@ -90,6 +92,7 @@ std::string disassemble(const CompiledGraph& g, const Program& p, const SourceMa
       case Opc::Cond: line += "then " + graphName(p, in.a) + " else " + graphName(p, in.b) + " "; break;
       case Opc::Print: line += "title=\"" + g.strings[in.a] + "\" "; break;
       case Opc::Kernel:
+      case Opc::Fused:
       case Opc::ViewSync:
         line += "k" + std::to_string(in.a) + " ";
         for (unsigned i = 0; in.opc == Opc::Kernel && i < 2; ++i)

@@ -9,6 +9,7 @@
 
 #include "ir/number_format.h"
 #include "vm/format.h"
+#include "vm/fusion.h"
 #include "vm/kernels_collective.h"
 
 namespace pir::vm {
@@ -220,6 +221,7 @@ bool Interpreter::loop() {
         if constexpr (kTrace) act.started = std::chrono::steady_clock::now();
         switch (in.opc) {
           case Opc::Kernel:
+          case Opc::Fused:
           case Opc::ViewSync: {
             TensorRef* refs = f.refs.data();
             const unsigned total = in.nIn + in.nOut;
@@ -348,13 +350,21 @@ void Interpreter::traceInstr(const CompiledGraph& g, const Frame& f, const Instr
   if (numReplicas_ > 1) line += "[replica " + std::to_string(replica_) + "] ";
   line += "@" + g.name + " ";
   if (in.op && sources_) line += locationText(*sources_, in.op->loc) + " ";
-  line += in.op ? std::string(in.op->info().name) : std::string(opcName(in.opc));
+  if (in.opc == Opc::Fused) line += "fused[" + fusedOpNames(g.fused[in.b]) + "]";
+  else line += in.op ? std::string(in.op->info().name) : std::string(opcName(in.opc));
   auto appendValue = [&](std::string_view name, uint32_t slot, const TensorType& t) {
     line += name;
     line += ": " + t.str() + " = ";
     appendTensor(line, t.dtype, t.shape, f.ptr[slot]);
   };
-  if (in.nOut > 0) {
+  if (in.opc == Opc::Fused) {  // every slot it writes
+    for (unsigned j = 0; j < in.nOut; ++j) {
+      const uint32_t slot = g.argSlots[in.args + in.nIn + j];
+      const Value* v = g.slots[slot].value;
+      line += j ? ", " : " -> ";
+      appendValue(v ? "%" + v->name : std::string("(result)"), slot, *g.argTypes[in.args + in.nIn + j]);
+    }
+  } else if (in.nOut > 0) {
     const uint32_t slot = g.argSlots[in.args + in.nIn];
     const Value* v = g.slots[slot].value;
     line += " -> ";

@@ -171,9 +171,57 @@ template <class T, Bin B> void applySimdBinary(const BroadcastPlan& p, const T* 
   });
 }
 
+constexpr int simdCompareOf(Bin b) {
+  switch (b) {
+    case Bin::Eq: return simd::kEq;
+    case Bin::Ne: return simd::kNe;
+    case Bin::Gt: return simd::kGt;
+    case Bin::Ge: return simd::kGe;
+    case Bin::Lt: return simd::kLt;
+    case Bin::Le: return simd::kLe;
+    default: return -1;
+  }
+}
+template <class T, Bin B> constexpr bool kSimdCompare =
+    (std::is_same_v<T, float> || std::is_same_v<T, double>) && simdCompareOf(B) >= 0;
+
+// f32/f64 comparisons through the per-ISA loops (the same IEEE comparison per
+// element as the Eigen path).
+template <class T, Bin B> void applySimdCompare(const BroadcastPlan& p, const T* a, const T* b, bool* y) {
+  const auto& fns = typedTable<T>().compare[simdCompareOf(B)];
+  if (p.flat) {
+    splitRange(p.total, [&](int64_t s, int64_t e) { fns[simd::kVecVec](a + s, b + s, y + s, e - s); });
+    return;
+  }
+  const bool ra = p.innerBroadcast[0] != 0, rb = p.innerBroadcast[1] != 0;
+  const int mode = ra && rb ? simd::kVecScalar : ra ? simd::kScalarVec : rb ? simd::kVecScalar : simd::kVecVec;
+  const auto fn = fns[mode];
+  if (p.outer.empty()) {
+    if (ra && rb) {
+      fn(a, b, y, 1);
+      std::fill(y + 1, y + p.total, y[0]);
+    } else {
+      splitRange(p.total, [&](int64_t s, int64_t e) { fn(ra ? a : a + s, rb ? b : b + s, y + s, e - s); });
+    }
+    return;
+  }
+  forEachRun(p, [&](const int64_t* offs, int64_t outOff, int64_t n) {
+    if (ra && rb) {
+      fn(a + offs[0], b + offs[1], y + outOff, 1);
+      std::fill(y + outOff + 1, y + outOff + n, y[outOff]);
+    } else {
+      fn(a + offs[0], b + offs[1], y + outOff, n);
+    }
+  });
+}
+
 template <class T, Bin B, class R> void applyBinary(const BroadcastPlan& p, const T* a, const T* b, R* y) {
   if constexpr (kSimdBinary<T, B>) {
     applySimdBinary<T, B>(p, a, b, y);
+    return;
+  }
+  if constexpr (kSimdCompare<T, B>) {
+    applySimdCompare<T, B>(p, a, b, y);
     return;
   }
   if (p.flat) {

@@ -182,8 +182,10 @@ void Session::ensureReady() {
 
   // The graph-compile out-of-memory check of runtime.md §7, before anything is built.
   device::checkDeviceMemory(*mp_, diags_);
-  std::shared_ptr<Program> p =
-      compileProgram(*mp_, diags_, options_.keptMainNames ? &*options_.keptMainNames : nullptr);
+  CompileOptions compileOptions;
+  compileOptions.fuseElementwise = options_.fuseElementwise;
+  compileOptions.keptMainNames = options_.keptMainNames ? &*options_.keptMainNames : nullptr;
+  std::shared_ptr<Program> p = compileProgram(*mp_, diags_, compileOptions);
   {
     // Frames (main values kept whole, subgraph arenas) and variables, for every replica.
     uint64_t perReplica = p->main->arenaBytes;
@@ -701,7 +703,8 @@ std::optional<HostTensor> Session::preview(const Value& v) {
   }
 
   try {
-    std::unique_ptr<CompiledGraph> sub = compileMainSubset(*mp_, *program_, include, diags_);
+    std::unique_ptr<CompiledGraph> sub =
+        compileMainSubset(*mp_, *program_, include, diags_, CompileOptions{.fuseElementwise = options_.fuseElementwise});
     DeviceState tmp;  // shares the variables (copy-on-write): the subset unshares what it writes
     tmp.vars.push_back(st_->dev.vars.at(0));
     tmp.remote.push_back(st_->dev.remote.at(0));

@@ -49,6 +49,7 @@ struct SessionOptions {
   // the others share buffers by liveness and `print` refuses them. Unset: every
   // main value is kept (the REPL, where any may be printed later).
   std::optional<std::set<std::string>> keptMainNames = std::nullopt;
+  bool fuseElementwise = true;     // vm/compiler.h CompileOptions (off: one instruction per op)
 };
 
 class Session {

@@ -34,6 +34,10 @@ typedef uint32_t vu __attribute__((vector_size(PIR_SIMD_BYTES)));
 typedef double vd __attribute__((vector_size(PIR_SIMD_BYTES)));
 typedef int64_t vl __attribute__((vector_size(PIR_SIMD_BYTES)));
 typedef uint64_t vul __attribute__((vector_size(PIR_SIMD_BYTES)));
+// One byte per lane of a float / double vector (bool masks in memory).
+typedef int8_t vbf __attribute__((vector_size(PIR_SIMD_BYTES / 4)));
+typedef int8_t vbd __attribute__((vector_size(PIR_SIMD_BYTES / 8)));
+typedef uint8_t vubf __attribute__((vector_size(PIR_SIMD_BYTES / 4)));
 
 template <class S> struct VOf;
 template <> struct VOf<float> {
@@ -406,6 +410,40 @@ template <class S, int K, int M> void binaryLoop(const S* a, const S* b, S* y, i
   }
 }
 
+template <class S, int K> inline bool cmpOp(S a, S b) {
+  if constexpr (K == kEq) return a == b;
+  else if constexpr (K == kNe) return a != b;
+  else if constexpr (K == kGt) return a > b;
+  else if constexpr (K == kGe) return a >= b;
+  else if constexpr (K == kLt) return a < b;
+  else return a <= b;
+}
+
+// Whole vectors compared in registers, the lane masks narrowed to bytes; the
+// tail element by element (a comparison is exact, so both agree).
+template <class S, int K, int M> void compareLoop(const S* a, const S* b, bool* y, int64_t n) {
+  using V = typename VOf<S>::V;
+  using I = typename VOf<S>::I;
+  constexpr int64_t W = kLanes<S>;
+  using vb = std::conditional_t<sizeof(S) == 4, vbf, vbd>;
+  const V sa = splat<V>(a[0]), sb = splat<V>(b[0]);
+  int64_t i = 0;
+  for (; i + W <= n; i += W) {
+    const V va = M == kScalarVec ? sa : load<V>(a + i);
+    const V vb2 = M == kVecScalar ? sb : load<V>(b + i);
+    I m;
+    if constexpr (K == kEq) m = va == vb2;
+    else if constexpr (K == kNe) m = va != vb2;
+    else if constexpr (K == kGt) m = va > vb2;
+    else if constexpr (K == kGe) m = va >= vb2;
+    else if constexpr (K == kLt) m = va < vb2;
+    else m = va <= vb2;
+    const vb bytes = -__builtin_convertvector(m, vb);  // -1 -> 1
+    std::memcpy(y + i, &bytes, W);
+  }
+  for (; i < n; ++i) y[i] = cmpOp<S, K>(M == kScalarVec ? a[0] : a[i], M == kVecScalar ? b[0] : b[i]);
+}
+
 template <class S> void scaledAdd(const S* x, const S* z, S* y, S a, S b, int64_t n, int mode) {
   if (mode == kVecVec) {
     for (int64_t i = 0; i < n; ++i) {
@@ -465,6 +503,30 @@ template <class E> void whereLoop(const bool* c, const void* xv, const void* zv,
   const E* x = static_cast<const E*>(xv);
   const E* z = static_cast<const E*>(zv);
   E* y = static_cast<E*>(yv);
+  if constexpr (sizeof(E) == 4) {
+    // Whole vectors: the condition bytes widened to lane masks, a bitwise
+    // select (moves bits: any 4-byte dtype); the rest below, element by element.
+    if ((rep & 1) == 0) {
+      using U = vu;
+      constexpr int64_t W = kLanes<float>;
+      using vb = vubf;
+      const U xs = splat<U>(bits<uint32_t>(x[0])), zs = splat<U>(bits<uint32_t>(z[0]));
+      int64_t i = 0;
+      for (; i + W <= n; i += W) {
+        vb cb;
+        std::memcpy(&cb, c + i, W);
+        const U m = U{} - __builtin_convertvector(cb, U);  // bools are 0/1: all ones where c
+        const U vx = (rep & 2) ? xs : load<U>(x + i);
+        const U vz = (rep & 4) ? zs : load<U>(z + i);
+        store(y + i, (vx & m) | (vz & ~m));
+      }
+      c += i;
+      if (!(rep & 2)) x += i;
+      if (!(rep & 4)) z += i;
+      y += i;
+      n -= i;
+    }
+  }
   switch (rep) {
     case 0:
       for (int64_t i = 0; i < n; ++i) y[i] = c[i] ? x[i] : z[i];
@@ -505,6 +567,65 @@ template <class E> void transposeBlocked(const void* srcv, void* dstv, int64_t r
   }
 }
 
+// 4-byte elements: whole 8x8 (AVX2) or 4x4 (SSE2) tiles transposed in
+// registers (shuffles move bits, so any 4-byte dtype and every NaN payload
+// pass unchanged), in panels of 32 source rows so that the 8 destination rows a
+// tile column writes stay in L1; the ragged edges go element by element.
+#if PIR_SIMD_BYTES >= 32
+constexpr int64_t kRegTile = 8;
+inline void transposeTile(const float* src, int64_t lds, float* dst, int64_t ldd) {
+  const __m256 r0 = _mm256_loadu_ps(src), r1 = _mm256_loadu_ps(src + lds), r2 = _mm256_loadu_ps(src + 2 * lds),
+               r3 = _mm256_loadu_ps(src + 3 * lds), r4 = _mm256_loadu_ps(src + 4 * lds),
+               r5 = _mm256_loadu_ps(src + 5 * lds), r6 = _mm256_loadu_ps(src + 6 * lds),
+               r7 = _mm256_loadu_ps(src + 7 * lds);
+  const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1), t2 = _mm256_unpacklo_ps(r2, r3),
+               t3 = _mm256_unpackhi_ps(r2, r3), t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5),
+               t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+  const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE),
+               s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE),
+               s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE),
+               s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+  _mm256_storeu_ps(dst, _mm256_permute2f128_ps(s0, s4, 0x20));
+  _mm256_storeu_ps(dst + ldd, _mm256_permute2f128_ps(s1, s5, 0x20));
+  _mm256_storeu_ps(dst + 2 * ldd, _mm256_permute2f128_ps(s2, s6, 0x20));
+  _mm256_storeu_ps(dst + 3 * ldd, _mm256_permute2f128_ps(s3, s7, 0x20));
+  _mm256_storeu_ps(dst + 4 * ldd, _mm256_permute2f128_ps(s0, s4, 0x31));
+  _mm256_storeu_ps(dst + 5 * ldd, _mm256_permute2f128_ps(s1, s5, 0x31));
+  _mm256_storeu_ps(dst + 6 * ldd, _mm256_permute2f128_ps(s2, s6, 0x31));
+  _mm256_storeu_ps(dst + 7 * ldd, _mm256_permute2f128_ps(s3, s7, 0x31));
+}
+#else
+constexpr int64_t kRegTile = 4;
+inline void transposeTile(const float* src, int64_t lds, float* dst, int64_t ldd) {
+  __m128 r0 = _mm_loadu_ps(src), r1 = _mm_loadu_ps(src + lds), r2 = _mm_loadu_ps(src + 2 * lds),
+         r3 = _mm_loadu_ps(src + 3 * lds);
+  _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+  _mm_storeu_ps(dst, r0);
+  _mm_storeu_ps(dst + ldd, r1);
+  _mm_storeu_ps(dst + 2 * ldd, r2);
+  _mm_storeu_ps(dst + 3 * ldd, r3);
+}
+#endif
+
+void transpose4(const void* srcv, void* dstv, int64_t rows, int64_t cols) {
+  // float* only as a register type: the loads and stores move bits.
+  const float* src = static_cast<const float*>(srcv);
+  float* dst = static_cast<float*>(dstv);
+  constexpr int64_t kPanel = 32;
+  const int64_t rowsT = rows - rows % kRegTile, colsT = cols - cols % kRegTile;
+  for (int64_t r0 = 0; r0 < rowsT; r0 += kPanel) {
+    const int64_t r1 = r0 + kPanel < rowsT ? r0 + kPanel : rowsT;
+    for (int64_t c = 0; c < colsT; c += kRegTile)
+      for (int64_t r = r0; r < r1; r += kRegTile) transposeTile(src + r * cols + c, cols, dst + c * rows + r, rows);
+  }
+  const uint32_t* s = static_cast<const uint32_t*>(srcv);
+  uint32_t* d = static_cast<uint32_t*>(dstv);
+  for (int64_t r = 0; r < rowsT; ++r)  // the columns right of the tiles
+    for (int64_t c = colsT; c < cols; ++c) d[c * rows + r] = s[r * cols + c];
+  for (int64_t c = 0; c < cols; ++c)  // the rows below them
+    for (int64_t r = rowsT; r < rows; ++r) d[c * rows + r] = s[r * cols + c];
+}
+
 template <class S> TypedTable<S> makeTyped() {
   TypedTable<S> t{};
   t.unary[kExp] = unaryVec<S, kExp>;
@@ -527,6 +648,12 @@ template <class S> TypedTable<S> makeTyped() {
   PIR_SIMD_BIN(kAdd) PIR_SIMD_BIN(kSub) PIR_SIMD_BIN(kMul) PIR_SIMD_BIN(kDiv) PIR_SIMD_BIN(kMax) PIR_SIMD_BIN(kMin)
 #undef PIR_SIMD_BIN
   t.scaledAdd = scaledAdd<S>;
+#define PIR_SIMD_CMP(K)                                   \
+  t.compare[K][kVecVec] = compareLoop<S, K, kVecVec>;       \
+  t.compare[K][kVecScalar] = compareLoop<S, K, kVecScalar>; \
+  t.compare[K][kScalarVec] = compareLoop<S, K, kScalarVec>;
+  PIR_SIMD_CMP(kEq) PIR_SIMD_CMP(kNe) PIR_SIMD_CMP(kGt) PIR_SIMD_CMP(kGe) PIR_SIMD_CMP(kLt) PIR_SIMD_CMP(kLe)
+#undef PIR_SIMD_CMP
   t.sum = sumContiguous<S>;
   t.sumRows = sumRows<S>;
   t.maxRows = maxRows<S>;
@@ -543,7 +670,7 @@ const Table& makeTable() {
       makeTyped<float>(),
       makeTyped<double>(),
       {whereLoop<uint8_t>, whereLoop<uint16_t>, whereLoop<uint32_t>, whereLoop<uint64_t>},
-      {transposeBlocked<uint8_t>, transposeBlocked<uint16_t>, transposeBlocked<uint32_t>, transposeBlocked<uint64_t>},
+      {transposeBlocked<uint8_t>, transposeBlocked<uint16_t>, transpose4, transposeBlocked<uint64_t>},
   };
   return t;
 }

@@ -23,6 +23,7 @@ enum UnaryKind : int {
   kUnaryCount
 };
 enum BinaryKind : int { kAdd, kSub, kMul, kDiv, kMax, kMin, kBinaryCount };
+enum CompareKind : int { kEq, kNe, kGt, kGe, kLt, kLe, kCompareCount };
 // Which operands are one repeated element (a scalar broadcast along the run).
 enum BinaryMode : int { kVecVec, kVecScalar, kScalarVec, kModeCount };
 
@@ -35,6 +36,8 @@ template <class S> struct TypedTable {
   // y = a*x + b*z (two roundings and an add, never fused: bit-equal to the
   // separate ops); `mode` as BinaryMode for (x, z).
   void (*scaledAdd)(const S* x, const S* z, S* y, S a, S b, int64_t n, int mode);
+  // y[i] = a[i] OP b[i] as bool (0/1 bytes); IEEE comparisons (NaN: only != holds).
+  void (*compare[kCompareCount][kModeCount])(const S* a, const S* b, bool* y, int64_t n);
   // The sum of x[0..n) in the documented order: 16 interleaved partial sums
   // (element i goes to partial i % 16) over the first n - n % 16 elements,
   // combined pairwise (p[j] += p[j+8], then +4, +2, +1), then the remaining

@@ -1,0 +1,336 @@
+#include "vm/fusion.h"
+
+#include <map>
+#include <set>
+#include <utility>
+
+#include "vm/kernel_util.h"
+
+namespace pir::vm {
+
+namespace {
+
+bool integerDivision(const Op& op) {
+  switch (op.code) {
+    case OpCode::Div:
+    case OpCode::DivInplace:
+    case OpCode::Fmod:
+      return !op.operands.empty() && !isFloat(op.operands[0].type().dtype);
+    default:
+      return false;
+  }
+}
+
+// The type of an elementwise op's (only) result, bound or not.
+const TensorType& resultType(const Op& op) {
+  if (!op.results.empty() && op.results[0]) return op.results[0]->type;
+  return op.operands[static_cast<size_t>(op.info().inplaceOperand)].type();
+}
+
+}  // namespace
+
+bool isStorage(const Op& op) { return op.code == OpCode::Const || op.code == OpCode::Var; }
+
+bool fusibleOp(const Op& op) {
+  const OpInfo& info = op.info();
+  if (!info.has(F_ELEMENTWISE) || info.has(F_VIEW) || info.has(F_REGION) || !op.callees.empty()) return false;
+  if (op.code == OpCode::Identity || op.code == OpCode::Detach) return false;  // plain copies: nothing to fuse
+  if (!hasKernel(op.code) || integerDivision(op) || op.results.size() > 1 || op.operands.empty()) return false;
+  for (const Operand& o : op.operands) {
+    if (o.kind == Operand::Kind::Value) continue;
+    if (o.kind == Operand::Kind::Literal && o.literal) continue;
+    return false;
+  }
+  const int target = info.inplaceOperand;
+  if (target >= static_cast<int>(op.operands.size())) return false;
+  // An in-place op writes a value's storage (never a literal's shared constant).
+  if (target >= 0 && op.operands[static_cast<size_t>(target)].kind != Operand::Kind::Value) return false;
+  // An unbound result is fine for an in-place op (it writes its target).
+  if ((op.results.empty() || !op.results[0]) && target < 0) return false;
+  return true;
+}
+
+std::vector<FusionRange> findFusionRanges(std::span<const Op* const> ops,
+                                          const std::function<bool(const Op&)>& eligible) {
+  std::vector<FusionRange> ranges;
+  auto candidate = [&](size_t k) { return fusibleOp(*ops[k]) && eligible(*ops[k]); };
+  // The values a run produced: results, and the storage its in-place ops wrote.
+  auto addProduced = [](const Op& op, std::set<const Value*>& produced) {
+    if (!op.results.empty() && op.results[0]) produced.insert(op.results[0]);
+    if (const int t = op.info().inplaceOperand; t >= 0) produced.insert(op.operands[static_cast<size_t>(t)].value);
+  };
+  auto readsAny = [](const Op& op, const std::set<const Value*>& produced) {
+    for (const Operand& o : op.operands)
+      if (o.kind == Operand::Kind::Value && produced.count(o.value)) return true;
+    return false;
+  };
+  size_t k = 0;
+  while (k < ops.size()) {
+    if (!candidate(k)) {
+      ++k;
+      continue;
+    }
+    const Shape& shape = resultType(*ops[k]).shape;
+    std::set<const Value*> produced;
+    addProduced(*ops[k], produced);
+    size_t e = k + 1, end = k + 1, steps = 1;
+    for (; e < ops.size(); ++e) {
+      if (isStorage(*ops[e])) continue;  // `const`/`var` emit no code: the run goes on past them
+      if (!(candidate(e) && resultType(*ops[e]).shape == shape && readsAny(*ops[e], produced))) break;
+      addProduced(*ops[e], produced);
+      end = e + 1;
+      ++steps;
+    }
+    if (steps >= 2) ranges.push_back({k, end});
+    k = end;
+  }
+  return ranges;
+}
+
+std::string fusedOpNames(std::span<const Op* const> ops) {
+  std::string s;
+  for (const Op* op : ops) {
+    if (!s.empty()) s += ", ";
+    s += std::string(op->info().name);
+  }
+  return s;
+}
+
+// ---- the fused kernel ------------------------------------------------------------
+
+namespace {
+
+// Where a step operand's block lives.
+enum class BufKind : uint8_t {
+  Flat,      // chain-shaped memory (an instruction operand): block b is at element b*kFusionBlock
+  Scalar,    // one element read by every position (an instruction operand)
+  Gathered,  // another broadcast operand: its elements for the block are gathered into scratch
+  Scratch,   // a value only the chain reads: per-block scratch
+};
+
+struct Buffer {
+  BufKind kind = BufKind::Flat;
+  bool inOuts = false;   // Flat/Scalar/Gathered: the memory is outs[io], else ins[io]
+  uint32_t io = 0;
+  uint32_t scratch = 0;  // Gathered/Scratch: scratch buffer index
+  int elemSize = 1;
+  detail::BroadcastPlan plan;  // Gathered: the operand's broadcast onto the chain shape
+};
+
+struct StepKernel {
+  PreparedKernel full, tail;      // for a block of kFusionBlock (or the whole chain) / the last, shorter block
+  std::vector<uint32_t> ins, outs;  // buffer indices
+  std::vector<TensorType> types;  // per operand then result: the block types the kernels were prepared for
+  std::vector<TensorType> tailTypes;
+};
+
+struct FusedState {
+  int64_t total = 0, block = 0, blocks = 0;
+  std::vector<Buffer> buffers;
+  std::vector<StepKernel> steps;
+  size_t scratchCount = 0;
+  size_t maxArgs = 0;
+};
+
+// Copies the elements of a broadcast operand at chain positions [start, start+n)
+// into `dst` (contiguous), walking the plan's coalesced dims from `start`.
+void gatherBlock(const Buffer& b, const std::byte* src, std::byte* dst, int64_t start, int64_t n) {
+  const detail::BroadcastPlan& p = b.plan;
+  const size_t es = static_cast<size_t>(b.elemSize);
+  const int64_t inner = p.inner;
+  const bool repeated = p.innerBroadcast[0] != 0;
+  const size_t rank = p.outer.size();
+  int64_t idx[detail::kMaxCoalescedRank + 1] = {0};
+  int64_t rest = start / inner;
+  int64_t within = start % inner;
+  int64_t off = 0;
+  for (size_t d = rank; d-- > 0;) {
+    idx[d] = rest % p.outer[d];
+    rest /= p.outer[d];
+    off += idx[d] * p.outerStrides[0][d];
+  }
+  while (n > 0) {
+    const int64_t len = std::min(n, inner - within);
+    if (repeated) {
+      const std::byte* e = src + off * es;
+      switch (es) {
+        case 1: std::fill_n(reinterpret_cast<uint8_t*>(dst), len, *reinterpret_cast<const uint8_t*>(e)); break;
+        case 2: std::fill_n(reinterpret_cast<uint16_t*>(dst), len, *reinterpret_cast<const uint16_t*>(e)); break;
+        case 4: std::fill_n(reinterpret_cast<uint32_t*>(dst), len, *reinterpret_cast<const uint32_t*>(e)); break;
+        default: std::fill_n(reinterpret_cast<uint64_t*>(dst), len, *reinterpret_cast<const uint64_t*>(e)); break;
+      }
+    } else {
+      std::memcpy(dst, src + (off + within) * es, static_cast<size_t>(len) * es);
+    }
+    dst += static_cast<size_t>(len) * es;
+    n -= len;
+    within = 0;
+    for (size_t d = rank; d-- > 0;) {  // next run: odometer over the outer dims
+      if (++idx[d] < p.outer[d]) {
+        off += p.outerStrides[0][d];
+        break;
+      }
+      off -= p.outerStrides[0][d] * (p.outer[d] - 1);
+      idx[d] = 0;
+    }
+  }
+}
+
+// Per-thread scratch: the blocks of one chain run on one thread.
+struct ScratchArea {
+  std::vector<std::byte> bytes;
+  std::vector<std::byte*> ptr;
+  std::vector<TensorRef> refs;
+};
+
+void runBlocks(const FusedState& s, const TensorRef* ins, TensorRef* outs, KernelContext& ctx, int64_t b0,
+               int64_t b1) {
+  thread_local ScratchArea area;
+  constexpr size_t kAlign = 64;
+  const size_t stride = (static_cast<size_t>(s.block) * 8 + kAlign - 1) / kAlign * kAlign;
+  if (area.bytes.size() < s.scratchCount * stride + kAlign) area.bytes.resize(s.scratchCount * stride + kAlign);
+  std::byte* scratch0 = reinterpret_cast<std::byte*>(
+      (reinterpret_cast<uintptr_t>(area.bytes.data()) + kAlign - 1) / kAlign * kAlign);
+  area.ptr.resize(s.buffers.size());
+  area.refs.resize(s.maxArgs);
+  std::byte** ptr = area.ptr.data();
+  TensorRef* refs = area.refs.data();
+  for (int64_t b = b0; b < b1; ++b) {
+    const int64_t start = b * s.block;
+    const int64_t n = std::min(s.block, s.total - start);
+    const bool tail = n != s.block;
+    for (size_t i = 0; i < s.buffers.size(); ++i) {
+      const Buffer& buf = s.buffers[i];
+      std::byte* base = static_cast<std::byte*>(buf.inOuts ? outs[buf.io].data : ins[buf.io].data);
+      switch (buf.kind) {
+        case BufKind::Flat: ptr[i] = base + start * buf.elemSize; break;
+        case BufKind::Scalar: ptr[i] = base; break;
+        case BufKind::Gathered:
+          ptr[i] = scratch0 + buf.scratch * stride;
+          gatherBlock(buf, base, ptr[i], start, n);
+          break;
+        case BufKind::Scratch: ptr[i] = scratch0 + buf.scratch * stride; break;
+      }
+    }
+    for (const StepKernel& step : s.steps) {
+      const std::vector<TensorType>& types = tail ? step.tailTypes : step.types;
+      const size_t nin = step.ins.size();
+      for (size_t j = 0; j < nin; ++j) refs[j] = TensorRef{ptr[step.ins[j]], &types[j]};
+      for (size_t j = 0; j < step.outs.size(); ++j) refs[nin + j] = TensorRef{ptr[step.outs[j]], &types[nin + j]};
+      (tail ? step.tail : step.full)(refs, refs + nin, ctx);
+    }
+  }
+}
+
+void runFused(const FusedState& s, const TensorRef* ins, TensorRef* outs, KernelContext& ctx) {
+  // Large chains split their blocks over the kernel threads (each with its own
+  // scratch); the steps' own kernels then see block-sized ranges and never split.
+  if (s.total >= 2 * detail::kMinElementsPerThread && simd::kernelThreads() > 1) {
+    simd::parallelFor(s.blocks, std::max<int64_t>(1, detail::kMinElementsPerThread / s.block),
+                      [&](int64_t b0, int64_t b1) { runBlocks(s, ins, outs, ctx, b0, b1); });
+    return;
+  }
+  runBlocks(s, ins, outs, ctx, 0, s.blocks);
+}
+
+}  // namespace
+
+FusedChain buildFusedChain(std::span<const FusionStep> steps, const std::function<bool(uint32_t)>& keep) {
+  if (steps.empty() || steps[0].outs.empty()) throw KernelError("fused chain: no steps");
+  FusedChain chain;
+  FusedState s;
+  s.total = steps[0].outs[0].type->numElements();
+  s.block = std::min(kFusionBlock, std::max<int64_t>(s.total, 1));
+  s.blocks = (s.total + s.block - 1) / s.block;
+  const int64_t tailLen = s.total % s.block;
+  const Shape& chainShape = steps[0].outs[0].type->shape;
+
+  // Buffers by slot (a gathered operand also by the shape it is read as: two
+  // aliases of one slot may broadcast differently).
+  std::map<std::pair<uint32_t, Shape>, uint32_t> bufferOf;
+  std::set<uint32_t> listedOut;
+  auto addScratch = [&](Buffer b) {
+    b.scratch = static_cast<uint32_t>(s.scratchCount++);
+    s.buffers.push_back(std::move(b));
+    return static_cast<uint32_t>(s.buffers.size() - 1);
+  };
+  auto readBuffer = [&](const FusionArg& a) -> uint32_t {
+    const int64_t n = a.type->numElements();
+    const bool gathered = n != s.total && n != 1;
+    const auto key = std::make_pair(a.slot, gathered ? a.type->shape : Shape{});
+    if (auto it = bufferOf.find(key); it != bufferOf.end()) return it->second;
+    Buffer b;
+    b.elemSize = dtypeSize(a.type->dtype);
+    b.io = static_cast<uint32_t>(chain.ins.size());
+    chain.ins.push_back(a);
+    uint32_t index;
+    if (gathered) {
+      b.kind = BufKind::Gathered;
+      const Shape shapes[1] = {a.type->shape};
+      b.plan = detail::planBroadcast(shapes, chainShape);
+      if (b.plan.total != s.total) throw KernelError("fused chain: " + a.type->str() + " does not broadcast");
+      index = addScratch(std::move(b));
+    } else {
+      b.kind = n == s.total ? BufKind::Flat : BufKind::Scalar;
+      s.buffers.push_back(std::move(b));
+      index = static_cast<uint32_t>(s.buffers.size() - 1);
+    }
+    bufferOf[key] = index;
+    return index;
+  };
+  auto writeBuffer = [&](const FusionArg& a) -> uint32_t {
+    const auto key = std::make_pair(a.slot, Shape{});
+    const bool memory = keep(a.slot);
+    if (memory && !listedOut.count(a.slot)) {  // listed once, whoever writes it first
+      listedOut.insert(a.slot);
+      chain.outs.push_back(a);
+    }
+    if (auto it = bufferOf.find(key); it != bufferOf.end()) return it->second;
+    Buffer b;
+    b.elemSize = dtypeSize(a.type->dtype);
+    if (!memory) {
+      b.kind = BufKind::Scratch;
+      return bufferOf[key] = addScratch(std::move(b));
+    }
+    b.kind = BufKind::Flat;
+    b.inOuts = true;
+    b.io = static_cast<uint32_t>(chain.outs.size() - 1);
+    s.buffers.push_back(std::move(b));
+    return bufferOf[key] = static_cast<uint32_t>(s.buffers.size() - 1);
+  };
+
+  for (const FusionStep& step : steps) {
+    StepKernel k;
+    std::vector<TensorType> full, tail;
+    auto blockType = [&](const FusionArg& a, int64_t len, bool scalar) {
+      return TensorType{a.type->dtype, scalar ? Shape{} : Shape{len}};
+    };
+    for (const FusionArg& a : step.ins) {
+      const uint32_t b = readBuffer(a);
+      k.ins.push_back(b);
+      const bool scalar = s.buffers[b].kind == BufKind::Scalar;
+      full.push_back(blockType(a, s.block, scalar));
+      tail.push_back(blockType(a, tailLen, scalar));
+    }
+    for (const FusionArg& a : step.outs) {
+      if (a.type->numElements() != s.total) throw KernelError("fused chain: results of different sizes");
+      k.outs.push_back(writeBuffer(a));
+      full.push_back(blockType(a, s.block, false));
+      tail.push_back(blockType(a, tailLen, false));
+    }
+    const size_t nin = step.ins.size();
+    k.full = prepareKernel(*step.op, std::span(full).first(nin), std::span(full).subspan(nin));
+    if (tailLen > 0 && s.blocks > 1)
+      k.tail = prepareKernel(*step.op, std::span(tail).first(nin), std::span(tail).subspan(nin));
+    k.types = std::move(full);
+    k.tailTypes = std::move(tail);
+    s.maxArgs = std::max(s.maxArgs, k.types.size());
+    s.steps.push_back(std::move(k));
+  }
+  if (s.blocks == 1 || tailLen == 0)  // no shorter block: the tail types are never used
+    for (StepKernel& k : s.steps) k.tailTypes = k.types;
+  chain.kernel = detail::makeKernel<FusedState, runFused>(std::move(s));
+  return chain;
+}
+
+}  // namespace pir::vm

@@ -1,0 +1,93 @@
+// Fused elementwise chains (docs/decisions.md "Fused elementwise chains").
+//
+// The compiler finds runs of consecutive elementwise ops of one result shape,
+// each reading a value an earlier op of the run produced (a relu gradient
+// `greater` + `where`, bias-add + relu, an SGD update `mul` + `scaled_add_`),
+// and emits one `fused` instruction for the run. Its kernel walks the
+// elements in blocks of kFusionBlock: per block it runs every op's own
+// kernel (prepared for the block's length, so the per-element arithmetic is
+// the unfused kernel's, bit for bit) over block-sized pieces of the operands.
+// Values that nothing after the chain reads live only in per-block scratch
+// buffers (they stay in L1) and are never written to their arena slot.
+//
+// Invariants that make the block order equal the op order:
+//  - every step computes element i from element i of its chain-shaped
+//    operands (or a broadcast operand the chain never writes), so processing
+//    block by block performs, for each element, the same operations in the
+//    same order as the op-by-op program;
+//  - two slots either are the same storage or are disjoint (the arena reuses
+//    a buffer only for a value of the same byte size), so an in-place write
+//    or a reused buffer only ever touches the block being computed;
+//  - no step can fail at run time (integer division is left unfused), so a
+//    chain never stops half-way through its blocks.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ir/ir.h"
+#include "vm/kernels.h"
+
+namespace pir::vm {
+
+// Elements per block: a multiple of every vector width (and of 64, the
+// thread-split granule); 4 KiB of f32 per operand keeps a chain of a few
+// operands in L1.
+inline constexpr int64_t kFusionBlock = 1024;
+
+// True if `op` may be a step of a chain: an elementwise op with a compute
+// kernel (unary incl. clip, binary incl. comparisons and variadic
+// maximum/minimum, where, scaled_add, cast; the in-place `_` variants
+// included), one result (or an in-place alias of a value), tensor operands
+// only, and no run-time error path (integer div/fmod are excluded).
+bool fusibleOp(const Op& op);
+
+// `const` and `var`: storage, no code; a chain may run past them (they are
+// not steps of it).
+bool isStorage(const Op& op);
+
+// A half-open range of positions in the compiler's flattened op list.
+struct FusionRange {
+  size_t begin = 0, end = 0;
+};
+
+// The chains of `ops`: maximal runs of consecutive ops with fusibleOp and
+// `eligible` (the compiler's own conditions, e.g. no view slots) that have the
+// same result type shape, where each op after the first reads a result of an
+// earlier op of the run (storage ops in between are skipped). Only runs of
+// two steps or more.
+std::vector<FusionRange> findFusionRanges(std::span<const Op* const> ops,
+                                          const std::function<bool(const Op&)>& eligible);
+
+// One operand use as the compiler resolved it.
+struct FusionArg {
+  uint32_t slot = 0;
+  const TensorType* type = nullptr;
+};
+struct FusionStep {
+  const Op* op = nullptr;
+  std::vector<FusionArg> ins;   // tensor operands in order (values and literals)
+  std::vector<FusionArg> outs;  // results; an in-place op's out 0 is its in 0's slot
+};
+
+// What a chain reads and writes, and its kernel: ins then outs are the
+// instruction's operands.
+struct FusedChain {
+  std::vector<FusionArg> ins;   // slots read before the chain writes them (each once)
+  std::vector<FusionArg> outs;  // slots written to memory (each once)
+  PreparedKernel kernel;
+};
+
+// Builds the chain of `steps` (all results of one shape). `keep(slot)` says
+// whether a slot a step writes must be written to memory (read after the
+// chain, returned, a variable, parameter or main-graph value, or read by
+// nothing at all); other written slots are per-block scratch.
+// Throws KernelError when a step has no kernel for its types.
+FusedChain buildFusedChain(std::span<const FusionStep> steps, const std::function<bool(uint32_t)>& keep);
+
+// "greater, where": the ops of a chain, for disasm and --trace.
+std::string fusedOpNames(std::span<const Op* const> ops);
+
+}  // namespace pir::vm
