@@ -66,7 +66,10 @@ class Session {
   // Runs `module` from now on: the next command recompiles it; variables and
   // last-run values carry over by Value::uid (a Module::clone keeps uids, so
   // a transformed copy of the program continues the same session).
-  void setModule(Module& module) { mp_ = &module; }
+  void setModule(Module& module) {
+    mp_ = &module;
+    forgetPreviews();
+  }
   const Module& module() const { return *mp_; }
 
   // Variables back to their initial values; stream buffers (fed and d2h) and
@@ -81,7 +84,26 @@ class Session {
   // The value of a main-graph value computed from constants and variables alone
   // (nothing upstream reads a stream or remote buffer, and no collective), for
   // replica 0; nullopt otherwise. Changes nothing; print_tensor output is discarded.
+  // Ctrl-C during the evaluation is reported (CompileError), not swallowed.
+  //
+  // Incremental, for the REPL's echo of every definition: previews are cached
+  // by Value::uid (up to kPreviewCacheBytes), and a preview evaluates only the
+  // ops upstream of `v` back to cached values, against the bytecode of the
+  // subgraphs it calls; it compiles the whole program only when its cone calls
+  // a subgraph. The cache is dropped when the state changes (run, write, reset,
+  // restore) and when an op that writes a value in place is added to main.
   std::optional<HostTensor> preview(const Value& v);
+  // Drops cached previews (after the program was transformed, e.g. by passes).
+  void forgetPreviews();
+  static constexpr uint64_t kPreviewCacheBytes = 64ull << 20;
+
+  // Work counters, for tests that assert complexity rather than time.
+  struct Counters {
+    uint64_t programCompiles = 0;     // whole-program compiles (ensureReady)
+    uint64_t previewOpsVisited = 0;   // main ops the previews' backward walks looked at
+    uint64_t previewOpsCompiled = 0;  // main ops compiled (and run) for previews
+  };
+  const Counters& counters() const { return counters_; }
 
   // The bytecode of `g` (null: every graph), compiling if needed.
   std::string disassemble(const Graph* g);
@@ -115,6 +137,11 @@ class Session {
   uint64_t compiledGeneration_ = 0;    // Module::generation the program was compiled at
   const Module* compiledModule_ = nullptr;
   std::unique_ptr<State> st_;
+  struct PreviewCache;
+  std::unique_ptr<PreviewCache> previews_;
+  Counters counters_;
+  PreviewCache& previewCache();
+  HostTensor previewVariable(const Value& v);
   std::vector<const Resource*> lastWritten_;
 };
 
