@@ -745,6 +745,11 @@ bool Repl::quitRequested() const { return impl_->quit; }
 bool Repl::anyInputFailed() const { return impl_->failed; }
 Completion Repl::complete(std::string_view lineBeforeCursor) const { return impl_->complete(lineBeforeCursor); }
 const Module& Repl::module() const { return impl_->module; }
+Repl::Stats Repl::stats() const {
+  const vm::Session::Counters& c = impl_->session.counters();
+  return {impl_->charactersScannedBefore + impl_->scanner.charactersScanned(), c.programCompiles, c.previewOpsVisited,
+          c.previewOpsCompiled};
+}
 
 const std::vector<std::string>& Repl::metaCommandNames() {
   static const std::vector<std::string> names = [] {

@@ -177,6 +177,7 @@ void Session::ensureReady() {
   // The graph-compile out-of-memory check of runtime.md §7, before anything is built.
   device::checkDeviceMemory(*mp_, diags_);
   std::shared_ptr<Program> p = compileProgram(*mp_, diags_);
+  ++counters_.programCompiles;
   {
     // Frames (main values kept whole, subgraph arenas) and variables, for every replica.
     uint64_t perReplica = p->main->arenaBytes;
@@ -756,10 +757,7 @@ std::optional<HostTensor> Session::preview(const Value& v) {
   // Subgraph bytecode comes from the compiled program; a cone of main-only
   // ops needs none of it (nor the rest of main compiled).
   static const Program kNoProgram;
-  if (callsSubgraphs) {
-    ensureReady();
-    ++counters_.programCompiles;
-  }
+  if (callsSubgraphs) ensureReady();
   const Program& program = callsSubgraphs || program_ ? *program_ : kNoProgram;
   std::vector<const Value*> variables;
   std::reverse(include.begin(), include.end());
