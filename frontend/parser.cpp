@@ -10,6 +10,8 @@
 #include <cctype>
 #include "frontend/parser.h"
 
+#include "ir/interrupt.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -617,6 +619,16 @@ PIR_ACTION(save_target) { s.save.target = ast::Name{std::string(in.string_view()
 PIR_ACTION(save_path) { s.save.path = std::move(s.str); }
 PIR_ACTION(save_cmd) { s.sink.save(std::move(s.save)); }
 
+// Ctrl-C (ir/interrupt.h) is polled once per statement, so a long file or
+// REPL input stops at the statement being read. Top-level items and the
+// statements of graph and main bodies both count.
+template <typename ActionInput>
+void stopIfInterrupted(const ActionInput& in, ParseState& s) {
+  if (interruptRequested()) s.fail(s.loc(in.iterator()), kInterruptedMessage);
+}
+PIR_ACTION(top_item) { stopIfInterrupted(in, s); }
+PIR_ACTION(body_stmt) { stopIfInterrupted(in, s); }
+
 #undef PIR_ACTION
 
 // The directory load() paths of this buffer are relative to; "" for
@@ -652,30 +664,39 @@ void parseBuffer(uint32_t file, ast::ParseSink& sink, DiagnosticEngine& diags, s
   }
 }
 
-bool needsMoreInput(std::string_view text) {
-  int64_t depth = 0;
-  bool inString = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (inString) {
-      if (c == '\\') ++i;  // skip the escaped character
-      else if (c == '"') inString = false;
+void InputScanner::feed(std::string_view text) {
+  if (overClosed_) return;  // the answer is final: the parser reports the stray closer
+  for (char c : text) {
+    ++scanned_;
+    if (inComment_) {
+      if (c == '\n') inComment_ = false;
+      continue;
+    }
+    if (inString_) {
+      if (escaped_) escaped_ = false;  // the escaped character, whatever it is
+      else if (c == '\\') escaped_ = true;
+      else if (c == '"') inString_ = false;
       continue;
     }
     switch (c) {
-      case '"': inString = true; break;
-      case '#':
-        while (i < text.size() && text[i] != '\n') ++i;
-        break;
-      case '(': case '[': case '{': ++depth; break;
+      case '"': inString_ = true; break;
+      case '#': inComment_ = true; break;
+      case '(': case '[': case '{': ++depth_; break;
       case ')': case ']': case '}':
-        // More closers than openers: no further line can fix it; let the parser report.
-        if (--depth < 0) return false;
+        if (--depth_ < 0) {
+          overClosed_ = true;
+          return;
+        }
         break;
       default: break;
     }
   }
-  return inString || depth > 0;
+}
+
+bool needsMoreInput(std::string_view text) {
+  InputScanner scanner;
+  scanner.feed(text);
+  return scanner.needsMoreInput();
 }
 
 }  // namespace pir

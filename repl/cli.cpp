@@ -4,6 +4,7 @@
 
 #include "vm/host_memory.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <cctype>
@@ -17,6 +18,7 @@
 
 #include "frontend/builder.h"
 #include "frontend/recovery.h"
+#include "ir/interrupt.h"
 #include "ir/op_docs.h"
 #include "ir/op_info.h"
 #include "ir/printer.h"
@@ -30,6 +32,46 @@
 
 namespace pir::cli {
 namespace {
+
+volatile sig_atomic_t gRunSigint = 0;
+extern "C" void onRunSigint(int) {
+  gRunSigint = 1;
+  requestInterrupt();
+}
+
+// `pir run` under Ctrl-C: the run stops at the op being executed (or the
+// statement being read) with the usual located error, "interrupted"
+// (ir/interrupt.h); then the process ends by SIGINT, as a shell expects of an
+// interrupted command. SA_RESETHAND: a second Ctrl-C kills at once (a single
+// long kernel does not poll). A SIGINT ignored by the parent stays ignored.
+class RunInterruptScope {
+ public:
+  RunInterruptScope() {
+    struct sigaction action {};
+    action.sa_handler = onRunSigint;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESETHAND | SA_RESTART;
+    installed_ = sigaction(SIGINT, &action, &previous_) == 0;
+    if (installed_ && previous_.sa_handler == SIG_IGN) {
+      sigaction(SIGINT, &previous_, nullptr);
+      installed_ = false;
+    }
+  }
+  ~RunInterruptScope() {
+    if (!installed_) return;
+    sigaction(SIGINT, &previous_, nullptr);
+    if (gRunSigint) {
+      std::fflush(nullptr);
+      ::raise(SIGINT);
+    }
+  }
+  RunInterruptScope(const RunInterruptScope&) = delete;
+  RunInterruptScope& operator=(const RunInterruptScope&) = delete;
+
+ private:
+  struct sigaction previous_ {};
+  bool installed_ = false;
+};
 
 constexpr int kOk = 0;
 constexpr int kProgramError = 1;
@@ -431,6 +473,7 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
     });
     if (!ok) return kUsageError;
     o.file = *file;
+    RunInterruptScope interruptible;
     return runCommand(o, in, out, err);
   }
   if (name == "disasm") {

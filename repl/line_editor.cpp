@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "ir/interrupt.h"
+
 namespace pir {
 
 std::string commonPrefix(const std::vector<std::string>& words) {
@@ -55,9 +57,14 @@ TabAction tabAction(std::string_view word, const std::vector<std::string>& candi
 namespace {
 
 // Set by SIGINT while a line is being read; el_gets then fails with EINTR
-// because the handler is installed without SA_RESTART.
+// because the handler is installed without SA_RESTART. While a command runs
+// (between lines) the same SIGINT asks the running work to stop (ir/interrupt.h);
+// readLine clears both before the next line.
 volatile sig_atomic_t gInterrupted = 0;
-extern "C" void onInterrupt(int) { gInterrupted = 1; }
+extern "C" void onInterrupt(int) {
+  gInterrupted = 1;
+  requestInterrupt();
+}
 
 }  // namespace
 
@@ -164,6 +171,7 @@ LineEditor::Status LineEditor::readLine(const std::string& prompt, std::string& 
   Impl& s = *impl_;
   s.prompt = prompt;
   gInterrupted = 0;
+  clearInterrupt();
   int count = 0;
   const char* text = el_gets(s.el, &count);
   if (gInterrupted) {

@@ -10,11 +10,13 @@
 #include <iostream>
 #include <sstream>
 #include <utility>
+#include <unordered_set>
 
 #include "frontend/builder.h"
 #include "frontend/parser.h"
 #include "ir/printer.h"
 #include "ir/diagnostics.h"
+#include "ir/interrupt.h"
 #include "ir/op_info.h"
 #include "passes/pass_manager.h"
 #include "repl/commands.h"
@@ -156,10 +158,9 @@ std::vector<ScanToken> scanTokens(std::string_view text) {
 std::vector<std::string> implicitStreamLoads(std::string_view input, const Module& module) {
   std::vector<ScanToken> tokens = scanTokens(input);
   std::vector<std::string> loads;
-  std::vector<std::string> definedHere;
-  auto defined = [&](const std::string& n) {
-    return module.main->lookup(n) || std::find(definedHere.begin(), definedHere.end(), n) != definedHere.end();
-  };
+  std::unordered_set<std::string> loaded;  // = loads, for lookup
+  std::unordered_set<std::string> definedHere;
+  auto defined = [&](const std::string& n) { return module.main->lookup(n) || definedHere.count(n) != 0; };
   auto isOpen = [](const ScanToken& t) { return t.kind == 'p' && (t.text == "(" || t.text == "[" || t.text == "{"); };
   auto isClose = [](const ScanToken& t) { return t.kind == 'p' && (t.text == ")" || t.text == "]" || t.text == "}"); };
 
@@ -187,15 +188,24 @@ std::vector<std::string> implicitStreamLoads(std::string_view input, const Modul
         defs.push_back(n);
         continue;
       }
-      if (defined(n) || std::find(loads.begin(), loads.end(), n) != loads.end()) continue;
+      if (defined(n) || loaded.count(n)) continue;
       const Resource* r = module.findResource(n);
-      if (r && r->kind == Resource::Kind::H2D) loads.push_back(n);
+      if (r && r->kind == Resource::Kind::H2D && loaded.insert(n).second) loads.push_back(n);
     }
-    definedHere.insert(definedHere.end(), defs.begin(), defs.end());
+    definedHere.insert(defs.begin(), defs.end());
   };
 
   std::vector<char> stack;  // open brackets; 'M' marks the brace of `main {`
-  auto depth = [&] { return std::count_if(stack.begin(), stack.end(), [](char c) { return c != 'M'; }); };
+  size_t openBrackets = 0;  // entries of `stack` other than 'M' (kept, not counted per token: linear)
+  auto depth = [&] { return openBrackets; };
+  auto pushOpen = [&](char c) {
+    stack.push_back(c);
+    if (c != 'M') ++openBrackets;
+  };
+  auto popOpen = [&] {
+    if (stack.back() != 'M') --openBrackets;
+    stack.pop_back();
+  };
   size_t start = 0;
   for (size_t k = 0; k < tokens.size(); ++k) {
     const ScanToken& t = tokens[k];
@@ -216,21 +226,21 @@ std::vector<std::string> implicitStreamLoads(std::string_view input, const Modul
       continue;
     }
     if (depth() == 0 && t.kind == 'w' && t.text == "main" && k + 1 < tokens.size() && tokens[k + 1].text == "{") {
-      stack.push_back('M');
+      pushOpen('M');
       start = k + 2;
       ++k;
       continue;
     }
     if (isOpen(t)) {
-      stack.push_back(t.text[0]);
+      pushOpen(t.text[0]);
     } else if (isClose(t)) {
       if (!stack.empty() && stack.back() == 'M' && depth() == 0) {
         statement(start, k);
         start = k + 1;
-        stack.pop_back();
+        popOpen();
         continue;
       }
-      if (!stack.empty()) stack.pop_back();
+      if (!stack.empty()) popOpen();
     } else if (t.kind == ';' && depth() == 0) {
       statement(start, k);
       start = k + 1;
@@ -264,8 +274,11 @@ struct Repl::Impl : BuildListener {
     ~EchoOff() { flag = saved; }
   };
 
-  // The open input and the session line it started on.
+  // The open input and the session line it started on. `scanner` has seen
+  // exactly openInput (each character once: input is linear in its length).
   std::string openInput;
+  InputScanner scanner;
+  uint64_t charactersScannedBefore = 0;  // by scanners of earlier inputs
   uint32_t openInputLine = 0;
   uint32_t nextLine = 1;
   uint32_t metaFile = 0;  // the source buffer of the meta-command being run (its errors' location)
@@ -566,6 +579,7 @@ struct Repl::Impl : BuildListener {
         failed = true;
         return false;
       }
+      session.forgetPreviews();  // values were rewritten: cached previews rest on the old ops
       pushUndo(checkpoint, std::move(snapshot), ":passes " + list);
       return true;
     }
@@ -645,6 +659,10 @@ struct Repl::Impl : BuildListener {
 
   // ---- lines ---------------------------------------------------------------------
   void feedLine(std::string_view line) {
+    // A Ctrl-C stops the input it arrives in and nothing after it.
+    struct ClearInterruptAfter {
+      ~ClearInterruptAfter() { clearInterrupt(); }
+    } clearAfter;
     uint32_t lineNumber = nextLine++;
     if (openInput.empty()) {
       std::string_view t = trim(line);
@@ -657,18 +675,32 @@ struct Repl::Impl : BuildListener {
     }
     // Lines are joined without a final newline: an error at the end of the
     // input then points after its last character, not at an empty next line.
-    if (!openInput.empty()) openInput += '\n';
+    if (!openInput.empty()) {
+      openInput += '\n';
+      scanner.feed("\n");
+    }
     openInput.append(line);
-    if (needsMoreInput(openInput)) return;
-    std::string input = std::move(openInput);
-    openInput.clear();
+    scanner.feed(line);
+    if (scanner.needsMoreInput()) return;
+    std::string input = takeInput();
     evaluateInput(input, openInputLine);
   }
 
-  void finish() {
-    if (openInput.empty()) return;
+  // The open input, which is closed (and the scanner reset for the next one).
+  std::string takeInput() {
     std::string input = std::move(openInput);
     openInput.clear();
+    charactersScannedBefore += scanner.charactersScanned();
+    scanner.reset();
+    return input;
+  }
+
+  void finish() {
+    struct ClearInterruptAfter {
+      ~ClearInterruptAfter() { clearInterrupt(); }
+    } clearAfter;
+    if (openInput.empty()) return;
+    std::string input = takeInput();
     evaluateInput(input, openInputLine);
   }
 
@@ -714,13 +746,18 @@ Repl::~Repl() = default;
 
 void Repl::feedLine(std::string_view line) { impl_->feedLine(line); }
 bool Repl::inputOpen() const { return !impl_->openInput.empty(); }
-void Repl::abandonInput() { impl_->openInput.clear(); }
+void Repl::abandonInput() { impl_->takeInput(); }
 void Repl::finish() { impl_->finish(); }
 int Repl::loadFile(const std::string& path, std::istream& in) { return impl_->loadFile(path, in); }
 bool Repl::quitRequested() const { return impl_->quit; }
 bool Repl::anyInputFailed() const { return impl_->failed; }
 Completion Repl::complete(std::string_view lineBeforeCursor) const { return impl_->complete(lineBeforeCursor); }
 const Module& Repl::module() const { return impl_->module; }
+Repl::Stats Repl::stats() const {
+  const vm::Session::Counters& c = impl_->session.counters();
+  return {impl_->charactersScannedBefore + impl_->scanner.charactersScanned(), c.programCompiles, c.previewOpsVisited,
+          c.previewOpsCompiled};
+}
 
 const std::vector<std::string>& Repl::metaCommandNames() {
   static const std::vector<std::string> names = [] {

@@ -60,6 +60,17 @@ class Repl {
 
   const Module& module() const;
 
+  // Work done so far, for tests that assert complexity (no clocks): input
+  // characters examined by the completeness scan, and the session's compile
+  // and preview counters (vm::Session::Counters).
+  struct Stats {
+    uint64_t charactersScanned = 0;
+    uint64_t programCompiles = 0;
+    uint64_t previewOpsVisited = 0;
+    uint64_t previewOpsCompiled = 0;
+  };
+  Stats stats() const;
+
   // The meta-command names, without `:`, in :help order.
   static const std::vector<std::string>& metaCommandNames();
   // Resolves a typed meta-command word (without `:`): an exact name, or a

@@ -142,7 +142,11 @@ class GraphCompiler {
                 WriteAnalysis& writes, const CompileOptions& options = {})
       : m_(m), p_(p), addVariables_(addVariables), diags_(diags), writes_(writes), options_(options) {}
 
-  std::unique_ptr<CompiledGraph> compile(const Graph& g, const std::vector<bool>* include) {
+  // `include`: null for the whole graph, else the positions of the top-level
+  // ops to compile, ascending (an exchange block's ops go with it). `givens`:
+  // values bound as constants instead of computed (a preview's earlier values).
+  std::unique_ptr<CompiledGraph> compile(const Graph& g, const std::vector<size_t>* include,
+                                         const std::vector<std::pair<const Value*, const HostTensor*>>* givens = nullptr) {
     auto cg = std::make_unique<CompiledGraph>();
     cg_ = cg.get();
     cg->graph = &g;
@@ -150,13 +154,18 @@ class GraphCompiler {
     cg->valueSlot.assign(g.values.size(), kNoSlot);
     // Main reuses buffers only when told which values commands read after the run.
     reuse_ = !g.isMain || (options_.keptMainNames && !include);
+    if (givens)
+      for (const auto& [v, t] : *givens) cg->valueSlot[v->id] = constSlot(*t, v);
 
-    // `include` selects top-level ops by position; an exchange block's ops go with it.
     std::vector<const Op*> ops;
-    for (size_t k = 0; k < g.ops.size(); ++k) {
-      if (include && !(k < include->size() && (*include)[k])) continue;
-      if (g.ops[k]->info().has(F_REGION)) WriteAnalysis::flatten(g.ops[k]->region, ops);
-      else ops.push_back(g.ops[k].get());
+    auto take = [&](const Op& op) {
+      if (op.info().has(F_REGION)) WriteAnalysis::flatten(op.region, ops);
+      else ops.push_back(&op);
+    };
+    if (include) {
+      for (size_t k : *include) take(*g.ops.at(k));
+    } else {
+      for (const auto& op : g.ops) take(*op);
     }
 
     foldTransposesIntoMatMuls(g, ops);
@@ -1016,11 +1025,13 @@ std::unique_ptr<Program> compileProgram(const Module& m, DiagnosticEngine& diags
   return p;
 }
 
-std::unique_ptr<CompiledGraph> compileMainSubset(const Module& m, const Program& p, const std::vector<bool>& include,
-                                                 DiagnosticEngine& diags, const CompileOptions& options) {
+std::unique_ptr<CompiledGraph> compileMainSubset(const Module& m, const Program& p, const std::vector<size_t>& include,
+                                                 DiagnosticEngine& diags,
+                                                 const std::vector<std::pair<const Value*, const HostTensor*>>& givens,
+                                                 std::vector<const Value*>* variables, const CompileOptions& options) {
   WriteAnalysis writes;
-  GraphCompiler gc(m, p, nullptr, diags, writes, options);
-  std::unique_ptr<CompiledGraph> sub = gc.compile(*m.main, &include);
+  GraphCompiler gc(m, p, variables, diags, writes, options);
+  std::unique_ptr<CompiledGraph> sub = gc.compile(*m.main, &include, &givens);
   computeWriteSet(*sub, p);
   return sub;
 }

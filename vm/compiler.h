@@ -15,6 +15,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ir/diagnostics.h"
@@ -36,11 +37,18 @@ struct CompileOptions {
 // does not fit on the device or an op has no kernel.
 std::unique_ptr<Program> compileProgram(const Module& m, DiagnosticEngine& diags, const CompileOptions& options = {});
 
-// Compiles only the main-graph ops with include[position in main's op list] set (the preview
-// of a value: its upstream cone), against `p`'s subgraphs, constants and variables
-// (the subset has its own constants). Every value is kept (no reuse).
-std::unique_ptr<CompiledGraph> compileMainSubset(const Module& m, const Program& p, const std::vector<bool>& include,
-                                                 DiagnosticEngine& diags, const CompileOptions& options = {});
+// Compiles only the main-graph ops at the positions `include` lists, ascending
+// (the preview of a value: its upstream cone), against `p`'s subgraphs and
+// variables (the subset has its own constants). Every value is kept (no reuse).
+// `givens`: values the subset reads but does not compute (the REPL's earlier
+// previews), bound as constants. `variables`: when given, the variables the
+// subset reads are listed there (a Var slot's index is its position) instead
+// of being looked up in `p`.
+std::unique_ptr<CompiledGraph> compileMainSubset(const Module& m, const Program& p, const std::vector<size_t>& include,
+                                                 DiagnosticEngine& diags,
+                                                 const std::vector<std::pair<const Value*, const HostTensor*>>& givens = {},
+                                                 std::vector<const Value*>* variables = nullptr,
+                                                 const CompileOptions& options = {});
 
 // The operand index an in-place op overwrites (remote_load_ writes operand 2,
 // every other F_INPLACE op operand 0); -1 for other ops.

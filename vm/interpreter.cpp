@@ -7,6 +7,7 @@
 #include <cstring>
 #include <utility>
 
+#include "ir/interrupt.h"
 #include "ir/number_format.h"
 #include "vm/format.h"
 #include "vm/fusion.h"
@@ -132,6 +133,14 @@ void Interpreter::faultAtPending(std::string msg, bool aborted) {
   RuntimeFault f(op, std::move(text));
   f.aborted = aborted;
   throw f;
+}
+
+void Interpreter::sliceEnd(const Instr& in) {
+  if (interruptRequested()) fault(in, kInterruptedMessage);
+  if (beyondSlice_ == 0) budgetExceeded(in);
+  const uint64_t slice = std::min(kStepSlice, beyondSlice_);
+  beyondSlice_ -= slice;
+  remaining_ = slice;  // this step is the slice's first
 }
 
 void Interpreter::budgetExceeded(const Instr& in) {

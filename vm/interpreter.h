@@ -12,6 +12,7 @@
 // so at most one activation of a graph is live); a frame's arena is allocated
 // on the graph's first call and freed with the interpreter.
 #pragma once
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -139,11 +140,25 @@ class Interpreter {
   void traceInstr(const CompiledGraph& g, const Frame& f, const Instr& in, std::chrono::steady_clock::time_point started);
   [[noreturn]] void fault(const Instr& in, std::string msg, std::vector<Note> notes = {});
   [[noreturn]] void budgetExceeded(const Instr& in);
-  void resetBudget() { remaining_ = budget_ ? budget_ + 1 : UINT64_MAX; }
-  // One step of the budget: a decrement and a rarely taken branch per instruction.
-  void step(const Instr& in) {
-    if (--remaining_ == 0) budgetExceeded(in);
+  // The budget is handed out in slices of kStepSlice steps. A step stays one
+  // decrement and one rarely taken branch; at the end of a slice, sliceEnd
+  // checks for Ctrl-C (ir/interrupt.h) and the budget, then opens the next
+  // slice. So a run polls the interrupt flag every kStepSlice instructions or
+  // repeat iterations at no cost to the hot loop (a single long kernel is not
+  // interrupted; a loop of them is).
+  static constexpr uint64_t kStepSlice = 32;
+  void resetBudget() {
+    beyondSlice_ = budget_ ? budget_ : UINT64_MAX;
+    const uint64_t slice = std::min(kStepSlice, beyondSlice_);
+    beyondSlice_ -= slice;
+    remaining_ = slice + 1;  // the (slice+1)-th step ends the slice
   }
+  void step(const Instr& in) {
+    if (--remaining_ == 0) sliceEnd(in);
+  }
+  // Throws RuntimeFault "interrupted" or the budget fault; else the current step
+  // is the first of a new slice.
+  void sliceEnd(const Instr& in);
   int64_t remoteOffset(const Instr& in, const std::byte* p, const TensorType& t, const Resource& r);
 
   const Module& m_;
@@ -170,7 +185,8 @@ class Interpreter {
   std::vector<std::string> printed_;
   KernelContext kctx_;
   uint64_t budget_ = 0;              // 0: unlimited
-  uint64_t remaining_ = UINT64_MAX;  // steps left (+1) in this run
+  uint64_t remaining_ = UINT64_MAX;  // steps left in this slice (+1 before a run's first step)
+  uint64_t beyondSlice_ = UINT64_MAX;  // steps of the budget not yet handed to a slice
 };
 
 }  // namespace pir::vm

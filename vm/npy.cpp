@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ir/checked_math.h"
+#include "ir/interrupt.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -359,7 +360,9 @@ NpyArray readNpy(const std::string& path) {
   auto readExactly = [&](char* into, uint64_t n) {
     uint64_t done = 0;
     while (done < n) {
-      const ssize_t r = ::read(fd, into + done, static_cast<size_t>(std::min<uint64_t>(n - done, 1u << 30)));
+      // Blocks of 64 MiB: Ctrl-C (ir/interrupt.h) is polled between them.
+      if (interruptRequested()) fail(path, kInterruptedMessage);
+      const ssize_t r = ::read(fd, into + done, static_cast<size_t>(std::min<uint64_t>(n - done, 1u << 26)));
       if (r < 0 && errno == EINTR) continue;
       if (r < 0) fail(path, std::string("cannot read file: ") + std::strerror(errno));
       if (r == 0) fail(path, "truncated NPY file (the file shrank while being read)");

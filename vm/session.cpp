@@ -8,11 +8,13 @@
 #include <thread>
 #include <unordered_map>
 #include <utility>
+#include <unordered_set>
 
 #include "device/device_model.h"
 #include "ir/grouping.h"
 #include "ir/op_attrs.h"
 #include "ir/checked_math.h"
+#include "ir/interrupt.h"
 #include "vm/compiler.h"
 #include "vm/device.h"
 #include "vm/format.h"
@@ -106,15 +108,26 @@ const Program& Session::program() {
   return *program_;
 }
 
+// INIT of variable `v` as one tensor ([num_groups] + S when grouped). A value a
+// preview materialized since the last compile is adopted (shared, not copied
+// again): defining a variable in the REPL costs it once, echo included.
+HostTensor Session::initialValue(const Value& v, const ReplicaGroups& grouping) {
+  TensorType initType = groupedType(v.type, grouping.numGroups());
+  const auto seed = static_cast<uint32_t>(mp_->options.seed);
+  if (auto it = previewInits_.find(v.uid); it != previewInits_.end()) {
+    PreviewInit kept = std::move(it->second);
+    previewInits_.erase(it);
+    if (kept.seed == seed && kept.value.type == initType) return std::move(kept.value);
+  }
+  checkFitsDevice(initType, mp_->options, "%" + v.name, v.loc, diags_);
+  return v.def && v.def->init ? materialize(*v.def->init, initType, seed, "%" + v.name, diags_) : HostTensor(initType);
+}
+
 void Session::initVariable(size_t index, State& st) {
   const Value& v = *st.vars[index];
   const int R = replicasOf(*mp_);
   ReplicaGroups grouping = groupingOf(*mp_, v, diags_);
-  TensorType initType = groupedType(v.type, grouping.numGroups());
-  checkFitsDevice(initType, mp_->options, "%" + v.name, v.loc, diags_);
-  HostTensor init = v.def && v.def->init
-                        ? materialize(*v.def->init, initType, static_cast<uint32_t>(mp_->options.seed), "%" + v.name, diags_)
-                        : HostTensor(initType);
+  const HostTensor init = initialValue(v, grouping);
   const size_t bytes = HostTensor::byteSize(v.type);
   RemoteHome home = remoteHomeOf(*mp_, v);
   for (int r = 0; r < R; ++r) {
@@ -186,6 +199,7 @@ void Session::ensureReady() {
   compileOptions.fuseElementwise = options_.fuseElementwise;
   compileOptions.keptMainNames = options_.keptMainNames ? &*options_.keptMainNames : nullptr;
   std::shared_ptr<Program> p = compileProgram(*mp_, diags_, compileOptions);
+  ++counters_.programCompiles;
   {
     // Frames (main values kept whole, subgraph arenas) and variables, for every replica.
     uint64_t perReplica = p->main->arenaBytes;
@@ -217,6 +231,7 @@ void Session::ensureReady() {
       initVariable(i, ns);
     }
   }
+  previewInits_.clear();  // the rest belong to variables the program no longer declares
   // Carry the last run's main-graph values that are still valid.
   ns.validOps = std::min(old.validOps, prefix);
   // Without a run since the last compile the old arena holds nothing printable: it is
@@ -295,7 +310,12 @@ void Session::runDefault() {
 }
 
 void Session::run(int64_t times, SourceLoc loc) {
-  for (int64_t i = 0; i < times; ++i) runOnce(loc);
+  forgetPreviews();  // variables change
+  for (int64_t i = 0; i < times; ++i) {
+    // Ctrl-C between runs too: `run N` of a short program may never reach a slice end.
+    if (interruptRequested()) diags_.fail(loc, std::string("run: ") + kInterruptedMessage);
+    runOnce(loc);
+  }
 }
 
 // ---- the replicas of a run (vm/replica_pool.h) ------------------------------
@@ -458,6 +478,7 @@ void Session::feed(const std::string& stream, const Literal& data, SourceLoc loc
 }
 
 void Session::write(const std::string& variable, const Literal& data, SourceLoc loc) {
+  forgetPreviews();
   const Value* v = mainValueNamed(variable, loc);
   if (v->kind != Value::Kind::Var) diags_.fail(loc, "write: %" + variable + " is not a variable");
   ensureReady();
@@ -585,6 +606,7 @@ void Session::save(const std::string& name, const std::string& path, SourceLoc l
 }
 
 void Session::reset() {
+  forgetPreviews();
   ensureReady();
   for (auto& sb : st_->dev.streams) sb = StreamBuffer{AlignedBytes(sb.bytes.size()), false};
   for (auto& rep : st_->dev.remote)
@@ -611,6 +633,7 @@ std::shared_ptr<const Session::Snapshot> Session::snapshot() const {
 
 void Session::restore(const std::shared_ptr<const Snapshot>& s) {
   if (!s) return;
+  forgetPreviews();
   *st_ = s->state;
   program_ = s->program;
   compiledOps_ = s->compiledOps;
@@ -650,79 +673,197 @@ bool opTouchesDevice(const Op& op) {
 
 }  // namespace
 
+// What earlier previews computed, and what the cache's validity rests on.
+// Invariant: a cached value was cached when its op was the last of main, and
+// no op added since writes storage in place; so its content is that of the
+// value at any later point of main (an in-place writer clears the cache).
+struct Session::PreviewCache {
+  std::unordered_map<uint64_t, std::optional<HostTensor>> values;  // by Value::uid; nullopt: not previewable
+  uint64_t bytes = 0;
+  size_t scannedOps = 0;        // main ops [0, scannedOps) were looked at by scan()
+  uint64_t lastScannedUid = 0;  // uid of main.ops[scannedOps - 1]
+  std::unordered_map<const Value*, const Value*> root;  // in-place results -> the storage they share
+
+  void clearValues() {
+    values.clear();
+    bytes = 0;
+  }
+  void clearAll() {
+    clearValues();
+    root.clear();
+    scannedOps = 0;
+    lastScannedUid = 0;
+  }
+  const Value* rootOf(const Value* x) const {
+    auto it = root.find(x);
+    return it == root.end() ? x : it->second;
+  }
+  // Looks at the main ops added since the last call (all of them when main
+  // changed otherwise): in-place results join the root map; any op that
+  // writes storage in place drops the cached values.
+  void scan(const Graph& main) {
+    if (scannedOps > main.ops.size() || (scannedOps > 0 && main.ops[scannedOps - 1]->uid != lastScannedUid))
+      clearAll();
+    for (; scannedOps < main.ops.size(); ++scannedOps) {
+      const Op& op = *main.ops[scannedOps];
+      bool writes = op.info().has(F_REGION);
+      const int t = inplaceTarget(op);
+      if (t >= 0) {
+        writes = true;
+        if (t < static_cast<int>(op.operands.size()) && op.operands[t].kind == Operand::Kind::Value &&
+            !op.results.empty() && op.results[0])
+          root[op.results[0]] = rootOf(op.operands[t].value);
+      }
+      for (size_t k = 0; k < op.callees.size() && !writes; ++k)
+        for (const Value* param : op.callees[k].graph->params)
+          if (param->byRef) writes = true;
+      if (writes) clearValues();
+    }
+    lastScannedUid = main.ops.empty() ? 0 : main.ops.back()->uid;
+  }
+  void remember(const Value& v, const std::optional<HostTensor>& t) {
+    const uint64_t b = t ? t->bytes.size() : 0;
+    if (b > kPreviewCacheBytes) return;
+    if (bytes + b > kPreviewCacheBytes) clearValues();  // bounded memory; the chain goes on from here
+    values[v.uid] = t;
+    bytes += b;
+  }
+};
+
+Session::PreviewCache& Session::previewCache() {
+  if (!previews_) previews_ = std::make_unique<PreviewCache>();
+  return *previews_;
+}
+
+void Session::forgetPreviews() {
+  if (previews_) previews_->clearAll();
+}
+
+// Replica 0's value of variable `v` now: its state, or (declared since the
+// last compile) its initial value, as initVariable would set it.
+HostTensor Session::previewVariable(const Value& v) {
+  for (size_t i = 0; i < st_->varUids.size(); ++i)
+    if (st_->varUids[i] == v.uid && !st_->dev.vars.empty() && i < st_->dev.vars[0].size() &&
+        st_->dev.vars[0][i].type == v.type)
+      return st_->dev.vars[0][i];
+  ReplicaGroups grouping = groupingOf(*mp_, v, diags_);
+  HostTensor init = initialValue(v, grouping);
+  previewInits_[v.uid] = PreviewInit{static_cast<uint32_t>(mp_->options.seed), init};  // for initVariable
+  if (grouping.numGroups() == 1) return init;
+  HostTensor t(v.type);
+  const size_t row = grouping.numGroups() > 1 ? static_cast<size_t>(grouping.groupOf(0)) : 0;
+  std::memcpy(t.data(), init.bytes.data() + row * HostTensor::byteSize(v.type), HostTensor::byteSize(v.type));
+  return t;
+}
+
 std::optional<HostTensor> Session::preview(const Value& v) {
   if (!v.graph || !v.graph->isMain || !v.def) return std::nullopt;
-  ensureReady();
   const Graph& main = *mp_->main;
+  PreviewCache& cache = previewCache();
+  cache.scan(main);
+  if (auto hit = cache.values.find(v.uid); hit != cache.values.end()) return hit->second;
+
   const Op* top = v.def->enclosing ? v.def->enclosing : v.def;
   size_t defIndex = main.ops.size();
-  for (size_t k = main.ops.size(); k-- > 0;)
+  for (size_t k = main.ops.size(); k-- > 0;) {
+    ++counters_.previewOpsVisited;
     if (main.ops[k].get() == top) {
       defIndex = k;
       break;
     }
-  if (defIndex >= main.ops.size()) return std::nullopt;
-
-  // Storage roots: an in-place result shares its target's storage.
-  std::unordered_map<const Value*, const Value*> root;
-  auto rootOf = [&](const Value* x) {
-    auto it = root.find(x);
-    return it == root.end() ? x : it->second;
-  };
-  for (size_t k = 0; k <= defIndex; ++k) {
-    const Op& op = *main.ops[k];
-    int t = inplaceTarget(op);
-    if (t >= 0 && t < static_cast<int>(op.operands.size()) && op.operands[t].kind == Operand::Kind::Value &&
-        !op.results.empty() && op.results[0])
-      root[op.results[0]] = rootOf(op.operands[t].value);
   }
-  // The upstream cone, backwards: an op is needed if it defines or writes needed storage.
-  std::set<const Value*> needed{rootOf(&v)};
-  std::vector<bool> include(main.ops.size(), false);
-  for (size_t k = defIndex + 1; k-- > 0;) {
+  if (defIndex >= main.ops.size()) return std::nullopt;
+  // Only a value whose op is the last of main is cached: nothing after it has
+  // written its storage (see PreviewCache).
+  const bool cacheable = defIndex + 1 == main.ops.size();
+  auto finish = [&](std::optional<HostTensor> result) {
+    if (cacheable) cache.remember(v, result);
+    return result;
+  };
+
+  // The upstream cone, backwards: an op is needed if it defines or writes
+  // needed storage. Cached values are inputs (givens), not recomputed; the
+  // walk stops once every needed storage has passed its definition.
+  std::unordered_set<const Value*> needed;  // storage roots
+  size_t undefined = 0;                     // needed roots whose definition the walk has not reached
+  auto need = [&](const Value* x) {
+    if (needed.insert(cache.rootOf(x)).second) ++undefined;
+  };
+  need(&v);
+  std::vector<std::pair<const Value*, const HostTensor*>> givens;
+  std::unordered_set<const Value*> given;
+  std::vector<size_t> include;  // positions, descending until reversed below
+  bool callsSubgraphs = false;
+  for (size_t k = defIndex + 1; k-- > 0 && undefined > 0;) {
+    ++counters_.previewOpsVisited;
     const Op& op = *main.ops[k];
     bool in = false;
-    for (const Value* r : op.results)
-      if (r && needed.count(rootOf(r))) in = true;
-    int t = inplaceTarget(op);
+    for (const Value* r : op.results) {
+      if (!r || !needed.count(cache.rootOf(r))) continue;
+      in = true;
+      if (cache.rootOf(r) == r) --undefined;  // storage defined here: nothing before touches it
+    }
+    const int t = inplaceTarget(op);
     if (t >= 0 && t < static_cast<int>(op.operands.size()) && op.operands[t].kind == Operand::Kind::Value &&
-        needed.count(rootOf(op.operands[t].value)))
+        needed.count(cache.rootOf(op.operands[t].value)))
       in = true;
     for (size_t k2 = 0; k2 < op.callees.size(); ++k2) {  // a by-reference argument may be written by the callee
       const Graph& callee = *op.callees[k2].graph;
       auto args = op.args(k2);
       for (size_t i = 0; i < args.size() && i < callee.params.size(); ++i)
-        if (args[i].kind == Operand::Kind::Value && callee.params[i]->byRef && needed.count(rootOf(args[i].value)))
+        if (args[i].kind == Operand::Kind::Value && callee.params[i]->byRef &&
+            needed.count(cache.rootOf(args[i].value)))
           in = true;
     }
     if (!in) continue;
-    if (opTouchesDevice(op)) return std::nullopt;
-    include[k] = true;
-    for (const Operand& o : op.operands)
-      if (o.kind == Operand::Kind::Value) needed.insert(rootOf(o.value));
+    if (opTouchesDevice(op)) return finish(std::nullopt);
+    include.push_back(k);
+    if (!op.callees.empty()) callsSubgraphs = true;
+    for (const Operand& o : op.operands) {
+      if (o.kind != Operand::Kind::Value) continue;
+      auto hit = cache.values.find(o.value->uid);
+      if (hit == cache.values.end()) {
+        need(o.value);
+      } else if (!hit->second) {
+        return finish(std::nullopt);  // upstream of a value that is not previewable
+      } else if (given.insert(o.value).second) {
+        givens.emplace_back(o.value, &*hit->second);
+      }
+    }
   }
 
+  // Subgraph bytecode comes from the compiled program; a cone of main-only
+  // ops needs none of it (nor the rest of main compiled).
+  static const Program kNoProgram;
+  if (callsSubgraphs) ensureReady();
+  const Program& program = callsSubgraphs || program_ ? *program_ : kNoProgram;
+  std::vector<const Value*> variables;
+  std::reverse(include.begin(), include.end());
+  counters_.previewOpsCompiled += include.size();
+  std::unique_ptr<CompiledGraph> sub = compileMainSubset(
+      *mp_, program, include, diags_, givens, &variables, CompileOptions{.fuseElementwise = options_.fuseElementwise});
+  DeviceState tmp;  // shares the variables (copy-on-write): the subset unshares what it writes
+  tmp.vars.emplace_back();
+  for (const Value* var : variables) tmp.vars[0].push_back(previewVariable(*var));
+  tmp.remote.emplace_back(mp_->resources.size());
+  tmp.streams.resize(mp_->resources.size());
+  tmp.mainValues.resize(1);
   try {
-    std::unique_ptr<CompiledGraph> sub =
-        compileMainSubset(*mp_, *program_, include, diags_, CompileOptions{.fuseElementwise = options_.fuseElementwise});
-    DeviceState tmp;  // shares the variables (copy-on-write): the subset unshares what it writes
-    tmp.vars.push_back(st_->dev.vars.at(0));
-    tmp.remote.push_back(st_->dev.remote.at(0));
-    tmp.streams.resize(mp_->resources.size());
-    tmp.mainValues.resize(1);
-    Interpreter interp(*mp_, *program_, tmp, 0, nullptr, &diags_.sources());
+    Interpreter interp(*mp_, program, tmp, 0, nullptr, &diags_.sources());
     interp.setInstructionBudget(options_.maxInstructions);
     AlignedBytes arena;
     const std::vector<std::byte*>& ptrs = interp.runDetached(*sub, arena);
     uint32_t slot = v.id < sub->valueSlot.size() ? sub->valueSlot[v.id] : kNoSlot;
-    if (slot == kNoSlot) return std::nullopt;
+    if (slot == kNoSlot) return finish(std::nullopt);
     // A variable's value is shared with the state (copy-on-write), not copied.
-    if (sub->slots[slot].kind == SlotInfo::Kind::Var) return tmp.vars[0][sub->slots[slot].index];
+    if (sub->slots[slot].kind == SlotInfo::Kind::Var) return finish(tmp.vars[0][sub->slots[slot].index]);
     HostTensor out(v.type);
     std::memcpy(out.data(), ptrs[slot], HostTensor::byteSize(v.type));
-    return out;
-  } catch (const RuntimeFault&) {
-    return std::nullopt;  // the run will report it
+    return finish(std::move(out));
+  } catch (const RuntimeFault& f) {
+    // Ctrl-C stops the input like a failed run; other faults are the run's to report.
+    if (interruptRequested()) diags_.fail(f.loc.valid() ? f.loc : v.loc, f.what(), f.notes);
+    return finish(std::nullopt);
   } catch (const std::bad_alloc&) {
     return std::nullopt;  // a preview is optional: no memory for it is not an error of the input
   }

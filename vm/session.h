@@ -25,9 +25,11 @@
 #include <set>
 #include <ostream>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ir/diagnostics.h"
+#include "ir/grouping.h"
 #include "ir/ir.h"
 #include "vm/bytecode.h"
 #include "vm/communicator.h"
@@ -79,7 +81,10 @@ class Session {
   // Runs `module` from now on: the next command recompiles it; variables and
   // last-run values carry over by Value::uid (a Module::clone keeps uids, so
   // a transformed copy of the program continues the same session).
-  void setModule(Module& module) { mp_ = &module; }
+  void setModule(Module& module) {
+    mp_ = &module;
+    forgetPreviews();
+  }
   const Module& module() const { return *mp_; }
 
   // Variables back to their initial values; stream buffers (fed and d2h) and
@@ -94,7 +99,26 @@ class Session {
   // The value of a main-graph value computed from constants and variables alone
   // (nothing upstream reads a stream or remote buffer, and no collective), for
   // replica 0; nullopt otherwise. Changes nothing; print_tensor output is discarded.
+  // Ctrl-C during the evaluation is reported (CompileError), not swallowed.
+  //
+  // Incremental, for the REPL's echo of every definition: previews are cached
+  // by Value::uid (up to kPreviewCacheBytes), and a preview evaluates only the
+  // ops upstream of `v` back to cached values, against the bytecode of the
+  // subgraphs it calls; it compiles the whole program only when its cone calls
+  // a subgraph. The cache is dropped when the state changes (run, write, reset,
+  // restore) and when an op that writes a value in place is added to main.
   std::optional<HostTensor> preview(const Value& v);
+  // Drops cached previews (after the program was transformed, e.g. by passes).
+  void forgetPreviews();
+  static constexpr uint64_t kPreviewCacheBytes = 64ull << 20;
+
+  // Work counters, for tests that assert complexity rather than time.
+  struct Counters {
+    uint64_t programCompiles = 0;     // whole-program compiles (ensureReady)
+    uint64_t previewOpsVisited = 0;   // main ops the previews' backward walks looked at
+    uint64_t previewOpsCompiled = 0;  // main ops compiled (and run) for previews
+  };
+  const Counters& counters() const { return counters_; }
 
   // The bytecode of `g` (null: every graph), compiling if needed.
   std::string disassemble(const Graph* g);
@@ -128,6 +152,18 @@ class Session {
   uint64_t compiledGeneration_ = 0;    // Module::generation the program was compiled at
   const Module* compiledModule_ = nullptr;
   std::unique_ptr<State> st_;
+  struct PreviewCache;
+  std::unique_ptr<PreviewCache> previews_;
+  Counters counters_;
+  PreviewCache& previewCache();
+  HostTensor previewVariable(const Value& v);
+  HostTensor initialValue(const Value& v, const ReplicaGroups& grouping);
+  // Initial values previews materialized, by variable uid, until initVariable adopts them.
+  struct PreviewInit {
+    uint32_t seed;
+    HostTensor value;
+  };
+  std::unordered_map<uint64_t, PreviewInit> previewInits_;
   std::vector<const Resource*> lastWritten_;
 };
 

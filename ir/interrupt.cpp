@@ -1,0 +1,5 @@
+#include "ir/interrupt.h"
+
+namespace pir::detail {
+std::atomic<bool> interruptFlag{false};
+}  // namespace pir::detail
