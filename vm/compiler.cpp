@@ -257,8 +257,10 @@ class GraphCompiler {
 
   uint64_t allocPermanent(uint64_t bytes) {
     uint64_t off = arenaTop_;
-    // Saturates: the session rejects an arena beyond the host memory budget.
-    arenaTop_ = saturatingAdd(arenaTop_, saturatingAdd(bytes, 15) / 16 * 16);
+    // Saturates: the session rejects an arena beyond the host memory budget. Slots
+    // start on cache lines (AlignedBytes is 64-byte aligned): vector loads do not
+    // straddle lines and threads writing neighbouring slots share none.
+    arenaTop_ = saturatingAdd(arenaTop_, saturatingAdd(bytes, 63) / 64 * 64);
     return off;
   }
   uint64_t allocate(uint64_t bytes) {
@@ -316,16 +318,11 @@ class GraphCompiler {
     const int64_t rank = op.operands.at(0).type().rank();
     if (rank < 2) return false;
     std::vector<int64_t> perm;
-    if (const Attr* a = op.attrs.find("perm")) {
-      for (const Attr& e : a->items) {
-        if (!e.isNumber()) return false;
-        int64_t p = e.toInt();
-        perm.push_back(p < 0 ? p + rank : p);
-      }
-    } else {
-      for (int64_t d = rank; d-- > 0;) perm.push_back(d);  // default: reversed
+    try {
+      perm = transposePermutation(op, rank);
+    } catch (const KernelError&) {
+      return false;  // the transpose's own kernel reports it
     }
-    if (static_cast<int64_t>(perm.size()) != rank) return false;
     for (int64_t d = 0; d + 2 < rank; ++d)
       if (perm[d] != d) return false;
     return perm[rank - 2] == rank - 1 && perm[rank - 1] == rank - 2;
@@ -356,8 +353,9 @@ class GraphCompiler {
       lastWrite[k] = last;
     }
     // Transposed values that must still be computed: read by anything but a foldable
-    // matmul operand, returned, or in main (every main value stays printable).
-    std::unordered_set<const Value*> kept;
+    // matmul operand, returned, or in main (every main value stays printable). A
+    // transpose no matmul folded is left alone (dead code is the dce pass's business).
+    std::unordered_set<const Value*> kept, folded;
     for (const Operand& r : g.returns)
       if (r.kind == Operand::Kind::Value) kept.insert(r.value);
     for (size_t k = 0; k < ops.size(); ++k) {
@@ -370,15 +368,19 @@ class GraphCompiler {
         if (t == transposeAt.end()) continue;
         const bool foldable = op.code == OpCode::MatMul && i < 2 && k > 0 &&
                               (lastWrite[k - 1] == SIZE_MAX || lastWrite[k - 1] < t->second);
-        if (foldable) fold.source[i] = ops[t->second]->operands[0].value;
-        else kept.insert(o.value);
+        if (foldable) {
+          fold.source[i] = ops[t->second]->operands[0].value;
+          folded.insert(o.value);
+        } else {
+          kept.insert(o.value);
+        }
       }
       if (fold.source[0] || fold.source[1]) matmulFolds_.emplace(&op, fold);
     }
     std::unordered_set<const Op*> elided;
     if (!g.isMain)
       for (auto [value, k] : transposeAt)
-        if (!kept.count(value)) elided.insert(ops[k]);
+        if (folded.count(value) && !kept.count(value)) elided.insert(ops[k]);
     std::erase_if(ops, [&](const Op* op) { return elided.count(op) != 0; });
   }
 

@@ -77,6 +77,9 @@ inline constexpr std::string_view kInstructionFamilies[] = {
 // or a transpose_ that moves only size-1 axes), so it can share the operand's storage.
 // Throws KernelError for a bad perm or an F_VIEW op without a mapping.
 std::vector<int64_t> viewPermutation(const Op& op, const TensorType& operand);
+// transpose / transpose_'s perm over `rank` axes, resolved (negative axes counted
+// from the end; absent: reversed). Throws KernelError when it is not a permutation.
+std::vector<int64_t> transposePermutation(const Op& op, int64_t rank);
 
 // out = transpose(in, perm): out's dim j is in's dim perm[j]. Used to materialise a
 // view and, with the inverse perm, to write it back to its operand.

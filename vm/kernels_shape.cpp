@@ -140,17 +140,7 @@ PartsState planParts(std::span<const TensorType> parts, const TensorType& whole,
 
 PreparedKernel prepareTranspose(const Op& op, InTypes in, InTypes out) {
   const TensorType& t = in[0];
-  const int64_t rank = t.rank();
-  std::vector<int64_t> perm = attrs::View<attrs::kernelFamily("Transpose")>{op}.perm().value_or(std::vector<int64_t>{});
-  if (perm.empty() && rank > 0)
-    for (int64_t d = rank; d-- > 0;) perm.push_back(d);  // default: reversed
-  if (static_cast<int64_t>(perm.size()) != rank) throw KernelError("transpose: perm does not match the rank");
-  std::vector<bool> seen(rank, false);
-  for (int64_t& p : perm) {
-    p = resolveAxis(p, rank);
-    if (seen[p]) throw KernelError("transpose: perm repeats an axis");
-    seen[p] = true;
-  }
+  const std::vector<int64_t> perm = transposePermutation(op, t.rank());
   if (!out.empty() && out[0].numElements() != t.numElements()) throw KernelError("transpose: result size differs");
   const Shape inStrides = contiguousStrides(t.shape);
   ViewState s;
@@ -261,22 +251,28 @@ PreparedKernel prepareInit(const Op& op, InTypes in, InTypes out) {
 
 namespace pir::vm {
 
+std::vector<int64_t> transposePermutation(const Op& op, int64_t rank) {
+  const std::string name(op.info().name);
+  std::vector<int64_t> perm = attrs::View<attrs::kernelFamily("Transpose")>{op}.perm().value_or(std::vector<int64_t>{});
+  if (perm.empty())
+    for (int64_t d = rank; d-- > 0;) perm.push_back(d);  // default: reversed
+  if (static_cast<int64_t>(perm.size()) != rank) throw KernelError(name + ": perm does not match the rank");
+  std::vector<bool> seen(static_cast<size_t>(rank), false);
+  for (int64_t& p : perm) {
+    p = detail::resolveAxis(p, rank);
+    if (seen[static_cast<size_t>(p)]) throw KernelError(name + ": perm repeats an axis");
+    seen[static_cast<size_t>(p)] = true;
+  }
+  return perm;
+}
+
 std::vector<int64_t> viewPermutation(const Op& op, const TensorType& operand) {
   const int64_t rank = operand.rank();
   std::vector<int64_t> perm;
   switch (op.code) {
     case OpCode::ReshapeInplace: return perm;  // same elements in the same flat order
     case OpCode::TransposeInplace: {
-      perm = attrs::TransposeInplace{op}.perm().value_or(std::vector<int64_t>{});
-      if (perm.empty())
-        for (int64_t d = rank; d-- > 0;) perm.push_back(d);  // default: reversed
-      if (static_cast<int64_t>(perm.size()) != rank) throw KernelError("transpose_: perm does not match the rank");
-      std::vector<bool> seen(static_cast<size_t>(rank), false);
-      for (int64_t& p : perm) {
-        p = detail::resolveAxis(p, rank);
-        if (seen[static_cast<size_t>(p)]) throw KernelError("transpose_: perm repeats an axis");
-        seen[static_cast<size_t>(p)] = true;
-      }
+      perm = transposePermutation(op, rank);
       // Moving only size-1 axes keeps the flat order: the view is the operand's bytes.
       int64_t last = -1;
       bool keepsOrder = true;

@@ -3,7 +3,7 @@
 //
 // Element storage per dtype: bool/u8 as uint8_t, i8 int8_t, i16 int16_t, i32
 // int32_t, u16 uint16_t, u32 uint32_t, f16 as IEEE half bits (uint16_t, ir/half.h),
-// f32 float, f64 double. Buffers are 16-byte aligned so kernels may vectorise.
+// f32 float, f64 double. Buffers are 64-byte aligned so kernels may vectorise.
 #pragma once
 #include <atomic>
 #include <cstddef>
@@ -23,7 +23,7 @@
 
 namespace pir::vm {
 
-// Zeroed, 16-byte aligned bytes, shared copy-on-write (docs/decisions.md "Run
+// Zeroed, 64-byte aligned bytes, shared copy-on-write (docs/decisions.md "Run
 // backups and snapshots"): a copy shares the storage, and the non-const data()
 // first gives this object storage of its own (a copy) when another holds it too.
 // So session snapshots, run backups and carried-over state cost nothing until one
@@ -89,14 +89,17 @@ class AlignedBytes {
   bool shared() const { return block_ && block_->refs.load(std::memory_order_acquire) > 1; }
 
  private:
-  // Header and bytes in one allocation; the bytes start 16 bytes in (malloc aligns to 16).
+  // Header and bytes in one allocation. The bytes start on a 64-byte boundary (a
+  // cache line: whole-vector loads never straddle two), the header just before
+  // them; `offset` finds the start of the allocation again.
   struct Block {
     std::atomic<uint32_t> refs;
-    uint32_t unused;
+    uint32_t offset;   // bytes from the allocation's start to this header
     uint64_t charged;  // bytes charged to the budget for this block
     std::byte* bytes() { return reinterpret_cast<std::byte*>(this) + sizeof(Block); }
   };
-  static_assert(sizeof(Block) == 16, "the bytes after the header must stay 16-byte aligned");
+  static_assert(sizeof(Block) == 16);
+  static constexpr size_t kAlignment = 64;
 
   static Block* allocate(size_t n) {
     // At least one chunk: data() is never null, even for an empty tensor, so
@@ -107,13 +110,17 @@ class AlignedBytes {
     chargeHostMemory(charged);
     // calloc: fresh pages from the system are known zero and stay untouched (not
     // resident) until written.
-    void* p = words > (SIZE_MAX - sizeof(Block)) / 16 ? nullptr : std::calloc(1, sizeof(Block) + words * 16);
-    if (!p) {
+    constexpr uint64_t kSlack = sizeof(Block) + kAlignment - 16;  // malloc aligns to 16
+    void* raw = words > (SIZE_MAX - kSlack) / 16 ? nullptr : std::calloc(1, kSlack + words * 16);
+    if (!raw) {
       releaseHostMemory(charged);
       throw std::bad_alloc();
     }
-    Block* b = static_cast<Block*>(p);
+    const uintptr_t start = reinterpret_cast<uintptr_t>(raw);
+    const uintptr_t bytes = (start + sizeof(Block) + kAlignment - 1) & ~uintptr_t(kAlignment - 1);
+    Block* b = reinterpret_cast<Block*>(bytes - sizeof(Block));
     new (&b->refs) std::atomic<uint32_t>(1);
+    b->offset = static_cast<uint32_t>(bytes - sizeof(Block) - start);
     b->charged = charged;
     return b;
   }
@@ -129,8 +136,9 @@ class AlignedBytes {
   void release() noexcept {
     if (block_ && block_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       releaseHostMemory(block_->charged);
+      const uint32_t offset = block_->offset;
       block_->refs.~atomic();
-      std::free(block_);
+      std::free(reinterpret_cast<std::byte*>(block_) - offset);
     }
     block_ = nullptr;
   }

@@ -44,6 +44,13 @@ graph @kept(%a: &f32[2,2], %b: f32[2,2]) -> (f32[2,2], f32[2,2], f32[2,2]) {
 # CODE: kernel transpose {{.*}}s0(%a) -> {{.*}}(%at2)
 # CODE: kernel scaled_add_
 # CODE: kernel matmul k{{[0-9]+}} s{{[0-9]+}}(%at2), s1(%b) -> {{.*}}(%z)
+# A transpose no matmul reads is not the fold's to remove (dce's business).
+graph @unread(%a: f32[2,3]) -> () {
+  %t = transpose %a
+  return
+}
+# CODE-LABEL: @unread
+# CODE: kernel transpose {{.*}}s0(%a) -> {{.*}}(%t)
 # CODE-LABEL: @main
 # CODE: kernel transpose {{.*}}(%a) -> {{.*}}(%mt)
 # CODE-NEXT: kernel matmul k{{[0-9]+}} in0^T s{{[0-9]+}}(%a), s{{[0-9]+}}(%b) -> {{.*}}(%m)
