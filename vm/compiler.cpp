@@ -256,11 +256,13 @@ class GraphCompiler {
   }
 
   uint64_t allocPermanent(uint64_t bytes) {
-    uint64_t off = arenaTop_;
-    // Saturates: the session rejects an arena beyond the host memory budget. Slots
-    // start on cache lines (AlignedBytes is 64-byte aligned): vector loads do not
-    // straddle lines and threads writing neighbouring slots share none.
-    arenaTop_ = saturatingAdd(arenaTop_, saturatingAdd(bytes, 63) / 64 * 64);
+    // Slots of a cache line or more start on one (AlignedBytes is 64-byte aligned):
+    // vector loads do not straddle lines, and threads writing neighbouring slots
+    // share none. Smaller slots pack at 16 bytes, keeping many tiny values dense.
+    // Saturates: the session rejects an arena beyond the host memory budget.
+    const uint64_t align = bytes >= 64 ? 64 : 16;
+    const uint64_t off = saturatingAdd(arenaTop_, align - 1) / align * align;
+    arenaTop_ = saturatingAdd(off, saturatingAdd(bytes, 15) / 16 * 16);
     return off;
   }
   uint64_t allocate(uint64_t bytes) {

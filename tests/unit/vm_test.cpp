@@ -303,8 +303,8 @@ main {
   ASSERT_TRUE(buildFromBuffer(m, diags, file, "."));
   const Program& p = s.program();
   const CompiledGraph& chain = *p.graphs.at(0);
-  // Four f32[4] results, at most two live at once: two buffers of one 64-byte cache line.
-  EXPECT_EQ(chain.arenaBytes, 128u);
+  // Four f32[4] results, at most two live at once: two 16-byte buffers.
+  EXPECT_EQ(chain.arenaBytes, 32u);
   s.run();
   EXPECT_EQ(s.valueOf("%r", {}).get(3), 4);
 }
