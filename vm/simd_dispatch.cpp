@@ -3,6 +3,7 @@
 // split costs a wake-up, not a thread creation).
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
@@ -47,7 +48,30 @@ namespace {
 
 std::atomic<int> gThreads{1};
 
+// Spins (with the CPU's pause hint) for up to kSpin, or until `ready` holds;
+// true if it did. A split's wake-up through the kernel (futex) costs tens of
+// microseconds on a virtual machine, more than a small split saves: helpers and
+// the caller spin briefly first, as OpenMP runtimes do (KMP_BLOCKTIME), and
+// sleep only when no split follows soon.
+template <class Ready>
+bool spinUntil(Ready ready) {
+  constexpr auto kSpin = std::chrono::microseconds(200);
+  const auto deadline = std::chrono::steady_clock::now() + kSpin;
+  for (;;) {
+    for (int i = 0; i < 64; ++i) {
+      if (ready()) return true;
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+    }
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+  }
+}
+
 // Helper threads, each running the jobs handed to it; started on first need.
+// Invariants: generation_ and slots_ change under m_ (a helper that sleeps checks
+// them under m_, so no wake-up is lost); pending_ counts helpers still running a
+// job of the current split.
 class Pool {
  public:
   static Pool& get() {
@@ -66,13 +90,14 @@ class Pool {
         workers_.emplace_back([this, id] { loop(id); });
       }
       for (size_t h = 0; h < helpers; ++h) slots_[h] = &jobs[h + 1];
-      pending_ = helpers;
-      ++generation_;
+      pending_.store(helpers, std::memory_order_relaxed);
+      generation_.fetch_add(1, std::memory_order_release);
     }
     cv_.notify_all();
     jobs[0]();
+    if (spinUntil([&] { return pending_.load(std::memory_order_acquire) == 0; })) return;
     std::unique_lock<std::mutex> lock(m_);
-    done_.wait(lock, [&] { return pending_ == 0; });
+    done_.wait(lock, [&] { return pending_.load(std::memory_order_acquire) == 0; });
   }
   ~Pool() {
     {
@@ -86,25 +111,30 @@ class Pool {
  private:
   void loop(size_t id) {
     uint64_t seen = 0;
-    std::unique_lock<std::mutex> lock(m_);
     for (;;) {
-      cv_.wait(lock, [&] { return stop_ || (generation_ != seen && slots_[id] != nullptr); });
+      spinUntil([&] { return generation_.load(std::memory_order_acquire) != seen; });
+      std::unique_lock<std::mutex> lock(m_);
+      cv_.wait(lock, [&] {
+        return stop_ || (generation_.load(std::memory_order_relaxed) != seen && slots_[id] != nullptr);
+      });
       if (stop_) return;
-      seen = generation_;
+      seen = generation_.load(std::memory_order_relaxed);
       std::function<void()>* job = slots_[id];
       slots_[id] = nullptr;
       lock.unlock();
       (*job)();
-      lock.lock();
-      if (--pending_ == 0) done_.notify_all();
+      if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        std::lock_guard<std::mutex> notify(m_);  // the caller checks pending_ under m_ before it sleeps
+        done_.notify_all();
+      }
     }
   }
   std::mutex runMutex_, m_;
   std::condition_variable cv_, done_;
   std::vector<std::thread> workers_;
   std::vector<std::function<void()>*> slots_;
-  size_t pending_ = 0;
-  uint64_t generation_ = 0;
+  std::atomic<size_t> pending_{0};
+  std::atomic<uint64_t> generation_{0};
   bool stop_ = false;
 };
 
