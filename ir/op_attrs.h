@@ -341,8 +341,8 @@ consteval bool namesMatchTable() {
   }
   for (std::string_view n : kAttributeNames) {
     bool declared = false;
-    for (size_t i = 0; i < std::size(table::kAttrSpec); ++i)
-      declared = declared || declOf(static_cast<OpCode>(i), n).index >= 0;
+    for (size_t i = 0; i < std::size(table::kAttrSpec) && !declared; ++i)
+      declared = declOf(static_cast<OpCode>(i), n).index >= 0;
     if (!declared) return false;
   }
   return true;
