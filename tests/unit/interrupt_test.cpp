@@ -17,6 +17,7 @@
 #include "ir/interrupt.h"
 #include "repl/repl.h"
 #include "repl/session_driver.h"
+#include "tests/unit/repl_session.h"
 #include "vm/npy.h"
 #include "vm/session.h"
 
@@ -195,24 +196,7 @@ TEST_F(InterruptTest, NpyReaderStops) {
 
 // ---- Ctrl-C in the REPL ---------------------------------------------------------------
 
-namespace {
-struct ReplFixture {
-  std::ostringstream out, err;
-  Repl repl{out, err};
-  std::string type(const std::string& text) {
-    std::istringstream lines(text);
-    for (std::string line; std::getline(lines, line);) repl.feedLine(line);
-    std::string echoed = out.str();
-    out.str({});
-    return echoed;
-  }
-  std::string takeErr() {
-    std::string e = err.str();
-    err.str({});
-    return e;
-  }
-};
-}  // namespace
+using ReplFixture = pir::testing::ReplSession;
 
 TEST_F(InterruptTest, ReplRunIsInterruptedAndTheSessionGoesOn) {
   ReplFixture r;

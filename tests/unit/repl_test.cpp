@@ -9,30 +9,15 @@
 
 #include "repl/line_editor.h"
 #include "repl/repl.h"
+#include "tests/unit/repl_session.h"
 #include "vm/host_memory.h"
 
 using namespace pir;
 
 namespace {
 
-struct Session {
-  std::ostringstream out, err;
-  Repl repl{out, err};
+using Session = pir::testing::ReplSession;
 
-  // Feeds the lines of `text`; returns (and clears) what was echoed.
-  std::string type(const std::string& text) {
-    std::istringstream lines(text);
-    for (std::string line; std::getline(lines, line);) repl.feedLine(line);
-    std::string echoed = out.str();
-    out.str({});
-    return echoed;
-  }
-  std::string takeErr() {
-    std::string e = err.str();
-    err.str({});
-    return e;
-  }
-};
 
 bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
 
