@@ -18,7 +18,6 @@ namespace {
 
 using Session = pir::testing::ReplSession;
 
-
 bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
 
 }  // namespace
