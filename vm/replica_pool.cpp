@@ -16,6 +16,7 @@
 #include "ir/grouping.h"
 #include "vm/kernels_collective.h"
 #include "vm/simd_kernels.h"
+#include "vm/spin_wait.h"
 
 namespace pir::vm {
 
@@ -91,8 +92,7 @@ class Workers {
     }
     cv_.notify_all();
     drain();
-    for (int spin = 0; busy_.load(std::memory_order_acquire) != 0; ++spin) {
-      if (spin < kSpins) continue;
+    if (!spinUntil([&] { return busy_.load(std::memory_order_acquire) == 0; })) {
       std::unique_lock lock(mu_);
       done_.wait(lock, [&] { return busy_.load() == 0; });
     }
@@ -100,16 +100,13 @@ class Workers {
   }
 
  private:
-  static constexpr int kSpins = 20000;
   void drain() {
     for (size_t i; (i = next_.fetch_add(1)) < count_;) (*fn_)(i);
   }
   void serve() {
     uint64_t seen = 0;
     for (;;) {
-      int spin = 0;
-      while (generation_.load(std::memory_order_acquire) == seen && !stop_.load() && spin < kSpins) ++spin;
-      if (generation_.load(std::memory_order_acquire) == seen) {
+      if (!spinUntil([&] { return generation_.load(std::memory_order_acquire) != seen || stop_.load(); })) {
         std::unique_lock lock(mu_);
         cv_.wait(lock, [&] { return stop_.load() || generation_.load() != seen; });
       }

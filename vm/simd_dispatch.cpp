@@ -3,7 +3,6 @@
 // split costs a wake-up, not a thread creation).
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
@@ -11,6 +10,7 @@
 #include <vector>
 
 #include "vm/simd_kernels.h"
+#include "vm/spin_wait.h"
 
 namespace pir::vm::simd {
 namespace sse2 { const Table& makeTable(); }
@@ -47,26 +47,6 @@ const Table& table() {
 namespace {
 
 std::atomic<int> gThreads{1};
-
-// Spins (with the CPU's pause hint) for up to kSpin, or until `ready` holds;
-// true if it did. A split's wake-up through the kernel (futex) costs tens of
-// microseconds on a virtual machine, more than a small split saves: helpers and
-// the caller spin briefly first, as OpenMP runtimes do (KMP_BLOCKTIME), and
-// sleep only when no split follows soon.
-template <class Ready>
-bool spinUntil(Ready ready) {
-  constexpr auto kSpin = std::chrono::microseconds(200);
-  const auto deadline = std::chrono::steady_clock::now() + kSpin;
-  for (;;) {
-    for (int i = 0; i < 64; ++i) {
-      if (ready()) return true;
-#if defined(__x86_64__) || defined(__i386__)
-      __builtin_ia32_pause();
-#endif
-    }
-    if (std::chrono::steady_clock::now() >= deadline) return false;
-  }
-}
 
 // Helper threads, each running the jobs handed to it; started on first need.
 // Invariants: generation_ and slots_ change under m_ (a helper that sleeps checks
