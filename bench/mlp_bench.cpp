@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_program.h"
 #include "frontend/builder.h"
 #include "passes/autodiff.h"
 #include "repl/session_driver.h"
@@ -100,29 +101,19 @@ struct TempDir {
   }
 };
 
-struct PirMlp {
-  pir::SourceManager sm;
-  pir::DiagnosticEngine diags{sm};
-  pir::Module m;
-  std::ostringstream out, err;
-  std::unique_ptr<pir::vm::Session> session;
-  std::unique_ptr<pir::cli::SessionDriver> driver;
-  bool ok = false;
-  PirMlp(const Data& d, const std::filesystem::path& dir, int threads) {
+// perf/mlp.pir over the data written to `dir` as NPY files.
+struct PirMlp : pir::bench::BenchProgram {
+  static const std::filesystem::path& written(const Data& d, const std::filesystem::path& dir) {
     using pir::DType;
     pir::vm::writeNpy((dir / "x.npy").string(), DType::F32, {kSteps, kBatch, kIn}, d.x.data());
     pir::vm::writeNpy((dir / "y.npy").string(), DType::I32, {kSteps, kBatch}, d.y.data());
     pir::vm::writeNpy((dir / "w1.npy").string(), DType::F32, {kIn, kHidden}, d.w1.data());
     pir::vm::writeNpy((dir / "w2.npy").string(), DType::F32, {kHidden, kOut}, d.w2.data());
-    diags.setStream(&err);
     pir::setAutodiffTransform(&pir::autodiff);  // as the pir tool does (repl/cli.cpp)
-    pir::vm::SessionOptions options;
-    options.threads = threads;
-    session = std::make_unique<pir::vm::Session>(m, diags, out, options);
-    driver = std::make_unique<pir::cli::SessionDriver>(m, *session, diags);
-    ok = pir::buildFromBuffer(m, diags, sm.add("mlp.pir", kMlpProgram), dir.string(), driver.get()) &&
-         diags.errorCount() == 0;
+    return dir;
   }
+  PirMlp(const Data& d, const std::filesystem::path& dir, int threads)
+      : BenchProgram(kMlpProgram, threads, written(d, dir).string()) {}
 };
 
 // The same 16 steps, written directly: GEMMs through gemmF32, the rest plain loops.

@@ -23,8 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "frontend/builder.h"
-#include "repl/session_driver.h"
+#include "bench/bench_program.h"
 #include "vm/kernels_collective.h"
 #include "vm/session.h"
 
@@ -40,29 +39,7 @@ double threadSeconds() {
 }
 
 // A module built from text (no session commands) and its session.
-struct Program {
-  pir::SourceManager sm;
-  pir::DiagnosticEngine diags{sm};
-  pir::Module m;
-  std::ostringstream out, err;
-  std::unique_ptr<pir::vm::Session> session;
-  std::unique_ptr<pir::cli::SessionDriver> driver;
-
-  Program(const std::string& text, int threads) {
-    diags.setStream(&err);
-    pir::vm::SessionOptions options;
-    options.threads = threads;
-    session = std::make_unique<pir::vm::Session>(m, diags, out, options);
-    driver = std::make_unique<pir::cli::SessionDriver>(m, *session, diags);
-    ok = pir::buildFromBuffer(m, diags, sm.add("bench.pir", text), ".", driver.get());
-  }
-  bool ok = false;
-  double secondsPerRun() {
-    const auto t0 = Clock::now();
-    session->run(1);
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-  }
-};
+using Program = pir::bench::BenchProgram;
 
 constexpr int kAllReduces = 200;
 
