@@ -69,8 +69,12 @@ template <class T> constexpr bool unarySupported(Un u) {
 struct UnaryState {
   int64_t n;
   double lo, hi;               // clip bounds
-  const void* simdF32 = nullptr;  // the vm/simd_kernels.h loop for f32 (and f16), if any
-  const void* simdF64 = nullptr;
+  // The vm/simd_kernels.h loops for f32 (and f16) and f64, if any, as a generic
+  // function pointer (casting between function pointer types is portable; to and
+  // from void* is not).
+  using AnyFn = void (*)();
+  AnyFn simdF32 = nullptr;
+  AnyFn simdF64 = nullptr;
 };
 
 // The vector-table entry computing U, or -1 (then the op is a scalar loop of
@@ -259,8 +263,8 @@ PreparedKernel prepareUnary(const Op& op, InTypes in, InTypes out) {
     s.hi = clip.max();
   }
   if (const int k = simdKindOf(*u); k >= 0) {
-    s.simdF32 = reinterpret_cast<const void*>(simd::table().f32.unary[k]);
-    s.simdF64 = reinterpret_cast<const void*>(simd::table().f64.unary[k]);
+    s.simdF32 = reinterpret_cast<UnaryState::AnyFn>(simd::table().f32.unary[k]);
+    s.simdF64 = reinterpret_cast<UnaryState::AnyFn>(simd::table().f64.unary[k]);
   }
   PreparedKernel k = dispatchDType(in[0].dtype, [&]<class T>() { return selectUnary<T>(*u, s); });
   if (!k.fn) unsupported(op, in[0]);
