@@ -281,6 +281,52 @@ print %w, %d
   EXPECT_EQ(r.out, "%w: f32[] = 2\n%w: f32[] = 3\n%d: f32[] = 300\n");
 }
 
+// Buffers start on 64-byte cache lines; arena slots of a line or more start on one
+// (whole AVX-512 vectors never straddle two lines), smaller slots pack at 16 bytes.
+TEST(Vm, BuffersAndLargeArenaSlotsStartOnCacheLines) {
+  for (size_t bytes : {size_t(0), size_t(1), size_t(16), size_t(100), size_t(4096), size_t(1) << 20}) {
+    AlignedBytes b(bytes);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(b.data()) % 64, 0u) << bytes;
+    AlignedBytes shared = b;  // copy-on-write: unsharing allocates aligned storage too
+    shared.data()[0] = std::byte{1};
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(shared.data()) % 64, 0u) << bytes;
+  }
+  SourceManager sm;
+  uint32_t file = sm.add("t.pir", R"(
+graph @g(%a: f32[1], %b: f32[20]) -> (f32[1], f32[20], f32[2], f32[20]) {
+  %c = add %a, 1
+  %d = add %b, 1
+  %e = concat %a, %a {axis = 0}
+  %f = mul %b, 2
+  return %c, %d, %e, %f
+}
+main {
+  const %x : f32[1] = 0
+  const %y : f32[20] = 0
+  %r1, %r2, %r3, %r4 = call @g(%x, %y)
+}
+)");
+  DiagnosticEngine diags(sm);
+  Module m;
+  std::ostringstream out;
+  Session s(m, diags, out);
+  ASSERT_TRUE(buildFromBuffer(m, diags, file, "."));
+  const CompiledGraph& g = *s.program().graphs.at(0);
+  int large = 0, small = 0;
+  for (const SlotInfo& slot : g.slots) {
+    if (slot.kind != SlotInfo::Kind::Arena) continue;
+    if (slot.bytes >= 64) {
+      EXPECT_EQ(slot.offset % 64, 0u);
+      ++large;
+    } else {
+      EXPECT_EQ(slot.offset % 16, 0u);
+      ++small;
+    }
+  }
+  EXPECT_EQ(large, 2);
+  EXPECT_EQ(small, 2);
+}
+
 TEST(Vm, SubgraphIntermediatesShareBuffers) {
   SourceManager sm;
   uint32_t file = sm.add("t.pir", R"(
