@@ -58,9 +58,9 @@ namespace {
 
 // `workers - 1` helper threads that, with the calling thread, run parallel
 // loops. Indices are claimed from a shared counter: any thread may run any
-// index. Supersteps are short (a data-parallel step meets every few ms), so
-// both sides spin briefly before sleeping: a futex wake-up per hand-off would
-// cost more than the work on a busy machine.
+// index. Supersteps are short (a data-parallel step meets every few hundred
+// microseconds), so both sides spin briefly before sleeping (vm/spin_wait.h): a
+// futex wake-up per hand-off would cost more than the work on a busy machine.
 class Workers {
  public:
   explicit Workers(int workers) {

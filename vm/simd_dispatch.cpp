@@ -1,6 +1,7 @@
 // Chooses the vm/simd_impl.h table for this CPU once, and the kernel thread
-// helper (a single persistent helper thread per extra kernel thread, so that a
-// split costs a wake-up, not a thread creation).
+// helper (a single persistent helper thread per extra kernel thread, which spins
+// briefly between splits: a split costs neither a thread creation nor, when splits
+// come close together, a kernel wake-up; vm/spin_wait.h).
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
