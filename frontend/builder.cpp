@@ -344,13 +344,16 @@ struct Builder::Impl {
 
   // Appends a built op to the end of `g` (or of the exchange block `region`).
   // Main-graph appends are undone by Module::rollback's truncation; an op
-  // appended to a subgraph or a block is journaled.
+  // appended to a subgraph is journaled. An op appended to a block is not: the
+  // block is still being built and owns it, so it goes with the block (which is
+  // appended, and undone, whole), and a journal entry would outlive a block that
+  // a failed check destroyed.
   void appendOp(Graph& g, std::unique_ptr<Op> op, Op* region) {
     op->enclosing = region;
     auto& list = region ? region->region : g.ops;
     list.push_back(std::move(op));
     m.touch();
-    if (region || !g.isMain) m.journal([&list]() { list.pop_back(); });
+    if (!region && !g.isMain) m.journal([&list]() { list.pop_back(); });
   }
 
   // ---- declarations ----------------------------------------------------------------
