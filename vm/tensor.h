@@ -79,11 +79,13 @@ class AlignedBytes {
     if (shared()) resize(size_);
   }
   // Writable: unshares (copies) first if another object holds the storage.
+  // Never null, even before the first resize (memcpy of zero bytes from or to
+  // an empty buffer is then defined).
   std::byte* data() {
     if (shared()) unshare();
-    return block_ ? block_->bytes() : nullptr;
+    return block_ ? block_->bytes() : emptyStorage();
   }
-  const std::byte* data() const { return block_ ? block_->bytes() : nullptr; }
+  const std::byte* data() const { return block_ ? block_->bytes() : emptyStorage(); }
   size_t size() const { return size_; }
   // Another AlignedBytes holds the same storage.
   bool shared() const { return block_ && block_->refs.load(std::memory_order_acquire) > 1; }
@@ -141,6 +143,12 @@ class AlignedBytes {
       std::free(reinterpret_cast<std::byte*>(block_) - offset);
     }
     block_ = nullptr;
+  }
+
+  // What data() points at without storage: zero bytes are read or written there.
+  static std::byte* emptyStorage() {
+    alignas(64) static std::byte none[64];
+    return none;
   }
 
   Block* block_ = nullptr;

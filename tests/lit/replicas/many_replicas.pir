@@ -1,6 +1,8 @@
 # 4096 replicas meet at a collective on a bounded pool of threads: a replica
 # costs its state, not a thread stack, so the run fits in 300 MB of address
 # space (one thread per replica would reserve 4096 stacks).
+# UNSUPPORTED: asan
+# (the sanitizers reserve terabytes of address space, so the cap cannot apply)
 # RUN: prlimit --as=300000000 %pir run %s | FileCheck %s
 # RUN: prlimit --as=300000000 %pir run --threads=1 %s | FileCheck %s
 ir {replication = 4096}
