@@ -97,7 +97,15 @@ template <class To, class From> inline To convertValue(From v) {
   } else if constexpr (kIsFloat<To>) {
     if constexpr (kIsHalf<To>) return Eigen::half(static_cast<float>(static_cast<ComputeOf<From>>(v)));
     else return static_cast<To>(static_cast<ComputeOf<From>>(v));
-  } else if constexpr (kIsFloat<From>) {  // float → int
+  } else if constexpr (kIsFloat<From> && sizeof(To) <= 4) {  // float → int whose bounds are exact in double
+    // Branch-free (cast loops vectorise): clamp, then the cast truncates; NaN → 0.
+    constexpr double lo = static_cast<double>(std::numeric_limits<To>::min());
+    constexpr double hi = static_cast<double>(std::numeric_limits<To>::max());
+    double d = static_cast<double>(static_cast<ComputeOf<From>>(v));
+    d = d < lo ? lo : d;
+    d = d > hi ? hi : d;
+    return d == d ? static_cast<To>(d) : To(0);
+  } else if constexpr (kIsFloat<From>) {  // float → 64-bit int
     const double d = static_cast<double>(static_cast<ComputeOf<From>>(v));
     if (std::isnan(d)) return To(0);
     const double t = std::trunc(d);
