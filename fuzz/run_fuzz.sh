@@ -3,6 +3,7 @@
 # time over a seed corpus of every sample and golden test (NPY: files written by
 # the goldens and a few made here), with the op-table dictionary fuzz/pir.dict.
 # Usage: fuzz/run_fuzz.sh [SECONDS_PER_TARGET] [BUILD_DIR] [TARGET...]
+# PIR_FUZZ_FLAGS adds libFuzzer flags (e.g. -entropic=0, see docs/decisions.md).
 # Exit status: non-zero when a target finds a crash, hang, leak or sanitizer report.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -53,6 +54,6 @@ PY
   # -rss_limit_mb bounds memory; -timeout flags hangs; leaks are reported by LeakSanitizer.
   ( cd "$build" && ASAN_OPTIONS=detect_leaks=1 "$build/fuzz/$target" "$corpus" -max_total_time="$seconds" \
       -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 -dict="$dict" \
-      -artifact_prefix="$build/crash-$target-" ) || status=1
+      -artifact_prefix="$build/crash-$target-" ${PIR_FUZZ_FLAGS:-} ) || status=1
 done
 exit $status

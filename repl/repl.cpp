@@ -297,10 +297,10 @@ struct Repl::Impl : BuildListener {
   std::deque<UndoEntry> undoStack;
   static constexpr size_t kMaxUndo = 100;
 
-  Impl(std::ostream& o, std::ostream& e, uint64_t maxInstructions)
+  Impl(std::ostream& o, std::ostream& e, const vm::SessionOptions& sessionOptions)
       : out(o),
         err(e),
-        session(module, diags, pending, vm::SessionOptions{.maxInstructions = maxInstructions}),
+        session(module, diags, pending, sessionOptions),
         builder(module, diags, ".", this) {
     diags.setStream(&err);
   }
@@ -740,8 +740,8 @@ struct Repl::Impl : BuildListener {
   }
 };
 
-Repl::Repl(std::ostream& out, std::ostream& err, uint64_t maxInstructions)
-    : impl_(std::make_unique<Impl>(out, err, maxInstructions)) {}
+Repl::Repl(std::ostream& out, std::ostream& err, const vm::SessionOptions& session)
+    : impl_(std::make_unique<Impl>(out, err, session)) {}
 Repl::~Repl() = default;
 
 void Repl::feedLine(std::string_view line) { impl_->feedLine(line); }

@@ -18,6 +18,7 @@
 #include "ir/ir.h"
 #include "ir/version.h"
 #include "repl/line_editor.h"
+#include "vm/session.h"
 
 namespace pir {
 
@@ -25,9 +26,9 @@ class Repl {
  public:
   // `out` receives the echo, printed values and meta-command output; `err`
   // receives diagnostics and error messages.
-  // `maxInstructions`: the session's per-run instruction budget (0: unlimited;
-  // fuzzing sets one, vm::SessionOptions::maxInstructions).
-  Repl(std::ostream& out, std::ostream& err, uint64_t maxInstructions = 0);
+  // `session`: the session's budgets and threads (fuzzing sets an instruction
+  // budget and one thread; the defaults are `pir run`'s).
+  explicit Repl(std::ostream& out, std::ostream& err, const vm::SessionOptions& session = {});
   ~Repl();
   Repl(const Repl&) = delete;
   Repl& operator=(const Repl&) = delete;
