@@ -18,6 +18,7 @@
 #include "vm/fusion.h"
 #include "vm/npy.h"
 #include "vm/random.h"
+#include "vm/tensor.h"
 #include "vm/write_set.h"
 
 namespace pir::vm {
@@ -73,7 +74,7 @@ HostTensor materialize(const Literal& lit, const TensorType& t, uint32_t baseSee
         diags.fail(lit.loc, std::string(what) + ": \"" + lit.path + "\" holds shape " +
                                 shapeToString(src.type.shape) + ", expected " + t.str());
       if (src.type.dtype == t.dtype) {
-        std::memcpy(out.data(), src.data(), HostTensor::byteSize(t));
+        copyBytes(out.data(), src.data(), HostTensor::byteSize(t));
         return out;
       }
       // Another dtype is accepted only when every value converts exactly.

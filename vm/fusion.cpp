@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "vm/kernel_util.h"
+#include "vm/tensor.h"
 
 namespace pir::vm {
 
@@ -160,7 +161,7 @@ void gatherBlock(const Buffer& b, const std::byte* src, std::byte* dst, int64_t 
         default: std::fill_n(reinterpret_cast<uint64_t*>(dst), len, *reinterpret_cast<const uint64_t*>(e)); break;
       }
     } else {
-      std::memcpy(dst, src + (off + within) * es, static_cast<size_t>(len) * es);
+      copyBytes(dst, src + (off + within) * es, static_cast<size_t>(len) * es);
     }
     dst += static_cast<size_t>(len) * es;
     n -= len;

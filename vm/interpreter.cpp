@@ -12,6 +12,7 @@
 #include "vm/format.h"
 #include "vm/fusion.h"
 #include "vm/kernels_collective.h"
+#include "vm/tensor.h"
 
 namespace pir::vm {
 
@@ -75,7 +76,7 @@ void Interpreter::push(const CompiledGraph& callee, const std::byte* const* args
   for (size_t i = 0; i < callee.paramSlots.size(); ++i) {
     const uint32_t slot = callee.paramSlots[i];
     const SlotInfo& info = callee.slots[slot];
-    if (info.copied) std::memcpy(f.ptr[slot], args[i], info.bytes);
+    if (info.copied) copyBytes(f.ptr[slot], args[i], info.bytes);
     else f.ptr[slot] = const_cast<std::byte*>(args[i]);
   }
   // A return computed in place lives in the caller's buffer for this call, and in
@@ -185,13 +186,13 @@ bool Interpreter::returnTo(Activation& caller, const CompiledGraph& callee, cons
     size_t off = 0;
     for (unsigned j = 0; j < carried; ++j) {
       const size_t b = HostTensor::byteSize(*callee.returnTypes[j]);
-      std::memcpy(bf.staging.data() + off, calleeFrame.ptr[callee.returnSlots[j]], b);
+      copyBytes(bf.staging.data() + off, calleeFrame.ptr[callee.returnSlots[j]], b);
       off += b;
     }
     off = 0;
     for (unsigned j = 0; j < carried; ++j) {
       const size_t b = HostTensor::byteSize(*callee.returnTypes[j]);
-      std::memcpy(ptr[slots[in.nIn + j]], bf.staging.data() + off, b);
+      copyBytes(ptr[slots[in.nIn + j]], bf.staging.data() + off, b);
       off += b;
     }
     if (++caller.iteration < static_cast<uint64_t>(in.count)) {
@@ -248,7 +249,7 @@ bool Interpreter::loop() {
             appendTensor(line, t.dtype, t.shape, ptr[slots[0]]);
             line += '\n';
             printed_.push_back(std::move(line));
-            if (ptr[slots[1]] != ptr[slots[0]]) std::memcpy(ptr[slots[1]], ptr[slots[0]], HostTensor::byteSize(t));
+            if (ptr[slots[1]] != ptr[slots[0]]) copyBytes(ptr[slots[1]], ptr[slots[0]], HostTensor::byteSize(t));
             break;
           }
           case Opc::HostLoad: {
@@ -258,7 +259,7 @@ bool Interpreter::loop() {
               fault(in, "stream $" + r.name + " was never fed", {{r.loc, "$" + r.name + " is declared here"}});
             const size_t bytes = HostTensor::byteSize(r.type);
             int64_t& cur = cursors_[in.a];
-            std::memcpy(ptr[slots[0]], std::as_const(sb.bytes).data() + (cur * numReplicas_ + replica_) * bytes, bytes);
+            copyBytes(ptr[slots[0]], std::as_const(sb.bytes).data() + (cur * numReplicas_ + replica_) * bytes, bytes);
             cur = (cur + 1) % nht_;
             break;
           }
@@ -267,7 +268,7 @@ bool Interpreter::loop() {
             StreamBuffer& sb = state_.streams[in.a];
             const size_t bytes = HostTensor::byteSize(r.type);
             int64_t& cur = cursors_[in.a];
-            std::memcpy(sb.bytes.data() + (cur * numReplicas_ + replica_) * bytes, ptr[slots[0]], bytes);
+            copyBytes(sb.bytes.data() + (cur * numReplicas_ + replica_) * bytes, ptr[slots[0]], bytes);
             cur = (cur + 1) % nht_;
             written_[in.a] = true;
             break;
@@ -279,8 +280,8 @@ bool Interpreter::loop() {
             const size_t bytes = HostTensor::byteSize(r.type);
             // A load reads without unsharing; a store unshares the buffer first (copy-on-write).
             AlignedBytes& buffer = state_.remote[replica_][in.a];
-            if (in.opc == Opc::RemoteLoad) std::memcpy(ptr[slots[1]], std::as_const(buffer).data() + entry * bytes, bytes);
-            else std::memcpy(buffer.data() + entry * bytes, ptr[slots[1]], bytes);
+            if (in.opc == Opc::RemoteLoad) copyBytes(ptr[slots[1]], std::as_const(buffer).data() + entry * bytes, bytes);
+            else copyBytes(buffer.data() + entry * bytes, ptr[slots[1]], bytes);
             break;
           }
           case Opc::Call: {

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "vm/kernel_util.h"
+#include "vm/tensor.h"
 
 namespace pir::vm {
 namespace {
@@ -125,11 +126,11 @@ void reduceRange(const CollectiveJob& job, int64_t begin, int64_t end, std::byte
     } else if constexpr (R == Reduce::Mean) {
       for (int64_t i = 0; i < len; ++i) first[i] = A::divide(acc[i], count);
     } else {
-      std::memcpy(first, acc, static_cast<size_t>(len) * sizeof(T));
+      copyBytes(first, acc, static_cast<size_t>(len) * sizeof(T));
     }
     for (size_t t = 0; t < numTargets; ++t)
       if (targets[t] && targets[t] != primary)
-        std::memcpy(targets[t] + static_cast<size_t>(b - shift) * sizeof(T), first, static_cast<size_t>(len) * sizeof(T));
+        copyBytes(targets[t] + static_cast<size_t>(b - shift) * sizeof(T), first, static_cast<size_t>(len) * sizeof(T));
   }
 }
 
@@ -258,7 +259,7 @@ void runCollectiveItem(const CollectiveJob& job, int64_t item) {
       const size_t inner = outer ? static_cast<size_t>(n / outer) * elem : 0;
       for (int64_t o = 0; o < outer; ++o)
         for (int64_t k = 0; k < groupSize; ++k)
-          std::memcpy(out + static_cast<size_t>(o * groupSize + k) * inner,
+          copyBytes(out + static_cast<size_t>(o * groupSize + k) * inner,
                       job.inputs[static_cast<size_t>(k)] + static_cast<size_t>(o) * inner, inner);
       return;
     }
@@ -278,7 +279,7 @@ void runCollectiveItem(const CollectiveJob& job, int64_t item) {
       const int64_t part = len / groupSize;
       const size_t bytes = static_cast<size_t>(part * inner) * elem;
       for (int64_t o = 0; o < outer; ++o)
-        std::memcpy(out + static_cast<size_t>(o) * bytes,
+        copyBytes(out + static_cast<size_t>(o) * bytes,
                     x + static_cast<size_t>((o * len + item * part) * inner) * elem, bytes);
       return;
     }

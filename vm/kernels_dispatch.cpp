@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "vm/kernel_util.h"
+#include "vm/tensor.h"
 
 namespace pir::vm {
 namespace detail {
@@ -124,7 +125,7 @@ static void copyRuns(E* dst, const E* src, const Shape& shape, const std::vector
   int64_t off = 0;
   for (int64_t done = 0; done < total; done += inner) {
     if (innerStride == 1) {
-      std::memcpy(dst, src + off, static_cast<size_t>(inner) * sizeof(E));
+      copyBytes(dst, src + off, static_cast<size_t>(inner) * sizeof(E));
     } else if (innerStride > 0) {
       VecMap<E>(dst, inner) =
           Eigen::Map<const Vec<E>, 0, Eigen::InnerStride<>>(src + off, inner, Eigen::InnerStride<>(innerStride));

@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "vm/kernel_util.h"
+#include "vm/tensor.h"
 
 namespace pir::vm::detail {
 namespace {
@@ -51,7 +52,7 @@ void runGather(const GatherState& s, const TensorRef* ins, TensorRef* outs, Kern
   for (int64_t j = 0; j < s.numIndices; ++j) idx[j] = checkedIndex(readIndex(ins[1], j), s.x.axisLen);
   for (int64_t o = 0; o < s.x.outer; ++o)
     for (int64_t j = 0; j < s.numIndices; ++j) {
-      if (run) std::memcpy(y, x + (o * s.x.axisLen + idx[j]) * static_cast<int64_t>(run), run);
+      if (run) copyBytes(y, x + (o * s.x.axisLen + idx[j]) * static_cast<int64_t>(run), run);
       y += run;
     }
 }
@@ -67,7 +68,7 @@ struct ScatterState {
 
 void runScatter(const ScatterState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   char* y = static_cast<char*>(outs[0].data);
-  if (outs[0].data != ins[0].data) std::memcpy(y, ins[0].data, static_cast<size_t>(s.total * s.elemSize));
+  if (outs[0].data != ins[0].data) copyBytes(y, ins[0].data, static_cast<size_t>(s.total * s.elemSize));
   const char* values = static_cast<const char*>(ins[2].data);
   const int64_t n = numElements(s.indexShape);
   const size_t rank = s.indexShape.size();
@@ -76,7 +77,7 @@ void runScatter(const ScatterState& s, const TensorRef* ins, TensorRef* outs, Ke
     int64_t off = 0;
     for (size_t d = 0; d < rank; ++d)
       off += (static_cast<int64_t>(d) == s.axis ? checkedIndex(readIndex(ins[1], i), s.axisLen) : pos[d]) * s.xStrides[d];
-    std::memcpy(y + off * s.elemSize, values + i * s.elemSize, static_cast<size_t>(s.elemSize));
+    copyBytes(y + off * s.elemSize, values + i * s.elemSize, static_cast<size_t>(s.elemSize));
     for (size_t d = rank; d-- > 0;) {
       if (++pos[d] < s.indexShape[d]) break;
       pos[d] = 0;
@@ -114,7 +115,7 @@ void runDynamic(const DynamicState& s, const TensorRef* ins, TensorRef* outs, Ke
     return;
   }
   char* y = static_cast<char*>(outs[0].data);
-  if (outs[0].data != ins[0].data) std::memcpy(y, ins[0].data, static_cast<size_t>(numElements(s.shape) * s.elemSize));
+  if (outs[0].data != ins[0].data) copyBytes(y, ins[0].data, static_cast<size_t>(numElements(s.shape) * s.elemSize));
   // Scatter the contiguous update into the strided slice, run by run.
   const char* u = static_cast<const char*>(ins[2].data);
   const int64_t n = numElements(s.sliceShape);
@@ -125,7 +126,7 @@ void runDynamic(const DynamicState& s, const TensorRef* ins, TensorRef* outs, Ke
   for (int64_t done = 0; done < n; done += inner) {
     int64_t o = off;
     for (size_t d = 0; d + 1 < rank; ++d) o += pos[d] * s.xStrides[d];
-    std::memcpy(y + o * s.elemSize, u + done * s.elemSize, static_cast<size_t>(inner * s.elemSize));
+    copyBytes(y + o * s.elemSize, u + done * s.elemSize, static_cast<size_t>(inner * s.elemSize));
     for (size_t d = rank - (rank ? 1 : 0); d-- > 0;) {
       if (++pos[d] < s.sliceShape[d]) break;
       pos[d] = 0;

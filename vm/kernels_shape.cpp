@@ -3,6 +3,7 @@
 // per dtype; the index arithmetic (strides, offsets, clamped slice bounds) is
 // all done at prepare time.
 #include "vm/kernel_util.h"
+#include "vm/tensor.h"
 
 namespace pir::vm::detail {
 namespace {
@@ -91,7 +92,7 @@ void runConcat(const PartsState& s, const TensorRef* ins, TensorRef* outs, Kerne
   for (int64_t o = 0; o < s.outer; ++o)
     for (size_t p = 0; p < s.partBytes.size(); ++p) {
       const int64_t n = s.partBytes[p];
-      if (n) std::memcpy(dst, static_cast<const char*>(ins[p].data) + o * n, static_cast<size_t>(n));
+      if (n) copyBytes(dst, static_cast<const char*>(ins[p].data) + o * n, static_cast<size_t>(n));
       dst += n;
     }
 }
@@ -101,7 +102,7 @@ void runSplit(const PartsState& s, const TensorRef* ins, TensorRef* outs, Kernel
   for (int64_t o = 0; o < s.outer; ++o)
     for (size_t p = 0; p < s.partBytes.size(); ++p) {
       const int64_t n = s.partBytes[p];
-      if (n) std::memcpy(static_cast<char*>(outs[p].data) + o * n, src, static_cast<size_t>(n));
+      if (n) copyBytes(static_cast<char*>(outs[p].data) + o * n, src, static_cast<size_t>(n));
       src += n;
     }
 }

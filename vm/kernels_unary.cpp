@@ -10,6 +10,7 @@
 // Integer abs/neg wrap (abs(INT_MIN) == INT_MIN), computed in unsigned to stay
 // clear of signed-overflow UB. f16 computes in f32 and rounds once.
 #include "vm/kernel_util.h"
+#include "vm/tensor.h"
 
 namespace pir::vm::detail {
 namespace {
@@ -234,7 +235,7 @@ template <class From, class To> void runCast(const SizeState& s, const TensorRef
 }
 
 void runCopy(const SizeState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
-  if (outs[0].data != ins[0].data && s.bytes > 0) std::memcpy(outs[0].data, ins[0].data, static_cast<size_t>(s.bytes));
+  if (outs[0].data != ins[0].data && s.bytes > 0) copyBytes(outs[0].data, ins[0].data, static_cast<size_t>(s.bytes));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 // f64 and convert back as cast does (truncate, saturate).
 // adam_updater / adam_var_update_ (float only) are here too: same family.
 #include "vm/kernel_util.h"
+#include "vm/tensor.h"
 
 namespace pir::vm::detail {
 namespace {
@@ -24,7 +25,7 @@ struct UpdateState {
 
 template <class T> void runUpdate(const UpdateState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   T* t = outs[0].as<T>();
-  if (outs[0].data != ins[0].data) std::memcpy(t, ins[0].data, static_cast<size_t>(s.n) * sizeof(T));
+  if (outs[0].data != ins[0].data) copyBytes(t, ins[0].data, static_cast<size_t>(s.n) * sizeof(T));
   VecMap<T> tv(t, s.n);
   double alpha = 1, beta = 1;
   bool square = false;

@@ -26,6 +26,8 @@ void finishMpi(int) {}
 #include <cstring>
 #include <thread>
 
+#include "vm/tensor.h"
+
 namespace pir::vm {
 namespace {
 
@@ -47,7 +49,7 @@ struct Writer {
 struct Reader {
   const std::byte* p;
   void raw(void* out, size_t n) {
-    std::memcpy(out, p, n);
+    copyBytes(out, p, n);
     p += n;
   }
   template <class T> T get() {
@@ -109,7 +111,7 @@ class MpiCommunicator final : public Communicator {
     AlignedBytes send(static_cast<size_t>(counts[static_cast<size_t>(rank_)]));
     for (int64_t r : senders)
       if (r / perRank == rank_)
-        std::memcpy(send.data() + offsetOf[static_cast<size_t>(r)], inputs[static_cast<size_t>(r)],
+        copyBytes(send.data() + offsetOf[static_cast<size_t>(r)], inputs[static_cast<size_t>(r)],
                     all[static_cast<size_t>(r)].inputBytes);
     std::vector<int64_t> displs(static_cast<size_t>(size_), 0);
     int64_t total = 0;
@@ -181,7 +183,7 @@ class MpiCommunicator final : public Communicator {
   std::string fromRankZero(const std::string& text) override {
     if (gLost) return text;
     std::vector<std::byte> mine(text.size());
-    std::memcpy(mine.data(), text.data(), text.size());
+    copyBytes(mine.data(), text.data(), text.size());
     std::vector<std::byte> everything;
     std::vector<int64_t> displs;
     gatherBlobs(mine, everything, displs);  // small: a status text
@@ -321,7 +323,7 @@ void MpiCommunicator::noteWaitingAt(const std::string& where) {
   sigemptyset(&block);
   sigaddset(&block, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &block, &old);  // the handler never sees half a text
-  std::memcpy(gStoppedText, text.data(), text.size());
+  copyBytes(gStoppedText, text.data(), text.size());
   gStoppedLength = text.size();
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
 }

@@ -21,6 +21,7 @@
 #include "vm/host_memory.h"
 #include "vm/npy.h"
 #include "vm/replica_pool.h"
+#include "vm/tensor.h"
 
 namespace pir::vm {
 
@@ -134,13 +135,13 @@ void Session::initVariable(size_t index, State& st) {
     HostTensor& t = st.dev.vars[r][index];
     if (grouping.numGroups() > 1) {
       t = HostTensor(v.type);
-      std::memcpy(t.data(), std::as_const(init).bytes.data() + static_cast<size_t>(grouping.groupOf(r)) * bytes, bytes);
+      copyBytes(t.data(), std::as_const(init).bytes.data() + static_cast<size_t>(grouping.groupOf(r)) * bytes, bytes);
     } else {
       t = init;  // one group: every replica shares the initial value until it writes (copy-on-write)
     }
     if (home.buffer && home.offset >= 0 && home.offset < home.buffer->entries &&
         home.buffer->type == v.type)
-      std::memcpy(st.dev.remote[r][home.buffer->index].data() + home.offset * bytes, std::as_const(t).data(), bytes);
+      copyBytes(st.dev.remote[r][home.buffer->index].data() + home.offset * bytes, std::as_const(t).data(), bytes);
   }
 }
 
@@ -254,7 +255,7 @@ void Session::ensureReady() {
       if (os == kNoSlot || oldMain.slots[os].kind != SlotInfo::Kind::Arena || !oldMain.slots[os].kept) continue;
       const size_t bytes = std::min(info.bytes, oldMain.slots[os].bytes);
       for (int r = 0; r < R && r < static_cast<int>(old.dev.mainValues.size()); ++r)
-        std::memcpy(ns.dev.mainValues[r].data() + info.offset, old.dev.mainValues[r].data() + oldMain.slots[os].offset,
+        copyBytes(ns.dev.mainValues[r].data() + info.offset, old.dev.mainValues[r].data() + oldMain.slots[os].offset,
                     bytes);
     }
   }
@@ -473,7 +474,7 @@ void Session::feed(const std::string& stream, const Literal& data, SourceLoc loc
   HostTensor t = materialize(data, bt, static_cast<uint32_t>(mp_->options.seed), "feed $" + stream, diags_);
   StreamBuffer& sb = st_->dev.streams[r->index];
   sb.bytes.discardIfShared();  // overwritten whole: a buffer shared with a snapshot is not copied
-  std::memcpy(sb.bytes.data(), std::as_const(t).data(), sb.bytes.size());
+  copyBytes(sb.bytes.data(), std::as_const(t).data(), sb.bytes.size());
   sb.fed = true;
 }
 
@@ -496,9 +497,9 @@ void Session::write(const std::string& variable, const Literal& data, SourceLoc 
   for (int r = 0; r < replicasOf(*mp_); ++r) {
     const size_t row = grouping.numGroups() > 1 ? static_cast<size_t>(grouping.groupOf(r)) : 0;
     st_->dev.vars[r][index].bytes.discardIfShared();  // overwritten whole
-    std::memcpy(st_->dev.vars[r][index].data(), std::as_const(t).bytes.data() + row * bytes, bytes);
+    copyBytes(st_->dev.vars[r][index].data(), std::as_const(t).bytes.data() + row * bytes, bytes);
     if (home.buffer && home.offset >= 0 && home.offset < home.buffer->entries && home.buffer->type == v->type)
-      std::memcpy(st_->dev.remote[r][home.buffer->index].data() + home.offset * bytes,
+      copyBytes(st_->dev.remote[r][home.buffer->index].data() + home.offset * bytes,
                   std::as_const(t).bytes.data() + row * bytes, bytes);
   }
 }
@@ -519,13 +520,13 @@ HostTensor Session::valueOf(const std::string& name, SourceLoc loc) {
       HostTensor out(t);
       const size_t per = st_->dev.remote[0][r->index].size();
       for (int rep = 0; rep < R; ++rep)
-        std::memcpy(out.bytes.data() + rep * per, std::as_const(st_->dev.remote[rep][r->index]).data(), per);
+        copyBytes(out.bytes.data() + rep * per, std::as_const(st_->dev.remote[rep][r->index]).data(), per);
       return out;
     }
     const StreamBuffer& sb = st_->dev.streams[r->index];
     if (r->kind == Resource::Kind::H2D && !sb.fed) diags_.fail(loc, "print: h2d stream $" + bare + " was never fed");
     HostTensor out(mp_->hostBufferType(*r));
-    std::memcpy(out.data(), std::as_const(sb.bytes).data(), sb.bytes.size());
+    copyBytes(out.data(), std::as_const(sb.bytes).data(), sb.bytes.size());
     return out;
   }
   const Value* v = mainValueNamed(bare, loc);
@@ -553,13 +554,13 @@ HostTensor Session::valueOf(const std::string& name, SourceLoc loc) {
       const std::byte* src = mainValueData(*v, replicas[i]);
       if (home.buffer && home.offset >= 0 && home.offset < home.buffer->entries && home.buffer->type == v->type)
         src = std::as_const(st_->dev.remote[replicas[i]][home.buffer->index]).data() + home.offset * bytes;
-      if (src) std::memcpy(out.bytes.data() + i * bytes, src, bytes);
+      if (src) copyBytes(out.bytes.data() + i * bytes, src, bytes);
     }
     return out;
   }
   if (v->kind == Value::Kind::Const) {
     HostTensor out(v->type);
-    if (const std::byte* src = mainValueData(*v, 0)) std::memcpy(out.data(), src, bytes);
+    if (const std::byte* src = mainValueData(*v, 0)) copyBytes(out.data(), src, bytes);
     return out;
   }
   bool valid = false;
@@ -577,7 +578,7 @@ HostTensor Session::valueOf(const std::string& name, SourceLoc loc) {
   if (R > 1) t.shape.insert(t.shape.begin(), R);
   HostTensor out(t);
   for (int r = 0; r < R; ++r)
-    if (const std::byte* src = mainValueData(*v, r)) std::memcpy(out.bytes.data() + r * bytes, src, bytes);
+    if (const std::byte* src = mainValueData(*v, r)) copyBytes(out.bytes.data() + r * bytes, src, bytes);
   return out;
 }
 
@@ -752,7 +753,7 @@ HostTensor Session::previewVariable(const Value& v) {
   if (grouping.numGroups() == 1) return init;
   HostTensor t(v.type);
   const size_t row = grouping.numGroups() > 1 ? static_cast<size_t>(grouping.groupOf(0)) : 0;
-  std::memcpy(t.data(), init.bytes.data() + row * HostTensor::byteSize(v.type), HostTensor::byteSize(v.type));
+  copyBytes(t.data(), init.bytes.data() + row * HostTensor::byteSize(v.type), HostTensor::byteSize(v.type));
   return t;
 }
 
@@ -858,7 +859,7 @@ std::optional<HostTensor> Session::preview(const Value& v) {
     // A variable's value is shared with the state (copy-on-write), not copied.
     if (sub->slots[slot].kind == SlotInfo::Kind::Var) return finish(tmp.vars[0][sub->slots[slot].index]);
     HostTensor out(v.type);
-    std::memcpy(out.data(), ptrs[slot], HostTensor::byteSize(v.type));
+    copyBytes(out.data(), ptrs[slot], HostTensor::byteSize(v.type));
     return finish(std::move(out));
   } catch (const RuntimeFault& f) {
     // Ctrl-C stops the input like a failed run; other faults are the run's to report.

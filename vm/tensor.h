@@ -23,6 +23,14 @@
 
 namespace pir::vm {
 
+// std::memcpy for tensor and message bytes. A zero-size tensor's pointer may be
+// null (an empty std::vector's data(), an arena slot of 0 bytes), and memcpy
+// forbids a null pointer even for 0 bytes (UBSan: nonnull-attribute). Every byte
+// copy in vm/ whose size comes from a tensor goes through here.
+inline void copyBytes(void* dst, const void* src, size_t n) {
+  if (n) std::memcpy(dst, src, n);
+}
+
 // Zeroed, 64-byte aligned bytes, shared copy-on-write (docs/decisions.md "Run
 // backups and snapshots"): a copy shares the storage, and the non-const data()
 // first gives this object storage of its own (a copy) when another holds it too.
