@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "vm/host_memory.h"
+#include "vm/session.h"
 
 namespace pir::fuzz {
 
@@ -19,6 +20,14 @@ inline constexpr uint64_t kHostMemoryBytes = uint64_t(64) << 20;
 inline constexpr uint64_t kMaxInstructions = 20000;
 inline constexpr int64_t kMaxRuns = 16;
 inline constexpr int64_t kMaxReplicas = 8;
+
+// The options of every session a target runs: one thread, the instruction budget.
+inline vm::SessionOptions boundedSessionOptions() {
+  vm::SessionOptions options;
+  options.threads = 1;
+  options.maxInstructions = kMaxInstructions;
+  return options;
+}
 
 // A fresh temporary directory, made the working directory once per process:
 // relative load/save paths (the only ones accepted, see mayTouchFiles) stay in it.

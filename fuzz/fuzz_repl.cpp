@@ -34,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
   std::ostringstream out, err;
-  pir::Repl repl(out, err, pir::vm::SessionOptions{.threads = 1, .maxInstructions = pir::fuzz::kMaxInstructions});
+  pir::Repl repl(out, err, pir::fuzz::boundedSessionOptions());
   size_t start = 0;
   while (start <= text.size() && !repl.quitRequested()) {
     size_t end = text.find('\n', start);

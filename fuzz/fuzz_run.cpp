@@ -47,10 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::ostringstream sink, out;
   diags.setStream(&sink);
   pir::Module module;
-  pir::vm::SessionOptions options;
-  options.threads = 1;
-  options.maxInstructions = pir::fuzz::kMaxInstructions;
-  pir::vm::Session session(module, diags, out, options);
+  pir::vm::Session session(module, diags, out, pir::fuzz::boundedSessionOptions());
   BoundedSession bounded(module, session);
   try {
     if (pir::buildFromBuffer(module, diags, file, dir, &bounded)) {
