@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -29,14 +30,24 @@ inline vm::SessionOptions boundedSessionOptions() {
   return options;
 }
 
-// A fresh temporary directory, made the working directory once per process:
-// relative load/save paths (the only ones accepted, see mayTouchFiles) stay in it.
+// A fresh temporary directory, made the working directory once per process and
+// removed at a normal exit (after a crash it stays, with what the input saved):
+// relative load/save paths (the only ones accepted, see namesOutsidePaths) stay in it.
 inline const std::string& workDir() {
   static const std::string dir = [] {
     std::string templ = (std::filesystem::temp_directory_path() / "pir-fuzz-XXXXXX").string();
     if (!::mkdtemp(templ.data())) std::abort();
     if (::chdir(templ.c_str()) != 0) std::abort();
     vm::setHostMemoryLimit(kHostMemoryBytes);
+    // The handler runs after `dir` is destroyed (it is registered first), so it
+    // keeps its own copy of the path.
+    static char removeAtExit[4096];
+    if (templ.size() >= sizeof removeAtExit) std::abort();
+    std::memcpy(removeAtExit, templ.c_str(), templ.size() + 1);
+    std::atexit([] {
+      std::error_code ec;
+      std::filesystem::remove_all(removeAtExit, ec);
+    });
     return templ;
   }();
   return dir;

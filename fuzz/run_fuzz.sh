@@ -21,6 +21,9 @@ dict="$build/pir.dict"
   cat "$here/fuzz/pir.dict"
   sed -n 's/^PIR_OP([A-Za-z0-9_]*, *"\([^"]*\)".*/"\1"/p' "$here/ir/ops.def"
 } | sort -u > "$dict"
+# Each target works in a fresh directory under TMPDIR (fuzz_common.h); a tmpfs keeps
+# its file writes (the NPY target writes every input) off the disk.
+if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then export TMPDIR=/dev/shm; fi
 status=0
 for target in "${targets[@]}"; do
   corpus="$build/corpus/$target"
