@@ -17,7 +17,7 @@ namespace pir::fuzz {
 
 // Budgets of one input: host memory for tensors (all of them: buffers, values,
 // snapshots), instructions per run, runs per `run N`, replicas.
-inline constexpr uint64_t kHostMemoryBytes = uint64_t(64) << 20;
+inline constexpr uint64_t kHostMemoryBytes = uint64_t(8) << 20;
 inline constexpr uint64_t kMaxInstructions = 20000;
 inline constexpr int64_t kMaxRuns = 16;
 inline constexpr int64_t kMaxReplicas = 8;
