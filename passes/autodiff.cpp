@@ -67,8 +67,9 @@ class Transform {
  public:
   Transform(Module& m, DiagnosticEngine& diags, SourceLoc directiveLoc) : m_(m), diags_(diags), loc_(directiveLoc) {}
 
-  // Differentiates `fwd`: `provided` are output indices, `required` parameter
-  // indices (nullopt: every float parameter a gradient can reach).
+  // Differentiates `fwd`: `provided` are indices of outputs returned as values
+  // (never literals: callers leave those out), `required` parameter indices
+  // (nullopt: every float parameter a gradient can reach).
   GradInfo& differentiate(Graph& fwd, const std::string& gradName, std::vector<size_t> provided,
                           std::optional<std::vector<size_t>> required);
 
@@ -420,7 +421,12 @@ const GradContext::ConditionalGrad& Transform::prepareConditional(const Op& op) 
     Graph& branch = *ref.graph;
     Graph* copy = cloneGraph(m_, branch, graphName(branch.name + "_fwd"));
     ownCopies_.push_back(copy);
-    GradInfo& gi = differentiate(*copy, graphName(copy->name + "_grad"), info.outputs, std::nullopt);
+    // An output the branch returns as a literal is a constant: no gradient flows
+    // back from it, so it is not provided to the branch's gradient.
+    std::vector<size_t> provided;
+    for (size_t k : info.outputs)
+      if (copy->returns[k].kind == Operand::Kind::Value) provided.push_back(k);
+    GradInfo& gi = differentiate(*copy, graphName(copy->name + "_grad"), std::move(provided), std::nullopt);
     Graph* w = createGraph(m_, graphName(branch.name + "_cond_grad"), loc_);
     std::vector<Value*> grads;
     for (size_t k : info.outputs) grads.push_back(addParam(m_, *w, uniqueName(*w, "grad." + op.results[k]->name), op.results[k]->type));
