@@ -1,6 +1,7 @@
 #include "ir/printer.h"
 
 #include <charconv>
+#include <cmath>
 
 #include "ir/number_format.h"
 
@@ -353,7 +354,12 @@ void appendLiteral(std::string& out, const Literal& lit, DType dtype) {
 void appendAttr(std::string& out, const Attr& attr) {
   switch (attr.kind) {
     case Attr::Kind::Int: appendInt(out, attr.i); break;
-    case Attr::Kind::Float: appendNumber(out, attr.f, DType::F64); break;
+    case Attr::Kind::Float:
+      // An integral float prints as an integer (`2`), which reads back as the same
+      // number; negative zero would read back as the integer 0, so it keeps its point.
+      if (attr.f == 0 && std::signbit(attr.f)) out += "-0.0";
+      else appendNumber(out, attr.f, DType::F64);
+      break;
     case Attr::Kind::Bool: out += attr.b ? "true" : "false"; break;
     case Attr::Kind::String: appendQuoted(out, attr.s); break;
     case Attr::Kind::Word: out += attr.s; break;
