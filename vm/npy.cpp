@@ -190,7 +190,7 @@ FileDType parseDescr(const std::string& descr, std::string_view name) {
 template <class T>
 T readLittle(const char* p) {
   T v;
-  copyBytes(&v, p, sizeof v);
+  std::memcpy(&v, p, sizeof v);
   return v;
 }
 
@@ -321,7 +321,7 @@ void decode(const NpyLayout& layout, const char* source, uint64_t first, uint64_
   }
   const uint64_t bytes = n * static_cast<uint64_t>(fileType.fileBytes);
   std::byte* target = result.tensor.bytes.data() + first * static_cast<uint64_t>(fileType.fileBytes);
-  if (source != reinterpret_cast<const char*>(target) && bytes) copyBytes(target, source, bytes);
+  if (source != reinterpret_cast<const char*>(target)) copyBytes(target, source, bytes);
   if (fileType.stored == DType::Bool)
     for (uint64_t k = 0; k < bytes; ++k) target[k] = static_cast<std::byte>(target[k] != std::byte{0});
 }
