@@ -1,7 +1,9 @@
 // "Did you mean" suggestions for misspelt names (ops, %values, @graphs,
 // $resources, attribute keys, REPL meta-commands), as clang and rustc give.
 #pragma once
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,18 +15,21 @@ class Module;
 struct OpInfo;
 
 // Optimal-string-alignment distance (Levenshtein plus adjacent transpositions:
-// `aad` -> `add` is one edit).
-size_t editDistance(std::string_view a, std::string_view b);
+// `aad` -> `add` is one edit). Once the distance is certain to exceed `bound`,
+// returns some value above `bound` without finishing the table.
+size_t editDistance(std::string_view a, std::string_view b, size_t bound = SIZE_MAX);
 
 // The candidate closest to `word`, if it is close enough to be a likely typo:
 // at most max(1, len/3) edits (clang's threshold), never `word` itself, nothing
 // for a one-character word. Ties go to the alphabetically first candidate, so
 // the answer does not depend on the candidates' order (hash-map scopes).
+std::optional<std::string> closestName(std::string_view word, std::span<const std::string_view> candidates);
 std::optional<std::string> closestName(std::string_view word, const std::vector<std::string>& candidates);
 
 // "; did you mean 'SIGIL' + best + "'?" or "" when nothing is close: a suffix for
 // an "unknown ..." message.
 std::string didYouMean(std::string_view word, const std::vector<std::string>& candidates, std::string_view sigil = "");
+std::string didYouMean(std::string_view word, std::span<const std::string_view> candidates, std::string_view sigil = "");
 
 // The suffixes for the builder's and verifier's "unknown ..." messages.
 std::string suggestOp(std::string_view name);                                  // op names and aliases

@@ -16,6 +16,19 @@ TEST(Suggest, EditDistance) {
   EXPECT_EQ(editDistance("kitten", "sitting"), 3u);
 }
 
+TEST(Suggest, EditDistanceStopsPastItsBound) {
+  // Within the bound: the exact distance. Past it: some value above the bound.
+  EXPECT_EQ(editDistance("kitten", "sitting", 3), 3u);
+  EXPECT_GT(editDistance("kitten", "sitting", 2), 2u);
+  EXPECT_GT(editDistance("abcdefgh", "stuvwxyz", 1), 1u);
+  EXPECT_EQ(editDistance("wieght", "weight", 1), 1u);
+  // Longer than the stack rows: the heap path gives the same answers.
+  const std::string longA(100, 'a'), longB = std::string(99, 'a') + "b";
+  EXPECT_EQ(editDistance(longA, longB), 1u);
+  EXPECT_EQ(editDistance(longA, std::string(100, 'b')), 100u);
+  EXPECT_GT(editDistance(longA, std::string(100, 'b'), 5), 5u);
+}
+
 TEST(Suggest, ClosestWithinAThirdOfTheLength) {
   std::vector<std::string> ops = {"add", "mul", "matmul", "maximum"};
   EXPECT_EQ(closestName("ad", ops), std::optional<std::string>("add"));
@@ -25,6 +38,13 @@ TEST(Suggest, ClosestWithinAThirdOfTheLength) {
   EXPECT_EQ(closestName("x", {"y", "z"}), std::nullopt);  // one character: no evidence
   // "maxmum" is 1 edit from maximum, 3 from matmul.
   EXPECT_EQ(closestName("maxmum", ops), std::optional<std::string>("maximum"));
+}
+
+TEST(Suggest, OpNamesComeFromTheOpTable) {
+  EXPECT_EQ(suggestOp("matmull"), "; did you mean 'matmul'?");
+  EXPECT_EQ(suggestOp("negat"), "; did you mean 'negate'?");  // aliases are candidates too
+  EXPECT_EQ(suggestOp("frobnicate"), "");
+  EXPECT_EQ(suggestOp(std::string(500, 'q')), "");
 }
 
 TEST(Suggest, TiesGoToTheAlphabeticallyFirst) {
