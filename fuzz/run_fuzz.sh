@@ -58,8 +58,16 @@ PY
   # A 32 MB quarantine (ASan's default: 256) still holds four inputs' worth of tensors
   # for use-after-free checks, and keeps the allocator's memory warm: 1.5-1.7x the
   # inputs per second (docs/decisions.md).
+  # Longest input: a `run` (and a REPL line) executes all of main so far, so an input's
+  # cost grows with the square of its statements; the VM targets take shorter inputs
+  # for 4-5x the inputs per second (docs/decisions.md). PIR_FUZZ_FLAGS may override.
+  case "$target" in
+    pir_fuzz_repl) max_len=1024 ;;
+    pir_fuzz_run) max_len=2048 ;;
+    *) max_len=8192 ;;
+  esac
   ( cd "$build" && ASAN_OPTIONS=detect_leaks=1:quarantine_size_mb=32 "$build/fuzz/$target" "$corpus" -max_total_time="$seconds" \
-      -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 -dict="$dict" \
+      -timeout=10 -rss_limit_mb=2048 -max_len=$max_len -print_final_stats=1 -dict="$dict" \
       -artifact_prefix="$build/crash-$target-" ${PIR_FUZZ_FLAGS:-} ) || status=1
 done
 exit $status
