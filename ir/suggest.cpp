@@ -48,11 +48,23 @@ std::optional<std::string> closestName(std::string_view word, std::span<const st
   size_t limit = std::max<size_t>(1, word.size() / 3);
   std::optional<std::string_view> best;
   size_t bestDistance = limit + 1;
+  // Character counts of `word`, for the bag distance below (restored after each use).
+  std::array<int32_t, 256> counts{};
+  for (unsigned char ch : word) ++counts[ch];
   for (std::string_view c : candidates) {
     if (c == word) continue;
     // Lengths alone bound the distance from below: skip hopeless candidates cheaply.
     size_t lengthGap = c.size() > word.size() ? c.size() - word.size() : word.size() - c.size();
     if (lengthGap > bestDistance) continue;
+    // So does the bag distance, in linear time: an edit adds, removes or replaces
+    // one character (a transposition none), so the characters one string has
+    // beyond the other, counted with multiplicity, are at most the distance.
+    size_t extraInCandidate = 0;
+    for (unsigned char ch : c)
+      if (counts[ch]-- <= 0) ++extraInCandidate;
+    for (unsigned char ch : c) ++counts[ch];
+    const size_t extraInWord = word.size() - (c.size() - extraInCandidate);
+    if (std::max(extraInCandidate, extraInWord) > bestDistance) continue;
     // Only a distance up to the best so far matters (equal ones for the tie rule).
     size_t d = editDistance(word, c, bestDistance);
     if (d < bestDistance || (d == bestDistance && best && c < *best)) {

@@ -40,6 +40,42 @@ TEST(Suggest, ClosestWithinAThirdOfTheLength) {
   EXPECT_EQ(closestName("maxmum", ops), std::optional<std::string>("maximum"));
 }
 
+// closestName prunes with length and bag-distance bounds and stops each distance
+// early; none of that may change the answer. Reference: the full distance to
+// every candidate, the same threshold and tie rule.
+TEST(Suggest, PruningNeverChangesTheAnswer) {
+  const std::vector<std::string> names = {"add", "sub", "mul", "div", "matmul", "maximum", "minimum", "reduce_sum",
+                                          "reduce_max", "transpose", "reshape", "concat", "split", "dynamic_slice",
+                                          "scaled_add", "remote_load", "remote_store", "host_load", "abs", "neg"};
+  auto reference = [&](const std::string& word) -> std::optional<std::string> {
+    if (word.size() < 2) return std::nullopt;
+    std::optional<std::string> best;
+    size_t bestDistance = std::max<size_t>(1, word.size() / 3) + 1;
+    for (const std::string& c : names) {
+      if (c == word) continue;
+      size_t d = editDistance(word, c);
+      if (d < bestDistance || (d == bestDistance && best && c < *best)) bestDistance = d, best = c;
+    }
+    return best;
+  };
+  // Every one- and two-edit variant of every name (deletions, substitutions by a few
+  // letters, adjacent swaps), plus words near none of them.
+  std::vector<std::string> words = {"zz", "aaaaaaaaaa", "xyzzy", "reduce", "remote", "dynamic_slicer"};
+  for (const std::string& n : names)
+    for (size_t i = 0; i < n.size(); ++i) {
+      words.push_back(n.substr(0, i) + n.substr(i + 1));
+      for (char ch : {'a', 'e', 'x', '_'}) words.push_back(n.substr(0, i) + ch + n.substr(i + 1));
+      if (i + 1 < n.size()) words.push_back(n.substr(0, i) + n[i + 1] + n[i] + n.substr(i + 2));
+      if (i + 2 < n.size()) words.push_back(n.substr(0, i) + n.substr(i + 2));
+    }
+  size_t suggested = 0;
+  for (const std::string& w : words) {
+    EXPECT_EQ(closestName(w, names), reference(w)) << w;
+    suggested += reference(w).has_value();
+  }
+  EXPECT_GT(suggested, words.size() / 2);  // the variants mostly do get a suggestion
+}
+
 TEST(Suggest, OpNamesComeFromTheOpTable) {
   EXPECT_EQ(suggestOp("matmull"), "; did you mean 'matmul'?");
   EXPECT_EQ(suggestOp("negat"), "; did you mean 'negate'?");  // aliases are candidates too
