@@ -97,7 +97,7 @@ struct Builder::Impl {
       prev->name = std::move(fresh);
       g.scope.insert(prev);
       m.touch();
-      m.journal([&g, prev, old]() {
+      m.journal(g, [&g, prev, old]() {
         g.scope.erase(prev);
         prev->name = old;
         g.scope.insert(prev);

@@ -200,6 +200,10 @@ std::unique_ptr<Module> Module::clone() const {
   return m;
 }
 
+bool Module::owns(const Graph& g) const {
+  return &g == main.get() || (g.index < graphs.size() && graphs[g.index].get() == &g);
+}
+
 Module::Checkpoint Module::checkpoint() {
   journaling_ = true;
   Checkpoint cp;

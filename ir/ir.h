@@ -259,6 +259,15 @@ class Module {
   void journal(std::function<void()> undo) {
     if (journaling_) undo_.push_back(std::move(undo));
   }
+  // The same for a change to graph `g`, recorded only when the module owns `g`.
+  // A graph still being built outside the module (the builder's header) did not
+  // exist at the checkpoint: it goes whole with its builder, and an inverse would
+  // outlive it when a failed check destroys it.
+  void journal(const Graph& g, std::function<void()> undo) {
+    if (journaling_ && owns(g)) undo_.push_back(std::move(undo));
+  }
+  // `g` is main or one of `graphs` (Graph::index is its position there).
+  bool owns(const Graph& g) const;
 
   std::unordered_map<std::string, Resource*> resourceScope;
   std::unordered_map<std::string, Graph*> graphScope;

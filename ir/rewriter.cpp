@@ -66,7 +66,7 @@ size_t replaceAllUsesWith(Module& m, Value* from, Value* to) {
     if (g.returns[i].kind == Operand::Kind::Value && g.returns[i].value == from) {
       Operand old = g.returns[i];
       g.returns[i].value = to;
-      m.journal([&g, i, old]() { g.returns[i] = old; });
+      m.journal(g, [&g, i, old]() { g.returns[i] = old; });
       ++n;
     }
   // Gradient graphs refer to forward values as activations.
@@ -116,7 +116,7 @@ Value* newValue(Module& m, Graph& g, Value::Kind kind, std::string name, bool ge
   m.touch();
   // Undo: out of scope; the Value object stays (ids are dense), or is
   // truncated with the main graph's values by Module::rollback.
-  m.journal([&g, raw]() { g.scope.erase(raw); });
+  m.journal(g, [&g, raw]() { g.scope.erase(raw); });
   return raw;
 }
 
@@ -129,7 +129,7 @@ void renameValue(Module& m, Value& v, std::string name) {
   v.generatedName = false;
   g.scope.insert(&v);
   m.touch();
-  m.journal([&g, &v, old, wasGenerated]() {
+  m.journal(g, [&g, &v, old, wasGenerated]() {
     g.scope.erase(&v);
     v.name = old;
     v.generatedName = wasGenerated;
@@ -210,7 +210,7 @@ Value* addParam(Module& m, Graph& g, std::string name, TensorType type, bool byR
   Value* v = newValue(m, g, Value::Kind::Param, std::move(name), false, std::move(type), {});
   v->byRef = byRef;
   g.params.push_back(v);
-  m.journal([&g]() { g.params.pop_back(); });
+  m.journal(g, [&g]() { g.params.pop_back(); });
   return v;
 }
 
@@ -224,7 +224,7 @@ void setReturns(Module& m, Graph& g, std::vector<Operand> returns) {
   g.hasReturn = true;
   g.outputsWritten = true;
   m.touch();
-  m.journal([&g, oldReturns = std::move(oldReturns), oldTypes = std::move(oldTypes), oldHas]() mutable {
+  m.journal(g, [&g, oldReturns = std::move(oldReturns), oldTypes = std::move(oldTypes), oldHas]() mutable {
     g.returns = std::move(oldReturns);
     g.outputTypes = std::move(oldTypes);
     g.hasReturn = oldHas;
@@ -235,7 +235,7 @@ void addReturn(Module& m, Graph& g, Operand o) {
   g.outputTypes.push_back(o.type());
   g.returns.push_back(std::move(o));
   m.touch();
-  m.journal([&g]() {
+  m.journal(g, [&g]() {
     g.returns.pop_back();
     g.outputTypes.pop_back();
   });
@@ -247,7 +247,7 @@ void setGradOf(Module& m, Graph& g, Graph* fwd, std::vector<Value*> activations)
   g.gradOf = fwd;
   g.activations = std::move(activations);
   m.touch();
-  m.journal([&g, oldFwd, oldActs = std::move(oldActs)]() mutable {
+  m.journal(g, [&g, oldFwd, oldActs = std::move(oldActs)]() mutable {
     g.gradOf = oldFwd;
     g.activations = std::move(oldActs);
   });
@@ -325,7 +325,7 @@ void detachValue(Module& m, Value* v) {
   bool inScope = g.scope.find(v->name) == v;
   if (inScope) g.scope.erase(v);
   v->def = nullptr;
-  m.journal([&g, v, def, inScope]() {
+  m.journal(g, [&g, v, def, inScope]() {
     v->def = def;
     if (inScope) g.scope.insert(v);
   });
@@ -384,7 +384,7 @@ void unwrapExchange(Module& m, Op& block) {
   size_t n = inner.size();
   g.ops.insert(g.ops.begin() + pos, std::make_move_iterator(inner.begin()), std::make_move_iterator(inner.end()));
   m.touch();
-  m.journal([&g, pos, n, holder]() {
+  m.journal(g, [&g, pos, n, holder]() {
     Op* raw = holder->get();
     for (size_t i = 0; i < n; ++i) {
       auto& slot = g.ops[static_cast<size_t>(pos) + i];
@@ -421,7 +421,7 @@ Op* OpBuilder::insert(std::unique_ptr<Op> op) {
   g.ops.insert(g.ops.begin() + static_cast<ptrdiff_t>(pos), std::move(op));
   m_.touch();
   if (m_.journaling())
-    m_.journal([&g, raw]() {
+    m_.journal(g, [&g, raw]() {
       for (size_t i = g.ops.size(); i-- > 0;)
         if (g.ops[i].get() == raw) {
           g.ops.erase(g.ops.begin() + static_cast<ptrdiff_t>(i));

@@ -144,6 +144,28 @@ TEST(Repl, AFailedExchangeBlockIsUndoneWhole) {
   EXPECT_EQ(s.takeErr(), "");
 }
 
+// pir_fuzz_repl found a heap-use-after-free: a graph header that failed after
+// some parameters were made (a repeated name, an unknown grad_of, bad activations)
+// left journal entries for the freed graph, which the input's rollback ran.
+TEST(Repl, AFailedGraphHeaderIsUndoneWithoutItsGraph) {
+  Session s;
+  const char* failing[] = {
+      "graph @g(%a: f32[2], %a: f32[2]) -> (f32[2]) {\n  return %a\n}",
+      "graph @g(%a: f32[2], %b: f32[2]) -> (f32[2]) attributes {grad_of = @nowhere} {\n  return %a\n}",
+      "graph @g(%a: f32[2]) -> (f32[2]) attributes {activations = [%a]} {\n  return %a\n}",
+  };
+  const char* expected[] = {"redefinition of %a", "grad_of: unknown graph @nowhere", "needs grad_of"};
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(s.type(failing[i]), "") << failing[i];
+    const std::string e = s.takeErr();
+    EXPECT_TRUE(contains(e, expected[i])) << e;
+  }
+  // No @g exists; it can be defined and called.
+  EXPECT_EQ(s.type("graph @g(%a: f32[2]) -> (f32[2]) {\n  %n = neg %a\n  return %n\n}\n%r = call @g([1, 2])"),
+            "@g(f32[2]) -> (f32[2])\n%r: f32[2] = [-1, -2]\n");
+  EXPECT_EQ(s.takeErr(), "");
+}
+
 TEST(Repl, AFailedStatementInAnInputUndoesTheWholeInput) {
   Session s;
   EXPECT_EQ(s.type("var %a : f32[1] = 1; %b = add %a, %missing"), "");

@@ -169,6 +169,30 @@ TEST_F(RewriterTest, RollbackUndoesInPlaceChangesToExistingGraphs) {
   EXPECT_GT(m.generation, generation);  // never goes back: bytecode of the undone state is stale
 }
 
+// A graph built outside the module (the builder's header, before it is added)
+// did not exist at the checkpoint: its changes are not journaled, so a rollback
+// neither undoes them nor touches the graph after its builder dropped it.
+TEST_F(RewriterTest, ChangesToAGraphOutsideTheModuleAreNotJournaled) {
+  build(kProgram);
+  const std::string before = printModule(m);
+  Module::Checkpoint cp = m.checkpoint();
+  auto loose = std::make_unique<Graph>();
+  loose->name = "loose";
+  loose->index = static_cast<unsigned>(m.graphs.size());
+  EXPECT_FALSE(m.owns(*loose));
+  EXPECT_TRUE(m.owns(*m.main));
+  EXPECT_TRUE(m.owns(graph("f")));
+  Value* p = newValue(m, *loose, Value::Kind::Param, "p", false, TensorType{DType::F32, {2}}, {});
+  m.rollback(cp);
+  EXPECT_EQ(loose->lookup("p"), p);  // not undone: the graph was never the module's
+  // Dropped before the rollback (a failed header): the rollback must not reach it.
+  Module::Checkpoint cp2 = m.checkpoint();
+  newValue(m, *loose, Value::Kind::Param, "q", false, TensorType{DType::F32, {2}}, {});
+  loose.reset();
+  m.rollback(cp2);
+  EXPECT_EQ(printModule(m), before);
+}
+
 TEST_F(RewriterTest, RollbackRestoresErasedOpsAndGraphsInPlace) {
   build(kProgram);
   const std::string before = printModule(m);
