@@ -12,6 +12,9 @@
 // - while the module journals (Module::checkpoint), every change to something
 //   that existed at the checkpoint records its inverse, so Module::rollback
 //   restores the module exactly, including in-place edits of existing graphs.
+//   A graph the module does not own yet (the builder's, until its header is
+//   complete) gets no inverses (Module::journal(g, ...)): it goes whole with its
+//   builder, and inverses would outlive it.
 //
 // Nothing here verifies a whole module: run verifyModule (ir/verifier.h) after
 // a transformation (the pass manager does under --verify-each). OpBuilder::create
