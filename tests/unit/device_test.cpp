@@ -59,7 +59,9 @@ TEST(Mapping, LinearRuleWithSixteenByteGrain) {
         for (int64_t k = 0; k < m.tileCount; ++k) sum += m.elementsOn(k);
         EXPECT_EQ(sum, n);
         EXPECT_LE(m.tileCount, tiles);
-        if (m.tileCount > 1) EXPECT_EQ((m.chunk * eb) % 16, 0);
+        if (m.tileCount > 1) {
+          EXPECT_EQ((m.chunk * eb) % 16, 0);
+        }
       }
   // Hostile sizes do not overflow.
   TileMapping huge = mapLinearly(INT64_MAX, 8, 0, 1472);

@@ -138,9 +138,15 @@ TEST(OpTable, CostClassesComeFromTheCostColumn) {
   // Flags and cost agree where a flag decides the class.
   for (int i = 0; i < kNumOpCodes; ++i) {
     const OpInfo& info = opInfo(static_cast<OpCode>(i));
-    if (info.has(F_CONTROL)) EXPECT_EQ(info.costClass, CostClass::Control) << info.name;
-    if (info.has(F_COLLECTIVE)) EXPECT_EQ(info.costClass, CostClass::Collective) << info.name;
-    if (info.has(F_IO)) EXPECT_EQ(info.costClass, CostClass::Io) << info.name;
+    if (info.has(F_CONTROL)) {
+      EXPECT_EQ(info.costClass, CostClass::Control) << info.name;
+    }
+    if (info.has(F_COLLECTIVE)) {
+      EXPECT_EQ(info.costClass, CostClass::Collective) << info.name;
+    }
+    if (info.has(F_IO)) {
+      EXPECT_EQ(info.costClass, CostClass::Io) << info.name;
+    }
   }
 }
 
