@@ -98,29 +98,30 @@ std::string didYouMean(std::string_view word, std::span<const std::string_view> 
 
 std::string suggestOp(std::string_view name) {
   static const std::vector<std::string_view> names = allOpNames();  // the op table is fixed
-  return didYouMean(name, std::span<const std::string_view>(names));
+  return didYouMean(name, names);
 }
 
+// The candidates are views of names the IR owns: nothing is copied per suggestion.
 std::string suggestValue(const Graph& g, std::string_view name) {
-  std::vector<std::string> names;
+  std::vector<std::string_view> names;
   g.scope.forEach([&](const Value* v) { names.push_back(v->name); });
   return didYouMean(name, names, "%");
 }
 
 std::string suggestGraph(const Module& m, std::string_view name) {
-  std::vector<std::string> names;
+  std::vector<std::string_view> names;
   for (const auto& [n, g] : m.graphScope) names.push_back(n);
   return didYouMean(name, names, "@");
 }
 
 std::string suggestResource(const Module& m, std::string_view name) {
-  std::vector<std::string> names;
+  std::vector<std::string_view> names;
   for (const auto& [n, r] : m.resourceScope) names.push_back(n);
   return didYouMean(name, names, "$");
 }
 
 std::string suggestAttribute(const OpInfo* info, std::string_view key) {
-  std::vector<std::string> names;
+  std::vector<std::string_view> names;
   if (info)
     for (const AttrSpec& a : info->attrs) names.push_back(a.name);
   for (const AttrSpec& a : placementAttrs()) names.push_back(a.name);
