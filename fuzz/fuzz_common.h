@@ -16,17 +16,19 @@
 namespace pir::fuzz {
 
 // Budgets of one input: host memory for tensors (all of them: buffers, values,
-// snapshots), instructions per run, runs per `run N`, replicas.
+// snapshots), the steps of all its runs and previews together (a step: an
+// instruction, or 64 elements it touches; vm::SessionOptions::maxSteps), runs per
+// `run N`, replicas.
 inline constexpr uint64_t kHostMemoryBytes = uint64_t(8) << 20;
-inline constexpr uint64_t kMaxInstructions = 20000;
+inline constexpr uint64_t kMaxSteps = 200000;
 inline constexpr int64_t kMaxRuns = 16;
 inline constexpr int64_t kMaxReplicas = 8;
 
-// The options of every session a target runs: one thread, the instruction budget.
+// The options of every session a target runs: one thread, the step budget.
 inline vm::SessionOptions boundedSessionOptions() {
   vm::SessionOptions options;
   options.threads = 1;
-  options.maxInstructions = kMaxInstructions;
+  options.maxSteps = kMaxSteps;
   return options;
 }
 

@@ -3,7 +3,7 @@
 // async-signal-safe); long work polls it at safe points and stops with a
 // located "interrupted" error, after which the usual error handling restores
 // the state (a failed run, a rolled-back REPL input):
-//   - the VM once per slice of its instruction budget (vm/interpreter.h), so
+//   - the VM once per slice of its step budget (vm/interpreter.h), so
 //     loops, repeats and call chains stop, a single long kernel does not;
 //   - the parser once per statement (frontend/parser.cpp);
 //   - the NPY reader once per block it reads (vm/npy.cpp).

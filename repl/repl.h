@@ -26,8 +26,8 @@ class Repl {
  public:
   // `out` receives the echo, printed values and meta-command output; `err`
   // receives diagnostics and error messages.
-  // `session`: the session's budgets and threads (fuzzing sets an instruction
-  // budget and one thread; the defaults are `pir run`'s).
+  // `session`: the session's budgets and threads (fuzzing sets a step budget
+  // and one thread; the defaults are `pir run`'s).
   explicit Repl(std::ostream& out, std::ostream& err, const vm::SessionOptions& session = {});
   ~Repl();
   Repl(const Repl&) = delete;

@@ -33,6 +33,8 @@ enum class Opc : uint8_t {
 const char* opcName(Opc o);
 
 inline constexpr uint32_t kNoSlot = std::numeric_limits<uint32_t>::max();
+// Elements an instruction may touch per budget step (Instr::work).
+inline constexpr uint64_t kElementsPerStep = 64;
 
 // Counts and indices are 32-bit: an op has fewer than 2^32 operands and results
 // (each is an IR object of many bytes, so host memory runs out first), and the
@@ -40,6 +42,10 @@ inline constexpr uint32_t kNoSlot = std::numeric_limits<uint32_t>::max();
 // the full int64 of its attribute.
 struct Instr {
   Opc opc = Opc::Kernel;
+  // Budget steps one execution costs (Interpreter::setStepBudget): 1, plus one per
+  // kElementsPerStep elements read and written (a matmul or convolution: per
+  // multiply-add). Shapes are static, so the compiler knows it (workOf).
+  uint32_t work = 1;
   uint32_t nIn = 0, nOut = 0;
   uint32_t args = 0;        // first index into CompiledGraph::argSlots/argTypes
   uint32_t a = 0, b = 0, c = 0;

@@ -240,7 +240,36 @@ class GraphCompiler {
       cg->returnInPlace.push_back(cg->slots[slot].kind == SlotInfo::Kind::Arena && !views_.count(slot) &&
                                   std::count(cg->returnSlots.begin(), cg->returnSlots.end(), slot) == 1);
     cg->arenaBytes = arenaTop_;
+    for (Instr& in : cg->code) in.work = workOf(*cg, in);
     return cg;
+  }
+
+  // Instr::work: one step, plus one per kElementsPerStep elements the instruction
+  // reads and writes; a fused chain touches its widest operand once per op, and a
+  // matmul or convolution counts its multiply-adds. Saturates (a budget of 2^32
+  // steps and more is not one a bounded run sets).
+  static uint32_t workOf(const CompiledGraph& cg, const Instr& in) {
+    uint64_t elements = 0, widest = 0;
+    for (uint32_t i = 0; i < in.nIn + in.nOut; ++i) {
+      const uint64_t n = static_cast<uint64_t>(cg.argTypes[in.args + i]->numElements());
+      elements = saturatingAdd(elements, n);
+      widest = std::max(widest, n);
+    }
+    if (in.opc == Opc::Fused) elements = saturatingAdd(elements, saturatingMul(widest, cg.fused[in.b].size()));
+    if (in.opc == Opc::Kernel && in.op && !in.op->results.empty() && in.op->results[0]) {
+      const uint64_t out = static_cast<uint64_t>(in.op->results[0]->type.numElements());
+      const CostClass cls = in.op->info().costClass;
+      if (cls == CostClass::MatMul && !in.op->operands.empty()) {
+        const TensorType& a = in.op->operands[0].type();  // the logical operand, also when read transposed
+        const int64_t inner = a.rank() >= 1 ? a.shape.back() : 1;
+        elements = saturatingAdd(elements, saturatingMul(out, static_cast<uint64_t>(std::max<int64_t>(inner, 1))));
+      } else if (cls == CostClass::Conv && in.op->operands.size() >= 2) {
+        const TensorType& w = in.op->operands[1].type();
+        const int64_t perOutput = w.rank() >= 1 && w.shape[0] > 0 ? w.numElements() / w.shape[0] : 1;
+        elements = saturatingAdd(elements, saturatingMul(out, static_cast<uint64_t>(std::max<int64_t>(perOutput, 1))));
+      }
+    }
+    return static_cast<uint32_t>(std::min<uint64_t>(1 + elements / kElementsPerStep, UINT32_MAX));
   }
 
  private:

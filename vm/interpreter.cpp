@@ -138,14 +138,16 @@ void Interpreter::faultAtPending(std::string msg, bool aborted) {
 
 void Interpreter::sliceEnd(const Instr& in) {
   if (interruptRequested()) fault(in, kInterruptedMessage);
-  if (beyondSlice_ == 0) budgetExceeded(in);
-  const uint64_t slice = std::min(kStepSlice, beyondSlice_);
-  beyondSlice_ -= slice;
-  remaining_ = slice;  // this step is the slice's first
+  const uint64_t left = remaining_ + beyondSlice_;
+  if (in.work > left) budgetExceeded(in);
+  const uint64_t after = left - in.work;
+  remaining_ = std::min(kStepSlice, after);
+  beyondSlice_ = after - remaining_;
 }
 
 void Interpreter::budgetExceeded(const Instr& in) {
-  fault(in, "the run exceeded its budget of " + std::to_string(budget_) + " instructions");
+  fault(in, "the step budget is spent: this instruction needs " + std::to_string(in.work) +
+                (in.work == 1 ? " step, " : " steps, ") + std::to_string(remaining_ + beyondSlice_) + " left");
 }
 
 void Interpreter::fault(const Instr& in, std::string msg, std::vector<Note> notes) {

@@ -88,10 +88,14 @@ class Interpreter {
   // than one replica cannot complete alone: it faults. Throws RuntimeFault.
   void runMain();
 
-  // At most `n` instructions (and repeat iterations) per run (start .. end) or
-  // runDetached; beyond that the run fails at the instruction that would exceed
-  // it. 0: unlimited.
-  void setInstructionBudget(uint64_t n) { budget_ = n; }
+  // At most `n` budget steps per run (start .. end) or runDetached: an
+  // instruction costs Instr::work steps (one, plus one per kElementsPerStep
+  // elements it touches), a repeat iteration one. Beyond that the run fails at
+  // the instruction that would exceed it. kUnlimitedSteps (the default): no bound.
+  static constexpr uint64_t kUnlimitedSteps = UINT64_MAX;
+  void setStepBudget(uint64_t n) { budget_ = n; }
+  // Steps the current or last run took (at most its budget).
+  uint64_t stepsTaken() const { return budget_ == kUnlimitedSteps ? 0 : budget_ - remaining_ - beyondSlice_; }
 
   // Resumable execution, for the replica pool: start() binds the main graph and
   // resets the cursors; resume() runs until the graph ends (returns true) or the
@@ -141,23 +145,25 @@ class Interpreter {
   [[noreturn]] void fault(const Instr& in, std::string msg, std::vector<Note> notes = {});
   [[noreturn]] void budgetExceeded(const Instr& in);
   // The budget is handed out in slices of kStepSlice steps. A step stays one
-  // decrement and one rarely taken branch; at the end of a slice, sliceEnd
-  // checks for Ctrl-C (ir/interrupt.h) and the budget, then opens the next
-  // slice. So a run polls the interrupt flag every kStepSlice instructions or
-  // repeat iterations at no cost to the hot loop (a single long kernel is not
-  // interrupted; a loop of them is).
+  // compare and one subtraction; when an instruction's work reaches the end of
+  // the slice, sliceEnd checks for Ctrl-C (ir/interrupt.h) and the budget, then
+  // opens the next slice. So a run polls the interrupt flag at least every
+  // kStepSlice steps at no cost to the hot loop (a single long kernel is not
+  // interrupted; a loop of them is, and so is any instruction of many elements).
+  // Invariant: remaining_ + beyondSlice_ = steps of the budget not yet taken.
   static constexpr uint64_t kStepSlice = 32;
   void resetBudget() {
-    beyondSlice_ = budget_ ? budget_ : UINT64_MAX;
-    const uint64_t slice = std::min(kStepSlice, beyondSlice_);
-    beyondSlice_ -= slice;
-    remaining_ = slice + 1;  // the (slice+1)-th step ends the slice
+    // "Unlimited" is a budget no run reaches (2^62 steps), so the sums below never wrap.
+    const uint64_t total = budget_ == kUnlimitedSteps ? uint64_t(1) << 62 : budget_;
+    remaining_ = std::min(kStepSlice, total);
+    beyondSlice_ = total - remaining_;
   }
   void step(const Instr& in) {
-    if (--remaining_ == 0) sliceEnd(in);
+    if (in.work < remaining_) remaining_ -= in.work;
+    else sliceEnd(in);
   }
-  // Throws RuntimeFault "interrupted" or the budget fault; else the current step
-  // is the first of a new slice.
+  // Throws RuntimeFault "interrupted" or the budget fault; else takes the
+  // instruction's steps and opens the next slice.
   void sliceEnd(const Instr& in);
   int64_t remoteOffset(const Instr& in, const std::byte* p, const TensorType& t, const Resource& r);
 
@@ -184,9 +190,9 @@ class Interpreter {
   std::vector<bool> written_;
   std::vector<std::string> printed_;
   KernelContext kctx_;
-  uint64_t budget_ = 0;              // 0: unlimited
-  uint64_t remaining_ = UINT64_MAX;  // steps left in this slice (+1 before a run's first step)
-  uint64_t beyondSlice_ = UINT64_MAX;  // steps of the budget not yet handed to a slice
+  uint64_t budget_ = kUnlimitedSteps;
+  uint64_t remaining_ = 0;    // steps left in this slice
+  uint64_t beyondSlice_ = 0;  // steps of the budget not yet handed to a slice
 };
 
 }  // namespace pir::vm

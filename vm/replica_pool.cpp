@@ -144,7 +144,7 @@ const CompiledGraph& graphOf(const Program& p, uint32_t graph) {
 }  // namespace
 
 void runReplicas(const Module& m, const Program& p, DeviceState& state, const SourceManager* sources, bool trace,
-                 int threads, Communicator& comm, std::vector<ReplicaOutcome>& outcomes, uint64_t maxInstructions) {
+                 int threads, Communicator& comm, std::vector<ReplicaOutcome>& outcomes, uint64_t maxSteps) {
   const int64_t R = std::max<int64_t>(1, m.options.replication);
   const int64_t first = comm.firstLocal(R), count = comm.localCount(R);
   outcomes.assign(static_cast<size_t>(R), ReplicaOutcome{});
@@ -162,6 +162,7 @@ void runReplicas(const Module& m, const Program& p, DeviceState& state, const So
     ReplicaOutcome& o = outcomes[static_cast<size_t>(first + local)];
     o.printed = std::move(l.interp->printed());
     o.written = l.interp->written();
+    o.stepsTaken = l.interp->stepsTaken();
     if (l.trace) o.trace = l.trace->str();
     l = LiveReplica{};  // frees the replica's frames
   };
@@ -178,7 +179,7 @@ void runReplicas(const Module& m, const Program& p, DeviceState& state, const So
       if (!l.interp) {
         if (trace) l.trace = std::make_unique<std::ostringstream>();
         l.interp = std::make_unique<Interpreter>(m, p, state, static_cast<int>(r), l.trace.get(), sources);
-        l.interp->setInstructionBudget(maxInstructions);
+        l.interp->setStepBudget(maxSteps);
         l.interp->start();
       }
       if (l.interp->resume()) {

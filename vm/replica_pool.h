@@ -38,10 +38,10 @@ int setBlasThreads(int threads);  // returns the count applied (after the cap)
 // range) over `state`, on at most `threads` threads (>= 1). `outcomes` gets one
 // entry per replica of the module (other processes' entries filled in by comm).
 // `trace`: record --trace lines. Never throws for a runtime error: faults are
-// in the outcomes. `maxInstructions`: each replica's instruction budget
-// (Interpreter::setInstructionBudget; 0: unlimited).
+// in the outcomes. `maxSteps`: each replica's step budget
+// (Interpreter::setStepBudget), the steps taken are in the outcomes.
 void runReplicas(const Module& m, const Program& p, DeviceState& state, const SourceManager* sources, bool trace,
                  int threads, Communicator& comm, std::vector<ReplicaOutcome>& outcomes,
-                 uint64_t maxInstructions = 0);
+                 uint64_t maxSteps = Interpreter::kUnlimitedSteps);
 
 }  // namespace pir::vm

@@ -43,7 +43,8 @@ struct Session::Snapshot {
 };
 
 Session::Session(Module& module, DiagnosticEngine& diags, std::ostream& out, SessionOptions options)
-    : mp_(&module), diags_(diags), out_(out), options_(options), st_(std::make_unique<State>()) {}
+    : mp_(&module), diags_(diags), out_(out), options_(options), st_(std::make_unique<State>()),
+      stepsLeft_(options.maxSteps) {}
 
 Session::~Session() = default;
 
@@ -330,7 +331,10 @@ void Session::runReplicaSet(SourceLoc loc, std::vector<ReplicaOutcome>& outcomes
                     " MPI processes: the replica count must be a multiple of the process count");
   const int threads = options_.threads > 0 ? options_.threads : defaultThreads(comm);
   runReplicas(*mp_, *program_, st_->dev, &diags_.sources(), options_.trace != nullptr, threads, comm, outcomes,
-              options_.maxInstructions);
+              stepBudget());
+  uint64_t taken = 0;  // the budget is per replica: the busiest one spent this much
+  for (const ReplicaOutcome& o : outcomes) taken = std::max(taken, o.stepsTaken);
+  tookSteps(taken);
   // Each process now holds only its own replicas' results; print / save gather them.
   if (comm.processes() > 1) st_->scattered = true;
 }
@@ -851,8 +855,13 @@ std::optional<HostTensor> Session::preview(const Value& v) {
   tmp.mainValues.resize(1);
   try {
     Interpreter interp(*mp_, program, tmp, 0, nullptr, &diags_.sources());
-    interp.setInstructionBudget(options_.maxInstructions);
+    interp.setStepBudget(stepBudget());
     AlignedBytes arena;
+    struct Charge {  // the steps are spent whether the preview succeeds or faults
+      Session& s;
+      const Interpreter& i;
+      ~Charge() { s.tookSteps(i.stepsTaken()); }
+    } charge{*this, interp};
     const std::vector<std::byte*>& ptrs = interp.runDetached(*sub, arena);
     uint32_t slot = v.id < sub->valueSlot.size() ? sub->valueSlot[v.id] : kNoSlot;
     if (slot == kNoSlot) return finish(std::nullopt);

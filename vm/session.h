@@ -41,7 +41,11 @@ namespace pir::vm {
 struct SessionOptions {
   int threads = 0;                 // thread budget (replicas x BLAS threads); 0: the hardware threads
   std::ostream* trace = nullptr;   // --trace: executed instructions (stderr)
-  uint64_t maxInstructions = 0;    // per replica and run (fuzzing): beyond, the run fails; 0: unlimited
+  // The work budget of the session, per replica (fuzzing): the steps all its runs and
+  // previews take together (Interpreter::setStepBudget: an instruction is one step
+  // plus one per 64 elements it touches). The run that would exceed it fails at
+  // that instruction, state restored, and so does every later run. 0: unlimited.
+  uint64_t maxSteps = 0;
   // A failed run leaves the state as before it (runtime.md §8), keeping a backup of
   // what the run writes. False: nothing is kept and after a failure the state is
   // partly updated and no main value is printable: for a caller that stops at the
@@ -155,6 +159,10 @@ class Session {
   struct PreviewCache;
   std::unique_ptr<PreviewCache> previews_;
   Counters counters_;
+  uint64_t stepsLeft_;  // of options_.maxSteps; not part of the state (an undo does not give steps back)
+  // The budget of the next run or preview, and the steps it took.
+  uint64_t stepBudget() const { return options_.maxSteps ? stepsLeft_ : Interpreter::kUnlimitedSteps; }
+  void tookSteps(uint64_t steps) { stepsLeft_ -= std::min(steps, stepsLeft_); }
   PreviewCache& previewCache();
   HostTensor previewVariable(const Value& v);
   HostTensor initialValue(const Value& v, const ReplicaGroups& grouping);

@@ -136,7 +136,7 @@ TEST_F(InterruptTest, RunManyTimesStopsBetweenRuns) {
 }
 
 // The budget keeps its exact meaning with the interrupt poll folded into it:
-// n kernel instructions run under a budget of n, not under n - 1.
+// n one-step instructions run under a budget of n, not under n - 1.
 TEST_F(InterruptTest, BudgetIsStillExactAcrossSlices) {
   auto runs = [](uint64_t budget, uint64_t instructions) {
     SourceManager sm;
@@ -144,14 +144,15 @@ TEST_F(InterruptTest, BudgetIsStillExactAcrossSlices) {
     Module m;
     std::ostringstream out, err;
     diags.setStream(&err);
-    vm::Session session{m, diags, out, vm::SessionOptions{.maxInstructions = budget}};
+    vm::Session session{m, diags, out, vm::SessionOptions{.maxSteps = budget}};
     cli::SessionDriver driver{m, session, diags};
     std::string program = "const %c : f32[] = 1\nmain {\n";
     for (uint64_t i = 0; i < instructions; ++i) program += "  %a" + std::to_string(i) + " = add %c, 1\n";
     program += "}\nrun\n";
     const bool ok = buildFromBuffer(m, diags, sm.add("s.pir", program), ".", &driver);
     if (!ok) {
-      EXPECT_TRUE(contains(err.str(), "budget of " + std::to_string(budget) + " instructions")) << err.str();
+      EXPECT_TRUE(contains(err.str(), "error: add: the step budget is spent: this instruction needs 1 step, 0 left"))
+          << err.str();
     }
     return ok;
   };

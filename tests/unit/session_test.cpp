@@ -384,11 +384,11 @@ TEST(Session, FeedFromAnNpyFileAndAFailedRunKeepsNothing) {
 
 // ---- issue 11: budgets and counts -------------------------------------------
 
-// The instruction budget stops a run at the instruction that exceeds it, with a
+// The step budget stops a run at the instruction that exceeds it, with a
 // located error; the state is as before the run.
-TEST(Session, InstructionBudgetIsALocatedError) {
+TEST(Session, StepBudgetIsALocatedError) {
   SessionOptions options;
-  options.maxInstructions = 1000;
+  options.maxSteps = 1000;
   Fixture f(R"(graph @b(%x: f32[]) -> (f32[]) {
   %y = add %x, 1
   return %y
@@ -403,18 +403,60 @@ run
   EXPECT_FALSE(f.ok);
   // The instruction that would exceed it is blamed: with heap frames the
   // repeat's own back edge counts as an instruction, and here it is the one.
-  EXPECT_NE(f.err.str().find("s.pir:7:8: error: repeat: the run exceeded its budget of 1000 instructions"),
+  EXPECT_NE(f.err.str().find("s.pir:7:8: error: repeat: the step budget is spent: this instruction needs 1 step, 0 left"),
             std::string::npos)
       << f.err.str();
   EXPECT_TRUE(f.more("print %v"));
   EXPECT_EQ(f.take(), "%v: f32[] = 5\n");
 }
 
+// An instruction costs one step plus one per 64 elements it touches, so the budget
+// bounds work, not instruction count: `add` of f32[6400] and a literal touches
+// 6400 + 1 + 6400 elements (201 steps). A matmul counts its multiply-adds too.
+TEST(Session, StepBudgetWeighsElements) {
+  auto run = [](uint64_t steps, const std::string& body, std::string* err = nullptr) {
+    SessionOptions options;
+    options.maxSteps = steps;
+    Fixture f(body + "run\n", options);
+    if (err) *err = f.err.str();
+    return f.ok;
+  };
+  const std::string wide = "var %v : f32[6400] = 0\nmain {\n  %a = add %v, 1\n}\n";
+  EXPECT_TRUE(run(201, wide));
+  std::string err;
+  EXPECT_FALSE(run(200, wide, &err));
+  EXPECT_NE(err.find("s.pir:3:8: error: add: the step budget is spent: this instruction needs 201 steps, 200 left"),
+            std::string::npos)
+      << err;
+  // 3 x 4096 elements and 64^3 multiply-adds: 1 + 274432 / 64 = 4289 steps.
+  const std::string matmul = "var %a : f32[64,64] = 0\nmain {\n  %c = matmul %a, %a\n}\n";
+  EXPECT_TRUE(run(4289, matmul));
+  EXPECT_FALSE(run(4288, matmul, &err));
+  EXPECT_NE(err.find("needs 4289 steps, 4288 left"), std::string::npos) << err;
+}
+
+// The budget is the session's: runs spend it together, the run that would exceed
+// it fails with the state restored, and so does every later run.
+TEST(Session, StepBudgetIsSharedByTheSessionsRuns) {
+  SessionOptions options;
+  options.maxSteps = 3;
+  Fixture f("var %v : f32[] = 0\nmain {\n  accumulate_ %v, 1\n}\nrun 3\nprint %v\n", options);
+  ASSERT_TRUE(f.ok) << f.err.str();
+  EXPECT_EQ(f.take(), "%v: f32[] = 3\n");
+  EXPECT_FALSE(f.more("run"));
+  EXPECT_NE(f.err.str().find("error: accumulate_: the step budget is spent: this instruction needs 1 step, 0 left"),
+            std::string::npos)
+      << f.err.str();
+  EXPECT_TRUE(f.more("print %v"));
+  EXPECT_EQ(f.take(), "%v: f32[] = 3\n");
+  EXPECT_FALSE(f.more("run"));
+}
+
 // Repeat counts are int64: 2^32 + 3 iterations are not 3 (it was cut to 32 bits).
 // Without running 4 billion iterations: the budget shows the body runs past 3.
 TEST(Session, RepeatCountIsNotCutTo32Bits) {
   SessionOptions options;
-  options.maxInstructions = 100;
+  options.maxSteps = 100;
   Fixture small(R"(graph @b(%x: f32[]) -> (f32[]) {
   %y = add %x, 1
   return %y
@@ -441,7 +483,7 @@ main {
 run
 )", options);
   EXPECT_FALSE(huge.ok);
-  EXPECT_NE(huge.err.str().find("budget of 100 instructions"), std::string::npos) << huge.err.str();
+  EXPECT_NE(huge.err.str().find("the step budget is spent"), std::string::npos) << huge.err.str();
 }
 
 // One host-memory budget: a run whose backup and values do not fit fails at the
