@@ -14,17 +14,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   pir::fuzz::workDir();
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   if (pir::fuzz::namesOutsidePaths(text)) return -1;
-  // Replication is bounded by the text: more than 8 replicas is skipped.
-  if (text.find("replication") != std::string_view::npos) {
-    const size_t at = text.find("replication");
+  // Replication is bounded by the text: an input that may set more than 8 replicas
+  // (any `replication` followed by `=` and a number above 8) is skipped.
+  for (size_t at = text.find("replication"); at != std::string_view::npos; at = text.find("replication", at + 1)) {
     const size_t eq = text.find('=', at);
-    if (eq != std::string_view::npos) {
-      size_t k = eq + 1;
-      while (k < text.size() && text[k] == ' ') ++k;
-      size_t digits = 0;
-      while (k + digits < text.size() && text[k + digits] >= '0' && text[k + digits] <= '9') ++digits;
-      if (digits > 1 || (digits == 1 && text[k] > '8')) return -1;
-    }
+    if (eq == std::string_view::npos) break;
+    size_t k = eq + 1;
+    while (k < text.size() && text[k] == ' ') ++k;
+    size_t digits = 0;
+    while (k + digits < text.size() && text[k + digits] >= '0' && text[k + digits] <= '9') ++digits;
+    if (digits > 1 || (digits == 1 && text[k] > '8')) return -1;
   }
   if (text.find("run ") != std::string_view::npos) {  // `run N`: N < 100 only
     for (size_t at = text.find("run "); at != std::string_view::npos; at = text.find("run ", at + 1)) {

@@ -9,7 +9,9 @@ namespace pir::testing {
 
 struct ReplSession {
   std::ostringstream out, err;
-  Repl repl{out, err};
+  Repl repl;
+
+  explicit ReplSession(const vm::SessionOptions& options = {}) : repl(out, err, options) {}
 
   // Feeds the lines of `text`; returns (and clears) what was echoed.
   std::string type(const std::string& text) {

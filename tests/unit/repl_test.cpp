@@ -315,6 +315,21 @@ TEST(Repl, AbandonedInputIsDropped) {
   EXPECT_EQ(s.takeErr(), "");
 }
 
+// The step budget (vm::SessionOptions::maxSteps) is the session's: echo previews
+// spend it as runs do. The preview of `add` on f32[6400] takes its 201 steps and
+// the run then has 99 of 300 left; a preview that does not fit is skipped, not an
+// error of the input (the statement is still echoed, with its type).
+TEST(Repl, PreviewsSpendTheSessionsStepBudget) {
+  Session s(vm::SessionOptions{.maxSteps = 300});
+  s.type("var %v : f32[6400] = 0\n");
+  EXPECT_TRUE(contains(s.type("%a = add %v, 1\n"), "%a: f32[6400] = [1, 1, 1, ..., 1, 1, 1]")) << s.takeErr();
+  EXPECT_EQ(s.takeErr(), "");
+  EXPECT_EQ(s.type("%b = add %v, 2\n"), "%b: f32[6400]\n");
+  EXPECT_EQ(s.takeErr(), "");
+  s.type("run\n");
+  EXPECT_TRUE(contains(s.takeErr(), "error: add: the step budget is spent: this instruction needs 201 steps, 99 left"));
+}
+
 TEST(Repl, UnfinishedInputAtEndFailsWithALocatedError) {
   Session s;
   s.type("graph @g(%a: f32[2]) {");
