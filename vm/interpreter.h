@@ -93,7 +93,10 @@ class Interpreter {
   // elements it touches), a repeat iteration one. Beyond that the run fails at
   // the instruction that would exceed it. kUnlimitedSteps (the default): no bound.
   static constexpr uint64_t kUnlimitedSteps = UINT64_MAX;
-  void setStepBudget(uint64_t n) { budget_ = n; }
+  void setStepBudget(uint64_t n) {
+    budget_ = n;
+    resetBudget();  // stepsTaken() is 0 until a step is taken
+  }
   // Steps the current or last run took (at most its budget).
   uint64_t stepsTaken() const { return budget_ == kUnlimitedSteps ? 0 : budget_ - remaining_ - beyondSlice_; }
 
