@@ -86,12 +86,30 @@ static void formatOne(const SourceManager& sm, std::string& out, Severity sev, S
     out += ": " + msg + "\n";
     if (!withLine) return;
     std::string_view line = b.lineText(loc.line);
-    out += "  ";
-    out += line;
-    out += "\n  ";
+    size_t end = loc.col == 0 ? 0 : std::min<size_t>(loc.col - 1, line.size());
+    // A long line (generated code, a literal of a million elements on one line) is
+    // shown as a window of kShownLineBytes around the caret, cut at characters and
+    // marked "...", so a diagnostic stays a few lines whatever the input.
+    constexpr size_t kShownLineBytes = 160;
+    std::string_view shown = line;
+    bool cutBefore = false, cutAfter = false;
+    if (line.size() > kShownLineBytes) {
+      size_t from = end > kShownLineBytes / 2 ? end - kShownLineBytes / 2 : 0;
+      while (from > 0 && isContinuationByte(static_cast<unsigned char>(line[from]))) --from;
+      size_t to = std::min(line.size(), from + kShownLineBytes);
+      while (to < line.size() && isContinuationByte(static_cast<unsigned char>(line[to]))) ++to;
+      shown = line.substr(from, to - from);
+      cutBefore = from > 0;
+      cutAfter = to < line.size();
+      end -= from;
+    }
+    out += cutBefore ? "  ..." : "  ";
+    out += shown;
+    out += cutAfter ? "...\n  " : "\n  ";
+    if (cutBefore) out += "   ";
+    line = shown;
     // One cell per cell of the source before the caret: tabs are kept (the
     // terminal expands both lines alike), wide characters take two spaces.
-    size_t end = loc.col == 0 ? 0 : std::min<size_t>(loc.col - 1, line.size());
     for (size_t i = 0; i < end;) {
       if (line[i] == '\t') {
         out += '\t';

@@ -109,5 +109,24 @@ TEST(Columns, CaretAlignsAfterWideCharacters) {
   EXPECT_EQ(text, "t.pir:1:4: error: here\n  \xE6\x97\xA5\xE6\x9C\xAC x\n       ^\n");
 }
 
+// A long line is shown as a window of 160 bytes around the caret, marked "...",
+// with the caret under the same character.
+TEST(Columns, ALongLineIsShownAroundTheCaret) {
+  SourceManager sm;
+  const std::string line = std::string(1000, 'a') + "X" + std::string(1000, 'b');
+  uint32_t id = sm.add("t.pir", line + "\n");
+  DiagnosticEngine diags(sm);
+  std::string text = diags.format({Severity::Error, SourceLoc{id, 1, 1001}, "here", {}});
+  EXPECT_EQ(text, "t.pir:1:1001: error: here\n  ..." + std::string(80, 'a') + "X" + std::string(79, 'b') + "...\n  " +
+                      std::string(3 + 80, ' ') + "^\n");
+  // Near the start: no cut before; the window never splits a character.
+  const std::string wide = "x" + std::string(200, 'c') + "\xE6\x97\xA5";
+  uint32_t id2 = sm.add("w.pir", wide + "\n");
+  text = diags.format({Severity::Error, SourceLoc{id2, 1, 1}, "here", {}});
+  EXPECT_EQ(text, "w.pir:1:1: error: here\n  x" + std::string(159, 'c') + "...\n  ^\n");
+  text = diags.format({Severity::Error, SourceLoc{id2, 1, 202}, "end", {}});
+  EXPECT_EQ(text, "w.pir:1:202: error: end\n  ..." + wide.substr(121) + "\n     " + std::string(80, ' ') + "^\n");
+}
+
 }  // namespace
 }  // namespace pir
