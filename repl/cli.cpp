@@ -85,12 +85,13 @@ struct CommandHelp {
 };
 
 constexpr CommandHelp kCommands[] = {
-    {"repl", "repl [FILE] [--max-memory=BYTES]", "the interactive REPL (also `pir` with no arguments)",
+    {"repl", "repl [FILE] [--max-memory=BYTES] [--max-steps=N]", "the interactive REPL (also `pir` with no arguments)",
      "Reads statements and meta-commands (:help) one at a time; with FILE, loads it first.\n"
      "When standard input is not a terminal there is no prompt; the exit status is 1\n"
      "if any input failed.\n"
-     "  --max-memory=BYTES   host memory budget for tensors (K/M/G/T suffixes; default 3/4 of RAM)\n"},
-    {"run", "run FILE [--passes=LIST] [--trace] [--no-fuse] [--profile] [--threads=N] [--verify-each] [--max-memory=BYTES] [--feed NAME=DATA.npy]... [--save NAME=OUT.npy]...",
+     "  --max-memory=BYTES   host memory budget for tensors (K/M/G/T suffixes; default 3/4 of RAM)\n"
+     "  --max-steps=N        work budget of the session, runs and echo previews together (as for run)\n"},
+    {"run", "run FILE [--passes=LIST] [--trace] [--no-fuse] [--profile] [--threads=N] [--verify-each] [--max-memory=BYTES] [--max-steps=N] [--feed NAME=DATA.npy]... [--save NAME=OUT.npy]...",
      "parse, verify, apply passes and run the session commands",
      "Options:\n"
      "  --passes=LIST   comma-separated pass pipeline, run in order\n"
@@ -101,6 +102,9 @@ constexpr CommandHelp kCommands[] = {
      "  --verify-each   verify the IR after every pass\n"
      "  --max-memory=BYTES   host memory budget for tensors (K/M/G/T suffixes; default 3/4 of RAM;\n"
      "                       also PIR_MAX_MEMORY)\n"
+     "  --max-steps=N   work budget of all runs together, per replica: an instruction is one step\n"
+     "                  plus one per 64 elements it touches (a matmul: per multiply-add); the run\n"
+     "                  that would exceed it fails at that op (default: unlimited)\n"
      "  --feed NAME=DATA.npy   feed h2d stream $NAME from DATA.npy before the file's first run\n"
      "                  (or the default run); repeatable\n"
      "  --save NAME=OUT.npy    after the last run, save $NAME (or %NAME) to OUT.npy; repeatable\n"
@@ -410,6 +414,21 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
     }
     return true;
   };
+  // --max-steps=N: the session's step budget (vm::SessionOptions::maxSteps).
+  auto maxStepsFlag = [&](ArgReader& r, uint64_t& steps) {
+    if (!r.valueFlag("--max-steps", value)) return false;
+    if (r.failed) return true;
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long n = std::strtoull(value.c_str(), &end, 10);
+    if (value.empty() || value[0] < '0' || value[0] > '9' || *end != '\0' || errno != 0 || n == 0) {
+      usageError(err, "--max-steps needs a positive integer, got '" + value + "'", command);
+      r.failed = true;
+    } else {
+      steps = n;
+    }
+    return true;
+  };
   auto passesFlag = [&](ArgReader& r, std::vector<std::string>& passes) {
     if (!r.valueFlag("--passes", value)) return false;
     if (!r.failed && !parsePassList(value, passes, *command, err)) r.failed = true;
@@ -469,6 +488,7 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
       if (r.boolFlag("--profile")) return o.profile = true;
       if (r.boolFlag("--verify-each")) return o.verifyEach = true;
       if (maxMemoryFlag(r)) return true;
+      if (maxStepsFlag(r, o.maxSteps)) return true;
       return false;
     });
     if (!ok) return kUsageError;
@@ -492,7 +512,8 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
   }
   if (name == "repl") {
     ReplOptions o;
-    if (!readCommandLine(args, *command, err, file, true, [&](ArgReader& r) { return maxMemoryFlag(r); }))
+    if (!readCommandLine(args, *command, err, file, true,
+                         [&](ArgReader& r) { return maxMemoryFlag(r) || maxStepsFlag(r, o.maxSteps); }))
       return kUsageError;
     o.file = file;
     return replCommand(o, in, out, err);

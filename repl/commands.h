@@ -6,6 +6,7 @@
 // run and disasm are in repl/run_command.cpp, repl in repl/repl_command.cpp;
 // dot, profile and the pass hooks in repl/later_commands.cpp.
 #pragma once
+#include <cstdint>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -28,6 +29,7 @@ struct RunOptions {
   bool profile = false;             // --profile
   bool verifyEach = false;          // --verify-each
   int threads = 0;                  // --threads=N; 0: the VM chooses
+  uint64_t maxSteps = 0;            // --max-steps=N (vm::SessionOptions::maxSteps); 0: unlimited
   // --feed NAME=DATA.npy / --save NAME=OUT.npy, in command-line order (repl/feed_save.h).
   std::vector<NamedPath> feeds, saves;
 };
@@ -40,6 +42,7 @@ struct DisasmOptions {
 
 struct ReplOptions {
   std::optional<std::string> file;  // `pir repl FILE`: loaded first
+  uint64_t maxSteps = 0;            // --max-steps=N
 };
 
 struct DotOptions {

@@ -786,7 +786,7 @@ std::string defaultHistoryPath() {
 }
 
 int runRepl(const ReplRunOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
-  Repl repl(out, err);
+  Repl repl(out, err, options.session);
   // An unreadable FILE is a command-line problem (status 2), as for `pir run`;
   // a FILE with errors is reported and the session goes on without it.
   if (options.file && repl.loadFile(*options.file, in) == 2) return 2;

@@ -92,6 +92,7 @@ struct ReplRunOptions {
   std::optional<std::string> file;  // loaded first, without echo
   bool interactive = false;         // prompt, banner, line editing (stdin is a terminal)
   std::string historyPath;          // "" : no persistent history
+  vm::SessionOptions session;       // budgets (--max-steps)
 };
 
 // The REPL loop. Interactive: libedit on the terminal; otherwise transcript

@@ -12,6 +12,7 @@ namespace pir::cli {
 int replCommand(const ReplOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
   ReplRunOptions run;
   run.file = options.file;
+  run.session.maxSteps = options.maxSteps;
   // Line editing needs the real terminal: only when reading the process's stdin.
   run.interactive = &in == &std::cin && ::isatty(STDIN_FILENO) == 1;
   if (run.interactive) run.historyPath = defaultHistoryPath();

@@ -55,6 +55,7 @@ int runCommand(const RunOptions& options, std::istream& in, std::ostream& out, s
   Module module;
   vm::SessionOptions sessionOptions;
   sessionOptions.threads = options.threads;
+  sessionOptions.maxSteps = options.maxSteps;
   sessionOptions.trace = options.trace ? &err : nullptr;
   // The script stops at its first error (runtime.md §8: exit status 1), so a failed
   // run needs no backup; and only main values a later command names are kept

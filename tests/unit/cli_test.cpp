@@ -99,6 +99,29 @@ TEST(Cli, UsageErrorsExitTwo) {
   EXPECT_EQ(runPir({"run", "-", "--threads=zero"}, kGood).status, 2);
 }
 
+// --max-steps=N is the session's step budget (decisions.md "Resource budgets"), for
+// `run` and `repl` alike: three one-step runs fit in 3 steps, not in 2.
+TEST(Cli, MaxStepsBoundsTheRunsOfRunAndRepl) {
+  const std::string program = "var %v : f32[] = 0\nmain {\n  accumulate_ %v, 1\n}\nrun 3\nprint %v\n";
+  Result fits = runPir({"run", "-", "--max-steps=3"}, program);
+  EXPECT_EQ(fits.status, 0) << fits.err;
+  EXPECT_EQ(fits.out, "%v: f32[] = 3\n");
+  Result over = runPir({"run", "-", "--max-steps=2"}, program);
+  EXPECT_EQ(over.status, 1);
+  EXPECT_NE(over.err.find("<stdin>:3:3: error: accumulate_: the step budget is spent: this instruction needs 1 step, 0 left"),
+            std::string::npos)
+      << over.err;
+  Result repl = runPir({"repl", "--max-steps=2"}, program);
+  EXPECT_EQ(repl.status, 1);
+  EXPECT_NE(repl.err.find("error: accumulate_: the step budget is spent"), std::string::npos) << repl.err;
+  EXPECT_NE(repl.out.find("%v: f32[] = 0\n"), std::string::npos) << repl.out;  // the failed `run 3` kept nothing
+  for (const char* bad : {"--max-steps=0", "--max-steps=-1", "--max-steps=1e3", "--max-steps=", "--max-steps=99999999999999999999"}) {
+    Result r = runPir({"run", "-", bad}, program);
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_NE(r.err.find("--max-steps needs a positive integer"), std::string::npos) << r.err;
+  }
+}
+
 TEST(Cli, UnknownPassIsAUsageErrorListingPasses) {
   Result r = runPir({"opt", "-", "--passes=no-such-pass"}, kGood);
   EXPECT_EQ(r.status, 2);
