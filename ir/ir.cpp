@@ -163,6 +163,7 @@ void copyGraphHeader(const Graph& src, Graph& dst) {
   dst.loc = src.loc;
   dst.index = src.index;
   dst.nextGeneratedName = src.nextGeneratedName;
+  dst.nextNameSuffix = src.nextNameSuffix;
 }
 
 }  // namespace

@@ -196,6 +196,9 @@ struct Graph {
   ValueScope scope;
 
   uint64_t nextGeneratedName = 0;  // a hint: generated `%N` names are tried from here up
+  // A hint per wanted name: `name.K` is tried from K here up (inlining a chain D
+  // deep asks for the same names D times; probing from .1 each time was O(D^2)).
+  std::unordered_map<std::string, uint64_t> nextNameSuffix;
 
   Value* lookup(std::string_view n) const { return scope.find(n); }
 };

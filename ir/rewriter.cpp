@@ -94,9 +94,13 @@ std::string freshName(Graph& g) {
 std::string uniqueName(Graph& g, const std::string& preferred) {
   if (preferred.empty()) return freshName(g);
   if (!g.scope.contains(preferred)) return preferred;
-  for (uint64_t k = 1;; ++k) {
+  uint64_t& next = g.nextNameSuffix[preferred];
+  for (uint64_t k = std::max<uint64_t>(next, 1);; ++k) {
     std::string n = preferred + "." + std::to_string(k);
-    if (!g.scope.contains(n)) return n;
+    if (!g.scope.contains(n)) {
+      next = k + 1;
+      return n;
+    }
   }
 }
 
@@ -253,19 +257,42 @@ void setGradOf(Module& m, Graph& g, Graph* fwd, std::vector<Value*> activations)
   });
 }
 
-void eraseGraph(Module& m, Graph& g) {
-  auto it = std::find_if(m.graphs.begin(), m.graphs.end(), [&](const auto& p) { return p.get() == &g; });
-  if (it == m.graphs.end()) throw std::logic_error("eraseGraph: @" + g.name + " is not in the module");
-  size_t pos = static_cast<size_t>(it - m.graphs.begin());
-  // The journal holds the erased graph (same object: pointers to it stay valid).
-  auto holder = std::make_shared<std::unique_ptr<Graph>>(std::move(*it));
-  m.graphs.erase(it);
-  m.graphScope.erase((*holder)->name);
+void eraseGraph(Module& m, Graph& g) { eraseGraphs(m, {&g}); }
+
+void eraseGraphs(Module& m, const std::unordered_set<const Graph*>& graphs) {
+  if (graphs.empty()) return;
+  for (const Graph* g : graphs)
+    if (g->index >= m.graphs.size() || m.graphs[g->index].get() != g)
+      throw std::logic_error("eraseGraph: @" + g->name + " is not in the module");
+  // The journal holds the erased graphs (same objects: pointers to them stay valid),
+  // each with its position in the list as it was, ascending.
+  using Erased = std::vector<std::pair<size_t, std::unique_ptr<Graph>>>;
+  auto erased = std::make_shared<Erased>();
+  std::vector<std::unique_ptr<Graph>> kept;
+  kept.reserve(m.graphs.size() - graphs.size());
+  for (size_t i = 0; i < m.graphs.size(); ++i) {
+    if (!graphs.count(m.graphs[i].get())) {
+      kept.push_back(std::move(m.graphs[i]));
+      continue;
+    }
+    m.graphScope.erase(m.graphs[i]->name);
+    erased->emplace_back(i, std::move(m.graphs[i]));
+  }
+  m.graphs = std::move(kept);
   renumberGraphs(m);
   m.touch();
-  m.journal([&m, pos, holder]() {
-    m.graphScope.emplace((*holder)->name, holder->get());
-    m.graphs.insert(m.graphs.begin() + static_cast<ptrdiff_t>(pos), std::move(*holder));
+  m.journal([&m, erased]() {
+    // Every later change is undone: m.graphs is the kept list. Merge by position.
+    std::vector<std::unique_ptr<Graph>> all;
+    all.reserve(m.graphs.size() + erased->size());
+    size_t next = 0;
+    for (auto& [pos, g] : *erased) {
+      while (all.size() < pos) all.push_back(std::move(m.graphs[next++]));
+      m.graphScope.emplace(g->name, g.get());
+      all.push_back(std::move(g));
+    }
+    while (next < m.graphs.size()) all.push_back(std::move(m.graphs[next++]));
+    m.graphs = std::move(all);
     renumberGraphs(m);
   });
 }
@@ -301,6 +328,7 @@ Graph* cloneGraph(Module& m, const Graph& src, const std::string& name, IRMappin
   g->outputTypes = src.outputTypes;
   g->hasReturn = src.hasReturn;
   g->nextGeneratedName = src.nextGeneratedName;
+  g->nextNameSuffix = src.nextNameSuffix;
   m.touch();
   return g;
 }

@@ -19,6 +19,7 @@
 // fixed point only confirms it.
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 #include "ir/infer.h"
 #include "ir/rewriter.h"
@@ -85,8 +86,12 @@ std::vector<const Value*> writtenRoots(const Op& op, WrittenParams& written) {
   return roots;
 }
 
+// The gradient graphs of each forward graph (Graph::gradOf), found once: a scan of
+// every graph per graph was quadratic in the graph count.
+using GradientsOf = std::unordered_map<const Graph*, std::vector<const Graph*>>;
+
 // Removes the dead ops of `g`; returns how many.
-size_t dceGraph(Module& m, Graph& g, SideEffects& effects, WrittenParams& written) {
+size_t dceGraph(Module& m, Graph& g, SideEffects& effects, WrittenParams& written, const GradientsOf& gradients) {
   std::unordered_set<const Value*> live;  // alias roots read later or seen outside
   auto markLive = [&](const Operand& o) {
     if (const Value* r = rootOf(o)) live.insert(r);
@@ -94,9 +99,9 @@ size_t dceGraph(Module& m, Graph& g, SideEffects& effects, WrittenParams& writte
   for (const Operand& o : g.returns) markLive(o);
   for (const Value* p : g.params)
     if (p->byRef) live.insert(p);
-  for (const auto& other : m.graphs)  // a gradient graph's activations stand for values of g
-    if (other->gradOf == &g)
-      for (const Value* a : other->activations) live.insert(aliasRoot(a));
+  if (auto it = gradients.find(&g); it != gradients.end())  // their activations stand for values of g
+    for (const Graph* grad : it->second)
+      for (const Value* a : grad->activations) live.insert(aliasRoot(a));
   if (g.isMain)
     for (const auto& v : g.values)
       if (v->def && (v->kind == Value::Kind::Var || isUserNamedInMain(*v))) live.insert(aliasRoot(v.get()));
@@ -126,10 +131,13 @@ size_t dceGraph(Module& m, Graph& g, SideEffects& effects, WrittenParams& writte
 
 bool runDce(Module& m, PassContext&) {
   SideEffects effects;  // erasing dead ops never removes an effect, so this stays valid
+  GradientsOf gradients;  // dce erases ops, never graphs or gradOf links
+  for (const auto& g : m.graphs)
+    if (g->gradOf) gradients[g->gradOf].push_back(g.get());
   for (;;) {
     WrittenParams written;  // recomputed per round: dead in-place writes disappear
     size_t removed = 0;
-    for (Graph* g : graphsCalleesFirst(m)) removed += dceGraph(m, *g, effects, written);
+    for (Graph* g : graphsCalleesFirst(m)) removed += dceGraph(m, *g, effects, written, gradients);
     if (removed == 0) return true;
   }
 }

@@ -1,8 +1,12 @@
 // inline: replaces every `call` by a copy of the callee's body.
 //
-// Graphs are done callee-first (Module::graphs is in definition order), so a
-// body copied into its caller has no calls left. `repeat` and `conditional`
-// are not inlined (their bodies run a number of times / one of two ways).
+// Each graph that stays (planInline) gets every inlinable call expanded, with
+// the calls inside the callee's body expanded in turn (expandCall, iterative), so
+// a graph that is only ever called is never expanded on its own: inlining a call
+// chain D deep costs O(D), where expanding callees first made every level hold
+// everything below it (O(D^2)). `repeat` and `conditional` are not inlined
+// (their bodies run a number of times / one of two ways), nor a call with a
+// resource argument.
 //
 // By-value semantics (language.md §4, §7) are kept exactly:
 //  - a by-value input the callee writes in place (directly, through a view or
@@ -17,18 +21,26 @@
 // results' names (a session command may print them). Values the copy adds to a
 // main graph are marked as generated: no source named them there, so dce may
 // remove them and a name the user writes later takes precedence (as for `%N`).
-// A callee that was called before and has no caller left is erased, unless a
-// gradient graph names it (`grad_of`).
+// A graph some inlinable call names is erased unless a graph that stays refers
+// to it otherwise (a repeat, a conditional, a call not inlined, `grad_of`). What
+// the graphs that stay will hold is checked first: beyond kMaxInlinedOps ops the
+// pass fails with a located error and changes nothing.
 #include <memory>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
+#include "ir/checked_math.h"
 #include "ir/infer.h"
 #include "ir/rewriter.h"
 #include "passes/passes.h"
 
 namespace pir::passes {
 namespace {
+
+// The most ops the graphs that stay may hold after inlining (about 1 KB of host
+// memory each): inlining is checked against it before it changes anything.
+constexpr uint64_t kMaxInlinedOps = 4'000'000;
 
 // Marks values a copy created in a main graph as generated (see above). They
 // are new, so the change needs no journal entry: undoing the copy drops them.
@@ -67,58 +79,134 @@ class WrittenParams {
   std::unordered_map<const Graph*, std::vector<bool>> memo_;
 };
 
-// Appends a copy of the body of `call`'s callee through `b`; returns the value
-// standing for each callee output: fresh, and distinct per output.
-std::vector<Value*> expandBody(OpBuilder& b, const Op& call, const std::vector<bool>& written) {
-  const Graph& callee = *call.callees[0].graph;
-  auto args = call.args(0);
-  IRMapping map;
-  std::unordered_set<const Value*> fresh;  // values this inlining creates
-  auto copyOf = [&](Value* v, const std::string& name) {
-    Value* c = b.create1(OpCode::Identity, {v}, {}, name);
-    markGenerated(*c->def);
-    fresh.insert(c);
-    return c;
+// Appends the body of `call`'s callee through `b`, with every inlinable call in
+// it expanded the same way (callee bodies as written, not as inlined: graphs
+// that are only ever called are never expanded on their own); returns the value
+// standing for each output of `call`: fresh, and distinct per output.
+//
+// Iterative (a stack of frames, one per call being expanded), so that a call
+// chain of any depth expands in time and memory linear in what it appends. A
+// value is fresh for a frame when the frame created it: values of the graph
+// being built get dense increasing ids, so those are the ids from the frame's
+// first on (its bound copies, the clones of its ops, the results of its nested
+// calls); whatever it was handed (arguments) or a constant is not.
+std::vector<Value*> expandCall(OpBuilder& b, Graph& g, const Op& call, WrittenParams& written) {
+  struct Frame {
+    const Graph* callee;
+    const Op* call;      // the call being expanded (in g, or in the enclosing callee's body)
+    IRMapping map;       // callee values -> values of g
+    size_t next = 0;     // the callee's next op to copy
+    unsigned firstId;    // the first id of g this frame created
   };
-  for (size_t i = 0; i < callee.params.size(); ++i) {
-    Value* p = callee.params[i];
-    const Operand& a = args[i];
-    Value* v = a.kind == Operand::Kind::Literal ? materializeLiteral(b, a, p->name) : a.value;
-    if (!p->byRef && written[i]) v = copyOf(v, p->name);
-    map.map(p, v);
-  }
-  for (const auto& op : callee.ops) {
-    Op* c = b.clone(*op, map);
-    markGenerated(*c);
-    for (Value* r : c->results) fresh.insert(r);
-    for (auto& inner : c->region)
-      for (Value* r : inner->results) fresh.insert(r);
-  }
-  std::vector<Value*> replacement;
-  std::unordered_set<const Value*> rootsTaken;
-  for (const Operand& ret : callee.returns) {
-    Value* v;
-    if (ret.kind == Operand::Kind::Literal) {
-      v = copyOf(materializeLiteral(b, ret, ""), "");
-    } else {
-      v = map.lookupOrSelf(ret.value);
-      const Value* root = aliasRoot(v);
-      bool ownTensor = fresh.count(root) && root->kind == Value::Kind::Result && !rootsTaken.count(root);
-      if (!ownTensor) v = copyOf(v, "");
+  std::vector<Frame> stack;
+  // Binds the callee's params to `call`'s arguments (`outer` maps the caller's
+  // values; null for `call` in g itself) and pushes the frame.
+  auto enter = [&](const Op& c, const IRMapping* outer) {
+    const Graph& callee = *c.callees[0].graph;
+    const std::vector<bool>& w = written.of(callee);
+    Frame f{&callee, &c, {}, 0, static_cast<unsigned>(g.values.size())};
+    auto args = c.args(0);
+    for (size_t i = 0; i < callee.params.size(); ++i) {
+      Value* p = callee.params[i];
+      const Operand& a = args[i];
+      Value* v = a.kind == Operand::Kind::Literal ? materializeLiteral(b, a, p->name)
+                                                  : (outer ? outer->lookupOrSelf(a.value) : a.value);
+      if (!p->byRef && w[i]) {
+        v = b.create1(OpCode::Identity, {v}, {}, p->name);
+        markGenerated(*v->def);
+      }
+      f.map.map(p, v);
     }
-    rootsTaken.insert(aliasRoot(v));
-    replacement.push_back(v);
+    stack.push_back(std::move(f));
+  };
+  enter(call, nullptr);
+  for (;;) {
+    Frame& f = stack.back();
+    if (f.next < f.callee->ops.size()) {
+      const Op& op = *f.callee->ops[f.next++];
+      if (op.code == OpCode::Call && inlinable(op)) {
+        enter(op, &f.map);  // invalidates `f`
+        continue;
+      }
+      markGenerated(*b.clone(op, f.map));
+      continue;
+    }
+    // The frame's body is copied: the values standing for its outputs.
+    auto freshHere = [&](const Value* v) { return v->graph == &g && v->id >= f.firstId; };
+    std::vector<Value*> replacement;
+    std::unordered_set<const Value*> rootsTaken;
+    for (const Operand& ret : f.callee->returns) {
+      Value* v;
+      if (ret.kind == Operand::Kind::Literal) {
+        v = materializeLiteral(b, ret, "");
+        v = b.create1(OpCode::Identity, {v}, {}, "");
+        markGenerated(*v->def);
+      } else {
+        v = f.map.lookupOrSelf(ret.value);
+        const Value* root = aliasRoot(v);
+        bool ownTensor = freshHere(root) && root->kind == Value::Kind::Result && !rootsTaken.count(root);
+        if (!ownTensor) {
+          v = b.create1(OpCode::Identity, {v}, {}, "");
+          markGenerated(*v->def);
+        }
+      }
+      rootsTaken.insert(aliasRoot(v));
+      replacement.push_back(v);
+    }
+    const Op* done = f.call;
+    stack.pop_back();
+    if (stack.empty()) return replacement;
+    for (size_t j = 0; j < done->results.size() && j < replacement.size(); ++j)
+      stack.back().map.map(done->results[j], replacement[j]);
   }
-  return replacement;
 }
+
+// Ops that inlining `g` adds: its own ops, an inlined call standing for its
+// callee's expansion plus the copies and constants that bind it (at most one per
+// param and per output). Saturates; memoized per graph.
+class ExpandedSize {
+ public:
+  uint64_t of(const Graph& g) {
+    if (auto it = memo_.find(&g); it != memo_.end()) return it->second;
+    // Callees first, without recursion (a chain may be deeper than the stack).
+    std::vector<std::pair<const Graph*, bool>> todo{{&g, false}};
+    while (!todo.empty()) {
+      auto [h, expanded] = todo.back();
+      todo.pop_back();
+      if (memo_.count(h)) continue;
+      if (!expanded) {
+        todo.push_back({h, true});
+        for (const auto& op : h->ops)
+          if (op->code == OpCode::Call && inlinable(*op) && !memo_.count(op->callees[0].graph))
+            todo.push_back({op->callees[0].graph, false});
+        continue;
+      }
+      uint64_t n = 0;
+      for (const auto& op : h->ops) {
+        if (op->code == OpCode::Call && inlinable(*op)) {
+          const Graph& callee = *op->callees[0].graph;
+          n = saturatingAdd(n, saturatingAdd(memo_.at(&callee), callee.params.size() + callee.returns.size()));
+        } else {
+          n = saturatingAdd(n, 1 + op->region.size());
+        }
+      }
+      memo_[h] = n;
+    }
+    return memo_.at(&g);
+  }
+
+ private:
+  std::unordered_map<const Graph*, uint64_t> memo_;
+};
 
 // Inlines every call of `g` in one journaled rebuild of its op list: the ops
 // are taken out and put back in order, each call replaced by its expanded body,
 // and later operands (and returns, and activations naming g's values) that
 // used a call's result are redirected as they pass. O(size of g + bodies),
 // where one replace-all-uses and one erase per call would walk g each time.
+// `gradients`: the gradient graphs of each graph (Graph::gradOf), found once.
 void inlineCallsIn(Module& m, Graph& g, DiagnosticEngine& diags, WrittenParams& written,
-                   std::vector<const Graph*>& called) {
+                   const std::unordered_map<const Graph*, std::vector<Graph*>>& gradients) {
   bool any = false;
   for (const auto& op : g.ops) any = any || (op->code == OpCode::Call && inlinable(*op));
   if (!any) return;
@@ -160,9 +248,8 @@ void inlineCallsIn(Module& m, Graph& g, DiagnosticEngine& diags, WrittenParams& 
       g.ops.push_back(std::move(owned));
       continue;
     }
-    called.push_back(op.callees[0].graph);
     b.setLoc(op.loc);
-    std::vector<Value*> replacement = expandBody(b, op, written.of(*op.callees[0].graph));
+    std::vector<Value*> replacement = expandCall(b, g, op, written);
     for (size_t j = 0; j < op.results.size() && j < replacement.size(); ++j) {
       Value* r = op.results[j];
       replaced[r] = replacement[j];
@@ -188,9 +275,9 @@ void inlineCallsIn(Module& m, Graph& g, DiagnosticEngine& diags, WrittenParams& 
     o.value = replaced.at(before);
     m.journal([&g, i, before]() { g.returns[i].value = before; });
   }
-  for (auto& other : m.graphs) {
-    if (other->gradOf != &g) continue;
-    Graph* og = other.get();
+  auto grads = gradients.find(&g);
+  if (grads == gradients.end()) return;
+  for (Graph* og : grads->second) {
     for (size_t i = 0; i < og->activations.size(); ++i) {
       auto it = replaced.find(og->activations[i]);
       if (it == replaced.end()) continue;
@@ -201,43 +288,77 @@ void inlineCallsIn(Module& m, Graph& g, DiagnosticEngine& diags, WrittenParams& 
   }
 }
 
-// The graphs some op calls, repeats or branches to, or a gradient graph names.
-std::unordered_set<const Graph*> referencedGraphs(const Module& m) {
-  std::unordered_set<const Graph*> refs;
-  auto scan = [&](const Graph& h) {
-    forEachOp(h, [&](const Op& op) {
-      for (const CalleeRef& k : op.callees) refs.insert(k.graph);
+// The graphs that stay after inlining, and the ops they will hold. A graph
+// stays when no inlinable call names it (main, a graph never called), or when a
+// graph that stays refers to it otherwise: a repeat, a conditional, a call that
+// cannot be inlined or `grad_of`, in its own body or in a body inlined into it
+// (inlined callees carry their references along). A graph only ever called is
+// expanded where it is called and erased, never expanded on its own. Linear: each
+// graph is walked at most twice (as one that stays, as one inlined into another).
+struct InlinePlan {
+  std::vector<Graph*> staying;  // callees first, main last
+  std::unordered_set<const Graph*> erased;
+};
+
+InlinePlan planInline(Module& m) {
+  std::unordered_set<const Graph*> called;  // named by an inlinable call somewhere
+  for (Graph* g : graphsCalleesFirst(m))
+    forEachOp(*g, [&](const Op& op) {
+      if (op.code == OpCode::Call && inlinable(op)) called.insert(op.callees[0].graph);
     });
-    if (h.gradOf) refs.insert(h.gradOf);
+  std::unordered_set<const Graph*> stays, inlined;
+  std::vector<const Graph*> work;  // graphs whose references are to be followed
+  auto keep = [&](const Graph* g) {
+    if (stays.insert(g).second) work.push_back(g);
   };
-  for (const auto& h : m.graphs) scan(*h);
-  scan(*m.main);
-  return refs;
+  for (Graph* g : graphsCalleesFirst(m))
+    if (!called.count(g)) keep(g);
+  while (!work.empty()) {
+    const Graph* g = work.back();
+    work.pop_back();
+    if (stays.count(g) && g->gradOf) keep(g->gradOf);
+    forEachOp(*g, [&](const Op& op) {
+      const bool inlined_ = op.code == OpCode::Call && inlinable(op);
+      for (const CalleeRef& k : op.callees) {
+        if (!inlined_) keep(k.graph);
+        else if (inlined.insert(k.graph).second) work.push_back(k.graph);
+      }
+    });
+  }
+  InlinePlan plan;
+  for (Graph* g : graphsCalleesFirst(m)) {
+    if (stays.count(g)) plan.staying.push_back(g);
+    else plan.erased.insert(g);
+  }
+  return plan;
 }
 
 }  // namespace
 
 bool runInline(Module& m, PassContext& ctx) {
-  std::vector<const Graph*> called;
-  WrittenParams written;  // of graphs already done (callees first): final
-  for (Graph* g : graphsCalleesFirst(m)) inlineCallsIn(m, *g, ctx.diags, written, called);
-  // Callees left without callers (graphs that were called and that no call,
-  // repeat, conditional or grad_of names now). Erasing one may free another
-  // (a repeat body it referred to), so repeat until nothing changes.
-  std::vector<const Graph*> candidates;
-  std::unordered_set<const Graph*> seen;
-  for (const Graph* g : called)
-    if (seen.insert(g).second) candidates.push_back(g);
-  for (bool erased = true; erased;) {
-    erased = false;
-    const std::unordered_set<const Graph*> refs = referencedGraphs(m);
-    for (const Graph*& g : candidates) {
-      if (!g || refs.count(g)) continue;
-      eraseGraph(m, *const_cast<Graph*>(g));
-      g = nullptr;
-      erased = true;
-    }
+  InlinePlan plan = planInline(m);
+  // What the graphs that stay will hold, checked before anything changes: a chain
+  // of graphs each calling the next twice doubles per level.
+  ExpandedSize sizes;
+  uint64_t total = 0;
+  for (const Graph* g : plan.staying) {
+    total = saturatingAdd(total, sizes.of(*g));
+    if (total <= kMaxInlinedOps) continue;
+    const Op* at = nullptr;
+    for (const auto& op : g->ops)
+      if (!at && op->code == OpCode::Call && inlinable(*op)) at = op.get();
+    ctx.diags.fail(at ? at->loc : g->loc,
+                   "inline: inlining the calls of @" + (g->isMain ? std::string("main") : g->name) +
+                       " would make the module " +
+                       (total == UINT64_MAX ? std::string("2^64 ops or more") : std::to_string(total) + " ops") +
+                       ", more than the limit of " + std::to_string(kMaxInlinedOps));
   }
+  WrittenParams written;
+  std::unordered_map<const Graph*, std::vector<Graph*>> gradients;  // inlining adds no graph nor grad_of
+  for (const auto& g : m.graphs)
+    if (g->gradOf) gradients[g->gradOf].push_back(g.get());
+  for (Graph* g : plan.staying) inlineCallsIn(m, *g, ctx.diags, written, gradients);
+  eraseGraphs(m, plan.erased);  // at once: one erase per graph is quadratic in the graph count
   return true;
 }
 

@@ -167,5 +167,85 @@ add_ %w, 1
   EXPECT_EQ(text.find("neg %w"), text.rfind("neg %w")) << "the unnamed neg is gone: " << text;
 }
 
+// A call chain D deep: inlining expands it into main once (each level's body is
+// copied where it is called, never expanded on its own), the chain's graphs go,
+// and the names the levels share get increasing suffixes (%k, %k.1, ...).
+TEST(Passes, InlineExpandsADeepCallChainIntoMain) {
+  const int depth = 20000;
+  std::string text = "graph @g0(%x: f32[]) -> (f32[]) {\n  %y = add %x, 1\n  return %y\n}\n";
+  for (int i = 1; i < depth; ++i)
+    text += "graph @g" + std::to_string(i) + "(%x: f32[]) -> (f32[]) {\n  %k = mul %x, 2\n  %y = call @g" +
+            std::to_string(i - 1) + "(%k)\n  return %y\n}\n";
+  text += "%r = call @g" + std::to_string(depth - 1) + "(1)\n";
+  Built b(text);
+  ASSERT_TRUE(b.run("inline")) << b.err.str();
+  EXPECT_EQ(b.module.graphs.size(), 0u);
+  // A `const` for the literal 1, a mul per level, the add of @g0.
+  ASSERT_EQ(b.module.main->ops.size(), static_cast<size_t>(1 + (depth - 1) + 1));
+  const std::string out = b.text();
+  EXPECT_NE(out.find("  %k = mul %x, 2 : f32[]\n  %k.1 = mul %k, 2 : f32[]\n  %k.2 = mul %k.1, 2 : f32[]\n"),
+            std::string::npos)
+      << out.substr(0, 300);
+  EXPECT_NE(out.find("%k.19998 = mul %k.19997, 2 : f32[]\n  %r = add %k.19998, 1 : f32[]\n"), std::string::npos)
+      << out.substr(out.size() - 300);
+}
+
+// What stays after inlining: main, a graph nothing calls, a repeat body (also
+// called), and a forward graph while the gradient graph naming it stays; a graph
+// only ever called goes, and so does a forward graph whose gradient graph went.
+TEST(Passes, InlineErasesExactlyTheGraphsLeftWithoutReferences) {
+  Built b(R"(
+graph @leaf(%x: f32[]) -> (f32[]) {
+  %y = add %x, 1
+  return %y
+}
+graph @body(%x: f32[]) -> (f32[]) {
+  %y = call @leaf(%x)
+  return %y
+}
+graph @unused(%x: f32[]) -> (f32[]) {
+  %y = neg %x
+  return %y
+}
+graph @fwd(%x: f32[]) -> (f32[]) {
+  %y = exp %x
+  return %y
+}
+graph @fwd_grad(%d: f32[], %y: f32[]) -> (f32[]) attributes {grad_of = @fwd, activations = [%y]} {
+  %g = mul %d, %y
+  return %g
+}
+main {
+  %a = call @body(1)
+  %b = repeat @body(%a) {count = 2}
+  %c = call @fwd(%b)
+  %d = call @fwd_grad(%c, %c)
+}
+)");
+  ASSERT_TRUE(b.run("inline")) << b.err.str();
+  std::vector<std::string> names;
+  for (const auto& g : b.module.graphs) names.push_back(g->name);
+  EXPECT_EQ(names, (std::vector<std::string>{"body", "unused"})) << b.text();
+  EXPECT_EQ(b.text().find("call @"), std::string::npos) << b.text();  // @body's own call is inlined too
+}
+
+// Inlining that would build more than 4,000,000 ops is refused at the call, and
+// nothing changes: here each level calls the next twice (2^40 ops).
+TEST(Passes, InlineRefusesAnExpansionBeyondItsLimit) {
+  std::string text = "graph @g0(%x: f32[]) -> (f32[]) {\n  %y = add %x, 1\n  return %y\n}\n";
+  for (int i = 1; i < 40; ++i)
+    text += "graph @g" + std::to_string(i) + "(%x: f32[]) -> (f32[]) {\n  %a = call @g" + std::to_string(i - 1) +
+            "(%x)\n  %b = call @g" + std::to_string(i - 1) + "(%a)\n  return %b\n}\n";
+  text += "main {\n  %r = call @g39(1)\n}\n";
+  Built b(text);
+  const std::string before = b.text();
+  EXPECT_FALSE(b.run("inline"));
+  EXPECT_NE(b.err.str().find("t.pir:201:8: error: inline: inlining the calls of @main would make the module "),
+            std::string::npos)
+      << b.err.str();
+  EXPECT_NE(b.err.str().find(" ops, more than the limit of 4000000"), std::string::npos) << b.err.str();
+  EXPECT_EQ(b.text(), before);
+}
+
 }  // namespace
 }  // namespace pir::passes

@@ -209,6 +209,44 @@ TEST_F(RewriterTest, RollbackRestoresErasedOpsAndGraphsInPlace) {
   expectValid();
 }
 
+// eraseGraphs takes several graphs out in one change; rollback puts each back
+// at its position, in scope, with its index.
+TEST_F(RewriterTest, ErasingSeveralGraphsAtOnceIsUndoneInPlace) {
+  build(R"(graph @a(%x: f32[]) -> (f32[]) {
+  %y = neg %x
+  return %y
+}
+graph @b(%x: f32[]) -> (f32[]) {
+  %y = exp %x
+  return %y
+}
+graph @c(%x: f32[]) -> (f32[]) {
+  %y = sin %x
+  return %y
+}
+graph @d(%x: f32[]) -> (f32[]) {
+  %y = cos %x
+  return %y
+}
+)");
+  const std::string before = printModule(m);
+  Module::Checkpoint cp = m.checkpoint();
+  eraseGraphs(m, {&graph("a"), &graph("c")});
+  ASSERT_EQ(m.graphs.size(), 2u);
+  EXPECT_EQ(m.graphs[0]->name, "b");
+  EXPECT_EQ(m.graphs[1]->name, "d");
+  EXPECT_EQ(m.graphs[1]->index, 1u);
+  EXPECT_EQ(m.findGraph("a"), nullptr);
+  EXPECT_EQ(m.findGraph("c"), nullptr);
+  m.rollback(cp);
+  EXPECT_EQ(printModule(m), before);
+  for (size_t i = 0; i < m.graphs.size(); ++i) {
+    EXPECT_EQ(m.graphs[i]->index, i);
+    EXPECT_EQ(m.findGraph(m.graphs[i]->name), m.graphs[i].get());
+  }
+  expectValid();
+}
+
 TEST_F(RewriterTest, ExchangeBlocksWrapAndUnwrap) {
   build(R"(h2d $x : f32[2]
 h2d $y : f32[2]
