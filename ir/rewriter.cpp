@@ -310,6 +310,26 @@ void moveGraph(Module& m, Graph& g, size_t index) {
   m.journal([&m, &g, from]() { moveGraph(m, g, from); });
 }
 
+void reorderGraphs(Module& m, const std::vector<Graph*>& order) {
+  if (order.size() != m.graphs.size()) throw std::logic_error("reorderGraphs: not a permutation of the graphs");
+  std::vector<std::unique_ptr<Graph>> next(order.size());
+  auto previous = std::make_shared<std::vector<Graph*>>();
+  previous->reserve(m.graphs.size());
+  for (const auto& g : m.graphs) previous->push_back(g.get());
+  std::vector<char> taken(m.graphs.size(), 0);
+  for (size_t i = 0; i < order.size(); ++i) {
+    const unsigned at = order[i]->index;
+    if (at >= m.graphs.size() || m.graphs[at].get() != order[i] || taken[at])
+      throw std::logic_error("reorderGraphs: not a permutation of the graphs");
+    taken[at] = 1;
+  }
+  for (size_t i = 0; i < order.size(); ++i) next[i] = std::move(m.graphs[order[i]->index]);
+  m.graphs = std::move(next);
+  renumberGraphs(m);
+  m.touch();
+  m.journal([&m, previous]() { reorderGraphs(m, *previous); });
+}
+
 Graph* cloneGraph(Module& m, const Graph& src, const std::string& name, IRMapping* mapping) {
   IRMapping local;
   IRMapping& map = mapping ? *mapping : local;

@@ -185,6 +185,9 @@ void eraseGraph(Module& m, Graph& g);
 void eraseGraphs(Module& m, const std::unordered_set<const Graph*>& graphs);
 // Moves `g` to position `index` among Module::graphs (keeps callees first).
 void moveGraph(Module& m, Graph& g, size_t index);
+// Puts Module::graphs in the order `order`, a permutation of them (std::logic_error
+// otherwise): one change, linear, where a moveGraph per graph renumbers each time.
+void reorderGraphs(Module& m, const std::vector<Graph*>& order);
 // A copy of `src` named `name` (unique), appended to the module, with its
 // values named as in `src`. `map` (optional) receives src -> clone values.
 Graph* cloneGraph(Module& m, const Graph& src, const std::string& name, IRMapping* map = nullptr);

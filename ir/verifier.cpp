@@ -7,6 +7,8 @@
 #include <cmath>
 #include <filesystem>
 #include <string>
+#include <algorithm>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "ir/infer.h"
@@ -523,9 +525,78 @@ namespace {
 
 // The whole-module check: walks graphs in definition order (callees first).
 struct ModuleChecker {
+  ModuleChecker(const Module& module, DiagnosticEngine& d) : m(module), diags(d) {}
   const Module& m;
   DiagnosticEngine& diags;
   std::vector<TensorType> types;
+
+  // Recursion: a call from g to c closes a cycle exactly when c is g or both lie in
+  // one strongly connected component of the graph-reference graph. The components
+  // are found once (iterative Tarjan, linear), where a search from every call
+  // site was quadratic in a call chain's depth.
+  std::unordered_map<const Graph*, size_t> component;
+  bool componentsFound = false;
+  bool sameComponent(const Graph& a, const Graph& b) {
+    if (!componentsFound) findComponents();
+    auto ia = component.find(&a), ib = component.find(&b);
+    return ia != component.end() && ib != component.end() && ia->second == ib->second;
+  }
+  void findComponents() {
+    componentsFound = true;
+    std::vector<const Graph*> all;
+    for (const auto& g : m.graphs) all.push_back(g.get());
+    all.push_back(m.main.get());
+    std::unordered_map<const Graph*, std::vector<const Graph*>> edges;
+    for (const Graph* g : all) {
+      std::vector<const Graph*>& out = edges[g];
+      for (Graph* c : calleesOf(*g))
+        if (m.findGraph(c->name) == c) out.push_back(c);  // graphs of the module only
+    }
+    std::unordered_map<const Graph*, size_t> index, low;
+    std::unordered_set<const Graph*> onStack;
+    std::vector<const Graph*> stack;
+    size_t next = 0, components = 0;
+    struct Frame {
+      const Graph* g;
+      size_t edge;
+    };
+    for (const Graph* root : all) {
+      if (index.count(root)) continue;
+      std::vector<Frame> work{{root, 0}};
+      index[root] = low[root] = next++;
+      stack.push_back(root);
+      onStack.insert(root);
+      while (!work.empty()) {
+        Frame& f = work.back();
+        const std::vector<const Graph*>& out = edges[f.g];
+        if (f.edge < out.size()) {
+          const Graph* c = out[f.edge++];
+          if (!index.count(c)) {
+            index[c] = low[c] = next++;
+            stack.push_back(c);
+            onStack.insert(c);
+            work.push_back({c, 0});  // invalidates f
+          } else if (onStack.count(c)) {
+            low[f.g] = std::min(low[f.g], index[c]);
+          }
+          continue;
+        }
+        const Graph* g = f.g;
+        work.pop_back();
+        if (!work.empty()) low[work.back().g] = std::min(low[work.back().g], low[g]);
+        if (low[g] == index[g]) {
+          const Graph* member;
+          do {
+            member = stack.back();
+            stack.pop_back();
+            onStack.erase(member);
+            component[member] = components;
+          } while (member != g);
+          ++components;
+        }
+      }
+    }
+  }
 
   [[noreturn]] void fail(SourceLoc loc, const std::string& msg) { diags.fail(loc, msg); }
 
@@ -558,7 +629,8 @@ struct ModuleChecker {
     for (auto& o : op.operands) checkOperandValue(g, defined, o, op);
     for (const CalleeRef& c : op.callees) {
       if (!c.graph || m.findGraph(c.graph->name) != c.graph) fail(op.loc, prefix(op) + "call of an unknown graph");
-      if (c.graph == &g || calls(*c.graph, g)) fail(c.loc.valid() ? c.loc : op.loc, "recursion: @" + g.name + " calls itself");
+      if (c.graph == &g || sameComponent(*c.graph, g))
+        fail(c.loc.valid() ? c.loc : op.loc, "recursion: @" + g.name + " calls itself");
     }
     checkOpSignature(op, m.options, diags);
     if (std::optional<SourceLoc> loc = untypableLiteral(op))
@@ -613,7 +685,7 @@ struct ModuleChecker {
 
 bool verifyModule(const Module& module, DiagnosticEngine& diags) {
   try {
-    ModuleChecker checker{module, diags, {}};
+    ModuleChecker checker(module, diags);
     checkIrOptions(module.options, diags);
     for (auto& g : module.graphs) checker.checkGraph(*g);
     checker.checkGraph(*module.main);

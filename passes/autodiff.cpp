@@ -25,10 +25,12 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "ir/infer.h"
 #include "ir/op_attrs.h"
 #include "ir/rewriter.h"
+#include "ir/stack.h"
 #include "passes/grad_rules.h"
 
 namespace pir {
@@ -72,6 +74,9 @@ class Transform {
   // (nullopt: every float parameter a gradient can reach).
   GradInfo& differentiate(Graph& fwd, const std::string& gradName, std::vector<size_t> provided,
                           std::optional<std::vector<size_t>> required);
+  // Then: puts each copy made for new outputs right after its original (after its
+  // callees, before its callers and before the gradient graph that names it).
+  void placeCopies();
 
   [[noreturn]] void fail(SourceLoc at, std::string msg) {
     std::vector<Note> notes;
@@ -105,7 +110,10 @@ class Transform {
   void growResults(Graph& caller, Op& op, const Graph& callee);
   void redirect(Op& call, Graph* copy);
   std::unordered_map<const Graph*, Graph*> copies_;  // callee -> the copy that took its activations
-  std::vector<const Graph*> ownCopies_;              // graphs this transform cloned
+  std::unordered_set<const Graph*> ownCopies_;       // graphs this transform cloned
+  // Copies that go right after their original, placed in one reorder at the end
+  // (placeCopies): a move per copy renumbers every graph, quadratic in a chain.
+  std::vector<std::pair<const Graph*, Graph*>> placeAfter_;
 
   std::unordered_map<const Graph*, std::shared_ptr<GradInfo>> done_;
   std::unordered_map<const Op*, GradContext::ConditionalGrad> conditionals_;
@@ -271,6 +279,10 @@ void Transform::redirect(Op& call, Graph* copy) {
 }
 
 void Transform::stitch(Graph& fwd, const std::vector<Value*>& activations) {
+  // A copy this transform made has no caller yet: the calls redirected to it
+  // later (redirect) and the conditional gradients that call it take its outputs
+  // as they are then. So only the directive's graph has callers to grow, and the
+  // module is scanned once per transform, not once per differentiated graph.
   std::vector<char> available(fwd.values.size(), 0);
   for (const Value* p : fwd.params) available[p->id] = 1;
   for (const Operand& o : fwd.returns)
@@ -282,16 +294,35 @@ void Transform::stitch(Graph& fwd, const std::vector<Value*>& activations) {
     addReturn(m_, fwd, Operand::of(a));
     added = true;
   }
-  if (!added) return;
+  if (!added || ownCopies_.count(&fwd)) return;
   for (auto& g : m_.graphs)
     if (g.get() != &fwd) appendCallResults(*g, fwd);
   appendCallResults(*m_.main, fwd);
+}
+
+void Transform::placeCopies() {
+  if (placeAfter_.empty()) return;
+  std::unordered_map<const Graph*, Graph*> after(placeAfter_.begin(), placeAfter_.end());
+  std::unordered_set<const Graph*> placed;
+  for (const auto& [original, copy] : placeAfter_) placed.insert(copy);
+  std::vector<Graph*> order;
+  order.reserve(m_.graphs.size());
+  for (const auto& g : m_.graphs) {
+    if (placed.count(g.get())) continue;
+    order.push_back(g.get());  // each graph is differentiated once: at most one copy follows it
+    if (auto it = after.find(g.get()); it != after.end()) order.push_back(it->second);
+  }
+  reorderGraphs(m_, order);
 }
 
 // ---- the transform ------------------------------------------------------------------------
 
 GradInfo& Transform::differentiate(Graph& fwd, const std::string& gradName, std::vector<size_t> provided,
                                    std::optional<std::vector<size_t>> requiredOpt) {
+  // Callees are differentiated first, one level of recursion per nested call.
+  if (stackNearlyExhausted())
+    fail(loc_, "calls nest too deeply below @" + root_ + " to differentiate (at @" + fwd.name +
+                   ", the stack is spent)");
   forEachOp(fwd, [&](Op& op) {
     if (op.info().has(F_INPLACE))
       fail(op.loc, "@" + fwd.name + " contains the in-place op " + std::string(op.info().name) +
@@ -369,7 +400,7 @@ GradInfo& Transform::differentiate(Graph& fwd, const std::string& gradName, std:
   // branch): when it needs new outputs, a copy takes them and its calls in the
   // graphs being differentiated are redirected to the copy.
   Graph* target = &fwd;
-  const bool own = std::find(ownCopies_.begin(), ownCopies_.end(), &fwd) != ownCopies_.end();
+  const bool own = ownCopies_.count(&fwd) != 0;
   if (&fwd != rootFwd_ && !own) {
     bool needsOutputs = false;
     std::vector<char> available(fwd.values.size(), 0);
@@ -380,12 +411,10 @@ GradInfo& Transform::differentiate(Graph& fwd, const std::string& gradName, std:
     if (needsOutputs) {
       IRMapping map;
       target = cloneGraph(m_, fwd, graphName(fwd.name + "_fwd"), &map);
-      // Right after the original: after its callees, before its callers and
-      // before the gradient graph that names it in grad_of.
-      moveGraph(m_, *target, fwd.index + 1);
+      placeAfter_.emplace_back(&fwd, target);  // right after the original, at the end
       for (Value*& a : acts) a = map.lookup(a);
       copies_[&fwd] = target;
-      ownCopies_.push_back(target);
+      ownCopies_.insert(target);
     }
   }
   setGradOf(m_, *grad, target, acts);
@@ -420,7 +449,7 @@ const GradContext::ConditionalGrad& Transform::prepareConditional(const Op& op) 
     const CalleeRef& ref = op.callees[br];
     Graph& branch = *ref.graph;
     Graph* copy = cloneGraph(m_, branch, graphName(branch.name + "_fwd"));
-    ownCopies_.push_back(copy);
+    ownCopies_.insert(copy);
     // An output the branch returns as a literal is a constant: no gradient flows
     // back from it, so it is not provided to the branch's gradient.
     std::vector<size_t> provided;
@@ -471,6 +500,36 @@ const GradContext::ConditionalGrad& Transform::prepareConditional(const Op& op) 
   }
   return conditionals_[&op] = std::move(info);
 }
+
+// How deep graph references (calls, repeats, branches) nest below `g`: the
+// recursion depth of differentiate at most. Iterative, memoized per graph.
+size_t callNestingBelow(const Graph& g) {
+  std::unordered_map<const Graph*, size_t> depth;
+  std::vector<std::pair<const Graph*, bool>> todo{{&g, false}};
+  while (!todo.empty()) {
+    auto [h, expanded] = todo.back();
+    todo.pop_back();
+    if (depth.count(h)) continue;
+    std::vector<const Graph*> callees;
+    forEachOp(*h, [&](const Op& op) {
+      for (const CalleeRef& k : op.callees) callees.push_back(k.graph);
+    });
+    if (!expanded) {
+      todo.push_back({h, true});
+      for (const Graph* c : callees)
+        if (!depth.count(c)) todo.push_back({c, false});
+      continue;
+    }
+    size_t d = 0;
+    for (const Graph* c : callees) d = std::max(d, (depth.count(c) ? depth[c] : 0) + 1);
+    depth[h] = d;
+  }
+  return depth.at(&g);
+}
+
+// Nesting the caller's stack takes (8 MB on a main thread; frames are larger under
+// sanitizers); deeper runs on a runWithLargeStack thread.
+constexpr size_t kNestingOnTheCallersStack = 500;
 
 // The values named by `key` (a list of %names) of the directive.
 std::vector<std::pair<std::string, SourceLoc>> namesOf(const AttrDict& attrs, const char* key, Transform& t,
@@ -536,7 +595,13 @@ bool autodiff(Module& m, Graph& fwd, const std::string& gradName, const AttrDict
         required->push_back(j);
       }
     }
-    t.differentiate(fwd, gradName, std::move(provided), std::move(required));
+    // Deep call nesting recurses as deep: then on a thread with a large stack.
+    auto run = [&] {
+      t.differentiate(fwd, gradName, std::move(provided), std::move(required));
+      t.placeCopies();
+    };
+    if (callNestingBelow(fwd) > kNestingOnTheCallersStack) runWithLargeStack(run);
+    else run();
   } catch (const CompileError&) {
     return false;
   }

@@ -86,6 +86,36 @@ TEST(Autodiff, ErrorsReportAndReturnFalse) {
   EXPECT_NE(fx.err.str().find("grads_required: %n is i32[3], not a float tensor"), std::string::npos) << fx.err.str();
 }
 
+// A call chain D deep: the callees are differentiated first, one level of
+// recursion each, so a deep chain runs on a large stack (ir/stack.h) and in time
+// linear in D (each copy that takes new outputs is placed after its original in
+// one reorder; only the directive's graph has its callers scanned). Each level's
+// copy sits right after its original, before its callers; rollback undoes it all.
+TEST(Autodiff, ADeepCallChainIsDifferentiatedInOrder) {
+  const int depth = 30000;  // overflowed the main thread's 8 MB stack before
+  std::string text = "graph @g0(%x: f32[]) -> (f32[]) {\n  %y = mul %x, %x\n  return %y\n}\n";
+  for (int i = 1; i < depth; ++i)
+    text += "graph @g" + std::to_string(i) + "(%x: f32[]) -> (f32[]) {\n  %k = mul %x, 1\n  %y = call @g" +
+            std::to_string(i - 1) + "(%k)\n  return %y\n}\n";
+  Fixture fx(text);
+  ASSERT_TRUE(fx.ok) << fx.err.str();
+  const std::string before = printModule(fx.module);
+  Module::Checkpoint cp = fx.module.checkpoint();
+  Graph& top = *fx.module.findGraph("g" + std::to_string(depth - 1));
+  ASSERT_TRUE(autodiff(fx.module, top, "grad", {}, {}, fx.diags)) << fx.err.str();
+  EXPECT_TRUE(verifyModule(fx.module, fx.diags)) << fx.err.str();
+  for (int i : {1, 2, depth / 2, depth - 2}) {  // @g0's activation is its input: no copy
+    const Graph* original = fx.module.findGraph("g" + std::to_string(i));
+    const Graph* copy = fx.module.findGraph("g" + std::to_string(i) + "_fwd");
+    ASSERT_TRUE(original && copy) << i;
+    EXPECT_EQ(copy->index, original->index + 1) << i;
+    EXPECT_EQ(copy->outputTypes.size(), 2u) << i;  // its activation is an output now
+  }
+  EXPECT_EQ(top.outputTypes.size(), 2u);
+  fx.module.rollback(cp);
+  EXPECT_EQ(printModule(fx.module), before);
+}
+
 TEST(Autodiff, RollbackRestoresTheModuleExactly) {
   Fixture fx(kForward);
   ASSERT_TRUE(fx.ok);
