@@ -502,14 +502,16 @@ const GradContext::ConditionalGrad& Transform::prepareConditional(const Op& op) 
 }
 
 // How deep graph references (calls, repeats, branches) nest below `g`: the
-// recursion depth of differentiate at most. Iterative, memoized per graph.
+// recursion depth of differentiate at most. Iterative, memoized per graph; a
+// graph met again on its own path (a cycle the verifier would reject) ends it.
 size_t callNestingBelow(const Graph& g) {
   std::unordered_map<const Graph*, size_t> depth;
+  std::unordered_set<const Graph*> entered;
   std::vector<std::pair<const Graph*, bool>> todo{{&g, false}};
   while (!todo.empty()) {
     auto [h, expanded] = todo.back();
     todo.pop_back();
-    if (depth.count(h)) continue;
+    if (depth.count(h) || (!expanded && !entered.insert(h).second)) continue;
     std::vector<const Graph*> callees;
     forEachOp(*h, [&](const Op& op) {
       for (const CalleeRef& k : op.callees) callees.push_back(k.graph);
