@@ -733,6 +733,14 @@ struct Session::PreviewCache {
     values[v.uid] = t;
     bytes += b;
   }
+  // As remember, for a value computed on the way (a sibling result), only while
+  // there is room: it must not evict what the echo already holds.
+  bool rememberIfRoom(const Value& v, const HostTensor& t) {
+    if (bytes + t.bytes.size() > kPreviewCacheBytes) return false;
+    values[v.uid] = t;
+    bytes += t.bytes.size();
+    return true;
+  }
 };
 
 Session::PreviewCache& Session::previewCache() {
@@ -863,13 +871,23 @@ std::optional<HostTensor> Session::preview(const Value& v) {
       ~Charge() { s.tookSteps(i.stepsTaken()); }
     } charge{*this, interp};
     const std::vector<std::byte*>& ptrs = interp.runDetached(*sub, arena);
-    uint32_t slot = v.id < sub->valueSlot.size() ? sub->valueSlot[v.id] : kNoSlot;
-    if (slot == kNoSlot) return finish(std::nullopt);
-    // A variable's value is shared with the state (copy-on-write), not copied.
-    if (sub->slots[slot].kind == SlotInfo::Kind::Var) return finish(tmp.vars[0][sub->slots[slot].index]);
-    HostTensor out(v.type);
-    copyBytes(out.data(), ptrs[slot], HostTensor::byteSize(v.type));
-    return finish(std::move(out));
+    auto valueOf = [&](const Value& r) -> std::optional<HostTensor> {
+      uint32_t slot = r.id < sub->valueSlot.size() ? sub->valueSlot[r.id] : kNoSlot;
+      if (slot == kNoSlot) return std::nullopt;
+      // A variable's value is shared with the state (copy-on-write), not copied.
+      if (sub->slots[slot].kind == SlotInfo::Kind::Var) return tmp.vars[0][sub->slots[slot].index];
+      HostTensor out(r.type);
+      copyBytes(out.data(), ptrs[slot], HostTensor::byteSize(r.type));
+      return out;
+    };
+    std::optional<HostTensor> result = finish(valueOf(v));
+    // The echo previews an op's results one by one, and each preview runs the
+    // whole op: the later results are kept now, or n results cost n^2.
+    if (cacheable)
+      for (const Value* r : v.def->results)
+        if (r && r->resultIndex > v.resultIndex && !cache.values.count(r->uid))
+          if (std::optional<HostTensor> t = valueOf(*r); !t || !cache.rememberIfRoom(*r, *t)) break;
+    return result;
   } catch (const RuntimeFault& f) {
     // Ctrl-C stops the input like a failed run; other faults are the run's to report.
     if (interruptRequested()) diags_.fail(f.loc.valid() ? f.loc : v.loc, f.what(), f.notes);
