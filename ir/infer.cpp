@@ -748,7 +748,10 @@ void inferSplitRandomSeed(Ctx& c) {
   c.requireSeed(0);
   const RuleAttrs<"SplitRandomSeed"> a{c.op};
   int64_t n = a.n();
-  if (n < 1 || n > 1 << 20) c.fail(a.nLoc(), "n must be >= 1, got " + std::to_string(n));
+  // At most 2^20 results: a value costs the IR about 250 bytes, so 256 MB at the cap.
+  constexpr int64_t kMaxSeeds = int64_t(1) << 20;
+  if (n < 1 || n > kMaxSeeds)
+    c.fail(a.nLoc(), "n must be from 1 to " + std::to_string(kMaxSeeds) + ", got " + std::to_string(n));
   for (int64_t i = 0; i < n; ++i) c.result(DType::U32, {2});
 }
 
