@@ -316,6 +316,9 @@ void Session::run(int64_t times, SourceLoc loc) {
   for (int64_t i = 0; i < times; ++i) {
     // Ctrl-C between runs too: `run N` of a short program may never reach a slice end.
     if (interruptRequested()) diags_.fail(loc, std::string("run: ") + kInterruptedMessage);
+    // A run spends at least one step (runReplicaSet), so `run N` of a program with
+    // no work is bounded by the budget too.
+    if (options_.maxSteps && stepsLeft_ == 0) diags_.fail(loc, "run: the step budget is spent: a run needs 1 step, 0 left");
     runOnce(loc);
   }
 }
@@ -334,7 +337,7 @@ void Session::runReplicaSet(SourceLoc loc, std::vector<ReplicaOutcome>& outcomes
               stepBudget());
   uint64_t taken = 0;  // the budget is per replica: the busiest one spent this much
   for (const ReplicaOutcome& o : outcomes) taken = std::max(taken, o.stepsTaken);
-  tookSteps(taken);
+  tookSteps(std::max<uint64_t>(taken, 1));  // a run is a step even with no instruction
   // Each process now holds only its own replicas' results; print / save gather them.
   if (comm.processes() > 1) st_->scattered = true;
 }

@@ -108,12 +108,13 @@ TEST(Cli, MaxStepsBoundsTheRunsOfRunAndRepl) {
   EXPECT_EQ(fits.out, "%v: f32[] = 3\n");
   Result over = runPir({"run", "-", "--max-steps=2"}, program);
   EXPECT_EQ(over.status, 1);
-  EXPECT_NE(over.err.find("<stdin>:3:3: error: accumulate_: the step budget is spent: this instruction needs 1 step, 0 left"),
+  // The third run finds no step left: it stops at the command, before its first instruction.
+  EXPECT_NE(over.err.find("<stdin>:5:1: error: run: the step budget is spent: a run needs 1 step, 0 left"),
             std::string::npos)
       << over.err;
   Result repl = runPir({"repl", "--max-steps=2"}, program);
   EXPECT_EQ(repl.status, 1);
-  EXPECT_NE(repl.err.find("error: accumulate_: the step budget is spent"), std::string::npos) << repl.err;
+  EXPECT_NE(repl.err.find("error: run: the step budget is spent"), std::string::npos) << repl.err;
   EXPECT_NE(repl.out.find("%v: f32[] = 0\n"), std::string::npos) << repl.out;  // the failed `run 3` kept nothing
   for (const char* bad : {"--max-steps=0", "--max-steps=-1", "--max-steps=1e3", "--max-steps=", "--max-steps=99999999999999999999"}) {
     Result r = runPir({"run", "-", bad}, program);

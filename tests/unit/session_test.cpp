@@ -443,13 +443,26 @@ TEST(Session, StepBudgetIsSharedByTheSessionsRuns) {
   Fixture f("var %v : f32[] = 0\nmain {\n  accumulate_ %v, 1\n}\nrun 3\nprint %v\n", options);
   ASSERT_TRUE(f.ok) << f.err.str();
   EXPECT_EQ(f.take(), "%v: f32[] = 3\n");
-  EXPECT_FALSE(f.more("run"));
-  EXPECT_NE(f.err.str().find("error: accumulate_: the step budget is spent: this instruction needs 1 step, 0 left"),
-            std::string::npos)
+  EXPECT_FALSE(f.more("run"));  // no step left: the run stops before its first instruction
+  EXPECT_NE(f.err.str().find("error: run: the step budget is spent: a run needs 1 step, 0 left"), std::string::npos)
       << f.err.str();
   EXPECT_TRUE(f.more("print %v"));
   EXPECT_EQ(f.take(), "%v: f32[] = 3\n");
   EXPECT_FALSE(f.more("run"));
+}
+
+// A run of a program with no instructions still spends a step, so `run N` with a
+// huge N ends at the budget (a fuzz input's `run 8888888888888888` ran for ever).
+TEST(Session, EveryRunSpendsAStepEvenWithoutInstructions) {
+  SessionOptions options;
+  options.maxSteps = 5;
+  Fixture f("var %v : f32[] = 7\nrun 5\n", options);
+  ASSERT_TRUE(f.ok) << f.err.str();
+  EXPECT_FALSE(f.more("run 8888888888888888"));
+  EXPECT_NE(f.err.str().find("error: run: the step budget is spent: a run needs 1 step, 0 left"), std::string::npos)
+      << f.err.str();
+  EXPECT_TRUE(f.more("print %v"));
+  EXPECT_EQ(f.take(), "%v: f32[] = 7\n");
 }
 
 // Repeat counts are int64: 2^32 + 3 iterations are not 3 (it was cut to 32 bits).
