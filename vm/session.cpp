@@ -796,6 +796,14 @@ std::optional<HostTensor> Session::preview(const Value& v) {
     if (cacheable) cache.remember(v, result);
     return result;
   };
+  // What stops one result's preview (a device op upstream, a fault, the step or
+  // memory budget) stops its siblings' too: they are not tried again, one by one.
+  auto notPreviewable = [&]() -> std::optional<HostTensor> {
+    if (cacheable)
+      for (const Value* r : v.def->results)
+        if (r) cache.remember(*r, std::nullopt);
+    return std::nullopt;
+  };
 
   // The upstream cone, backwards: an op is needed if it defines or writes
   // needed storage. Cached values are inputs (givens), not recomputed; the
@@ -832,7 +840,7 @@ std::optional<HostTensor> Session::preview(const Value& v) {
           in = true;
     }
     if (!in) continue;
-    if (opTouchesDevice(op)) return finish(std::nullopt);
+    if (opTouchesDevice(op)) return notPreviewable();
     include.push_back(k);
     if (!op.callees.empty()) callsSubgraphs = true;
     for (const Operand& o : op.operands) {
@@ -841,7 +849,7 @@ std::optional<HostTensor> Session::preview(const Value& v) {
       if (hit == cache.values.end()) {
         need(o.value);
       } else if (!hit->second) {
-        return finish(std::nullopt);  // upstream of a value that is not previewable
+        return notPreviewable();  // upstream of a value that is not previewable
       } else if (given.insert(o.value).second) {
         givens.emplace_back(o.value, &*hit->second);
       }
@@ -894,9 +902,9 @@ std::optional<HostTensor> Session::preview(const Value& v) {
   } catch (const RuntimeFault& f) {
     // Ctrl-C stops the input like a failed run; other faults are the run's to report.
     if (interruptRequested()) diags_.fail(f.loc.valid() ? f.loc : v.loc, f.what(), f.notes);
-    return finish(std::nullopt);
+    return notPreviewable();
   } catch (const std::bad_alloc&) {
-    return std::nullopt;  // a preview is optional: no memory for it is not an error of the input
+    return notPreviewable();  // a preview is optional: no memory for it is not an error of the input
   }
 }
 

@@ -363,6 +363,23 @@ TEST(ReplLinear, AnOpWithNResultsIsPreviewedOnce) {
   EXPECT_LE(r.repl.stats().previewOpsCompiled, 2u);  // the variable's own preview is no op
 }
 
+// When an op's preview fails (here the step budget; in the fuzzer the memory
+// budget), its other results are not tried one by one: that was n^2 again.
+TEST(ReplLinear, AFailedPreviewIsNotRetriedForEachResult) {
+  vm::SessionOptions options;
+  options.maxSteps = 20;  // the split touches 3000 elements: 47 steps
+  ReplFixture r(options);
+  const int n = 3000;
+  std::string text = "var %x : f32[" + std::to_string(n) + "] = 1\n%first, %second = split %x {splits = [";
+  for (int i = 0; i < n; ++i) text += std::string(i ? ", " : "") + "1";
+  text += "]}\n";
+  const std::string echoed = r.type(text);
+  EXPECT_EQ(r.takeErr(), "");
+  EXPECT_TRUE(contains(echoed, "%first: f32[1]\n")) << echoed.substr(0, 200);  // the type, no value
+  EXPECT_TRUE(contains(echoed, "%second: f32[1]\n"));
+  EXPECT_LE(r.repl.stats().previewOpsCompiled, 2u);  // one preview of the split and its input
+}
+
 // Writes in place after a value was previewed: later previews read the
 // written storage, as the run does.
 TEST(ReplLinear, PreviewsFollowInPlaceWritesAndRuns) {
