@@ -801,7 +801,7 @@ std::optional<HostTensor> Session::preview(const Value& v) {
   auto notPreviewable = [&]() -> std::optional<HostTensor> {
     if (cacheable)
       for (const Value* r : v.def->results)
-        if (r) cache.remember(*r, std::nullopt);
+        if (r && !cache.values.count(r->uid)) cache.remember(*r, std::nullopt);
     return std::nullopt;
   };
 
