@@ -512,10 +512,7 @@ size_t callNestingBelow(const Graph& g) {
     auto [h, expanded] = todo.back();
     todo.pop_back();
     if (depth.count(h) || (!expanded && !entered.insert(h).second)) continue;
-    std::vector<const Graph*> callees;
-    forEachOp(*h, [&](const Op& op) {
-      for (const CalleeRef& k : op.callees) callees.push_back(k.graph);
-    });
+    const std::vector<Graph*> callees = calleesOf(*h);
     if (!expanded) {
       todo.push_back({h, true});
       for (const Graph* c : callees)
