@@ -25,6 +25,9 @@ class Session:
         ir._sync_options()
         ir._module.verify()
         self._engine = pir.Session(ir._module, threads)
+        # The IR may not change once a session runs it: streams and shapes are fixed here.
+        self._h2d = {s: ("$" + s.name, self._host_shape(s)) for s in ir._streams if isinstance(s, HostToDeviceStream)}
+        self._d2h = [(s, "$" + s.name, self._host_shape(s)) for s in ir._streams if isinstance(s, DeviceToHostStream)]
 
     @property
     def ir(self):
@@ -65,21 +68,24 @@ class Session:
         return tuple(shape)
 
     def _feed(self, inputs):
-        streams = [s for s in self._ir._streams if isinstance(s, HostToDeviceStream)]
-        inputs = dict(inputs or {})
-        for s in streams:
-            if s not in inputs:
-                raise ValueError(f"Session.run: no input for the h2d stream {s.name} (inputs are given for every "
-                                 "h2d stream of the IR)")
+        inputs = inputs or {}
+        if len(inputs) != len(self._h2d) or any(s not in inputs for s in self._h2d):
+            for s in self._h2d:
+                if s not in inputs:
+                    raise ValueError(f"Session.run: no input for the h2d stream {s.name} (inputs are given for every "
+                                     "h2d stream of the IR)")
+            for s in inputs:
+                if s not in self._h2d:
+                    raise ValueError(f"Session.run: {s!r} is not an h2d stream of this IR")
         for s, data in inputs.items():
-            if not isinstance(s, HostToDeviceStream) or s not in streams:
-                raise ValueError(f"Session.run: {s!r} is not an h2d stream of this IR")
-            arr = np.asarray(data)
-            want = self._host_shape(s)
-            if arr.shape != want and not (arr.size == int(np.prod(want)) and arr.size == 1):
-                raise ValueError(f"Session.run: input for {s.name} has shape {arr.shape}, expected {want} "
-                                 f"([num_host_transfers] + [replication] + stream shape)")
-            self._engine.feed("$" + s.name, arr.reshape(want) if arr.shape != want else arr)
+            name, want = self._h2d[s]
+            arr = data if isinstance(data, np.ndarray) else np.asarray(data)
+            if arr.shape != want:
+                if arr.size != 1 or int(np.prod(want)) != 1:
+                    raise ValueError(f"Session.run: input for {s.name} has shape {arr.shape}, expected {want} "
+                                     f"([num_host_transfers] + [replication] + stream shape)")
+                arr = arr.reshape(want)
+            self._engine.feed(name, arr)
 
     def run(self, inputs=None, downcast_inputs=True):
         """Runs the main graph once; returns {d2h stream: array} (PopXL `Session.run`)."""
@@ -87,7 +93,8 @@ class Session:
         self._feed(inputs)
         self._engine.run(1)
         self._print_output()
-        return {s: self._read_stream(s) for s in self._ir._streams if isinstance(s, DeviceToHostStream)}
+        read = self._engine.read
+        return {s: read(name).reshape(shape) for s, name, shape in self._d2h}
 
     def run_with_outputs(self, inputs=None, outputs=None, downcast_inputs=True):
         """Runs once and writes each d2h stream's data into the arrays of `outputs`."""
