@@ -36,7 +36,5 @@ int main(int argc, char** argv) {
   pir::configureAllocator();
   // Under mpirun: MPI up, every rank but 0 silent (vm/communicator.h).
   if (!pir::vm::initProcessGroup(argc, argv)) return 1;
-  const int status = pir::cli::main(argc, argv);
-  pir::vm::finishProcessGroup(status);
-  return status;
+  return pir::vm::finishProcessGroup(pir::cli::main(argc, argv));
 }

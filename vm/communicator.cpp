@@ -35,6 +35,6 @@ bool initProcessGroup(int& argc, char**& argv) {
   return true;
 }
 
-void finishProcessGroup(int status) { finishMpi(status); }
+int finishProcessGroup(int status) { return finishMpi(status); }
 
 }  // namespace pir::vm

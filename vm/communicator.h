@@ -39,6 +39,12 @@ struct ReplicaOutcome {
   std::optional<RuntimeFault> fault;
 };
 
+// Where one process's list first differs from rank 0's (Communicator::compareWithRankZero).
+struct Disagreement {
+  int rank = -1;     // the lowest rank whose list differs; -1: every list is rank 0's
+  size_t index = 0;  // the first position where it differs (one list may be shorter)
+};
+
 // Thrown by a communicator when another process stopped answering or failed
 // (runtime.md §8: "an MPI peer lost"); the replica pool reports it at the
 // collective its replicas wait at.
@@ -80,7 +86,25 @@ class Communicator {
   // Makes every process hold every replica's state (variables, remote buffers,
   // main values, d2h stream slices), for print / save after a run.
   virtual void shareState(DeviceState& state, const Module& m) { (void)state, (void)m; }
+  // Compares this process's `items` (e.g. one hash per statement of the
+  // program) with rank 0's; every process gets the same answer.
+  virtual Disagreement compareWithRankZero(const std::vector<uint64_t>& items) {
+    (void)items;
+    return {};
+  }
+  // Every process's `text`, by rank (e.g. its version of a statement that differs).
+  virtual std::vector<std::string> gatherTexts(const std::string& text) { return {text}; }
 };
+
+// How an MPI job ends. Every exchange starts with a meeting at which each
+// process says what it is doing; a process whose command failed on its own (a
+// file only it lacks, a feed only it cannot read) meets the others with its exit
+// status when it finishes, wherever they wait. Then, or when the processes reached
+// different exchanges (different programs or commands), the job ends at once in
+// every process: rank 0 prints the failing process's error (a failure of its
+// own it has printed already) or says how they diverged, and every process exits
+// with that status. Nothing waits for the watchdog (PIR_MPI_TIMEOUT), which only
+// guards against a process that stops answering.
 
 // The process-wide communicator: MPI when this process was started by mpirun
 // with more than one process (and the build has MPI), else a single process.
@@ -90,7 +114,8 @@ Communicator& processCommunicator();
 // standard output and error of every process but rank 0 (rank 0 prints).
 // Returns false (after printing why) if MPI was requested but cannot start.
 bool initProcessGroup(int& argc, char**& argv);
-// Call before exit: finalises MPI. `status` is the process exit status.
-void finishProcessGroup(int status);
+// Call before exit with the process exit status: agrees on how the job ends and
+// finalises MPI. Returns the status to exit with (or does not return: see above).
+int finishProcessGroup(int status);
 
 }  // namespace pir::vm

@@ -8,7 +8,7 @@ std::unique_ptr<Communicator> makeMpiCommunicator(int&, char**&, std::string& er
   error = "started by mpirun, but this pir was built without MPI (install libopenmpi-dev and rebuild)";
   return nullptr;
 }
-void finishMpi(int) {}
+int finishMpi(int status) { return status; }
 
 }  // namespace pir::vm
 
@@ -18,12 +18,17 @@ void finishMpi(int) {}
 #include <pthread.h>
 #include <signal.h>
 #include <mpi.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <thread>
 
 #include "vm/tensor.h"
@@ -31,9 +36,13 @@ void finishMpi(int) {}
 namespace pir::vm {
 namespace {
 
+// MPI is initialised once per process, so its state is the process's: whether
+// it is up, whether a peer was lost, and where rank ≠ 0's standard error went.
 bool gInitialised = false, gLost = false;
+int gSavedStderr = -1;  // ranks ≠ 0: the real standard error
+int gCapture = -1;      // ranks ≠ 0: what this process wrote to standard error since the last meeting
 
-// Append-only byte buffer and its reader, for outcomes and state.
+// Append-only byte buffer and its bounds-checked reader, for outcomes and state.
 struct Writer {
   std::vector<std::byte> bytes;
   void raw(const void* p, size_t n) {
@@ -46,9 +55,18 @@ struct Writer {
     raw(s.data(), s.size());
   }
 };
+// Reads what another process sent: never past `end` (a malformed message is a
+// lost peer, not a read out of bounds).
 struct Reader {
   const std::byte* p;
+  const std::byte* end;
+  int from;
+  void need(uint64_t n) const {
+    if (n > static_cast<uint64_t>(end - p))
+      throw PeerLost("an MPI peer was lost: MPI rank " + std::to_string(from) + " sent a malformed message");
+  }
   void raw(void* out, size_t n) {
+    need(n);
     copyBytes(out, p, n);
     p += n;
   }
@@ -57,9 +75,16 @@ struct Reader {
     raw(&v, sizeof v);
     return v;
   }
+  // A count of items of at least `minBytes` each: no more than the bytes left.
+  size_t count(size_t minBytes) {
+    const uint64_t n = get<uint64_t>();
+    if (minBytes > 0 && n > static_cast<uint64_t>(end - p) / minBytes) need(UINT64_MAX);
+    return static_cast<size_t>(n);
+  }
   std::string str() {
-    std::string s(get<uint64_t>(), '\0');
-    raw(s.data(), s.size());
+    const size_t n = count(1);
+    std::string s(n, '\0');
+    raw(s.data(), n);
     return s;
   }
 };
@@ -77,6 +102,98 @@ SourceLoc getLoc(Reader& r) {
   return l;
 }
 
+// What a process stopped by the launcher says: Open MPI's mpirun terminates
+// every process of the job when one dies, so a survivor learns of a lost peer
+// through SIGTERM. The text is prepared before each wait and put back to the
+// plain one after it (a handler may only write(2) and _exit(2)); once the job's
+// end is agreed, the handler leaves silently with the agreed status.
+constexpr char kStoppedPlain[] =
+    "pir: error: an MPI peer was lost: mpirun stopped this process (another process failed or the job was "
+    "cancelled)\n";
+char gStoppedText[1024] = {};
+size_t gStoppedLength = 0;
+volatile sig_atomic_t gAgreedStatus = -1;  // >= 0: the job's end is agreed; leave with it, silently
+
+extern "C" void onStoppedByLauncher(int) {
+  const int status = gAgreedStatus;
+  if (status >= 0) _exit(status);
+  const int fd = gSavedStderr >= 0 ? gSavedStderr : STDERR_FILENO;
+  ssize_t ignored = write(fd, gStoppedText, gStoppedLength);
+  (void)ignored;
+  _exit(1);
+}
+
+void setStoppedText(std::string text) {
+  if (text.size() >= sizeof gStoppedText) text = text.substr(text.size() - sizeof gStoppedText + 1);
+  sigset_t block, old;
+  sigemptyset(&block);
+  sigaddset(&block, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &block, &old);  // the handler never sees half a text
+  copyBytes(gStoppedText, text.data(), text.size());
+  gStoppedLength = text.size();
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
+// The text this process wrote to standard error since the last meeting, from its
+// first error line on (a trace printed before it is the same on every process),
+// at most 64 KiB. Rank 0's own standard error is the terminal: empty.
+std::string capturedError() {
+  if (gCapture < 0) return {};
+  std::cerr.flush();
+  std::fflush(stderr);
+  struct stat st {};
+  if (fstat(gCapture, &st) != 0 || st.st_size <= 0) return {};
+  std::string text(static_cast<size_t>(std::min<off_t>(st.st_size, 16 << 20)), '\0');
+  const ssize_t n = pread(gCapture, text.data(), text.size(), 0);
+  text.resize(n > 0 ? static_cast<size_t>(n) : 0);
+  for (size_t line = 0; line < text.size();) {
+    const size_t next = text.find('\n', line);
+    const size_t lineEnd = next == std::string::npos ? text.size() : next;
+    if (text.substr(line, lineEnd - line).find("error: ") != std::string::npos) {
+      text.erase(0, line);
+      break;
+    }
+    line = lineEnd + 1;
+  }
+  if (text.size() > (64u << 10)) text.resize(64u << 10);
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  return text;
+}
+
+// Forgets what was captured: it was followed by a meeting every process reached.
+void clearCapture() {
+  if (gCapture < 0) return;
+  std::cerr.flush();
+  std::fflush(stderr);
+  if (ftruncate(gCapture, 0) == 0) lseek(STDERR_FILENO, 0, SEEK_SET);
+}
+
+// What every process says it is doing at a meeting: the first exchange of each
+// collective call. A process that fails on its own (a file only it lacks) meets
+// the others with Finish and a nonzero status wherever they are, so they learn
+// of it at once instead of waiting out the watchdog; processes that reached
+// different meetings run different programs or commands.
+enum class Meeting : uint32_t { Statuses = 1, Outcomes, RankZeroText, State, Comparison, Texts, Finish, Count };
+struct Header {
+  uint32_t meeting = 0;
+  int32_t status = 0;  // Finish: the process's exit status
+  uint64_t bytes = 0;  // the size of what follows from this process
+};
+
+const char* doingText(Meeting m) {
+  switch (m) {
+    case Meeting::Statuses: return "runs replicas";
+    case Meeting::Outcomes: return "has finished a run";
+    case Meeting::RankZeroText: return "waits for rank 0 to write a file";
+    case Meeting::State: return "gathers the replicas' state (print, save)";
+    case Meeting::Comparison:
+    case Meeting::Texts: return "compares its program and data with rank 0's";
+    case Meeting::Finish: return "has finished its commands";
+    case Meeting::Count: break;
+  }
+  return "sent an unknown message";
+}
+
 class MpiCommunicator final : public Communicator {
  public:
   MpiCommunicator() {
@@ -89,24 +206,38 @@ class MpiCommunicator final : public Communicator {
   int processes() const override { return size_; }
   int rank() const override { return rank_; }
 
-  void noteWaitingAt(const std::string& where) override;
+  void noteWaitingAt(const std::string& where) override {
+    where_ = where;
+    if (where.empty()) {
+      setStoppedText(kStoppedPlain);
+      return;
+    }
+    setStoppedText(where +
+                   ": an MPI peer was lost: mpirun stopped this process while it waited for the others "
+                   "(another process failed or the job was cancelled)\n");
+  }
 
   void shareStatus(std::vector<ReplicaStatus>& all, int64_t first, int64_t count) override {
     const int64_t bytes = count * static_cast<int64_t>(sizeof(ReplicaStatus));
+    const std::vector<Header> heads = meet(Meeting::Statuses, static_cast<uint64_t>(bytes));
+    for (int k = 0; k < size_; ++k)
+      if (heads[static_cast<size_t>(k)].bytes != static_cast<uint64_t>(bytes))
+        lost("MPI rank " + std::to_string(k) + " runs another replica count per process");
     std::vector<ReplicaStatus> mine(all.begin() + first, all.begin() + first + count);
-    allgather(mine.data(), bytes, all.data());
+    allgather(mine.data(), bytes, all.data(), "replica statuses");
   }
 
   void shareInputs(const std::vector<int64_t>& senders, const std::vector<ReplicaStatus>& all,
                    std::vector<const std::byte*>& inputs) override {
     // Each input at a 16-byte aligned offset (kernels read typed elements);
-    // every process computes the same layout from the global table.
+    // every process computes the same layout from the global table, whose
+    // input sizes the replica pool has checked against its own program.
     const int64_t perRank = static_cast<int64_t>(all.size()) / size_;
     std::vector<int64_t> counts(static_cast<size_t>(size_), 0), offsetOf(all.size(), 0);
     for (int64_t r : senders) {
       const size_t owner = static_cast<size_t>(r / perRank);
       offsetOf[static_cast<size_t>(r)] = counts[owner];
-      counts[owner] += (static_cast<int64_t>(all[static_cast<size_t>(r)].inputBytes) + 15) / 16 * 16;
+      counts[owner] = saturatingAddSigned(counts[owner], (static_cast<int64_t>(all[static_cast<size_t>(r)].inputBytes) + 15) / 16 * 16);
     }
     AlignedBytes send(static_cast<size_t>(counts[static_cast<size_t>(rank_)]));
     for (int64_t r : senders)
@@ -117,7 +248,7 @@ class MpiCommunicator final : public Communicator {
     int64_t total = 0;
     for (int k = 0; k < size_; ++k) {
       displs[static_cast<size_t>(k)] = total;
-      total += counts[static_cast<size_t>(k)];
+      total = saturatingAddSigned(total, counts[static_cast<size_t>(k)]);
     }
     received_.resize(static_cast<size_t>(total));
     allgatherv(send.data(), counts, displs, received_.data());
@@ -152,24 +283,24 @@ class MpiCommunicator final : public Communicator {
     }
     std::vector<std::byte> everything;
     std::vector<int64_t> displs;
-    gatherBlobs(w.bytes, everything, displs);
+    gatherBlobs(Meeting::Outcomes, w.bytes, everything, displs);
     const int64_t perRank = count;
     for (int k = 0; k < size_; ++k) {
       if (k == rank_) continue;
-      Reader rd{everything.data() + displs[static_cast<size_t>(k)]};
+      Reader rd = readerOf(everything, displs, k);
       for (int64_t r = k * perRank; r < (k + 1) * perRank; ++r) {
         ReplicaOutcome& o = all[static_cast<size_t>(r)];
-        o.printed.resize(rd.get<uint64_t>());
+        o.printed.resize(rd.count(8));
         for (std::string& line : o.printed) line = rd.str();
         o.trace = rd.str();
-        o.written.resize(rd.get<uint64_t>());
+        o.written.resize(rd.count(1));
         for (size_t i = 0; i < o.written.size(); ++i) o.written[i] = rd.get<uint8_t>() != 0;
         if (rd.get<uint8_t>()) {
           std::string msg = rd.str();
           RuntimeFault f(nullptr, std::move(msg));
           f.loc = getLoc(rd);
           f.aborted = rd.get<uint8_t>() != 0;
-          f.notes.resize(rd.get<uint64_t>());
+          f.notes.resize(rd.count(20));
           for (Note& n : f.notes) {
             n.loc = getLoc(rd);
             n.message = rd.str();
@@ -186,9 +317,42 @@ class MpiCommunicator final : public Communicator {
     copyBytes(mine.data(), text.data(), text.size());
     std::vector<std::byte> everything;
     std::vector<int64_t> displs;
-    gatherBlobs(mine, everything, displs);  // small: a status text
+    gatherBlobs(Meeting::RankZeroText, mine, everything, displs);  // small: a status text
     const size_t end = size_ > 1 ? static_cast<size_t>(displs[1]) : everything.size();
     return std::string(reinterpret_cast<const char*>(everything.data()), end);
+  }
+
+  Disagreement compareWithRankZero(const std::vector<uint64_t>& items) override {
+    std::vector<std::byte> mine(items.size() * sizeof(uint64_t));
+    copyBytes(mine.data(), items.data(), mine.size());
+    std::vector<std::byte> everything;
+    std::vector<int64_t> displs;
+    gatherBlobs(Meeting::Comparison, mine, everything, displs);
+    auto listOf = [&](int k, size_t& n) {
+      const size_t begin = static_cast<size_t>(displs[static_cast<size_t>(k)]);
+      const size_t end = k + 1 < size_ ? static_cast<size_t>(displs[static_cast<size_t>(k) + 1]) : everything.size();
+      n = (end - begin) / sizeof(uint64_t);
+      return everything.data() + begin;
+    };
+    size_t n0 = 0;
+    const std::byte* zero = listOf(0, n0);
+    for (int k = 1; k < size_; ++k) {
+      size_t nk = 0;
+      const std::byte* list = listOf(k, nk);
+      for (size_t i = 0; i < std::max(n0, nk); ++i)
+        if (i >= n0 || i >= nk || std::memcmp(zero + i * sizeof(uint64_t), list + i * sizeof(uint64_t), sizeof(uint64_t)) != 0)
+          return Disagreement{k, i};
+    }
+    return {};
+  }
+
+  std::vector<std::string> gatherTexts(const std::string& text) override {
+    std::vector<std::byte> mine(text.size());
+    copyBytes(mine.data(), text.data(), text.size());
+    std::vector<std::byte> everything;
+    std::vector<int64_t> displs;
+    gatherBlobs(Meeting::Texts, mine, everything, displs);
+    return textsOf(everything, displs);
   }
 
   void shareState(DeviceState& st, const Module& m) override {
@@ -214,15 +378,127 @@ class MpiCommunicator final : public Communicator {
       visit(r, [&](const std::byte* p, size_t n) { w.raw(p, n); });
     std::vector<std::byte> everything;
     std::vector<int64_t> displs;
-    gatherBlobs(w.bytes, everything, displs);
+    gatherBlobs(Meeting::State, w.bytes, everything, displs);
     for (int k = 0; k < size_; ++k) {
       if (k == rank_) continue;
-      Reader rd{everything.data() + displs[static_cast<size_t>(k)]};
+      Reader rd = readerOf(everything, displs, k);
+      if (static_cast<size_t>(rd.end - rd.p) != w.bytes.size())
+        lost("MPI rank " + std::to_string(k) + " holds " + std::to_string(rd.end - rd.p) +
+             " bytes of replica state, this process " + std::to_string(w.bytes.size()));
       for (int64_t r = k * perRank; r < (k + 1) * perRank; ++r) visit(r, [&](std::byte* p, size_t n) { rd.raw(p, n); });
     }
   }
 
+  // Meets the others with this process's exit status. When every process
+  // finished well, returns 0; otherwise the job ends here (endJob).
+  int finish(int status) {
+    if (gLost) return status;
+    const std::vector<Header> heads = meet(Meeting::Finish, 0, status);
+    for (int k = 0; k < size_; ++k)
+      if (heads[static_cast<size_t>(k)].status != 0) endJob(heads, k);
+    return status;
+  }
+
  private:
+  static int64_t saturatingAddSigned(int64_t a, int64_t b) { return a > INT64_MAX - b ? INT64_MAX : a + b; }
+
+  Reader readerOf(const std::vector<std::byte>& everything, const std::vector<int64_t>& displs, int k) const {
+    const std::byte* begin = everything.data() + displs[static_cast<size_t>(k)];
+    const std::byte* end = k + 1 < size_ ? everything.data() + displs[static_cast<size_t>(k) + 1] : everything.data() + everything.size();
+    return Reader{begin, end, k};
+  }
+  std::vector<std::string> textsOf(const std::vector<std::byte>& everything, const std::vector<int64_t>& displs) const {
+    std::vector<std::string> texts;
+    for (int k = 0; k < size_; ++k) {
+      Reader rd = readerOf(everything, displs, k);
+      texts.emplace_back(reinterpret_cast<const char*>(rd.p), static_cast<size_t>(rd.end - rd.p));
+    }
+    return texts;
+  }
+
+  // Every process's header for this meeting. A process that finished with an
+  // error, or one at another meeting, ends the job (endJob): every process sees
+  // the same headers, so all take that decision together.
+  std::vector<Header> meet(Meeting what, uint64_t bytes, int status = 0) {
+    if (gLost) throw PeerLost("an MPI peer was lost earlier in this job");
+    Header mine;
+    mine.meeting = static_cast<uint32_t>(what);
+    mine.status = status;
+    mine.bytes = bytes;
+    std::vector<Header> heads(static_cast<size_t>(size_));
+    allgather(&mine, sizeof mine, heads.data(), "the processes' progress");
+    int failed = -1;
+    bool same = true;
+    for (int k = 0; k < size_; ++k) {
+      const Header& h = heads[static_cast<size_t>(k)];
+      if (h.meeting == static_cast<uint32_t>(Meeting::Finish) && h.status != 0 && failed < 0) failed = k;
+      if (h.meeting != mine.meeting) same = false;
+    }
+    if (!same) endJob(heads, failed);
+    clearCapture();
+    return heads;
+  }
+
+  // The job cannot go on: process `failed` finished with an error (rank 0
+  // prints the error it reported, unless rank 0 failed and printed its own), or
+  // (failed < 0) the processes reached different meetings. Every process
+  // finalises MPI and exits with the failed process's status (1 when diverged).
+  [[noreturn]] void endJob(const std::vector<Header>& heads, int failed) {
+    Writer w;
+    w.str(failed == rank_ ? capturedError() : std::string());
+    w.str(where_);
+    std::vector<std::byte> everything;
+    std::vector<int64_t> displs;
+    gatherRaw(w.bytes, everything, displs, "the reason the job stops");
+    const int status = failed >= 0 ? heads[static_cast<size_t>(failed)].status : 1;
+    if (rank_ == 0) {
+      std::vector<std::string> errors, wheres;
+      for (int k = 0; k < size_; ++k) {
+        Reader rd = readerOf(everything, displs, k);
+        errors.push_back(rd.str());
+        wheres.push_back(rd.str());
+      }
+      std::cout.flush();
+      std::fflush(stdout);
+      std::string text;
+      if (failed > 0) {
+        text = errors[static_cast<size_t>(failed)];
+        if (text.empty()) text = "pir: error: MPI rank " + std::to_string(failed) + " failed (exit status " + std::to_string(status) + ")\n";
+        text += "pir: note: the error above is MPI rank " + std::to_string(failed) + "'s alone; the job stops\n";
+      } else if (failed < 0) {
+        // Located at rank 0's waiting collective when it waits at one.
+        std::string where = wheres[0];
+        text = (where.empty() ? std::string("pir: error") : where) + ": the MPI processes diverged (they run different programs or commands):";
+        for (int k = 0; k < size_; ++k) {
+          const Header& h = heads[static_cast<size_t>(k)];
+          const Meeting m = h.meeting > 0 && h.meeting < static_cast<uint32_t>(Meeting::Count) ? static_cast<Meeting>(h.meeting) : Meeting::Count;
+          text += std::string(k ? "," : "") + " rank " + std::to_string(k) + " " + doingText(m);
+          if (k > 0 && m == Meeting::Statuses && !wheres[static_cast<size_t>(k)].empty()) {
+            std::string at = wheres[static_cast<size_t>(k)];
+            const size_t e = at.find(": error: ");
+            if (e != std::string::npos) at.replace(e, 9, " ");
+            text += " at " + at;
+          }
+        }
+        text += "\n";
+      }
+      std::cerr << text;
+      std::cerr.flush();
+    }
+    leave(status);
+  }
+
+  [[noreturn]] void leave(int status) {
+    gAgreedStatus = status;
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(stdout);
+    std::fflush(stderr);
+    MPI_Finalize();
+    gInitialised = false;
+    _exit(status);
+  }
+
   // Waits for a non-blocking collective; a failed one or one that outlives the
   // watchdog means a peer is gone.
   void await(MPI_Request& req, const char* what) {
@@ -256,13 +532,12 @@ class MpiCommunicator final : public Communicator {
     if (n > INT_MAX) throw PeerLost(std::string("the exchange of ") + what + " exceeds 2 GiB per process");
     return static_cast<int>(n);
   }
-  void allgather(const void* mine, int64_t bytes, void* all) {
+  void allgather(const void* mine, int64_t bytes, void* all, const char* what) {
     if (gLost) throw PeerLost("an MPI peer was lost earlier in this job");
     MPI_Request req;
-    check(MPI_Iallgather(mine, toInt(bytes, "replica statuses"), MPI_BYTE, all, toInt(bytes, "replica statuses"),
-                         MPI_BYTE, MPI_COMM_WORLD, &req),
-          "replica statuses");
-    await(req, "replica statuses");
+    check(MPI_Iallgather(mine, toInt(bytes, what), MPI_BYTE, all, toInt(bytes, what), MPI_BYTE, MPI_COMM_WORLD, &req),
+          what);
+    await(req, what);
   }
   void allgatherv(const void* mine, const std::vector<int64_t>& counts, const std::vector<int64_t>& displs, void* all) {
     if (gLost) throw PeerLost("an MPI peer was lost earlier in this job");
@@ -277,61 +552,53 @@ class MpiCommunicator final : public Communicator {
           "collective inputs");
     await(req, "collective inputs");
   }
-  // Every process's blob, concatenated (displs: where each starts).
-  void gatherBlobs(const std::vector<std::byte>& mine, std::vector<std::byte>& all, std::vector<int64_t>& displs) {
-    std::vector<int64_t> sizes(static_cast<size_t>(size_));
-    const int64_t own = static_cast<int64_t>(mine.size());
-    allgather(&own, sizeof own, sizes.data());
+  // Every process's blob, concatenated (displs: where each starts), from sizes.
+  void gatherSized(const std::vector<std::byte>& mine, const std::vector<int64_t>& sizes, std::vector<std::byte>& all,
+                   std::vector<int64_t>& displs) {
     displs.assign(static_cast<size_t>(size_), 0);
     int64_t total = 0;
     for (int k = 0; k < size_; ++k) {
       displs[static_cast<size_t>(k)] = total;
-      total += sizes[static_cast<size_t>(k)];
+      total = saturatingAddSigned(total, sizes[static_cast<size_t>(k)]);
     }
     all.resize(static_cast<size_t>(total));
     allgatherv(mine.data(), sizes, displs, all.data());
   }
-  static void restoreStderr();
+  // A meeting whose headers carry the sizes, then the blobs.
+  void gatherBlobs(Meeting what, const std::vector<std::byte>& mine, std::vector<std::byte>& all,
+                   std::vector<int64_t>& displs) {
+    const std::vector<Header> heads = meet(what, mine.size());
+    std::vector<int64_t> sizes(static_cast<size_t>(size_));
+    for (int k = 0; k < size_; ++k) {
+      const uint64_t n = heads[static_cast<size_t>(k)].bytes;
+      if (n > static_cast<uint64_t>(INT_MAX)) lost("MPI rank " + std::to_string(k) + " announced " + std::to_string(n) + " bytes (more than 2 GiB)");
+      sizes[static_cast<size_t>(k)] = static_cast<int64_t>(n);
+    }
+    gatherSized(mine, sizes, all, displs);
+  }
+  // The same without a meeting (inside endJob, where every process already agreed).
+  void gatherRaw(const std::vector<std::byte>& mine, std::vector<std::byte>& all, std::vector<int64_t>& displs,
+                 const char* what) {
+    std::vector<int64_t> sizes(static_cast<size_t>(size_));
+    const int64_t own = static_cast<int64_t>(mine.size());
+    allgather(&own, sizeof own, sizes.data(), what);
+    for (int64_t n : sizes)
+      if (n < 0 || n > INT_MAX) lost(std::string("a malformed exchange of ") + what);
+    gatherSized(mine, sizes, all, displs);
+  }
+  static void restoreStderr() {
+    // A survivor's own report of the lost peer must be seen even if rank 0 is gone.
+    if (gSavedStderr >= 0) dup2(gSavedStderr, STDERR_FILENO);
+    gCapture = -1;
+  }
 
   int rank_ = 0, size_ = 1;
   int timeoutSeconds_ = 600;
+  std::string where_;  // noteWaitingAt's text: where this process's replicas wait
   AlignedBytes received_;
 };
 
-int gSavedStderr = -1;
-
-// What a process stopped by the launcher says: Open MPI's mpirun terminates
-// every process of the job when one dies, so a survivor learns of a lost peer
-// through SIGTERM. The text is prepared before each wait (a handler may only
-// write(2) and _exit(2)).
-char gStoppedText[1024] = "pir: error: an MPI peer was lost: mpirun stopped this process\n";
-size_t gStoppedLength = std::strlen(gStoppedText);
-
-extern "C" void onStoppedByLauncher(int) {
-  const int fd = gSavedStderr >= 0 ? gSavedStderr : STDERR_FILENO;
-  ssize_t ignored = write(fd, gStoppedText, gStoppedLength);
-  (void)ignored;
-  _exit(1);
-}
-
-void MpiCommunicator::noteWaitingAt(const std::string& where) {
-  std::string text = (where.empty() ? std::string("pir: error: run") : where) +
-                     ": an MPI peer was lost: mpirun stopped this process while it waited for the others "
-                     "(another process failed or the job was cancelled)\n";
-  if (text.size() >= sizeof gStoppedText) text = text.substr(text.size() - sizeof gStoppedText + 1);
-  sigset_t block, old;
-  sigemptyset(&block);
-  sigaddset(&block, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &block, &old);  // the handler never sees half a text
-  copyBytes(gStoppedText, text.data(), text.size());
-  gStoppedLength = text.size();
-  pthread_sigmask(SIG_SETMASK, &old, nullptr);
-}
-
-void MpiCommunicator::restoreStderr() {
-  // A survivor's own report of the lost peer must be seen even if rank 0 is gone.
-  if (gSavedStderr >= 0) dup2(gSavedStderr, STDERR_FILENO);
-}
+MpiCommunicator* gCommunicator = nullptr;
 
 }  // namespace
 
@@ -347,31 +614,40 @@ std::unique_ptr<Communicator> makeMpiCommunicator(int& argc, char**& argv, std::
   auto comm = std::make_unique<MpiCommunicator>();
   if (comm->rank() != 0) {
     // Rank 0 prints (runtime.md §5): the others' output and diagnostics are
-    // the same text, so they are dropped.
+    // the same text, so their output is dropped and their standard error is
+    // kept only since the last meeting, for rank 0 to print should this
+    // process fail on its own.
     std::fflush(stdout);
     std::fflush(stderr);
     gSavedStderr = dup(STDERR_FILENO);
     const int devnull = open("/dev/null", O_WRONLY);
+    gCapture = memfd_create("pir-stderr", MFD_CLOEXEC);
     if (devnull >= 0) {
       dup2(devnull, STDOUT_FILENO);
-      dup2(devnull, STDERR_FILENO);
+      dup2(gCapture >= 0 ? gCapture : devnull, STDERR_FILENO);
       close(devnull);
     }
   }
+  setStoppedText(kStoppedPlain);
   struct sigaction sa {};
   sa.sa_handler = onStoppedByLauncher;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGTERM, &sa, nullptr);
+  gCommunicator = comm.get();
   return comm;
 }
 
-void finishMpi(int status) {
-  if (!gInitialised) return;
+int finishMpi(int status) {
+  if (!gInitialised) return status;
+  std::cout.flush();
   std::fflush(stdout);
   std::fflush(stderr);
-  if (gLost) _exit(status);  // MPI_Finalize would wait for the lost peer
+  if (gLost || !gCommunicator) _exit(status);  // MPI_Finalize would wait for the lost peer
+  status = gCommunicator->finish(status);
+  gAgreedStatus = status;  // from here on, a SIGTERM is mpirun ending the job: nothing to report
   MPI_Finalize();
   gInitialised = false;
+  return status;
 }
 
 }  // namespace pir::vm

@@ -12,7 +12,10 @@ namespace pir::vm {
 
 // Initialises MPI; null (with `error` set) if that is impossible.
 std::unique_ptr<Communicator> makeMpiCommunicator(int& argc, char**& argv, std::string& error);
-// Finalises MPI (if initialised); after a lost peer, leaves without waiting for it.
-void finishMpi(int status);
+// Agrees with the other processes on how the job ends, then finalises MPI (if
+// initialised). Returns `status`, or does not return when another process
+// failed (see Communicator's "ending" contract). After a lost peer, leaves
+// without waiting for it.
+int finishMpi(int status);
 
 }  // namespace pir::vm
