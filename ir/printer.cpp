@@ -380,6 +380,12 @@ void appendAttr(std::string& out, const Attr& attr) {
   }
 }
 
+std::string printOp(const Op& op) {
+  std::string out;
+  appendOp(out, op, 0);
+  return out;
+}
+
 std::string printGraph(const Module&, const Graph& graph) {
   std::string out;
   out.reserve(128 + graph.ops.size() * 48);

@@ -18,6 +18,10 @@ std::string printModule(const Module& module);
 // One graph: `graph @g(...) -> (...) {...}` or `main {...}` (REPL `:print @g`).
 std::string printGraph(const Module& module, const Graph& graph);
 
+// One op as it prints in its graph, without indentation (an exchange block with
+// its body).
+std::string printOp(const Op& op);
+
 // Appends the canonical text of pieces, for tools that print fragments
 // (REPL echo, diagnostics). `dtype` is the element type the literal's numbers
 // are read in.

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "ir/checked_math.h"
 #include "ir/grouping.h"
 #include "vm/kernels_collective.h"
 #include "vm/simd_kernels.h"
@@ -141,12 +142,67 @@ const CompiledGraph& graphOf(const Program& p, uint32_t graph) {
   return graph == kMainGraphId ? *p.main : *p.graphs[graph];
 }
 
+// Whether `s`, which may come from another process, is a replica parked at a
+// collective of this program with an input of that collective's size. Only
+// such a status is looked up in the program or trusted for a byte count: a
+// process running another program must not make this one read outside its
+// code or a peer's input.
+bool parkedHere(const Program& p, const ReplicaStatus& s) {
+  if (s.kind != ReplicaStatus::Parked) return false;
+  if (s.graph != kMainGraphId && (s.graph >= p.graphs.size() || !p.graphs[s.graph])) return false;
+  const CompiledGraph& g = graphOf(p, s.graph);
+  if (s.pc >= g.code.size()) return false;
+  const Instr& in = g.code[s.pc];
+  if (in.opc != Opc::Collective || in.a >= g.collectives.size() || size_t(in.args) + 1 >= g.argTypes.size())
+    return false;
+  return s.inputBytes == HostTensor::byteSize(*g.argTypes[in.args]);
+}
+
+// Charges host memory for as long as it lives.
+class HostMemoryCharge {
+ public:
+  explicit HostMemoryCharge(uint64_t bytes) : bytes_(bytes) { chargeHostMemory(bytes); }
+  ~HostMemoryCharge() { releaseHostMemory(bytes_); }
+  HostMemoryCharge(const HostMemoryCharge&) = delete;
+  HostMemoryCharge& operator=(const HostMemoryCharge&) = delete;
+
+ private:
+  uint64_t bytes_;
+};
+
 }  // namespace
+
+uint64_t replicaBookkeepingBytes(const Module& m, const Program& p) {
+  constexpr uint64_t kBlock = 32;  // what the allocator adds to each heap block
+  auto frame = [](const CompiledGraph& g) {
+    uint64_t b = sizeof(Frame) + 4 * kBlock + g.slots.size() * sizeof(std::byte*) + g.maxOperands * sizeof(TensorRef);
+    for (const TensorType* t : g.returnTypes) b = saturatingAdd(b, HostTensor::byteSize(*t));  // repeat staging
+    return b;
+  };
+  uint64_t b = sizeof(Interpreter) + sizeof(LiveReplica) + sizeof(ReplicaOutcome) + sizeof(ReplicaStatus) +
+               4 * sizeof(void*) + 4 * kBlock;
+  b += p.graphs.size() * sizeof(void*) + m.resources.size() * (sizeof(int64_t) + 1);
+  b = saturatingAdd(b, frame(*p.main));
+  for (const auto& g : p.graphs)
+    if (g) b = saturatingAdd(b, frame(*g));
+  // The session state's tables, and a run backup's copy of the written variables'.
+  auto variable = [&](uint32_t i) {
+    return sizeof(HostTensor) + p.variables[i]->type.shape.size() * sizeof(int64_t) + kBlock;
+  };
+  for (uint32_t i = 0; i < p.variables.size(); ++i) b = saturatingAdd(b, variable(i));
+  for (uint32_t i : p.main->writtenVars)
+    if (i < p.variables.size()) b = saturatingAdd(b, variable(i));
+  b += m.resources.size() * sizeof(AlignedBytes) + sizeof(AlignedBytes) + 3 * (sizeof(std::vector<int>) + kBlock);
+  return b;
+}
 
 void runReplicas(const Module& m, const Program& p, DeviceState& state, const SourceManager* sources, bool trace,
                  int threads, Communicator& comm, std::vector<ReplicaOutcome>& outcomes, uint64_t maxSteps) {
   const int64_t R = std::max<int64_t>(1, m.options.replication);
   const int64_t first = comm.firstLocal(R), count = comm.localCount(R);
+  // This process's replicas' bookkeeping, charged for the run (the session has
+  // checked R times it against the budget before anything ran).
+  HostMemoryCharge bookkeeping(saturatingMul(replicaBookkeepingBytes(m, p), static_cast<uint64_t>(count)));
   outcomes.assign(static_cast<size_t>(R), ReplicaOutcome{});
   const int workers = static_cast<int>(std::clamp<int64_t>(count, 1, std::max(1, threads)));
   // Each running replica's share of the budget, for the BLAS and for pir's own
@@ -220,6 +276,17 @@ void runReplicas(const Module& m, const Program& p, DeviceState& state, const So
       comm.noteWaitingAt(where);
     }
     comm.shareStatus(status, first, count);
+    // Another process's entry that this program cannot hold: failed, so that no
+    // group meets with it (its members are refused below).
+    std::vector<char> foreign(static_cast<size_t>(R), 0);
+    for (int64_t r = 0; r < R; ++r) {
+      ReplicaStatus& s = status[static_cast<size_t>(r)];
+      if (r >= first && r < first + count) continue;
+      if (s.kind > ReplicaStatus::Failed || (s.kind == ReplicaStatus::Parked && !parkedHere(p, s))) {
+        foreign[static_cast<size_t>(r)] = 1;
+        s = ReplicaStatus{ReplicaStatus::Failed};
+      }
+    }
 
     // Who meets: decided from the global table alone, so every process agrees.
     std::vector<Meeting> meetings;
@@ -236,21 +303,28 @@ void runReplicas(const Module& m, const Program& p, DeviceState& state, const So
       auto it = groupings.find(key);
       if (it == groupings.end()) it = groupings.emplace(key, ReplicaGroups(R, ReplicaGrouping{spec.stride, spec.groupSize})).first;
       const std::vector<int>& members = it->second.members(it->second.groupOf(static_cast<int>(r)));
-      int gone = -1, elsewhere = -1;
+      int gone = -1, elsewhere = -1, alien = -1;
       for (int mbr : members) {
         const ReplicaStatus& ms = status[static_cast<size_t>(mbr)];
-        if (ms.kind != ReplicaStatus::Parked) {
+        if (foreign[static_cast<size_t>(mbr)]) {
+          if (alien < 0) alien = mbr;
+        } else if (ms.kind != ReplicaStatus::Parked) {
           if (gone < 0) gone = mbr;
         } else if (ms.graph != s.graph || ms.pc != s.pc) {
           if (elsewhere < 0) elsewhere = mbr;
         }
       }
       for (int mbr : members) handled[static_cast<size_t>(mbr)] = 1;
-      if (gone >= 0 || elsewhere >= 0) {
+      if (gone >= 0 || elsewhere >= 0 || alien >= 0) {
         for (int mbr : members) {
           const ReplicaStatus& ms = status[static_cast<size_t>(mbr)];
           if (ms.kind != ReplicaStatus::Parked) continue;
-          if (gone >= 0) {
+          if (alien >= 0) {
+            refused.push_back({mbr, {"replica " + std::to_string(alien) +
+                                         " of the group waits at a collective this program does not have, or with "
+                                         "another operand size (the MPI processes run different programs)",
+                                     false}});
+          } else if (gone >= 0) {
             refused.push_back({mbr, {"aborted", true}});
           } else {
             int other = -1;  // the first member waiting at another collective than mbr
@@ -279,6 +353,7 @@ void runReplicas(const Module& m, const Program& p, DeviceState& state, const So
     for (int64_t r : senders)
       if (r >= first && r < first + count) inputs[static_cast<size_t>(r)] = live[static_cast<size_t>(r - first)].interp->pending().input;
     comm.shareInputs(senders, status, inputs);
+    if (comm.processes() > 1) comm.noteWaitingAt("");
 
     std::vector<std::pair<uint32_t, int64_t>> items;  // (meeting, item)
     for (size_t k = 0; k < meetings.size(); ++k) {

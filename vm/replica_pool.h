@@ -34,6 +34,13 @@ int defaultThreads(const Communicator& comm);
 // an OPENBLAS_NUM_THREADS set by the user caps it.
 int setBlasThreads(int threads);  // returns the count applied (after the cap)
 
+// The host memory one replica takes besides its tensors (which AlignedBytes
+// charges): its interpreter, the slot tables of its frames, a repeat's staged
+// returns, its entries in the pool's tables, and its share of the session
+// state's tables (and of a run backup's). Charged for every replica: with tens
+// of thousands of replicas these are gigabytes.
+uint64_t replicaBookkeepingBytes(const Module& m, const Program& p);
+
 // Runs the main graph once for each replica of this process (comm's local
 // range) over `state`, on at most `threads` threads (>= 1). `outcomes` gets one
 // entry per replica of the module (other processes' entries filled in by comm).

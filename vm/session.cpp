@@ -20,6 +20,7 @@
 #include "vm/format.h"
 #include "vm/host_memory.h"
 #include "vm/npy.h"
+#include "vm/process_agreement.h"
 #include "vm/replica_pool.h"
 #include "vm/tensor.h"
 
@@ -203,8 +204,9 @@ void Session::ensureReady() {
   std::shared_ptr<Program> p = compileProgram(*mp_, diags_, compileOptions);
   ++counters_.programCompiles;
   {
-    // Frames (main values kept whole, subgraph arenas) and variables, for every replica.
-    uint64_t perReplica = p->main->arenaBytes;
+    // Frames (main values kept whole, subgraph arenas), variables and the
+    // bookkeeping around them, for every replica.
+    uint64_t perReplica = saturatingAdd(p->main->arenaBytes, replicaBookkeepingBytes(*mp_, *p));
     for (auto& g : p->graphs)
       if (g) perReplica = saturatingAdd(perReplica, g->arenaBytes);
     for (const Value* v : p->variables) perReplica = saturatingAdd(perReplica, tensorBytes(v->type));
@@ -260,12 +262,47 @@ void Session::ensureReady() {
                     bytes);
     }
   }
+  if (processCommunicator().processes() > 1) checkSameProgramAcrossProcesses(*p, ns);
   program_ = std::move(p);
   *st_ = std::move(ns);
   compiledOps_.clear();
   for (auto& op : main.ops) compiledOps_.push_back(op->uid);
   compiledGeneration_ = mp_->generation;
   compiledModule_ = mp_;
+}
+
+// Under MPI: the same program and the same loaded data in every process
+// (vm/process_agreement.h), before any of it runs.
+void Session::checkSameProgramAcrossProcesses(const Program& p, const State& ns) {
+  std::unordered_map<const Value*, size_t> varIndex;
+  for (size_t i = 0; i < ns.vars.size(); ++i) varIndex[ns.vars[i]] = i;
+  auto loadedData = [&](const Op& op) -> uint64_t {
+    if (!op.init || op.init->kind != Literal::Kind::Load || op.results.empty()) return 0;
+    const Value* v = op.results[0];
+    if (auto it = varIndex.find(v); it != varIndex.end()) {
+      uint64_t h = 0;
+      const std::byte* previous = nullptr;  // replicas of one group share their buffer
+      for (const auto& replica : ns.dev.vars) {
+        const AlignedBytes& b = replica[it->second].bytes;
+        if (b.data() == previous) continue;
+        previous = b.data();
+        h = hashBytes(b.data(), b.size(), h);
+      }
+      return h;
+    }
+    const CompiledGraph* g = op.parent && !op.parent->isMain && op.parent->index < p.graphs.size()
+                                 ? p.graphs[op.parent->index].get()
+                                 : p.main.get();
+    if (g && v->id < g->valueSlot.size() && g->valueSlot[v->id] != kNoSlot) {
+      const SlotInfo& slot = g->slots[g->valueSlot[v->id]];
+      if (slot.kind == SlotInfo::Kind::Const && slot.index < g->constants.size()) {
+        const AlignedBytes& b = g->constants[slot.index].bytes;
+        return hashBytes(b.data(), b.size());
+      }
+    }
+    return 0;
+  };
+  checkSameProgram(*mp_, loadedData, processCommunicator(), diags_);
 }
 
 // ---- commands ----------------------------------------------------------------
@@ -479,6 +516,8 @@ void Session::feed(const std::string& stream, const Literal& data, SourceLoc loc
   if (data.kind != Literal::Kind::Data && data.kind != Literal::Kind::Load)
     diags_.fail(data.loc, "feed $" + stream + ": expected data or load(\"file.npy\")");
   HostTensor t = materialize(data, bt, static_cast<uint32_t>(mp_->options.seed), "feed $" + stream, diags_);
+  checkSameData(std::as_const(t).data(), t.bytes.size(), "feed $" + stream, data.loc.valid() ? data.loc : loc,
+                processCommunicator(), diags_);
   StreamBuffer& sb = st_->dev.streams[r->index];
   sb.bytes.discardIfShared();  // overwritten whole: a buffer shared with a snapshot is not copied
   copyBytes(sb.bytes.data(), std::as_const(t).data(), sb.bytes.size());
@@ -499,6 +538,8 @@ void Session::write(const std::string& variable, const Literal& data, SourceLoc 
     diags_.fail(data.loc, "write %" + variable + ": expected data of shape " + shapeToString(dt.shape) + ", got " +
                               shapeToString(data.shape));
   HostTensor t = materialize(data, dt, static_cast<uint32_t>(mp_->options.seed), "write %" + variable, diags_);
+  checkSameData(std::as_const(t).data(), t.bytes.size(), "write %" + variable, data.loc.valid() ? data.loc : loc,
+                processCommunicator(), diags_);
   const size_t bytes = HostTensor::byteSize(v->type);
   RemoteHome home = remoteHomeOf(*mp_, *v);
   for (int r = 0; r < replicasOf(*mp_); ++r) {

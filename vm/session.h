@@ -139,6 +139,7 @@ class Session {
   struct State;
   void commandUnchecked(const SessionCommand& cmd);
   void ensureReady();
+  void checkSameProgramAcrossProcesses(const Program& p, const State& ns);
   void initVariable(size_t index, State& st);
   void runOnce(SourceLoc loc);
   void runReplicaSet(SourceLoc loc, std::vector<ReplicaOutcome>& outcomes);  // vm/replica_pool.h
