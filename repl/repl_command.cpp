@@ -6,10 +6,17 @@
 
 #include "repl/commands.h"
 #include "repl/repl.h"
+#include "vm/communicator.h"
 
 namespace pir::cli {
 
 int replCommand(const ReplOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
+  // One process only (decisions.md "Replicas"): under mpirun every process would
+  // read the same terminal.
+  if (vm::processCommunicator().processes() > 1) {
+    err << "pir: error: the REPL runs in one process only; under mpirun use 'pir run FILE'\n";
+    return 2;
+  }
   ReplRunOptions run;
   run.file = options.file;
   run.session.maxSteps = options.maxSteps;
