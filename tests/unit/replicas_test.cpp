@@ -317,5 +317,62 @@ main {
   EXPECT_FALSE(outcomes[0].fault || outcomes[1].fault);
 }
 
+// A peer process (rank 1 of 2) whose replica reports, at the first superstep,
+// the status `peer`, then that it finished.
+class PeerSending : public Communicator {
+ public:
+  explicit PeerSending(ReplicaStatus peer) : peer_(peer) {}
+  int processes() const override { return 2; }
+  int rank() const override { return 0; }
+  void shareStatus(std::vector<ReplicaStatus>& all, int64_t, int64_t) override {
+    all[1] = calls_++ == 0 ? peer_ : ReplicaStatus{ReplicaStatus::Finished};
+  }
+  void shareInputs(const std::vector<int64_t>& senders, const std::vector<ReplicaStatus>&,
+                   std::vector<const std::byte*>&) override {
+    inputsShared += static_cast<int>(senders.size());
+  }
+  int inputsShared = 0;
+
+ private:
+  ReplicaStatus peer_;
+  int calls_ = 0;
+};
+
+TEST(ReplicaPool, APeersStatusIsCheckedAgainstThisProgram) {
+  Fixture f(R"(
+ir {replication = 2}
+main {
+  var %w : f32[4] = [1, 2, 3, 4]
+  %s = replicated_all_reduce %w
+}
+)");
+  ASSERT_TRUE(f.ok) << f.err.str();
+  const Program& p = f.session->program();
+  uint32_t collectivePc = 0;
+  while (collectivePc < p.main->code.size() && p.main->code[collectivePc].opc != Opc::Collective) ++collectivePc;
+  ASSERT_LT(collectivePc, p.main->code.size());
+  const ReplicaStatus outOfCode{ReplicaStatus::Parked, kMainGraphId, 1000000, 0, 16};
+  const ReplicaStatus otherGraph{ReplicaStatus::Parked, 7, collectivePc, 0, 16};
+  const ReplicaStatus otherSize{ReplicaStatus::Parked, kMainGraphId, collectivePc, 0, 400000};
+  const ReplicaStatus notAStatus{77, kMainGraphId, collectivePc, 0, 16};
+  for (const ReplicaStatus& peer : {outOfCode, otherGraph, otherSize, notAStatus}) {
+    DeviceState state;
+    state.vars.assign(2, std::vector<HostTensor>{HostTensor(TensorType{DType::F32, {4}})});
+    state.remote.resize(2);
+    state.mainValues.assign(2, AlignedBytes(p.main->arenaBytes));
+    PeerSending comm(peer);
+    std::vector<ReplicaOutcome> outcomes;
+    runReplicas(f.m, p, state, &f.sm, false, 1, comm, outcomes);
+    ASSERT_TRUE(outcomes[0].fault.has_value()) << "pc " << peer.pc << " bytes " << peer.inputBytes;
+    EXPECT_EQ(comm.inputsShared, 0);  // nothing is read from the peer
+    if (peer.kind == ReplicaStatus::Parked)
+      EXPECT_NE(std::string(outcomes[0].fault->what())
+                    .find("replica 1 of the group waits at a collective this program does not have, or with another "
+                          "operand size (the MPI processes run different programs)"),
+                std::string::npos)
+          << outcomes[0].fault->what();
+  }
+}
+
 }  // namespace
 }  // namespace pir::vm
