@@ -30,6 +30,7 @@ int finishMpi(int status) { return status; }
 #include <cstring>
 #include <iostream>
 #include <thread>
+#include <utility>
 
 #include "vm/tensor.h"
 
@@ -362,20 +363,36 @@ class MpiCommunicator final : public Communicator {
     const int64_t nht = std::max<int64_t>(1, m.options.numHostTransfers);
     // One replica's state, in a fixed order: variables, remote buffers, main
     // values, then its slices of each d2h stream.
-    auto visit = [&](int64_t r, auto&& f) {
-      for (HostTensor& v : st.vars[static_cast<size_t>(r)]) f(v.bytes.data(), v.bytes.size());
-      for (AlignedBytes& b : st.remote[static_cast<size_t>(r)]) f(b.data(), b.size());
-      f(st.mainValues[static_cast<size_t>(r)].data(), st.mainValues[static_cast<size_t>(r)].size());
+    // `at(buffer)`: its bytes, read-only (shared copy-on-write buffers stay
+    // shared) when sending, writable when receiving.
+    auto visit = [&](int64_t r, auto&& at, auto&& f) {
+      for (HostTensor& v : st.vars[static_cast<size_t>(r)]) f(at(v.bytes), v.bytes.size());
+      for (AlignedBytes& b : st.remote[static_cast<size_t>(r)]) f(at(b), b.size());
+      f(at(st.mainValues[static_cast<size_t>(r)]), st.mainValues[static_cast<size_t>(r)].size());
       for (const auto& res : m.resources) {
         if (res->kind != Resource::Kind::D2H) continue;
         const size_t bytes = HostTensor::byteSize(res->type);
         for (int64_t s = 0; s < nht; ++s)
-          f(st.streams[res->index].bytes.data() + static_cast<size_t>(s * R + r) * bytes, bytes);
+          f(at(st.streams[res->index].bytes) + static_cast<size_t>(s * R + r) * bytes, bytes);
       }
     };
-    Writer w;
+    auto readable = [](AlignedBytes& b) { return std::as_const(b).data(); };
+    auto writable = [](AlignedBytes& b) { return b.data(); };
+    // This process's state and everyone's, held at once: charged to the budget
+    // before anything is exchanged (a process without the room fails on its own).
+    uint64_t localBytes = 0;
     for (int64_t r = rank_ * perRank; r < (rank_ + 1) * perRank; ++r)
-      visit(r, [&](const std::byte* p, size_t n) { w.raw(p, n); });
+      visit(r, readable, [&](const std::byte*, size_t n) { localBytes = saturatingAdd(localBytes, n); });
+    const uint64_t held = saturatingMul(localBytes, static_cast<uint64_t>(size_) + 1);
+    chargeHostMemory(held);
+    struct Release {
+      uint64_t bytes;
+      ~Release() { releaseHostMemory(bytes); }
+    } release{held};
+    Writer w;
+    w.bytes.reserve(static_cast<size_t>(localBytes));
+    for (int64_t r = rank_ * perRank; r < (rank_ + 1) * perRank; ++r)
+      visit(r, readable, [&](const std::byte* p, size_t n) { w.raw(p, n); });
     std::vector<std::byte> everything;
     std::vector<int64_t> displs;
     gatherBlobs(Meeting::State, w.bytes, everything, displs);
@@ -385,17 +402,16 @@ class MpiCommunicator final : public Communicator {
       if (static_cast<size_t>(rd.end - rd.p) != w.bytes.size())
         lost("MPI rank " + std::to_string(k) + " holds " + std::to_string(rd.end - rd.p) +
              " bytes of replica state, this process " + std::to_string(w.bytes.size()));
-      for (int64_t r = k * perRank; r < (k + 1) * perRank; ++r) visit(r, [&](std::byte* p, size_t n) { rd.raw(p, n); });
+      for (int64_t r = k * perRank; r < (k + 1) * perRank; ++r)
+        visit(r, writable, [&](std::byte* p, size_t n) { rd.raw(p, n); });
     }
   }
 
   // Meets the others with this process's exit status. When every process
-  // finished well, returns 0; otherwise the job ends here (endJob).
+  // finished well, returns 0; otherwise the job ends in the meeting (endJob).
   int finish(int status) {
     if (gLost) return status;
-    const std::vector<Header> heads = meet(Meeting::Finish, 0, status);
-    for (int k = 0; k < size_; ++k)
-      if (heads[static_cast<size_t>(k)].status != 0) endJob(heads, k);
+    meet(Meeting::Finish, 0, status);
     return status;
   }
 
@@ -434,7 +450,8 @@ class MpiCommunicator final : public Communicator {
       if (h.meeting == static_cast<uint32_t>(Meeting::Finish) && h.status != 0 && failed < 0) failed = k;
       if (h.meeting != mine.meeting) same = false;
     }
-    if (!same) endJob(heads, failed);
+    // (All at Finish with one failed: it may have failed after the last meeting.)
+    if (!same || failed >= 0) endJob(heads, failed);
     clearCapture();
     return heads;
   }
