@@ -115,6 +115,13 @@ echo 'run' >> "$a/all_reduce.pir"
 mpi commands "$a" "$b" run all_reduce.pir
 expect commands 1 "all_reduce.pir:7:8: error: replicated_all_reduce (replica 0): the MPI processes diverged (they run different programs or commands): rank 0 runs replicas, rank 1 has finished its commands"
 
+# Gathering the replicas' state for print counts against the budget.
+reset_dirs
+mpi gather_budget "$a" "$b" run gather_state.pir --max-memory=8M
+expect gather_budget 1 'gather_state.pir:10:1: error: out of host memory: 6291456 bytes (6 MiB) more would exceed the budget of 8388608 bytes'
+mpi gather_fits "$a" "$b" run gather_state.pir --max-memory=12M
+expect gather_fits 0 ""
+
 # A killed process: the survivor reports the collective it waited at.
 reset_dirs
 timeout 240 "$mpirun" --allow-run-as-root --oversubscribe -np 2 "$inputs/kill_rank1.sh" "$pir" run \
