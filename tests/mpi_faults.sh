@@ -98,6 +98,14 @@ reset_dirs
 sed -i 's/^  print_tensor %s/  %t = replicated_all_reduce %s {op = add, group = (1, 2)}/' "$b/all_reduce.pir"
 mpi extra_collective "$a" "$b" run all_reduce.pir
 expect extra_collective 1 'all_reduce.pir:8:3: error: the MPI processes run different programs: here rank 0 has `%0 = print_tensor %s : f32[2]`, rank 1 `%t = replicated_all_reduce %s {group = (1, 2)} : f32[2]`'
+# A statement with a large literal is quoted in part.
+reset_dirs
+values=$(seq -s ', ' 0 99)
+sed -i "s/f32\[2\] = load(\"w.npy\")/f32[100] = [$values]/" "$a/all_reduce.pir"
+sed -i "s/f32\[2\] = load(\"w.npy\")/f32[100] = [$values, 100]/; s/, 99, 100\]/, 100]/" "$b/all_reduce.pir"
+mpi long_statement "$a" "$b" run all_reduce.pir
+expect long_statement 1 'all_reduce.pir:6:3: error: the MPI processes run different programs: here rank 0 has `var %w : f32[100] = [0, 1, 2,'
+expect long_statement 1 ' ...`, rank 1 `var %w : f32[100] = [0, 1, 2,'
 # Same program, other data: a loaded file, a fed value.
 reset_dirs
 npy "$b/w.npy" "1, 3"

@@ -92,7 +92,11 @@ void checkSameProgram(const Module& m, const std::function<uint64_t(const Op&)>&
   if (zero == other) {
     message = "the MPI processes read different data here: " + rank + "'s load() gave other contents than rank 0's";
   } else {
-    auto quoted = [](const std::string& t) { return t.empty() ? std::string("nothing (its program ends before)") : "`" + t + "`"; };
+    auto quoted = [](const std::string& t) {
+      if (t.empty()) return std::string("nothing (its program ends before)");
+      constexpr size_t kShown = 240;  // a statement with a large literal is not quoted whole
+      return "`" + (t.size() > kShown ? t.substr(0, kShown) + " ..." : t) + "`";
+    };
     message = "the MPI processes run different programs: here rank 0 has " + quoted(zero) + ", " + rank + " " + quoted(other);
   }
   SourceLoc loc;
