@@ -98,6 +98,13 @@ reset_dirs
 sed -i 's/^  print_tensor %s/  %t = replicated_all_reduce %s {op = add, group = (1, 2)}/' "$b/all_reduce.pir"
 mpi extra_collective "$a" "$b" run all_reduce.pir
 expect extra_collective 1 'all_reduce.pir:8:3: error: the MPI processes run different programs: here rank 0 has `%0 = print_tensor %s : f32[2]`, rank 1 `%t = replicated_all_reduce %s {group = (1, 2)} : f32[2]`'
+# The same file compiled otherwise: collectives are known by instruction index.
+reset_dirs
+timeout 240 "$mpirun" --allow-run-as-root --oversubscribe -np 2 "$inputs/per_rank.sh" "$a" "$b" sh -c \
+  '"$0" run all_reduce.pir $([ "$OMPI_COMM_WORLD_RANK" = 1 ] && echo --no-fuse)' "$pir" \
+  > "$work/fusion.out" 2> "$work/fusion.err" < /dev/null
+echo $? > "$work/fusion.rc"
+expect fusion 1 'pir: error: the MPI processes run different programs: here rank 0 has `compiled with elementwise fusion`, rank 1 `compiled without elementwise fusion (--no-fuse)`'
 # A statement with a large literal is quoted in part.
 reset_dirs
 values=$(seq -s ', ' 0 99)

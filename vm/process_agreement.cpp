@@ -43,13 +43,15 @@ std::string oneLine(std::string text) {
   return text;
 }
 
-std::vector<Statement> statementsOf(const Module& m, const std::function<uint64_t(const Op&)>& loadedData) {
+std::vector<Statement> statementsOf(const Module& m, const std::string& compiledAs,
+                                    const std::function<uint64_t(const Op&)>& loadedData) {
   std::vector<Statement> out;
   auto add = [&](std::string text, SourceLoc loc, uint64_t extra = 0) {
     text = oneLine(std::move(text));
     const uint64_t h = hashBytes(text.data(), text.size(), extra);
     out.push_back({std::move(text), loc, h});
   };
+  add(compiledAs, {});
   const IrOptions& o = m.options;
   add("ir {replication = " + std::to_string(o.replication) + ", num_host_transfers = " +
           std::to_string(o.numHostTransfers) + ", ipus = " + std::to_string(o.ipus) + ", tiles_per_ipu = " +
@@ -74,10 +76,10 @@ std::vector<Statement> statementsOf(const Module& m, const std::function<uint64_
 
 }  // namespace
 
-void checkSameProgram(const Module& m, const std::function<uint64_t(const Op&)>& loadedData, Communicator& comm,
-                      DiagnosticEngine& diags) {
+void checkSameProgram(const Module& m, const std::string& compiledAs,
+                      const std::function<uint64_t(const Op&)>& loadedData, Communicator& comm, DiagnosticEngine& diags) {
   if (comm.processes() <= 1) return;
-  const std::vector<Statement> mine = statementsOf(m, loadedData);
+  const std::vector<Statement> mine = statementsOf(m, compiledAs, loadedData);
   std::vector<uint64_t> hashes;
   hashes.reserve(mine.size());
   for (const Statement& s : mine) hashes.push_back(s.hash);

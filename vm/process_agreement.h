@@ -18,13 +18,16 @@ namespace pir::vm {
 // A hash of bytes (not cryptographic: it tells copies of a file apart).
 uint64_t hashBytes(const void* data, size_t n, uint64_t seed = 0);
 
-// Compares `m` with every other process's module, statement by statement (ir
-// options, declarations, graph signatures, ops). `loadedData(op)`: a hash of the
-// data a var op's load() read (0 for none), so that files of the same name with
-// other contents differ too. On a difference, every process fails with the same
-// message, at the first statement that differs, quoting both versions.
-void checkSameProgram(const Module& m, const std::function<uint64_t(const Op&)>& loadedData, Communicator& comm,
-                      DiagnosticEngine& diags);
+// Compares `m` with every other process's module, statement by statement (how
+// it is compiled, ir options, declarations, graph signatures, ops).
+// `compiledAs`: the compile options that change the bytecode, in words (a
+// collective is known by its instruction index in every process).
+// `loadedData(op)`: a hash of the data a var op's load() read (0 for none), so
+// that files of the same name with other contents differ too. On a difference,
+// every process fails with the same message, at the first statement that
+// differs, quoting both versions.
+void checkSameProgram(const Module& m, const std::string& compiledAs,
+                      const std::function<uint64_t(const Op&)>& loadedData, Communicator& comm, DiagnosticEngine& diags);
 
 // Compares data every process is about to use (`what`: "feed $x") with rank 0's;
 // on a difference every process fails at `loc`.

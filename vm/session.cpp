@@ -302,7 +302,9 @@ void Session::checkSameProgramAcrossProcesses(const Program& p, const State& ns)
     }
     return 0;
   };
-  checkSameProgram(*mp_, loadedData, processCommunicator(), diags_);
+  const std::string compiledAs =
+      options_.fuseElementwise ? "compiled with elementwise fusion" : "compiled without elementwise fusion (--no-fuse)";
+  checkSameProgram(*mp_, compiledAs, loadedData, processCommunicator(), diags_);
 }
 
 // ---- commands ----------------------------------------------------------------
