@@ -144,8 +144,10 @@ std::string capturedError() {
   std::fflush(stderr);
   struct stat st {};
   if (fstat(gCapture, &st) != 0 || st.st_size <= 0) return {};
-  std::string text(static_cast<size_t>(std::min<off_t>(st.st_size, 16 << 20)), '\0');
-  const ssize_t n = pread(gCapture, text.data(), text.size(), 0);
+  // The error is at the end: a long trace before it is skipped.
+  const off_t kept = std::min<off_t>(st.st_size, 16 << 20);
+  std::string text(static_cast<size_t>(kept), '\0');
+  const ssize_t n = pread(gCapture, text.data(), text.size(), st.st_size - kept);
   text.resize(n > 0 ? static_cast<size_t>(n) : 0);
   for (size_t line = 0; line < text.size();) {
     const size_t next = text.find('\n', line);
