@@ -77,6 +77,13 @@ mpi load_missing_rank0 "$a" "$b" run all_reduce.pir
 expect load_missing_rank0 1 'all_reduce.pir:6:21: error: var %w: cannot open "w.npy"'
 refute load_missing_rank0 "MPI rank"
 
+# The program file itself exists on rank 0 only: a usage error, status 2.
+reset_dirs
+rm "$b/all_reduce.pir"
+mpi file_missing "$a" "$b" run all_reduce.pir
+expect file_missing 2 "pir: error: cannot read all_reduce.pir: No such file or directory"
+expect file_missing 2 "MPI rank 1's alone"
+
 # A --feed file that exists on rank 0 only.
 reset_dirs
 /usr/bin/python3 -c "import numpy; numpy.save('$a/x.npy', numpy.array([[1, 2], [3, 4]], dtype=numpy.float32))"
