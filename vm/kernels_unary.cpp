@@ -117,9 +117,12 @@ template <Un U, class C> C libmValue(C v) {
 template <Un U, class X> auto floatExpr(const X& x, const UnaryState& s) {
   using T = typename X::Scalar;
   if constexpr (U == Un::Sign) return x.unaryExpr([](T v) { return v > 0 ? T(1) : v < 0 ? T(-1) : v; });
-  else if constexpr (U == Un::Ceil) return x.ceil();
-  else if constexpr (U == Un::Floor) return x.floor();
-  else if constexpr (U == Un::Round) return x.rint();  // half to even (NumPy, ONNX)
+  // ceil, floor and rint keep the sign of x (IEEE), also on a zero result:
+  // ceil(-0.5) = -0. Eigen's vector path may compute a zero as +0, so a zero
+  // result is replaced by x * 0 (the zero of x's sign; x is finite there).
+  else if constexpr (U == Un::Ceil) return (x.ceil() == T(0)).select(x * T(0), x.ceil());
+  else if constexpr (U == Un::Floor) return (x.floor() == T(0)).select(x * T(0), x.floor());
+  else if constexpr (U == Un::Round) return (x.rint() == T(0)).select(x * T(0), x.rint());  // half to even (NumPy, ONNX)
   else if constexpr (U == Un::Clip)
     return x.unaryExpr([lo = T(s.lo), hi = T(s.hi)](T v) { return v < lo ? lo : v > hi ? hi : v; });
   else static_assert(U == Un::Sign, "not an exact float op");
