@@ -150,6 +150,20 @@ using RuleAttrs = attrs::View<attrs::inferRule(Rule.view())>;
 
 // ---- elementwise -------------------------------------------------------------
 
+// The operand of a collective that reduces with its `op` (every row with an `op`
+// attribute: all_reduce, all_reduce_, reduce_scatter): `and` and `or` are logical
+// and take bool, the others are arithmetic and take numbers.
+void requireReductionOperand(Ctx& c) {
+  using Reducing = attrs::View<attrs::ops(OpCode::AllReduce, OpCode::AllReduceInplace, OpCode::ReduceScatter)>;
+  const std::string_view o = Reducing{c.op}.op();
+  if (o == "and" || o == "or") {
+    if (c.t(0).dtype != DType::Bool)
+      c.failOperand(0, "op = " + std::string(o) + " expects a bool operand, got " + c.t(0).str());
+  } else {
+    c.requireNumeric(0);
+  }
+}
+
 void inferUnary(Ctx& c) { c.requireNumeric(0); c.result(c.t(0)); }
 void inferUnarySigned(Ctx& c) { c.requireNumeric(0); c.result(c.t(0)); }
 void inferUnaryNumeric(Ctx& c) { c.requireNumeric(0); c.result(c.t(0)); }
@@ -166,10 +180,7 @@ void inferSame(Ctx& c) {
   }
   if (c.op.info().has(F_COLLECTIVE)) {
     c.groupSize();
-    std::string_view o = attrs::View<attrs::ops(OpCode::AllReduce, OpCode::AllReduceInplace)>{c.op}.op();
-    if ((o == "and" || o == "or") && c.t(0).dtype != DType::Bool)
-      c.failOperand(0, "op = " + std::string(o) + " expects a bool operand, got " + c.t(0).str());
-    if (o != "and" && o != "or") c.requireNumeric(0);
+    requireReductionOperand(c);
   }
   c.result(c.t(0));
 }
@@ -810,7 +821,7 @@ void inferAllGather(Ctx& c) {
   c.result(x.dtype, std::move(s));
 }
 void inferReduceScatter(Ctx& c) {
-  c.requireNumeric(0);
+  requireReductionOperand(c);
   int64_t g = c.groupSize();
   int64_t n = c.t(0).numElements();
   c.result(c.t(0).dtype, {(n + g - 1) / g});
