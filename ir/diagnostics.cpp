@@ -7,6 +7,11 @@ namespace pir {
 uint32_t SourceManager::add(std::string name, std::string text, uint32_t firstLine) {
   auto b = std::make_unique<SourceBuffer>();
   b->name = std::move(name);
+  // A line ends at LF, CRLF or a lone CR (classic Mac files): a lone CR becomes LF
+  // here, once, so the grammar (comments run to the end of a line), line numbers
+  // and the quoted source lines of diagnostics all see the same lines.
+  for (size_t i = 0; i < text.size(); ++i)
+    if (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) text[i] = '\n';
   b->text = std::move(text);
   b->firstLine = firstLine == 0 ? 1 : firstLine;
   buffers_.push_back(std::move(b));

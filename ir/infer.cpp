@@ -150,6 +150,20 @@ using RuleAttrs = attrs::View<attrs::inferRule(Rule.view())>;
 
 // ---- elementwise -------------------------------------------------------------
 
+// The operand of a collective that reduces with its `op` (every row with an `op`
+// attribute: all_reduce, all_reduce_, reduce_scatter): `and` and `or` are logical
+// and take bool, the others are arithmetic and take numbers.
+void requireReductionOperand(Ctx& c) {
+  using Reducing = attrs::View<attrs::ops(OpCode::AllReduce, OpCode::AllReduceInplace, OpCode::ReduceScatter)>;
+  const std::string_view o = Reducing{c.op}.op();
+  if (o == "and" || o == "or") {
+    if (c.t(0).dtype != DType::Bool)
+      c.failOperand(0, "op = " + std::string(o) + " expects a bool operand, got " + c.t(0).str());
+  } else {
+    c.requireNumeric(0);
+  }
+}
+
 void inferUnary(Ctx& c) { c.requireNumeric(0); c.result(c.t(0)); }
 void inferUnarySigned(Ctx& c) { c.requireNumeric(0); c.result(c.t(0)); }
 void inferUnaryNumeric(Ctx& c) { c.requireNumeric(0); c.result(c.t(0)); }
@@ -166,10 +180,7 @@ void inferSame(Ctx& c) {
   }
   if (c.op.info().has(F_COLLECTIVE)) {
     c.groupSize();
-    std::string_view o = attrs::View<attrs::ops(OpCode::AllReduce, OpCode::AllReduceInplace)>{c.op}.op();
-    if ((o == "and" || o == "or") && c.t(0).dtype != DType::Bool)
-      c.failOperand(0, "op = " + std::string(o) + " expects a bool operand, got " + c.t(0).str());
-    if (o != "and" && o != "or") c.requireNumeric(0);
+    requireReductionOperand(c);
   }
   c.result(c.t(0));
 }
@@ -606,20 +617,6 @@ void inferSplit(Ctx& c) {
     c.result(x.dtype, std::move(s));
   }
 }
-// Python's slice.indices + len(range(...)): the length of x[start:stop:step] on a dim.
-int64_t sliceLength(int64_t dim, int64_t start, int64_t stop, int64_t step) {
-  auto clampIndex = [&](int64_t v, int64_t lo, int64_t hi) {
-    if (v < 0) v = v < -dim ? -1 : v + dim;
-    return std::clamp(v, lo, hi);
-  };
-  // (written to avoid overflow for steps near the int64 limits)
-  if (step > 0) {
-    int64_t b = clampIndex(start, 0, dim), e = clampIndex(stop, 0, dim);
-    return e > b ? (e - b - 1) / step + 1 : 0;
-  }
-  int64_t b = clampIndex(start, -1, dim - 1), e = clampIndex(stop, -1, dim - 1);
-  return b > e ? static_cast<int64_t>(static_cast<uint64_t>(b - e - 1) / (0 - static_cast<uint64_t>(step)) + 1) : 0;
-}
 void inferSlice(Ctx& c) {
   const TensorType& x = c.t(0);
   const RuleAttrs<"Slice"> a{c.op};
@@ -640,7 +637,7 @@ void inferSlice(Ctx& c) {
     if (seen[ax]) c.fail(a.axesLoc(), "duplicate axis " + std::to_string(axes[i]) + " in " + intsToString(axes));
     seen[ax] = true;
     if (step[i] == 0) c.fail(a.stepLoc(), "step must not be 0");
-    s[ax] = sliceLength(x.shape[ax], start[i], stop[i], step[i]);
+    s[ax] = sliceRange(x.shape[ax], start[i], stop[i], step[i]).count;
   }
   c.result(x.dtype, std::move(s));
 }
@@ -653,7 +650,7 @@ void inferSubsample(Ctx& c) {
   Shape s = x.shape;
   for (size_t i = 0; i < strides.size(); ++i) {
     if (strides[i] < 1) c.fail(a.stridesLoc(), "strides must be >= 1, got " + intsToString(strides));
-    s[i] = s[i] > 0 ? (s[i] - 1) / strides[i] + 1 : 0;
+    s[i] = stridedLength(s[i], strides[i]);
   }
   c.result(x.dtype, std::move(s));
 }
@@ -824,7 +821,7 @@ void inferAllGather(Ctx& c) {
   c.result(x.dtype, std::move(s));
 }
 void inferReduceScatter(Ctx& c) {
-  c.requireNumeric(0);
+  requireReductionOperand(c);
   int64_t g = c.groupSize();
   int64_t n = c.t(0).numElements();
   c.result(c.t(0).dtype, {(n + g - 1) / g});

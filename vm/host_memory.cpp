@@ -96,4 +96,9 @@ std::optional<std::string> applyHostMemoryEnvironment() {
   return std::nullopt;
 }
 
+std::string outOfMemoryText(const std::bad_alloc& e) {
+  if (dynamic_cast<const HostMemoryExhausted*>(&e)) return e.what();
+  return "out of host memory (the system refused an allocation; --max-memory=BYTES sets a budget below it)";
+}
+
 }  // namespace pir::vm

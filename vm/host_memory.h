@@ -34,6 +34,9 @@ uint64_t hostMemoryInUse();
 void chargeHostMemory(uint64_t bytes);
 void releaseHostMemory(uint64_t bytes) noexcept;
 
+// The user's text for a refused allocation: the budget's message, or the system's refusal.
+std::string outOfMemoryText(const std::bad_alloc& e);
+
 // "123", "64M", "16G" -> bytes; nullopt for anything else (or overflow).
 std::optional<uint64_t> parseByteSize(std::string_view text);
 

@@ -11,6 +11,7 @@
 #include "ir/number_format.h"
 #include "vm/format.h"
 #include "vm/fusion.h"
+#include "vm/host_memory.h"
 #include "vm/kernels_collective.h"
 #include "vm/tensor.h"
 
@@ -212,6 +213,9 @@ bool Interpreter::returnTo(Activation& caller, const CompiledGraph& callee, cons
   return true;
 }
 
+// The instructions that call a PreparedKernel.
+static bool runsKernel(Opc opc) { return opc == Opc::Kernel || opc == Opc::Fused || opc == Opc::ViewSync; }
+
 template <bool kTrace>
 bool Interpreter::loop() {
   for (;;) {
@@ -338,6 +342,11 @@ bool Interpreter::loop() {
       }
     } catch (const KernelError& e) {
       fault(code[pc], e.what());
+    } catch (const std::bad_alloc& e) {
+      // A kernel's scratch beyond the host-memory budget is the op's error, located
+      // at it; other refusals (frames, staging) stay the command's.
+      if (!runsKernel(code[pc].opc)) throw;
+      fault(code[pc], outOfMemoryText(e));
     }
     // The graph ended: complete the caller's instruction.
     {

@@ -18,8 +18,10 @@
 #include <utility>
 #include <vector>
 
+#include "ir/checked_math.h"
 #include "ir/infer.h"
 #include "ir/op_attrs.h"
+#include "vm/host_memory.h"
 #include "vm/kernels.h"
 #include "vm/simd_kernels.h"
 
@@ -125,6 +127,42 @@ template <class T> using VecMap = Eigen::Map<Vec<T>>;
 template <class T> using CVecMap = Eigen::Map<const Vec<T>>;
 template <class T> using RowMat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
+// ---- sizes and scratch -----------------------------------------------------
+
+// The number of elements of dims [begin, end) of `shape`: 0 when any dim of the
+// whole shape is 0 (an empty tensor has no elements in any sub-block, however
+// large its other dims: [2^62, 4, 0] splits into 0 blocks, never 2^64 wrapped to
+// 0 or a loop over 2^62 empty ones), else the exact product (it divides the
+// element count, which fits).
+inline int64_t dimProduct(const Shape& shape, size_t begin, size_t end) {
+  for (int64_t d : shape)
+    if (d == 0) return 0;
+  int64_t n = 1;
+  for (size_t d = begin; d < end && d < shape.size(); ++d) n = checkedMul(n, shape[d]).value_or(INT64_MAX);
+  return n;
+}
+
+// Kernel scratch (reordered copies, sort orders, per-slice accumulators) is
+// host memory like any tensor: a ScratchCharge charges `bytes` to the
+// host-memory budget for its lifetime (throwing HostMemoryExhausted, charging
+// nothing, when over), so a kernel's temporaries cannot exceed --max-memory.
+// Taken once per call, before the temporaries are made.
+class ScratchCharge {
+ public:
+  explicit ScratchCharge(uint64_t bytes) : bytes_(bytes) {
+    if (bytes_) chargeHostMemory(bytes_);
+  }
+  ScratchCharge(uint64_t count, uint64_t elemSize) : ScratchCharge(saturatingMul(count, elemSize)) {}
+  ~ScratchCharge() {
+    if (bytes_) releaseHostMemory(bytes_);
+  }
+  ScratchCharge(const ScratchCharge&) = delete;
+  ScratchCharge& operator=(const ScratchCharge&) = delete;
+
+ private:
+  uint64_t bytes_;
+};
+
 // ---- threads ---------------------------------------------------------------
 
 // Elements per thread below which an elementwise loop is not split (a split
@@ -153,6 +191,9 @@ template <class State, auto Fn> PreparedKernel makeKernel(State state) {
   };
   return k;
 }
+
+// A kernel that does nothing: for results with no elements.
+PreparedKernel nothingToWrite();
 
 // ---- elementwise broadcasting ----------------------------------------------
 

@@ -44,8 +44,10 @@ double readAsDouble(const TensorRef& t, int64_t i) {
 // ---- broadcast plans -------------------------------------------------------
 
 Shape contiguousStrides(const Shape& shape) {
+  // Saturating: only an empty tensor's dims can multiply beyond int64 (its
+  // strides are never walked), and that must not be signed overflow.
   Shape strides(shape.size(), 1);
-  for (size_t d = shape.size(); d-- > 1;) strides[d - 1] = strides[d] * shape[d];
+  for (size_t d = shape.size(); d-- > 1;) strides[d - 1] = checkedMul(strides[d], shape[d]).value_or(INT64_MAX);
   return strides;
 }
 
@@ -182,24 +184,49 @@ static constexpr std::string_view kFamilyOf[] = {
 
 using Preparer = PreparedKernel (*)(const Op&, InTypes, InTypes);
 
+// What a family's kernel does when every result is empty (zero elements): there
+// is nothing to write, so most families do nothing, in O(1), whatever the
+// operands' other dims (an operand f32[2^62,4,0] must not cost 2^62 loop turns,
+// nor its dims be multiplied). Gather and scatter still check their indices, as
+// NumPy does: an index out of range is an error even when nothing is copied.
+enum class WhenEmpty : uint8_t { Skip, CheckOperands };
+
+struct Family {
+  std::string_view name;
+  Preparer prepare;
+  WhenEmpty whenEmpty = WhenEmpty::Skip;
+};
+
 // Kernel families: the Kernel column value -> its preparer.
-static constexpr std::pair<std::string_view, Preparer> kFamilies[] = {
+static constexpr Family kFamilies[] = {
     {"Unary", prepareUnary},         {"Cast", prepareCast},           {"Copy", prepareCopy},
     {"Binary", prepareBinary},       {"Where", prepareWhere},         {"ScaledAdd", prepareScaledAdd},
     {"Reduce", prepareReduce},       {"ArgReduce", prepareArgReduce}, {"Softmax", prepareSoftmax},
     {"MatMul", prepareMatMul},       {"Transpose", prepareTranspose}, {"Broadcast", prepareBroadcast},
     {"Concat", prepareConcat},       {"Split", prepareSplit},         {"Slice", prepareSlice},
-    {"Init", prepareInit},           {"VarUpdate", prepareVarUpdate}, {"Gather", prepareGather},
-    {"Scatter", prepareScatter},     {"DynamicSlice", prepareDynamic}, {"DynamicUpdate", prepareDynamic},
-    {"Subsample", prepareSubsample}, {"OneHot", prepareOneHot},       {"CumSum", prepareCumSum},
-    {"TopK", prepareTopK},           {"Norm", prepareNorm},           {"NllLoss", prepareNllLoss},
-    {"Conv", prepareConv},           {"Pool", preparePool},           {"Random", prepareRandom},
+    {"Init", prepareInit},           {"VarUpdate", prepareVarUpdate}, {"Gather", prepareGather, WhenEmpty::CheckOperands},
+    {"Scatter", prepareScatter, WhenEmpty::CheckOperands},            {"DynamicSlice", prepareDynamic},
+    {"DynamicUpdate", prepareDynamic},                                {"Subsample", prepareSubsample},
+    {"OneHot", prepareOneHot},       {"CumSum", prepareCumSum},       {"TopK", prepareTopK},
+    {"Norm", prepareNorm},           {"NllLoss", prepareNllLoss},     {"Conv", prepareConv},
+    {"Pool", preparePool},           {"Random", prepareRandom},
 };
+
+static void runNothing(const char&, const TensorRef*, TensorRef*, KernelContext&) {}
+
+PreparedKernel nothingToWrite() { return makeKernel<char, runNothing>(0); }
+
+static bool allEmpty(InTypes types) {
+  if (types.empty()) return false;
+  for (const TensorType& t : types)
+    if (t.numElements() != 0) return false;
+  return true;
+}
 
 static constexpr bool everyOpExecutes() {
   for (std::string_view family : kFamilyOf) {
     bool found = false;
-    for (auto& entry : kFamilies) found = found || entry.first == family;
+    for (auto& entry : kFamilies) found = found || entry.name == family;
     for (std::string_view insn : kInstructionFamilies) found = found || insn == family;
     if (!found) return false;
   }
@@ -209,22 +236,23 @@ static constexpr bool everyOpExecutes() {
 // preparer nor a VM instruction is a build error, never a runtime "unsupported".
 static_assert(everyOpExecutes(), "an ops.def Kernel family has no preparer in kFamilies and no VM instruction");
 
-static Preparer preparerFor(OpCode code) {
+static const Family* familyOf(OpCode code) {
   const std::string_view family = kFamilyOf[static_cast<size_t>(code)];
-  for (auto& [name, fn] : kFamilies)
-    if (name == family) return fn;
+  for (const Family& f : kFamilies)
+    if (f.name == family) return &f;
   return nullptr;
 }
 
 }  // namespace detail
 
-bool hasKernel(OpCode code) { return detail::preparerFor(code) != nullptr; }
+bool hasKernel(OpCode code) { return detail::familyOf(code) != nullptr; }
 
 PreparedKernel prepareKernel(const Op& op, std::span<const TensorType> inTypes,
                              std::span<const TensorType> outTypes) {
-  detail::Preparer prep = detail::preparerFor(op.code);
-  if (!prep) throw KernelError("'" + std::string(op.info().name) + "' has no compute kernel");
-  return prep(op, inTypes, outTypes);
+  const detail::Family* family = detail::familyOf(op.code);
+  if (!family) throw KernelError("'" + std::string(op.info().name) + "' has no compute kernel");
+  if (family->whenEmpty == detail::WhenEmpty::Skip && detail::allEmpty(outTypes)) return detail::nothingToWrite();
+  return family->prepare(op, inTypes, outTypes);
 }
 
 }  // namespace pir::vm

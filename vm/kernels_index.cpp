@@ -28,11 +28,10 @@ struct AxisSplit {
 };
 AxisSplit splitAround(const Shape& shape, int64_t axis) {
   AxisSplit s;
-  for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d) {
-    if (d < axis) s.outer *= shape[d];
-    else if (d == axis) s.axisLen = shape[d];
-    else s.inner *= shape[d];
-  }
+  const size_t a = static_cast<size_t>(axis);
+  s.outer = dimProduct(shape, 0, a);
+  s.axisLen = a < shape.size() ? shape[a] : 1;
+  s.inner = dimProduct(shape, a + 1, shape.size());
   return s;
 }
 
@@ -48,8 +47,10 @@ void runGather(const GatherState& s, const TensorRef* ins, TensorRef* outs, Kern
   const char* x = static_cast<const char*>(ins[0].data);
   char* y = static_cast<char*>(outs[0].data);
   const size_t run = static_cast<size_t>(s.x.inner * s.elemSize);
+  const ScratchCharge charge(s.numIndices, sizeof(int64_t));
   std::vector<int64_t> idx(static_cast<size_t>(s.numIndices));
   for (int64_t j = 0; j < s.numIndices; ++j) idx[j] = checkedIndex(readIndex(ins[1], j), s.x.axisLen);
+  if (run == 0) return;  // nothing to copy (x's other dims may be huge): the indices are checked
   for (int64_t o = 0; o < s.x.outer; ++o)
     for (int64_t j = 0; j < s.numIndices; ++j) {
       if (run) copyBytes(y, x + (o * s.x.axisLen + idx[j]) * static_cast<int64_t>(run), run);
@@ -174,6 +175,7 @@ template <class T> void runCumSum(const CumSumState& s, const TensorRef* ins, Te
   using A = std::conditional_t<kIsHalf<T>, float, std::conditional_t<kIsInt<T>, uint32_t, T>>;
   using Block = Eigen::Array<A, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   const int64_t len = s.x.axisLen, inner = s.x.inner;
+  const ScratchCharge charge(len * inner, sizeof(A));  // one slice's accumulator
   for (int64_t o = 0; o < s.x.outer; ++o) {
     const int64_t base = o * len * inner;
     Block b = Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
@@ -198,6 +200,7 @@ template <class T> void runTopK(const TopKState& s, const TensorRef* ins, Tensor
   T* values = outs[0].as<T>();
   int32_t* indices = outs[1].as<int32_t>();
   const int64_t len = s.x.axisLen, inner = s.x.inner, k = s.k;
+  const ScratchCharge charge(len, sizeof(int64_t));
   std::vector<int64_t> order(static_cast<size_t>(len));
   for (int64_t o = 0; o < s.x.outer; ++o)
     for (int64_t i = 0; i < inner; ++i) {
@@ -277,8 +280,9 @@ PreparedKernel prepareSubsample(const Op& op, InTypes in, InTypes out) {
   const Shape xs = contiguousStrides(in[0].shape);
   for (size_t d = 0; d < strides.size(); ++d) {
     if (strides[d] < 1) throw KernelError("subsample: strides must be >= 1");
-    s.shape.push_back((in[0].shape[d] + strides[d] - 1) / strides[d]);
-    s.strides.push_back(xs[d] * strides[d]);
+    const int64_t count = stridedLength(in[0].shape[d], strides[d]);
+    s.shape.push_back(count);
+    s.strides.push_back(count > 1 ? xs[d] * strides[d] : 0);  // walked only between elements: fits
   }
   return makeKernel<StridedState, runStrided>(std::move(s));
 }

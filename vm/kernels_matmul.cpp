@@ -314,6 +314,7 @@ PreparedKernel prepareMatMul(const Op& op, InTypes in, InTypes out) {
 }  // namespace detail
 PreparedKernel prepareMatMulTransposed(const TensorType& aStored, bool transA, const TensorType& bStored, bool transB,
                                        const TensorType& out) {
+  if (out.numElements() == 0) return detail::nothingToWrite();  // as prepareKernel: nothing to write
   return detail::prepareMatMulImpl(aStored, transA, bStored, transB, std::span<const TensorType>(&out, 1), nullptr);
 }
 

@@ -19,6 +19,7 @@ struct NormState {
 template <class T> void runGroupNorm(const NormState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   using C = ComputeOf<T>;
   if (s.rows * s.perRow == 0) return;
+  const ScratchCharge charge(static_cast<uint64_t>(s.rows * s.perRow), sizeof(C));  // the normalised copy
   Rows<C> x = Eigen::Map<const Rows<T>>(ins[0].as<const T>(), s.rows, s.perRow).template cast<C>();
   const Vec<C> mean = x.rowwise().mean();
   x.colwise() -= mean;
@@ -118,7 +119,7 @@ PreparedKernel prepareNorm(const Op& op, InTypes in, InTypes out) {
   }
   if (x.rank() < 2) unsupported(op, x);
   const int64_t n = x.shape[0], channels = x.shape[1];
-  const int64_t spatial = channels == 0 || n == 0 ? 0 : x.numElements() / (n * channels);
+  const int64_t spatial = dimProduct(x.shape, 2, x.shape.size());
   if (op.code == OpCode::GroupNorm) {
     const int64_t groups = attrs::GroupNorm{op}.groups();
     if (groups < 1 || channels % groups != 0) throw KernelError("group_norm: groups must divide the channels");

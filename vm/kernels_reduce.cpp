@@ -110,9 +110,10 @@ void planBlock(ReduceState& s, const Shape& shape, const std::vector<int64_t>& a
   s.block = true;
   s.outer = s.reduced = s.inner = 1;
   for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d) {
-    if (first >= 0 && d >= first && d <= last) s.reduced *= shape[d];
-    else if (first < 0 || d < first) s.outer *= shape[d];
-    else s.inner *= shape[d];
+    // Saturating: only an empty operand's dims can overflow, and an empty
+    // reduction never takes the block path.
+    int64_t& part = first >= 0 && d >= first && d <= last ? s.reduced : (first < 0 || d < first) ? s.outer : s.inner;
+    part = checkedMul(part, shape[d]).value_or(INT64_MAX);
   }
 }
 
@@ -145,6 +146,10 @@ template <class T, Red R> void runReduce(const ReduceState& s, const TensorRef* 
       return;
     }
   }
+  // Scratch: the reordered input; logsumexp's shifted copy.
+  const uint64_t n = static_cast<uint64_t>(s.rows * s.cols);
+  const ScratchCharge charge((s.reorder.needed ? n * sizeof(T) : 0) +
+                             (R == Red::LogSumExp ? n * sizeof(ComputeOf<T>) : 0));
   Vec<T> scratch;
   const T* x = reordered(s.reorder, ins[0].as<const T>(), s.rows * s.cols, scratch);
   VecMap<T> y(outs[0].as<T>(), s.rows);
@@ -221,6 +226,7 @@ template <class T> PreparedKernel selectReduce(Red r, ReduceState s) {
 // ---- argmax / argmin ---------------------------------------------------------
 
 template <class T, bool IsMax> void runArgReduce(const ReduceState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  const ScratchCharge charge(s.reorder.needed ? static_cast<uint64_t>(s.rows * s.cols) * sizeof(T) : 0);
   Vec<T> scratch;
   const T* x = reordered(s.reorder, ins[0].as<const T>(), s.rows * s.cols, scratch);
   int32_t* y = outs[0].as<int32_t>();
@@ -253,6 +259,10 @@ template <class T, bool Log> void runSoftmax(const SoftmaxState& s, const Tensor
   using C = ComputeOf<T>;
   const int64_t rows = s.layout.rows, cols = s.layout.cols, n = rows * cols;
   if (n == 0) return;
+  // Scratch: four row-major copies in C (xc, shifted, e, r), and the reordered
+  // input and result in T when the axis is not last.
+  const ScratchCharge charge(static_cast<uint64_t>(n) *
+                             (4 * sizeof(C) + (s.layout.reorder.needed ? 2 * sizeof(T) : 0)));
   Vec<T> scratch;
   const T* x = reordered(s.layout.reorder, ins[0].as<const T>(), n, scratch);
   const CRowArrMap<T> m(x, rows, cols);
@@ -290,11 +300,13 @@ PreparedKernel prepareReduce(const Op& op, InTypes in, InTypes out) {
   const std::vector<int64_t> axes = resolveAxes(attrs::View<attrs::kernelFamily("Reduce")>{op}.axis(), in[0].rank());
   ReduceState s;
   s.reorder = reorderTrailing(in[0].shape, axes);
-  s.cols = 1;
-  for (int64_t a : axes) s.cols *= in[0].shape[a];
-  s.rows = 1;
+  // Checked products: an operand with a 0 dim has other dims that need not multiply.
+  Shape reducedDims, keptDims;
   for (size_t d = 0; d < in[0].shape.size(); ++d)
-    if (!std::binary_search(axes.begin(), axes.end(), static_cast<int64_t>(d))) s.rows *= in[0].shape[d];
+    (std::binary_search(axes.begin(), axes.end(), static_cast<int64_t>(d)) ? reducedDims : keptDims)
+        .push_back(in[0].shape[d]);
+  s.cols = numElements(reducedDims);
+  s.rows = numElements(keptDims);
   if (out.empty() || out[0].numElements() != s.rows || out[0].dtype != in[0].dtype)
     throw KernelError("result type does not match the reduction of " + in[0].str());
   planBlock(s, in[0].shape, axes);

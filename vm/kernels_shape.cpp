@@ -20,7 +20,9 @@ struct ViewState {
 void runView(const ViewState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   const char* src = static_cast<const char*>(ins[0].data) + s.offset * s.elemSize;
   std::vector<char> scratch;
+  std::optional<ScratchCharge> charge;
   if (outs[0].data == ins[0].data && s.total > 0) {  // transpose_: the view overwrites its source
+    charge.emplace(s.total, s.elemSize);
     scratch.assign(static_cast<const char*>(ins[0].data), static_cast<const char*>(ins[0].data) + s.total * s.elemSize);
     src = scratch.data() + s.offset * s.elemSize;
   }
@@ -39,7 +41,9 @@ struct TransposeState {
 void runTranspose(const TransposeState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   const char* src = static_cast<const char*>(ins[0].data);
   std::vector<char> scratch;
+  std::optional<ScratchCharge> charge;
   if (outs[0].data == ins[0].data && s.total > 0) {  // transpose_: the result overwrites its source
+    charge.emplace(s.total, s.elemSize);
     scratch.assign(src, src + s.total * s.elemSize);
     src = scratch.data();
   }
@@ -53,6 +57,7 @@ void runTranspose(const TransposeState& s, const TensorRef* ins, TensorRef* outs
 // walked uniformly merged) is [cols, rows] with source strides [1, cols], or
 // that behind one batch dim.
 PreparedKernel viewKernel(ViewState s) {
+  if (numElements(s.shape) == 0) return nothingToWrite();  // its dims may not even multiply
   Shape dims;
   std::vector<int64_t> strides;
   for (size_t d = 0; d < s.shape.size(); ++d) {
@@ -118,12 +123,8 @@ void runZero(const FillState& s, const TensorRef*, TensorRef* outs, KernelContex
 PartsState planParts(std::span<const TensorType> parts, const TensorType& whole, int64_t axis) {
   PartsState s;
   const int64_t size = dtypeSize(whole.dtype);
-  int64_t inner = 1;
-  s.outer = 1;
-  for (int64_t d = 0; d < whole.rank(); ++d) {
-    if (d < axis) s.outer *= whole.shape[d];
-    if (d > axis) inner *= whole.shape[d];
-  }
+  s.outer = dimProduct(whole.shape, 0, static_cast<size_t>(axis));
+  const int64_t inner = dimProduct(whole.shape, static_cast<size_t>(axis) + 1, whole.shape.size());
   int64_t sum = 0;
   for (const TensorType& t : parts) {
     if (t.dtype != whole.dtype || t.rank() != whole.rank())
@@ -198,24 +199,13 @@ PreparedKernel prepareSlice(const Op& op, InTypes in, InTypes out) {
     const int64_t axis = resolveAxis(axes[i], rank);
     const int64_t dim = t.shape[axis], st = step[i];
     if (st == 0) throw KernelError("slice: step is 0");
-    // Python's slice.indices(dim): negative counts from the end, then clamp.
-    auto clampIndex = [&](int64_t v, int64_t lo, int64_t hi) {
-      if (v < 0) v = v < -dim ? -dim - 1 : v + dim;  // stays below 0 if still negative: clamped below
-      return std::clamp(v, lo, hi);
-    };
-    int64_t b, e, count;
-    if (st > 0) {
-      b = clampIndex(start[i], 0, dim);
-      e = clampIndex(stop[i], 0, dim);
-      count = e > b ? (e - b + st - 1) / st : 0;
-    } else {
-      b = clampIndex(start[i], -1, dim - 1);
-      e = clampIndex(stop[i], -1, dim - 1);
-      count = b > e ? (b - e + (-st) - 1) / (-st) : 0;
-    }
-    s.shape[axis] = count;
-    if (count > 0) s.offset += b * inStrides[axis];
-    s.strides[axis] = inStrides[axis] * st;
+    const SliceRange range = sliceRange(dim, start[i], stop[i], st);
+    s.shape[axis] = range.count;
+    if (range.count > 0) s.offset += range.begin * inStrides[axis];
+    // A stride is only walked between elements: with fewer than two it is never
+    // used (and st * stride may not fit); with two or more, |st| * (count - 1)
+    // is within the axis, so the product fits.
+    s.strides[axis] = range.count > 1 ? inStrides[axis] * st : 0;
   }
   if (!out.empty() && out[0].shape != s.shape)
     throw KernelError("slice: result " + out[0].str() + " does not match " + shapeToString(s.shape));

@@ -112,16 +112,26 @@ template <Un U, class C> C libmValue(C v) {
   else return (v < 0 ? C(0) : v) + std::log1p(std::exp(-std::abs(v)));  // softplus without overflow
 }
 
+// clip: min(max(v, lo), hi), so that with lo > hi every element is hi (NumPy,
+// PyTorch, ONNX); a NaN stays NaN.
+template <class T> T clipValue(T v, T lo, T hi) {
+  const T above = v < lo ? lo : v;
+  return above > hi ? hi : above;
+}
+
 // The exact float ops (every element is one IEEE operation or a selection), as
 // Eigen expressions of x: their vector and scalar paths agree bit for bit.
 template <Un U, class X> auto floatExpr(const X& x, const UnaryState& s) {
   using T = typename X::Scalar;
   if constexpr (U == Un::Sign) return x.unaryExpr([](T v) { return v > 0 ? T(1) : v < 0 ? T(-1) : v; });
-  else if constexpr (U == Un::Ceil) return x.ceil();
-  else if constexpr (U == Un::Floor) return x.floor();
-  else if constexpr (U == Un::Round) return x.rint();  // half to even (NumPy, ONNX)
+  // ceil, floor and rint keep the sign of x (IEEE), also on a zero result:
+  // ceil(-0.5) = -0. Eigen's vector path may compute a zero as +0, so a zero
+  // result is replaced by x * 0 (the zero of x's sign; x is finite there).
+  else if constexpr (U == Un::Ceil) return (x.ceil() == T(0)).select(x * T(0), x.ceil());
+  else if constexpr (U == Un::Floor) return (x.floor() == T(0)).select(x * T(0), x.floor());
+  else if constexpr (U == Un::Round) return (x.rint() == T(0)).select(x * T(0), x.rint());  // half to even (NumPy, ONNX)
   else if constexpr (U == Un::Clip)
-    return x.unaryExpr([lo = T(s.lo), hi = T(s.hi)](T v) { return v < lo ? lo : v > hi ? hi : v; });
+    return x.unaryExpr([lo = T(s.lo), hi = T(s.hi)](T v) { return clipValue(v, lo, hi); });
   else static_assert(U == Un::Sign, "not an exact float op");
 }
 
@@ -141,7 +151,7 @@ template <class Fn> void viaF32(const Eigen::half* x, Eigen::half* y, int64_t n,
 template <Un U, class T> T intValue(T v, T lo, T hi) {
   if constexpr (kIsBool<T>) {
     if constexpr (U == Un::LogicalNot) return !v;
-    else if constexpr (U == Un::Clip) return v < lo ? lo : v > hi ? hi : v;
+    else if constexpr (U == Un::Clip) return clipValue(v, lo, hi);
     else return v;  // abs, relu, sign, ceil, floor, round are the identity on {0, 1}
   } else if constexpr (U == Un::Abs) {
     if constexpr (std::is_signed_v<T>) return v < 0 ? T(0u - static_cast<uint32_t>(v)) : v;
@@ -155,7 +165,7 @@ template <Un U, class T> T intValue(T v, T lo, T hi) {
   } else if constexpr (U == Un::Square) {
     return T(static_cast<uint32_t>(v) * static_cast<uint32_t>(v));
   } else if constexpr (U == Un::Clip) {
-    return v < lo ? lo : v > hi ? hi : v;
+    return clipValue(v, lo, hi);
   } else {
     return v;  // ceil, floor, round
   }

@@ -59,11 +59,6 @@ std::unordered_map<uint64_t, size_t> mainPositions(const Graph& main) {
   return pos;
 }
 
-std::string outOfMemoryText(const std::bad_alloc& e) {
-  if (dynamic_cast<const HostMemoryExhausted*>(&e)) return e.what();
-  return "out of host memory (the system refused an allocation; --max-memory=BYTES sets a budget below it)";
-}
-
 int replicasOf(const Module& m) { return static_cast<int>(std::max<int64_t>(1, m.options.replication)); }
 
 // The attributes of a `var` (or `const`, which has none).

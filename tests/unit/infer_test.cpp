@@ -324,6 +324,31 @@ TEST_F(InferTest, RandomCollectivesAndIo) {
   EXPECT_EQ(error, "host_store: value type f32[3] does not match $y : f32[2]");
 }
 
+// Every collective that reduces with an `op` attribute: the logical ops take bool
+// only, the arithmetic ones numbers only (one rule, not one per op).
+TEST_F(InferTest, EveryReducingCollectiveChecksItsOperandAgainstItsOp) {
+  options.replication = 2;
+  int reducing = 0;
+  for (int i = 0; i < kNumOpCodes; ++i) {
+    const OpCode code = static_cast<OpCode>(i);
+    const OpInfo& info = opInfo(code);
+    if (!info.has(F_COLLECTIVE) || !info.findAttr("op")) continue;
+    ++reducing;
+    SCOPED_TRACE(std::string(info.name));
+    for (const char* logical : {"and", "or"}) {
+      infer(code, {F32({4})}, attrs({{"op", Attr::word(logical)}}));
+      EXPECT_EQ(error, std::string(info.name) + ": op = " + logical + " expects a bool operand, got f32[4]");
+      EXPECT_FALSE(infer(code, {T(DType::Bool, {4})}, attrs({{"op", Attr::word(logical)}})).empty()) << error;
+    }
+    for (const char* arithmetic : {"add", "max", "square_add"}) {
+      EXPECT_FALSE(infer(code, {F32({4})}, attrs({{"op", Attr::word(arithmetic)}})).empty()) << error;
+      infer(code, {T(DType::Bool, {4})}, attrs({{"op", Attr::word(arithmetic)}}));
+      EXPECT_NE(error, "") << arithmetic << " on bool";
+    }
+  }
+  EXPECT_EQ(reducing, 3);  // all_reduce, all_reduce_, reduce_scatter
+}
+
 TEST_F(InferTest, LiteralOperandsTakeTheFirstTensorsDType) {
   Op& o = op(OpCode::Add, {T(DType::I16, {2})});
   Operand lit;

@@ -775,6 +775,94 @@ TEST(Kernels, VariableUpdates) {
   expectValues(i, {-56, 56});  // wraps like add_
 }
 
+// ---- a result never depends on its position -----------------------------------
+
+// Every op of the Unary kernel family (ops.def), with the C type `T`: each hard
+// value is placed at every position of a vector long enough for the widest
+// vector loop and a scalar tail, and each result is compared with the op on that
+// value alone (a one-element tensor: the scalar path). Bits must agree (any NaN
+// matches any NaN), so a vector path that loses the sign of a zero shows.
+struct UnaryRow {
+  OpCode code;
+  std::string_view kernel, infer;
+};
+constexpr UnaryRow kOpRows[] = {
+#define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel, operands, cost) {OpCode::id, #kernel, #infer},
+#include "ir/ops.def"
+#undef PIR_OP
+};
+
+template <class T> std::vector<T> hardValues() {
+  using L = std::numeric_limits<T>;
+  const T big = std::is_same_v<T, float> ? T(8388607.5) : T(4503599627370495.5);  // the largest x.5
+  const T belowHalf = std::nextafter(T(0.5), T(0));
+  std::vector<T> v = {T(0),      T(1.5),          T(2.5),       T(0.5),    belowHalf,   T(1),
+                      L::infinity(), L::quiet_NaN(), L::denorm_min(), L::min(), L::max(), big,
+                      T(1e-8),   T(88.75),        T(-103.5),    T(710.5),  T(3.25),     T(1e30)};
+  const size_t n = v.size();
+  for (size_t i = 0; i < n; ++i) v.push_back(-v[i]);
+  return v;
+}
+
+template <class T> void expectPositionIndependent(DType dt) {
+  const std::vector<T> hard = hardValues<T>();
+  const int64_t n = 67;  // 4 x 16 lanes + a tail of 3
+  std::vector<std::pair<std::string, Attr>> clipAttrs = {{"min", Attr::real(-1.5)}, {"max", Attr::real(0.5)}};
+  for (const UnaryRow& row : kOpRows) {
+    if (row.kernel != "Unary" || row.infer == "UnaryBool") continue;
+    const DType outDt = row.infer == "UnaryPredicate" ? DType::Bool : dt;
+    for (int variant = 0; variant < 2; ++variant) {
+      const bool withAttrs = variant == 1;
+      if (withAttrs && row.code != OpCode::Clip && row.code != OpCode::ClipInplace) continue;
+      const Op op = makeOp(row.code, withAttrs ? clipAttrs : std::vector<std::pair<std::string, Attr>>{});
+      SCOPED_TRACE(std::string(opName(row.code)) + (withAttrs ? " {min = -1.5, max = 0.5}" : "") + " on " +
+                   std::string(dtypeName(dt)));
+      // The op on each value alone.
+      std::vector<double> alone;
+      std::vector<std::vector<unsigned char>> aloneBits;
+      for (T h : hard) {
+        Buf x(dt, {1});
+        std::memcpy(x.bytes.data(), &h, sizeof(T));
+        Buf y = run1(op, {&x}, {outDt, {1}});
+        aloneBits.push_back(y.bytes);
+      }
+      const int outSize = dtypeSize(outDt);
+      for (int64_t shift = 0; shift < n; ++shift) {
+        Buf x(dt, {n});
+        for (int64_t i = 0; i < n; ++i) {
+          const T h = hard[static_cast<size_t>((i + shift) % static_cast<int64_t>(hard.size()))];
+          std::memcpy(x.bytes.data() + i * sizeof(T), &h, sizeof(T));
+        }
+        Buf y = run1(op, {&x}, {outDt, {n}});
+        for (int64_t i = 0; i < n; ++i) {
+          const size_t k = static_cast<size_t>((i + shift) % static_cast<int64_t>(hard.size()));
+          const unsigned char* got = y.bytes.data() + i * outSize;
+          const std::vector<unsigned char>& want = aloneBits[k];
+          const bool bothNaN = outDt != DType::Bool && std::isnan(y.get(i)) && [&] {
+            Buf w(outDt, {1});
+            w.bytes = want;
+            return std::isnan(w.get(0));
+          }();
+          if (bothNaN) continue;
+          if (std::memcmp(got, want.data(), static_cast<size_t>(outSize)) != 0) {
+            Buf w(outDt, {1});
+            w.bytes = want;
+            ADD_FAILURE() << "x = " << static_cast<double>(hard[k]) << " at position " << i << ": " << y.get(i)
+                          << (std::signbit(y.get(i)) ? " (sign set)" : "") << ", alone: " << w.get(0)
+                          << (std::signbit(w.get(0)) ? " (sign set)" : "");
+            return;  // one report per op
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(Kernels, EveryUnaryOpGivesTheSameBitsAtEveryPosition) {
+  expectPositionIndependent<float>(DType::F32);
+  expectPositionIndependent<double>(DType::F64);
+}
+
 TEST(Kernels, DispatchCoverage) {
   EXPECT_TRUE(hasKernel(OpCode::Add));
   EXPECT_TRUE(hasKernel(OpCode::MatMul));
