@@ -144,7 +144,7 @@ const std::map<std::string_view, const char*>& opNotes() {
       {"dynamic_slice", "out-of-range starts clamp"},
       {"gather", "an out-of-range index is a runtime error; gradient for `x`"},
       {"scatter", "ONNX ScatterElements"},
-      {"onehot", "`values` is `[off, on]`"},
+      {"onehot", "`values` is `[off, on]`; an index in `[-num_classes, 0)` counts from the end (ONNX), one outside `[-num_classes, num_classes)` gives an all-`off` row"},
       {"init", "`kind`: `zero` or `undef` (zero-filled here)"},
       {"dropout", "scales kept values by `1/(1-p)`"},
       {"repeat", "runs the body `count` times"},

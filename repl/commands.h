@@ -32,6 +32,7 @@ struct RunOptions {
   uint64_t maxSteps = 0;            // --max-steps=N (vm::SessionOptions::maxSteps); 0: unlimited
   // --feed NAME=DATA.npy / --save NAME=OUT.npy, in command-line order (repl/feed_save.h).
   std::vector<NamedPath> feeds, saves;
+  WarningPolicy warnings = WarningPolicy::Report;  // -Werror / -w
 };
 
 struct DisasmOptions {
@@ -43,6 +44,7 @@ struct DisasmOptions {
 struct ReplOptions {
   std::optional<std::string> file;  // `pir repl FILE`: loaded first
   uint64_t maxSteps = 0;            // --max-steps=N
+  WarningPolicy warnings = WarningPolicy::Report;  // -Werror / -w
 };
 
 struct DotOptions {
@@ -57,6 +59,7 @@ struct ProfileOptions {
   std::optional<std::string> timeline;  // --timeline=OUT: Chrome trace-event JSON
   bool mapping = false;                 // --mapping: the tile mapping of every tensor
   std::vector<std::string> passes;      // --passes=a,b: as for run
+  WarningPolicy warnings = WarningPolicy::Report;  // -Werror / -w
 };
 
 int runCommand(const RunOptions& options, std::istream& in, std::ostream& out, std::ostream& err);

@@ -83,6 +83,7 @@ int profileCommand(const ProfileOptions& options, std::istream& in, std::ostream
   if (file == 0) return 2;
   DiagnosticEngine diags(sources);
   diags.setStream(&err);
+  diags.setWarningPolicy(options.warnings);
   Module module;
   vm::Session session(module, diags, out);
   // Runs like `pir run` (the session commands as they are read, on a

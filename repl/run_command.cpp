@@ -52,6 +52,7 @@ int runCommand(const RunOptions& options, std::istream& in, std::ostream& out, s
   if (file == 0) return 2;
   DiagnosticEngine diags(sources);
   diags.setStream(&err);
+  diags.setWarningPolicy(options.warnings);
   Module module;
   vm::SessionOptions sessionOptions;
   sessionOptions.threads = options.threads;

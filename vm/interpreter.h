@@ -31,7 +31,8 @@ namespace pir::vm {
 // element block (s * R + r).
 struct StreamBuffer {
   AlignedBytes bytes;
-  bool fed = false;  // h2d: a feed set it
+  bool fed = false;      // h2d: a feed set it
+  bool written = false;  // d2h: a run's host_store wrote a slot (since the session started or was reset)
 };
 
 // Everything a run may change. Copies share buffers copy-on-write (vm/tensor.h): a

@@ -307,8 +307,13 @@ void Session::runDefault() {
   } catch (const std::bad_alloc& e) {
     diags_.fail(mp_->main->loc, outOfMemoryText(e));
   }
+  // Every d2h stream, a stream the run did not write included (its zeros).
   for (const auto& r : mp_->resources)
-    if (r->kind == Resource::Kind::D2H) print("$" + r->name, r->loc);
+    if (r->kind == Resource::Kind::D2H) {
+      HostTensor t = valueOf("$" + r->name, r->loc, false);
+      out_ << formatValueLine("$" + r->name, t.type.dtype, t.type.shape, std::as_const(t).data()) << '\n';
+    }
+  out_.flush();
 }
 
 void Session::run(int64_t times, SourceLoc loc) {
@@ -434,6 +439,7 @@ void Session::runOnce(SourceLoc loc) {
     for (int r = 0; r < R; ++r)
       if (res->index < outcomes[r].written.size() && outcomes[r].written[res->index]) {
         lastWritten_.push_back(res.get());
+        st_->dev.streams[res->index].written = true;
         break;
       }
   }
@@ -511,7 +517,7 @@ void Session::write(const std::string& variable, const Literal& data, SourceLoc 
   }
 }
 
-HostTensor Session::valueOf(const std::string& name, SourceLoc loc) {
+HostTensor Session::valueOf(const std::string& name, SourceLoc loc, bool requireWritten) {
   ensureReady();
   gatherReplicas();
   const int R = replicasOf(*mp_);
@@ -532,6 +538,10 @@ HostTensor Session::valueOf(const std::string& name, SourceLoc loc) {
     }
     const StreamBuffer& sb = st_->dev.streams[r->index];
     if (r->kind == Resource::Kind::H2D && !sb.fed) diags_.fail(loc, "print: h2d stream $" + bare + " was never fed");
+    if (r->kind == Resource::Kind::D2H && !sb.written && requireWritten)
+      diags_.fail(loc, "print: d2h stream $" + bare + " has no value yet: `run` computes it (a host_store to $" + bare +
+                           " writes it)",
+                  r->loc.valid() ? std::vector<Note>{{r->loc, "$" + bare + " is declared here"}} : std::vector<Note>{});
     HostTensor out(mp_->hostBufferType(*r));
     copyBytes(out.data(), std::as_const(sb.bytes).data(), sb.bytes.size());
     return out;

@@ -75,7 +75,9 @@ class Session {
   void run(int64_t times = 1, SourceLoc loc = {});
 
   // The tensor `print NAME` shows (NAME with its sigil: "$y", "%W"); `loc` for errors.
-  HostTensor valueOf(const std::string& name, SourceLoc loc);
+  // A d2h stream no run has written yet is an error ("has no value yet"), as a
+  // main value before its run is.
+  HostTensor valueOf(const std::string& name, SourceLoc loc) { return valueOf(name, loc, true); }
   // `print` / `save` of one name.
   void print(const std::string& name, SourceLoc loc);
   void save(const std::string& name, const std::string& path, SourceLoc loc);
@@ -136,6 +138,7 @@ class Session {
 
 
  private:
+  HostTensor valueOf(const std::string& name, SourceLoc loc, bool requireWritten);
   struct State;
   void commandUnchecked(const SessionCommand& cmd);
   void ensureReady();
