@@ -538,7 +538,8 @@ HostTensor Session::valueOf(const std::string& name, SourceLoc loc, bool require
     }
     const StreamBuffer& sb = st_->dev.streams[r->index];
     if (r->kind == Resource::Kind::H2D && !sb.fed) diags_.fail(loc, "print: h2d stream $" + bare + " was never fed");
-    if (r->kind == Resource::Kind::D2H && !sb.written && requireWritten)
+    // A stream of no elements has one value, `[]`: it is never "not yet written".
+    if (r->kind == Resource::Kind::D2H && !sb.written && requireWritten && sb.bytes.size() != 0)
       diags_.fail(loc, "print: d2h stream $" + bare + " has no value yet: `run` computes it (a host_store to $" + bare +
                            " writes it)",
                   r->loc.valid() ? std::vector<Note>{{r->loc, "$" + bare + " is declared here"}} : std::vector<Note>{});
