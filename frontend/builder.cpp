@@ -439,7 +439,7 @@ struct Builder::Impl {
       return;  // read and shape-checked by the session when the command runs
     }
     bool scalarOk = lit.isScalar() && bufferType.numElements() == 1;
-    if (!scalarOk && lit.shape != bufferType.shape)
+    if (!scalarOk && !lit.listFits(bufferType.shape))
       diags.fail(loc, what + ": data of shape " + shapeToString(lit.shape) + " does not match the buffer shape " +
                           shapeToString(bufferType.shape));
     checkLiteralData(lit, bufferType, what, diags);

@@ -159,7 +159,7 @@ const std::map<std::string_view, const char*>& opNotes() {
       {"accumulator_scale_", "`t *= f`"},
       {"accumulator_zero_", "`t = 0`"},
       {"copy_var_update_", "`t = x`"},
-      {"adam_updater", "PopXL's Adam moments to an update"},
+      {"adam_updater", "PopXL's Adam moments to an update: `acc1 / (1 - beta1^step) / (sqrt(acc2 / (1 - beta2^step)) + eps)`, no bias correction without a step; `step` counts updates from 1 (PopXL's `time_step` after its increment; a literal 0 warns)"},
       {"adam_var_update_", "applies an Adam update with learning rate `lr`"},
       {"host_load", "the next slot of the stream's buffer"},
       {"remote_load", "an offset outside `[0, entries)` is a runtime error"},

@@ -233,7 +233,7 @@ void checkLiteralData(const Literal& lit, const TensorType& type, std::string_vi
     }
     case Literal::Kind::Data: break;
   }
-  if (!lit.shape.empty() && lit.shape != type.shape)
+  if (!lit.shape.empty() && !lit.listFits(type.shape))
     diags.fail(loc, w + "data of shape " + shapeToString(lit.shape) + " does not match " + type.str());
   if (lit.hasBool && type.dtype != DType::Bool)
     diags.fail(loc, w + "true/false is only valid for bool data, not " + type.str());

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "device/branch_executions.h"
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
 
@@ -70,9 +71,11 @@ int profileCommand(const ProfileOptions& options, std::istream& in, std::ostream
 
 // The profile of `module` (after `passes`, on a copy) as text to `out`: `run
 // --profile` and the REPL's `:profile`. `runs`: the runs the session made, or
-// -1 when not counted. Throws CompileError (reported).
+// -1 when not counted; `branches`: the conditional branches the session ran.
+// Throws CompileError (reported).
 void reportProfile(const Module& module, DiagnosticEngine& diags, std::ostream& out, int64_t runs,
-                   const std::vector<std::string>& passes = {});
+                   const std::vector<std::string>& passes = {},
+                   const device::BranchExecutions* branches = nullptr);
 
 // ---- passes (the pass manager's hooks) ---------------------------------------
 

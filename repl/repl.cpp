@@ -617,7 +617,7 @@ struct Repl::Impl : BuildListener {
       if (!arity(0, 0)) return false;
       return guarded([&] {
         session.program();  // compiled, and the memory checked, as a run would
-        cli::reportProfile(module, diags, out, -1);
+        cli::reportProfile(module, diags, out, -1, {}, &session.branchExecutions());
       });
     }
     return metaError("unhandled command :" + *name);

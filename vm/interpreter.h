@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "ir/diagnostics.h"
+#include "device/branch_executions.h"
 #include "vm/bytecode.h"
 #include "vm/tensor.h"
 
@@ -120,6 +121,8 @@ class Interpreter {
   std::vector<std::string>& printed() { return printed_; }
   // d2h streams this replica wrote during the run (by resource index).
   const std::vector<bool>& written() const { return written_; }
+  // Conditional branches this run took: by the op's uid, {then, else} executions.
+  device::BranchExecutions& branches() { return branches_; }
   // Where a d2h/h2d stream cursor stands (tests).
   int64_t cursor(unsigned resource) const { return cursors_[resource]; }
   int replica() const { return replica_; }
@@ -192,6 +195,7 @@ class Interpreter {
   PendingCollective pending_;
   std::vector<int64_t> cursors_;
   std::vector<bool> written_;
+  device::BranchExecutions branches_;
   std::vector<std::string> printed_;
   KernelContext kctx_;
   uint64_t budget_ = kUnlimitedSteps;

@@ -434,6 +434,9 @@ void Session::runOnce(SourceLoc loc) {
   }
   st_->validOps = mp_->main->ops.size();
   lastWritten_.clear();
+  if (!outcomes.empty())
+    for (const auto& [uid, counts] : outcomes[0].branches)
+      for (size_t k = 0; k < 2; ++k) branchExecutions_[uid][k] += counts[k];
   for (const auto& res : mp_->resources) {
     if (res->kind != Resource::Kind::D2H) continue;
     for (int r = 0; r < R; ++r)
@@ -479,7 +482,7 @@ void Session::feed(const std::string& stream, const Literal& data, SourceLoc loc
   if (data.isScalar() && bt.numElements() != 1)
     diags_.fail(data.loc, "feed $" + stream + ": expected data of shape " + shapeToString(bt.shape) +
                               " (the stream buffer " + bt.str() + "), got a scalar");
-  if (data.kind == Literal::Kind::Data && !data.isScalar() && data.shape != bt.shape)
+  if (data.kind == Literal::Kind::Data && !data.isScalar() && !data.listFits(bt.shape))
     diags_.fail(data.loc, "feed $" + stream + ": expected data of shape " + shapeToString(bt.shape) +
                               " (the stream buffer " + bt.str() + "), got " + shapeToString(data.shape));
   if (data.kind != Literal::Kind::Data && data.kind != Literal::Kind::Load)
@@ -501,7 +504,7 @@ void Session::write(const std::string& variable, const Literal& data, SourceLoc 
   const size_t index = static_cast<size_t>(it - st_->vars.begin());
   ReplicaGroups grouping = groupingOf(*mp_, *v, diags_);
   TensorType dt = groupedType(v->type, grouping.numGroups());
-  if (data.kind == Literal::Kind::Data && !data.isScalar() && data.shape != dt.shape)
+  if (data.kind == Literal::Kind::Data && !data.isScalar() && !data.listFits(dt.shape))
     diags_.fail(data.loc, "write %" + variable + ": expected data of shape " + shapeToString(dt.shape) + ", got " +
                               shapeToString(data.shape));
   HostTensor t = materialize(data, dt, static_cast<uint32_t>(mp_->options.seed), "write %" + variable, diags_);
@@ -634,6 +637,7 @@ void Session::reset() {
   for (auto& mv : st_->dev.mainValues) mv = AlignedBytes(mv.size());
   st_->validOps = 0;
   lastWritten_.clear();
+  branchExecutions_.clear();
 }
 
 std::shared_ptr<const Session::Snapshot> Session::snapshot() const {

@@ -28,6 +28,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "device/branch_executions.h"
 #include "ir/diagnostics.h"
 #include "ir/grouping.h"
 #include "ir/ir.h"
@@ -131,6 +132,8 @@ class Session {
 
   // d2h streams written by the last successful run, in declaration order.
   const std::vector<const Resource*>& lastRunWrittenStreams() const { return lastWritten_; }
+  // The conditional branches replica 0 ran over the session's successful runs (the profile lists what ran).
+  const device::BranchExecutions& branchExecutions() const { return branchExecutions_; }
 
   // Compiles (if the program changed) and initialises new variables. Throws
   // CompileError (reported).
@@ -176,6 +179,7 @@ class Session {
   };
   std::unordered_map<uint64_t, PreviewInit> previewInits_;
   std::vector<const Resource*> lastWritten_;
+  device::BranchExecutions branchExecutions_;
 };
 
 }  // namespace pir::vm
