@@ -41,10 +41,16 @@
 //     direction) pair repeats): the segment's largest latency + the bytes of each
 //     link / its rate.
 //   - An IO phase on io tiles (io_tiles > 0; `tile_set = io` on the op or its
-//     exchange block) runs beside the following phases: the clock waits for it
-//     only at the first op that reads what it loaded (a call waits for its
-//     arguments), or at the next IO phase on io tiles.
-//   - A conditional costs the branch with the larger estimate.
+//     exchange block) overlaps the compute phases that follow it (runtime.md §7):
+//     it progresses only while the compute tiles compute, not during exchange or
+//     sync phases (which involve every tile), and the IO op's own syncs are on the
+//     clock. The clock waits, idle, for what is left of it at the first op that
+//     reads what it loaded (a call waits for its arguments). IO phases on the io
+//     tiles queue one after the other.
+//   - A conditional costs the branches the session ran (BranchExecutions), each
+//     with its share of the conditional's executions (rounded; the clock follows
+//     the branch that ran more); without that record, the branch with the larger
+//     estimate.
 //   - A repeat simulates two iterations and extrapolates the rest from the
 //     second (the per-op and per-kind totals are exact: count x the body).
 #pragma once
@@ -53,6 +59,7 @@
 #include <string>
 #include <vector>
 
+#include "device/branch_executions.h"
 #include "device/mapping.h"
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
@@ -138,7 +145,11 @@ struct Profile {
 
 // Memory, cycles and mappings of the program (one run); `runs` is recorded.
 // The profile points into `m` (its ops): keep `m` alive while it is used.
-Profile profileModule(const Module& m, DiagnosticEngine& diags, int64_t runs);
+// `branches`: what the session's conditionals ran; a conditional found there is
+// costed as it ran (each branch with its share of the executions), one not found
+// (never run, or no session) by its costlier branch.
+Profile profileModule(const Module& m, DiagnosticEngine& diags, int64_t runs,
+                      const BranchExecutions* branches = nullptr);
 
 // Human-readable report (tools.md: `pir profile`); with `mapping`, the tile
 // mapping of every tensor too.

@@ -120,7 +120,7 @@ std::string formatProfile(const Profile& p, const SourceManager& sources, bool m
   s += "  sync      " + pad(num(t.sync), 12) + "  " + pad(percent(t.sync, sum), 8) + "  (" + num(t.syncs) + " syncs)\n";
   s += "  host IO   " + pad(num(t.hostIo), 12) + "  " + pad(percent(t.hostIo, sum), 8) + "\n";
   if (sum > p.elapsedCycles)
-    s += "  overlap   " + pad(num(sum - p.elapsedCycles), 12) + "  (IO on io tiles hidden behind other phases)\n";
+    s += "  overlap   " + pad(num(sum - p.elapsedCycles), 12) + "  (IO on io tiles hidden behind compute)\n";
 
   std::vector<const OpProfile*> ops = opsByCycles(p);
   const size_t shown = std::min<size_t>(ops.size(), 10);

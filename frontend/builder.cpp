@@ -15,6 +15,7 @@
 #include "ir/infer.h"
 #include "ir/rewriter.h"
 #include "ir/suggest.h"
+#include "ir/lint.h"
 #include "ir/verifier.h"
 
 namespace pir {
@@ -313,7 +314,11 @@ struct Builder::Impl {
                    std::string(name) + ": result type " + given.str() + " does not match the inferred type " +
                        types[i].str());
     }
-    semantic([&](DiagnosticEngine& d) { checkInplaceWrites(*op, d); });
+    semantic([&](DiagnosticEngine& d) {
+      checkInplaceWrites(*op, d);
+      checkRemoteVariableOperands(*op, d);
+      warnOpMistakes(*op, d);
+    });
     if (s.asLabel) {
       if (op->code != OpCode::Call) diags.fail(s.asLabel->loc, std::string(name) + ": `as` is only for call");
       if (const Op* prev = findLabel(g, s.asLabel->text)) {
@@ -434,7 +439,7 @@ struct Builder::Impl {
       return;  // read and shape-checked by the session when the command runs
     }
     bool scalarOk = lit.isScalar() && bufferType.numElements() == 1;
-    if (!scalarOk && lit.shape != bufferType.shape)
+    if (!scalarOk && !lit.listFits(bufferType.shape))
       diags.fail(loc, what + ": data of shape " + shapeToString(lit.shape) + " does not match the buffer shape " +
                           shapeToString(bufferType.shape));
     checkLiteralData(lit, bufferType, what, diags);
@@ -598,6 +603,7 @@ void Builder::endGraph(SourceLoc closeBrace) {
   if (!g.hasReturn)
     b.diags.fail(closeBrace, "@" + g.name + ": missing return: a graph body ends with `return`",
                  g.loc.valid() ? std::vector<Note>{{g.loc, "@" + g.name + " is defined here"}} : std::vector<Note>{});
+  b.semantic([&](DiagnosticEngine& d) { warnUnobservedInplaceWrites(g, d); });
   b.openGraph = nullptr;
   if (b.listener) b.listener->graphDefined(g);
 }
@@ -608,7 +614,10 @@ void Builder::beginMain(SourceLoc loc) {
   if (b.openGraph) b.diags.fail(loc, "main { } cannot appear inside a graph");
 }
 
-void Builder::endMain(SourceLoc) {}
+void Builder::endMain(SourceLoc) {
+  Impl& b = *impl_;
+  b.semantic([&](DiagnosticEngine& d) { warnUnwrittenStreamSlots(b.m, d); });
+}
 
 void Builder::statement(ast::BodyStmt&& stmt) {
   Impl& b = *impl_;

@@ -145,6 +145,14 @@ void DiagnosticEngine::report(const Diagnostic& d) {
   if (os_) *os_ << format(d) << std::flush;
 }
 
+void DiagnosticEngine::warning(SourceLoc loc, std::string msg, std::vector<Note> notes) {
+  switch (warningPolicy_) {
+    case WarningPolicy::Ignore: return;
+    case WarningPolicy::Error: fail(loc, std::move(msg) + " [-Werror]", std::move(notes));
+    case WarningPolicy::Report: report({Severity::Warning, loc, std::move(msg), std::move(notes)}); return;
+  }
+}
+
 void DiagnosticEngine::fail(SourceLoc loc, std::string msg, std::vector<Note> notes) {
   Diagnostic d{Severity::Error, loc, std::move(msg), std::move(notes)};
   report(d);

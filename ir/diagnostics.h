@@ -15,6 +15,11 @@ namespace pir {
 
 enum class Severity { Error, Warning, Note };
 
+// What a warning becomes (tools.md §2): reported and counted (the default), an
+// error (`-Werror`: reported as "error: ... [-Werror]" and the input abandoned, as
+// for any error), or dropped (`-w`).
+enum class WarningPolicy { Report, Error, Ignore };
+
 struct Note {
   SourceLoc loc;
   std::string message;
@@ -40,12 +45,16 @@ class DiagnosticEngine {
 
   // Records and, if a stream is attached, prints the diagnostic at once.
   void report(const Diagnostic& d);
-  void warning(SourceLoc loc, std::string msg) { report({Severity::Warning, loc, std::move(msg), {}}); }
+  // Reports a warning under the engine's WarningPolicy; under WarningPolicy::Error
+  // it is reported as an error and throws CompileError, like fail().
+  void warning(SourceLoc loc, std::string msg, std::vector<Note> notes = {});
 
   // Reports an error and throws CompileError.
   [[noreturn]] void fail(SourceLoc loc, std::string msg, std::vector<Note> notes = {});
 
   void setStream(std::ostream* os) { os_ = os; }
+  void setWarningPolicy(WarningPolicy p) { warningPolicy_ = p; }
+  WarningPolicy warningPolicy() const { return warningPolicy_; }
   std::ostream* stream() const { return os_; }
   int errorCount() const { return errors_; }
   int warningCount() const { return warnings_; }
@@ -59,6 +68,7 @@ class DiagnosticEngine {
  private:
   const SourceManager& sm_;
   std::ostream* os_ = nullptr;
+  WarningPolicy warningPolicy_ = WarningPolicy::Report;
   std::vector<Diagnostic> diags_;
   int errors_ = 0, warnings_ = 0;
 };

@@ -1,5 +1,6 @@
 // Tensor data as written in the source: DATA and INIT of language.md §5.
 #pragma once
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,13 @@ struct Literal {
 
   bool isScalar() const { return kind == Kind::Data && shape.empty(); }
   bool isGenerator() const { return kind != Kind::Data && kind != Kind::Load; }
+  // List data (not a scalar) fits tensor shape `s`: its nesting is `s`, or it is
+  // `[]` and `s` has a zero dimension (every zero-size shape has one value, written
+  // `[]`, which is also how `print` shows f32[0,3]).
+  bool listFits(const Shape& s) const {
+    if (shape == s) return true;
+    return shape.size() == 1 && shape[0] == 0 && std::find(s.begin(), s.end(), 0) != s.end();
+  }
 };
 
 }  // namespace pir

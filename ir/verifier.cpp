@@ -233,7 +233,7 @@ void checkLiteralData(const Literal& lit, const TensorType& type, std::string_vi
     }
     case Literal::Kind::Data: break;
   }
-  if (!lit.shape.empty() && lit.shape != type.shape)
+  if (!lit.shape.empty() && !lit.listFits(type.shape))
     diags.fail(loc, w + "data of shape " + shapeToString(lit.shape) + " does not match " + type.str());
   if (lit.hasBool && type.dtype != DType::Bool)
     diags.fail(loc, w + "true/false is only valid for bool data, not " + type.str());
@@ -356,8 +356,8 @@ void checkIrOptions(const IrOptions& o, DiagnosticEngine& diags) {
 
 namespace {
 
-void checkRemoteHome(const Module& m, const AttrDict& attrs, const TensorType& type, const std::string& what,
-                     SourceLoc at, DiagnosticEngine& diags) {
+void checkRemoteHome(const Module& m, const Graph& g, const std::string& name, const AttrDict& attrs,
+                     const TensorType& type, const std::string& what, SourceLoc at, DiagnosticEngine& diags) {
   const attrs::Var a{OpCode::Var, attrs, at};
   const std::optional<std::string_view> remote = a.remote();
   const std::optional<int64_t> offset = a.offset();
@@ -379,6 +379,17 @@ void checkRemoteHome(const Module& m, const AttrDict& attrs, const TensorType& t
                what + ": offset " + std::to_string(k) + " is out of range: $" + r->name + " has " +
                    std::to_string(r->entries) + " entr" + (r->entries == 1 ? "y" : "ies"),
                notes);
+  // One home per entry: two variables there would overwrite each other's value.
+  for (const auto& other : g.ops) {
+    if (other->code != OpCode::Var || other->results.size() != 1 || other->results[0]->name == name) continue;
+    const attrs::Var b{OpCode::Var, other->attrs, other->loc};
+    const std::optional<std::string_view> otherRemote = b.remote();
+    if (!otherRemote || *otherRemote != r->name || b.offset().value_or(0) != k) continue;
+    const Value& v = *other->results[0];
+    diags.fail(offset ? a.offsetLoc() : loc,
+               what + ": entry " + std::to_string(k) + " of $" + r->name + " is already the home of %" + v.name,
+               {{v.loc.valid() ? v.loc : other->loc, "%" + v.name + " is declared here"}});
+  }
 }
 
 }  // namespace
@@ -404,7 +415,7 @@ void checkDeclaration(const Module& m, const Graph& g, bool isConst, const std::
       int64_t groups = rg.numGroups(m.options.replication);
       if (groups > 1) dataType.shape.insert(dataType.shape.begin(), groups);
     }
-    checkRemoteHome(m, attrs, type, what, loc, diags);
+    checkRemoteHome(m, g, name, attrs, type, what, loc, diags);
   }
   if (lit.kind == Literal::Kind::Load) {
     std::error_code ec;
@@ -457,6 +468,25 @@ void checkInplaceWrites(const Op& op, DiagnosticEngine& diags) {
     if (root && root->kind == Value::Kind::Const)
       constWrite(op, a, root, detail + " and argument " + std::to_string(k + 1) + " is the constant %" + root->name,
                  diags);
+  }
+}
+
+void checkRemoteVariableOperands(const Op& op, DiagnosticEngine& diags) {
+  for (const Operand& o : op.operands) {
+    if (o.kind != Operand::Kind::Value || o.value->kind != Value::Kind::Var || !o.value->def) continue;
+    const attrs::Var a{OpCode::Var, o.value->def->attrs, o.value->def->loc};
+    const std::optional<std::string_view> remote = a.remote();
+    if (!remote) continue;
+    const Value& v = *o.value;
+    const std::string buffer = "$" + std::string(*remote), entry = std::to_string(a.offset().value_or(0));
+    std::vector<Note> notes;
+    if (v.loc.valid()) notes.push_back({v.loc, "%" + v.name + " is declared here: its home is entry " + entry + " of " + buffer});
+    notes.push_back({o.loc.valid() ? o.loc : op.loc, "load it first: `%" + v.name + "_now = remote_load " + buffer +
+                                                         ", " + entry + "`, then use %" + v.name + "_now"});
+    diags.fail(o.loc.valid() ? o.loc : op.loc,
+               std::string(op.info().name) + ": %" + v.name + " is a remote variable: its value lives in remote buffer " +
+                   buffer + " and is read with remote_load",
+               std::move(notes));
   }
 }
 
@@ -653,6 +683,7 @@ struct ModuleChecker {
                            types[i].str());
     }
     checkInplaceWrites(op, diags);
+    checkRemoteVariableOperands(op, diags);
     for (const Value* r : op.results) {
       if (r->graph != &g || r->id >= defined.size()) fail(op.loc, prefix(op) + "result outside its graph");
       defined[r->id] = true;

@@ -66,6 +66,12 @@ void checkDeclaration(const Module& m, const Graph& g, bool isConst, const std::
 // or through a callee that writes its by-reference input.
 void checkInplaceWrites(const Op& op, DiagnosticEngine& diags);
 
+// A remote variable (`remote = $b, offset = k`) lives in entry k of $b: no op
+// reads or writes it as an operand, the program moves it with remote_load /
+// remote_store (as PopXL, where a remote variable has no device tensor). The
+// error's note shows the load to write.
+void checkRemoteVariableOperands(const Op& op, DiagnosticEngine& diags);
+
 // An exchange block (language.md §8): placement attributes, IO ops only, no op
 // consuming a value produced inside the same block.
 void checkExchangeBlock(const Op& block, const IrOptions& options, DiagnosticEngine& diags);

@@ -85,13 +85,14 @@ struct CommandHelp {
 };
 
 constexpr CommandHelp kCommands[] = {
-    {"repl", "repl [FILE] [--max-memory=BYTES] [--max-steps=N]", "the interactive REPL (also `pir` with no arguments)",
+    {"repl", "repl [FILE] [--max-memory=BYTES] [--max-steps=N] [-Werror] [-w]", "the interactive REPL (also `pir` with no arguments)",
      "Reads statements and meta-commands (:help) one at a time; with FILE, loads it first.\n"
      "When standard input is not a terminal there is no prompt; the exit status is 1\n"
      "if any input failed.\n"
      "  --max-memory=BYTES   host memory budget for tensors (K/M/G/T suffixes; default 3/4 of RAM)\n"
-     "  --max-steps=N        work budget of the session, runs and echo previews together (as for run)\n"},
-    {"run", "run FILE [--passes=LIST] [--trace] [--no-fuse] [--profile] [--threads=N] [--verify-each] [--max-memory=BYTES] [--max-steps=N] [--feed NAME=DATA.npy]... [--save NAME=OUT.npy]...",
+     "  --max-steps=N        work budget of the session, runs and echo previews together (as for run)\n"
+     "  -Werror / -w         warnings become errors / are not shown\n"},
+    {"run", "run FILE [--passes=LIST] [--trace] [--no-fuse] [--profile] [--threads=N] [--verify-each] [--max-memory=BYTES] [--max-steps=N] [--feed NAME=DATA.npy]... [--save NAME=OUT.npy]... [-Werror] [-w]",
      "parse, verify, apply passes and run the session commands",
      "Options:\n"
      "  --passes=LIST   comma-separated pass pipeline, run in order\n"
@@ -108,28 +109,35 @@ constexpr CommandHelp kCommands[] = {
      "  --feed NAME=DATA.npy   feed h2d stream $NAME from DATA.npy before the file's first run\n"
      "                  (or the default run); repeatable\n"
      "  --save NAME=OUT.npy    after the last run, save $NAME (or %NAME) to OUT.npy; repeatable\n"
+     "  -Werror         warnings are errors (exit status 1)\n"
+     "  -w              warnings are not shown\n"
      "A file with no session command runs once and prints every d2h stream.\n"},
-    {"check", "check FILE", "parse and verify; silent on success",
-     "Exit status 0 if FILE is a valid program, 1 with diagnostics on standard error if not.\n"},
-    {"opt", "opt FILE [--passes=LIST] [--print-after-each] [--verify-each] [-o OUT]",
+    {"check", "check FILE [-Werror] [-w]", "parse and verify; silent on success",
+     "Exit status 0 if FILE is a valid program, 1 with diagnostics on standard error if not.\n"
+     "Warnings go to standard error and leave the status 0.\n"
+     "  -Werror   warnings are errors (exit status 1)\n"
+     "  -w        warnings are not shown\n"},
+    {"opt", "opt FILE [--passes=LIST] [--print-after-each] [--verify-each] [-o OUT] [-Werror] [-w]",
      "print the canonical IR after the passes",
      "Options:\n"
      "  --passes=LIST        comma-separated pass pipeline, run in order\n"
      "  --print-after-each   print the IR after every pass (to standard output)\n"
      "  --verify-each        verify the IR after every pass\n"
-     "  -o OUT               write the result to OUT (atomically) instead of standard output\n"},
+     "  -o OUT               write the result to OUT (atomically) instead of standard output\n"
+     "  -Werror / -w         warnings become errors / are not shown\n"},
     {"dot", "dot FILE [--graph=@g] [-o OUT]", "Graphviz DOT of the graphs",
      "Options:\n"
      "  --graph=@g   only graph @g\n"
      "  -o OUT       write to OUT instead of standard output\n"},
-    {"profile", "profile FILE [--passes=LIST] [--json=OUT] [--timeline=OUT] [--mapping] [--max-memory=BYTES]",
+    {"profile", "profile FILE [--passes=LIST] [--json=OUT] [--timeline=OUT] [--mapping] [--max-memory=BYTES] [-Werror] [-w]",
      "run, then report memory and cycle estimates",
      "Options:\n"
      "  --passes=LIST    comma-separated pass pipeline, run before the session commands\n"
      "  --json=OUT       also write the report as JSON to OUT (docs/profile-schema.md)\n"
      "  --timeline=OUT   write the phases as a Chrome trace (Perfetto, chrome://tracing)\n"
      "  --mapping        also list the tile mapping of every tensor\n"
-     "  --max-memory=BYTES   host memory budget for tensors (as for run)\n"},
+     "  --max-memory=BYTES   host memory budget for tensors (as for run)\n"
+     "  -Werror / -w     warnings become errors / are not shown\n"},
     {"disasm", "disasm FILE [--passes=LIST] [--no-fuse]", "the VM bytecode of every graph, with source locations",
      "Options:\n"
      "  --passes=LIST   comma-separated pass pipeline, run before compiling\n"
@@ -308,10 +316,11 @@ int buildFile(const std::string& file, std::istream& in, SourceManager& sources,
 
 // Unlike the other commands, check goes on after an error (frontend/recovery.h)
 // to report every independent error of the file, up to a cap.
-int checkCommand(const std::string& file, std::istream& in, std::ostream& err) {
+int checkCommand(const std::string& file, WarningPolicy warnings, std::istream& in, std::ostream& err) {
   SourceManager sources;
   DiagnosticEngine diags(sources);
   diags.setStream(&err);
+  diags.setWarningPolicy(warnings);
   Module module;
   uint32_t id = loadSource(file, in, sources, err);
   if (id == 0) return kUsageError;
@@ -324,12 +333,14 @@ struct OptOptions {
   bool printAfterEach = false;
   bool verifyEach = false;
   std::optional<std::string> output;
+  WarningPolicy warnings = WarningPolicy::Report;
 };
 
 int optCommand(const OptOptions& o, std::istream& in, std::ostream& out, std::ostream& err) {
   SourceManager sources;
   DiagnosticEngine diags(sources);
   diags.setStream(&err);
+  diags.setWarningPolicy(o.warnings);
   Module module;
   if (int status = buildFile(o.file, in, sources, diags, module, err)) return status;
   try {
@@ -434,9 +445,17 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
     if (!r.failed && !parsePassList(value, passes, *command, err)) r.failed = true;
     return true;
   };
+  // -Werror / -w (check, run, opt, profile, repl): the DiagnosticEngine's WarningPolicy.
+  auto warningFlag = [](ArgReader& r, WarningPolicy& policy) {
+    if (r.boolFlag("-Werror")) return policy = WarningPolicy::Error, true;
+    if (r.boolFlag("-w")) return policy = WarningPolicy::Ignore, true;
+    return false;
+  };
   if (name == "check") {
-    if (!readCommandLine(args, *command, err, file, false, [](ArgReader&) { return false; })) return kUsageError;
-    return checkCommand(*file, in, err);
+    WarningPolicy warnings = WarningPolicy::Report;
+    if (!readCommandLine(args, *command, err, file, false, [&](ArgReader& r) { return warningFlag(r, warnings); }))
+      return kUsageError;
+    return checkCommand(*file, warnings, in, err);
   }
   if (name == "opt") {
     OptOptions o;
@@ -445,7 +464,7 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
       if (r.valueFlag("-o", value)) return o.output = value, true;
       if (r.boolFlag("--print-after-each")) return o.printAfterEach = true;
       if (r.boolFlag("--verify-each")) return o.verifyEach = true;
-      return false;
+      return warningFlag(r, o.warnings);
     });
     if (!ok) return kUsageError;
     o.file = *file;
@@ -489,7 +508,7 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
       if (r.boolFlag("--verify-each")) return o.verifyEach = true;
       if (maxMemoryFlag(r)) return true;
       if (maxStepsFlag(r, o.maxSteps)) return true;
-      return false;
+      return warningFlag(r, o.warnings);
     });
     if (!ok) return kUsageError;
     o.file = *file;
@@ -513,7 +532,9 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
   if (name == "repl") {
     ReplOptions o;
     if (!readCommandLine(args, *command, err, file, true,
-                         [&](ArgReader& r) { return maxMemoryFlag(r) || maxStepsFlag(r, o.maxSteps); }))
+                         [&](ArgReader& r) {
+                           return maxMemoryFlag(r) || maxStepsFlag(r, o.maxSteps) || warningFlag(r, o.warnings);
+                         }))
       return kUsageError;
     o.file = file;
     return replCommand(o, in, out, err);
@@ -540,7 +561,7 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
       if (r.valueFlag("--timeline", value)) return o.timeline = value, true;
       if (r.boolFlag("--mapping")) return o.mapping = true;
       if (maxMemoryFlag(r)) return true;
-      return false;
+      return warningFlag(r, o.warnings);
     });
     if (!ok) return kUsageError;
     o.file = *file;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "device/branch_executions.h"
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
 
@@ -32,6 +33,7 @@ struct RunOptions {
   uint64_t maxSteps = 0;            // --max-steps=N (vm::SessionOptions::maxSteps); 0: unlimited
   // --feed NAME=DATA.npy / --save NAME=OUT.npy, in command-line order (repl/feed_save.h).
   std::vector<NamedPath> feeds, saves;
+  WarningPolicy warnings = WarningPolicy::Report;  // -Werror / -w
 };
 
 struct DisasmOptions {
@@ -43,6 +45,7 @@ struct DisasmOptions {
 struct ReplOptions {
   std::optional<std::string> file;  // `pir repl FILE`: loaded first
   uint64_t maxSteps = 0;            // --max-steps=N
+  WarningPolicy warnings = WarningPolicy::Report;  // -Werror / -w
 };
 
 struct DotOptions {
@@ -57,6 +60,7 @@ struct ProfileOptions {
   std::optional<std::string> timeline;  // --timeline=OUT: Chrome trace-event JSON
   bool mapping = false;                 // --mapping: the tile mapping of every tensor
   std::vector<std::string> passes;      // --passes=a,b: as for run
+  WarningPolicy warnings = WarningPolicy::Report;  // -Werror / -w
 };
 
 int runCommand(const RunOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
@@ -67,9 +71,11 @@ int profileCommand(const ProfileOptions& options, std::istream& in, std::ostream
 
 // The profile of `module` (after `passes`, on a copy) as text to `out`: `run
 // --profile` and the REPL's `:profile`. `runs`: the runs the session made, or
-// -1 when not counted. Throws CompileError (reported).
+// -1 when not counted; `branches`: the conditional branches the session ran.
+// Throws CompileError (reported).
 void reportProfile(const Module& module, DiagnosticEngine& diags, std::ostream& out, int64_t runs,
-                   const std::vector<std::string>& passes = {});
+                   const std::vector<std::string>& passes = {},
+                   const device::BranchExecutions* branches = nullptr);
 
 // ---- passes (the pass manager's hooks) ---------------------------------------
 

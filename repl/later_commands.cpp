@@ -55,26 +55,27 @@ namespace {
 // The module a profile describes: `module` itself, or a copy after the passes,
 // kept in `copy` (the profile points into it).
 device::Profile profileAfterPasses(const Module& module, DiagnosticEngine& diags, int64_t runs,
-                                   const std::vector<std::string>& passes, std::unique_ptr<Module>& copy) {
+                                   const std::vector<std::string>& passes, std::unique_ptr<Module>& copy,
+                                   const device::BranchExecutions* branches) {
   // A program that does not fit has no profile: the graph-compile error instead
   // (also for a file that never ran).
   if (passes.empty()) {
     device::checkDeviceMemory(module, diags);
-    return device::profileModule(module, diags, runs);
+    return device::profileModule(module, diags, runs, branches);
   }
   copy = module.clone();
   if (!runPasses(*copy, passes, diags, false, nullptr))
     throw CompileError({Severity::Error, {}, "the pass pipeline failed", {}});  // already reported
   device::checkDeviceMemory(*copy, diags);
-  return device::profileModule(*copy, diags, runs);
+  return device::profileModule(*copy, diags, runs, branches);
 }
 
 }  // namespace
 
 void reportProfile(const Module& module, DiagnosticEngine& diags, std::ostream& out, int64_t runs,
-                   const std::vector<std::string>& passes) {
+                   const std::vector<std::string>& passes, const device::BranchExecutions* branches) {
   std::unique_ptr<Module> copy;
-  out << device::formatProfile(profileAfterPasses(module, diags, runs, passes, copy), diags.sources(), false);
+  out << device::formatProfile(profileAfterPasses(module, diags, runs, passes, copy, branches), diags.sources(), false);
 }
 
 int profileCommand(const ProfileOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
@@ -83,6 +84,7 @@ int profileCommand(const ProfileOptions& options, std::istream& in, std::ostream
   if (file == 0) return 2;
   DiagnosticEngine diags(sources);
   diags.setStream(&err);
+  diags.setWarningPolicy(options.warnings);
   Module module;
   vm::Session session(module, diags, out);
   // Runs like `pir run` (the session commands as they are read, on a
@@ -95,7 +97,7 @@ int profileCommand(const ProfileOptions& options, std::istream& in, std::ostream
     driver.finish();
     if (diags.errorCount() > 0) return 1;
     std::unique_ptr<Module> copy;
-    device::Profile p = profileAfterPasses(module, diags, counter.runs(), options.passes, copy);
+    device::Profile p = profileAfterPasses(module, diags, counter.runs(), options.passes, copy, &session.branchExecutions());
     if (options.json && !writeFileAtomically(*options.json, device::profileJson(p, sources), err)) return 2;
     if (options.timeline && !writeFileAtomically(*options.timeline, device::timelineJson(p), err)) return 2;
     out << device::formatProfile(p, sources, options.mapping);

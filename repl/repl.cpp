@@ -617,7 +617,7 @@ struct Repl::Impl : BuildListener {
       if (!arity(0, 0)) return false;
       return guarded([&] {
         session.program();  // compiled, and the memory checked, as a run would
-        cli::reportProfile(module, diags, out, -1);
+        cli::reportProfile(module, diags, out, -1, {}, &session.branchExecutions());
       });
     }
     return metaError("unhandled command :" + *name);
@@ -749,6 +749,7 @@ bool Repl::inputOpen() const { return !impl_->openInput.empty(); }
 void Repl::abandonInput() { impl_->takeInput(); }
 void Repl::finish() { impl_->finish(); }
 int Repl::loadFile(const std::string& path, std::istream& in) { return impl_->loadFile(path, in); }
+void Repl::setWarningPolicy(WarningPolicy policy) { impl_->diags.setWarningPolicy(policy); }
 bool Repl::quitRequested() const { return impl_->quit; }
 bool Repl::anyInputFailed() const { return impl_->failed; }
 Completion Repl::complete(std::string_view lineBeforeCursor) const { return impl_->complete(lineBeforeCursor); }
@@ -787,6 +788,7 @@ std::string defaultHistoryPath() {
 
 int runRepl(const ReplRunOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
   Repl repl(out, err, options.session);
+  repl.setWarningPolicy(options.warnings);
   // An unreadable FILE is a command-line problem (status 2), as for `pir run`;
   // a FILE with errors is reported and the session goes on without it.
   if (options.file && repl.loadFile(*options.file, in) == 2) return 2;

@@ -50,6 +50,9 @@ class Repl {
   // had errors (reported; nothing of it is kept), 2 when it cannot be read.
   int loadFile(const std::string& path, std::istream& in);
 
+  // -Werror / -w for every input from now on (tools.md §2).
+  void setWarningPolicy(WarningPolicy policy);
+
   bool quitRequested() const;
   bool anyInputFailed() const;
   int exitStatus() const { return anyInputFailed() ? 1 : 0; }
@@ -93,6 +96,7 @@ struct ReplRunOptions {
   bool interactive = false;         // prompt, banner, line editing (stdin is a terminal)
   std::string historyPath;          // "" : no persistent history
   vm::SessionOptions session;       // budgets (--max-steps)
+  WarningPolicy warnings = WarningPolicy::Report;  // -Werror / -w
 };
 
 // The REPL loop. Interactive: libedit on the terminal; otherwise transcript

@@ -20,6 +20,7 @@ int replCommand(const ReplOptions& options, std::istream& in, std::ostream& out,
   ReplRunOptions run;
   run.file = options.file;
   run.session.maxSteps = options.maxSteps;
+  run.warnings = options.warnings;
   // Line editing needs the real terminal: only when reading the process's stdin.
   run.interactive = &in == &std::cin && ::isatty(STDIN_FILENO) == 1;
   if (run.interactive) run.historyPath = defaultHistoryPath();

@@ -52,6 +52,7 @@ int runCommand(const RunOptions& options, std::istream& in, std::ostream& out, s
   if (file == 0) return 2;
   DiagnosticEngine diags(sources);
   diags.setStream(&err);
+  diags.setWarningPolicy(options.warnings);
   Module module;
   vm::SessionOptions sessionOptions;
   sessionOptions.threads = options.threads;
@@ -73,7 +74,7 @@ int runCommand(const RunOptions& options, std::istream& in, std::ostream& out, s
     if (!buildFromBuffer(module, diags, file, baseDirOf(options.file), &data)) return 1;
     data.feedOnce();
     driver.finish();
-    if (options.profile && diags.errorCount() == 0) reportProfile(module, diags, err, counter.runs(), options.passes);
+    if (options.profile && diags.errorCount() == 0) reportProfile(module, diags, err, counter.runs(), options.passes, &session.branchExecutions());
     data.saveAll();
   } catch (const CompileError&) {
     return 1;  // already reported

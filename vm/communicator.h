@@ -35,6 +35,7 @@ struct ReplicaOutcome {
   std::vector<std::string> printed;  // print_tensor lines
   std::string trace;                 // --trace lines
   std::vector<bool> written;         // d2h streams written, by resource index
+  device::BranchExecutions branches; // conditional branches run (local replicas only; not sent over MPI)
   uint64_t stepsTaken = 0;           // of the step budget (this process's replicas only)
   std::optional<RuntimeFault> fault;
 };

@@ -56,7 +56,7 @@ HostTensor materialize(const Literal& lit, const TensorType& t, uint32_t baseSee
         for (int64_t i = 0; i < n; ++i) storeChecked(out, i, lit.values[0], what, lit.loc, diags);
         return out;
       }
-      if (lit.shape != t.shape)
+      if (!lit.listFits(t.shape))
         diags.fail(lit.loc, std::string(what) + ": data of shape " + shapeToString(lit.shape) +
                                 " does not match " + t.str());
       for (int64_t i = 0; i < n; ++i) storeChecked(out, i, lit.values[static_cast<size_t>(i)], what, lit.loc, diags);

@@ -94,6 +94,7 @@ void Interpreter::start() {
   resetBudget();
   std::fill(cursors_.begin(), cursors_.end(), 0);
   std::fill(written_.begin(), written_.end(), false);
+  branches_.clear();
   printed_.clear();
   const CompiledGraph& g = *p_.main;
   bind(g, mainFrame_, state_.mainValues[replica_].data());
@@ -310,6 +311,7 @@ bool Interpreter::loop() {
           }
           case Opc::Cond: {
             const bool cond = *reinterpret_cast<const uint8_t*>(ptr[slots[0]]) != 0;
+            if (in.op) ++branches_[in.op->uid][cond ? 0 : 1];
             const CompiledGraph& branch = *p_.graphs[cond ? in.a : in.b];
             const unsigned first = cond ? 1 : 1 + in.c;
             const unsigned count = cond ? in.c : in.nIn - 1 - in.c;

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "ir/diagnostics.h"
+#include "device/branch_executions.h"
 #include "vm/bytecode.h"
 #include "vm/tensor.h"
 
@@ -31,7 +32,8 @@ namespace pir::vm {
 // element block (s * R + r).
 struct StreamBuffer {
   AlignedBytes bytes;
-  bool fed = false;  // h2d: a feed set it
+  bool fed = false;      // h2d: a feed set it
+  bool written = false;  // d2h: a run's host_store wrote a slot (since the session started or was reset)
 };
 
 // Everything a run may change. Copies share buffers copy-on-write (vm/tensor.h): a
@@ -119,6 +121,8 @@ class Interpreter {
   std::vector<std::string>& printed() { return printed_; }
   // d2h streams this replica wrote during the run (by resource index).
   const std::vector<bool>& written() const { return written_; }
+  // Conditional branches this run took: by the op's uid, {then, else} executions.
+  device::BranchExecutions& branches() { return branches_; }
   // Where a d2h/h2d stream cursor stands (tests).
   int64_t cursor(unsigned resource) const { return cursors_[resource]; }
   int replica() const { return replica_; }
@@ -191,6 +195,7 @@ class Interpreter {
   PendingCollective pending_;
   std::vector<int64_t> cursors_;
   std::vector<bool> written_;
+  device::BranchExecutions branches_;
   std::vector<std::string> printed_;
   KernelContext kctx_;
   uint64_t budget_ = kUnlimitedSteps;

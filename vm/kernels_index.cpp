@@ -4,8 +4,8 @@
 // Index semantics: gather/scatter accept indices in [-dim, dim) (negative counts
 // from the end); anything else is the runtime error "index N is out of range
 // for an axis of size D". dynamic_slice/update clamp the start so that the
-// slice fits (PopXL). onehot gives an all-`off` row for an index outside
-// [0, num_classes).
+// slice fits (PopXL). onehot (ONNX OneHot) counts an index in [-num_classes, 0)
+// from the end and gives an all-`off` row for one outside [-num_classes, num_classes).
 #include <numeric>
 
 #include "vm/kernel_util.h"
@@ -159,7 +159,8 @@ template <class T> void runOneHot(const OneHotState& s, const TensorRef* ins, Te
   const T off = convertValue<T>(s.off), on = convertValue<T>(s.on);
   std::fill(y, y + s.n * s.classes, off);
   for (int64_t i = 0; i < s.n; ++i) {
-    const int64_t c = readIndex(ins[0], i);
+    int64_t c = readIndex(ins[0], i);
+    if (c < 0 && c >= -s.classes) c += s.classes;
     if (c >= 0 && c < s.classes) y[i * s.classes + c] = on;
   }
 }

@@ -218,6 +218,7 @@ void runReplicas(const Module& m, const Program& p, DeviceState& state, const So
     ReplicaOutcome& o = outcomes[static_cast<size_t>(first + local)];
     o.printed = std::move(l.interp->printed());
     o.written = l.interp->written();
+    o.branches = std::move(l.interp->branches());
     o.stepsTaken = l.interp->stepsTaken();
     if (l.trace) o.trace = l.trace->str();
     l = LiveReplica{};  // frees the replica's frames

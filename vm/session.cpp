@@ -341,8 +341,13 @@ void Session::runDefault() {
   } catch (const std::bad_alloc& e) {
     diags_.fail(mp_->main->loc, outOfMemoryText(e));
   }
+  // Every d2h stream, a stream the run did not write included (its zeros).
   for (const auto& r : mp_->resources)
-    if (r->kind == Resource::Kind::D2H) print("$" + r->name, r->loc);
+    if (r->kind == Resource::Kind::D2H) {
+      HostTensor t = valueOf("$" + r->name, r->loc, false);
+      out_ << formatValueLine("$" + r->name, t.type.dtype, t.type.shape, std::as_const(t).data()) << '\n';
+    }
+  out_.flush();
 }
 
 void Session::run(int64_t times, SourceLoc loc) {
@@ -463,11 +468,15 @@ void Session::runOnce(SourceLoc loc) {
   }
   st_->validOps = mp_->main->ops.size();
   lastWritten_.clear();
+  if (!outcomes.empty())
+    for (const auto& [uid, counts] : outcomes[0].branches)
+      for (size_t k = 0; k < 2; ++k) branchExecutions_[uid][k] += counts[k];
   for (const auto& res : mp_->resources) {
     if (res->kind != Resource::Kind::D2H) continue;
     for (int r = 0; r < R; ++r)
       if (res->index < outcomes[r].written.size() && outcomes[r].written[res->index]) {
         lastWritten_.push_back(res.get());
+        st_->dev.streams[res->index].written = true;
         break;
       }
   }
@@ -507,7 +516,7 @@ void Session::feed(const std::string& stream, const Literal& data, SourceLoc loc
   if (data.isScalar() && bt.numElements() != 1)
     diags_.fail(data.loc, "feed $" + stream + ": expected data of shape " + shapeToString(bt.shape) +
                               " (the stream buffer " + bt.str() + "), got a scalar");
-  if (data.kind == Literal::Kind::Data && !data.isScalar() && data.shape != bt.shape)
+  if (data.kind == Literal::Kind::Data && !data.isScalar() && !data.listFits(bt.shape))
     diags_.fail(data.loc, "feed $" + stream + ": expected data of shape " + shapeToString(bt.shape) +
                               " (the stream buffer " + bt.str() + "), got " + shapeToString(data.shape));
   if (data.kind != Literal::Kind::Data && data.kind != Literal::Kind::Load)
@@ -531,7 +540,7 @@ void Session::write(const std::string& variable, const Literal& data, SourceLoc 
   const size_t index = static_cast<size_t>(it - st_->vars.begin());
   ReplicaGroups grouping = groupingOf(*mp_, *v, diags_);
   TensorType dt = groupedType(v->type, grouping.numGroups());
-  if (data.kind == Literal::Kind::Data && !data.isScalar() && data.shape != dt.shape)
+  if (data.kind == Literal::Kind::Data && !data.isScalar() && !data.listFits(dt.shape))
     diags_.fail(data.loc, "write %" + variable + ": expected data of shape " + shapeToString(dt.shape) + ", got " +
                               shapeToString(data.shape));
   HostTensor t = materialize(data, dt, static_cast<uint32_t>(mp_->options.seed), "write %" + variable, diags_);
@@ -549,7 +558,7 @@ void Session::write(const std::string& variable, const Literal& data, SourceLoc 
   }
 }
 
-HostTensor Session::valueOf(const std::string& name, SourceLoc loc) {
+HostTensor Session::valueOf(const std::string& name, SourceLoc loc, bool requireWritten) {
   ensureReady();
   gatherReplicas();
   const int R = replicasOf(*mp_);
@@ -570,6 +579,11 @@ HostTensor Session::valueOf(const std::string& name, SourceLoc loc) {
     }
     const StreamBuffer& sb = st_->dev.streams[r->index];
     if (r->kind == Resource::Kind::H2D && !sb.fed) diags_.fail(loc, "print: h2d stream $" + bare + " was never fed");
+    // A stream of no elements has one value, `[]`: it is never "not yet written".
+    if (r->kind == Resource::Kind::D2H && !sb.written && requireWritten && sb.bytes.size() != 0)
+      diags_.fail(loc, "print: d2h stream $" + bare + " has no value yet: `run` computes it (a host_store to $" + bare +
+                           " writes it)",
+                  r->loc.valid() ? std::vector<Note>{{r->loc, "$" + bare + " is declared here"}} : std::vector<Note>{});
     HostTensor out(mp_->hostBufferType(*r));
     copyBytes(out.data(), std::as_const(sb.bytes).data(), sb.bytes.size());
     return out;
@@ -661,6 +675,7 @@ void Session::reset() {
   for (auto& mv : st_->dev.mainValues) mv = AlignedBytes(mv.size());
   st_->validOps = 0;
   lastWritten_.clear();
+  branchExecutions_.clear();
 }
 
 std::shared_ptr<const Session::Snapshot> Session::snapshot() const {

@@ -28,6 +28,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "device/branch_executions.h"
 #include "ir/diagnostics.h"
 #include "ir/grouping.h"
 #include "ir/ir.h"
@@ -75,7 +76,9 @@ class Session {
   void run(int64_t times = 1, SourceLoc loc = {});
 
   // The tensor `print NAME` shows (NAME with its sigil: "$y", "%W"); `loc` for errors.
-  HostTensor valueOf(const std::string& name, SourceLoc loc);
+  // A d2h stream no run has written yet is an error ("has no value yet"), as a
+  // main value before its run is.
+  HostTensor valueOf(const std::string& name, SourceLoc loc) { return valueOf(name, loc, true); }
   // `print` / `save` of one name.
   void print(const std::string& name, SourceLoc loc);
   void save(const std::string& name, const std::string& path, SourceLoc loc);
@@ -129,6 +132,8 @@ class Session {
 
   // d2h streams written by the last successful run, in declaration order.
   const std::vector<const Resource*>& lastRunWrittenStreams() const { return lastWritten_; }
+  // The conditional branches replica 0 ran over the session's successful runs (the profile lists what ran).
+  const device::BranchExecutions& branchExecutions() const { return branchExecutions_; }
 
   // Compiles (if the program changed) and initialises new variables. Throws
   // CompileError (reported).
@@ -136,6 +141,7 @@ class Session {
 
 
  private:
+  HostTensor valueOf(const std::string& name, SourceLoc loc, bool requireWritten);
   struct State;
   void commandUnchecked(const SessionCommand& cmd);
   void ensureReady();
@@ -174,6 +180,7 @@ class Session {
   };
   std::unordered_map<uint64_t, PreviewInit> previewInits_;
   std::vector<const Resource*> lastWritten_;
+  device::BranchExecutions branchExecutions_;
 };
 
 }  // namespace pir::vm

@@ -1,10 +1,15 @@
-# With io tiles, a host_load on the io tile set overlaps the compute that
-# follows it up to the first op that reads what it loaded (runtime.md §7).
+# With io tiles, a host_load on the io tile set overlaps the compute phases that
+# follow it up to the first op that reads what it loaded (runtime.md §7): only
+# compute hides it; exchange and sync phases (every tile takes part) pause it, and
+# the load's own sync is on the clock.
 # 8 tiles, 4 of them io: compute tiles 0-3, io tiles 4-7.
-#   host_load (io tiles): sync 150 + 2016 = 2166, from cycle 0 beside the compute
-#   %b = exp: 290 (0-290); %c = exp: 290 (290-580)
-#   %d = add %c, %x waits for the load (2166); %x is on tiles 4-7, so each
-#   compute tile receives 64 bytes: exchange 16, sync 150, compute 68 -> 2400.
+#   host_load: sync 0-150 on the clock; its 2016 IO cycles queue on the io tiles
+#   %b = exp: sync 150-300 (IO paused), compute 300-440 (140 of the IO done)
+#   %c = exp: sync 440-590, compute 590-730 (280 done, 1736 left)
+#   %d = add %c, %x waits, idle, for the rest of the load: 730 + 1736 = 2466; %x
+#   is on tiles 4-7, so each compute tile receives 64 bytes: exchange 16, sync
+#   150, compute 68 -> 2700.
+# Hidden: the two exps' compute, 280 cycles.
 # The same program on 4 tiles without io tiles takes the sum of all phases:
 # 2166 + 290 + 290 + 218 (no exchange now) + 2166 = 5130.
 # RUN: %pir profile %s | FileCheck %s --check-prefix=IO
@@ -23,16 +28,15 @@ main {
 }
 feed $x = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
 run
-# The host_store (compute tiles) follows at 2400: 150 + 2016 -> 4566.
-# IO: cycles per run: 4566
+# The host_store (compute tiles) follows at 2700: 150 + 2016 -> 4866.
+# IO: cycles per run: 4866
 # IO-NEXT: compute{{ +}}348
 # IO-NEXT: exchange{{ +}}16
 # IO-NEXT: sync{{ +}}750 {{.*}}(5 syncs)
 # IO-NEXT: host IO{{ +}}4032
-# IO-NEXT: overlap{{ +}}580
+# IO-NEXT: overlap{{ +}}280 {{.*}}(IO on io tiles hidden behind compute)
 # SERIAL: cycles per run: 5130
 # SERIAL-NOT: {{^}}  overlap
-# TRACE: ('%d = add', 'compute', 2332, 68)
-# TRACE-SAME: ('%d = add', 'exchange', 2166, 16)
-# TRACE-SAME: ('%x = host_load', 'host IO (io tiles)', 150, 2016)
-# TRACE-SAME: ('%x = host_load (sync)', 'host IO (io tiles)', 0, 150)
+# TRACE: ('%b = exp', 'compute', 300, 140), ('%b = exp', 'sync', 150, 150)
+# TRACE-SAME: ('%d = add', 'compute', 2632, 68), ('%d = add', 'exchange', 2466, 16)
+# TRACE-SAME: ('%x = host_load', 'host IO (io tiles)', 150, 2016), ('%x = host_load', 'sync', 0, 150)

@@ -18,15 +18,18 @@ main {
   host_store $y, %a
   conditional %f, @store(%a), @skip(%a)
 }
-print $y
-# CHECK: $y: f32[2] = [0, 0]
 feed $x = [1, 2]
+feed $flag = [false, false]
+run
+print $y
+# CHECK: $y: f32[2] = [1, 0]
+feed $x = [3, 4]
 feed $flag = [true, true]
 run
 print $y
-# CHECK-NEXT: $y: f32[2] = [1, 1]
+# CHECK-NEXT: $y: f32[2] = [3, 3]
 feed $x = [7, 8]
 feed $flag = [false, false]
 run
 print $y
-# CHECK-NEXT: $y: f32[2] = [7, 1]
+# CHECK-NEXT: $y: f32[2] = [7, 3]
