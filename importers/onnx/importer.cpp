@@ -105,6 +105,7 @@ class GraphImporter {
   // A literal, a broadcast scalar when all elements are equal, or load() of a file.
   std::string dataText(const ConstTensor& c, const std::string& pirName) {
     int64_t n = c.size();
+    if (n == 0) return c.elem == Elem::Bool ? "false" : "0";  // an empty tensor: a scalar broadcast to no element
     if (n <= options_.maxLiteralElements) return literalText(c);
     bool uniform = true;
     for (int64_t k = 1; k < n && uniform; ++k) {
@@ -377,6 +378,7 @@ ImportResult importOnnx(std::string_view modelBytes, const ImportOptions& option
     google::protobuf::io::ArrayInputStream raw(modelBytes.data(), static_cast<int>(modelBytes.size()));
     google::protobuf::io::CodedInputStream coded(&raw);
     coded.SetRecursionLimit(64);
+    coded.SetTotalBytesLimit(INT32_MAX);  // models past protobuf's 64 MB default
     if (modelBytes.size() > size_t(INT32_MAX) || !model.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
       throw ImportError(file + ": error: not an ONNX model: the protobuf does not parse (truncated or not a ModelProto)");
   }
@@ -384,6 +386,11 @@ ImportResult importOnnx(std::string_view modelBytes, const ImportOptions& option
   int opset = -1;
   for (const auto& o : model.opset_import())
     if (o.domain().empty() || o.domain() == "ai.onnx") opset = static_cast<int>(o.version());
+  // A model of other domains only (training ops, ML ops) fails at its first
+  // node, which names the domain; one with ai.onnx nodes needs the opset.
+  bool defaultDomainNodes = false;
+  for (const auto& n : model.graph().node()) defaultDomainNodes |= n.domain().empty() || n.domain() == "ai.onnx";
+  if (opset < 0 && !defaultDomainNodes) opset = 17;
   if (opset < 0) throw ImportError(file + ": error: the model imports no opset of domain ai.onnx");
   if (opset < 1 || opset > 17)
     throw ImportError(file + ": error: opset " + std::to_string(opset) + " of domain ai.onnx is not supported (1 to 17 are)");

@@ -392,6 +392,38 @@ void mapThresholdedRelu(NodeContext& c) {
   c.result(0, "where " + m + ", " + x + ", " + scalarConst(c, c.elem(0), 0));
 }
 
+// Hyperbolic and inverse hyperbolic functions, and tan, from exp/log/sqrt/sin/cos.
+void mapSinh(NodeContext& c) {
+  std::string x = c.in(0);
+  std::string a = c.temp("exp " + x), b = c.temp("exp " + c.temp("neg " + x));
+  c.result(0, "mul " + c.temp("sub " + a + ", " + b) + ", 0.5");
+}
+void mapCosh(NodeContext& c) {
+  std::string x = c.in(0);
+  std::string a = c.temp("exp " + x), b = c.temp("exp " + c.temp("neg " + x));
+  c.result(0, "mul " + c.temp("add " + a + ", " + b) + ", 0.5");
+}
+void mapTan(NodeContext& c) {
+  std::string x = c.in(0);
+  c.result(0, "div " + c.temp("sin " + x) + ", " + c.temp("cos " + x));
+}
+void mapAsinh(NodeContext& c) {  // log(x + sqrt(x^2 + 1))
+  std::string x = c.in(0);
+  std::string r = c.temp("sqrt " + c.temp("add " + c.temp("mul " + x + ", " + x) + ", 1"));
+  c.result(0, "log " + c.temp("add " + x + ", " + r));
+}
+void mapAcosh(NodeContext& c) {  // log(x + sqrt(x^2 - 1))
+  std::string x = c.in(0);
+  std::string r = c.temp("sqrt " + c.temp("sub " + c.temp("mul " + x + ", " + x) + ", 1"));
+  c.result(0, "log " + c.temp("add " + x + ", " + r));
+}
+void mapAtanh(NodeContext& c) {  // log((1 + x) / (1 - x)) / 2
+  std::string x = c.in(0);
+  std::string one = scalarConst(c, c.elem(0), 1);
+  std::string q = c.temp("div " + c.temp("add " + one + ", " + x) + ", " + c.temp("sub " + one + ", " + x));
+  c.result(0, "mul " + c.temp("log " + q) + ", 0.5");
+}
+
 void mapMish(NodeContext& c) {
   std::string x = c.in(0);
   std::string sp = c.temp("softplus " + x);
@@ -937,6 +969,56 @@ void mapPad(NodeContext& c) {
     }
   }
   padValue(c, c.in(0), pads, mode, value, true);
+}
+
+// Trilu: the input where a mask computed at import (the shapes are static) holds.
+void mapTrilu(NodeContext& c) {
+  std::vector<int64_t> s = c.shape(0);
+  if (s.size() < 2) c.fail("the input must be at least 2-D");
+  int64_t k = c.has(1) ? c.requireKnown(1, "k").intAt(0) : 0;
+  bool upper = c.attrInt("upper", 1) != 0;
+  int64_t rows = s[s.size() - 2], cols = s[s.size() - 1];
+  checkedElementCount({rows, cols}, "the mask");
+  ConstTensor mask;
+  mask.elem = Elem::Bool;
+  mask.shape = {rows, cols};
+  mask.i.resize(rows * cols);
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) mask.i[i * cols + j] = upper ? j - i >= k : j - i <= k;
+  std::string m = c.constant(mask);
+  c.result(0, "where " + m + ", " + c.in(0) + ", " + scalarConst(c, c.elem(0), 0));
+}
+
+// GatherElements from pir ops: a one-hot of the indices over the gathered axis
+// picks x's element (x moved so that the axis is last, then summed away).
+void mapGatherElements(NodeContext& c) {
+  std::vector<int64_t> xs = c.shape(0), is = c.shape(1);
+  int64_t r = static_cast<int64_t>(xs.size());
+  if (int64_t(is.size()) != r) c.fail("data and indices differ in rank");
+  int64_t axis = normAxis(c, c.attrInt("axis", 0), r);
+  Elem e = c.elem(0);
+  if (e == Elem::Bool) c.fail("bool data is not supported");
+  std::string x = c.in(0);
+  // The other axes of x cut to the indices' extent.
+  std::vector<int64_t> start, stop, axes;
+  for (int64_t k = 0; k < r; ++k)
+    if (k != axis && is[k] != xs[k]) {
+      if (is[k] > xs[k]) c.fail("indices are larger than the data on axis " + std::to_string(k));
+      start.push_back(0), stop.push_back(is[k]), axes.push_back(k);
+    }
+  if (!axes.empty())
+    x = c.temp("slice " + x + " {start = " + intsText(start) + ", stop = " + intsText(stop) + ", axes = " + intsText(axes) + "}");
+  int64_t dim = xs[axis];
+  std::string idx = nonNegativeIndices(c, 1, dim);
+  std::string oh = c.temp("onehot " + idx + " {num_classes = " + std::to_string(dim) + ", dtype = " + elemText(e) + "}");
+  std::vector<int64_t> perm;
+  for (int64_t k = 0; k < r; ++k)
+    if (k != axis) perm.push_back(k);
+  perm.push_back(axis);
+  std::string xt = c.temp("transpose " + x + " {perm = " + intsText(perm) + "}");
+  std::string xu = c.temp("unsqueeze " + xt + " {axes = [" + std::to_string(axis) + "]}");
+  std::string prod = c.temp("mul " + oh + ", " + xu);
+  c.result(0, "sum " + prod + " {axis = [" + std::to_string(r) + "]}");
 }
 
 void mapDepthToSpace(NodeContext& c) {
@@ -1522,6 +1604,14 @@ const std::unordered_map<std::string, Handler>& table() {
       {"Softsign", mapSoftsign},
       {"ThresholdedRelu", mapThresholdedRelu},
       {"Mish", mapMish},
+      {"Sinh", mapSinh},
+      {"Cosh", mapCosh},
+      {"Tan", mapTan},
+      {"Asinh", mapAsinh},
+      {"Acosh", mapAcosh},
+      {"Atanh", mapAtanh},
+      {"Trilu", mapTrilu},
+      {"GatherElements", mapGatherElements},
       {"Shrink", mapShrink},
       {"Cast", mapCast},
       {"CastLike", mapCastLike},
