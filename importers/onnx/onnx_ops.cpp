@@ -112,6 +112,7 @@ PIR_UNARY(Round, "round")
 PIR_UNARY(IsNaN, "isnan")
 PIR_UNARY(Not, "logical_not")
 PIR_UNARY(Softplus, "softplus")
+PIR_UNARY(Erf, "erf")
 #undef PIR_UNARY
 
 void foldOrUnary(NodeContext& c, const char* op, double (*f)(double), int64_t (*fi)(int64_t)) {
@@ -1573,6 +1574,7 @@ const std::unordered_map<std::string, Handler>& table() {
       {"IsInf", mapIsInf},
       {"Not", unary<kNot>},
       {"Softplus", unary<kSoftplus>},
+      {"Erf", unary<kErf>},
       {"Identity", mapIdentity},
       {"Add", mapAdd},
       {"Sub", mapSub},

@@ -249,6 +249,26 @@ TEST(OnnxImport, OutputIsAFixedPointOfTheCanonicalPrinter) {
   EXPECT_EQ(out.str(), body(r.text));
 }
 
+TEST(OnnxImport, OpsMapOntoPirOps) {
+  // Erf onto erf; Gemm with transB and C onto transpose, matmul, add; Trilu onto
+  // where with a mask computed at import.
+  ModelBuilder m;
+  m.input("x", onnx::TensorProto::FLOAT, {2, 3});
+  m.input("w", onnx::TensorProto::FLOAT, {4, 3});
+  m.input("b", onnx::TensorProto::FLOAT, {4});
+  m.node("Erf", {"x"}, {"e"});
+  intAttr(m.node("Gemm", {"e", "w", "b"}, {"g"}), "transB", 1);
+  m.node("Trilu", {"g"}, {"y"});
+  m.output("y");
+  ImportResult r = importOnnx(m.bytes(), options());
+  EXPECT_NE(r.text.find("%e = erf %x : f32[2,3]"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("transpose %w {perm = [1, 0]} : f32[3,4]"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("%g = add %g_t_2, %b : f32[2,4]"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("const %y_c : bool[2,4] = [[true, true, true, true], [false, true, true, true]]"),
+            std::string::npos)
+      << r.text;
+}
+
 TEST(OnnxImport, UnsupportedNodeNamesNodeOpTypeDomainOpsetAndFile) {
   ModelBuilder m(11);
   m.input("x", onnx::TensorProto::FLOAT, {2});
