@@ -14,7 +14,7 @@ seconds=${1:-60}
 build=$(realpath -m "${2:-$here/build-fuzz}")  # absolute: the targets chdir into a temp dir
 shift $(( $# > 2 ? 2 : $# ))
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(pir_fuzz pir_fuzz_run pir_fuzz_npy pir_fuzz_repl pir_fuzz_roundtrip)
+[ ${#targets[@]} -gt 0 ] || targets=(pir_fuzz pir_fuzz_run pir_fuzz_npy pir_fuzz_repl pir_fuzz_roundtrip pir_fuzz_onnx)
 case "${PIR_FUZZ_SANITIZE:-address}" in
   address) sanitize="-DPIR_SANITIZE=ON -DPIR_SANITIZE_UNDEFINED=OFF" ;;
   undefined) sanitize="-DPIR_SANITIZE=OFF -DPIR_SANITIZE_UNDEFINED=ON" ;;
@@ -58,6 +58,11 @@ seeds = {
 for k, v in seeds.items():
     open(os.path.join(d, k + '.npy'), 'wb').write(v)
 PY
+  elif [ "$target" = pir_fuzz_onnx ]; then
+    # Seeds: the ONNX backend node tests' models (libonnx-testdata), when installed.
+    for m in /usr/share/libonnx-testdata/data/node/*/model.onnx; do
+      [ -f "$m" ] && cp "$m" "$corpus/$(basename "$(dirname "$m")").onnx"
+    done
   else
     find "$here/samples" "$here/tests/lit" -name '*.pir' -exec cp {} "$corpus/" \;
   fi

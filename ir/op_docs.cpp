@@ -123,6 +123,7 @@ const std::map<std::string_view, const char*>& opNotes() {
   static const std::map<std::string_view, const char*> notes = {
       {"gelu", "the tanh approximation"},
       {"gelu_erf", "the exact (erf) form"},
+      {"erf", "the error function (ONNX Erf)"},
       {"cast", "float to int truncates toward zero; out of range saturates; grad only between float dtypes"},
       {"detach", "blocks gradients"},
       {"print_tensor", "returns `x`; prints `TITLE: VALUE` in program order (empty title: the tensor's name)"},

@@ -272,6 +272,12 @@ RULE(GeluErf) {
   Value* d = c.emit(OpCode::Add, {cdf, c.emit(OpCode::Mul, {x, pdf})});
   unaryGive(c, mulBy(c, c.grad(0), d));
 }
+RULE(Erf) {
+  // d/dx erf(x) = 2/sqrt(pi) exp(-x^2)
+  Value* x = c.inValue(0);
+  Value* e = c.emit(OpCode::Exp, {c.emitLit(OpCode::Mul, c.emit(OpCode::Mul, {x, x}), -1)});
+  unaryGive(c, mulBy(c, c.grad(0), c.emitLit(OpCode::Mul, e, 2.0 / std::sqrt(M_PI))));
+}
 RULE(Swish) {
   // y = x s(x): dy/dx = s (1 + x (1 - s))
   Value* x = c.inValue(0);

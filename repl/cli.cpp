@@ -18,6 +18,7 @@
 
 #include "frontend/builder.h"
 #include "frontend/recovery.h"
+#include "importers/onnx/importer.h"
 #include "ir/interrupt.h"
 #include "ir/op_docs.h"
 #include "ir/op_info.h"
@@ -125,6 +126,13 @@ constexpr CommandHelp kCommands[] = {
      "  --verify-each        verify the IR after every pass\n"
      "  -o OUT               write the result to OUT (atomically) instead of standard output\n"
      "  -Werror / -w         warnings become errors / are not shown\n"},
+    {"import", "import MODEL.onnx [-o OUT.pir] [--input-shape NAME=D0,D1,...]...",
+     "import an ONNX model as a .pir program (docs/importing.md)",
+     "Writes OUT.pir (default: MODEL with the extension .pir) and, beside it, one .npy file per\n"
+     "large initializer. Nothing is written when the import fails (exit 1).\n"
+     "Options:\n"
+     "  -o OUT.pir                     where to write the program\n"
+     "  --input-shape NAME=D0,D1,...   fix the dims of graph input NAME (its ONNX name); repeatable\n"},
     {"dot", "dot FILE [--graph=@g] [-o OUT]", "Graphviz DOT of the graphs",
      "Options:\n"
      "  --graph=@g   only graph @g\n"
@@ -538,6 +546,28 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
       return kUsageError;
     o.file = file;
     return replCommand(o, in, out, err);
+  }
+  if (name == "import") {
+    ImportOptions o;
+    bool ok = readCommandLine(args, *command, err, file, false, [&](ArgReader& r) {
+      if (r.valueFlag("-o", value)) return o.output = value, true;
+      if (r.valueFlag("--input-shape", value)) {
+        if (r.failed) return true;
+        std::string inputName, problem;
+        std::vector<int64_t> dims;
+        if (!onnx_import::parseInputShape(value, inputName, dims, problem)) {
+          usageError(err, "--input-shape: " + problem, command);
+          r.failed = true;
+        } else {
+          o.inputShapes[inputName] = dims;
+        }
+        return true;
+      }
+      return false;
+    });
+    if (!ok) return kUsageError;
+    o.model = *file;
+    return importCommand(o, out, err);
   }
   if (name == "dot") {
     DotOptions o;

@@ -8,6 +8,7 @@
 #pragma once
 #include <cstdint>
 #include <iosfwd>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +49,12 @@ struct ReplOptions {
   WarningPolicy warnings = WarningPolicy::Report;  // -Werror / -w
 };
 
+struct ImportOptions {
+  std::string model;                  // MODEL.onnx
+  std::optional<std::string> output;  // -o OUT.pir; default: MODEL with .pir for its extension
+  std::map<std::string, std::vector<int64_t>> inputShapes;  // --input-shape NAME=D0,D1,...
+};
+
 struct DotOptions {
   std::string file;
   std::optional<std::string> graph;   // --graph=@g (name without '@')
@@ -66,6 +73,7 @@ struct ProfileOptions {
 int runCommand(const RunOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
 int disasmCommand(const DisasmOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
 int replCommand(const ReplOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
+int importCommand(const ImportOptions& options, std::ostream& out, std::ostream& err);
 int dotCommand(const DotOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
 int profileCommand(const ProfileOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
 

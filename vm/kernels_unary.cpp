@@ -17,7 +17,7 @@ namespace {
 
 enum class Un : uint8_t {
   Abs, Neg, Sign, Exp, Log, Log2, Sqrt, Rsqrt, Reciprocal, Square, Sin, Cos, Tanh, Sigmoid, Relu,
-  Gelu, GeluErf, Swish, Softplus, Ceil, Floor, Round, IsNan, IsInf, IsFinite, LogicalNot, Clip,
+  Gelu, GeluErf, Erf, Swish, Softplus, Ceil, Floor, Round, IsNan, IsInf, IsFinite, LogicalNot, Clip,
 };
 
 std::optional<Un> unaryOf(OpCode c) {
@@ -39,6 +39,7 @@ std::optional<Un> unaryOf(OpCode c) {
     case OpCode::Relu: case OpCode::ReluInplace: return Un::Relu;
     case OpCode::Gelu: case OpCode::GeluInplace: return Un::Gelu;
     case OpCode::GeluErf: return Un::GeluErf;
+    case OpCode::Erf: return Un::Erf;
     case OpCode::Swish: return Un::Swish;
     case OpCode::Softplus: return Un::Softplus;
     case OpCode::Ceil: return Un::Ceil;
@@ -102,13 +103,14 @@ constexpr int simdKindOf(Un u) {
 // Ops computed one element at a time with the C library (log2, sin, cos, erf,
 // log1p are within 1 ulp in glibc); slow but the same for every position.
 template <Un U> constexpr bool kScalarLibm =
-    U == Un::Log2 || U == Un::Sin || U == Un::Cos || U == Un::GeluErf || U == Un::Softplus;
+    U == Un::Log2 || U == Un::Sin || U == Un::Cos || U == Un::GeluErf || U == Un::Erf || U == Un::Softplus;
 
 template <Un U, class C> C libmValue(C v) {
   if constexpr (U == Un::Log2) return std::log2(v);
   else if constexpr (U == Un::Sin) return std::sin(v);
   else if constexpr (U == Un::Cos) return std::cos(v);
   else if constexpr (U == Un::GeluErf) return C(0.5) * v * (C(1) + std::erf(v * C(0.7071067811865476)));
+  else if constexpr (U == Un::Erf) return std::erf(v);
   else return (v < 0 ? C(0) : v) + std::log1p(std::exp(-std::abs(v)));  // softplus without overflow
 }
 
@@ -217,7 +219,7 @@ template <class T> PreparedKernel selectUnary(Un u, const UnaryState& s) {
     break;
     PIR_UN(Abs) PIR_UN(Neg) PIR_UN(Sign) PIR_UN(Exp) PIR_UN(Log) PIR_UN(Log2) PIR_UN(Sqrt) PIR_UN(Rsqrt)
     PIR_UN(Reciprocal) PIR_UN(Square) PIR_UN(Sin) PIR_UN(Cos) PIR_UN(Tanh) PIR_UN(Sigmoid) PIR_UN(Relu)
-    PIR_UN(Gelu) PIR_UN(GeluErf) PIR_UN(Swish) PIR_UN(Softplus) PIR_UN(Ceil) PIR_UN(Floor) PIR_UN(Round)
+    PIR_UN(Gelu) PIR_UN(GeluErf) PIR_UN(Erf) PIR_UN(Swish) PIR_UN(Softplus) PIR_UN(Ceil) PIR_UN(Floor) PIR_UN(Round)
     PIR_UN(IsNan) PIR_UN(IsInf) PIR_UN(IsFinite) PIR_UN(LogicalNot) PIR_UN(Clip)
 #undef PIR_UN
   }

@@ -186,6 +186,7 @@ const UnaryCase kUnary[] = {
     {OpCode::Softplus, "softplus", softplusRef, 3, false},
     {OpCode::Gelu, "gelu", geluRef, 4, true},
     {OpCode::GeluErf, "gelu_erf", [](LD x) { return 0.5L * x * (1 + std::erf(x / std::sqrt(2.0L))); }, 4, true},
+    {OpCode::Erf, "erf", [](LD x) { return std::erf(x); }, 2, false},
 };
 
 // The bound for one value: an f16 result is an f32 result (a few f32 ulps at
