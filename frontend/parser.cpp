@@ -301,7 +301,12 @@ PIR_ACTION(string_body) {
 
 // ---- data literals
 
-PIR_ACTION(lit_number) { literalScalar(s, parseDouble(in, s), false, s.loc(in.iterator())); }
+PIR_ACTION(lit_number) {
+  const double v = parseDouble(in, s);
+  literalScalar(s, v, false, s.loc(in.iterator()));
+  if (looksIntegral(in.string_view()) && std::abs(v) >= 9007199254740992.0)  // 2^53: from there on, a double may round
+    s.lit->inexactIntegers.emplace_back(s.lit->values.size() - 1, in.string());
+}
 PIR_ACTION(lit_true) { literalScalar(s, 1.0, true, s.loc(in.iterator())); }
 PIR_ACTION(lit_false) { literalScalar(s, 0.0, true, s.loc(in.iterator())); }
 

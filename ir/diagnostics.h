@@ -7,11 +7,22 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ir/source.h"
 
 namespace pir {
+
+// "who: text", the one way a message gets the name of what it is about (an op, a
+// declaration): unless `text` already starts with "who: " (a shared helper that
+// names the op it serves), so no message reads "slice: slice: ...".
+inline std::string prefixed(std::string_view who, std::string_view text) {
+  std::string head(who);
+  head += ": ";
+  if (text.substr(0, head.size()) == head) return std::string(text);
+  return head + std::string(text);
+}
 
 enum class Severity { Error, Warning, Note };
 

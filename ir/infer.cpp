@@ -31,7 +31,7 @@ struct Ctx {
   std::string_view name() const { return op.info().name; }
 
   [[noreturn]] void fail(SourceLoc loc, const std::string& msg, std::vector<Note> notes = {}) const {
-    diags.fail(loc.valid() ? loc : op.loc, std::string(name()) + ": " + msg, std::move(notes));
+    diags.fail(loc.valid() ? loc : op.loc, prefixed(name(), msg), std::move(notes));
   }
   [[noreturn]] void fail(const std::string& msg) const { fail(op.loc, msg); }
 

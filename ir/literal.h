@@ -2,6 +2,7 @@
 #pragma once
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ir/dtype.h"
@@ -21,6 +22,9 @@ struct Literal {
   Kind kind = Kind::Data;
   Shape shape;                 // Data: [] for a scalar; [0] for `[]`
   std::vector<double> values;  // Data: numbers; true/false are 1/0. Exact for every int dtype we store.
+  // Data: the integers a double does not hold exactly (beyond 2^53), as written, by
+  // element index: a diagnostic quotes 18446744073709551615, not its double 2^64.
+  std::vector<std::pair<size_t, std::string>> inexactIntegers;
   bool hasBool = false;        // Data: some element was written true/false
   bool hasNumber = false;      // Data: some element was written as a number
   std::string path, resolvedPath;

@@ -251,11 +251,17 @@ void checkLiteralData(const Literal& lit, const TensorType& type, std::string_vi
         diags.fail(loc, w + "value " + valueText(v) + " is out of range for " + std::string(dtypeName(type.dtype)));
     return;
   }
-  for (double v : lit.values) {
+  for (size_t i = 0; i < lit.values.size(); ++i) {
+    const double v = lit.values[i];
     if (!std::isfinite(v) || std::floor(v) != v)
       diags.fail(loc, w + "value " + valueText(v) + " is not an integer (" + std::string(dtypeName(type.dtype)) + ")");
-    if (v < lo || v > hi)
-      diags.fail(loc, w + "value " + valueText(v) + " is out of range for " + std::string(dtypeName(type.dtype)));
+    if (v < lo || v > hi) {
+      // As written when a double does not hold it exactly (every integer dtype is in range of one).
+      std::string text = valueText(v);
+      for (const auto& [index, written] : lit.inexactIntegers)
+        if (index == i) text = written;
+      diags.fail(loc, w + "value " + text + " is out of range for " + std::string(dtypeName(type.dtype)));
+    }
   }
 }
 

@@ -461,9 +461,15 @@ RULE(L1) {
   c.give(0, mulBy(c, c.expandReduced(c.grad(0), reduced, s), c.emit(OpCode::Sign, {c.inValue(0)})));
 }
 RULE(L2) {
+  // d |x| / dx = x / |x|, and 0 where |x| = 0 (PyTorch's subgradient at the zero
+  // vector), computed without dividing by zero.
   const Shape& s = c.inType(0).shape;
   auto reduced = c.reducedAxes(s.size());
-  Value* w = c.emit(OpCode::Div, {c.inValue(0), expandedOut(c, reduced)});
+  Value* x = c.inValue(0);
+  Value* norm = expandedOut(c, reduced);
+  Value* isZero = maskOf(c, c.emitLit(OpCode::Equal, norm, 0), x->type.dtype);
+  Value* w = c.emit(OpCode::Div, {x, c.emit(OpCode::Add, {norm, isZero})});
+  w = c.emit(OpCode::Mul, {w, c.emit(OpCode::Sub, {literal(1), val(isZero)})});
   c.give(0, mulBy(c, c.expandReduced(c.grad(0), reduced, s), w));
 }
 RULE(CumSum) {

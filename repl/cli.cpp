@@ -77,6 +77,8 @@ class RunInterruptScope {
 constexpr int kOk = 0;
 constexpr int kProgramError = 1;
 constexpr int kUsageError = 2;
+// --threads: replica threads are real threads; beyond this a run would only thrash.
+constexpr int kMaxThreads = 4096;
 
 struct CommandHelp {
   std::string_view name;
@@ -486,8 +488,9 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
         char* end = nullptr;
         errno = 0;
         long n = std::strtol(value.c_str(), &end, 10);
-        if (value.empty() || *end != '\0' || errno != 0 || n < 1 || n > 4096) {
-          usageError(err, "--threads needs a positive integer, got '" + value + "'", command);
+        if (value.empty() || *end != '\0' || errno != 0 || n < 1 || n > kMaxThreads) {
+          usageError(err, "--threads needs an integer from 1 to " + std::to_string(kMaxThreads) + ", got '" + value + "'",
+                     command);
           r.failed = true;
           return true;
         }

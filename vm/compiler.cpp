@@ -67,7 +67,7 @@ HostTensor materialize(const Literal& lit, const TensorType& t, uint32_t baseSee
       try {
         arr = readNpy(lit.resolvedPath.empty() ? lit.path : lit.resolvedPath);
       } catch (const NpyError& e) {
-        diags.fail(lit.loc, std::string(what) + ": " + e.what());
+        diags.fail(lit.loc, prefixed(what, e.what()));
       }
       const HostTensor& src = arr.tensor;
       if (src.type.shape != t.shape)
@@ -555,7 +555,7 @@ class GraphCompiler {
     const int64_t R = std::max<int64_t>(1, m_.options.replication);
     const ReplicaGrouping g = readGrouping(attr.group(), R);
     // The verifier rejects these first; a module built by a pass is checked again here.
-    if (auto why = groupingError(g, R)) diags_.fail(op.loc, std::string(op.info().name) + ": " + *why);
+    if (auto why = groupingError(g, R)) diags_.fail(op.loc, prefixed(op.info().name, *why));
     c.stride = g.stride;
     c.groupSize = g.groupSize;
     return c;
@@ -597,7 +597,7 @@ class GraphCompiler {
     try {
       perm = viewPermutation(op, operand.type());
     } catch (const KernelError& e) {
-      diags_.fail(op.loc, std::string(op.info().name) + ": " + e.what());
+      diags_.fail(op.loc, prefixed(op.info().name, e.what()));
     }
     if (perm.empty()) return false;
     const uint32_t slot = newArena(&v, pos);
@@ -868,7 +868,7 @@ class GraphCompiler {
                                  : prepareMatMulTransposed(inTypes.at(0), in.b & 1u, inTypes.at(1), in.b & 2u,
                                                            outTypes.at(0)));
     } catch (const KernelError& e) {
-      diags_.fail(op.loc, std::string(info.name) + ": " + e.what());
+      diags_.fail(op.loc, prefixed(info.name, e.what()));
     }
     cg_->maxOperands = std::max<size_t>(cg_->maxOperands, in.nIn + in.nOut);
     return true;

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <utility>
 
+#include "ir/diagnostics.h"
 #include "ir/interrupt.h"
 #include "ir/number_format.h"
 #include "vm/format.h"
@@ -131,7 +132,7 @@ void Interpreter::completeCollective() {
 
 void Interpreter::faultAtPending(std::string msg, bool aborted) {
   const Op* op = pending_.instr ? pending_.instr->op : nullptr;
-  std::string text = std::string(op ? op->info().name : "collective") + ": " + msg;
+  std::string text = prefixed(op ? op->info().name : "collective", msg);
   if (numReplicas_ > 1) text += " (replica " + std::to_string(replica_) + ")";
   RuntimeFault f(op, std::move(text));
   f.aborted = aborted;
@@ -153,7 +154,7 @@ void Interpreter::budgetExceeded(const Instr& in) {
 }
 
 void Interpreter::fault(const Instr& in, std::string msg, std::vector<Note> notes) {
-  std::string text = std::string(in.op ? in.op->info().name : "vm") + ": " + msg;
+  std::string text = prefixed(in.op ? in.op->info().name : "vm", msg);
   if (numReplicas_ > 1) text += " (replica " + std::to_string(replica_) + ")";
   throw RuntimeFault(in.op, std::move(text), std::move(notes));
 }

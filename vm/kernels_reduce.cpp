@@ -267,8 +267,8 @@ template <class T, bool Log> void runSoftmax(const SoftmaxState& s, const Tensor
   const T* x = reordered(s.layout.reorder, ins[0].as<const T>(), n, scratch);
   const CRowArrMap<T> m(x, rows, cols);
   const RowArr<C> xc = m.template cast<C>();
-  Vec<C> mx = xc.rowwise().redux([](C a, C b) { return nanMax(a, b); });
-  mx = mx.isFinite().select(mx, C(0));
+  const Vec<C> rowMax = xc.rowwise().redux([](C a, C b) { return nanMax(a, b); });
+  const Vec<C> mx = rowMax.isFinite().select(rowMax, C(0));
   const RowArr<C> shifted = xc.colwise() - mx;
   // exp, sums and log through the vm/simd_kernels.h loops (exact to ~1 ulp,
   // the same function for every element).
@@ -284,6 +284,10 @@ template <class T, bool Log> void runSoftmax(const SoftmaxState& s, const Tensor
   } else {
     r = e.colwise() / sum;
   }
+  // A row whose max is not finite (+inf, a NaN, or -inf everywhere) has NaN in
+  // x - max: the whole row is NaN (PyTorch), softmax and log_softmax alike.
+  for (int64_t i = 0; i < rows; ++i)
+    if (!std::isfinite(rowMax[i])) r.row(i).setConstant(std::numeric_limits<C>::quiet_NaN());
   if (!s.layout.reorder.needed) {
     Eigen::Map<RowArr<T>>(outs[0].as<T>(), rows, cols) = r.template cast<T>();
   } else {

@@ -158,6 +158,42 @@ TEST_F(BuilderTest, I64WarnsOncePerDeclaration) {
   EXPECT_EQ(fails("const %b : i64[] = 3000000000"), "1:20: const %b: value 3000000000 is out of range for i32");
 }
 
+// Every integer dtype accepts its extremes and rejects one beyond, quoting the value
+// as written, also where a double would round it (2^53 + 1, 2^63 - 1, 2^64 - 1).
+TEST_F(BuilderTest, IntegerLiteralExtremesAreExactInEveryIntegerDType) {
+  struct Range {
+    const char* dtype;
+    const char* stored;
+    const char *min, *max, *below, *above;
+  };
+  const Range ranges[] = {
+      {"i8", "i8", "-128", "127", "-129", "128"},
+      {"i16", "i16", "-32768", "32767", "-32769", "32768"},
+      {"i32", "i32", "-2147483648", "2147483647", "-2147483649", "2147483648"},
+      {"i64", "i32", "-2147483648", "2147483647", "-9223372036854775809", "9223372036854775807"},
+      {"u8", "u8", "0", "255", "-1", "256"},
+      {"u16", "u16", "0", "65535", "-1", "65536"},
+      {"u32", "u32", "0", "4294967295", "-1", "4294967296"},
+      {"u64", "u32", "0", "4294967295", "-1", "18446744073709551615"},
+  };
+  for (const Range& r : ranges) {
+    SCOPED_TRACE(r.dtype);
+    diags.clear();
+    EXPECT_TRUE(build(std::string("const %a : ") + r.dtype + "[2] = [" + r.min + ", " + r.max + "]")) << error();
+    for (const char* beyond : {r.below, r.above}) {
+      diags.clear();
+      EXPECT_EQ(fails(std::string("const %b : ") + r.dtype + "[2] = [0, " + beyond + "]"),
+                std::string("1:") + std::to_string(15 + std::string(r.dtype).size()) + ": const %b: value " + beyond +
+                    " is out of range for " + r.stored);
+    }
+  }
+  for (const char* wide : {"9007199254740993", "-9007199254740993", "18446744073709551615", "99999999999999999999"}) {
+    diags.clear();
+    EXPECT_EQ(fails(std::string("const %c : u32[] = ") + wide), std::string("1:20: const %c: value ") + wide +
+                                                                  " is out of range for u32");
+  }
+}
+
 TEST_F(BuilderTest, GeneratorsOnlyOnVar) {
   EXPECT_TRUE(build("var %w : f32[3] = uniform(-1, 1, 7)\nvar %z : f32[3] = zeros")) << error();
   // The grammar already rejects this; the builder checks it for other producers of ast.

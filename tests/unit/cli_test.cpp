@@ -123,6 +123,16 @@ TEST(Cli, MaxStepsBoundsTheRunsOfRunAndRepl) {
   }
 }
 
+TEST(Cli, ThreadsOutOfRangeStatesTheLimit) {
+  const std::string program = "const %a : f32[] = 1\nrun\nprint %a\n";
+  for (const char* bad : {"--threads=100000", "--threads=0", "--threads=-3", "--threads=x"}) {
+    Result r = runPir({"run", "-", bad}, program);
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_NE(r.err.find("--threads needs an integer from 1 to 4096, got '"), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(runPir({"run", "-", "--threads=4096"}, program).status, 0);
+}
+
 TEST(Cli, UnknownPassIsAUsageErrorListingPasses) {
   Result r = runPir({"opt", "-", "--passes=no-such-pass"}, kGood);
   EXPECT_EQ(r.status, 2);

@@ -349,6 +349,14 @@ TEST_F(InferTest, EveryReducingCollectiveChecksItsOperandAgainstItsOp) {
   EXPECT_EQ(reducing, 3);  // all_reduce, all_reduce_, reduce_scatter
 }
 
+// Every prefix ("op: ") is added through prefixed(), which never repeats it.
+TEST(Prefixed, AddsTheNameOnce) {
+  EXPECT_EQ(prefixed("slice", "step is 0"), "slice: step is 0");
+  EXPECT_EQ(prefixed("slice", "slice: step is 0"), "slice: step is 0");
+  EXPECT_EQ(prefixed("slice", "slice_: x"), "slice: slice_: x");
+  EXPECT_EQ(prefixed("var %w", "var %w: bad grouping"), "var %w: bad grouping");
+}
+
 TEST_F(InferTest, LiteralOperandsTakeTheFirstTensorsDType) {
   Op& o = op(OpCode::Add, {T(DType::I16, {2})});
   Operand lit;
