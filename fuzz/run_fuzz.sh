@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang + ASan/UBSan and runs each for a bounded
-# time over a seed corpus of every sample and golden test (NPY: files written by
-# the goldens and a few made here), with the op-table dictionary fuzz/pir.dict.
+# time over a seed corpus of every sample and golden test and the hostile seeds of
+# fuzz/corpus (NPY: files written by the goldens and a few made here, with huge and
+# zero-size dims), with the op-table dictionary fuzz/pir.dict.
 # Usage: fuzz/run_fuzz.sh [SECONDS_PER_TARGET] [BUILD_DIR] [TARGET...]
 # PIR_FUZZ_FLAGS adds libFuzzer flags (e.g. -entropic=0, see docs/decisions.md).
 # PIR_FUZZ_SANITIZE=undefined builds with UBSan alone (about twice the inputs per
@@ -53,6 +54,10 @@ seeds = {
   'b1': npy('|b1', '(2, 2)', bytes([0, 1, 2, 0])),
   'f2v2': npy('<f2', '(1,)', b'\x00\x3c', 2),
   'empty': npy('<f8', '(0, 5)', b''),
+  'giant_empty': npy('<f4', '(4611686018427387904, 4, 0)', b''),
+  'zero_giant': npy('<i4', '(0, 9223372036854775807)', b''),
+  'giant_claims': npy('<f4', '(4611686018427387904,)', struct.pack('<2f', 1, 2)),
+  'wrapping_dims': npy('<u1', '(4294967296, 4294967296)', b'\x00'),
   'scalar': npy('<u2', '()', b'\x07\x00'),
 }
 for k, v in seeds.items():
@@ -64,7 +69,8 @@ PY
       [ -f "$m" ] && cp "$m" "$corpus/$(basename "$(dirname "$m")").onnx"
     done
   else
-    find "$here/samples" "$here/tests/lit" -name '*.pir' -exec cp {} "$corpus/" \;
+    # fuzz/corpus: hostile seeds (2^62-sized and zero-size dims, strides at the int64 limits).
+    find "$here/samples" "$here/tests/lit" "$here/fuzz/corpus" -name '*.pir' -exec cp {} "$corpus/" \;
   fi
   echo "== $target: ${seconds}s"
   # -rss_limit_mb bounds memory; -timeout flags hangs (25 s: a 1.4 s input under ASan
