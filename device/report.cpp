@@ -32,8 +32,19 @@ std::string fixed(unsigned __int128 numerator, unsigned __int128 denominator, in
   return out;
 }
 
+// Cycle counts saturate at UINT64_MAX (a repeat of 2^62 iterations): such a count
+// is a lower bound, printed "18446744073709551615+", and a share of a saturated
+// whole is unknown, printed "-" (never 100% for two phases).
+constexpr uint64_t kSaturatedCycles = UINT64_MAX;
+std::string cyclesText(uint64_t c);
+std::string share(uint64_t part, uint64_t whole);
+
 std::string microseconds(uint64_t cycles, int decimals) { return fixed(static_cast<unsigned __int128>(cycles) * 1000000, cost::kClockHz, decimals); }
 std::string percent(uint64_t part, uint64_t whole) { return fixed(static_cast<unsigned __int128>(part) * 100, whole, 2) + "%"; }
+
+std::string share(uint64_t part, uint64_t whole) {
+  return whole == kSaturatedCycles ? "-" : percent(part, whole);
+}
 
 std::string pad(std::string s, size_t width, bool right = true) {
   if (s.size() >= width) return s;
@@ -88,6 +99,7 @@ std::string jsonString(std::string_view s) {
 
 std::string num(uint64_t v) { return std::to_string(v); }
 std::string num(int64_t v) { return std::to_string(v); }
+std::string cyclesText(uint64_t c) { return num(c) + (c == kSaturatedCycles ? "+" : ""); }
 
 std::string phasesJson(const PhaseCycles& c) {
   return "\"compute\": " + num(c.compute) + ", \"exchange\": " + num(c.exchange) + ", \"sync\": " + num(c.sync) +
@@ -114,12 +126,16 @@ std::string formatProfile(const Profile& p, const SourceManager& sources, bool m
 
   const PhaseCycles& t = p.totals;
   const uint64_t sum = t.total();
-  s += "\ncycles per run: " + num(p.elapsedCycles) + " (" + microseconds(p.elapsedCycles, 3) + " us)\n";
-  s += "  compute   " + pad(num(t.compute), 12) + "  " + pad(percent(t.compute, sum), 8) + "\n";
-  s += "  exchange  " + pad(num(t.exchange), 12) + "  " + pad(percent(t.exchange, sum), 8) + "\n";
-  s += "  sync      " + pad(num(t.sync), 12) + "  " + pad(percent(t.sync, sum), 8) + "  (" + num(t.syncs) + " syncs)\n";
-  s += "  host IO   " + pad(num(t.hostIo), 12) + "  " + pad(percent(t.hostIo, sum), 8) + "\n";
-  if (sum > p.elapsedCycles)
+  const bool saturated = p.elapsedCycles == kSaturatedCycles || sum == kSaturatedCycles;
+  s += "\ncycles per run: " + cyclesText(p.elapsedCycles) + " (" +
+       (p.elapsedCycles == kSaturatedCycles ? "more than " : "") + microseconds(p.elapsedCycles, 3) + " us)\n";
+  if (saturated)
+    s += "  (saturated: the estimate exceeds 2^64 - 1 cycles; a count with + is a lower bound, a share - unknown)\n";
+  s += "  compute   " + pad(cyclesText(t.compute), 12) + "  " + pad(share(t.compute, sum), 8) + "\n";
+  s += "  exchange  " + pad(cyclesText(t.exchange), 12) + "  " + pad(share(t.exchange, sum), 8) + "\n";
+  s += "  sync      " + pad(cyclesText(t.sync), 12) + "  " + pad(share(t.sync, sum), 8) + "  (" + num(t.syncs) + " syncs)\n";
+  s += "  host IO   " + pad(cyclesText(t.hostIo), 12) + "  " + pad(share(t.hostIo, sum), 8) + "\n";
+  if (sum > p.elapsedCycles && !saturated)
     s += "  overlap   " + pad(num(sum - p.elapsedCycles), 12) + "  (IO on io tiles hidden behind compute)\n";
 
   std::vector<const OpProfile*> ops = opsByCycles(p);
@@ -131,8 +147,9 @@ std::string formatProfile(const Profile& p, const SourceManager& sources, bool m
   for (size_t i = 0; i < shown; ++i) {
     const OpProfile& r = *ops[i];
     std::string where = locationText(sources, r.op->loc);
-    s += "  " + pad(num(r.cycles.total()), 10) + pad(num(r.executions), 7) + pad(num(r.cycles.compute), 10) +
-         pad(num(r.cycles.exchange), 10) + pad(num(r.cycles.sync), 9) + pad(num(r.cycles.hostIo), 10) + "  " + opLabel(r) +
+    s += "  " + pad(cyclesText(r.cycles.total()), 10) + pad(num(r.executions), 7) + pad(cyclesText(r.cycles.compute), 10) +
+         pad(cyclesText(r.cycles.exchange), 10) + pad(cyclesText(r.cycles.sync), 9) + pad(cyclesText(r.cycles.hostIo), 10) +
+         "  " + opLabel(r) +
          (where.empty() ? "" : "  (" + where + ")") + "\n";
   }
   if (mapping) {

@@ -234,6 +234,18 @@ TEST(Cycles, HandComputedPhases) {
   EXPECT_EQ(elapsed("h2d $x : f32[64]\n%x = host_load $x\n"), kHostLatencyCycles + 256 / kHostBytesPerCycle + kSyncCycles);
 }
 
+TEST(Cycles, ASaturatedEstimateSaysSoInTheReport) {
+  Built b("graph @g(%x: f32[64]) -> (f32[64]) {\n  %y = add %x, %x\n  return %y\n}\n"
+          "const %a : f32[64] = 1\n%b = repeat @g(%a) {count = 4611686018427387904}\n");
+  ASSERT_TRUE(b.ok) << b.err.str();
+  const Profile p = profileModule(b.m, b.diags, 0);
+  EXPECT_EQ(p.elapsedCycles, UINT64_MAX);
+  const std::string text = formatProfile(p, b.sm, false);
+  EXPECT_NE(text.find("cycles per run: 18446744073709551615+ (more than "), std::string::npos) << text;
+  EXPECT_NE(text.find("(saturated: the estimate exceeds 2^64 - 1 cycles"), std::string::npos) << text;
+  EXPECT_EQ(text.find("100.00%"), std::string::npos) << text;
+}
+
 TEST(Cycles, DeterministicAndCountsExecutions) {
   const std::string text = "ir {tiles_per_ipu = 4}\ngraph @g(%x: f32[64]) -> (f32[64]) {\n  %y = add %x, %x\n  return %y\n}\n"
                            "const %a : f32[64] = 1\n%b = repeat @g(%a) {count = 1000000}\n";
