@@ -176,21 +176,26 @@ TEST_F(BuilderTest, IntegerLiteralExtremesAreExactInEveryIntegerDType) {
       {"u32", "u32", "0", "4294967295", "-1", "4294967296"},
       {"u64", "u32", "0", "4294967295", "-1", "18446744073709551615"},
   };
+  int n = 0;
   for (const Range& r : ranges) {
     SCOPED_TRACE(r.dtype);
     diags.clear();
-    EXPECT_TRUE(build(std::string("const %a : ") + r.dtype + "[2] = [" + r.min + ", " + r.max + "]")) << error();
+    const std::string a = "%a" + std::to_string(++n);
+    EXPECT_TRUE(build("const " + a + " : " + r.dtype + "[2] = [" + r.min + ", " + r.max + "]")) << error();
     for (const char* beyond : {r.below, r.above}) {
       diags.clear();
-      EXPECT_EQ(fails(std::string("const %b : ") + r.dtype + "[2] = [0, " + beyond + "]"),
-                std::string("1:") + std::to_string(15 + std::string(r.dtype).size()) + ": const %b: value " + beyond +
-                    " is out of range for " + r.stored);
+      const std::string b = "%b" + std::to_string(++n);
+      const std::string text = "const " + b + " : " + r.dtype + "[2] = [0, " + beyond + "]";
+      EXPECT_EQ(fails(text), "1:" + std::to_string(text.find("= [") + 3) + ": const " + b + ": value " + beyond +
+                                 " is out of range for " + r.stored);
     }
   }
   for (const char* wide : {"9007199254740993", "-9007199254740993", "18446744073709551615", "99999999999999999999"}) {
     diags.clear();
-    EXPECT_EQ(fails(std::string("const %c : u32[] = ") + wide), std::string("1:20: const %c: value ") + wide +
-                                                                  " is out of range for u32");
+    const std::string c = "%c" + std::to_string(++n);
+    const std::string text = "const " + c + " : u32[] = " + wide;
+    EXPECT_EQ(fails(text), "1:" + std::to_string(text.find("= ") + 3) + ": const " + c + ": value " + wide +
+                               " is out of range for u32");
   }
 }
 

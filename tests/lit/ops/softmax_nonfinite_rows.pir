@@ -10,5 +10,5 @@ const %y : f32[2,2] = [[inf, 1], [0, 1]]
 run
 print %s, %l, %c
 # CHECK: %s: f32[4,4] = {{\[\[}}nan, nan, nan, nan], [nan, nan, nan, nan], [nan, nan, nan, nan], [0, 0.5, 0.5, 0]]
-# CHECK-NEXT: %l: f32[4,4] = {{\[\[}}nan, nan, nan, nan], [nan, nan, nan, nan], [nan, nan, nan, nan], [-inf, -0.69314718, -0.69314718, -inf]]
+# CHECK-NEXT: %l: f32[4,4] = {{\[\[}}nan, nan, nan, nan], [nan, nan, nan, nan], [nan, nan, nan, nan], [-inf, -0.6931472, -0.6931472, -inf]]
 # CHECK-NEXT: %c: f32[2,2] = {{\[\[}}nan, 0.5], [nan, 0.5]]
