@@ -10,9 +10,10 @@
 #include <iostream>
 #include <sstream>
 #include <utility>
-#include <unordered_set>
+#include <set>
 
 #include "frontend/builder.h"
+#include "frontend/lexical.h"
 #include "frontend/parser.h"
 #include "ir/printer.h"
 #include "ir/diagnostics.h"
@@ -28,6 +29,9 @@
 namespace pir {
 
 namespace {
+
+// After a previewed value that `print` cannot show yet.
+constexpr const char* kPreviewNote = "(preview: `run` computes it)";
 
 struct MetaCommand {
   const char* name;
@@ -49,13 +53,6 @@ const MetaCommand kMetaCommands[] = {
     {"disasm", "[@g]", "show the VM bytecode of every graph (or one)"},
     {"reset", "", "variables back to their initial values, buffers cleared"},
     {"undo", "", "undo the last input (or :reset) that changed the program or the session"},
-};
-
-// Bare words Tab offers besides op names and dtypes (language.md).
-const char* const kKeywords[] = {
-    "ir", "h2d", "d2h", "remote_buffer", "graph", "main", "return", "attributes", "autodiff",
-    "feed", "run", "print", "write", "save", "var", "const", "exchange", "as", "using",
-    "true", "false", "nan", "inf", "uniform", "normal", "zeros", "ones", "load",
 };
 
 std::string_view trim(std::string_view s) {
@@ -110,147 +107,6 @@ std::string summarise(std::string_view input) {
 }
 
 
-bool isNameChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
-}
-
-// A token of the light scan below: 'v' %name, 'r' $name, 'g' @name, 'w' word,
-// 'p' one punctuation character, ';' end of a line or `;`.
-struct ScanToken {
-  char kind;
-  std::string text;
-};
-
-std::vector<ScanToken> scanTokens(std::string_view text) {
-  std::vector<ScanToken> tokens;
-  size_t i = 0;
-  while (i < text.size()) {
-    char c = text[i];
-    if (c == '#') {
-      while (i < text.size() && text[i] != '\n') ++i;
-    } else if (c == '"') {
-      for (++i; i < text.size() && text[i] != '"'; ++i)
-        if (text[i] == '\\') ++i;
-      ++i;
-    } else if (c == '\n' || c == ';') {
-      tokens.push_back({';', {}});
-      ++i;
-    } else if (c == ' ' || c == '\t' || c == '\r') {
-      ++i;
-    } else if ((c == '%' || c == '$' || c == '@') && i + 1 < text.size() && isNameChar(text[i + 1])) {
-      size_t b = ++i;
-      while (i < text.size() && isNameChar(text[i])) ++i;
-      tokens.push_back({c == '%' ? 'v' : c == '$' ? 'r' : 'g', std::string(text.substr(b, i - b))});
-    } else if (isNameChar(c)) {
-      size_t b = i;
-      while (i < text.size() && isNameChar(text[i])) ++i;
-      tokens.push_back({'w', std::string(text.substr(b, i - b))});
-    } else {
-      tokens.push_back({'p', std::string(1, c)});
-      ++i;
-    }
-  }
-  return tokens;
-}
-
-}  // namespace
-
-std::vector<std::string> implicitStreamLoads(std::string_view input, const Module& module) {
-  std::vector<ScanToken> tokens = scanTokens(input);
-  std::vector<std::string> loads;
-  std::unordered_set<std::string> loaded;  // = loads, for lookup
-  std::unordered_set<std::string> definedHere;
-  auto defined = [&](const std::string& n) { return module.main->lookup(n) || definedHere.count(n) != 0; };
-  auto isOpen = [](const ScanToken& t) { return t.kind == 'p' && (t.text == "(" || t.text == "[" || t.text == "{"); };
-  auto isClose = [](const ScanToken& t) { return t.kind == 'p' && (t.text == ")" || t.text == "]" || t.text == "}"); };
-
-  // One main-graph statement: names before a top-level `=` are defined, the
-  // others are used.
-  auto statement = [&](size_t b, size_t e) {
-    if (b >= e) return;
-    static const char* const notOps[] = {"feed", "run", "print", "write", "save", "autodiff",
-                                         "h2d", "d2h", "remote_buffer", "ir", "return"};
-    if (tokens[b].kind == 'w')
-      for (const char* w : notOps)
-        if (tokens[b].text == w) return;
-    size_t eq = e;
-    int depth = 0;
-    for (size_t k = b; k < e && eq == e; ++k) {
-      if (isOpen(tokens[k])) ++depth;
-      else if (isClose(tokens[k])) --depth;
-      else if (depth == 0 && tokens[k].kind == 'p' && tokens[k].text == "=") eq = k;
-    }
-    std::vector<std::string> defs;
-    for (size_t k = b; k < e; ++k) {
-      if (tokens[k].kind != 'v') continue;
-      const std::string& n = tokens[k].text;
-      if (eq != e && k < eq) {
-        defs.push_back(n);
-        continue;
-      }
-      if (defined(n) || loaded.count(n)) continue;
-      const Resource* r = module.findResource(n);
-      if (r && r->kind == Resource::Kind::H2D && loaded.insert(n).second) loads.push_back(n);
-    }
-    definedHere.insert(defs.begin(), defs.end());
-  };
-
-  std::vector<char> stack;  // open brackets; 'M' marks the brace of `main {`
-  size_t openBrackets = 0;  // entries of `stack` other than 'M' (kept, not counted per token: linear)
-  auto depth = [&] { return openBrackets; };
-  auto pushOpen = [&](char c) {
-    stack.push_back(c);
-    if (c != 'M') ++openBrackets;
-  };
-  auto popOpen = [&] {
-    if (stack.back() != 'M') --openBrackets;
-    stack.pop_back();
-  };
-  size_t start = 0;
-  for (size_t k = 0; k < tokens.size(); ++k) {
-    const ScanToken& t = tokens[k];
-    if (depth() == 0 && t.kind == 'w' && t.text == "graph") {
-      // A subgraph sees only its own names: skip its header and body.
-      int d = 0;
-      bool inBody = false;
-      for (++k; k < tokens.size(); ++k) {
-        if (isOpen(tokens[k])) {
-          if (d == 0 && tokens[k].text == "{" && !(tokens[k - 1].kind == 'w' && tokens[k - 1].text == "attributes"))
-            inBody = true;
-          ++d;
-        } else if (isClose(tokens[k]) && --d == 0 && inBody) {
-          break;
-        }
-      }
-      start = k + 1;
-      continue;
-    }
-    if (depth() == 0 && t.kind == 'w' && t.text == "main" && k + 1 < tokens.size() && tokens[k + 1].text == "{") {
-      pushOpen('M');
-      start = k + 2;
-      ++k;
-      continue;
-    }
-    if (isOpen(t)) {
-      pushOpen(t.text[0]);
-    } else if (isClose(t)) {
-      if (!stack.empty() && stack.back() == 'M' && depth() == 0) {
-        statement(start, k);
-        start = k + 1;
-        popOpen();
-        continue;
-      }
-      if (!stack.empty()) popOpen();
-    } else if (t.kind == ';' && depth() == 0) {
-      statement(start, k);
-      start = k + 1;
-    }
-  }
-  statement(start, tokens.size());
-  return loads;
-}
-
-namespace {
 }  // namespace
 
 struct Repl::Impl : BuildListener {
@@ -264,7 +120,7 @@ struct Repl::Impl : BuildListener {
   std::ostringstream pending;
   vm::Session session;
   Builder builder;
-  bool echo = true;  // off while loading a file or building implicit loads
+  bool echo = true;  // off while loading a file
 
   // Turns the echo off for a scope (exceptions included).
   struct EchoOff {
@@ -308,10 +164,18 @@ struct Repl::Impl : BuildListener {
   // ---- BuildListener: the echo -------------------------------------------------
   void valueDefined(const Value& v) override {
     if (!echo) return;
-    if (std::optional<vm::HostTensor> preview = session.preview(v)) {
-      pending << vm::formatValueLine("%" + v.name, preview->type.dtype, preview->type.shape, std::as_const(*preview).data()) << "\n";
+    vm::Session::Preview preview = session.preview(v);
+    if (preview.value) {
+      const vm::HostTensor& t = *preview.value;
+      pending << vm::formatValueLine("%" + v.name, t.type.dtype, t.type.shape, t.data());
+      // `print` shows a computed value only after a `run` computed it: the echo
+      // says that what it shows is a preview (variables and constants print as shown).
+      if (v.kind != Value::Kind::Var && v.kind != Value::Kind::Const) pending << "  " << kPreviewNote;
+      pending << "\n";
     } else {
-      pending << "%" << v.name << ": " << v.type.str() << "\n";
+      pending << "%" << v.name << ": " << v.type.str();
+      if (!preview.skipped.empty()) pending << "  (not previewed: " << preview.skipped << ")";
+      pending << "\n";
     }
   }
   void graphDefined(const Graph& g) override {
@@ -336,18 +200,13 @@ struct Repl::Impl : BuildListener {
   // Parses and builds buffer `file` through `into` as one input, undoing it
   // on any error. Returns true on success; a success that changed the program
   // or the session becomes an :undo entry.
-  // `prelude`: a buffer built first without echo (implicit stream loads), or 0.
-  bool evaluateBuffer(uint32_t file, Builder& into, const std::string& summary, uint32_t prelude = 0) {
+  bool evaluateBuffer(uint32_t file, Builder& into, const std::string& summary) {
     Module::Checkpoint checkpoint = module.checkpoint();
     auto snapshot = session.snapshot();
     const uint64_t generationBefore = module.generation;
     sessionChanged = false;
     bool ok = false;
     try {
-      if (prelude) {
-        EchoOff quiet(echo);
-        parseBuffer(prelude, into, diags);
-      }
       parseBuffer(file, into, diags);
       ok = true;
     } catch (const CompileError&) {
@@ -391,14 +250,7 @@ struct Repl::Impl : BuildListener {
   bool evaluateInput(const std::string& text, uint32_t firstLine) {
     if (trim(text).empty()) return true;
     uint32_t file = sources.add("<repl>", text, firstLine);
-    // tools.md §5 uses `%x` after `h2d $x` with no host_load: in the REPL, a
-    // main-graph use of an undefined %x that names an h2d stream loads it
-    // (`%x = host_load $x`, not echoed) before the input.
-    uint32_t prelude = 0;
-    std::string loads;
-    for (const std::string& n : implicitStreamLoads(text, module)) loads += "%" + n + " = host_load $" + n + "\n";
-    if (!loads.empty()) prelude = sources.add("<repl>", loads, firstLine);
-    return evaluateBuffer(file, builder, summarise(text), prelude);
+    return evaluateBuffer(file, builder, summarise(text));
   }
 
   // `in`: what FILE "-" reads (pir repl -).
@@ -720,8 +572,12 @@ struct Repl::Impl : BuildListener {
         if (module.main->lookup(v->name) == v.get()) offer("%" + v->name);
       // Names written earlier in the open input: a graph's parameters and
       // values while its body is being typed.
-      for (const ScanToken& t : scanTokens(openInput))
-        if (t.kind == 'v') offer("%" + t.text);
+      // Matching names only, each once: memory follows the distinct names, not the input.
+      std::set<std::string, std::less<>> seen;
+      forEachValueName(openInput, [&](std::string_view name) {
+        if (name.substr(0, word.size() - 1) == word.substr(1) && !seen.count(name)) seen.emplace(name);
+      });
+      for (const std::string& name : seen) offer("%" + name);
       std::sort(c.candidates.begin(), c.candidates.end());
       c.candidates.erase(std::unique(c.candidates.begin(), c.candidates.end()), c.candidates.end());
     } else if (!word.empty() && word.front() == '@') {
@@ -731,7 +587,7 @@ struct Repl::Impl : BuildListener {
       for (const auto& r : module.resources) offer("$" + r->name);
     } else {
       for (std::string_view op : allOpNames()) offer(std::string(op));
-      for (const char* k : kKeywords) offer(k);
+      for (std::string_view k : keywordSpellings()) offer(std::string(k));
       for (int t = 0; t < kNumDTypes; ++t) offer(std::string(dtypeName(static_cast<DType>(t))));
       std::sort(c.candidates.begin(), c.candidates.end());
       c.candidates.erase(std::unique(c.candidates.begin(), c.candidates.end()), c.candidates.end());

@@ -104,13 +104,6 @@ struct ReplRunOptions {
 // input failed, else 0; 2 if FILE cannot be read.
 int runRepl(const ReplRunOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
 
-// The REPL's implicit stream loads (tools.md §5 example: `%y = mul %x, %w`
-// right after `h2d $x`): the names %n, in order of first use, that main-graph
-// statements of `input` use where neither the main graph nor an earlier
-// statement of the input defines %n and an h2d stream $n exists. Subgraph
-// bodies and session commands are not scanned.
-std::vector<std::string> implicitStreamLoads(std::string_view input, const Module& module);
-
 // `~/.pir_history`, honouring $HOME; "" when HOME is unset.
 std::string defaultHistoryPath();
 

@@ -739,7 +739,7 @@ bool opTouchesDevice(const Op& op) {
 // no op added since writes storage in place; so its content is that of the
 // value at any later point of main (an in-place writer clears the cache).
 struct Session::PreviewCache {
-  std::unordered_map<uint64_t, std::optional<HostTensor>> values;  // by Value::uid; nullopt: not previewable
+  std::unordered_map<uint64_t, Preview> values;  // by Value::uid; without a value: not previewable
   uint64_t bytes = 0;
   size_t scannedOps = 0;        // main ops [0, scannedOps) were looked at by scan()
   uint64_t lastScannedUid = 0;  // uid of main.ops[scannedOps - 1]
@@ -782,8 +782,8 @@ struct Session::PreviewCache {
     }
     lastScannedUid = main.ops.empty() ? 0 : main.ops.back()->uid;
   }
-  void remember(const Value& v, const std::optional<HostTensor>& t) {
-    const uint64_t b = t ? t->bytes.size() : 0;
+  void remember(const Value& v, const Preview& t) {
+    const uint64_t b = t.value ? t.value->bytes.size() : 0;
     if (b > kPreviewCacheBytes) return;
     if (bytes + b > kPreviewCacheBytes) clearValues();  // bounded memory; the chain goes on from here
     values[v.uid] = t;
@@ -793,7 +793,7 @@ struct Session::PreviewCache {
   // there is room: it must not evict what the echo already holds.
   bool rememberIfRoom(const Value& v, const HostTensor& t) {
     if (bytes + t.bytes.size() > kPreviewCacheBytes) return false;
-    values[v.uid] = t;
+    values[v.uid] = Preview{t, {}};
     bytes += t.bytes.size();
     return true;
   }
@@ -825,8 +825,8 @@ HostTensor Session::previewVariable(const Value& v) {
   return t;
 }
 
-std::optional<HostTensor> Session::preview(const Value& v) {
-  if (!v.graph || !v.graph->isMain || !v.def) return std::nullopt;
+Session::Preview Session::preview(const Value& v) {
+  if (!v.graph || !v.graph->isMain || !v.def) return {};
   const Graph& main = *mp_->main;
   PreviewCache& cache = previewCache();
   cache.scan(main);
@@ -841,21 +841,22 @@ std::optional<HostTensor> Session::preview(const Value& v) {
       break;
     }
   }
-  if (defIndex >= main.ops.size()) return std::nullopt;
+  if (defIndex >= main.ops.size()) return {};
   // Only a value whose op is the last of main is cached: nothing after it has
   // written its storage (see PreviewCache).
   const bool cacheable = defIndex + 1 == main.ops.size();
-  auto finish = [&](std::optional<HostTensor> result) {
+  auto finish = [&](Preview result) {
     if (cacheable) cache.remember(v, result);
     return result;
   };
   // What stops one result's preview (a device op upstream, a fault, the step or
   // memory budget) stops its siblings' too: they are not tried again, one by one.
-  auto notPreviewable = [&]() -> std::optional<HostTensor> {
+  auto notPreviewable = [&](std::string why = {}) -> Preview {
+    Preview skipped{std::nullopt, std::move(why)};
     if (cacheable)
       for (const Value* r : v.def->results)
-        if (r && !cache.values.count(r->uid)) cache.remember(*r, std::nullopt);
-    return std::nullopt;
+        if (r && !cache.values.count(r->uid)) cache.remember(*r, skipped);
+    return skipped;
   };
 
   // The upstream cone, backwards: an op is needed if it defines or writes
@@ -901,10 +902,11 @@ std::optional<HostTensor> Session::preview(const Value& v) {
       auto hit = cache.values.find(o.value->uid);
       if (hit == cache.values.end()) {
         need(o.value);
-      } else if (!hit->second) {
-        return notPreviewable();  // upstream of a value that is not previewable
+      } else if (!hit->second.value) {
+        // Upstream of a value that is not previewable: for the same reason.
+        return notPreviewable(hit->second.skipped.empty() ? std::string() : "%" + o.value->name + " was not previewed");
       } else if (given.insert(o.value).second) {
-        givens.emplace_back(o.value, &*hit->second);
+        givens.emplace_back(o.value, &*hit->second.value);
       }
     }
   }
@@ -914,50 +916,65 @@ std::optional<HostTensor> Session::preview(const Value& v) {
   static const Program kNoProgram;
   if (callsSubgraphs) ensureReady();
   const Program& program = callsSubgraphs || program_ ? *program_ : kNoProgram;
-  std::vector<const Value*> variables;
   std::reverse(include.begin(), include.end());
   counters_.previewOpsCompiled += include.size();
-  std::unique_ptr<CompiledGraph> sub = compileMainSubset(
-      *mp_, program, include, diags_, givens, &variables, CompileOptions{.fuseElementwise = options_.fuseElementwise});
-  DeviceState tmp;  // shares the variables (copy-on-write): the subset unshares what it writes
-  tmp.vars.emplace_back();
-  for (const Value* var : variables) tmp.vars[0].push_back(previewVariable(*var));
-  tmp.remote.emplace_back(mp_->resources.size());
-  tmp.streams.resize(mp_->resources.size());
-  tmp.mainValues.resize(1);
+  // The preview's memory budget: the host-memory limit lowered, for its duration,
+  // to what the session holds plus previewMaxBytes.
+  struct PreviewMemoryLimit {
+    uint64_t saved = hostMemoryLimit();
+    explicit PreviewMemoryLimit(uint64_t extra) {
+      const uint64_t inUse = hostMemoryInUse();
+      setHostMemoryLimit(std::min(saved, inUse + std::min(extra, UINT64_MAX - inUse)));
+    }
+    ~PreviewMemoryLimit() { setHostMemoryLimit(saved); }
+  };
   try {
+    PreviewMemoryLimit memoryLimit(options_.previewMaxBytes);
+    std::vector<const Value*> variables;
+    std::unique_ptr<CompiledGraph> sub = compileMainSubset(
+        *mp_, program, include, diags_, givens, &variables, CompileOptions{.fuseElementwise = options_.fuseElementwise});
+    DeviceState tmp;  // shares the variables (copy-on-write): the subset unshares what it writes
+    tmp.vars.emplace_back();
+    for (const Value* var : variables) tmp.vars[0].push_back(previewVariable(*var));
+    tmp.remote.emplace_back(mp_->resources.size());
+    tmp.streams.resize(mp_->resources.size());
+    tmp.mainValues.resize(1);
     Interpreter interp(*mp_, program, tmp, 0, nullptr, &diags_.sources());
-    interp.setStepBudget(stepBudget());
+    interp.setStepBudget(options_.previewMaxSteps);
     AlignedBytes arena;
-    struct Charge {  // the steps are spent whether the preview succeeds or faults
-      Session& s;
-      const Interpreter& i;
-      ~Charge() { s.tookSteps(i.stepsTaken()); }
-    } charge{*this, interp};
-    const std::vector<std::byte*>& ptrs = interp.runDetached(*sub, arena);
-    auto valueOf = [&](const Value& r) -> std::optional<HostTensor> {
-      uint32_t slot = r.id < sub->valueSlot.size() ? sub->valueSlot[r.id] : kNoSlot;
-      if (slot == kNoSlot) return std::nullopt;
-      // A variable's value is shared with the state (copy-on-write), not copied.
-      if (sub->slots[slot].kind == SlotInfo::Kind::Var) return tmp.vars[0][sub->slots[slot].index];
-      HostTensor out(r.type);
-      copyBytes(out.data(), ptrs[slot], HostTensor::byteSize(r.type));
-      return out;
-    };
-    std::optional<HostTensor> result = finish(valueOf(v));
-    // The echo previews an op's results one by one, and each preview runs the
-    // whole op: the later results are kept now, or n results cost n^2.
-    if (cacheable)
-      for (const Value* r : v.def->results)
-        if (r && r->resultIndex > v.resultIndex && !cache.values.count(r->uid))
-          if (std::optional<HostTensor> t = valueOf(*r); !t || !cache.rememberIfRoom(*r, *t)) break;
-    return result;
-  } catch (const RuntimeFault& f) {
-    // Ctrl-C stops the input like a failed run; other faults are the run's to report.
-    if (interruptRequested()) diags_.fail(f.loc.valid() ? f.loc : v.loc, f.what(), f.notes);
-    return notPreviewable();
+    try {
+      const std::vector<std::byte*>& ptrs = interp.runDetached(*sub, arena);
+      auto valueOf = [&](const Value& r) -> std::optional<HostTensor> {
+        uint32_t slot = r.id < sub->valueSlot.size() ? sub->valueSlot[r.id] : kNoSlot;
+        if (slot == kNoSlot) return std::nullopt;
+        // A variable's value is shared with the state (copy-on-write), not copied.
+        if (sub->slots[slot].kind == SlotInfo::Kind::Var) return tmp.vars[0][sub->slots[slot].index];
+        HostTensor out(r.type);
+        copyBytes(out.data(), ptrs[slot], HostTensor::byteSize(r.type));
+        return out;
+      };
+      Preview result = finish(Preview{valueOf(v), {}});
+      // The echo previews an op's results one by one, and each preview runs the
+      // whole op: the later results are kept now, or n results cost n^2.
+      if (cacheable)
+        for (const Value* r : v.def->results)
+          if (r && r->resultIndex > v.resultIndex && !cache.values.count(r->uid))
+            if (std::optional<HostTensor> t = valueOf(*r); !t || !cache.rememberIfRoom(*r, *t)) break;
+      return result;
+    } catch (const RuntimeFault& f) {
+      // Ctrl-C stops the preview, not the input: the interrupt is consumed here.
+      if (interruptRequested()) {
+        clearInterrupt();
+        return notPreviewable("interrupted");
+      }
+      if (interp.budgetSpent())
+        return notPreviewable("it takes more than " + std::to_string(options_.previewMaxSteps) + " steps");
+      return notPreviewable(f.what());  // `run` reports it, located
+    }
+  } catch (const HostMemoryExhausted&) {
+    return notPreviewable("it needs more than " + std::to_string(options_.previewMaxBytes >> 20) + " MiB of host memory");
   } catch (const std::bad_alloc&) {
-    return notPreviewable();  // a preview is optional: no memory for it is not an error of the input
+    return notPreviewable("out of memory");  // a preview is optional: not an error of the input
   }
 }
 

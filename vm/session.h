@@ -57,6 +57,12 @@ struct SessionOptions {
   // main value is kept (the REPL, where any may be printed later).
   std::optional<std::set<std::string>> keptMainNames = std::nullopt;
   bool fuseElementwise = true;     // vm/compiler.h CompileOptions (off: one instruction per op)
+  // The budget of each preview (Session::preview), its own: a preview never spends
+  // maxSteps, and the session's budget does not bound it. A preview that would take
+  // more steps, or more host memory beyond what the session already holds, is
+  // skipped and says so. The defaults keep a preview well under a second.
+  uint64_t previewMaxSteps = uint64_t(1) << 24;
+  uint64_t previewMaxBytes = uint64_t(256) << 20;
 };
 
 class Session {
@@ -114,7 +120,18 @@ class Session {
   // subgraphs it calls; it compiles the whole program only when its cone calls
   // a subgraph. The cache is dropped when the state changes (run, write, reset,
   // restore) and when an op that writes a value in place is added to main.
-  std::optional<HostTensor> preview(const Value& v);
+  //
+  // Each preview has its own budget (SessionOptions::previewMaxSteps/Bytes); one
+  // that exceeds it, or that Ctrl-C interrupts, is skipped (the interrupt is
+  // consumed: it stops the preview, not the input).
+  struct Preview {
+    std::optional<HostTensor> value;
+    // Why there is no value, for the echo: empty when the value is computed or
+    // depends on the device (a stream, a remote buffer, a collective), which
+    // only `run` computes; else what stopped the preview ("interrupted", ...).
+    std::string skipped;
+  };
+  Preview preview(const Value& v);
   // Drops cached previews (after the program was transformed, e.g. by passes).
   void forgetPreviews();
   static constexpr uint64_t kPreviewCacheBytes = 64ull << 20;

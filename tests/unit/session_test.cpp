@@ -253,13 +253,13 @@ main {
 )");
   ASSERT_TRUE(f.ok) << f.err.str();
   auto value = [&](const char* name) { return f.m.main->lookup(name); };
-  auto p = f.session->preview(*value("p"));
+  auto p = f.session->preview(*value("p")).value;
   ASSERT_TRUE(p.has_value());
   EXPECT_EQ(p->get(0), 6);
-  auto after = f.session->preview(*value("after"));
+  auto after = f.session->preview(*value("after")).value;
   ASSERT_TRUE(after.has_value());
   EXPECT_EQ(after->get(0), 3);  // sees the in-place update before it...
-  EXPECT_FALSE(f.session->preview(*value("q")).has_value());  // ...but nothing fed from the host
+  EXPECT_FALSE(f.session->preview(*value("q")).value.has_value());  // ...but nothing fed from the host
   f.session->print("%w", {});
   EXPECT_EQ(f.take(), "%w: f32[] = 2\n");  // previews change nothing
 
