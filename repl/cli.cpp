@@ -27,6 +27,7 @@
 #include "passes/autodiff.h"
 #include "passes/pass_manager.h"
 #include "repl/commands.h"
+#include "repl/script_reads.h"
 #include "repl/feed_save.h"
 
 
@@ -343,10 +344,12 @@ int optCommand(const OptOptions& o, std::istream& in, std::ostream& out, std::os
   diags.setWarningPolicy(o.warnings);
   Module module;
   if (int status = buildFile(o.file, in, sources, diags, module, err)) return status;
+  // The file's own commands read these main values: passes keep them.
+  const std::set<std::string> namesRead = valuesNamedByCommands(sources.buffer(sources.size()).text);
   try {
     // --print-after-each: the IR after every pass ("# -- after PASS --" is a
     // comment, so each section is itself a valid program), then the result.
-    if (!o.passes.empty() && (!runPasses(module, o.passes, diags, o.verifyEach, o.printAfterEach ? &out : nullptr) ||
+    if (!o.passes.empty() && (!runPasses(module, o.passes, diags, o.verifyEach, o.printAfterEach ? &out : nullptr, &namesRead) ||
                               diags.errorCount() != 0))
       return kProgramError;
   } catch (const CompileError&) {

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -75,7 +76,8 @@ int profileCommand(const ProfileOptions& options, std::istream& in, std::ostream
 // Throws CompileError (reported).
 void reportProfile(const Module& module, DiagnosticEngine& diags, std::ostream& out, int64_t runs,
                    const std::vector<std::string>& passes = {},
-                   const device::BranchExecutions* branches = nullptr);
+                   const device::BranchExecutions* branches = nullptr,
+                   const std::set<std::string>* mainNamesRead = nullptr);
 
 // ---- passes (the pass manager's hooks) ---------------------------------------
 
@@ -84,9 +86,11 @@ std::vector<std::string> availablePasses();
 // Runs `passes` (names from availablePasses()) in order; with `verifyEach`
 // the verifier runs after every pass. With `afterEach`, prints "# after PASS"
 // and the canonical IR to it after every pass (`opt --print-after-each` does
-// its own printing and passes nullptr). Returns false after a reported error.
+// its own printing and passes nullptr). `mainNamesRead`: the main values the
+// script's commands read (script_reads.h), which passes keep; null when not
+// known (every main value is kept). Returns false after a reported error.
 bool runPasses(Module& module, const std::vector<std::string>& passes, DiagnosticEngine& diags,
-               bool verifyEach, std::ostream* afterEach);
+               bool verifyEach, std::ostream* afterEach, const std::set<std::string>* mainNamesRead);
 
 // ---- shared helpers (defined in repl/cli.cpp) ---------------------------------
 

@@ -424,7 +424,8 @@ struct Repl::Impl : BuildListener {
       // change: a failed pipeline is rolled back, a successful one is undoable.
       Module::Checkpoint checkpoint = module.checkpoint();
       auto snapshot = session.snapshot();
-      guarded([&] { ok = cli::runPasses(module, passes, diags, true, nullptr); });
+      // Any later input may print any main value: passes keep them all.
+      guarded([&] { ok = cli::runPasses(module, passes, diags, true, nullptr, nullptr); });
       if (!ok) {
         module.rollback(checkpoint);
         session.restore(snapshot);
