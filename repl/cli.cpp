@@ -428,21 +428,23 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
     }
     return true;
   };
-  // --max-steps=N: the session's step budget (vm::SessionOptions::maxSteps).
-  auto maxStepsFlag = [&](ArgReader& r, uint64_t& steps) {
-    if (!r.valueFlag("--max-steps", value)) return false;
+  // FLAG=N, a positive step count: --max-steps (the session's step budget,
+  // vm::SessionOptions::maxSteps) and --preview-steps (each REPL preview's).
+  auto stepsFlag = [&](ArgReader& r, const std::string& flag, uint64_t& steps) {
+    if (!r.valueFlag(flag, value)) return false;
     if (r.failed) return true;
     char* end = nullptr;
     errno = 0;
     const unsigned long long n = std::strtoull(value.c_str(), &end, 10);
     if (value.empty() || value[0] < '0' || value[0] > '9' || *end != '\0' || errno != 0 || n == 0) {
-      usageError(err, "--max-steps needs a positive integer, got '" + value + "'", command);
+      usageError(err, flag + " needs a positive integer, got '" + value + "'", command);
       r.failed = true;
     } else {
       steps = n;
     }
     return true;
   };
+  auto maxStepsFlag = [&](ArgReader& r, uint64_t& steps) { return stepsFlag(r, "--max-steps", steps); };
   auto passesFlag = [&](ArgReader& r, std::vector<std::string>& passes) {
     if (!r.valueFlag("--passes", value)) return false;
     if (!r.failed && !parsePassList(value, passes, *command, err)) r.failed = true;
@@ -536,7 +538,8 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
     ReplOptions o;
     if (!readCommandLine(args, *command, err, file, true,
                          [&](ArgReader& r) {
-                           return maxMemoryFlag(r) || maxStepsFlag(r, o.maxSteps) || warningFlag(r, o.warnings);
+                           return maxMemoryFlag(r) || maxStepsFlag(r, o.maxSteps) || warningFlag(r, o.warnings) ||
+                                  stepsFlag(r, "--preview-steps", o.previewSteps);
                          }))
       return kUsageError;
     o.file = file;
