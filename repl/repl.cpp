@@ -12,6 +12,7 @@
 #include <utility>
 #include <set>
 
+#include "device/dot.h"
 #include "frontend/builder.h"
 #include "frontend/lexical.h"
 #include "frontend/parser.h"
@@ -456,15 +457,13 @@ struct Repl::Impl : BuildListener {
     }
     if (*name == "dot") {
       if (!arity(1, 2)) return false;
-      cli::DotOptions dot;
+      const Graph* only = nullptr;
       if (args.size() == 2) {
         std::string problem;
-        const Graph* g = graphArgument(args[0], problem);
-        if (!g) return metaError(problem, args[0]);
-        dot.graph = g->name;
+        only = graphArgument(args[0], problem);
+        if (!only) return metaError(problem, args[0]);
       }
-      dot.output = args.back();
-      return dotOfProgram(dot);
+      return dotOfProgram(only, args.back());
     }
     if (*name == "profile") {
       if (!arity(0, 0)) return false;
@@ -476,24 +475,14 @@ struct Repl::Impl : BuildListener {
     return metaError("unhandled command :" + *name);
   }
 
-  // :dot goes through the `pir dot` command on the canonical text of the
-  // program (which parses back to the same IR, language.md §10).
-  bool dotOfProgram(cli::DotOptions dot) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    fs::path temp = fs::temp_directory_path(ec) / ("pir-repl-" + std::to_string(::getpid()) + "-dot.pir");
-    if (ec) return metaError("no temporary directory for :dot: " + ec.message());
-    if (!cli::writeFileAtomically(temp.string(), printModule(module), err)) {
+  // :dot writes the program as it stands, from the module itself (no detour
+  // through its text, whose relative load() paths would resolve elsewhere).
+  bool dotOfProgram(const Graph* only, const std::string& output) {
+    if (!cli::writeFileAtomically(output, device::dotOfModule(module, only), err)) {
       failed = true;
       return false;
     }
-    dot.file = temp.string();
-    std::istringstream noInput;
-    int status = 2;
-    guarded([&] { status = cli::dotCommand(dot, noInput, out, err); });
-    fs::remove(temp, ec);
-    if (status != 0) failed = true;
-    return status == 0;
+    return true;
   }
 
   // Runs a meta-command action; an exception becomes a reported failure.
@@ -646,6 +635,8 @@ std::string defaultHistoryPath() {
 int runRepl(const ReplRunOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
   Repl repl(out, err, options.session);
   repl.setWarningPolicy(options.warnings);
+  // On a terminal the banner comes first: what FILE prints belongs to the session.
+  if (options.interactive) out << Repl::kBanner << "\n" << std::flush;
   // An unreadable FILE is a command-line problem (status 2), as for `pir run`;
   // a FILE with errors is reported and the session goes on without it.
   if (options.file && repl.loadFile(*options.file, in) == 2) return 2;
@@ -659,7 +650,6 @@ int runRepl(const ReplRunOptions& options, std::istream& in, std::ostream& out, 
     return repl.exitStatus();
   }
 
-  out << Repl::kBanner << "\n" << std::flush;
   LineEditor editor("pir", options.historyPath,
                     [&repl](std::string_view before) { return repl.complete(before); });
   while (!repl.quitRequested()) {
