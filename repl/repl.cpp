@@ -34,28 +34,6 @@ namespace {
 // After a previewed value that `print` cannot show yet.
 constexpr const char* kPreviewNote = "(preview: `run` computes it)";
 
-struct MetaCommand {
-  const char* name;
-  const char* arguments;
-  const char* help;
-};
-
-// tools.md §5, in :help order.
-const MetaCommand kMetaCommands[] = {
-    {"help", "", "show this help"},
-    {"quit", "", "leave the REPL (Ctrl-D too)"},
-    {"load", "FILE", "read FILE as if typed (without echo)"},
-    {"type", "%v|@g|$s", "show the type of a main-graph value, graph or resource"},
-    {"print", "[@g]", "print the program (or one graph) in canonical form"},
-    {"graphs", "", "list the graphs with their signatures"},
-    {"passes", "LIST", "apply the comma-separated passes to the program"},
-    {"dot", "[@g] FILE", "write the graphs (or one) as Graphviz DOT to FILE"},
-    {"profile", "", "memory and cycle estimates of the main graph"},
-    {"disasm", "[@g]", "show the VM bytecode of every graph (or one)"},
-    {"reset", "", "variables back to their initial values, buffers cleared"},
-    {"undo", "", "undo the last input (or :reset) that changed the program or the session"},
-};
-
 std::string_view trim(std::string_view s) {
   size_t b = s.find_first_not_of(" \t\r\n");
   if (b == std::string_view::npos) return {};
@@ -305,14 +283,25 @@ struct Repl::Impl : BuildListener {
     return nullptr;
   }
 
+  // ---- the meta-commands: one row each (name, arguments, help, arity, handler) ----
+  using Args = std::vector<std::string>;
+  struct MetaCommand {
+    const char* name;
+    const char* arguments;  // usage after the name ("" when none)
+    const char* help;       // one line, for :help
+    size_t minArgs, maxArgs;
+    bool (Impl::*run)(const Args& args);
+  };
+  // tools.md §5, in :help order (defined after the class).
+  static const MetaCommand kMetaCommands[12];
+
   // `line`: the whole typed line (for the error location), session line `lineNumber`.
   bool meta(std::string_view line, uint32_t lineNumber) {
     metaFile = sources.add("<repl>", std::string(line), lineNumber);
     std::string_view body = trim(line).substr(1);
     size_t space = body.find_first_of(" \t");
     std::string word(body.substr(0, space));
-    std::vector<std::string> args =
-        splitArguments(space == std::string_view::npos ? std::string_view{} : body.substr(space));
+    Args args = splitArguments(space == std::string_view::npos ? std::string_view{} : body.substr(space));
     std::vector<std::string> candidates;
     std::optional<std::string> name = resolveMetaCommand(word, &candidates);
     if (!name) {
@@ -322,157 +311,153 @@ struct Repl::Impl : BuildListener {
       for (auto& c : candidates) list += (list.empty() ? ":" : ", :") + c;
       return metaError("ambiguous command ':" + word + "': " + list);
     }
-    auto arity = [&](size_t lo, size_t hi) {
-      if (args.size() >= lo && args.size() <= hi) return true;
-      const MetaCommand* mc = nullptr;
-      for (auto& m : kMetaCommands)
-        if (*name == m.name) mc = &m;
-      metaError(std::string("usage: :") + *name + (mc && *mc->arguments ? std::string(" ") + mc->arguments : ""));
-      return false;
-    };
-
-    if (*name == "help") {
-      if (!arity(0, 0)) return false;
-      out << "Statements of the .pir language are evaluated as typed; input continues\n"
-             "over lines while brackets and braces are open. Meta-commands:\n";
-      for (auto& m : kMetaCommands) {
-        std::string head = std::string(":") + m.name + (*m.arguments ? std::string(" ") + m.arguments : "");
-        out << "  " << head << std::string(head.size() < 20 ? 20 - head.size() : 1, ' ') << m.help << "\n";
-      }
-      out << "Commands may be abbreviated when unambiguous (:q, :h). Tab completes.\n";
-      return true;
-    }
-    if (*name == "quit") {
-      if (!arity(0, 0)) return false;
-      quit = true;
-      return true;
-    }
-    if (*name == "load") {
-      if (!arity(1, 1)) return false;
-      std::istringstream noInput;  // `:load -` would read the terminal: not supported
-      if (args[0] == "-") return metaError(":load needs a file name");
-      return loadFile(args[0], noInput) == 0;
-    }
-    if (*name == "type") {
-      if (!arity(1, 1)) return false;
-      const std::string& w = args[0];
-      if (w.size() >= 2 && w[0] == '%') {
-        const Value* v = module.main->lookup(w.substr(1));
-        if (!v) return metaError("no value " + w + " in the main graph", w);
-        out << w << ": " << v->type.str() << "\n";
-        return true;
-      }
-      if (w.size() >= 2 && w[0] == '$') {
-        const Resource* r = module.findResource(w.substr(1));
-        if (!r) return metaError("no stream or remote buffer " + w, w);
-        const char* kind = r->kind == Resource::Kind::H2D ? "h2d" : r->kind == Resource::Kind::D2H ? "d2h" : "remote_buffer";
-        out << w << ": " << r->type.str() << " (" << kind;
-        if (r->kind == Resource::Kind::RemoteBuffer) out << ", entries = " << r->entries;
-        out << ")\n";
-        return true;
-      }
-      if (w.size() >= 2 && w[0] == '@') {
-        std::string problem;
-        const Graph* g = graphArgument(w, problem);
-        if (!g) return metaError(problem, w);
-        if (g->isMain) return metaError("@main has no signature: it takes no inputs and returns nothing");
-        out << graphSignature(*g) << "\n";
-        return true;
-      }
-      return metaError("usage: :type %v|@g|$s");
-    }
-    if (*name == "print") {
-      if (!arity(0, 1)) return false;
-      if (args.empty()) {
-        out << printModule(module);
-        return true;
-      }
-      std::string problem;
-      const Graph* g = graphArgument(args[0], problem);
-      if (!g) return metaError(problem, args[0]);
-      out << printGraph(module, *g);
-      return true;
-    }
-    if (*name == "graphs") {
-      if (!arity(0, 0)) return false;
-      for (const auto& g : module.graphs) out << graphSignature(*g) << "\n";
-      if (module.graphs.empty()) out << "(no subgraphs: only the main graph, which takes no inputs)\n";
-      return true;
-    }
-    if (*name == "disasm") {
-      if (!arity(0, 1)) return false;
-      const Graph* only = nullptr;
-      if (!args.empty()) {
-        std::string problem;
-        only = graphArgument(args[0], problem);
-        if (!only) return metaError(problem);
-      }
-      return guarded([&] {
-        out << session.disassemble(only);
-      });
-    }
-    if (*name == "passes") {
-      if (!arity(1, SIZE_MAX)) return false;
-      std::string list;  // `:passes inline, dce` is one list
-      for (const auto& a : args) list += a;
-      std::string problem;
-      std::optional<passes::Pipeline> pipeline = passes::parsePipeline(list, problem);
-      if (!pipeline) return metaError(problem);
-      std::vector<std::string> passes;
-      for (const passes::PassInfo* p : *pipeline) passes.emplace_back(p->name);
-      bool ok = false;
-      // Passes change the module through ir/rewriter.h, which journals every
-      // change: a failed pipeline is rolled back, a successful one is undoable.
-      Module::Checkpoint checkpoint = module.checkpoint();
-      auto snapshot = session.snapshot();
-      // Any later input may print any main value: passes keep them all.
-      guarded([&] { ok = cli::runPasses(module, passes, diags, true, nullptr, nullptr); });
-      if (!ok) {
-        module.rollback(checkpoint);
-        session.restore(snapshot);
-        failed = true;
-        return false;
-      }
-      session.forgetPreviews();  // values were rewritten: cached previews rest on the old ops
-      pushUndo(checkpoint, std::move(snapshot), ":passes " + list);
-      return true;
-    }
-    if (*name == "reset") {
-      if (!arity(0, 0)) return false;
-      auto snapshot = session.snapshot();
-      if (!guarded([&] { session.reset(); })) return false;
-      pushUndo(module.checkpoint(), std::move(snapshot), ":reset");
-      return true;
-    }
-    if (*name == "undo") {
-      if (!arity(0, 0)) return false;
-      if (undoStack.empty()) return metaError("nothing to undo");
-      UndoEntry entry = std::move(undoStack.back());
-      undoStack.pop_back();
-      builder.reset();
-      module.rollback(entry.checkpoint);
-      session.restore(entry.snapshot);
-      out << "undone: " << entry.summary << "\n";
-      return true;
-    }
-    if (*name == "dot") {
-      if (!arity(1, 2)) return false;
-      const Graph* only = nullptr;
-      if (args.size() == 2) {
-        std::string problem;
-        only = graphArgument(args[0], problem);
-        if (!only) return metaError(problem, args[0]);
-      }
-      return dotOfProgram(only, args.back());
-    }
-    if (*name == "profile") {
-      if (!arity(0, 0)) return false;
-      return guarded([&] {
-        session.program();  // compiled, and the memory checked, as a run would
-        cli::reportProfile(module, diags, out, -1, {}, &session.branchExecutions());
-      });
+    for (const MetaCommand& command : kMetaCommands) {
+      if (*name != command.name) continue;
+      if (args.size() < command.minArgs || args.size() > command.maxArgs)
+        return metaError(std::string("usage: :") + command.name +
+                         (*command.arguments ? std::string(" ") + command.arguments : ""));
+      return (this->*command.run)(args);
     }
     return metaError("unhandled command :" + *name);
+  }
+
+  bool helpCommand(const Args&) {
+    out << "Statements of the .pir language are evaluated as typed; input continues\n"
+           "over lines while brackets and braces are open. Meta-commands:\n";
+    for (const MetaCommand& m : kMetaCommands) {
+      std::string head = std::string(":") + m.name + (*m.arguments ? std::string(" ") + m.arguments : "");
+      out << "  " << head << std::string(head.size() < 20 ? 20 - head.size() : 1, ' ') << m.help << "\n";
+    }
+    out << "Commands may be abbreviated when unambiguous (:q, :h). Tab completes.\n";
+    return true;
+  }
+
+  bool quitCommand(const Args&) {
+    quit = true;
+    return true;
+  }
+
+  bool loadCommand(const Args& args) {
+    std::istringstream noInput;  // `:load -` would read the terminal: not supported
+    if (args[0] == "-") return metaError(":load needs a file name");
+    return loadFile(args[0], noInput) == 0;
+  }
+
+  bool typeCommand(const Args& args) {
+    const std::string& w = args[0];
+    if (w.size() >= 2 && w[0] == '%') {
+      const Value* v = module.main->lookup(w.substr(1));
+      if (!v) return metaError("no value " + w + " in the main graph", w);
+      out << w << ": " << v->type.str() << "\n";
+      return true;
+    }
+    if (w.size() >= 2 && w[0] == '$') {
+      const Resource* r = module.findResource(w.substr(1));
+      if (!r) return metaError("no stream or remote buffer " + w, w);
+      const char* kind = r->kind == Resource::Kind::H2D ? "h2d" : r->kind == Resource::Kind::D2H ? "d2h" : "remote_buffer";
+      out << w << ": " << r->type.str() << " (" << kind;
+      if (r->kind == Resource::Kind::RemoteBuffer) out << ", entries = " << r->entries;
+      out << ")\n";
+      return true;
+    }
+    if (w.size() >= 2 && w[0] == '@') {
+      std::string problem;
+      const Graph* g = graphArgument(w, problem);
+      if (!g) return metaError(problem, w);
+      if (g->isMain) return metaError("@main has no signature: it takes no inputs and returns nothing");
+      out << graphSignature(*g) << "\n";
+      return true;
+    }
+    return metaError("usage: :type %v|@g|$s");
+  }
+
+  bool printCommand(const Args& args) {
+    if (args.empty()) {
+      out << printModule(module);
+      return true;
+    }
+    std::string problem;
+    const Graph* g = graphArgument(args[0], problem);
+    if (!g) return metaError(problem, args[0]);
+    out << printGraph(module, *g);
+    return true;
+  }
+
+  bool graphsCommand(const Args&) {
+    for (const auto& g : module.graphs) out << graphSignature(*g) << "\n";
+    if (module.graphs.empty()) out << "(no subgraphs: only the main graph, which takes no inputs)\n";
+    return true;
+  }
+
+  bool disasmCommand(const Args& args) {
+    const Graph* only = nullptr;
+    if (!args.empty()) {
+      std::string problem;
+      only = graphArgument(args[0], problem);
+      if (!only) return metaError(problem);
+    }
+    return guarded([&] { out << session.disassemble(only); });
+  }
+
+  bool passesCommand(const Args& args) {
+    std::string list;  // `:passes inline, dce` is one list
+    for (const auto& a : args) list += a;
+    std::string problem;
+    std::optional<passes::Pipeline> pipeline = passes::parsePipeline(list, problem);
+    if (!pipeline) return metaError(problem);
+    std::vector<std::string> passes;
+    for (const passes::PassInfo* p : *pipeline) passes.emplace_back(p->name);
+    bool ok = false;
+    // Passes change the module through ir/rewriter.h, which journals every
+    // change: a failed pipeline is rolled back, a successful one is undoable.
+    Module::Checkpoint checkpoint = module.checkpoint();
+    auto snapshot = session.snapshot();
+    // Any later input may print any main value: passes keep them all.
+    guarded([&] { ok = cli::runPasses(module, passes, diags, true, nullptr, nullptr); });
+    if (!ok) {
+      module.rollback(checkpoint);
+      session.restore(snapshot);
+      failed = true;
+      return false;
+    }
+    session.forgetPreviews();  // values were rewritten: cached previews rest on the old ops
+    pushUndo(checkpoint, std::move(snapshot), ":passes " + list);
+    return true;
+  }
+
+  bool resetCommand(const Args&) {
+    auto snapshot = session.snapshot();
+    if (!guarded([&] { session.reset(); })) return false;
+    pushUndo(module.checkpoint(), std::move(snapshot), ":reset");
+    return true;
+  }
+
+  bool undoCommand(const Args&) {
+    if (undoStack.empty()) return metaError("nothing to undo");
+    UndoEntry entry = std::move(undoStack.back());
+    undoStack.pop_back();
+    builder.reset();
+    module.rollback(entry.checkpoint);
+    session.restore(entry.snapshot);
+    out << "undone: " << entry.summary << "\n";
+    return true;
+  }
+
+  bool dotCommand(const Args& args) {
+    const Graph* only = nullptr;
+    if (args.size() == 2) {
+      std::string problem;
+      only = graphArgument(args[0], problem);
+      if (!only) return metaError(problem, args[0]);
+    }
+    return dotOfProgram(only, args.back());
+  }
+
+  bool profileCommand(const Args&) {
+    return guarded([&] {
+      session.program();  // compiled, and the memory checked, as a run would
+      cli::reportProfile(module, diags, out, -1, {}, &session.branchExecutions());
+    });
   }
 
   // :dot writes the program as it stands, from the module itself (no detour
@@ -586,6 +571,21 @@ struct Repl::Impl : BuildListener {
   }
 };
 
+const Repl::Impl::MetaCommand Repl::Impl::kMetaCommands[12] = {
+    {"help", "", "show this help", 0, 0, &Impl::helpCommand},
+    {"quit", "", "leave the REPL (Ctrl-D too)", 0, 0, &Impl::quitCommand},
+    {"load", "FILE", "read FILE as if typed (without echo)", 1, 1, &Impl::loadCommand},
+    {"type", "%v|@g|$s", "show the type of a main-graph value, graph or resource", 1, 1, &Impl::typeCommand},
+    {"print", "[@g]", "print the program (or one graph) in canonical form", 0, 1, &Impl::printCommand},
+    {"graphs", "", "list the graphs with their signatures", 0, 0, &Impl::graphsCommand},
+    {"passes", "LIST", "apply the comma-separated passes to the program", 1, SIZE_MAX, &Impl::passesCommand},
+    {"dot", "[@g] FILE", "write the graphs (or one) as Graphviz DOT to FILE", 1, 2, &Impl::dotCommand},
+    {"profile", "", "memory and cycle estimates of the main graph", 0, 0, &Impl::profileCommand},
+    {"disasm", "[@g]", "show the VM bytecode of every graph (or one)", 0, 1, &Impl::disasmCommand},
+    {"reset", "", "variables back to their initial values, buffers cleared", 0, 0, &Impl::resetCommand},
+    {"undo", "", "undo the last input (or :reset) that changed the program or the session", 0, 0, &Impl::undoCommand},
+};
+
 Repl::Repl(std::ostream& out, std::ostream& err, const vm::SessionOptions& session)
     : impl_(std::make_unique<Impl>(out, err, session)) {}
 Repl::~Repl() = default;
@@ -609,7 +609,7 @@ Repl::Stats Repl::stats() const {
 const std::vector<std::string>& Repl::metaCommandNames() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> n;
-    for (auto& m : kMetaCommands) n.emplace_back(m.name);
+    for (auto& m : Impl::kMetaCommands) n.emplace_back(m.name);
     return n;
   }();
   return names;
