@@ -29,7 +29,6 @@ inline vm::SessionOptions boundedSessionOptions() {
   vm::SessionOptions options;
   options.threads = 1;
   options.maxSteps = kMaxSteps;
-  options.previewMaxSteps = kMaxSteps;  // each preview has its own budget: bounded too
   return options;
 }
 

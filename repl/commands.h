@@ -47,7 +47,7 @@ struct ReplOptions {
   std::optional<std::string> file;  // `pir repl FILE`: loaded first
   uint64_t maxSteps = 0;            // --max-steps=N
   WarningPolicy warnings = WarningPolicy::Report;  // -Werror / -w
-  uint64_t previewSteps = 0;        // --preview-steps=N (0: vm::SessionOptions' default)
+  uint64_t previewSteps = 0;        // --preview-steps=N (0: PreviewBudget's default)
 };
 
 struct DotOptions {

@@ -98,6 +98,7 @@ struct Repl::Impl : BuildListener {
   // when the input succeeds, dropped when it is undone.
   std::ostringstream pending;
   vm::Session session;
+  Previewer previewer;  // the echo's previews, over `session`
   Builder builder;
   bool echo = true;  // off while loading a file
 
@@ -132,10 +133,11 @@ struct Repl::Impl : BuildListener {
   std::deque<UndoEntry> undoStack;
   static constexpr size_t kMaxUndo = 100;
 
-  Impl(std::ostream& o, std::ostream& e, const vm::SessionOptions& sessionOptions)
+  Impl(std::ostream& o, std::ostream& e, const vm::SessionOptions& sessionOptions, const PreviewBudget& preview)
       : out(o),
         err(e),
         session(module, diags, pending, sessionOptions),
+        previewer(session, diags, preview),
         builder(module, diags, ".", this) {
     diags.setStream(&err);
   }
@@ -143,7 +145,7 @@ struct Repl::Impl : BuildListener {
   // ---- BuildListener: the echo -------------------------------------------------
   void valueDefined(const Value& v) override {
     if (!echo) return;
-    vm::Session::Preview preview = session.preview(v);
+    Preview preview = previewer.preview(v);
     if (preview.value) {
       const vm::HostTensor& t = *preview.value;
       pending << vm::formatValueLine("%" + v.name, t.type.dtype, t.type.shape, t.data());
@@ -420,7 +422,7 @@ struct Repl::Impl : BuildListener {
       failed = true;
       return false;
     }
-    session.forgetPreviews();  // values were rewritten: cached previews rest on the old ops
+    previewer.forget();  // values were rewritten: cached previews rest on the old ops
     pushUndo(checkpoint, std::move(snapshot), ":passes " + list);
     return true;
   }
@@ -586,8 +588,8 @@ const Repl::Impl::MetaCommand Repl::Impl::kMetaCommands[12] = {
     {"undo", "", "undo the last input (or :reset) that changed the program or the session", 0, 0, &Impl::undoCommand},
 };
 
-Repl::Repl(std::ostream& out, std::ostream& err, const vm::SessionOptions& session)
-    : impl_(std::make_unique<Impl>(out, err, session)) {}
+Repl::Repl(std::ostream& out, std::ostream& err, const vm::SessionOptions& session, const PreviewBudget& preview)
+    : impl_(std::make_unique<Impl>(out, err, session, preview)) {}
 Repl::~Repl() = default;
 
 void Repl::feedLine(std::string_view line) { impl_->feedLine(line); }
@@ -601,9 +603,9 @@ bool Repl::anyInputFailed() const { return impl_->failed; }
 Completion Repl::complete(std::string_view lineBeforeCursor) const { return impl_->complete(lineBeforeCursor); }
 const Module& Repl::module() const { return impl_->module; }
 Repl::Stats Repl::stats() const {
-  const vm::Session::Counters& c = impl_->session.counters();
-  return {impl_->charactersScannedBefore + impl_->scanner.charactersScanned(), c.programCompiles, c.previewOpsVisited,
-          c.previewOpsCompiled};
+  const Previewer::Counters& previews = impl_->previewer.counters();
+  return {impl_->charactersScannedBefore + impl_->scanner.charactersScanned(), impl_->session.counters().programCompiles,
+          previews.opsVisited, previews.opsCompiled};
 }
 
 const std::vector<std::string>& Repl::metaCommandNames() {
@@ -633,7 +635,7 @@ std::string defaultHistoryPath() {
 }
 
 int runRepl(const ReplRunOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
-  Repl repl(out, err, options.session);
+  Repl repl(out, err, options.session, options.preview);
   repl.setWarningPolicy(options.warnings);
   // On a terminal the banner comes first: what FILE prints belongs to the session.
   if (options.interactive) out << Repl::kBanner << "\n" << std::flush;

@@ -235,7 +235,7 @@ write %v = 7
 // preview budget made huge) is interrupted: the preview stops, not the input.
 // %r is defined, the echo says it was not previewed, and the interrupt is spent.
 TEST_F(InterruptTest, ReplPreviewIsInterruptedAndTheStatementKept) {
-  ReplFixture r(vm::SessionOptions{.previewMaxSteps = uint64_t(1) << 62});
+  ReplFixture r({}, PreviewBudget{.maxSteps = uint64_t(1) << 62});
   r.type(R"(graph @b(%x: f32[]) -> (f32[]) {
   %y = add %x, 1
   return %y
@@ -368,9 +368,7 @@ TEST(ReplLinear, AnOpWithNResultsIsPreviewedOnce) {
 // When an op's preview fails (here the step budget; in the fuzzer the memory
 // budget), its other results are not tried one by one: that was n^2 again.
 TEST(ReplLinear, AFailedPreviewIsNotRetriedForEachResult) {
-  vm::SessionOptions options;
-  options.previewMaxSteps = 20;  // the split touches 3000 elements: 47 steps
-  ReplFixture r(options);
+  ReplFixture r({}, PreviewBudget{.maxSteps = 20});  // the split touches 3000 elements: 47 steps
   const int n = 3000;
   std::string text = "var %x : f32[" + std::to_string(n) + "] = 1\n%first, %second = split %x {splits = [";
   for (int i = 0; i < n; ++i) text += std::string(i ? ", " : "") + "1";

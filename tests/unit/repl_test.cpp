@@ -317,7 +317,7 @@ TEST(Repl, AbandonedInputIsDropped) {
 }
 
 // The step budget (vm::SessionOptions::maxSteps) is the session's: previews do
-// not spend it, they have their own (previewMaxSteps). Each preview of `add` on
+// not spend it, they have their own (PreviewBudget). Each preview of `add` on
 // f32[6400] takes 201 steps, so two of them would leave the run 48 of 450.
 TEST(Repl, PreviewsDoNotSpendTheSessionsStepBudget) {
   Session s(vm::SessionOptions{.maxSteps = 450});
@@ -421,7 +421,7 @@ TEST(Repl, APreviewHasABudgetOfItsOwn) {
   // The session is unbounded; the preview of a 2^62-iteration repeat stops at its
   // own step budget, says so, and the definition stays.
   std::ostringstream out, err;
-  Repl repl(out, err, vm::SessionOptions{.previewMaxSteps = 1000});
+  Repl repl(out, err, {}, PreviewBudget{.maxSteps = 1000});
   repl.feedLine("graph @b(%x: f32[]) -> (f32[]) {\n  %y = add %x, 1.0\n  return %y\n}");
   out.str({});
   err.str({});
@@ -440,7 +440,7 @@ TEST(Repl, APreviewHasABudgetOfItsOwn) {
 
 TEST(Repl, APreviewHasAMemoryBudgetOfItsOwn) {
   std::ostringstream out, err;
-  Repl repl(out, err, vm::SessionOptions{.previewMaxBytes = 1 << 20});
+  Repl repl(out, err, {}, PreviewBudget{.maxBytes = 1 << 20});
   repl.feedLine("const %one : f32[] = 1\n%z = broadcast %one {shape = [1024, 1024]}");
   EXPECT_EQ(out.str(), "%one: f32[] = 1\n%z: f32[1024,1024]  (not previewed: it needs more than 1 MiB of host memory)\n");
   EXPECT_FALSE(repl.anyInputFailed());
