@@ -17,6 +17,7 @@
 #include <string_view>
 
 #include "frontend/builder.h"
+#include "frontend/lexical.h"
 #include "frontend/recovery.h"
 #include "ir/interrupt.h"
 #include "ir/op_docs.h"
@@ -27,7 +28,6 @@
 #include "passes/autodiff.h"
 #include "passes/pass_manager.h"
 #include "repl/commands.h"
-#include "repl/script_reads.h"
 #include "repl/feed_save.h"
 
 
@@ -345,7 +345,7 @@ int optCommand(const OptOptions& o, std::istream& in, std::ostream& out, std::os
   Module module;
   if (int status = buildFile(o.file, in, sources, diags, module, err)) return status;
   // The file's own commands read these main values: passes keep them.
-  const std::set<std::string> namesRead = valuesNamedByCommands(sources.buffer(sources.size()).text);
+  const std::set<std::string> namesRead = valueNamesReadByCommands(sources.buffer(sources.size()).text);
   try {
     // --print-after-each: the IR after every pass ("# -- after PASS --" is a
     // comment, so each section is itself a valid program), then the result.

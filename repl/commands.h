@@ -88,7 +88,7 @@ std::vector<std::string> availablePasses();
 // the verifier runs after every pass. With `afterEach`, prints "# after PASS"
 // and the canonical IR to it after every pass (`opt --print-after-each` does
 // its own printing and passes nullptr). `mainNamesRead`: the main values the
-// script's commands read (script_reads.h), which passes keep; null when not
+// script's commands read (frontend/lexical.h), which passes keep; null when not
 // known (every main value is kept). Returns false after a reported error.
 bool runPasses(Module& module, const std::vector<std::string>& passes, DiagnosticEngine& diags,
                bool verifyEach, std::ostream* afterEach, const std::set<std::string>* mainNamesRead);

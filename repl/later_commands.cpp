@@ -11,11 +11,11 @@
 #include "device/dot.h"
 #include "device/merge_exchange.h"
 #include "frontend/builder.h"
+#include "frontend/lexical.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
 #include "passes/pass_manager.h"
 #include "repl/commands.h"
-#include "repl/script_reads.h"
 #include "repl/run_counter.h"
 #include "repl/session_driver.h"
 #include "vm/session.h"
@@ -94,7 +94,7 @@ int profileCommand(const ProfileOptions& options, std::istream& in, std::ostream
   // Runs like `pir run` (the session commands as they are read, on a
   // transformed copy with --passes), then reports the program as it stands
   // at the end.
-  const std::set<std::string> namesRead = valuesNamedByCommands(sources.buffer(file).text);
+  const std::set<std::string> namesRead = valueNamesReadByCommands(sources.buffer(file).text);
   SessionDriver driver(module, session, diags, options.passes, false, &namesRead);
   RunCounter counter(driver);
   try {

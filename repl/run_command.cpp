@@ -7,10 +7,10 @@
 #include <ostream>
 
 #include "frontend/builder.h"
+#include "frontend/lexical.h"
 #include "repl/commands.h"
 #include "repl/feed_save.h"
 #include "repl/run_counter.h"
-#include "repl/script_reads.h"
 #include "repl/session_driver.h"
 #include "vm/session.h"
 
@@ -67,7 +67,7 @@ int runCommand(const RunOptions& options, std::istream& in, std::ostream& out, s
   // run needs no backup; and only main values a later command names are kept
   // (decisions.md "Run backups and snapshots").
   sessionOptions.restoreOnFailure = false;
-  sessionOptions.keptMainNames = valuesNamedByCommands(sources.buffer(file).text);
+  sessionOptions.keptMainNames = valueNamesReadByCommands(sources.buffer(file).text);
   for (const NamedPath& s : options.saves)  // --save %NAME or a bare NAME that may be a value
     if (!s.name.empty() && s.name[0] != '$') sessionOptions.keptMainNames->insert(s.name[0] == '%' ? s.name.substr(1) : s.name);
   sessionOptions.fuseElementwise = options.fuse;
@@ -99,7 +99,7 @@ int disasmCommand(const DisasmOptions& options, std::istream& in, std::ostream& 
   Module module;
   try {
     if (!buildFromBuffer(module, diags, file, baseDirOf(options.file))) return 1;
-    const std::set<std::string> namesRead = valuesNamedByCommands(sources.buffer(file).text);
+    const std::set<std::string> namesRead = valueNamesReadByCommands(sources.buffer(file).text);
     if (!options.passes.empty() && !runPasses(module, options.passes, diags, false, nullptr, &namesRead)) return 1;
     std::ostringstream sink;  // a disassembly runs nothing; nothing is printed
     vm::Session session(module, diags, sink, vm::SessionOptions{.fuseElementwise = options.fuse});
