@@ -111,8 +111,8 @@ class Session {
   HostTensor variableNow(const Value& v);
   // The program as last compiled, or null (program() compiles).
   const Program* compiledProgram() const { return program_.get(); }
-  // Changes whenever values the program reads may have changed (run, write,
-  // feed, reset, restore, another module).
+  // Changes whenever the variables or the program may have changed (run, write,
+  // reset, restore, another module); streams are not counted.
   uint64_t stateVersion() const { return stateVersion_; }
   const SessionOptions& options() const { return options_; }
 
