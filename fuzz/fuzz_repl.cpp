@@ -33,7 +33,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
   std::ostringstream out, err;
-  pir::Repl repl(out, err, pir::fuzz::boundedSessionOptions());
+  // Each preview has its own budget, bounded like the session's.
+  pir::Repl repl(out, err, pir::fuzz::boundedSessionOptions(), pir::PreviewBudget{.maxSteps = pir::fuzz::kMaxSteps});
   size_t start = 0;
   while (start <= text.size() && !repl.quitRequested()) {
     size_t end = text.find('\n', start);

@@ -117,6 +117,14 @@ struct kw_uniform : TAO_PEGTL_KEYWORD("uniform") {};
 struct kw_normal : TAO_PEGTL_KEYWORD("normal") {};
 struct kw_zeros : TAO_PEGTL_KEYWORD("zeros") {};
 struct kw_ones : TAO_PEGTL_KEYWORD("ones") {};
+struct kw_nan : TAO_PEGTL_KEYWORD("nan") {};
+struct kw_inf : TAO_PEGTL_KEYWORD("inf") {};
+
+// Every keyword rule above, for tools that offer or recognise keywords
+// (frontend/lexical.h derives their spellings from these types).
+using keywords = pg::type_list<kw_ir, kw_h2d, kw_d2h, kw_remote_buffer, kw_graph, kw_attributes, kw_main, kw_autodiff,
+                               kw_feed, kw_run, kw_print, kw_write, kw_save, kw_var, kw_const, kw_return, kw_exchange,
+                               kw_as, kw_using, kw_true, kw_false, kw_load, kw_uniform, kw_normal, kw_zeros, kw_ones, kw_nan, kw_inf>;
 
 // Sigil names. The name after a sigil is a commit point.
 // value_name_chars = name ;  graph_name_chars = name ;  resource_name_chars = name ;
@@ -139,7 +147,7 @@ struct exponent : seq<one<'e', 'E'>, opt<one<'+', '-'>>, expect<exponent_digits>
 struct mantissa : sor<seq<plus<digit>, opt<one<'.'>, star<digit>>>, seq<one<'.'>, plus<digit>>> {};
 // number = [ '-' ] ( 'nan' | 'inf' | mantissa [ exponent ] ) !name_char ;
 struct number : seq<opt<one<'-'>>,
-                    sor<TAO_PEGTL_KEYWORD("nan"), TAO_PEGTL_KEYWORD("inf"), seq<mantissa, opt<exponent>>>,
+                    sor<kw_nan, kw_inf, seq<mantissa, opt<exponent>>>,
                     not_at<name_char>> {};
 // unsigned_integer = digit { digit } !name_char ;
 struct unsigned_integer : seq<plus<digit>, not_at<name_char>> {};

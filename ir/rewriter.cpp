@@ -3,10 +3,12 @@
 #include "ir/rewriter.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <unordered_set>
 
 #include "ir/infer.h"
+#include "ir/op_attrs.h"
 #include "ir/verifier.h"
 
 namespace pir {
@@ -42,7 +44,33 @@ const std::vector<Use>& UseMap::uses(const Value* v) const {
   return it == uses_.end() ? none : it->second;
 }
 
+namespace {
+
+// An op whose row declares `title` with an empty default prints its operand's
+// name when the title is empty (print_tensor, ops.md). The name meant is the one
+// the operand had when the op was written: when a rewrite gives the op another
+// operand (inlining maps a parameter to an argument, a fold replaces a value),
+// that name becomes the explicit title, so no pass changes what the program prints.
+// Returns the title to pin, or nullopt when there is none to pin.
+std::optional<std::string> titleToPin(const Op& op, size_t index, const Value* before, const Value* after) {
+  if (index != 0 || !before || before == after || attrs::declOf(op.code, "title").index < 0) return std::nullopt;
+  const Attr* title = op.attrs.find("title");
+  if (title && !title->s.empty()) return std::nullopt;
+  if (after && after->name == before->name) return std::nullopt;
+  return before->name;
+}
+
+}  // namespace
+
 void setOperand(Module& m, Op& op, size_t index, Operand o) {
+  const Value* before = index < op.operands.size() && op.operands[index].kind == Operand::Kind::Value
+                            ? op.operands[index].value : nullptr;
+  if (std::optional<std::string> title =
+          titleToPin(op, index, before, o.kind == Operand::Kind::Value ? o.value : nullptr)) {
+    AttrDict old = op.attrs;
+    op.attrs.set("title", Attr::string(std::move(*title)));
+    m.journal([&op, old = std::move(old)]() mutable { op.attrs = std::move(old); });
+  }
   Operand old = std::move(op.operands.at(index));
   op.operands[index] = std::move(o);
   m.touch();
@@ -179,6 +207,9 @@ std::unique_ptr<Op> cloneOpInto(Module& m, Graph& g, const Op& src, IRMapping& m
   for (const Operand& o : src.operands) {
     Operand x = o;
     if (x.kind == Operand::Kind::Value) x.value = map.lookupOrSelf(x.value);
+    if (std::optional<std::string> title = titleToPin(src, c->operands.size(), o.kind == Operand::Kind::Value ? o.value : nullptr,
+                                                      x.kind == Operand::Kind::Value ? x.value : nullptr))
+      c->attrs.set("title", Attr::string(std::move(*title)));
     c->operands.push_back(std::move(x));
   }
   for (const Value* r : src.results) {

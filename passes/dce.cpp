@@ -4,13 +4,13 @@
 // alias root (ir/infer.h aliasRoot: an in-place op's result is its written
 // operand's tensor). A root is live at a point when an op after it that is kept
 // reads it, or when it is seen outside the graph: returned, a by-reference
-// input (the caller's tensor), a variable, or a main-graph value named in the
-// source (a session command may print it). An op is kept when
+// input (the caller's tensor), a variable, or a main-graph value a session
+// command may print (passes.h readableBySession). An op is kept when
 //  - it has a side effect: IO, print_tensor, a collective (all F_SIDE_EFFECT /
 //    F_IO / F_COLLECTIVE), an exchange block, or a call/repeat/conditional of a
 //    graph that has one, transitively;
-//  - it is a `var` declaration (session state), or binds a name written in the
-//    source in the main graph;
+//  - it is a `var` declaration (session state), or binds a main-graph value
+//    a session command may read;
 //  - one of its results' roots is live (someone later reads it); or
 //  - it writes in place (itself, or a callee through a by-reference input) a
 //    root that is live.
@@ -91,7 +91,8 @@ std::vector<const Value*> writtenRoots(const Op& op, WrittenParams& written) {
 using GradientsOf = std::unordered_map<const Graph*, std::vector<const Graph*>>;
 
 // Removes the dead ops of `g`; returns how many.
-size_t dceGraph(Module& m, Graph& g, SideEffects& effects, WrittenParams& written, const GradientsOf& gradients) {
+size_t dceGraph(Module& m, Graph& g, SideEffects& effects, WrittenParams& written, const GradientsOf& gradients,
+               const PassContext& ctx) {
   std::unordered_set<const Value*> live;  // alias roots read later or seen outside
   auto markLive = [&](const Operand& o) {
     if (const Value* r = rootOf(o)) live.insert(r);
@@ -104,14 +105,14 @@ size_t dceGraph(Module& m, Graph& g, SideEffects& effects, WrittenParams& writte
       for (const Value* a : grad->activations) live.insert(aliasRoot(a));
   if (g.isMain)
     for (const auto& v : g.values)
-      if (v->def && (v->kind == Value::Kind::Var || isUserNamedInMain(*v))) live.insert(aliasRoot(v.get()));
+      if (v->def && (v->kind == Value::Kind::Var || readableBySession(*v, ctx))) live.insert(aliasRoot(v.get()));
 
   std::unordered_set<const Op*> dead;
   for (size_t i = g.ops.size(); i-- > 0;) {
     Op& op = *g.ops[i];
     bool keep = op.code == OpCode::Var || effects.opHasEffect(op);
     for (const Value* r : op.results)
-      keep = keep || isUserNamedInMain(*r) || live.count(aliasRoot(r));
+      keep = keep || readableBySession(*r, ctx) || live.count(aliasRoot(r));
     if (!keep)
       for (const Value* r : writtenRoots(op, written)) keep = keep || live.count(r);
     if (!keep) {
@@ -129,7 +130,7 @@ size_t dceGraph(Module& m, Graph& g, SideEffects& effects, WrittenParams& writte
 
 }  // namespace
 
-bool runDce(Module& m, PassContext&) {
+bool runDce(Module& m, PassContext& ctx) {
   SideEffects effects;  // erasing dead ops never removes an effect, so this stays valid
   GradientsOf gradients;  // dce erases ops, never graphs or gradOf links
   for (const auto& g : m.graphs)
@@ -137,7 +138,7 @@ bool runDce(Module& m, PassContext&) {
   for (;;) {
     WrittenParams written;  // recomputed per round: dead in-place writes disappear
     size_t removed = 0;
-    for (Graph* g : graphsCalleesFirst(m)) removed += dceGraph(m, *g, effects, written, gradients);
+    for (Graph* g : graphsCalleesFirst(m)) removed += dceGraph(m, *g, effects, written, gradients, ctx);
     if (removed == 0) return true;
   }
 }

@@ -131,7 +131,7 @@ bool runPipeline(Module& module, std::span<const PassInfo* const> pipeline, Diag
 #else
   const bool verify = true;  // debug builds check every pass's promise
 #endif
-  PassContext ctx{diags, options.evaluator};
+  PassContext ctx{diags, options.evaluator, options.mainNamesRead};
   for (const PassInfo* pass : pipeline) {
     try {
       if (!pass->run(module, ctx)) return false;

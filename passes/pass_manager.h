@@ -13,6 +13,7 @@
 #pragma once
 #include <iosfwd>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -33,6 +34,10 @@ struct PassContext {
   // Evaluates pure ops on constant inputs (fold-constants); may be null, in
   // which case fold-constants folds nothing.
   const ConstantEvaluator* evaluator = nullptr;
+  // The main-graph names the script's session commands read (`print`, `save`;
+  // generated names like %0 included). Null: not known (the REPL, where any
+  // later input may print any value), so every main value may be read.
+  const std::set<std::string>* mainNamesRead = nullptr;
 };
 
 // Runs the pass on `module`. Errors are reported through ctx.diags (which throws
@@ -68,6 +73,7 @@ struct PipelineOptions {
   bool verifyEach = false;                 // --verify-each
   std::ostream* printAfterEach = nullptr;  // --print-after-each: "# -- after X --" + canonical IR
   const ConstantEvaluator* evaluator = nullptr;
+  const std::set<std::string>* mainNamesRead = nullptr;  // PassContext::mainNamesRead
 };
 
 // Runs `pipeline` in order on `module`. Stops at the first pass that fails or

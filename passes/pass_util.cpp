@@ -7,7 +7,10 @@
 
 namespace pir::passes {
 
-bool isUserNamedInMain(const Value& v) { return v.graph && v.graph->isMain && !v.generatedName; }
+bool readableBySession(const Value& v, const PassContext& ctx) {
+  if (!v.graph || !v.graph->isMain) return false;
+  return !v.generatedName || !ctx.mainNamesRead || ctx.mainNamesRead->count(v.name) != 0;
+}
 
 std::vector<Graph*> graphsCalleesFirst(Module& m) {
   std::vector<Graph*> out;

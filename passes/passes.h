@@ -19,9 +19,11 @@ bool runDecomposeSum(Module& m, PassContext& ctx);
 
 // ---- helpers shared by the passes (pass_util.cpp) ----------------------------
 
-// A main-graph value whose name was written in the source: a session command
-// (`print %v`, language.md §11) may read it, so passes keep it and its value.
-bool isUserNamedInMain(const Value& v);
+// A main-graph value a session command (`print %v`, language.md §11) may read,
+// so passes keep it and its value: its name was written in the source, or a
+// command of the script names it (a generated %0 too), or the commands are not
+// known (ctx.mainNamesRead null).
+bool readableBySession(const Value& v, const PassContext& ctx);
 // Every graph of the module, subgraphs in definition order (callees first), then main.
 std::vector<Graph*> graphsCalleesFirst(Module& m);
 // Erases the top-level ops `dead` of `g` at once, in O(size of g): their

@@ -255,7 +255,8 @@ class PyModule {
 
   void runPasses(const std::vector<std::string>& passes) {
     messages_.str("");
-    if (!pir::cli::runPasses(module_, passes, diags_, false, nullptr)) throw Error(takeMessages());
+    // Python may read any main value later: passes keep them all (no script to scan).
+    if (!pir::cli::runPasses(module_, passes, diags_, false, nullptr, nullptr)) throw Error(takeMessages());
   }
 
   std::string warnings() {

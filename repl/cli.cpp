@@ -17,6 +17,7 @@
 #include <string_view>
 
 #include "frontend/builder.h"
+#include "frontend/lexical.h"
 #include "frontend/recovery.h"
 #include "importers/onnx/importer.h"
 #include "ir/interrupt.h"
@@ -353,10 +354,12 @@ int optCommand(const OptOptions& o, std::istream& in, std::ostream& out, std::os
   diags.setWarningPolicy(o.warnings);
   Module module;
   if (int status = buildFile(o.file, in, sources, diags, module, err)) return status;
+  // The file's own commands read these main values: passes keep them.
+  const std::set<std::string> namesRead = valueNamesReadByCommands(sources.buffer(sources.size()).text);
   try {
     // --print-after-each: the IR after every pass ("# -- after PASS --" is a
     // comment, so each section is itself a valid program), then the result.
-    if (!o.passes.empty() && (!runPasses(module, o.passes, diags, o.verifyEach, o.printAfterEach ? &out : nullptr) ||
+    if (!o.passes.empty() && (!runPasses(module, o.passes, diags, o.verifyEach, o.printAfterEach ? &out : nullptr, &namesRead) ||
                               diags.errorCount() != 0))
       return kProgramError;
   } catch (const CompileError&) {
@@ -435,21 +438,23 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
     }
     return true;
   };
-  // --max-steps=N: the session's step budget (vm::SessionOptions::maxSteps).
-  auto maxStepsFlag = [&](ArgReader& r, uint64_t& steps) {
-    if (!r.valueFlag("--max-steps", value)) return false;
+  // FLAG=N, a positive step count: --max-steps (the session's step budget,
+  // vm::SessionOptions::maxSteps) and --preview-steps (each REPL preview's).
+  auto stepsFlag = [&](ArgReader& r, const std::string& flag, uint64_t& steps) {
+    if (!r.valueFlag(flag, value)) return false;
     if (r.failed) return true;
     char* end = nullptr;
     errno = 0;
     const unsigned long long n = std::strtoull(value.c_str(), &end, 10);
     if (value.empty() || value[0] < '0' || value[0] > '9' || *end != '\0' || errno != 0 || n == 0) {
-      usageError(err, "--max-steps needs a positive integer, got '" + value + "'", command);
+      usageError(err, flag + " needs a positive integer, got '" + value + "'", command);
       r.failed = true;
     } else {
       steps = n;
     }
     return true;
   };
+  auto maxStepsFlag = [&](ArgReader& r, uint64_t& steps) { return stepsFlag(r, "--max-steps", steps); };
   auto passesFlag = [&](ArgReader& r, std::vector<std::string>& passes) {
     if (!r.valueFlag("--passes", value)) return false;
     if (!r.failed && !parsePassList(value, passes, *command, err)) r.failed = true;
@@ -544,7 +549,8 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
     ReplOptions o;
     if (!readCommandLine(args, *command, err, file, true,
                          [&](ArgReader& r) {
-                           return maxMemoryFlag(r) || maxStepsFlag(r, o.maxSteps) || warningFlag(r, o.warnings);
+                           return maxMemoryFlag(r) || maxStepsFlag(r, o.maxSteps) || warningFlag(r, o.warnings) ||
+                                  stepsFlag(r, "--preview-steps", o.previewSteps);
                          }))
       return kUsageError;
     o.file = file;

@@ -10,6 +10,7 @@
 #include <iosfwd>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,7 @@ struct ReplOptions {
   std::optional<std::string> file;  // `pir repl FILE`: loaded first
   uint64_t maxSteps = 0;            // --max-steps=N
   WarningPolicy warnings = WarningPolicy::Report;  // -Werror / -w
+  uint64_t previewSteps = 0;        // --preview-steps=N (0: PreviewBudget's default)
 };
 
 struct ImportOptions {
@@ -83,7 +85,8 @@ int profileCommand(const ProfileOptions& options, std::istream& in, std::ostream
 // Throws CompileError (reported).
 void reportProfile(const Module& module, DiagnosticEngine& diags, std::ostream& out, int64_t runs,
                    const std::vector<std::string>& passes = {},
-                   const device::BranchExecutions* branches = nullptr);
+                   const device::BranchExecutions* branches = nullptr,
+                   const std::set<std::string>* mainNamesRead = nullptr);
 
 // ---- passes (the pass manager's hooks) ---------------------------------------
 
@@ -92,9 +95,11 @@ std::vector<std::string> availablePasses();
 // Runs `passes` (names from availablePasses()) in order; with `verifyEach`
 // the verifier runs after every pass. With `afterEach`, prints "# after PASS"
 // and the canonical IR to it after every pass (`opt --print-after-each` does
-// its own printing and passes nullptr). Returns false after a reported error.
+// its own printing and passes nullptr). `mainNamesRead`: the main values the
+// script's commands read (frontend/lexical.h), which passes keep; null when not
+// known (every main value is kept). Returns false after a reported error.
 bool runPasses(Module& module, const std::vector<std::string>& passes, DiagnosticEngine& diags,
-               bool verifyEach, std::ostream* afterEach);
+               bool verifyEach, std::ostream* afterEach, const std::set<std::string>* mainNamesRead);
 
 // ---- shared helpers (defined in repl/cli.cpp) ---------------------------------
 

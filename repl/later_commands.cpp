@@ -11,6 +11,7 @@
 #include "device/dot.h"
 #include "device/merge_exchange.h"
 #include "frontend/builder.h"
+#include "frontend/lexical.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
 #include "passes/pass_manager.h"
@@ -56,7 +57,8 @@ namespace {
 // kept in `copy` (the profile points into it).
 device::Profile profileAfterPasses(const Module& module, DiagnosticEngine& diags, int64_t runs,
                                    const std::vector<std::string>& passes, std::unique_ptr<Module>& copy,
-                                   const device::BranchExecutions* branches) {
+                                   const device::BranchExecutions* branches,
+                                   const std::set<std::string>* mainNamesRead) {
   // A program that does not fit has no profile: the graph-compile error instead
   // (also for a file that never ran).
   if (passes.empty()) {
@@ -64,7 +66,7 @@ device::Profile profileAfterPasses(const Module& module, DiagnosticEngine& diags
     return device::profileModule(module, diags, runs, branches);
   }
   copy = module.clone();
-  if (!runPasses(*copy, passes, diags, false, nullptr))
+  if (!runPasses(*copy, passes, diags, false, nullptr, mainNamesRead))
     throw CompileError({Severity::Error, {}, "the pass pipeline failed", {}});  // already reported
   device::checkDeviceMemory(*copy, diags);
   return device::profileModule(*copy, diags, runs, branches);
@@ -73,9 +75,11 @@ device::Profile profileAfterPasses(const Module& module, DiagnosticEngine& diags
 }  // namespace
 
 void reportProfile(const Module& module, DiagnosticEngine& diags, std::ostream& out, int64_t runs,
-                   const std::vector<std::string>& passes, const device::BranchExecutions* branches) {
+                   const std::vector<std::string>& passes, const device::BranchExecutions* branches,
+                   const std::set<std::string>* mainNamesRead) {
   std::unique_ptr<Module> copy;
-  out << device::formatProfile(profileAfterPasses(module, diags, runs, passes, copy, branches), diags.sources(), false);
+  out << device::formatProfile(profileAfterPasses(module, diags, runs, passes, copy, branches, mainNamesRead),
+                               diags.sources(), false);
 }
 
 int profileCommand(const ProfileOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
@@ -90,14 +94,16 @@ int profileCommand(const ProfileOptions& options, std::istream& in, std::ostream
   // Runs like `pir run` (the session commands as they are read, on a
   // transformed copy with --passes), then reports the program as it stands
   // at the end.
-  SessionDriver driver(module, session, diags, options.passes, false);
+  const std::set<std::string> namesRead = valueNamesReadByCommands(sources.buffer(file).text);
+  SessionDriver driver(module, session, diags, options.passes, false, &namesRead);
   RunCounter counter(driver);
   try {
     if (!buildFromBuffer(module, diags, file, baseDirOf(options.file), &counter)) return 1;
     driver.finish();
     if (diags.errorCount() > 0) return 1;
     std::unique_ptr<Module> copy;
-    device::Profile p = profileAfterPasses(module, diags, counter.runs(), options.passes, copy, &session.branchExecutions());
+    device::Profile p = profileAfterPasses(module, diags, counter.runs(), options.passes, copy,
+                                           &session.branchExecutions(), &namesRead);
     if (options.json && !writeFileAtomically(*options.json, device::profileJson(p, sources), err)) return 2;
     if (options.timeline && !writeFileAtomically(*options.timeline, device::timelineJson(p), err)) return 2;
     out << device::formatProfile(p, sources, options.mapping);
@@ -131,7 +137,7 @@ std::vector<std::string> availablePasses() {
 }
 
 bool runPasses(Module& module, const std::vector<std::string>& names, DiagnosticEngine& diags, bool verifyEach,
-               std::ostream* afterEach) {
+               std::ostream* afterEach, const std::set<std::string>* mainNamesRead) {
   passes::Pipeline pipeline;
   for (const std::string& name : names) {
     const passes::PassInfo* pass = passes::findPass(name);
@@ -141,6 +147,7 @@ bool runPasses(Module& module, const std::vector<std::string>& names, Diagnostic
   passes::PipelineOptions options;
   options.verifyEach = verifyEach;
   options.printAfterEach = afterEach;
+  options.mainNamesRead = mainNamesRead;
   static const vm::KernelEvaluator evaluator;  // stateless: shared by every pipeline
   options.evaluator = &evaluator;
   return passes::runPipeline(module, pipeline, diags, options);

@@ -10,9 +10,11 @@
 #include <iostream>
 #include <sstream>
 #include <utility>
-#include <unordered_set>
+#include <set>
 
+#include "device/dot.h"
 #include "frontend/builder.h"
+#include "frontend/lexical.h"
 #include "frontend/parser.h"
 #include "ir/printer.h"
 #include "ir/diagnostics.h"
@@ -29,34 +31,8 @@ namespace pir {
 
 namespace {
 
-struct MetaCommand {
-  const char* name;
-  const char* arguments;
-  const char* help;
-};
-
-// tools.md §5, in :help order.
-const MetaCommand kMetaCommands[] = {
-    {"help", "", "show this help"},
-    {"quit", "", "leave the REPL (Ctrl-D too)"},
-    {"load", "FILE", "read FILE as if typed (without echo)"},
-    {"type", "%v|@g|$s", "show the type of a main-graph value, graph or resource"},
-    {"print", "[@g]", "print the program (or one graph) in canonical form"},
-    {"graphs", "", "list the graphs with their signatures"},
-    {"passes", "LIST", "apply the comma-separated passes to the program"},
-    {"dot", "[@g] FILE", "write the graphs (or one) as Graphviz DOT to FILE"},
-    {"profile", "", "memory and cycle estimates of the main graph"},
-    {"disasm", "[@g]", "show the VM bytecode of every graph (or one)"},
-    {"reset", "", "variables back to their initial values, buffers cleared"},
-    {"undo", "", "undo the last input (or :reset) that changed the program or the session"},
-};
-
-// Bare words Tab offers besides op names and dtypes (language.md).
-const char* const kKeywords[] = {
-    "ir", "h2d", "d2h", "remote_buffer", "graph", "main", "return", "attributes", "autodiff",
-    "feed", "run", "print", "write", "save", "var", "const", "exchange", "as", "using",
-    "true", "false", "nan", "inf", "uniform", "normal", "zeros", "ones", "load",
-};
+// After a previewed value that `print` cannot show yet.
+constexpr const char* kPreviewNote = "(preview: `run` computes it)";
 
 std::string_view trim(std::string_view s) {
   size_t b = s.find_first_not_of(" \t\r\n");
@@ -110,147 +86,6 @@ std::string summarise(std::string_view input) {
 }
 
 
-bool isNameChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
-}
-
-// A token of the light scan below: 'v' %name, 'r' $name, 'g' @name, 'w' word,
-// 'p' one punctuation character, ';' end of a line or `;`.
-struct ScanToken {
-  char kind;
-  std::string text;
-};
-
-std::vector<ScanToken> scanTokens(std::string_view text) {
-  std::vector<ScanToken> tokens;
-  size_t i = 0;
-  while (i < text.size()) {
-    char c = text[i];
-    if (c == '#') {
-      while (i < text.size() && text[i] != '\n') ++i;
-    } else if (c == '"') {
-      for (++i; i < text.size() && text[i] != '"'; ++i)
-        if (text[i] == '\\') ++i;
-      ++i;
-    } else if (c == '\n' || c == ';') {
-      tokens.push_back({';', {}});
-      ++i;
-    } else if (c == ' ' || c == '\t' || c == '\r') {
-      ++i;
-    } else if ((c == '%' || c == '$' || c == '@') && i + 1 < text.size() && isNameChar(text[i + 1])) {
-      size_t b = ++i;
-      while (i < text.size() && isNameChar(text[i])) ++i;
-      tokens.push_back({c == '%' ? 'v' : c == '$' ? 'r' : 'g', std::string(text.substr(b, i - b))});
-    } else if (isNameChar(c)) {
-      size_t b = i;
-      while (i < text.size() && isNameChar(text[i])) ++i;
-      tokens.push_back({'w', std::string(text.substr(b, i - b))});
-    } else {
-      tokens.push_back({'p', std::string(1, c)});
-      ++i;
-    }
-  }
-  return tokens;
-}
-
-}  // namespace
-
-std::vector<std::string> implicitStreamLoads(std::string_view input, const Module& module) {
-  std::vector<ScanToken> tokens = scanTokens(input);
-  std::vector<std::string> loads;
-  std::unordered_set<std::string> loaded;  // = loads, for lookup
-  std::unordered_set<std::string> definedHere;
-  auto defined = [&](const std::string& n) { return module.main->lookup(n) || definedHere.count(n) != 0; };
-  auto isOpen = [](const ScanToken& t) { return t.kind == 'p' && (t.text == "(" || t.text == "[" || t.text == "{"); };
-  auto isClose = [](const ScanToken& t) { return t.kind == 'p' && (t.text == ")" || t.text == "]" || t.text == "}"); };
-
-  // One main-graph statement: names before a top-level `=` are defined, the
-  // others are used.
-  auto statement = [&](size_t b, size_t e) {
-    if (b >= e) return;
-    static const char* const notOps[] = {"feed", "run", "print", "write", "save", "autodiff",
-                                         "h2d", "d2h", "remote_buffer", "ir", "return"};
-    if (tokens[b].kind == 'w')
-      for (const char* w : notOps)
-        if (tokens[b].text == w) return;
-    size_t eq = e;
-    int depth = 0;
-    for (size_t k = b; k < e && eq == e; ++k) {
-      if (isOpen(tokens[k])) ++depth;
-      else if (isClose(tokens[k])) --depth;
-      else if (depth == 0 && tokens[k].kind == 'p' && tokens[k].text == "=") eq = k;
-    }
-    std::vector<std::string> defs;
-    for (size_t k = b; k < e; ++k) {
-      if (tokens[k].kind != 'v') continue;
-      const std::string& n = tokens[k].text;
-      if (eq != e && k < eq) {
-        defs.push_back(n);
-        continue;
-      }
-      if (defined(n) || loaded.count(n)) continue;
-      const Resource* r = module.findResource(n);
-      if (r && r->kind == Resource::Kind::H2D && loaded.insert(n).second) loads.push_back(n);
-    }
-    definedHere.insert(defs.begin(), defs.end());
-  };
-
-  std::vector<char> stack;  // open brackets; 'M' marks the brace of `main {`
-  size_t openBrackets = 0;  // entries of `stack` other than 'M' (kept, not counted per token: linear)
-  auto depth = [&] { return openBrackets; };
-  auto pushOpen = [&](char c) {
-    stack.push_back(c);
-    if (c != 'M') ++openBrackets;
-  };
-  auto popOpen = [&] {
-    if (stack.back() != 'M') --openBrackets;
-    stack.pop_back();
-  };
-  size_t start = 0;
-  for (size_t k = 0; k < tokens.size(); ++k) {
-    const ScanToken& t = tokens[k];
-    if (depth() == 0 && t.kind == 'w' && t.text == "graph") {
-      // A subgraph sees only its own names: skip its header and body.
-      int d = 0;
-      bool inBody = false;
-      for (++k; k < tokens.size(); ++k) {
-        if (isOpen(tokens[k])) {
-          if (d == 0 && tokens[k].text == "{" && !(tokens[k - 1].kind == 'w' && tokens[k - 1].text == "attributes"))
-            inBody = true;
-          ++d;
-        } else if (isClose(tokens[k]) && --d == 0 && inBody) {
-          break;
-        }
-      }
-      start = k + 1;
-      continue;
-    }
-    if (depth() == 0 && t.kind == 'w' && t.text == "main" && k + 1 < tokens.size() && tokens[k + 1].text == "{") {
-      pushOpen('M');
-      start = k + 2;
-      ++k;
-      continue;
-    }
-    if (isOpen(t)) {
-      pushOpen(t.text[0]);
-    } else if (isClose(t)) {
-      if (!stack.empty() && stack.back() == 'M' && depth() == 0) {
-        statement(start, k);
-        start = k + 1;
-        popOpen();
-        continue;
-      }
-      if (!stack.empty()) popOpen();
-    } else if (t.kind == ';' && depth() == 0) {
-      statement(start, k);
-      start = k + 1;
-    }
-  }
-  statement(start, tokens.size());
-  return loads;
-}
-
-namespace {
 }  // namespace
 
 struct Repl::Impl : BuildListener {
@@ -263,8 +98,9 @@ struct Repl::Impl : BuildListener {
   // when the input succeeds, dropped when it is undone.
   std::ostringstream pending;
   vm::Session session;
+  Previewer previewer;  // the echo's previews, over `session`
   Builder builder;
-  bool echo = true;  // off while loading a file or building implicit loads
+  bool echo = true;  // off while loading a file
 
   // Turns the echo off for a scope (exceptions included).
   struct EchoOff {
@@ -297,10 +133,11 @@ struct Repl::Impl : BuildListener {
   std::deque<UndoEntry> undoStack;
   static constexpr size_t kMaxUndo = 100;
 
-  Impl(std::ostream& o, std::ostream& e, const vm::SessionOptions& sessionOptions)
+  Impl(std::ostream& o, std::ostream& e, const vm::SessionOptions& sessionOptions, const PreviewBudget& preview)
       : out(o),
         err(e),
         session(module, diags, pending, sessionOptions),
+        previewer(session, diags, preview),
         builder(module, diags, ".", this) {
     diags.setStream(&err);
   }
@@ -308,10 +145,18 @@ struct Repl::Impl : BuildListener {
   // ---- BuildListener: the echo -------------------------------------------------
   void valueDefined(const Value& v) override {
     if (!echo) return;
-    if (std::optional<vm::HostTensor> preview = session.preview(v)) {
-      pending << vm::formatValueLine("%" + v.name, preview->type.dtype, preview->type.shape, std::as_const(*preview).data()) << "\n";
+    Preview preview = previewer.preview(v);
+    if (preview.value) {
+      const vm::HostTensor& t = *preview.value;
+      pending << vm::formatValueLine("%" + v.name, t.type.dtype, t.type.shape, t.data());
+      // `print` shows a computed value only after a `run` computed it: the echo
+      // says that what it shows is a preview (variables and constants print as shown).
+      if (v.kind != Value::Kind::Var && v.kind != Value::Kind::Const) pending << "  " << kPreviewNote;
+      pending << "\n";
     } else {
-      pending << "%" << v.name << ": " << v.type.str() << "\n";
+      pending << "%" << v.name << ": " << v.type.str();
+      if (!preview.skipped.empty()) pending << "  (not previewed: " << preview.skipped << ")";
+      pending << "\n";
     }
   }
   void graphDefined(const Graph& g) override {
@@ -336,18 +181,13 @@ struct Repl::Impl : BuildListener {
   // Parses and builds buffer `file` through `into` as one input, undoing it
   // on any error. Returns true on success; a success that changed the program
   // or the session becomes an :undo entry.
-  // `prelude`: a buffer built first without echo (implicit stream loads), or 0.
-  bool evaluateBuffer(uint32_t file, Builder& into, const std::string& summary, uint32_t prelude = 0) {
+  bool evaluateBuffer(uint32_t file, Builder& into, const std::string& summary) {
     Module::Checkpoint checkpoint = module.checkpoint();
     auto snapshot = session.snapshot();
     const uint64_t generationBefore = module.generation;
     sessionChanged = false;
     bool ok = false;
     try {
-      if (prelude) {
-        EchoOff quiet(echo);
-        parseBuffer(prelude, into, diags);
-      }
       parseBuffer(file, into, diags);
       ok = true;
     } catch (const CompileError&) {
@@ -391,14 +231,7 @@ struct Repl::Impl : BuildListener {
   bool evaluateInput(const std::string& text, uint32_t firstLine) {
     if (trim(text).empty()) return true;
     uint32_t file = sources.add("<repl>", text, firstLine);
-    // tools.md §5 uses `%x` after `h2d $x` with no host_load: in the REPL, a
-    // main-graph use of an undefined %x that names an h2d stream loads it
-    // (`%x = host_load $x`, not echoed) before the input.
-    uint32_t prelude = 0;
-    std::string loads;
-    for (const std::string& n : implicitStreamLoads(text, module)) loads += "%" + n + " = host_load $" + n + "\n";
-    if (!loads.empty()) prelude = sources.add("<repl>", loads, firstLine);
-    return evaluateBuffer(file, builder, summarise(text), prelude);
+    return evaluateBuffer(file, builder, summarise(text));
   }
 
   // `in`: what FILE "-" reads (pir repl -).
@@ -452,14 +285,25 @@ struct Repl::Impl : BuildListener {
     return nullptr;
   }
 
+  // ---- the meta-commands: one row each (name, arguments, help, arity, handler) ----
+  using Args = std::vector<std::string>;
+  struct MetaCommand {
+    const char* name;
+    const char* arguments;  // usage after the name ("" when none)
+    const char* help;       // one line, for :help
+    size_t minArgs, maxArgs;
+    bool (Impl::*run)(const Args& args);
+  };
+  // tools.md §5, in :help order (defined after the class).
+  static const MetaCommand kMetaCommands[12];
+
   // `line`: the whole typed line (for the error location), session line `lineNumber`.
   bool meta(std::string_view line, uint32_t lineNumber) {
     metaFile = sources.add("<repl>", std::string(line), lineNumber);
     std::string_view body = trim(line).substr(1);
     size_t space = body.find_first_of(" \t");
     std::string word(body.substr(0, space));
-    std::vector<std::string> args =
-        splitArguments(space == std::string_view::npos ? std::string_view{} : body.substr(space));
+    Args args = splitArguments(space == std::string_view::npos ? std::string_view{} : body.substr(space));
     std::vector<std::string> candidates;
     std::optional<std::string> name = resolveMetaCommand(word, &candidates);
     if (!name) {
@@ -469,178 +313,163 @@ struct Repl::Impl : BuildListener {
       for (auto& c : candidates) list += (list.empty() ? ":" : ", :") + c;
       return metaError("ambiguous command ':" + word + "': " + list);
     }
-    auto arity = [&](size_t lo, size_t hi) {
-      if (args.size() >= lo && args.size() <= hi) return true;
-      const MetaCommand* mc = nullptr;
-      for (auto& m : kMetaCommands)
-        if (*name == m.name) mc = &m;
-      metaError(std::string("usage: :") + *name + (mc && *mc->arguments ? std::string(" ") + mc->arguments : ""));
-      return false;
-    };
-
-    if (*name == "help") {
-      if (!arity(0, 0)) return false;
-      out << "Statements of the .pir language are evaluated as typed; input continues\n"
-             "over lines while brackets and braces are open. Meta-commands:\n";
-      for (auto& m : kMetaCommands) {
-        std::string head = std::string(":") + m.name + (*m.arguments ? std::string(" ") + m.arguments : "");
-        out << "  " << head << std::string(head.size() < 20 ? 20 - head.size() : 1, ' ') << m.help << "\n";
-      }
-      out << "Commands may be abbreviated when unambiguous (:q, :h). Tab completes.\n";
-      return true;
-    }
-    if (*name == "quit") {
-      if (!arity(0, 0)) return false;
-      quit = true;
-      return true;
-    }
-    if (*name == "load") {
-      if (!arity(1, 1)) return false;
-      std::istringstream noInput;  // `:load -` would read the terminal: not supported
-      if (args[0] == "-") return metaError(":load needs a file name");
-      return loadFile(args[0], noInput) == 0;
-    }
-    if (*name == "type") {
-      if (!arity(1, 1)) return false;
-      const std::string& w = args[0];
-      if (w.size() >= 2 && w[0] == '%') {
-        const Value* v = module.main->lookup(w.substr(1));
-        if (!v) return metaError("no value " + w + " in the main graph", w);
-        out << w << ": " << v->type.str() << "\n";
-        return true;
-      }
-      if (w.size() >= 2 && w[0] == '$') {
-        const Resource* r = module.findResource(w.substr(1));
-        if (!r) return metaError("no stream or remote buffer " + w, w);
-        const char* kind = r->kind == Resource::Kind::H2D ? "h2d" : r->kind == Resource::Kind::D2H ? "d2h" : "remote_buffer";
-        out << w << ": " << r->type.str() << " (" << kind;
-        if (r->kind == Resource::Kind::RemoteBuffer) out << ", entries = " << r->entries;
-        out << ")\n";
-        return true;
-      }
-      if (w.size() >= 2 && w[0] == '@') {
-        std::string problem;
-        const Graph* g = graphArgument(w, problem);
-        if (!g) return metaError(problem, w);
-        if (g->isMain) return metaError("@main has no signature: it takes no inputs and returns nothing");
-        out << graphSignature(*g) << "\n";
-        return true;
-      }
-      return metaError("usage: :type %v|@g|$s");
-    }
-    if (*name == "print") {
-      if (!arity(0, 1)) return false;
-      if (args.empty()) {
-        out << printModule(module);
-        return true;
-      }
-      std::string problem;
-      const Graph* g = graphArgument(args[0], problem);
-      if (!g) return metaError(problem, args[0]);
-      out << printGraph(module, *g);
-      return true;
-    }
-    if (*name == "graphs") {
-      if (!arity(0, 0)) return false;
-      for (const auto& g : module.graphs) out << graphSignature(*g) << "\n";
-      if (module.graphs.empty()) out << "(no subgraphs: only the main graph, which takes no inputs)\n";
-      return true;
-    }
-    if (*name == "disasm") {
-      if (!arity(0, 1)) return false;
-      const Graph* only = nullptr;
-      if (!args.empty()) {
-        std::string problem;
-        only = graphArgument(args[0], problem);
-        if (!only) return metaError(problem);
-      }
-      return guarded([&] {
-        out << session.disassemble(only);
-      });
-    }
-    if (*name == "passes") {
-      if (!arity(1, SIZE_MAX)) return false;
-      std::string list;  // `:passes inline, dce` is one list
-      for (const auto& a : args) list += a;
-      std::string problem;
-      std::optional<passes::Pipeline> pipeline = passes::parsePipeline(list, problem);
-      if (!pipeline) return metaError(problem);
-      std::vector<std::string> passes;
-      for (const passes::PassInfo* p : *pipeline) passes.emplace_back(p->name);
-      bool ok = false;
-      // Passes change the module through ir/rewriter.h, which journals every
-      // change: a failed pipeline is rolled back, a successful one is undoable.
-      Module::Checkpoint checkpoint = module.checkpoint();
-      auto snapshot = session.snapshot();
-      guarded([&] { ok = cli::runPasses(module, passes, diags, true, nullptr); });
-      if (!ok) {
-        module.rollback(checkpoint);
-        session.restore(snapshot);
-        failed = true;
-        return false;
-      }
-      session.forgetPreviews();  // values were rewritten: cached previews rest on the old ops
-      pushUndo(checkpoint, std::move(snapshot), ":passes " + list);
-      return true;
-    }
-    if (*name == "reset") {
-      if (!arity(0, 0)) return false;
-      auto snapshot = session.snapshot();
-      if (!guarded([&] { session.reset(); })) return false;
-      pushUndo(module.checkpoint(), std::move(snapshot), ":reset");
-      return true;
-    }
-    if (*name == "undo") {
-      if (!arity(0, 0)) return false;
-      if (undoStack.empty()) return metaError("nothing to undo");
-      UndoEntry entry = std::move(undoStack.back());
-      undoStack.pop_back();
-      builder.reset();
-      module.rollback(entry.checkpoint);
-      session.restore(entry.snapshot);
-      out << "undone: " << entry.summary << "\n";
-      return true;
-    }
-    if (*name == "dot") {
-      if (!arity(1, 2)) return false;
-      cli::DotOptions dot;
-      if (args.size() == 2) {
-        std::string problem;
-        const Graph* g = graphArgument(args[0], problem);
-        if (!g) return metaError(problem, args[0]);
-        dot.graph = g->name;
-      }
-      dot.output = args.back();
-      return dotOfProgram(dot);
-    }
-    if (*name == "profile") {
-      if (!arity(0, 0)) return false;
-      return guarded([&] {
-        session.program();  // compiled, and the memory checked, as a run would
-        cli::reportProfile(module, diags, out, -1, {}, &session.branchExecutions());
-      });
+    for (const MetaCommand& command : kMetaCommands) {
+      if (*name != command.name) continue;
+      if (args.size() < command.minArgs || args.size() > command.maxArgs)
+        return metaError(std::string("usage: :") + command.name +
+                         (*command.arguments ? std::string(" ") + command.arguments : ""));
+      return (this->*command.run)(args);
     }
     return metaError("unhandled command :" + *name);
   }
 
-  // :dot goes through the `pir dot` command on the canonical text of the
-  // program (which parses back to the same IR, language.md §10).
-  bool dotOfProgram(cli::DotOptions dot) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    fs::path temp = fs::temp_directory_path(ec) / ("pir-repl-" + std::to_string(::getpid()) + "-dot.pir");
-    if (ec) return metaError("no temporary directory for :dot: " + ec.message());
-    if (!cli::writeFileAtomically(temp.string(), printModule(module), err)) {
+  bool helpCommand(const Args&) {
+    out << "Statements of the .pir language are evaluated as typed; input continues\n"
+           "over lines while brackets and braces are open. Meta-commands:\n";
+    for (const MetaCommand& m : kMetaCommands) {
+      std::string head = std::string(":") + m.name + (*m.arguments ? std::string(" ") + m.arguments : "");
+      out << "  " << head << std::string(head.size() < 20 ? 20 - head.size() : 1, ' ') << m.help << "\n";
+    }
+    out << "Commands may be abbreviated when unambiguous (:q, :h). Tab completes.\n";
+    return true;
+  }
+
+  bool quitCommand(const Args&) {
+    quit = true;
+    return true;
+  }
+
+  bool loadCommand(const Args& args) {
+    std::istringstream noInput;  // `:load -` would read the terminal: not supported
+    if (args[0] == "-") return metaError(":load needs a file name");
+    return loadFile(args[0], noInput) == 0;
+  }
+
+  bool typeCommand(const Args& args) {
+    const std::string& w = args[0];
+    if (w.size() >= 2 && w[0] == '%') {
+      const Value* v = module.main->lookup(w.substr(1));
+      if (!v) return metaError("no value " + w + " in the main graph", w);
+      out << w << ": " << v->type.str() << "\n";
+      return true;
+    }
+    if (w.size() >= 2 && w[0] == '$') {
+      const Resource* r = module.findResource(w.substr(1));
+      if (!r) return metaError("no stream or remote buffer " + w, w);
+      const char* kind = r->kind == Resource::Kind::H2D ? "h2d" : r->kind == Resource::Kind::D2H ? "d2h" : "remote_buffer";
+      out << w << ": " << r->type.str() << " (" << kind;
+      if (r->kind == Resource::Kind::RemoteBuffer) out << ", entries = " << r->entries;
+      out << ")\n";
+      return true;
+    }
+    if (w.size() >= 2 && w[0] == '@') {
+      std::string problem;
+      const Graph* g = graphArgument(w, problem);
+      if (!g) return metaError(problem, w);
+      if (g->isMain) return metaError("@main has no signature: it takes no inputs and returns nothing");
+      out << graphSignature(*g) << "\n";
+      return true;
+    }
+    return metaError("usage: :type %v|@g|$s");
+  }
+
+  bool printCommand(const Args& args) {
+    if (args.empty()) {
+      out << printModule(module);
+      return true;
+    }
+    std::string problem;
+    const Graph* g = graphArgument(args[0], problem);
+    if (!g) return metaError(problem, args[0]);
+    out << printGraph(module, *g);
+    return true;
+  }
+
+  bool graphsCommand(const Args&) {
+    for (const auto& g : module.graphs) out << graphSignature(*g) << "\n";
+    if (module.graphs.empty()) out << "(no subgraphs: only the main graph, which takes no inputs)\n";
+    return true;
+  }
+
+  bool disasmCommand(const Args& args) {
+    const Graph* only = nullptr;
+    if (!args.empty()) {
+      std::string problem;
+      only = graphArgument(args[0], problem);
+      if (!only) return metaError(problem);
+    }
+    return guarded([&] { out << session.disassemble(only); });
+  }
+
+  bool passesCommand(const Args& args) {
+    std::string list;  // `:passes inline, dce` is one list
+    for (const auto& a : args) list += a;
+    std::string problem;
+    std::optional<passes::Pipeline> pipeline = passes::parsePipeline(list, problem);
+    if (!pipeline) return metaError(problem);
+    std::vector<std::string> passes;
+    for (const passes::PassInfo* p : *pipeline) passes.emplace_back(p->name);
+    bool ok = false;
+    // Passes change the module through ir/rewriter.h, which journals every
+    // change: a failed pipeline is rolled back, a successful one is undoable.
+    Module::Checkpoint checkpoint = module.checkpoint();
+    auto snapshot = session.snapshot();
+    // Any later input may print any main value: passes keep them all.
+    guarded([&] { ok = cli::runPasses(module, passes, diags, true, nullptr, nullptr); });
+    if (!ok) {
+      module.rollback(checkpoint);
+      session.restore(snapshot);
       failed = true;
       return false;
     }
-    dot.file = temp.string();
-    std::istringstream noInput;
-    int status = 2;
-    guarded([&] { status = cli::dotCommand(dot, noInput, out, err); });
-    fs::remove(temp, ec);
-    if (status != 0) failed = true;
-    return status == 0;
+    previewer.forget();  // values were rewritten: cached previews rest on the old ops
+    pushUndo(checkpoint, std::move(snapshot), ":passes " + list);
+    return true;
+  }
+
+  bool resetCommand(const Args&) {
+    auto snapshot = session.snapshot();
+    if (!guarded([&] { session.reset(); })) return false;
+    pushUndo(module.checkpoint(), std::move(snapshot), ":reset");
+    return true;
+  }
+
+  bool undoCommand(const Args&) {
+    if (undoStack.empty()) return metaError("nothing to undo");
+    UndoEntry entry = std::move(undoStack.back());
+    undoStack.pop_back();
+    builder.reset();
+    module.rollback(entry.checkpoint);
+    session.restore(entry.snapshot);
+    out << "undone: " << entry.summary << "\n";
+    return true;
+  }
+
+  bool dotCommand(const Args& args) {
+    const Graph* only = nullptr;
+    if (args.size() == 2) {
+      std::string problem;
+      only = graphArgument(args[0], problem);
+      if (!only) return metaError(problem, args[0]);
+    }
+    return dotOfProgram(only, args.back());
+  }
+
+  bool profileCommand(const Args&) {
+    return guarded([&] {
+      session.program();  // compiled, and the memory checked, as a run would
+      cli::reportProfile(module, diags, out, -1, {}, &session.branchExecutions());
+    });
+  }
+
+  // :dot writes the program as it stands, from the module itself (no detour
+  // through its text, whose relative load() paths would resolve elsewhere).
+  bool dotOfProgram(const Graph* only, const std::string& output) {
+    if (!cli::writeFileAtomically(output, device::dotOfModule(module, only), err)) {
+      failed = true;
+      return false;
+    }
+    return true;
   }
 
   // Runs a meta-command action; an exception becomes a reported failure.
@@ -720,8 +549,12 @@ struct Repl::Impl : BuildListener {
         if (module.main->lookup(v->name) == v.get()) offer("%" + v->name);
       // Names written earlier in the open input: a graph's parameters and
       // values while its body is being typed.
-      for (const ScanToken& t : scanTokens(openInput))
-        if (t.kind == 'v') offer("%" + t.text);
+      // Matching names only, each once: memory follows the distinct names, not the input.
+      std::set<std::string, std::less<>> seen;
+      forEachValueName(openInput, [&](std::string_view name) {
+        if (name.substr(0, word.size() - 1) == word.substr(1) && !seen.count(name)) seen.emplace(name);
+      });
+      for (const std::string& name : seen) offer("%" + name);
       std::sort(c.candidates.begin(), c.candidates.end());
       c.candidates.erase(std::unique(c.candidates.begin(), c.candidates.end()), c.candidates.end());
     } else if (!word.empty() && word.front() == '@') {
@@ -731,7 +564,7 @@ struct Repl::Impl : BuildListener {
       for (const auto& r : module.resources) offer("$" + r->name);
     } else {
       for (std::string_view op : allOpNames()) offer(std::string(op));
-      for (const char* k : kKeywords) offer(k);
+      for (std::string_view k : keywordSpellings()) offer(std::string(k));
       for (int t = 0; t < kNumDTypes; ++t) offer(std::string(dtypeName(static_cast<DType>(t))));
       std::sort(c.candidates.begin(), c.candidates.end());
       c.candidates.erase(std::unique(c.candidates.begin(), c.candidates.end()), c.candidates.end());
@@ -740,8 +573,23 @@ struct Repl::Impl : BuildListener {
   }
 };
 
-Repl::Repl(std::ostream& out, std::ostream& err, const vm::SessionOptions& session)
-    : impl_(std::make_unique<Impl>(out, err, session)) {}
+const Repl::Impl::MetaCommand Repl::Impl::kMetaCommands[12] = {
+    {"help", "", "show this help", 0, 0, &Impl::helpCommand},
+    {"quit", "", "leave the REPL (Ctrl-D too)", 0, 0, &Impl::quitCommand},
+    {"load", "FILE", "read FILE as if typed (without echo)", 1, 1, &Impl::loadCommand},
+    {"type", "%v|@g|$s", "show the type of a main-graph value, graph or resource", 1, 1, &Impl::typeCommand},
+    {"print", "[@g]", "print the program (or one graph) in canonical form", 0, 1, &Impl::printCommand},
+    {"graphs", "", "list the graphs with their signatures", 0, 0, &Impl::graphsCommand},
+    {"passes", "LIST", "apply the comma-separated passes to the program", 1, SIZE_MAX, &Impl::passesCommand},
+    {"dot", "[@g] FILE", "write the graphs (or one) as Graphviz DOT to FILE", 1, 2, &Impl::dotCommand},
+    {"profile", "", "memory and cycle estimates of the main graph", 0, 0, &Impl::profileCommand},
+    {"disasm", "[@g]", "show the VM bytecode of every graph (or one)", 0, 1, &Impl::disasmCommand},
+    {"reset", "", "variables back to their initial values, buffers cleared", 0, 0, &Impl::resetCommand},
+    {"undo", "", "undo the last input (or :reset) that changed the program or the session", 0, 0, &Impl::undoCommand},
+};
+
+Repl::Repl(std::ostream& out, std::ostream& err, const vm::SessionOptions& session, const PreviewBudget& preview)
+    : impl_(std::make_unique<Impl>(out, err, session, preview)) {}
 Repl::~Repl() = default;
 
 void Repl::feedLine(std::string_view line) { impl_->feedLine(line); }
@@ -755,15 +603,15 @@ bool Repl::anyInputFailed() const { return impl_->failed; }
 Completion Repl::complete(std::string_view lineBeforeCursor) const { return impl_->complete(lineBeforeCursor); }
 const Module& Repl::module() const { return impl_->module; }
 Repl::Stats Repl::stats() const {
-  const vm::Session::Counters& c = impl_->session.counters();
-  return {impl_->charactersScannedBefore + impl_->scanner.charactersScanned(), c.programCompiles, c.previewOpsVisited,
-          c.previewOpsCompiled};
+  const Previewer::Counters& previews = impl_->previewer.counters();
+  return {impl_->charactersScannedBefore + impl_->scanner.charactersScanned(), impl_->session.counters().programCompiles,
+          previews.opsVisited, previews.opsCompiled};
 }
 
 const std::vector<std::string>& Repl::metaCommandNames() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> n;
-    for (auto& m : kMetaCommands) n.emplace_back(m.name);
+    for (auto& m : Impl::kMetaCommands) n.emplace_back(m.name);
     return n;
   }();
   return names;
@@ -787,8 +635,10 @@ std::string defaultHistoryPath() {
 }
 
 int runRepl(const ReplRunOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
-  Repl repl(out, err, options.session);
+  Repl repl(out, err, options.session, options.preview);
   repl.setWarningPolicy(options.warnings);
+  // On a terminal the banner comes first: what FILE prints belongs to the session.
+  if (options.interactive) out << Repl::kBanner << "\n" << std::flush;
   // An unreadable FILE is a command-line problem (status 2), as for `pir run`;
   // a FILE with errors is reported and the session goes on without it.
   if (options.file && repl.loadFile(*options.file, in) == 2) return 2;
@@ -802,7 +652,6 @@ int runRepl(const ReplRunOptions& options, std::istream& in, std::ostream& out, 
     return repl.exitStatus();
   }
 
-  out << Repl::kBanner << "\n" << std::flush;
   LineEditor editor("pir", options.historyPath,
                     [&repl](std::string_view before) { return repl.complete(before); });
   while (!repl.quitRequested()) {

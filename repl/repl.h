@@ -18,6 +18,7 @@
 #include "ir/ir.h"
 #include "ir/version.h"
 #include "repl/line_editor.h"
+#include "repl/preview.h"
 #include "vm/session.h"
 
 namespace pir {
@@ -28,7 +29,9 @@ class Repl {
   // receives diagnostics and error messages.
   // `session`: the session's budgets and threads (fuzzing sets a step budget
   // and one thread; the defaults are `pir run`'s).
-  explicit Repl(std::ostream& out, std::ostream& err, const vm::SessionOptions& session = {});
+  // `preview`: the budget of each echo preview (repl/preview.h).
+  explicit Repl(std::ostream& out, std::ostream& err, const vm::SessionOptions& session = {},
+                const PreviewBudget& preview = {});
   ~Repl();
   Repl(const Repl&) = delete;
   Repl& operator=(const Repl&) = delete;
@@ -65,8 +68,8 @@ class Repl {
   const Module& module() const;
 
   // Work done so far, for tests that assert complexity (no clocks): input
-  // characters examined by the completeness scan, and the session's compile
-  // and preview counters (vm::Session::Counters).
+  // characters examined by the completeness scan, the session's compiles
+  // (vm::Session::Counters) and the previews' work (Previewer::Counters).
   struct Stats {
     uint64_t charactersScanned = 0;
     uint64_t programCompiles = 0;
@@ -97,19 +100,13 @@ struct ReplRunOptions {
   std::string historyPath;          // "" : no persistent history
   vm::SessionOptions session;       // budgets (--max-steps)
   WarningPolicy warnings = WarningPolicy::Report;  // -Werror / -w
+  PreviewBudget preview;            // each echo preview's (--preview-steps)
 };
 
 // The REPL loop. Interactive: libedit on the terminal; otherwise transcript
 // mode reads lines from `in` with no prompt. Returns the exit status: 1 if any
 // input failed, else 0; 2 if FILE cannot be read.
 int runRepl(const ReplRunOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
-
-// The REPL's implicit stream loads (tools.md §5 example: `%y = mul %x, %w`
-// right after `h2d $x`): the names %n, in order of first use, that main-graph
-// statements of `input` use where neither the main graph nor an earlier
-// statement of the input defines %n and an h2d stream $n exists. Subgraph
-// bodies and session commands are not scanned.
-std::vector<std::string> implicitStreamLoads(std::string_view input, const Module& module);
 
 // `~/.pir_history`, honouring $HOME; "" when HOME is unset.
 std::string defaultHistoryPath();

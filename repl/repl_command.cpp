@@ -21,6 +21,7 @@ int replCommand(const ReplOptions& options, std::istream& in, std::ostream& out,
   run.file = options.file;
   run.session.maxSteps = options.maxSteps;
   run.warnings = options.warnings;
+  if (options.previewSteps) run.preview.maxSteps = options.previewSteps;
   // Line editing needs the real terminal: only when reading the process's stdin.
   run.interactive = &in == &std::cin && ::isatty(STDIN_FILENO) == 1;
   if (run.interactive) run.historyPath = defaultHistoryPath();

@@ -7,18 +7,23 @@
 #include <ostream>
 
 #include "frontend/builder.h"
+#include "frontend/lexical.h"
 #include "repl/commands.h"
 #include "repl/feed_save.h"
 #include "repl/run_counter.h"
-#include "repl/script_reads.h"
 #include "repl/session_driver.h"
 #include "vm/session.h"
 
 namespace pir::cli {
 
 SessionDriver::SessionDriver(Module& source, vm::Session& session, DiagnosticEngine& diags,
-                             std::vector<std::string> passes, bool verifyEach)
-    : source_(source), session_(session), diags_(diags), passes_(std::move(passes)), verifyEach_(verifyEach) {}
+                             std::vector<std::string> passes, bool verifyEach, const std::set<std::string>* mainNamesRead)
+    : source_(source),
+      session_(session),
+      diags_(diags),
+      passes_(std::move(passes)),
+      verifyEach_(verifyEach),
+      mainNamesRead_(mainNamesRead) {}
 
 void SessionDriver::command(const SessionCommand& cmd) {
   sawCommand_ = true;
@@ -37,7 +42,7 @@ void SessionDriver::syncProgram() {
   if (passes_.empty()) return;
   if (current_ && builtFrom_ == source_.generation) return;
   std::unique_ptr<Module> next = source_.clone();
-  if (!runPasses(*next, passes_, diags_, verifyEach_, nullptr))
+  if (!runPasses(*next, passes_, diags_, verifyEach_, nullptr, mainNamesRead_))
     throw CompileError({Severity::Error, {}, "the pass pipeline failed", {}});  // already reported
   session_.setModule(*next);
   // The previous copy stays alive until the session has recompiled from the new one.
@@ -62,19 +67,21 @@ int runCommand(const RunOptions& options, std::istream& in, std::ostream& out, s
   // run needs no backup; and only main values a later command names are kept
   // (decisions.md "Run backups and snapshots").
   sessionOptions.restoreOnFailure = false;
-  sessionOptions.keptMainNames = valuesNamedByCommands(sources.buffer(file).text);
+  sessionOptions.keptMainNames = valueNamesReadByCommands(sources.buffer(file).text);
   for (const NamedPath& s : options.saves)  // --save %NAME or a bare NAME that may be a value
     if (!s.name.empty() && s.name[0] != '$') sessionOptions.keptMainNames->insert(s.name[0] == '%' ? s.name.substr(1) : s.name);
   sessionOptions.fuseElementwise = options.fuse;
   vm::Session session(module, diags, out, sessionOptions);
-  SessionDriver driver(module, session, diags, options.passes, options.verifyEach);
+  SessionDriver driver(module, session, diags, options.passes, options.verifyEach, &*sessionOptions.keptMainNames);
   RunCounter counter(driver);
   CommandLineData data(counter, session, module, diags, options.feeds, options.saves);  // --feed, --save
   try {
     if (!buildFromBuffer(module, diags, file, baseDirOf(options.file), &data)) return 1;
     data.feedOnce();
     driver.finish();
-    if (options.profile && diags.errorCount() == 0) reportProfile(module, diags, err, counter.runs(), options.passes, &session.branchExecutions());
+    if (options.profile && diags.errorCount() == 0)
+      reportProfile(module, diags, err, counter.runs(), options.passes, &session.branchExecutions(),
+                    &*sessionOptions.keptMainNames);
     data.saveAll();
   } catch (const CompileError&) {
     return 1;  // already reported
@@ -92,7 +99,8 @@ int disasmCommand(const DisasmOptions& options, std::istream& in, std::ostream& 
   Module module;
   try {
     if (!buildFromBuffer(module, diags, file, baseDirOf(options.file))) return 1;
-    if (!options.passes.empty() && !runPasses(module, options.passes, diags, false, nullptr)) return 1;
+    const std::set<std::string> namesRead = valueNamesReadByCommands(sources.buffer(file).text);
+    if (!options.passes.empty() && !runPasses(module, options.passes, diags, false, nullptr, &namesRead)) return 1;
     std::ostringstream sink;  // a disassembly runs nothing; nothing is printed
     vm::Session session(module, diags, sink, vm::SessionOptions{.fuseElementwise = options.fuse});
     out << session.disassemble(nullptr);

@@ -11,6 +11,7 @@
 // `pir run FILE` does for every pass that preserves meaning.
 #pragma once
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,8 @@ namespace pir::cli {
 class SessionDriver final : public BuildListener {
  public:
   SessionDriver(Module& source, vm::Session& session, DiagnosticEngine& diags,
-                std::vector<std::string> passes = {}, bool verifyEach = false);
+                std::vector<std::string> passes = {}, bool verifyEach = false,
+                const std::set<std::string>* mainNamesRead = nullptr);
 
   void command(const SessionCommand& cmd) override;
   // The default session of a file without commands: `run`, then `print` of
@@ -38,6 +40,7 @@ class SessionDriver final : public BuildListener {
   DiagnosticEngine& diags_;
   std::vector<std::string> passes_;
   bool verifyEach_;
+  const std::set<std::string>* mainNamesRead_;  // the script's reads (passes keep them); null: unknown
   bool sawCommand_ = false;
   std::unique_ptr<Module> current_, previous_;
   uint64_t builtFrom_ = 0;

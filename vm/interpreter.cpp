@@ -149,6 +149,7 @@ void Interpreter::sliceEnd(const Instr& in) {
 }
 
 void Interpreter::budgetExceeded(const Instr& in) {
+  budgetSpent_ = true;
   fault(in, "the step budget is spent: this instruction needs " + std::to_string(in.work) +
                 (in.work == 1 ? " step, " : " steps, ") + std::to_string(remaining_ + beyondSlice_) + " left");
 }

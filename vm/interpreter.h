@@ -101,6 +101,8 @@ class Interpreter {
   }
   // Steps the current or last run took (at most its budget).
   uint64_t stepsTaken() const { return budget_ == kUnlimitedSteps ? 0 : budget_ - remaining_ - beyondSlice_; }
+  // The last fault was the step budget running out (not an error of the program).
+  bool budgetSpent() const { return budgetSpent_; }
 
   // Resumable execution, for the replica pool: start() binds the main graph and
   // resets the cursors; resume() runs until the graph ends (returns true) or the
@@ -201,6 +203,7 @@ class Interpreter {
   uint64_t budget_ = kUnlimitedSteps;
   uint64_t remaining_ = 0;    // steps left in this slice
   uint64_t beyondSlice_ = 0;  // steps of the budget not yet handed to a slice
+  bool budgetSpent_ = false;
 };
 
 }  // namespace pir::vm

@@ -351,7 +351,7 @@ void Session::runDefault() {
 }
 
 void Session::run(int64_t times, SourceLoc loc) {
-  forgetPreviews();  // variables change
+  stateChanged();  // variables change
   for (int64_t i = 0; i < times; ++i) {
     // Ctrl-C between runs too: `run N` of a short program may never reach a slice end.
     if (interruptRequested()) diags_.fail(loc, std::string("run: ") + kInterruptedMessage);
@@ -531,7 +531,7 @@ void Session::feed(const std::string& stream, const Literal& data, SourceLoc loc
 }
 
 void Session::write(const std::string& variable, const Literal& data, SourceLoc loc) {
-  forgetPreviews();
+  stateChanged();
   const Value* v = mainValueNamed(variable, loc);
   if (v->kind != Value::Kind::Var) diags_.fail(loc, "write: %" + variable + " is not a variable");
   ensureReady();
@@ -666,7 +666,7 @@ void Session::save(const std::string& name, const std::string& path, SourceLoc l
 }
 
 void Session::reset() {
-  forgetPreviews();
+  stateChanged();
   ensureReady();
   for (auto& sb : st_->dev.streams) sb = StreamBuffer{AlignedBytes(sb.bytes.size()), false};
   for (auto& rep : st_->dev.remote)
@@ -694,7 +694,7 @@ std::shared_ptr<const Session::Snapshot> Session::snapshot() const {
 
 void Session::restore(const std::shared_ptr<const Snapshot>& s) {
   if (!s) return;
-  forgetPreviews();
+  stateChanged();
   *st_ = s->state;
   program_ = s->program;
   compiledOps_ = s->compiledOps;
@@ -703,114 +703,9 @@ void Session::restore(const std::shared_ptr<const Snapshot>& s) {
   lastWritten_ = s->lastWritten;
 }
 
-// ---- previews -----------------------------------------------------------------
+// ---- for previews (repl/preview.h) ---------------------------------------------
 
-namespace {
-
-// True if running `g` could read a stream or remote buffer, or needs other replicas.
-bool touchesDevice(const Graph& g, std::set<const Graph*>& seen) {
-  if (!seen.insert(&g).second) return false;
-  std::vector<const Op*> stack;
-  for (auto& op : g.ops) stack.push_back(op.get());
-  while (!stack.empty()) {
-    const Op* op = stack.back();
-    stack.pop_back();
-    for (auto& inner : op->region) stack.push_back(inner.get());
-    const OpInfo& info = op->info();
-    if (info.has(F_IO) || info.has(F_COLLECTIVE)) return true;
-    for (const CalleeRef& c : op->callees)
-      if (touchesDevice(*c.graph, seen)) return true;
-  }
-  return false;
-}
-
-bool opTouchesDevice(const Op& op) {
-  if (op.info().has(F_IO) || op.info().has(F_COLLECTIVE) || op.info().has(F_REGION)) return true;
-  std::set<const Graph*> seen;
-  for (const CalleeRef& c : op.callees)
-    if (touchesDevice(*c.graph, seen)) return true;
-  return false;
-}
-
-}  // namespace
-
-// What earlier previews computed, and what the cache's validity rests on.
-// Invariant: a cached value was cached when its op was the last of main, and
-// no op added since writes storage in place; so its content is that of the
-// value at any later point of main (an in-place writer clears the cache).
-struct Session::PreviewCache {
-  std::unordered_map<uint64_t, std::optional<HostTensor>> values;  // by Value::uid; nullopt: not previewable
-  uint64_t bytes = 0;
-  size_t scannedOps = 0;        // main ops [0, scannedOps) were looked at by scan()
-  uint64_t lastScannedUid = 0;  // uid of main.ops[scannedOps - 1]
-  std::unordered_map<const Value*, const Value*> root;  // in-place results -> the storage they share
-
-  void clearValues() {
-    values.clear();
-    bytes = 0;
-  }
-  void clearAll() {
-    clearValues();
-    root.clear();
-    scannedOps = 0;
-    lastScannedUid = 0;
-  }
-  const Value* rootOf(const Value* x) const {
-    auto it = root.find(x);
-    return it == root.end() ? x : it->second;
-  }
-  // Looks at the main ops added since the last call (all of them when main
-  // changed otherwise): in-place results join the root map; any op that
-  // writes storage in place drops the cached values.
-  void scan(const Graph& main) {
-    if (scannedOps > main.ops.size() || (scannedOps > 0 && main.ops[scannedOps - 1]->uid != lastScannedUid))
-      clearAll();
-    for (; scannedOps < main.ops.size(); ++scannedOps) {
-      const Op& op = *main.ops[scannedOps];
-      bool writes = op.info().has(F_REGION);
-      const int t = inplaceTarget(op);
-      if (t >= 0) {
-        writes = true;
-        if (t < static_cast<int>(op.operands.size()) && op.operands[t].kind == Operand::Kind::Value &&
-            !op.results.empty() && op.results[0])
-          root[op.results[0]] = rootOf(op.operands[t].value);
-      }
-      for (size_t k = 0; k < op.callees.size() && !writes; ++k)
-        for (const Value* param : op.callees[k].graph->params)
-          if (param->byRef) writes = true;
-      if (writes) clearValues();
-    }
-    lastScannedUid = main.ops.empty() ? 0 : main.ops.back()->uid;
-  }
-  void remember(const Value& v, const std::optional<HostTensor>& t) {
-    const uint64_t b = t ? t->bytes.size() : 0;
-    if (b > kPreviewCacheBytes) return;
-    if (bytes + b > kPreviewCacheBytes) clearValues();  // bounded memory; the chain goes on from here
-    values[v.uid] = t;
-    bytes += b;
-  }
-  // As remember, for a value computed on the way (a sibling result), only while
-  // there is room: it must not evict what the echo already holds.
-  bool rememberIfRoom(const Value& v, const HostTensor& t) {
-    if (bytes + t.bytes.size() > kPreviewCacheBytes) return false;
-    values[v.uid] = t;
-    bytes += t.bytes.size();
-    return true;
-  }
-};
-
-Session::PreviewCache& Session::previewCache() {
-  if (!previews_) previews_ = std::make_unique<PreviewCache>();
-  return *previews_;
-}
-
-void Session::forgetPreviews() {
-  if (previews_) previews_->clearAll();
-}
-
-// Replica 0's value of variable `v` now: its state, or (declared since the
-// last compile) its initial value, as initVariable would set it.
-HostTensor Session::previewVariable(const Value& v) {
+HostTensor Session::variableNow(const Value& v) {
   for (size_t i = 0; i < st_->varUids.size(); ++i)
     if (st_->varUids[i] == v.uid && !st_->dev.vars.empty() && i < st_->dev.vars[0].size() &&
         st_->dev.vars[0][i].type == v.type)
@@ -825,141 +720,6 @@ HostTensor Session::previewVariable(const Value& v) {
   return t;
 }
 
-std::optional<HostTensor> Session::preview(const Value& v) {
-  if (!v.graph || !v.graph->isMain || !v.def) return std::nullopt;
-  const Graph& main = *mp_->main;
-  PreviewCache& cache = previewCache();
-  cache.scan(main);
-  if (auto hit = cache.values.find(v.uid); hit != cache.values.end()) return hit->second;
-
-  const Op* top = v.def->enclosing ? v.def->enclosing : v.def;
-  size_t defIndex = main.ops.size();
-  for (size_t k = main.ops.size(); k-- > 0;) {
-    ++counters_.previewOpsVisited;
-    if (main.ops[k].get() == top) {
-      defIndex = k;
-      break;
-    }
-  }
-  if (defIndex >= main.ops.size()) return std::nullopt;
-  // Only a value whose op is the last of main is cached: nothing after it has
-  // written its storage (see PreviewCache).
-  const bool cacheable = defIndex + 1 == main.ops.size();
-  auto finish = [&](std::optional<HostTensor> result) {
-    if (cacheable) cache.remember(v, result);
-    return result;
-  };
-  // What stops one result's preview (a device op upstream, a fault, the step or
-  // memory budget) stops its siblings' too: they are not tried again, one by one.
-  auto notPreviewable = [&]() -> std::optional<HostTensor> {
-    if (cacheable)
-      for (const Value* r : v.def->results)
-        if (r && !cache.values.count(r->uid)) cache.remember(*r, std::nullopt);
-    return std::nullopt;
-  };
-
-  // The upstream cone, backwards: an op is needed if it defines or writes
-  // needed storage. Cached values are inputs (givens), not recomputed; the
-  // walk stops once every needed storage has passed its definition.
-  std::unordered_set<const Value*> needed;  // storage roots
-  size_t undefined = 0;                     // needed roots whose definition the walk has not reached
-  auto need = [&](const Value* x) {
-    if (needed.insert(cache.rootOf(x)).second) ++undefined;
-  };
-  need(&v);
-  std::vector<std::pair<const Value*, const HostTensor*>> givens;
-  std::unordered_set<const Value*> given;
-  std::vector<size_t> include;  // positions, descending until reversed below
-  bool callsSubgraphs = false;
-  for (size_t k = defIndex + 1; k-- > 0 && undefined > 0;) {
-    ++counters_.previewOpsVisited;
-    const Op& op = *main.ops[k];
-    bool in = false;
-    for (const Value* r : op.results) {
-      if (!r || !needed.count(cache.rootOf(r))) continue;
-      in = true;
-      if (cache.rootOf(r) == r) --undefined;  // storage defined here: nothing before touches it
-    }
-    const int t = inplaceTarget(op);
-    if (t >= 0 && t < static_cast<int>(op.operands.size()) && op.operands[t].kind == Operand::Kind::Value &&
-        needed.count(cache.rootOf(op.operands[t].value)))
-      in = true;
-    for (size_t k2 = 0; k2 < op.callees.size(); ++k2) {  // a by-reference argument may be written by the callee
-      const Graph& callee = *op.callees[k2].graph;
-      auto args = op.args(k2);
-      for (size_t i = 0; i < args.size() && i < callee.params.size(); ++i)
-        if (args[i].kind == Operand::Kind::Value && callee.params[i]->byRef &&
-            needed.count(cache.rootOf(args[i].value)))
-          in = true;
-    }
-    if (!in) continue;
-    if (opTouchesDevice(op)) return notPreviewable();
-    include.push_back(k);
-    if (!op.callees.empty()) callsSubgraphs = true;
-    for (const Operand& o : op.operands) {
-      if (o.kind != Operand::Kind::Value) continue;
-      auto hit = cache.values.find(o.value->uid);
-      if (hit == cache.values.end()) {
-        need(o.value);
-      } else if (!hit->second) {
-        return notPreviewable();  // upstream of a value that is not previewable
-      } else if (given.insert(o.value).second) {
-        givens.emplace_back(o.value, &*hit->second);
-      }
-    }
-  }
-
-  // Subgraph bytecode comes from the compiled program; a cone of main-only
-  // ops needs none of it (nor the rest of main compiled).
-  static const Program kNoProgram;
-  if (callsSubgraphs) ensureReady();
-  const Program& program = callsSubgraphs || program_ ? *program_ : kNoProgram;
-  std::vector<const Value*> variables;
-  std::reverse(include.begin(), include.end());
-  counters_.previewOpsCompiled += include.size();
-  std::unique_ptr<CompiledGraph> sub = compileMainSubset(
-      *mp_, program, include, diags_, givens, &variables, CompileOptions{.fuseElementwise = options_.fuseElementwise});
-  DeviceState tmp;  // shares the variables (copy-on-write): the subset unshares what it writes
-  tmp.vars.emplace_back();
-  for (const Value* var : variables) tmp.vars[0].push_back(previewVariable(*var));
-  tmp.remote.emplace_back(mp_->resources.size());
-  tmp.streams.resize(mp_->resources.size());
-  tmp.mainValues.resize(1);
-  try {
-    Interpreter interp(*mp_, program, tmp, 0, nullptr, &diags_.sources());
-    interp.setStepBudget(stepBudget());
-    AlignedBytes arena;
-    struct Charge {  // the steps are spent whether the preview succeeds or faults
-      Session& s;
-      const Interpreter& i;
-      ~Charge() { s.tookSteps(i.stepsTaken()); }
-    } charge{*this, interp};
-    const std::vector<std::byte*>& ptrs = interp.runDetached(*sub, arena);
-    auto valueOf = [&](const Value& r) -> std::optional<HostTensor> {
-      uint32_t slot = r.id < sub->valueSlot.size() ? sub->valueSlot[r.id] : kNoSlot;
-      if (slot == kNoSlot) return std::nullopt;
-      // A variable's value is shared with the state (copy-on-write), not copied.
-      if (sub->slots[slot].kind == SlotInfo::Kind::Var) return tmp.vars[0][sub->slots[slot].index];
-      HostTensor out(r.type);
-      copyBytes(out.data(), ptrs[slot], HostTensor::byteSize(r.type));
-      return out;
-    };
-    std::optional<HostTensor> result = finish(valueOf(v));
-    // The echo previews an op's results one by one, and each preview runs the
-    // whole op: the later results are kept now, or n results cost n^2.
-    if (cacheable)
-      for (const Value* r : v.def->results)
-        if (r && r->resultIndex > v.resultIndex && !cache.values.count(r->uid))
-          if (std::optional<HostTensor> t = valueOf(*r); !t || !cache.rememberIfRoom(*r, *t)) break;
-    return result;
-  } catch (const RuntimeFault& f) {
-    // Ctrl-C stops the input like a failed run; other faults are the run's to report.
-    if (interruptRequested()) diags_.fail(f.loc.valid() ? f.loc : v.loc, f.what(), f.notes);
-    return notPreviewable();
-  } catch (const std::bad_alloc&) {
-    return notPreviewable();  // a preview is optional: no memory for it is not an error of the input
-  }
-}
 
 std::string Session::disassemble(const Graph* g) {
   ensureReady();

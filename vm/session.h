@@ -42,8 +42,8 @@ namespace pir::vm {
 struct SessionOptions {
   int threads = 0;                 // thread budget (replicas x BLAS threads); 0: the hardware threads
   std::ostream* trace = nullptr;   // --trace: executed instructions (stderr)
-  // The work budget of the session, per replica (fuzzing): the steps all its runs and
-  // previews take together (Interpreter::setStepBudget: an instruction is one step
+  // The work budget of the session, per replica (fuzzing): the steps all its runs
+  // take together (Interpreter::setStepBudget: an instruction is one step
   // plus one per 64 elements it touches). The run that would exceed it fails at
   // that instruction, state restored, and so does every later run. 0: unlimited.
   uint64_t maxSteps = 0;
@@ -90,7 +90,7 @@ class Session {
   // a transformed copy of the program continues the same session).
   void setModule(Module& module) {
     mp_ = &module;
-    forgetPreviews();
+    stateChanged();
   }
   const Module& module() const { return *mp_; }
 
@@ -103,27 +103,22 @@ class Session {
   std::shared_ptr<const Snapshot> snapshot() const;
   void restore(const std::shared_ptr<const Snapshot>& s);
 
-  // The value of a main-graph value computed from constants and variables alone
-  // (nothing upstream reads a stream or remote buffer, and no collective), for
-  // replica 0; nullopt otherwise. Changes nothing; print_tensor output is discarded.
-  // Ctrl-C during the evaluation is reported (CompileError), not swallowed.
-  //
-  // Incremental, for the REPL's echo of every definition: previews are cached
-  // by Value::uid (up to kPreviewCacheBytes), and a preview evaluates only the
-  // ops upstream of `v` back to cached values, against the bytecode of the
-  // subgraphs it calls; it compiles the whole program only when its cone calls
-  // a subgraph. The cache is dropped when the state changes (run, write, reset,
-  // restore) and when an op that writes a value in place is added to main.
-  std::optional<HostTensor> preview(const Value& v);
-  // Drops cached previews (after the program was transformed, e.g. by passes).
-  void forgetPreviews();
-  static constexpr uint64_t kPreviewCacheBytes = 64ull << 20;
+  // What a client that evaluates main values on its own needs (the REPL's
+  // previews, repl/preview.h), without changing the session:
+  // Replica 0's value of variable `v` now: its state, or (declared since the
+  // last compile) its initial value, which the next compile then adopts (a
+  // random initialiser is drawn once).
+  HostTensor variableNow(const Value& v);
+  // The program as last compiled, or null (program() compiles).
+  const Program* compiledProgram() const { return program_.get(); }
+  // Changes whenever the variables or the program may have changed (run, write,
+  // reset, restore, another module); streams are not counted.
+  uint64_t stateVersion() const { return stateVersion_; }
+  const SessionOptions& options() const { return options_; }
 
   // Work counters, for tests that assert complexity rather than time.
   struct Counters {
-    uint64_t programCompiles = 0;     // whole-program compiles (ensureReady)
-    uint64_t previewOpsVisited = 0;   // main ops the previews' backward walks looked at
-    uint64_t previewOpsCompiled = 0;  // main ops compiled (and run) for previews
+    uint64_t programCompiles = 0;  // whole-program compiles (ensureReady)
   };
   const Counters& counters() const { return counters_; }
 
@@ -163,17 +158,15 @@ class Session {
   uint64_t compiledGeneration_ = 0;    // Module::generation the program was compiled at
   const Module* compiledModule_ = nullptr;
   std::unique_ptr<State> st_;
-  struct PreviewCache;
-  std::unique_ptr<PreviewCache> previews_;
   Counters counters_;
+  uint64_t stateVersion_ = 0;
+  void stateChanged() { ++stateVersion_; }
   uint64_t stepsLeft_;  // of options_.maxSteps; not part of the state (an undo does not give steps back)
-  // The budget of the next run or preview, and the steps it took.
+  // The budget of the next run, and the steps it took.
   uint64_t stepBudget() const { return options_.maxSteps ? stepsLeft_ : Interpreter::kUnlimitedSteps; }
   void tookSteps(uint64_t steps) { stepsLeft_ -= std::min(steps, stepsLeft_); }
-  PreviewCache& previewCache();
-  HostTensor previewVariable(const Value& v);
   HostTensor initialValue(const Value& v, const ReplicaGroups& grouping);
-  // Initial values previews materialized, by variable uid, until initVariable adopts them.
+  // Initial values variableNow materialized, by variable uid, until initVariable adopts them.
   struct PreviewInit {
     uint32_t seed;
     HostTensor value;

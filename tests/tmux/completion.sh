@@ -10,7 +10,7 @@ expect_screen '^%weights: f32\[2\] = \[1, 2\]$'
 type_text '%y = add %wei'; press Tab
 expect_last_line 'pir> %y = add %weights'
 type_text ', %weights'; press Enter
-expect_screen '^%y: f32\[2\] = \[2, 4\]$'
+expect_screen '^%y: f32\[2\] = \[2, 4\]  \(preview: `run` computes it\)$'
 
 type_text '%z = softp'; press Tab
 expect_last_line 'pir> %z = softplus'

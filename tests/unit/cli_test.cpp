@@ -10,7 +10,7 @@
 #include "ir/version.h"
 #include "repl/cli.h"
 #include "repl/commands.h"
-#include "repl/script_reads.h"
+#include "frontend/lexical.h"
 
 namespace pir::cli {
 namespace {
@@ -241,14 +241,17 @@ TEST(Cli, BaseDirOf) {
   EXPECT_EQ(baseDirOf("/x.pir"), "/");
 }
 
-// `pir run` keeps only the main values a later print / save names (repl/script_reads.h).
+// `pir run` keeps only the main values a later print / save names (frontend/lexical.h,
+// by the grammar's own print_cmd and save_cmd rules).
 TEST(Cli, ScriptScanFindsEveryValueACommandNames) {
-  const std::set<std::string> names = valuesNamedByCommands(
+  const std::set<std::string> names = valueNamesReadByCommands(
       "main {\n  %print_tensor = add %a, 1   # print %c\n  %saved = print_tensor %b\n}\n"
       "print %x, $y, # a comment between targets\n   %z.1\n"
-      "save %s \"out.npy\"\nprint\t%t;print %u\n%q = add %notprinted, 1\n");
-  // %c (in a comment) is an over-approximation, harmless; %a, %b, %q are not named.
-  EXPECT_EQ(names, (std::set<std::string>{"c", "x", "z.1", "s", "t", "u"}));
+      "save %s \"out.npy\"\nprint\t%t;print %u\n%q = add %notprinted, 1\n"
+      "write %w = \"print %instring\"\nprint %v, \n");
+  // Not named: %c (in a comment), %instring (in a string), %a, %b, %q. A malformed
+  // command (the trailing comma) still names what it read before its error.
+  EXPECT_EQ(names, (std::set<std::string>{"x", "z.1", "s", "t", "u", "v"}));
 }
 
 // A script that prints a main value after the run still sees it; one that fails

@@ -27,6 +27,8 @@ struct Built {
     uint32_t id = sources.add("t.pir", text);
     EXPECT_TRUE(buildFromBuffer(module, diags, id, "")) << err.str();
   }
+  // The main values the script's commands read (PassContext::mainNamesRead): none.
+  std::set<std::string> namesRead;
   bool run(std::string_view pipelineText, const ConstantEvaluator* evaluator = nullptr) {
     std::string error;
     auto pipeline = parsePipeline(pipelineText, error);
@@ -34,6 +36,7 @@ struct Built {
     PipelineOptions options;
     options.verifyEach = true;
     options.evaluator = evaluator;
+    options.mainNamesRead = &namesRead;
     return runPipeline(module, *pipeline, diags, options);
   }
   std::string text() const { return printModule(module); }
@@ -165,6 +168,26 @@ add_ %w, 1
   EXPECT_NE(text.find("relu_ %t"), std::string::npos) << text;
   EXPECT_NE(text.find("add_ %w, 1"), std::string::npos) << text;    // a variable's update
   EXPECT_EQ(text.find("neg %w"), text.rfind("neg %w")) << "the unnamed neg is gone: " << text;
+}
+
+// A generated name is a name a command can print (`print %0`): dce keeps the
+// main values the script reads, generated or not, and, when the reads are not
+// known (the REPL, where any later input may print any value), every main value.
+TEST(Passes, DceKeepsGeneratedNamesASessionReads) {
+  const char* program = "var %w : f32[2] = [1, 2]\nadd %w, %w\nneg %w\n";
+  Built read(program);
+  read.namesRead = {"0"};
+  ASSERT_TRUE(read.run("dce"));
+  EXPECT_NE(read.text().find("%0 = add %w, %w"), std::string::npos) << read.text();
+  EXPECT_EQ(read.text().find("neg %w"), std::string::npos) << read.text();
+
+  Built unknown(program);
+  std::string error;
+  auto pipeline = parsePipeline("dce", error);
+  ASSERT_TRUE(pipeline) << error;
+  ASSERT_TRUE(runPipeline(unknown.module, *pipeline, unknown.diags, PipelineOptions{}));
+  EXPECT_NE(unknown.text().find("%0 = add %w, %w"), std::string::npos) << unknown.text();
+  EXPECT_NE(unknown.text().find("%1 = neg %w"), std::string::npos) << unknown.text();
 }
 
 // A call chain D deep: inlining expands it into main once (each level's body is

@@ -11,7 +11,8 @@ struct ReplSession {
   std::ostringstream out, err;
   Repl repl;
 
-  explicit ReplSession(const vm::SessionOptions& options = {}) : repl(out, err, options) {}
+  explicit ReplSession(const vm::SessionOptions& options = {}, const PreviewBudget& preview = {})
+      : repl(out, err, options, preview) {}
 
   // Feeds the lines of `text`; returns (and clears) what was echoed.
   std::string type(const std::string& text) {

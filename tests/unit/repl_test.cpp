@@ -78,6 +78,7 @@ TEST(Repl, EchoesTheSpecExampleExactly) {
   Session s;
   EXPECT_EQ(s.type("h2d $x : f32[2]"), "");
   EXPECT_EQ(s.type("var %w : f32[2] = [1, 2]"), "%w: f32[2] = [1, 2]\n");
+  EXPECT_EQ(s.type("%x = host_load $x"), "%x: f32[2]\n");
   EXPECT_EQ(s.type("%y = mul %x, %w"), "%y: f32[2]\n");
   EXPECT_EQ(s.type("graph @sq(%a: f32[2]) -> (f32[2]) {"), "");
   EXPECT_TRUE(s.repl.inputOpen());
@@ -97,7 +98,7 @@ TEST(Repl, PreviewsValuesComputableFromConstantsAndVariables) {
   Session s;
   EXPECT_EQ(s.type("const %c : f32[2] = [10, 20]"), "%c: f32[2] = [10, 20]\n");
   EXPECT_EQ(s.type("var %v : f32[2] = 1"), "%v: f32[2] = [1, 1]\n");
-  EXPECT_EQ(s.type("%s = add %c, %v"), "%s: f32[2] = [11, 21]\n");
+  EXPECT_EQ(s.type("%s = add %c, %v"), "%s: f32[2] = [11, 21]  (preview: `run` computes it)\n");
   EXPECT_EQ(s.type("h2d $x : f32[2]\n%x = host_load $x"), "%x: f32[2]\n");
   EXPECT_EQ(s.type("%t = add %x, %s"), "%t: f32[2]\n");
 }
@@ -118,7 +119,7 @@ TEST(Repl, FailedInputLeavesTheSessionAsBefore) {
   EXPECT_TRUE(contains(e, "<repl>:2:14: error: ")) << e;
   EXPECT_TRUE(s.repl.anyInputFailed());
   // %y was not defined by the failed input.
-  EXPECT_EQ(s.type("%y = add %w, %w"), "%y: f32[2] = [2, 4]\n");
+  EXPECT_EQ(s.type("%y = add %w, %w"), "%y: f32[2] = [2, 4]  (preview: `run` computes it)\n");
   EXPECT_EQ(s.takeErr(), "");
   EXPECT_EQ(s.repl.exitStatus(), 1);
 }
@@ -140,7 +141,7 @@ TEST(Repl, AFailedExchangeBlockIsUndoneWhole) {
   EXPECT_EQ(s.type("exchange {\n  %a = host_load $x\n}"), "%a: f32[2]\n");
   EXPECT_EQ(s.takeErr(), "");
   EXPECT_EQ(s.type("graph @g(%v: f32[2]) -> (f32[2]) {\n  %n = neg %v\n  return %n\n}\n%r = call @g(%c)"),
-            "@g(f32[2]) -> (f32[2])\n%r: f32[2] = [-1, -1]\n");
+            "@g(f32[2]) -> (f32[2])\n%r: f32[2] = [-1, -1]  (preview: `run` computes it)\n");
   EXPECT_EQ(s.takeErr(), "");
 }
 
@@ -162,7 +163,7 @@ TEST(Repl, AFailedGraphHeaderIsUndoneWithoutItsGraph) {
   }
   // No @g exists; it can be defined and called.
   EXPECT_EQ(s.type("graph @g(%a: f32[2]) -> (f32[2]) {\n  %n = neg %a\n  return %n\n}\n%r = call @g([1, 2])"),
-            "@g(f32[2]) -> (f32[2])\n%r: f32[2] = [-1, -2]\n");
+            "@g(f32[2]) -> (f32[2])\n%r: f32[2] = [-1, -2]  (preview: `run` computes it)\n");
   EXPECT_EQ(s.takeErr(), "");
 }
 
@@ -206,7 +207,7 @@ TEST(Repl, UndoRemovesTheLastChangeAndSaysWhat) {
   EXPECT_EQ(s.type(":undo"), "undone: %b = add %a, %a\n");
   EXPECT_EQ(s.type(":type %b"), "");
   EXPECT_TRUE(contains(s.takeErr(), "no value %b"));
-  EXPECT_EQ(s.type("%b = neg %a"), "%b: f32[1] = [-1]\n");
+  EXPECT_EQ(s.type("%b = neg %a"), "%b: f32[1] = [-1]  (preview: `run` computes it)\n");
   EXPECT_EQ(s.type(":u"), "undone: %b = neg %a\n");
   EXPECT_EQ(s.type(":undo"), "undone: var %a : f32[1] = 1\n");
   EXPECT_EQ(s.type(":undo"), "");
@@ -315,19 +316,16 @@ TEST(Repl, AbandonedInputIsDropped) {
   EXPECT_EQ(s.takeErr(), "");
 }
 
-// The step budget (vm::SessionOptions::maxSteps) is the session's: echo previews
-// spend it as runs do. The preview of `add` on f32[6400] takes its 201 steps and
-// the run then has 99 of 300 left; a preview that does not fit is skipped, not an
-// error of the input (the statement is still echoed, with its type).
-TEST(Repl, PreviewsSpendTheSessionsStepBudget) {
-  Session s(vm::SessionOptions{.maxSteps = 300});
+// The step budget (vm::SessionOptions::maxSteps) is the session's: previews do
+// not spend it, they have their own (PreviewBudget). Each preview of `add` on
+// f32[6400] takes 201 steps, so two of them would leave the run 48 of 450.
+TEST(Repl, PreviewsDoNotSpendTheSessionsStepBudget) {
+  Session s(vm::SessionOptions{.maxSteps = 450});
   s.type("var %v : f32[6400] = 0\n");
   EXPECT_TRUE(contains(s.type("%a = add %v, 1\n"), "%a: f32[6400] = [1, 1, 1, ..., 1, 1, 1]")) << s.takeErr();
+  EXPECT_TRUE(contains(s.type("%b = add %v, 2\n"), "%b: f32[6400] = [2, 2, 2, ..., 2, 2, 2]"));
+  EXPECT_EQ(s.type("run\nprint %b\n"), "%b: f32[6400] = [2, 2, 2, ..., 2, 2, 2]\n");
   EXPECT_EQ(s.takeErr(), "");
-  EXPECT_EQ(s.type("%b = add %v, 2\n"), "%b: f32[6400]\n");
-  EXPECT_EQ(s.takeErr(), "");
-  s.type("run\n");
-  EXPECT_TRUE(contains(s.takeErr(), "error: add: the step budget is spent: this instruction needs 201 steps, 99 left"));
 }
 
 TEST(Repl, UnfinishedInputAtEndFailsWithALocatedError) {
@@ -368,7 +366,7 @@ TEST(Repl, LoadsAFileWithoutEchoAndNamesItInDiagnostics) {
   Session s;
   EXPECT_EQ(s.type(":load " + good.string()), "");
   EXPECT_EQ(s.takeErr(), "");
-  EXPECT_EQ(s.type("%y = call @twice(%w)"), "%y: f32[2] = [2, 4]\n");
+  EXPECT_EQ(s.type("%y = call @twice(%w)"), "%y: f32[2] = [2, 4]  (preview: `run` computes it)\n");
   EXPECT_EQ(s.type(":load " + bad.string()), "");
   std::string e = s.takeErr();
   EXPECT_TRUE(contains(e, bad.string() + ":3:14: error: ")) << e;
@@ -384,7 +382,7 @@ TEST(Repl, TranscriptModeExitStatus) {
     std::istringstream in("var %w : f32[2] = [1, 2]\n%y = add %w, %w\n");
     std::ostringstream out, err;
     EXPECT_EQ(runRepl({}, in, out, err), 0);
-    EXPECT_EQ(out.str(), "%w: f32[2] = [1, 2]\n%y: f32[2] = [2, 4]\n");
+    EXPECT_EQ(out.str(), "%w: f32[2] = [1, 2]\n%y: f32[2] = [2, 4]  (preview: `run` computes it)\n");
     EXPECT_EQ(err.str(), "");
   }
   {
@@ -396,28 +394,54 @@ TEST(Repl, TranscriptModeExitStatus) {
   }
 }
 
-TEST(Repl, ImplicitStreamLoadsFollowTheSpecExampleOnly) {
+TEST(Repl, AStreamIsReadOnlyThroughHostLoadAsInAFile) {
   Session s;
-  s.type("h2d $x : f32[2]\nh2d $u : f32[2]\nvar %w : f32[2] = [1, 2]");
-  const Module& m = s.repl.module();
-  using Names = std::vector<std::string>;
-  EXPECT_EQ(implicitStreamLoads("%y = mul %x, %w", m), Names{"x"});
-  EXPECT_EQ(implicitStreamLoads("%y = add %u, %x # %w", m), (Names{"u", "x"}));
-  // An explicit load defines the name first.
-  EXPECT_EQ(implicitStreamLoads("%x = host_load $x\n%y = mul %x, %w", m), Names{});
-  EXPECT_EQ(implicitStreamLoads("%x = host_load $x; %y = add %x, %u", m), Names{"u"});
-  // Inside `main {}` too; but not in subgraph bodies, session commands or comments.
-  EXPECT_EQ(implicitStreamLoads("main {\n  %y = neg %x\n}", m), Names{"x"});
-  EXPECT_EQ(implicitStreamLoads("graph @g(%x: f32[2]) {\n  %y = neg %x\n  return %y\n}", m), Names{});
-  EXPECT_EQ(implicitStreamLoads("print %x", m), Names{});
-  EXPECT_EQ(implicitStreamLoads("# %y = neg %x", m), Names{});
-  EXPECT_EQ(implicitStreamLoads("%y = neg %nostream", m), Names{});
-
-  // The load is not echoed and is part of the input: it is undone with it.
+  s.type("h2d $x : f32[2]\nvar %w : f32[2] = [1, 2]");
+  s.takeErr();
+  // No implicit `%x = host_load $x`: the REPL and a file are one language.
+  EXPECT_EQ(s.type("%y = mul %x, %w"), "");
+  EXPECT_TRUE(contains(s.takeErr(), "unknown value %x"));
+  EXPECT_EQ(s.type("%x = host_load $x"), "%x: f32[2]\n");
   EXPECT_EQ(s.type("%y = mul %x, %w"), "%y: f32[2]\n");
-  EXPECT_EQ(s.type(":type %x"), "%x: f32[2]\n");
-  EXPECT_EQ(s.type("%z = add %u, %nothing"), "");
-  EXPECT_TRUE(contains(s.takeErr(), "unknown value %nothing"));
-  EXPECT_EQ(s.type(":type %u"), "");
-  EXPECT_TRUE(contains(s.takeErr(), "no value %u"));
+}
+
+TEST(Repl, APreviewedValueSaysPrintNeedsARun) {
+  Session s;
+  EXPECT_EQ(s.type("var %w : f32[2] = [1, 2]"), "%w: f32[2] = [1, 2]\n");
+  EXPECT_EQ(s.type("const %c : f32[2] = [3, 4]"), "%c: f32[2] = [3, 4]\n");
+  EXPECT_EQ(s.type("%b = mul %w, 3"), "%b: f32[2] = [3, 6]  (preview: `run` computes it)\n");
+  EXPECT_EQ(s.type("print %w, %c"), "%w: f32[2] = [1, 2]\n%c: f32[2] = [3, 4]\n");
+  EXPECT_EQ(s.type("print %b"), "");
+  EXPECT_TRUE(contains(s.takeErr(), "%b has no value yet: `run` computes it"));
+  EXPECT_EQ(s.type("run"), "");
+  EXPECT_EQ(s.type("print %b"), "%b: f32[2] = [3, 6]\n");
+}
+
+TEST(Repl, APreviewHasABudgetOfItsOwn) {
+  // The session is unbounded; the preview of a 2^62-iteration repeat stops at its
+  // own step budget, says so, and the definition stays.
+  std::ostringstream out, err;
+  Repl repl(out, err, {}, PreviewBudget{.maxSteps = 1000});
+  repl.feedLine("graph @b(%x: f32[]) -> (f32[]) {\n  %y = add %x, 1.0\n  return %y\n}");
+  out.str({});
+  err.str({});
+  repl.feedLine("%r = repeat @b(5.0) {count = 4611686018427387904}");
+  EXPECT_EQ(out.str(), "%r: f32[]  (not previewed: it takes more than 1000 steps)\n");
+  EXPECT_EQ(err.str(), "");
+  out.str({});
+  repl.feedLine("%s = add %r, 1.0");
+  EXPECT_EQ(out.str(), "%s: f32[]  (not previewed: %r was not previewed)\n");
+  // A small repeat fits the budget; the session's own budget is not spent by previews.
+  out.str({});
+  repl.feedLine("%t = repeat @b(5.0) {count = 3}");
+  EXPECT_EQ(out.str(), "%t: f32[] = 8  (preview: `run` computes it)\n");
+  EXPECT_FALSE(repl.anyInputFailed());
+}
+
+TEST(Repl, APreviewHasAMemoryBudgetOfItsOwn) {
+  std::ostringstream out, err;
+  Repl repl(out, err, {}, PreviewBudget{.maxBytes = 1 << 20});
+  repl.feedLine("const %one : f32[] = 1\n%z = broadcast %one {shape = [1024, 1024]}");
+  EXPECT_EQ(out.str(), "%one: f32[] = 1\n%z: f32[1024,1024]  (not previewed: it needs more than 1 MiB of host memory)\n");
+  EXPECT_FALSE(repl.anyInputFailed());
 }

@@ -11,6 +11,7 @@
 #include "frontend/builder.h"
 #include "vm/host_memory.h"
 #include "vm/npy.h"
+#include "repl/preview.h"
 #include "repl/session_driver.h"
 #include "vm/session.h"
 
@@ -253,13 +254,14 @@ main {
 )");
   ASSERT_TRUE(f.ok) << f.err.str();
   auto value = [&](const char* name) { return f.m.main->lookup(name); };
-  auto p = f.session->preview(*value("p"));
+  Previewer previewer(*f.session, f.diags);  // repl/preview.h, over the session's public API
+  auto p = previewer.preview(*value("p")).value;
   ASSERT_TRUE(p.has_value());
   EXPECT_EQ(p->get(0), 6);
-  auto after = f.session->preview(*value("after"));
+  auto after = previewer.preview(*value("after")).value;
   ASSERT_TRUE(after.has_value());
   EXPECT_EQ(after->get(0), 3);  // sees the in-place update before it...
-  EXPECT_FALSE(f.session->preview(*value("q")).has_value());  // ...but nothing fed from the host
+  EXPECT_FALSE(previewer.preview(*value("q")).value.has_value());  // ...but nothing fed from the host
   f.session->print("%w", {});
   EXPECT_EQ(f.take(), "%w: f32[] = 2\n");  // previews change nothing
 

@@ -3,6 +3,7 @@
 # RUN: rm -rf %t.d && mkdir -p %t.d && cd %t.d && %pir repl < %s | FileCheck %s
 # RUN: dot -Tsvg %t.d/g.dot > /dev/null && FileCheck %s --check-prefix=DOT < %t.d/g.dot
 h2d $x : f32[4]
+%x = host_load $x
 %y = exp %x
 :profile
 :dot g.dot

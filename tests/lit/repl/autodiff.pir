@@ -12,11 +12,11 @@ graph @f(%x: f32[2]) {
 }
 # OUT:@f(f32[2]) -> (f32[2])
 %c = call @f([1, 2]) as site
-# OUT-NEXT:%c: f32[2] = [0.5800257, 0.9293492]
+# OUT-NEXT:%c: f32[2] = [0.5800257, 0.9293492]  (preview: `run` computes it)
 autodiff @f -> @f_grad
 # OUT-NEXT:@f_grad(f32[2], f32[2]) -> (f32[2])
 %d = call @f_grad([1, 1]) using site
-# OUT-NEXT:%d: f32[2] = [0.6397, 0.13621867]
+# OUT-NEXT:%d: f32[2] = [0.6397, 0.13621867]  (preview: `run` computes it)
 :undo
 # OUT-NEXT:undone: %d = call @f_grad([1, 1]) using site
 :undo

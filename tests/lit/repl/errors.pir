@@ -11,7 +11,7 @@ var %w : f32[2] = [1, 2]
 # ERR-NEXT:  %y = add %w, %nope
 # ERR-NEXT:               ^
 %y = add %w, %w
-# OUT-NEXT:%y: f32[2] = [2, 4]
+# OUT-NEXT:%y: f32[2] = [2, 4]  (preview: `run` computes it)
 var %a : f32[1] = 1; %b = add %a, %undefined
 # ERR:<repl>:15:35: error: {{.*}}
 var %a : f32[2] = [5, 6]
@@ -30,7 +30,7 @@ graph @g(%p: f32[2]) {
 %z = frobnicate %w
 # ERR:<repl>:30:6: error: {{.*}}frobnicate{{.*}}
 %z = call @g(%w)
-# OUT-NEXT:%z: f32[2] = [1, 2]
+# OUT-NEXT:%z: f32[2] = [1, 2]  (preview: `run` computes it)
 var %w : f32[2] = [7, 7]
 # ERR:<repl>:34:5: error: {{.*}}%w{{.*}}
 # ERR-NEXT:  var %w : f32[2] = [7, 7]

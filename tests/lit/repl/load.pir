@@ -5,7 +5,7 @@
 # RUN: FileCheck %s --match-full-lines < %t.out
 # RUN: FileCheck %s --check-prefix=ERR < %t.err
 %y = call @twice(%w)
-# CHECK:%y: f32[2] = [2, 4]
+# CHECK:%y: f32[2] = [2, 4]  (preview: `run` computes it)
 :load bad.lib
 # ERR:bad.lib:3:14: error:
 # ERR-NEXT:  %q = add %v, %missing

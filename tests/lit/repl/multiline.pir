@@ -19,7 +19,7 @@ main {
 }
 # CHECK-NEXT:%a: f32[2] = [1, 2]
 # CHECK-NEXT:%acc: f32[2] = [0, 0]
-# CHECK-NEXT:%r: f32[2] = [1, 4]
+# CHECK-NEXT:%r: f32[2] = [1, 4]  (preview: `run` computes it)
 run
 print %acc, %r
 # CHECK-NEXT:%acc: f32[2] = [1, 4]

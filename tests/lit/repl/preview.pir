@@ -6,9 +6,9 @@ const %c : f32[2] = [10, 20]
 var %v : f32[2] = 1
 # CHECK-NEXT:%v: f32[2] = [1, 1]
 %s = add %c, %v
-# CHECK-NEXT:%s: f32[2] = [11, 21]
+# CHECK-NEXT:%s: f32[2] = [11, 21]  (preview: `run` computes it)
 %m = mul %s, 2
-# CHECK-NEXT:%m: f32[2] = [22, 42]
+# CHECK-NEXT:%m: f32[2] = [22, 42]  (preview: `run` computes it)
 var %flag : bool[2] = [true, false]
 # CHECK-NEXT:%flag: bool[2] = [true, false]
 h2d $x : f32[2]
@@ -17,6 +17,6 @@ h2d $x : f32[2]
 %t = add %x, %s
 # CHECK-NEXT:%t: f32[2]
 %n = neg %v
-# CHECK-NEXT:%n: f32[2] = [-1, -1]
+# CHECK-NEXT:%n: f32[2] = [-1, -1]  (preview: `run` computes it)
 print %v
 # CHECK-NEXT:%v: f32[2] = [1, 1]

@@ -5,6 +5,8 @@
 h2d $x : f32[2]
 var %w : f32[2] = [1, 2]
 # CHECK:%w: f32[2] = [1, 2]
+%x = host_load $x
+# CHECK-NEXT:%x: f32[2]
 %y = mul %x, %w
 # CHECK-NEXT:%y: f32[2]
 graph @sq(%a: f32[2]) -> (f32[2]) {

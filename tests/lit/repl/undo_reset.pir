@@ -18,7 +18,7 @@ print %acc
 print %acc
 # CHECK-NEXT:%acc: f32[1] = [5]
 %two = add %one, %one
-# CHECK-NEXT:%two: f32[1] = [2]
+# CHECK-NEXT:%two: f32[1] = [2]  (preview: `run` computes it)
 run
 print %acc
 # CHECK-NEXT:%acc: f32[1] = [6]
@@ -31,11 +31,11 @@ print %acc
 print %acc
 # CHECK-NEXT:%acc: f32[1] = [6]
 %two = add %one, %one
-# CHECK-NEXT:%two: f32[1] = [2]
+# CHECK-NEXT:%two: f32[1] = [2]  (preview: `run` computes it)
 :u
 # CHECK-NEXT:undone: %two = add %one, %one
 %two = mul %one, 2
-# CHECK-NEXT:%two: f32[1] = [2]
+# CHECK-NEXT:%two: f32[1] = [2]  (preview: `run` computes it)
 graph @g(%a: f32[1]) {
   return %a
 }

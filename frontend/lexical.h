@@ -1,0 +1,27 @@
+// Lexical questions about .pir text that is not (or not yet) a whole input,
+// answered by the grammar's own token rules (grammar/grammar.hpp): tools never
+// keep a second lexer or keyword list of their own.
+#pragma once
+#include <functional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pir {
+
+// The spelling of every keyword of the grammar (grammar::keywords), in its order.
+const std::vector<std::string_view>& keywordSpellings();
+
+// Calls `visit(name)` (without '%') for every `%name` token of `text` outside
+// comments and strings, in order. `text` may end inside a string or a comment
+// (an open REPL input). Linear time; no memory per character.
+void forEachValueName(std::string_view text, const std::function<void(std::string_view)>& visit);
+
+// The names (without '%') of the `%values` that the `print` and `save` session
+// commands of `text` name (grammar: print_cmd, save_cmd; language.md §11),
+// outside comments and strings. A malformed command contributes the names read
+// before its error. For `pir run`: the main values a later command can read.
+std::set<std::string> valueNamesReadByCommands(std::string_view text);
+
+}  // namespace pir
