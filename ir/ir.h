@@ -219,6 +219,17 @@ struct SessionCommand {
   SourceLoc loc;
 };
 
+// How much of a program was defined when a session command was read
+// (language.md §11: a command runs the program as defined up to that point).
+// The main graph grows only at its end, so its first `mainOps` ops and
+// `mainValues` values are that program's main graph; `generation` tells a point
+// taken at the module's current state from an earlier one.
+struct ProgramPoint {
+  size_t mainOps = 0, mainValues = 0;
+  uint64_t generation = 0;
+  bool operator==(const ProgramPoint&) const = default;
+};
+
 // The program: options, resources and graphs. Nothing else (no script, no
 // derived facts). Every change made through the mutation API (ir/rewriter.h)
 // or the front-end builder bumps `generation`, so a consumer that caches
@@ -234,6 +245,8 @@ class Module {
   bool anyItemSeen = false;  // `ir {}` must come first
   uint64_t generation = 0;   // bumped by every mutation
   void touch() { ++generation; }
+  // The point this module is at now (ProgramPoint).
+  ProgramPoint point() const;
 
   Resource* findResource(const std::string& n) const;
   // The host buffer of stream `r`: [nht] + [R] + S, each leading dim only when

@@ -307,7 +307,7 @@ int buildFile(const std::string& file, std::istream& in, SourceManager& sources,
   uint32_t id = loadSource(file, in, sources, err);
   if (id == 0) return kUsageError;
   try {
-    if (!buildFromBuffer(module, diags, id, baseDirOf(file))) return kProgramError;
+    if (!buildFromBuffer(module, diags, id, baseDirOf(file), nullptr, {.autodiff = autodiffTransform()})) return kProgramError;
   } catch (const CompileError&) {
     return kProgramError;  // already reported
   }
@@ -324,7 +324,8 @@ int checkCommand(const std::string& file, WarningPolicy warnings, std::istream& 
   Module module;
   uint32_t id = loadSource(file, in, sources, err);
   if (id == 0) return kUsageError;
-  return buildWithRecovery(module, diags, id, baseDirOf(file)) ? kOk : kProgramError;
+  return buildWithRecovery(module, diags, id, baseDirOf(file), kMaxReportedErrors, autodiffTransform()) ? kOk
+                                                                                                     : kProgramError;
 }
 
 struct OptOptions {
@@ -628,7 +629,6 @@ bool writeFileAtomically(const std::string& path, const std::string& text, std::
 }
 
 int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err) {
-  setAutodiffTransform(&pir::autodiff);
   // Bad input must never crash the tool: anything that escapes a command is
   // reported, not rethrown.
   try {

@@ -14,6 +14,7 @@
 
 #include "device/branch_executions.h"
 #include "ir/diagnostics.h"
+#include "api/pass_runner.h"
 #include "ir/ir.h"
 
 namespace pir::cli {
@@ -77,16 +78,7 @@ void reportProfile(const Module& module, DiagnosticEngine& diags, std::ostream& 
                    const std::vector<std::string>& passes = {},
                    const device::BranchExecutions* branches = nullptr);
 
-// ---- passes (the pass manager's hooks) ---------------------------------------
-
-// Names accepted by --passes, in the order `pir help opt` lists them.
-std::vector<std::string> availablePasses();
-// Runs `passes` (names from availablePasses()) in order; with `verifyEach`
-// the verifier runs after every pass. With `afterEach`, prints "# after PASS"
-// and the canonical IR to it after every pass (`opt --print-after-each` does
-// its own printing and passes nullptr). Returns false after a reported error.
-bool runPasses(Module& module, const std::vector<std::string>& passes, DiagnosticEngine& diags,
-               bool verifyEach, std::ostream* afterEach);
+// The passes (availablePasses, runPasses) are api/pass_runner.h's.
 
 // ---- shared helpers (defined in repl/cli.cpp) ---------------------------------
 

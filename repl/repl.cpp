@@ -19,6 +19,7 @@
 #include "ir/interrupt.h"
 #include "ir/op_info.h"
 #include "passes/pass_manager.h"
+#include "api/session_driver.h"
 #include "repl/commands.h"
 #include "vm/format.h"
 #include "vm/host_memory.h"
@@ -263,6 +264,7 @@ struct Repl::Impl : BuildListener {
   // when the input succeeds, dropped when it is undone.
   std::ostringstream pending;
   vm::Session session;
+  SessionDriver driver;  // runs each input's commands after its parse
   Builder builder;
   bool echo = true;  // off while loading a file or building implicit loads
 
@@ -301,7 +303,8 @@ struct Repl::Impl : BuildListener {
       : out(o),
         err(e),
         session(module, diags, pending, sessionOptions),
-        builder(module, diags, ".", this) {
+        driver(module, session, diags),
+        builder(module, diags, ".", {.listener = this, .autodiff = autodiffTransform()}) {
     diags.setStream(&err);
   }
 
@@ -317,9 +320,11 @@ struct Repl::Impl : BuildListener {
   void graphDefined(const Graph& g) override {
     if (echo) pending << graphSignature(g) << "\n";
   }
-  void command(const SessionCommand& c) override {
+  // ---- the input's session commands, after its parse --------------------------
+  void command(const ScriptCommand& sc) {
+    const SessionCommand& c = sc.command;
     if (c.kind != SessionCommand::Kind::Print && c.kind != SessionCommand::Kind::Save) sessionChanged = true;
-    session.command(c);
+    driver.command(sc);
     if (!echo || c.kind != SessionCommand::Kind::Run) return;
     for (const Resource* stream : session.lastRunWrittenStreams()) {
       vm::HostTensor buffer = session.valueOf("$" + stream->name, c.loc);
@@ -349,6 +354,9 @@ struct Repl::Impl : BuildListener {
         parseBuffer(prelude, into, diags);
       }
       parseBuffer(file, into, diags);
+      // The input parsed and verified whole: now its commands run.
+      for (const ScriptCommand& c : into.takeCommands()) command(c);
+      driver.release();
       ok = true;
     } catch (const CompileError&) {
       // Already reported.
@@ -358,6 +366,8 @@ struct Repl::Impl : BuildListener {
       diags.report({Severity::Error, {}, e.what(), {}});
     }
     if (!ok) {
+      into.takeCommands();
+      driver.release();
       into.reset();
       module.rollback(checkpoint);
       session.restore(snapshot);
@@ -415,7 +425,7 @@ struct Repl::Impl : BuildListener {
   // relative load()/save paths against the file's directory.
   bool loadBuffer(uint32_t file, const std::string& baseDir) {
     const std::string& name = sources.buffer(file).name;
-    Builder fileBuilder(module, diags, baseDir, this);
+    Builder fileBuilder(module, diags, baseDir, {.listener = this, .autodiff = autodiffTransform()});
     EchoOff quiet(echo);
     return evaluateBuffer(file, fileBuilder, ":load " + name);
   }
@@ -572,7 +582,7 @@ struct Repl::Impl : BuildListener {
       // change: a failed pipeline is rolled back, a successful one is undoable.
       Module::Checkpoint checkpoint = module.checkpoint();
       auto snapshot = session.snapshot();
-      guarded([&] { ok = cli::runPasses(module, passes, diags, true, nullptr); });
+      guarded([&] { ok = runPasses(module, passes, diags, true, nullptr); });
       if (!ok) {
         module.rollback(checkpoint);
         session.restore(snapshot);

@@ -5,6 +5,7 @@
 #   frontend         -> grammar, ir
 #   passes, device   -> ir
 #   vm               -> ir, device
+#   api              -> everything below repl (and its public header pir/)
 #   repl             -> everything
 src=${1:?usage: layering.sh SOURCE_DIR}
 status=0
@@ -35,5 +36,6 @@ check frontend grammar ir
 check passes ir
 check device ir
 check vm ir device
+check api pir grammar ir frontend passes device vm
 if [ -s "$tmp" ]; then exit 1; fi
 echo "layering: ok"

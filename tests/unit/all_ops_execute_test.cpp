@@ -1,4 +1,4 @@
-// Every op that verifies also executes (issue 7): for every row of ir/ops.def a small
+// Every op that verifies also executes: for every row of ir/ops.def a small
 // valid program using the op is built, run and printed through a session. Adding an
 // op to ops.def without an entry in kStatements fails here.
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "frontend/builder.h"
-#include "repl/session_driver.h"
+#include "api/session_driver.h"
 #include "vm/session.h"
 
 namespace pir::vm {
@@ -232,9 +232,9 @@ TEST(AllOps, EveryOpVerifiesRunsAndPrints) {
     diags.setStream(&err);
     Module m;
     Session session(m, diags, out, {});
-    cli::SessionDriver driver(m, session, diags);
+    pir::SessionDriver driver(m, session, diags);
     const std::string text = std::string(kPrelude) + it->second.text + "\nrun\nprint " + it->second.printed + "\n";
-    const bool ok = buildFromBuffer(m, diags, sm.add("op.pir", text), ".", &driver);
+    const bool ok = driver.build(sm.add("op.pir", text), ".");
     EXPECT_TRUE(ok) << err.str() << "\n--- program ---\n" << text;
     EXPECT_EQ(err.str(), "");
     EXPECT_TRUE(usesOp(m.main->ops, code) || [&] {
