@@ -204,9 +204,9 @@ struct Graph {
 };
 
 // Session commands (language.md §11). They are not part of the program: the
-// front end hands each one, as it is read, to whoever drives the session
-// (frontend/builder.h BuildListener), so a command runs the program as defined
-// up to that point.
+// front end collects them into a Script (frontend/script.h) that a session runs
+// after the parse, each command against the program as defined up to the point
+// it was read at.
 struct SessionCommand {
   enum class Kind : uint8_t { Feed, Run, Print, Write, Save };
   Kind kind;
