@@ -337,10 +337,11 @@ bool runGiant(const std::string& text, const Statement& st, bool execute, std::s
   SessionOptions options;
   options.maxSteps = 10000;  // every op on these costs a step or two
   Session session(m, diags, out, options);
-  cli::SessionDriver driver(m, session, diags);
+  pir::SessionDriver driver(m, session, diags);
   std::string program = std::string(kGiantPrelude) + text + "\n";
   if (execute) program += "run\nprint " + std::string(st.printed) + "\n";
-  const bool ok = buildFromBuffer(m, diags, sm.add("giant.pir", program), ".", execute ? &driver : nullptr);
+  const uint32_t file = sm.add("giant.pir", program);
+  const bool ok = execute ? driver.build(file, ".") : buildFromBuffer(m, diags, file, ".");
   err = errs.str() + (execute ? "\n--- output ---\n" + out.str() : "") + "\n--- program ---\n" + program;
   return ok && errs.str().empty();
 }
