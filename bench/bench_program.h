@@ -7,7 +7,7 @@
 #include <string>
 
 #include "frontend/builder.h"
-#include "repl/session_driver.h"
+#include "api/session_driver.h"
 #include "vm/session.h"
 
 namespace pir::bench {
@@ -18,7 +18,7 @@ struct BenchProgram {
   Module m;
   std::ostringstream out, err;  // what the program prints / its diagnostics
   std::unique_ptr<vm::Session> session;
-  std::unique_ptr<cli::SessionDriver> driver;
+  std::unique_ptr<pir::SessionDriver> driver;
   bool ok = false;  // built without errors
 
   // `dir`: where the program's relative file names (load("x.npy")) resolve.
@@ -27,8 +27,8 @@ struct BenchProgram {
     vm::SessionOptions options;
     options.threads = threads;
     session = std::make_unique<vm::Session>(m, diags, out, options);
-    driver = std::make_unique<cli::SessionDriver>(m, *session, diags);
-    ok = buildFromBuffer(m, diags, sm.add("bench.pir", text), dir, driver.get()) && diags.errorCount() == 0;
+    driver = std::make_unique<pir::SessionDriver>(m, *session, diags);
+    ok = driver->build(sm.add("bench.pir", text), dir) && diags.errorCount() == 0;
   }
   double secondsPerRun() {
     const auto t0 = std::chrono::steady_clock::now();

@@ -27,7 +27,7 @@
 #include "bench/bench_program.h"
 #include "frontend/builder.h"
 #include "passes/autodiff.h"
-#include "repl/session_driver.h"
+#include "api/session_driver.h"
 #include "vm/kernels.h"
 #include "vm/npy.h"
 #include "vm/replica_pool.h"
@@ -109,7 +109,6 @@ struct PirMlp : pir::bench::BenchProgram {
     pir::vm::writeNpy((dir / "y.npy").string(), DType::I32, {kSteps, kBatch}, d.y.data());
     pir::vm::writeNpy((dir / "w1.npy").string(), DType::F32, {kIn, kHidden}, d.w1.data());
     pir::vm::writeNpy((dir / "w2.npy").string(), DType::F32, {kHidden, kOut}, d.w2.data());
-    pir::setAutodiffTransform(&pir::autodiff);  // as the pir tool does (repl/cli.cpp)
     return dir;
   }
   PirMlp(const Data& d, const std::filesystem::path& dir, int threads)

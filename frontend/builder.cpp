@@ -35,6 +35,8 @@ struct Builder::Impl {
   DiagnosticEngine& diags;
   std::string baseDir;
   BuildListener* listener;
+  AutodiffTransform autodiff;
+  Script commands;  // read since the last takeCommands()
 
   Graph* openGraph = nullptr;  // the subgraph whose body is being read
   std::vector<TensorType> types;  // scratch for inferred result types
@@ -57,8 +59,8 @@ struct Builder::Impl {
     }
   }
 
-  Impl(Module& module, DiagnosticEngine& d, std::string dir, BuildListener* l)
-      : m(module), diags(d), baseDir(std::move(dir)), listener(l) {
+  Impl(Module& module, DiagnosticEngine& d, std::string dir, const BuildOptions& options)
+      : m(module), diags(d), baseDir(std::move(dir)), listener(options.listener), autodiff(options.autodiff) {
     types.reserve(8);
   }
 
@@ -92,17 +94,7 @@ struct Builder::Impl {
       // A name the builder made up for an unnamed result yields to a name the
       // user writes: the earlier value takes the next free generated name,
       // chosen while `n` is still taken so that it cannot be handed `n` again.
-      std::string fresh = freshName(g);
-      std::string old = prev->name;
-      g.scope.erase(prev);
-      prev->name = std::move(fresh);
-      g.scope.insert(prev);
-      m.touch();
-      m.journal(g, [&g, prev, old]() {
-        g.scope.erase(prev);
-        prev->name = old;
-        g.scope.insert(prev);
-      });
+      renameValue(m, *prev, freshName(g), /*generated=*/true);
       return;
     }
     redefinition(n.loc, sigilName('%', n.text), prev->loc);
@@ -328,18 +320,10 @@ struct Builder::Impl {
       }
     }
     // Results: named ones first, then generated names; an in-place op binds its alias only if named.
-    size_t count = inplace ? std::min(types.size(), s.results.size()) : types.size();
-    op->results.reserve(count);
-    for (size_t i = 0; i < count; ++i) {
-      Value* v;
-      if (i < s.results.size()) {
-        v = newValue(g, Value::Kind::Result, std::move(s.results[i].text), false, std::move(types[i]), s.results[i].loc);
-      } else
-        v = newValue(g, Value::Kind::Result, freshName(g), true, std::move(types[i]), op->loc);
-      v->def = op.get();
-      v->resultIndex = static_cast<unsigned>(i);
-      op->results.push_back(v);
-    }
+    std::vector<std::pair<std::string, SourceLoc>> names;
+    names.reserve(s.results.size());
+    for (ast::Name& n : s.results) names.emplace_back(std::move(n.text), n.loc);
+    createResults(m, g, *op, types, names);
     Op* raw = op.get();
     if (s.asLabel) op->label = s.asLabel->text;
     appendOp(g, std::move(op), region);
@@ -347,19 +331,10 @@ struct Builder::Impl {
     return raw;
   }
 
-  // Appends a built op to the end of `g` (or of the exchange block `region`).
-  // Main-graph appends are undone by Module::rollback's truncation; an op
-  // appended to a subgraph is journaled. An op appended to a block is not: the
-  // block is still being built and owns it, so it goes with the block (which is
-  // appended, and undone, whole), and a journal entry would outlive a block that
-  // a failed check destroyed.
-  void appendOp(Graph& g, std::unique_ptr<Op> op, Op* region) {
-    op->enclosing = region;
-    auto& list = region ? region->region : g.ops;
-    list.push_back(std::move(op));
-    m.touch();
-    if (!region && !g.isMain) m.journal([&list]() { list.pop_back(); });
-  }
+  // Appends a built op to the end of `g` (or of the exchange block `region`):
+  // ir/rewriter.h appendOp. An op appended to a block goes with the block (which
+  // is appended, and undone, whole).
+  void appendOp(Graph& g, std::unique_ptr<Op> op, Op* region) { pir::appendOp(m, g, std::move(op), region); }
 
   // ---- declarations ----------------------------------------------------------------
 
@@ -373,8 +348,14 @@ struct Builder::Impl {
     checkFreeValueName(g, s.name);
     warnDowncast(s.type, s.loc);
     TensorType type = toType(s.type);
-    if (s.init && s.init->kind == Literal::Kind::Load) s.init->resolvedPath = resolvePath(s.init->path);
-    semantic([&](DiagnosticEngine& d) { checkDeclaration(m, g, s.isConst, s.name.text, type, s.attrs, s.init.get(), s.loc, d); });
+    bool loadMayAppear = false;
+    if (s.init && s.init->kind == Literal::Kind::Load) {
+      s.init->resolvedPath = resolvePath(s.init->path);
+      loadMayAppear = savedByPendingCommand(s.init->resolvedPath);
+    }
+    semantic([&](DiagnosticEngine& d) {
+      checkDeclaration(m, g, s.isConst, s.name.text, type, s.attrs, s.init.get(), s.loc, d, loadMayAppear);
+    });
     auto op = std::make_unique<Op>();
     op->code = s.isConst ? OpCode::Const : OpCode::Var;
     op->loc = s.loc;
@@ -426,8 +407,21 @@ struct Builder::Impl {
 
   // ---- session commands ----------------------------------------------------------
 
+  // Whether a command read but not yet run writes `path` (a save before a
+  // declaration that loads it: the file appears when the script runs).
+  bool savedByPendingCommand(const std::string& path) const {
+    for (const ScriptCommand& c : commands)
+      if (c.command.kind == SessionCommand::Kind::Save && c.command.resolvedPath == path) return true;
+    return false;
+  }
+
   void addCommand(SessionCommand&& cmd) {
-    if (listener) listener->command(cmd);
+    ScriptCommand c;
+    for (const std::string& name : cmd.names)
+      c.values.push_back(name.size() > 1 && name[0] == '%' ? m.main->lookup(name.substr(1)) : nullptr);
+    c.command = std::move(cmd);
+    c.point = m.point();
+    commands.push_back(std::move(c));
   }
 
   void checkCommandData(const char* cmd, const std::string& target, Literal& lit, const TensorType& bufferType) {
@@ -464,9 +458,9 @@ struct Builder::Impl {
   }
 };
 
-Builder::Builder(Module& module, DiagnosticEngine& diags, std::string baseDir, BuildListener* listener, BuildMode mode)
-    : impl_(std::make_shared<Impl>(module, diags, std::move(baseDir), listener)) {
-  if (mode == BuildMode::ResolveOnly) {
+Builder::Builder(Module& module, DiagnosticEngine& diags, std::string baseDir, const BuildOptions& options)
+    : impl_(std::make_shared<Impl>(module, diags, std::move(baseDir), options)) {
+  if (options.mode == BuildMode::ResolveOnly) {
     impl_->resolveOnly = true;
     impl_->silent = std::make_unique<DiagnosticEngine>(diags.sources());
   }
@@ -589,11 +583,7 @@ void Builder::beginGraph(ast::GraphHeader&& h) {
   for (auto& [key, value] : h.attrs.entries)
     if (key != "grad_of" && key != "activations") g->attrs.set(key, value);
   g->attrs.loc = h.attrs.loc;
-  Graph* raw = g.get();
-  b.m.graphScope.emplace(raw->name, raw);
-  b.m.graphs.push_back(std::move(g));
-  b.m.touch();
-  b.openGraph = raw;
+  b.openGraph = appendGraph(b.m, std::move(g));
 }
 
 void Builder::endGraph(SourceLoc closeBrace) {
@@ -634,12 +624,6 @@ void Builder::statement(ast::BodyStmt&& stmt) {
   else b.returnStatement(g, std::get<ast::ReturnStmt>(stmt));
 }
 
-namespace {
-AutodiffTransform gAutodiff = nullptr;
-}  // namespace
-
-void setAutodiffTransform(AutodiffTransform transform) { gAutodiff = transform; }
-
 void Builder::autodiff(ast::AutodiffItem&& item) {
   Impl& b = *impl_;
   b.markItem();
@@ -648,8 +632,8 @@ void Builder::autodiff(ast::AutodiffItem&& item) {
   Graph* fwd = b.m.findGraph(item.fwd.text);
   // Without the transform the program cannot be used: it needs the graph the
   // directive creates.
-  if (!gAutodiff) b.diags.fail(item.loc, "autodiff is not available in this build");
-  if (!gAutodiff(b.m, *fwd, item.grad.text, item.attrs, item.loc, b.diags))
+  if (!b.autodiff) b.diags.fail(item.loc, "autodiff is not available in this build");
+  if (!b.autodiff(b.m, *fwd, item.grad.text, item.attrs, item.loc, b.diags))
     throw CompileError(b.diags.all().back());  // already reported: abandon the input
   if (b.listener)
     if (const Graph* g = b.m.findGraph(item.grad.text)) b.listener->graphDefined(*g);
@@ -742,20 +726,15 @@ void Builder::reset() {
   if (b.openGraph) {
     Graph* g = b.openGraph;
     b.openGraph = nullptr;
-    if (!b.m.graphs.empty() && b.m.graphs.back().get() == g) {
-      b.m.graphScope.erase(g->name);
-      // Journaled inverses may still refer to the graph: the journal keeps it alive.
-      auto holder = std::make_shared<std::unique_ptr<Graph>>(std::move(b.m.graphs.back()));
-      b.m.graphs.pop_back();
-      b.m.journal([holder]() {});
-      b.m.touch();
-    }
+    if (!b.m.graphs.empty() && b.m.graphs.back().get() == g) dropLastGraph(b.m, *g);
   }
 }
 
+Script Builder::takeCommands() { return std::exchange(impl_->commands, {}); }
+
 bool buildFromBuffer(Module& module, DiagnosticEngine& diags, uint32_t file, const std::string& baseDir,
-                     BuildListener* listener, BuildMode mode) {
-  Builder builder(module, diags, baseDir, listener, mode);
+                     Script* script, const BuildOptions& options) {
+  Builder builder(module, diags, baseDir, options);
   // A large file is mostly main-graph statements (at least ~24 bytes each):
   // reserving up front avoids regrowing the scope and op/value lists.
   size_t bytes = diags.sources().buffer(file).text.size();
@@ -771,6 +750,10 @@ bool buildFromBuffer(Module& module, DiagnosticEngine& diags, uint32_t file, con
   } catch (const CompileError&) {
     builder.reset();
     return false;
+  }
+  if (script) {
+    Script read = builder.takeCommands();
+    script->insert(script->end(), std::make_move_iterator(read.begin()), std::make_move_iterator(read.end()));
   }
   return true;
 }

@@ -6,22 +6,21 @@
 #include <string>
 
 #include "frontend/ast.h"
+#include "frontend/script.h"
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
 
 namespace pir {
 
-// Observes what the builder adds. The session (vm/) implements `command` to run
-// session commands as they are read; the REPL implements the rest for its echo.
+// Observes what the builder adds, for the REPL's echo. Session commands are not
+// events: the builder collects them into a Script (frontend/script.h) that a
+// session runs after the whole input was parsed and verified.
 class BuildListener {
  public:
   virtual ~BuildListener() = default;
   virtual void valueDefined(const Value&) {}       // main-graph var/const/op result
   virtual void graphDefined(const Graph&) {}       // after its closing brace
   virtual void resourceDefined(const Resource&) {}
-  // A session command was read (it is not kept in the Module). Throw CompileError
-  // (already reported) or let a runtime error propagate to stop the input.
-  virtual void command(const SessionCommand&) {}
 };
 
 // Normal: every statement is checked as it arrives (ir/verifier.h), the first
@@ -32,18 +31,22 @@ class BuildListener {
 enum class BuildMode { Normal, ResolveOnly };
 
 // The autodiff transform (passes/autodiff.h), run when a directive is read.
-// The front end does not link passes/: the tool installs it (cli::run) before
-// reading; without it a directive is the error "autodiff is not available in
-// this build". Returns false after reporting an error.
+// The front end does not link passes/: the caller hands it in (BuildOptions;
+// pir::Context does). Without it a directive is the error "autodiff is not
+// available in this build". Returns false after reporting an error.
 using AutodiffTransform = bool (*)(Module& m, Graph& fwd, const std::string& gradName, const AttrDict& attrs,
                                    SourceLoc loc, DiagnosticEngine& diags);
-void setAutodiffTransform(AutodiffTransform transform);
+
+struct BuildOptions {
+  BuildListener* listener = nullptr;
+  BuildMode mode = BuildMode::Normal;
+  AutodiffTransform autodiff = nullptr;
+};
 
 class Builder final : public ast::ParseSink {
  public:
   // `baseDir`: directory that relative load()/save paths resolve against.
-  Builder(Module& module, DiagnosticEngine& diags, std::string baseDir, BuildListener* listener = nullptr,
-          BuildMode mode = BuildMode::Normal);
+  Builder(Module& module, DiagnosticEngine& diags, std::string baseDir, const BuildOptions& options = {});
 
   void irOptions(ast::IrOptionsItem&&) override;
   void stream(ast::StreamDecl&&) override;
@@ -62,6 +65,9 @@ class Builder final : public ast::ParseSink {
 
   // Abandons a graph left open by an error (the REPL calls this before rollback).
   void reset();
+  // The session commands read since the last call, in order, each with the
+  // program point it was read at.
+  Script takeCommands();
 
  private:
   struct Impl;
@@ -69,8 +75,10 @@ class Builder final : public ast::ParseSink {
 };
 
 // Parses and builds a whole buffer (already added to diags.sources()) into
-// `module`. Returns false after the first error (already reported).
+// `module`; its session commands are appended to `script` (when given; else
+// they are checked and dropped). Nothing runs. Returns false after the first
+// error (already reported).
 bool buildFromBuffer(Module& module, DiagnosticEngine& diags, uint32_t file, const std::string& baseDir,
-                     BuildListener* listener = nullptr, BuildMode mode = BuildMode::Normal);
+                     Script* script = nullptr, const BuildOptions& options = {});
 
 }  // namespace pir

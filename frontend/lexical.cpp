@@ -44,41 +44,7 @@ struct action<value_name_chars> {
 };
 }  // namespace names
 
-// The token stream as far as print/save commands go: a comment, a string or a
-// sigil name is one token (so `print` inside it is not a command), a command
-// is matched by the grammar's own rule, and any other byte is skipped.
-namespace commands {
-using namespace grammar;
-struct comment : seq<one<'#'>, star<not_one<'\n'>>> {};
-struct open_string : seq<string_open, string_body, opt<string_close>> {};
-struct sigil_name : seq<one<'%', '$', '@'>, name> {};
-struct token : sor<comment, open_string, pg::try_catch<print_cmd>, pg::try_catch<save_cmd>, sigil_name, identifier,
-                   pg::any> {};
-struct text : star<token> {};
-
-template <class Rule>
-struct action : pg::nothing<Rule> {};
-template <>
-struct action<value_name_chars> {
-  template <class Input>
-  static void apply(const Input& in, std::set<std::string>& names) {
-    names.emplace(in.begin(), in.size());
-  }
-};
-}  // namespace commands
-
 }  // namespace
-
-std::set<std::string> valueNamesReadByCommands(std::string_view text) {
-  std::set<std::string> names;
-  pg::memory_input<pg::tracking_mode::lazy> in(text.data(), text.size(), "");
-  try {
-    pg::parse<commands::text, commands::action>(in, names);
-  } catch (const pg::parse_error&) {
-    // A malformed escape in a string: the names before it were collected.
-  }
-  return names;
-}
 
 const std::vector<std::string_view>& keywordSpellings() {
   static const std::vector<std::string_view> spellings = spellingsOf(grammar::keywords{});

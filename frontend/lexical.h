@@ -3,7 +3,6 @@
 // keep a second lexer or keyword list of their own.
 #pragma once
 #include <functional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,11 +16,5 @@ const std::vector<std::string_view>& keywordSpellings();
 // comments and strings, in order. `text` may end inside a string or a comment
 // (an open REPL input). Linear time; no memory per character.
 void forEachValueName(std::string_view text, const std::function<void(std::string_view)>& visit);
-
-// The names (without '%') of the `%values` that the `print` and `save` session
-// commands of `text` name (grammar: print_cmd, save_cmd; language.md §11),
-// outside comments and strings. A malformed command contributes the names read
-// before its error. For `pir run`: the main values a later command can read.
-std::set<std::string> valueNamesReadByCommands(std::string_view text);
 
 }  // namespace pir

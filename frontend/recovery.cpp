@@ -218,8 +218,10 @@ size_t resumeOffset(const std::string& text, SourceLoc at, size_t offset) {
 }  // namespace
 
 bool buildWithRecovery(Module& module, DiagnosticEngine& diags, uint32_t file, const std::string& baseDir,
-                       int maxErrors) {
-  Builder builder(module, diags, baseDir);
+                       int maxErrors, AutodiffTransform autodiff) {
+  BuildOptions options;
+  options.autodiff = autodiff;
+  Builder builder(module, diags, baseDir, options);
   RecoveringSink sink(builder, module, diags, maxErrors);
   const std::string& text = diags.sources().buffer(file).text;
   size_t offset = 0;

@@ -3,6 +3,7 @@
 #pragma once
 #include <string>
 
+#include "frontend/builder.h"
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
 
@@ -19,7 +20,8 @@ inline constexpr int kMaxReportedErrors = 20;
 // that starts a top-level item (a line that begins in column 1 with neither
 // `}` nor `#`). Stops after `maxErrors` errors with "too many errors".
 // Returns true if no error was reported. Session commands are checked, not run.
+// `autodiff`: as BuildOptions::autodiff.
 bool buildWithRecovery(Module& module, DiagnosticEngine& diags, uint32_t file, const std::string& baseDir,
-                       int maxErrors = kMaxReportedErrors);
+                       int maxErrors = kMaxReportedErrors, AutodiffTransform autodiff = nullptr);
 
 }  // namespace pir

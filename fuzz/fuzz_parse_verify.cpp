@@ -17,8 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   uint32_t file = sources.add("<fuzz>", std::string(reinterpret_cast<const char*>(data), size));
   pir::DiagnosticEngine diags(sources);
   pir::Module module;
-  pir::setAutodiffTransform(&pir::autodiff);
-  if (pir::buildFromBuffer(module, diags, file, "/nonexistent-fuzz-dir", nullptr)) {
+  if (pir::buildFromBuffer(module, diags, file, "/nonexistent-fuzz-dir", nullptr, {.autodiff = &pir::autodiff})) {
     // A module that verifies must also print (the printer is total on valid IR),
     // and what autodiff added must verify as a whole.
     std::string text = pir::printModule(module);

@@ -1,5 +1,5 @@
-// libFuzzer target: parse + verify + compile + run. Session commands run as the
-// builder reads them (as `pir run` does), with small budgets (fuzz_common.h):
+// libFuzzer target: parse + verify + compile + run. Session commands run after
+// the parse (as `pir run` does), with small budgets (fuzz_common.h):
 // every input ends in a clean run or a located diagnostic, never a crash, hang,
 // leak or sanitizer report.
 #include <cstddef>
@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "api/session_driver.h"
 #include "frontend/builder.h"
 #include "fuzz/fuzz_common.h"
 #include "ir/diagnostics.h"
@@ -18,21 +19,24 @@ namespace {
 
 // Forwards session commands to the session within the budgets: replication at
 // most kMaxReplicas (else the commands are skipped), `run N` at most kMaxRuns.
-class BoundedSession final : public pir::BuildListener {
+class BoundedSession {
  public:
-  BoundedSession(pir::Module& m, pir::vm::Session& s) : m_(m), s_(s) {}
-  void command(const pir::SessionCommand& cmd) override {
-    sawCommand = true;
-    if (!withinBudget()) return;
-    if (cmd.kind == pir::SessionCommand::Kind::Run && cmd.count > pir::fuzz::kMaxRuns) return;
-    s_.command(cmd);
+  BoundedSession(pir::Module& m, pir::vm::Session& s, pir::DiagnosticEngine& diags) : m_(m), driver_(m, s, diags) {}
+  void run(const pir::Script& script) {
+    for (const pir::ScriptCommand& c : script) {
+      sawCommand = true;
+      if (!withinBudget()) continue;
+      if (c.command.kind == pir::SessionCommand::Kind::Run && c.command.count > pir::fuzz::kMaxRuns) continue;
+      driver_.command(c);
+    }
+    driver_.release();
   }
   bool withinBudget() const { return m_.options.replication <= pir::fuzz::kMaxReplicas; }
   bool sawCommand = false;
 
  private:
   pir::Module& m_;
-  pir::vm::Session& s_;
+  pir::SessionDriver driver_;
 };
 
 }  // namespace
@@ -48,9 +52,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   diags.setStream(&sink);
   pir::Module module;
   pir::vm::Session session(module, diags, out, pir::fuzz::boundedSessionOptions());
-  BoundedSession bounded(module, session);
+  BoundedSession bounded(module, session, diags);
   try {
-    if (pir::buildFromBuffer(module, diags, file, dir, &bounded)) {
+    pir::Script script;
+    if (pir::buildFromBuffer(module, diags, file, dir, &script)) {
+      bounded.run(script);
       if (!bounded.sawCommand && bounded.withinBudget()) session.runDefault();
     } else if (diags.errorCount() == 0) {
       __builtin_trap();  // every failure is reported with a message

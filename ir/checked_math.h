@@ -22,12 +22,6 @@ std::optional<T> checkedAdd(T a, T b) {
   if (__builtin_add_overflow(a, b, &r)) return std::nullopt;
   return r;
 }
-template <typename T>
-std::optional<T> checkedSub(T a, T b) {
-  T r;
-  if (__builtin_sub_overflow(a, b, &r)) return std::nullopt;
-  return r;
-}
 
 // Saturating at UINT64_MAX: for byte counts that are compared against a limit
 // afterwards (UINT64_MAX is larger than any limit).

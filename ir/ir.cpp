@@ -205,6 +205,8 @@ bool Module::owns(const Graph& g) const {
   return &g == main.get() || (g.index < graphs.size() && graphs[g.index].get() == &g);
 }
 
+ProgramPoint Module::point() const { return {main->ops.size(), main->values.size(), generation}; }
+
 Module::Checkpoint Module::checkpoint() {
   journaling_ = true;
   Checkpoint cp;

@@ -204,9 +204,9 @@ struct Graph {
 };
 
 // Session commands (language.md §11). They are not part of the program: the
-// front end hands each one, as it is read, to whoever drives the session
-// (frontend/builder.h BuildListener), so a command runs the program as defined
-// up to that point.
+// front end collects them into a Script (frontend/script.h) that a session runs
+// after the parse, each command against the program as defined up to the point
+// it was read at.
 struct SessionCommand {
   enum class Kind : uint8_t { Feed, Run, Print, Write, Save };
   Kind kind;
@@ -217,6 +217,17 @@ struct SessionCommand {
   int64_t count = 1;                 // Run N
   std::string path, resolvedPath;    // Save
   SourceLoc loc;
+};
+
+// How much of a program was defined when a session command was read
+// (language.md §11: a command runs the program as defined up to that point).
+// The main graph grows only at its end, so its first `mainOps` ops and
+// `mainValues` values are that program's main graph; `generation` tells a point
+// taken at the module's current state from an earlier one.
+struct ProgramPoint {
+  size_t mainOps = 0, mainValues = 0;
+  uint64_t generation = 0;
+  bool operator==(const ProgramPoint&) const = default;
 };
 
 // The program: options, resources and graphs. Nothing else (no script, no
@@ -234,6 +245,8 @@ class Module {
   bool anyItemSeen = false;  // `ir {}` must come first
   uint64_t generation = 0;   // bumped by every mutation
   void touch() { ++generation; }
+  // The point this module is at now (ProgramPoint).
+  ProgramPoint point() const;
 
   Resource* findResource(const std::string& n) const;
   // The host buffer of stream `r`: [nht] + [R] + S, each leading dim only when

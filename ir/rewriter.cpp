@@ -152,13 +152,13 @@ Value* newValue(Module& m, Graph& g, Value::Kind kind, std::string name, bool ge
   return raw;
 }
 
-void renameValue(Module& m, Value& v, std::string name) {
+void renameValue(Module& m, Value& v, std::string name, bool generated) {
   Graph& g = *v.graph;
   std::string old = v.name;
   bool wasGenerated = v.generatedName;
   g.scope.erase(&v);
   v.name = std::move(name);
-  v.generatedName = false;
+  v.generatedName = generated;
   g.scope.insert(&v);
   m.touch();
   m.journal(g, [&g, &v, old, wasGenerated]() {
@@ -200,7 +200,6 @@ std::unique_ptr<Op> cloneOpInto(Module& m, Graph& g, const Op& src, IRMapping& m
   c->label = src.label;
   c->loc = src.loc;
   c->callees = src.callees;
-  for (CalleeRef& k : c->callees) k.graph = map.lookupGraphOrSelf(k.graph);
   c->parent = &g;
   c->enclosing = enclosing;
   c->operands.reserve(src.operands.size());
@@ -397,7 +396,8 @@ namespace {
 
 std::vector<std::unique_ptr<Op>>& listOf(Op& op) { return op.enclosing ? op.enclosing->region : op.parent->ops; }
 
-// Detaches a result value: out of scope, no defining op (its id stays).
+}  // namespace
+
 void detachValue(Module& m, Value* v) {
   Graph& g = *v->graph;
   Op* def = v->def;
@@ -409,8 +409,6 @@ void detachValue(Module& m, Value* v) {
     if (inScope) g.scope.insert(v);
   });
 }
-
-}  // namespace
 
 void eraseOp(Module& m, Op& op) {
   const UseMap uses(*op.parent);  // one walk for all results, not one per result
@@ -475,6 +473,135 @@ void unwrapExchange(Module& m, Op& block) {
   });
 }
 
+void truncateMainTo(Module& m, const ProgramPoint& point) {
+  Graph& g = *m.main;
+  if (g.ops.size() > point.mainOps) g.ops.resize(point.mainOps);
+  for (auto& op : g.ops)
+    while (!op->results.empty() && op->results.back()->id >= point.mainValues) op->results.pop_back();
+  while (g.values.size() > point.mainValues) {
+    if (g.scope.find(g.values.back()->name) == g.values.back().get()) g.scope.erase(g.values.back().get());
+    g.values.pop_back();
+  }
+  m.touch();
+}
+
+void createResults(Module& m, Graph& g, Op& op, std::vector<TensorType>& types,
+                   const std::vector<std::pair<std::string, SourceLoc>>& names) {
+  const bool inplace = op.info().has(F_INPLACE);
+  const size_t count = inplace ? std::min(types.size(), names.size()) : types.size();
+  op.results.reserve(count);
+  for (size_t i = 0; i < count; ++i) {
+    const bool named = i < names.size() && !names[i].first.empty();
+    std::string name = named ? uniqueName(g, names[i].first) : freshName(g);
+    const SourceLoc loc = named && names[i].second.valid() ? names[i].second : op.loc;
+    Value* v = newValue(m, g, Value::Kind::Result, std::move(name), !named, std::move(types[i]), loc);
+    v->def = &op;
+    v->resultIndex = static_cast<unsigned>(i);
+    op.results.push_back(v);
+  }
+}
+
+Op* appendOp(Module& m, Graph& g, std::unique_ptr<Op> op, Op* region) {
+  op->enclosing = region;
+  auto& list = region ? region->region : g.ops;
+  Op* raw = op.get();
+  list.push_back(std::move(op));
+  m.touch();
+  if (!region && !g.isMain) m.journal(g, [&list]() { list.pop_back(); });
+  return raw;
+}
+
+Graph* appendGraph(Module& m, std::unique_ptr<Graph> g) {
+  Graph* raw = g.get();
+  raw->index = static_cast<unsigned>(m.graphs.size());
+  m.graphScope.emplace(raw->name, raw);
+  m.graphs.push_back(std::move(g));
+  m.touch();
+  return raw;
+}
+
+void dropLastGraph(Module& m, Graph& g) {
+  if (m.graphs.empty() || m.graphs.back().get() != &g) throw std::logic_error("dropLastGraph: @" + g.name + " is not the last graph");
+  m.graphScope.erase(g.name);
+  // Journaled inverses may still refer to the graph: the journal keeps it alive.
+  auto holder = std::make_shared<std::unique_ptr<Graph>>(std::move(m.graphs.back()));
+  m.graphs.pop_back();
+  m.journal([holder]() {});
+  m.touch();
+}
+
+void setReturnValue(Module& m, Graph& g, size_t index, Value* v) {
+  Value* before = g.returns[index].value;
+  g.returns[index].value = v;
+  m.touch();
+  m.journal(g, [&g, index, before]() { g.returns[index].value = before; });
+}
+
+void setActivation(Module& m, Graph& g, size_t index, Value* v) {
+  Value* before = g.activations[index];
+  g.activations[index] = v;
+  m.touch();
+  m.journal(g, [&g, index, before]() { g.activations[index] = before; });
+}
+
+void setCallee(Module& m, Op& op, size_t index, Graph& callee) {
+  Graph* old = op.callees[index].graph;
+  op.callees[index].graph = &callee;
+  m.touch();
+  m.journal([&op, index, old]() { op.callees[index].graph = old; });
+}
+
+Value* appendResult(Module& m, Op& op, TensorType type) {
+  Graph& g = *op.parent;
+  Value* v = newValue(m, g, Value::Kind::Result, freshName(g), true, std::move(type), op.loc);
+  v->def = &op;
+  v->resultIndex = static_cast<unsigned>(op.results.size());
+  op.results.push_back(v);
+  m.journal([&op]() { op.results.pop_back(); });
+  return v;
+}
+
+void turnIntoConstant(Module& m, Op& op, std::shared_ptr<Literal> init, AttrDict attrs) {
+  Value* v = op.results[0];
+  const Value::Kind kind = v->kind;
+  m.journal([&op, v, kind, code = op.code, operands = std::move(op.operands), oldAttrs = std::move(op.attrs),
+             oldInit = std::move(op.init)]() mutable {
+    op.code = code;
+    op.operands = std::move(operands);
+    op.attrs = std::move(oldAttrs);
+    op.init = std::move(oldInit);
+    v->kind = kind;
+  });
+  op.code = OpCode::Const;
+  op.operands.clear();
+  op.attrs = std::move(attrs);
+  op.init = std::move(init);
+  v->kind = Value::Kind::Const;
+  m.touch();
+}
+
+void rebuildOps(Module& m, Graph& g,
+                const std::function<void(std::vector<std::unique_ptr<Op>>& old,
+                                         std::vector<std::unique_ptr<Op>>& dropped)>& rebuild) {
+  std::vector<std::unique_ptr<Op>> old = std::move(g.ops);
+  g.ops.clear();
+  std::vector<Op*> order;
+  order.reserve(old.size());
+  for (const auto& op : old) order.push_back(op.get());
+  auto dropped = std::make_shared<std::vector<std::unique_ptr<Op>>>();
+  m.touch();
+  // Undo: every later change has been undone first, so g.ops holds the ops that
+  // stayed and `dropped` the others: put them back in the original order.
+  m.journal(g, [&g, order, dropped]() {
+    std::unordered_map<const Op*, std::unique_ptr<Op>> owned;
+    for (auto& op : g.ops) owned.emplace(op.get(), std::move(op));
+    for (auto& op : *dropped) owned.emplace(op.get(), std::move(op));
+    g.ops.clear();
+    for (Op* op : order) g.ops.push_back(std::move(owned.at(op)));
+  });
+  rebuild(old, *dropped);
+}
+
 // ---- OpBuilder -------------------------------------------------------------------------
 
 OpBuilder::OpBuilder(Module& m, Graph& g, DiagnosticEngine& diags) : m_(m), diags_(diags), ip_{&g, nullptr} {}
@@ -526,17 +653,10 @@ Op* OpBuilder::finish(std::unique_ptr<Op> op, std::vector<std::string> names) {
       throw std::logic_error("OpBuilder: " + std::string(op->info().name) + " operand %" + o.value->name +
                              " belongs to another graph");
   verifyOp(*op, m_.options, types_, diags_);
-  Graph& g = *ip_.graph;
-  const bool inplace = op->info().has(F_INPLACE);
-  size_t count = inplace ? std::min(types_.size(), names.size()) : types_.size();
-  for (size_t i = 0; i < count; ++i) {
-    const bool named = i < names.size() && !names[i].empty();
-    std::string name = named ? uniqueName(g, names[i]) : freshName(g);
-    Value* v = newValue(m_, g, Value::Kind::Result, std::move(name), !named, types_[i], loc_);
-    v->def = op.get();
-    v->resultIndex = static_cast<unsigned>(i);
-    op->results.push_back(v);
-  }
+  std::vector<std::pair<std::string, SourceLoc>> named;
+  named.reserve(names.size());
+  for (std::string& n : names) named.emplace_back(std::move(n), SourceLoc{});
+  createResults(m_, *ip_.graph, *op, types_, named);
   return insert(std::move(op));
 }
 
@@ -664,20 +784,6 @@ std::vector<Graph*> calleesOf(const Graph& g) {
       if (seen.insert(k.graph).second) out.push_back(k.graph);
   });
   return out;
-}
-
-bool calls(const Graph& a, const Graph& b) {
-  std::vector<const Graph*> stack{&a};
-  std::unordered_set<const Graph*> seen{&a};
-  while (!stack.empty()) {
-    const Graph* g = stack.back();
-    stack.pop_back();
-    for (Graph* c : calleesOf(*g)) {
-      if (c == &b) return true;
-      if (seen.insert(c).second) stack.push_back(c);
-    }
-  }
-  return false;
 }
 
 }  // namespace pir

@@ -47,15 +47,9 @@ class IRMapping {
     Value* v = lookup(from);
     return v ? v : from;
   }
-  void mapGraph(const Graph* from, Graph* to) { graphs_[from] = to; }
-  Graph* lookupGraphOrSelf(Graph* from) const {
-    auto it = graphs_.find(from);
-    return it == graphs_.end() ? from : it->second;
-  }
 
  private:
   std::unordered_map<const Value*, Value*> values_;
-  std::unordered_map<const Graph*, Graph*> graphs_;
 };
 
 // One use of a value: operand `index` of `op`, or (op == nullptr) return
@@ -88,6 +82,28 @@ void forEachOp(const Graph& g, const std::function<void(const Op&)>& f);
 size_t replaceAllUsesWith(Module& m, Value* from, Value* to);
 // Sets operand `index` of `op` (journaled).
 void setOperand(Module& m, Op& op, size_t index, Operand o);
+// Sets return `index` of `g` to `v` (same type).
+void setReturnValue(Module& m, Graph& g, size_t index, Value* v);
+// Sets activation `index` of gradient graph `g` to `v`.
+void setActivation(Module& m, Graph& g, size_t index, Value* v);
+// Points callee `index` of `op` at `callee`.
+void setCallee(Module& m, Op& op, size_t index, Graph& callee);
+// Appends a result to an op already in its graph (autodiff's stitching of a
+// call to a forward graph that gained outputs): a fresh generated name.
+Value* appendResult(Module& m, Op& op, TensorType type);
+// Turns `op` into `const` with data `init` and attributes `attrs`, where it
+// stands: its one result keeps its identity, name and uses.
+void turnIntoConstant(Module& m, Op& op, std::shared_ptr<Literal> init, AttrDict attrs);
+// Detaches result `v` of an op about to go: out of scope, no defining op
+// (its id stays).
+void detachValue(Module& m, Value* v);
+// Rebuilds the op list of `g` as one change: `rebuild` receives the ops taken
+// out (in order) and puts each back (g.ops.push_back) or moves it into
+// `dropped`, which keeps it for undo; ops it creates with an OpBuilder in
+// between are journaled by it.
+void rebuildOps(Module& m, Graph& g,
+                const std::function<void(std::vector<std::unique_ptr<Op>>& old,
+                                         std::vector<std::unique_ptr<Op>>& dropped)>& rebuild);
 
 // Where new ops go: before `before` in its list, or at the end of the graph
 // (before == nullptr). The list is the graph's top-level ops (exchange blocks
@@ -105,12 +121,9 @@ class OpBuilder {
 
   Module& module() { return m_; }
   Graph& graph() { return *ip_.graph; }
-  void setInsertionPointToEnd(Graph& g) { ip_ = {&g, nullptr}; }
   void setInsertionPoint(Op* before) { ip_ = {before->parent, before}; }
   // After `op` (a top-level op of its graph).
   void setInsertionPointAfter(Op* op);
-  InsertionPoint insertionPoint() const { return ip_; }
-  void restoreInsertionPoint(InsertionPoint ip) { ip_ = ip; }
   // The location given to created ops (default: none).
   void setLoc(SourceLoc loc) { loc_ = loc; }
 
@@ -152,6 +165,15 @@ class OpBuilder {
   std::vector<TensorType> types_;
 };
 
+// Cuts the main graph of `m` back to what it was at `point`, taken earlier on
+// the module `m` is a clone of: later main ops and values go, and results that
+// a later directive appended to an earlier op (autodiff's stitching) are dropped.
+// Subgraphs and resources stay (nothing in the kept main graph refers to what
+// came later; an uncalled graph runs nothing). For the session's view of a
+// script's program at a command (language.md §11). Not journaled: a clone
+// made for the purpose is never rolled back.
+void truncateMainTo(Module& m, const ProgramPoint& point);
+
 // ---- values and names ----------------------------------------------------
 
 // A fresh generated name (`%N`, the smallest free from the graph's hint).
@@ -161,8 +183,27 @@ std::string freshName(Graph& g);
 std::string uniqueName(Graph& g, const std::string& preferred);
 // Creates a value owned by `g`, in scope under `name` (which must be free).
 Value* newValue(Module& m, Graph& g, Value::Kind kind, std::string name, bool generated, TensorType type, SourceLoc loc);
-// Renames `v` (the new name must be free in its graph).
-void renameValue(Module& m, Value& v, std::string name);
+// Renames `v` (the new name must be free in its graph); `generated`: the new
+// name is one the tools made up (`%N`), which a user's name may take later.
+void renameValue(Module& m, Value& v, std::string name, bool generated = false);
+// Creates and names the results of `op`, an op not yet in `g`, from the types
+// its verification inferred: `names[i]` (text and location) when given (made
+// unique with a suffix if taken), else a generated name at the op's location.
+// An in-place op has only the results that are named.
+void createResults(Module& m, Graph& g, Op& op, std::vector<TensorType>& types,
+                   const std::vector<std::pair<std::string, SourceLoc>>& names);
+
+// ---- appends at the end (the front end) ---------------------------------------
+// Undone by Module::rollback's truncation where they append to the main graph
+// or the module; journaled where they append to an existing subgraph.
+
+// Appends a built op (results created) to the end of `g`, or of the exchange
+// block `region` (which goes, and is undone, whole with its block).
+Op* appendOp(Module& m, Graph& g, std::unique_ptr<Op> op, Op* region = nullptr);
+// Appends a subgraph whose header was checked.
+Graph* appendGraph(Module& m, std::unique_ptr<Graph> g);
+// Drops `g`, the last subgraph, abandoned by an error while its body was read.
+void dropLastGraph(Module& m, Graph& g);
 
 // ---- graphs --------------------------------------------------------------
 
@@ -213,7 +254,5 @@ ptrdiff_t positionOf(const Op& op);
 std::vector<bool> paramsWrittenInPlace(const Graph& g);
 // The graphs `g` calls (directly), in first-call order.
 std::vector<Graph*> calleesOf(const Graph& g);
-// True when `a` (directly or not) calls `b`.
-bool calls(const Graph& a, const Graph& b);
 
 }  // namespace pir

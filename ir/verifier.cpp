@@ -401,7 +401,8 @@ void checkRemoteHome(const Module& m, const Graph& g, const std::string& name, c
 }  // namespace
 
 void checkDeclaration(const Module& m, const Graph& g, bool isConst, const std::string& name, const TensorType& type,
-                      const AttrDict& attrs, const Literal* init, SourceLoc loc, DiagnosticEngine& diags) {
+                      const AttrDict& attrs, const Literal* init, SourceLoc loc, DiagnosticEngine& diags,
+                      bool loadMayAppear) {
   const std::string what = std::string(isConst ? "const" : "var") + " %" + name;
   if (!isConst && !g.isMain)
     diags.fail(loc, "var: variables are declared in the main graph only; pass %" + name + " to @" + g.name +
@@ -423,7 +424,7 @@ void checkDeclaration(const Module& m, const Graph& g, bool isConst, const std::
     }
     checkRemoteHome(m, g, name, attrs, type, what, loc, diags);
   }
-  if (lit.kind == Literal::Kind::Load) {
+  if (lit.kind == Literal::Kind::Load && !loadMayAppear) {
     std::error_code ec;
     const std::string& path = lit.resolvedPath.empty() ? lit.path : lit.resolvedPath;
     if (!std::filesystem::is_regular_file(path, ec))

@@ -59,8 +59,12 @@ void checkIrOptions(const IrOptions& options, DiagnosticEngine& diags);
 // in main, placement (and var) attributes, generators only for var, replica
 // grouping, remote home, a load() file that exists, the literal against the
 // declared (grouped) type. `loc` is the declaration's, `name` without '%'.
+// `loadMayAppear`: the load() file is one that a command read earlier in the
+// same text saves, so it is written only when the script runs, after the
+// parse; the VM reads and checks it at first use.
 void checkDeclaration(const Module& m, const Graph& g, bool isConst, const std::string& name, const TensorType& type,
-                      const AttrDict& attrs, const Literal* init, SourceLoc loc, DiagnosticEngine& diags);
+                      const AttrDict& attrs, const Literal* init, SourceLoc loc, DiagnosticEngine& diags,
+                      bool loadMayAppear = false);
 
 // In-place writes (language.md §7): never to a constant or literal, directly
 // or through a callee that writes its by-reference input.

@@ -246,15 +246,7 @@ std::vector<size_t> Transform::defaultRequired(Graph& fwd, const std::vector<siz
 // ---- stitching ------------------------------------------------------------------------
 
 void Transform::growResults(Graph& caller, Op& op, const Graph& callee) {
-  while (op.results.size() < callee.outputTypes.size()) {
-    size_t k = op.results.size();
-    Value* v = newValue(m_, caller, Value::Kind::Result, freshName(caller), true, callee.outputTypes[k], op.loc);
-    v->def = &op;
-    v->resultIndex = static_cast<unsigned>(k);
-    op.results.push_back(v);
-    Op* raw = &op;
-    m_.journal([raw]() { raw->results.pop_back(); });
-  }
+  while (op.results.size() < callee.outputTypes.size()) appendResult(m_, op, callee.outputTypes[op.results.size()]);
 }
 
 void Transform::appendCallResults(Graph& caller, Graph& callee) {
@@ -270,11 +262,7 @@ void Transform::appendCallResults(Graph& caller, Graph& callee) {
 }
 
 void Transform::redirect(Op& call, Graph* copy) {
-  Graph* old = call.callees[0].graph;
-  call.callees[0].graph = copy;
-  m_.touch();
-  Op* raw = &call;
-  m_.journal([raw, old]() { raw->callees[0].graph = old; });
+  setCallee(m_, call, 0, *copy);
   growResults(*call.parent, call, *copy);
 }
 

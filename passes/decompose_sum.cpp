@@ -148,15 +148,11 @@ class Scheduler {
     for (auto& op : g_.ops) before.push_back(op.get());
     after = before;
     std::stable_sort(after.begin(), after.end(), [&](Op* a, Op* b) { return key_.at(a) < key_.at(b); });
-    setOrder(g_, after);
-    m_.touch();
-    m_.journal([&g = g_, before]() { setOrder(g, before); });
-  }
-  static void setOrder(Graph& g, const std::vector<Op*>& order) {
-    std::unordered_map<const Op*, std::unique_ptr<Op>> owned;
-    for (auto& op : g.ops) owned.emplace(op.get(), std::move(op));
-    g.ops.clear();
-    for (Op* op : order) g.ops.push_back(std::move(owned.at(op)));
+    rebuildOps(m_, g_, [&](std::vector<std::unique_ptr<Op>>& old, std::vector<std::unique_ptr<Op>>&) {
+      std::unordered_map<const Op*, std::unique_ptr<Op>> owned;
+      for (auto& op : old) owned.emplace(op.get(), std::move(op));
+      for (Op* op : after) g_.ops.push_back(std::move(owned.at(op)));
+    });
   }
 
   Module& m_;

@@ -90,27 +90,9 @@ void becomeConstant(Module& m, Op& op, std::vector<double> values, DiagnosticEng
   lit->hasNumber = true;
   lit->loc = op.loc;
   checkLiteralData(*lit, v->type, "const", diags);
-  Op before;
-  before.code = op.code;
-  before.operands = std::move(op.operands);
-  before.attrs = std::move(op.attrs);
-  before.init = std::move(op.init);
-  const Value::Kind kind = v->kind;
-  op.code = OpCode::Const;
-  op.operands.clear();
-  op.attrs = AttrDict{};
-  copyPlacement(before, op);
-  op.init = std::move(lit);
-  v->kind = Value::Kind::Const;
-  m.touch();
-  m.journal([&op, v, kind, code = before.code, operands = std::move(before.operands), attrs = std::move(before.attrs),
-             init = std::move(before.init)]() mutable {
-    op.code = code;
-    op.operands = std::move(operands);
-    op.attrs = std::move(attrs);
-    op.init = std::move(init);
-    v->kind = kind;
-  });
+  Op placement;
+  copyPlacement(op, placement);
+  turnIntoConstant(m, op, std::move(lit), std::move(placement.attrs));
 }
 
 bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b)); }

@@ -211,24 +211,9 @@ void inlineCallsIn(Module& m, Graph& g, DiagnosticEngine& diags, WrittenParams& 
   for (const auto& op : g.ops) any = any || (op->code == OpCode::Call && inlinable(*op));
   if (!any) return;
 
-  std::vector<std::unique_ptr<Op>> old = std::move(g.ops);
-  g.ops.clear();
-  std::vector<Op*> originalOrder;
-  for (const auto& op : old) originalOrder.push_back(op.get());
-  auto removed = std::make_shared<std::vector<std::unique_ptr<Op>>>();  // the calls, kept for undo
-  m.touch();
-  // Undo: every later change has been undone first, so g.ops holds the ops that
-  // stayed and `removed` the calls: put them back in the original order.
-  m.journal([&g, originalOrder, removed]() {
-    std::unordered_map<const Op*, std::unique_ptr<Op>> owned;
-    for (auto& op : g.ops) owned.emplace(op.get(), std::move(op));
-    for (auto& op : *removed) owned.emplace(op.get(), std::move(op));
-    g.ops.clear();
-    for (Op* op : originalOrder) g.ops.push_back(std::move(owned.at(op)));
-  });
-
   OpBuilder b(m, g, diags);  // appends
   std::unordered_map<const Value*, Value*> replaced;
+  rebuildOps(m, g, [&](std::vector<std::unique_ptr<Op>>& old, std::vector<std::unique_ptr<Op>>& removed) {
   auto redirect = [&](Op& op) {
     for (size_t i = 0; i < op.operands.size(); ++i) {
       const Operand& o = op.operands[i];
@@ -255,25 +240,16 @@ void inlineCallsIn(Module& m, Graph& g, DiagnosticEngine& diags, WrittenParams& 
       replaced[r] = replacement[j];
       // Detach the call's result (out of scope, no defining op), then give its
       // name to the value standing for it.
-      Op* def = r->def;
-      const bool inScope = g.scope.find(r->name) == r;
-      if (inScope) g.scope.erase(r);
-      r->def = nullptr;
-      m.journal([&g, r, def, inScope]() {
-        r->def = def;
-        if (inScope) g.scope.insert(r);
-      });
-      renameValue(m, *replacement[j], r->name);
-      replacement[j]->generatedName = r->generatedName;  // a value of this inlining: no journal needed
+      detachValue(m, r);
+      renameValue(m, *replacement[j], r->name, r->generatedName);
     }
-    removed->push_back(std::move(owned));
+    removed.push_back(std::move(owned));
   }
+  });
   for (size_t i = 0; i < g.returns.size(); ++i) {
     Operand& o = g.returns[i];
     if (o.kind != Operand::Kind::Value || !replaced.count(o.value)) continue;
-    Value* before = o.value;
-    o.value = replaced.at(before);
-    m.journal([&g, i, before]() { g.returns[i].value = before; });
+    setReturnValue(m, g, i, replaced.at(o.value));
   }
   auto grads = gradients.find(&g);
   if (grads == gradients.end()) return;
@@ -281,9 +257,7 @@ void inlineCallsIn(Module& m, Graph& g, DiagnosticEngine& diags, WrittenParams& 
     for (size_t i = 0; i < og->activations.size(); ++i) {
       auto it = replaced.find(og->activations[i]);
       if (it == replaced.end()) continue;
-      Value* before = og->activations[i];
-      og->activations[i] = it->second;
-      m.journal([og, i, before]() { og->activations[i] = before; });
+      setActivation(m, *og, i, it->second);
     }
   }
 }

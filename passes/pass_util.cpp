@@ -39,40 +39,17 @@ void eraseOps(Module& m, Graph& g, const std::unordered_set<const Op*>& dead) {
     for (const Value* a : other->activations)
       if (a->def && dead.count(a->def)) throw std::logic_error("eraseOps: an activation of @" + other->name + " is erased");
 
-  auto detach = [&](Value* v) {
-    Op* def = v->def;
-    const bool inScope = g.scope.find(v->name) == v;
-    if (inScope) g.scope.erase(v);
-    v->def = nullptr;
-    m.journal([&g, v, def, inScope]() {
-      v->def = def;
-      if (inScope) g.scope.insert(v);
-    });
-  };
-  std::vector<Op*> order;
-  auto erased = std::make_shared<std::vector<std::unique_ptr<Op>>>();
-  std::vector<std::unique_ptr<Op>> kept;
-  kept.reserve(g.ops.size());
-  for (auto& op : g.ops) {
-    order.push_back(op.get());
-    if (!dead.count(op.get())) {
-      kept.push_back(std::move(op));
-      continue;
+  rebuildOps(m, g, [&](std::vector<std::unique_ptr<Op>>& old, std::vector<std::unique_ptr<Op>>& erased) {
+    for (auto& op : old) {
+      if (!dead.count(op.get())) {
+        g.ops.push_back(std::move(op));
+        continue;
+      }
+      for (auto& inner : op->region)
+        for (Value* r : inner->results) detachValue(m, r);
+      for (Value* r : op->results) detachValue(m, r);
+      erased.push_back(std::move(op));
     }
-    for (auto& inner : op->region)
-      for (Value* r : inner->results) detach(r);
-    for (Value* r : op->results) detach(r);
-    erased->push_back(std::move(op));
-  }
-  g.ops = std::move(kept);
-  m.touch();
-  // Undo: the list as it was (later changes have been undone first).
-  m.journal([&g, order = std::move(order), erased]() {
-    std::unordered_map<const Op*, std::unique_ptr<Op>> owned;
-    for (auto& op : g.ops) owned.emplace(op.get(), std::move(op));
-    for (auto& op : *erased) owned.emplace(op.get(), std::move(op));
-    g.ops.clear();
-    for (Op* op : order) g.ops.push_back(std::move(owned.at(op)));
   });
 }
 

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "api/pass_runner.h"
 #include "frontend/builder.h"
 #include "frontend/parser.h"
 #include "ir/diagnostics.h"
@@ -121,19 +122,26 @@ std::string literalText(const py::array& array, DType dtype) {
   return out;
 }
 
+// The front end's options: autodiff directives run the transform of passes/.
+BuildOptions buildOptions() {
+  BuildOptions options;
+  options.autodiff = autodiffTransform();
+  return options;
+}
+
 // One IR under construction or built: the module, its sources and diagnostics,
 // and the builder that reads every piece of text added to it.
 class PyModule {
  public:
   PyModule() : diags_(sources_) {
     diags_.setStream(&messages_);
-    builder_ = std::make_unique<Builder>(module_, diags_, baseDir_);
+    builder_ = std::make_unique<Builder>(module_, diags_, baseDir_, buildOptions());
   }
 
   static std::shared_ptr<PyModule> parse(const std::string& text, const std::string& name, const std::string& baseDir) {
     auto m = std::make_shared<PyModule>();
     m->baseDir_ = baseDir;
-    m->builder_ = std::make_unique<Builder>(m->module_, m->diags_, baseDir);
+    m->builder_ = std::make_unique<Builder>(m->module_, m->diags_, baseDir, buildOptions());
     m->add(text, name);
     return m;
   }
@@ -145,8 +153,11 @@ class PyModule {
     try {
       parseBuffer(file, *builder_, diags_);
     } catch (const CompileError&) {
+      builder_->takeCommands();
       throw Error(takeMessages());
     }
+    // Session commands in added text are checked, not run: a PySession is driven by calls.
+    builder_->takeCommands();
     warnings_ += takeMessages();
   }
 
@@ -255,8 +266,8 @@ class PyModule {
 
   void runPasses(const std::vector<std::string>& passes) {
     messages_.str("");
-    // Python may read any main value later: passes keep them all (no script to scan).
-    if (!pir::cli::runPasses(module_, passes, diags_, false, nullptr, nullptr)) throw Error(takeMessages());
+    // Python may read any main value later: passes keep them all (no script to read).
+    if (!pir::runPasses(module_, passes, diags_, false, nullptr, nullptr)) throw Error(takeMessages());
   }
 
   std::string warnings() {
@@ -402,7 +413,6 @@ py::list opTable() {
 PYBIND11_MODULE(_pir, m) {
   using namespace pir::python;
   m.doc() = "pir: IPU-style tensor programs as text (parse, build, print, verify, passes, sessions)";
-  pir::setAutodiffTransform(&pir::autodiff);
   static py::exception<Error> error(m, "Error");
   py::register_exception_translator([](std::exception_ptr p) {
     try {

@@ -17,7 +17,7 @@
 #include <string_view>
 
 #include "frontend/builder.h"
-#include "frontend/lexical.h"
+#include "api/session_driver.h"
 #include "frontend/recovery.h"
 #include "importers/onnx/importer.h"
 #include "ir/interrupt.h"
@@ -312,13 +312,14 @@ bool wantsHelp(const std::vector<std::string>& args) {
   return false;
 }
 
-// Parses and verifies FILE into `module`. Returns an exit status.
+// Parses and verifies FILE into `module`, its commands into `script` (when
+// given; else they are checked and dropped). Returns an exit status.
 int buildFile(const std::string& file, std::istream& in, SourceManager& sources, DiagnosticEngine& diags,
-              Module& module, std::ostream& err) {
+              Module& module, std::ostream& err, Script* script) {
   uint32_t id = loadSource(file, in, sources, err);
   if (id == 0) return kUsageError;
   try {
-    if (!buildFromBuffer(module, diags, id, baseDirOf(file))) return kProgramError;
+    if (!buildFromBuffer(module, diags, id, baseDirOf(file), script, {.autodiff = autodiffTransform()})) return kProgramError;
   } catch (const CompileError&) {
     return kProgramError;  // already reported
   }
@@ -335,7 +336,8 @@ int checkCommand(const std::string& file, WarningPolicy warnings, std::istream& 
   Module module;
   uint32_t id = loadSource(file, in, sources, err);
   if (id == 0) return kUsageError;
-  return buildWithRecovery(module, diags, id, baseDirOf(file)) ? kOk : kProgramError;
+  return buildWithRecovery(module, diags, id, baseDirOf(file), kMaxReportedErrors, autodiffTransform()) ? kOk
+                                                                                                     : kProgramError;
 }
 
 struct OptOptions {
@@ -353,9 +355,10 @@ int optCommand(const OptOptions& o, std::istream& in, std::ostream& out, std::os
   diags.setStream(&err);
   diags.setWarningPolicy(o.warnings);
   Module module;
-  if (int status = buildFile(o.file, in, sources, diags, module, err)) return status;
+  Script script;
+  if (int status = buildFile(o.file, in, sources, diags, module, err, &script)) return status;
   // The file's own commands read these main values: passes keep them.
-  const std::set<std::string> namesRead = valueNamesReadByCommands(sources.buffer(sources.size()).text);
+  const std::set<std::string> namesRead = mainValuesReadBy(script);
   try {
     // --print-after-each: the IR after every pass ("# -- after PASS --" is a
     // comment, so each section is itself a valid program), then the result.
@@ -667,7 +670,6 @@ bool writeFileAtomically(const std::string& path, const std::string& text, std::
 }
 
 int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err) {
-  setAutodiffTransform(&pir::autodiff);
   // Bad input must never crash the tool: anything that escapes a command is
   // reported, not rethrown.
   try {

@@ -16,6 +16,7 @@
 
 #include "device/branch_executions.h"
 #include "ir/diagnostics.h"
+#include "api/pass_runner.h"
 #include "ir/ir.h"
 
 namespace pir::cli {
@@ -88,18 +89,7 @@ void reportProfile(const Module& module, DiagnosticEngine& diags, std::ostream& 
                    const device::BranchExecutions* branches = nullptr,
                    const std::set<std::string>* mainNamesRead = nullptr);
 
-// ---- passes (the pass manager's hooks) ---------------------------------------
-
-// Names accepted by --passes, in the order `pir help opt` lists them.
-std::vector<std::string> availablePasses();
-// Runs `passes` (names from availablePasses()) in order; with `verifyEach`
-// the verifier runs after every pass. With `afterEach`, prints "# after PASS"
-// and the canonical IR to it after every pass (`opt --print-after-each` does
-// its own printing and passes nullptr). `mainNamesRead`: the main values the
-// script's commands read (frontend/lexical.h), which passes keep; null when not
-// known (every main value is kept). Returns false after a reported error.
-bool runPasses(Module& module, const std::vector<std::string>& passes, DiagnosticEngine& diags,
-               bool verifyEach, std::ostream* afterEach, const std::set<std::string>* mainNamesRead);
+// The passes (availablePasses, runPasses) are api/pass_runner.h's.
 
 // ---- shared helpers (defined in repl/cli.cpp) ---------------------------------
 

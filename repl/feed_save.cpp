@@ -15,11 +15,6 @@ bool parseNamedPath(const std::string& text, NamedPath& out, std::string& proble
   return true;
 }
 
-void CommandLineData::command(const SessionCommand& cmd) {
-  if (cmd.kind == SessionCommand::Kind::Run) feedOnce();
-  next_.command(cmd);
-}
-
 void CommandLineData::feedOnce() {
   if (fed_) return;
   fed_ = true;

@@ -5,7 +5,6 @@
 #include <utility>
 #include <vector>
 
-#include "frontend/builder.h"
 #include "repl/commands.h"
 #include "vm/session.h"
 
@@ -14,31 +13,23 @@ namespace pir::cli {
 // Splits `NAME=PATH`; false (with `problem` set) if either side is empty.
 bool parseNamedPath(const std::string& text, NamedPath& out, std::string& problem);
 
-// A BuildListener in front of the session: the feeds happen as if
+// The command line's data around a script: the feeds happen as if
 // `feed $NAME = load("DATA.npy")` stood just before the file's first `run`
 // (or before the default run), the saves as if `save NAME "OUT.npy"` ended the
 // file. Paths are relative to the working directory, as command-line paths are.
-class CommandLineData final : public BuildListener {
+class CommandLineData {
  public:
-  // `next` receives every event (the SessionDriver); feeds and saves go to `session`.
-  CommandLineData(BuildListener& next, vm::Session& session, const Module& module, DiagnosticEngine& diags,
-                  std::vector<NamedPath> feeds, std::vector<NamedPath> saves)
-      : next_(next), session_(session), module_(module), diags_(diags), feeds_(std::move(feeds)),
-        saves_(std::move(saves)) {}
+  CommandLineData(vm::Session& session, const Module& module, DiagnosticEngine& diags, std::vector<NamedPath> feeds,
+                  std::vector<NamedPath> saves)
+      : session_(session), module_(module), diags_(diags), feeds_(std::move(feeds)), saves_(std::move(saves)) {}
 
-  void valueDefined(const Value& v) override { next_.valueDefined(v); }
-  void graphDefined(const Graph& g) override { next_.graphDefined(g); }
-  void resourceDefined(const Resource& r) override { next_.resourceDefined(r); }
-  void command(const SessionCommand& cmd) override;
-
-  // Feeds now unless already done (before a default run, or at the end of a
-  // file without `run`). Throws CompileError (reported).
+  // Feeds now unless already done (before the first run, before a default
+  // run, or at the end of a file without `run`). Throws CompileError (reported).
   void feedOnce();
   // Writes every --save file. Throws CompileError (reported).
   void saveAll();
 
  private:
-  BuildListener& next_;
   vm::Session& session_;
   const Module& module_;
   DiagnosticEngine& diags_;

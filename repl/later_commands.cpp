@@ -11,13 +11,11 @@
 #include "device/dot.h"
 #include "device/merge_exchange.h"
 #include "frontend/builder.h"
-#include "frontend/lexical.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
 #include "passes/pass_manager.h"
 #include "repl/commands.h"
-#include "repl/run_counter.h"
-#include "repl/session_driver.h"
+#include "api/session_driver.h"
 #include "vm/session.h"
 #include "vm/const_eval.h"
 
@@ -31,7 +29,7 @@ int dotCommand(const DotOptions& options, std::istream& in, std::ostream& out, s
   diags.setStream(&err);
   Module module;
   try {
-    if (!buildFromBuffer(module, diags, file, baseDirOf(options.file))) return 1;
+    if (!buildFromBuffer(module, diags, file, baseDirOf(options.file), nullptr, {.autodiff = autodiffTransform()})) return 1;
   } catch (const CompileError&) {
     return 1;
   }
@@ -91,19 +89,17 @@ int profileCommand(const ProfileOptions& options, std::istream& in, std::ostream
   diags.setWarningPolicy(options.warnings);
   Module module;
   vm::Session session(module, diags, out);
-  // Runs like `pir run` (the session commands as they are read, on a
+  // Runs like `pir run` (the file's session commands after its parse, on a
   // transformed copy with --passes), then reports the program as it stands
   // at the end.
-  const std::set<std::string> namesRead = valueNamesReadByCommands(sources.buffer(file).text);
-  SessionDriver driver(module, session, diags, options.passes, false, &namesRead);
-  RunCounter counter(driver);
+  SessionDriver driver(module, session, diags, options.passes, false);
   try {
-    if (!buildFromBuffer(module, diags, file, baseDirOf(options.file), &counter)) return 1;
+    if (!driver.build(file, baseDirOf(options.file))) return 1;
     driver.finish();
     if (diags.errorCount() > 0) return 1;
     std::unique_ptr<Module> copy;
-    device::Profile p = profileAfterPasses(module, diags, counter.runs(), options.passes, copy,
-                                           &session.branchExecutions(), &namesRead);
+    device::Profile p = profileAfterPasses(module, diags, driver.runs(), options.passes, copy,
+                                           &session.branchExecutions(), driver.mainNamesRead());
     if (options.json && !writeFileAtomically(*options.json, device::profileJson(p, sources), err)) return 2;
     if (options.timeline && !writeFileAtomically(*options.timeline, device::timelineJson(p), err)) return 2;
     out << device::formatProfile(p, sources, options.mapping);
@@ -112,45 +108,6 @@ int profileCommand(const ProfileOptions& options, std::istream& in, std::ostream
   }
   out.flush();
   return diags.errorCount() > 0 ? 1 : 0;
-}
-
-namespace {
-
-bool runMergeExchange(Module& m, passes::PassContext& ctx) { return device::mergeExchange(m, ctx.diags); }
-
-// merge-exchange lives in device/, above passes/: the driver adds it to the
-// pass table when the program starts.
-const bool kMergeExchangeRegistered = [] {
-  passes::registerPass({"merge-exchange",
-                        "groups consecutive IO ops with no compute op between them into exchange blocks "
-                        "(PopXL merge_exchange)",
-                        &runMergeExchange});
-  return true;
-}();
-
-}  // namespace
-
-std::vector<std::string> availablePasses() {
-  std::vector<std::string> names;
-  for (const passes::PassInfo& p : passes::registeredPasses()) names.emplace_back(p.name);
-  return names;
-}
-
-bool runPasses(Module& module, const std::vector<std::string>& names, DiagnosticEngine& diags, bool verifyEach,
-               std::ostream* afterEach, const std::set<std::string>* mainNamesRead) {
-  passes::Pipeline pipeline;
-  for (const std::string& name : names) {
-    const passes::PassInfo* pass = passes::findPass(name);
-    if (!pass) throw std::logic_error("runPasses: '" + name + "' was not checked against availablePasses()");
-    pipeline.push_back(pass);
-  }
-  passes::PipelineOptions options;
-  options.verifyEach = verifyEach;
-  options.printAfterEach = afterEach;
-  options.mainNamesRead = mainNamesRead;
-  static const vm::KernelEvaluator evaluator;  // stateless: shared by every pipeline
-  options.evaluator = &evaluator;
-  return passes::runPipeline(module, pipeline, diags, options);
 }
 
 }  // namespace pir::cli

@@ -21,6 +21,7 @@
 #include "ir/interrupt.h"
 #include "ir/op_info.h"
 #include "passes/pass_manager.h"
+#include "api/session_driver.h"
 #include "repl/commands.h"
 #include "vm/format.h"
 #include "vm/host_memory.h"
@@ -99,6 +100,7 @@ struct Repl::Impl : BuildListener {
   std::ostringstream pending;
   vm::Session session;
   Previewer previewer;  // the echo's previews, over `session`
+  SessionDriver driver;  // runs each input's commands after its parse
   Builder builder;
   bool echo = true;  // off while loading a file
 
@@ -138,7 +140,8 @@ struct Repl::Impl : BuildListener {
         err(e),
         session(module, diags, pending, sessionOptions),
         previewer(session, diags, preview),
-        builder(module, diags, ".", this) {
+        driver(module, session, diags),
+        builder(module, diags, ".", {.listener = this, .autodiff = autodiffTransform()}) {
     diags.setStream(&err);
   }
 
@@ -162,9 +165,11 @@ struct Repl::Impl : BuildListener {
   void graphDefined(const Graph& g) override {
     if (echo) pending << graphSignature(g) << "\n";
   }
-  void command(const SessionCommand& c) override {
+  // ---- the input's session commands, after its parse --------------------------
+  void command(const ScriptCommand& sc) {
+    const SessionCommand& c = sc.command;
     if (c.kind != SessionCommand::Kind::Print && c.kind != SessionCommand::Kind::Save) sessionChanged = true;
-    session.command(c);
+    driver.command(sc);
     if (!echo || c.kind != SessionCommand::Kind::Run) return;
     for (const Resource* stream : session.lastRunWrittenStreams()) {
       vm::HostTensor buffer = session.valueOf("$" + stream->name, c.loc);
@@ -189,6 +194,9 @@ struct Repl::Impl : BuildListener {
     bool ok = false;
     try {
       parseBuffer(file, into, diags);
+      // The input parsed and verified whole: now its commands run.
+      for (const ScriptCommand& c : into.takeCommands()) command(c);
+      driver.release();
       ok = true;
     } catch (const CompileError&) {
       // Already reported.
@@ -198,6 +206,8 @@ struct Repl::Impl : BuildListener {
       diags.report({Severity::Error, {}, e.what(), {}});
     }
     if (!ok) {
+      into.takeCommands();
+      driver.release();
       into.reset();
       module.rollback(checkpoint);
       session.restore(snapshot);
@@ -248,7 +258,7 @@ struct Repl::Impl : BuildListener {
   // relative load()/save paths against the file's directory.
   bool loadBuffer(uint32_t file, const std::string& baseDir) {
     const std::string& name = sources.buffer(file).name;
-    Builder fileBuilder(module, diags, baseDir, this);
+    Builder fileBuilder(module, diags, baseDir, {.listener = this, .autodiff = autodiffTransform()});
     EchoOff quiet(echo);
     return evaluateBuffer(file, fileBuilder, ":load " + name);
   }
@@ -415,7 +425,7 @@ struct Repl::Impl : BuildListener {
     Module::Checkpoint checkpoint = module.checkpoint();
     auto snapshot = session.snapshot();
     // Any later input may print any main value: passes keep them all.
-    guarded([&] { ok = cli::runPasses(module, passes, diags, true, nullptr, nullptr); });
+    guarded([&] { ok = runPasses(module, passes, diags, true, nullptr); });
     if (!ok) {
       module.rollback(checkpoint);
       session.restore(snapshot);

@@ -1,55 +1,19 @@
 // `pir run FILE [--passes=LIST] [--trace] [--no-fuse] [--threads=N] [--feed N=F] [--save N=F]` and
 // `pir disasm FILE`
 // (tools.md §1): thin over frontend/builder.h, passes and vm/session.h, joined
-// by the SessionDriver (repl/session_driver.h).
+// by the SessionDriver (api/session_driver.h): the file is parsed and verified
+// whole, then its commands run.
 #include <istream>
 #include <sstream>
 #include <ostream>
 
 #include "frontend/builder.h"
-#include "frontend/lexical.h"
 #include "repl/commands.h"
 #include "repl/feed_save.h"
-#include "repl/run_counter.h"
-#include "repl/session_driver.h"
+#include "api/session_driver.h"
 #include "vm/session.h"
 
 namespace pir::cli {
-
-SessionDriver::SessionDriver(Module& source, vm::Session& session, DiagnosticEngine& diags,
-                             std::vector<std::string> passes, bool verifyEach, const std::set<std::string>* mainNamesRead)
-    : source_(source),
-      session_(session),
-      diags_(diags),
-      passes_(std::move(passes)),
-      verifyEach_(verifyEach),
-      mainNamesRead_(mainNamesRead) {}
-
-void SessionDriver::command(const SessionCommand& cmd) {
-  sawCommand_ = true;
-  syncProgram();
-  session_.command(cmd);
-}
-
-void SessionDriver::finish() {
-  if (sawCommand_) return;
-  syncProgram();
-  session_.runDefault();
-}
-
-// Points the session at a transformed copy when the source changed.
-void SessionDriver::syncProgram() {
-  if (passes_.empty()) return;
-  if (current_ && builtFrom_ == source_.generation) return;
-  std::unique_ptr<Module> next = source_.clone();
-  if (!runPasses(*next, passes_, diags_, verifyEach_, nullptr, mainNamesRead_))
-    throw CompileError({Severity::Error, {}, "the pass pipeline failed", {}});  // already reported
-  session_.setModule(*next);
-  // The previous copy stays alive until the session has recompiled from the new one.
-  previous_ = std::move(current_);
-  current_ = std::move(next);
-  builtFrom_ = source_.generation;
-}
 
 int runCommand(const RunOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
   SourceManager sources;
@@ -59,28 +23,33 @@ int runCommand(const RunOptions& options, std::istream& in, std::ostream& out, s
   diags.setStream(&err);
   diags.setWarningPolicy(options.warnings);
   Module module;
+  Script script;
+  if (!buildFromBuffer(module, diags, file, baseDirOf(options.file), &script, {.autodiff = autodiffTransform()}))
+    return 1;
   vm::SessionOptions sessionOptions;
   sessionOptions.threads = options.threads;
   sessionOptions.maxSteps = options.maxSteps;
   sessionOptions.trace = options.trace ? &err : nullptr;
   // The script stops at its first error (runtime.md §8: exit status 1), so a failed
-  // run needs no backup; and only main values a later command names are kept
+  // run needs no backup; and only main values a command reads are kept
   // (decisions.md "Run backups and snapshots").
   sessionOptions.restoreOnFailure = false;
-  sessionOptions.keptMainNames = valueNamesReadByCommands(sources.buffer(file).text);
+  sessionOptions.keptMainNames = mainValuesReadBy(script);
   for (const NamedPath& s : options.saves)  // --save %NAME or a bare NAME that may be a value
     if (!s.name.empty() && s.name[0] != '$') sessionOptions.keptMainNames->insert(s.name[0] == '%' ? s.name.substr(1) : s.name);
   sessionOptions.fuseElementwise = options.fuse;
   vm::Session session(module, diags, out, sessionOptions);
   SessionDriver driver(module, session, diags, options.passes, options.verifyEach, &*sessionOptions.keptMainNames);
-  RunCounter counter(driver);
-  CommandLineData data(counter, session, module, diags, options.feeds, options.saves);  // --feed, --save
+  CommandLineData data(session, module, diags, options.feeds, options.saves);  // --feed, --save
   try {
-    if (!buildFromBuffer(module, diags, file, baseDirOf(options.file), &data)) return 1;
+    for (const ScriptCommand& c : script) {
+      if (c.command.kind == SessionCommand::Kind::Run) data.feedOnce();
+      driver.command(c);
+    }
     data.feedOnce();
     driver.finish();
     if (options.profile && diags.errorCount() == 0)
-      reportProfile(module, diags, err, counter.runs(), options.passes, &session.branchExecutions(),
+      reportProfile(module, diags, err, driver.runs(), options.passes, &session.branchExecutions(),
                     &*sessionOptions.keptMainNames);
     data.saveAll();
   } catch (const CompileError&) {
@@ -98,8 +67,11 @@ int disasmCommand(const DisasmOptions& options, std::istream& in, std::ostream& 
   diags.setStream(&err);
   Module module;
   try {
-    if (!buildFromBuffer(module, diags, file, baseDirOf(options.file))) return 1;
-    const std::set<std::string> namesRead = valueNamesReadByCommands(sources.buffer(file).text);
+    Script script;
+    if (!buildFromBuffer(module, diags, file, baseDirOf(options.file), &script, {.autodiff = autodiffTransform()}))
+      return 1;
+    // The file's own commands read these main values: passes keep them.
+    const std::set<std::string> namesRead = mainValuesReadBy(script);
     if (!options.passes.empty() && !runPasses(module, options.passes, diags, false, nullptr, &namesRead)) return 1;
     std::ostringstream sink;  // a disassembly runs nothing; nothing is printed
     vm::Session session(module, diags, sink, vm::SessionOptions{.fuseElementwise = options.fuse});

@@ -6,6 +6,7 @@
 #   passes, device   -> ir
 #   vm               -> ir, device
 #   importers/onnx   -> frontend, grammar, ir (through importers/onnx/pir_program.cpp only)
+#   api              -> everything below repl (and its public header pir/)
 #   repl             -> everything
 src=${1:?usage: layering.sh SOURCE_DIR}
 status=0
@@ -37,5 +38,6 @@ check passes ir
 check device ir
 check vm ir device
 check importers/onnx importers frontend grammar ir
+check api pir grammar ir frontend passes device vm
 if [ -s "$tmp" ]; then exit 1; fi
 echo "layering: ok"

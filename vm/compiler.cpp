@@ -332,7 +332,7 @@ class GraphCompiler {
     }
   }
 
-  // ---- transposes folded into matmul (issue 12) ---------------------------------
+  // ---- transposes folded into matmul ----------------------------------------------
   //
   // A matmul operand `%t = transpose %w` (swapping the last two axes) is read as %w
   // with the GEMM's transpose flag (prepareMatMulTransposed), and the transpose emits

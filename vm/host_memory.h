@@ -1,4 +1,4 @@
-// The host-memory budget of a process (issue 11, decisions.md "Resource budgets"):
+// The host-memory budget of a process (decisions.md "Resource budgets"):
 // every tensor buffer the VM keeps on the host (variables, stream and remote
 // buffers, main-graph values, frames, constants, run backups and REPL snapshots,
 // loaded files) is an AlignedBytes, and AlignedBytes charges the budget before it

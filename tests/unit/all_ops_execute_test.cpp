@@ -1,4 +1,4 @@
-// Every op that verifies also executes (issue 7): for every row of ir/ops.def a small
+// Every op that verifies also executes: for every row of ir/ops.def a small
 // valid program using the op is built, run and printed through a session. Adding an
 // op to ops.def without an entry in kStatements fails here.
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "frontend/builder.h"
-#include "repl/session_driver.h"
+#include "api/session_driver.h"
 #include "vm/session.h"
 
 namespace pir::vm {
@@ -233,9 +233,9 @@ TEST(AllOps, EveryOpVerifiesRunsAndPrints) {
     diags.setStream(&err);
     Module m;
     Session session(m, diags, out, {});
-    cli::SessionDriver driver(m, session, diags);
+    pir::SessionDriver driver(m, session, diags);
     const std::string text = std::string(kPrelude) + it->second.text + "\nrun\nprint " + it->second.printed + "\n";
-    const bool ok = buildFromBuffer(m, diags, sm.add("op.pir", text), ".", &driver);
+    const bool ok = driver.build(sm.add("op.pir", text), ".");
     EXPECT_TRUE(ok) << err.str() << "\n--- program ---\n" << text;
     EXPECT_EQ(err.str(), "");
     EXPECT_TRUE(usesOp(m.main->ops, code) || [&] {
@@ -338,10 +338,11 @@ bool runGiant(const std::string& text, const Statement& st, bool execute, std::s
   SessionOptions options;
   options.maxSteps = 10000;  // every op on these costs a step or two
   Session session(m, diags, out, options);
-  cli::SessionDriver driver(m, session, diags);
+  pir::SessionDriver driver(m, session, diags);
   std::string program = std::string(kGiantPrelude) + text + "\n";
   if (execute) program += "run\nprint " + std::string(st.printed) + "\n";
-  const bool ok = buildFromBuffer(m, diags, sm.add("giant.pir", program), ".", execute ? &driver : nullptr);
+  const uint32_t file = sm.add("giant.pir", program);
+  const bool ok = execute ? driver.build(file, ".") : buildFromBuffer(m, diags, file, ".");
   err = errs.str() + (execute ? "\n--- output ---\n" + out.str() : "") + "\n--- program ---\n" + program;
   return ok && errs.str().empty();
 }

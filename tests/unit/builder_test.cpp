@@ -14,16 +14,9 @@ namespace {
 
 struct RecordingListener : BuildListener {
   std::vector<std::string> events;
-  const Module* module = nullptr;  // set by the fixture: commands record the main-graph size they saw
-  size_t commands = 0;
   void valueDefined(const Value& v) override { events.push_back("value %" + v.name + ": " + v.type.str()); }
   void graphDefined(const Graph& g) override { events.push_back("graph @" + g.name); }
   void resourceDefined(const Resource& r) override { events.push_back("resource $" + r.name); }
-  void command(const SessionCommand& c) override {
-    ++commands;
-    events.push_back("command " + std::to_string(static_cast<int>(c.kind)) + " at op " +
-                     std::to_string(module ? module->main->ops.size() : 0));
-  }
 };
 
 class BuilderTest : public ::testing::Test {
@@ -32,12 +25,12 @@ class BuilderTest : public ::testing::Test {
   DiagnosticEngine diags{sm};
   Module module;
   RecordingListener listener;
+  Script script;
   std::string baseDir;
 
   bool build(const std::string& text) {
     uint32_t file = sm.add("t.pir", text);
-    listener.module = &module;
-    return buildFromBuffer(module, diags, file, baseDir, &listener);
+    return buildFromBuffer(module, diags, file, baseDir, &script, {.listener = &listener});
   }
   // "LINE:COL: message" of the first error, or "" if none.
   std::string error() const {
@@ -69,13 +62,16 @@ TEST_F(BuilderTest, LinearProgramBuildsAndVerifies) {
   const Graph& g = *module.graphs[0];
   EXPECT_EQ(g.outputTypes, (std::vector<TensorType>{{DType::F32, {2, 2}}}));
   EXPECT_EQ(module.main->ops.size(), 5u);
-  EXPECT_EQ(listener.commands, 3u);
+  EXPECT_EQ(script.size(), 3u);
   for (size_t i = 0; i < module.main->values.size(); ++i) EXPECT_EQ(module.main->values[i]->id, i);
   EXPECT_TRUE(verifyModule(module, diags));
   EXPECT_EQ(listener.events[0], "resource $x");
   EXPECT_EQ(listener.events[2], "graph @linear");
   EXPECT_EQ(listener.events[3], "value %W: f32[3,2]");
-  EXPECT_EQ(listener.events.back(), "command 2 at op 5");
+  EXPECT_EQ(listener.events.back(), "value %y: f32[2,2]");
+  // Commands are not events: the script has them, each with the program it sees.
+  EXPECT_EQ(script.back().command.kind, SessionCommand::Kind::Print);
+  EXPECT_EQ(script.back().point.mainOps, 5u);
 }
 
 TEST_F(BuilderTest, BroadcastErrorMatchesToolsExample) {

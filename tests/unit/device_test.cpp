@@ -172,8 +172,8 @@ main {
 }
 
 // A chain of calls D deep: each frame's result is live at the innermost op. The
-// report keeps one list per graph (linear in D: a 200,000-deep chain took 23 GB
-// when each caller copied its callees' lists) and names literals in its notes.
+// report keeps one list per graph (linear in D, where a copy of the callees'
+// lists per caller is quadratic) and names literals in its notes.
 TEST(Memory, OutOfMemoryInADeepCallChainListsEveryFrame) {
   const int depth = 3000;
   std::string text = "ir {tiles_per_ipu = 4, tile_memory = 10000}\n";

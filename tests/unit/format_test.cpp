@@ -80,7 +80,7 @@ TEST(NumberFormat, FloatsUseShortestRoundTripInTheirOwnWidth) {
 }
 
 // The layout is std::to_chars' shortest form: fixed or scientific, whichever is
-// shorter, fixed on a tie (issue 11: 1e8 printed as 100000000).
+// shorter, fixed on a tie (never `100000000` for 1e8).
 TEST(NumberFormat, LayoutIsTheShorterOfFixedAndScientific) {
   EXPECT_EQ(formatNumber(1, DType::F32), "1");
   EXPECT_EQ(formatNumber(-2.5, DType::F32), "-2.5");

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "frontend/builder.h"
-#include "repl/session_driver.h"
+#include "api/session_driver.h"
 #include "vm/session.h"
 #include "vm/simd_kernels.h"
 
@@ -23,7 +23,7 @@ struct Program {
   Module m;
   std::ostringstream out, err;
   std::unique_ptr<Session> session;
-  std::unique_ptr<cli::SessionDriver> driver;
+  std::unique_ptr<pir::SessionDriver> driver;
   bool ok = false;
 
   Program(const std::string& text, bool fuse) {
@@ -31,8 +31,8 @@ struct Program {
     SessionOptions o;
     o.fuseElementwise = fuse;
     session = std::make_unique<Session>(m, diags, out, o);
-    driver = std::make_unique<cli::SessionDriver>(m, *session, diags);
-    ok = buildFromBuffer(m, diags, sm.add("fuse.pir", text), ".", driver.get()) && diags.errorCount() == 0;
+    driver = std::make_unique<pir::SessionDriver>(m, *session, diags);
+    ok = driver->build(sm.add("fuse.pir", text), ".") && diags.errorCount() == 0;
   }
   std::vector<std::byte> bytes(const std::string& name) {
     HostTensor t = session->valueOf(name, {});

@@ -16,7 +16,7 @@
 #include "frontend/parser.h"
 #include "ir/interrupt.h"
 #include "repl/repl.h"
-#include "repl/session_driver.h"
+#include "api/session_driver.h"
 #include "tests/unit/repl_session.h"
 #include "vm/npy.h"
 #include "vm/session.h"
@@ -77,10 +77,10 @@ struct Fixture {
   Module m;
   std::ostringstream out, err;
   vm::Session session{m, diags, out};
-  cli::SessionDriver driver{m, session, diags};
+  pir::SessionDriver driver{m, session, diags};
   Fixture() { diags.setStream(&err); }
   bool build(const std::string& text) {
-    return buildFromBuffer(m, diags, sm.add("s.pir", text), ".", &driver);
+    return driver.build(sm.add("s.pir", text), ".");
   }
 };
 
@@ -145,11 +145,11 @@ TEST_F(InterruptTest, BudgetIsStillExactAcrossSlices) {
     std::ostringstream out, err;
     diags.setStream(&err);
     vm::Session session{m, diags, out, vm::SessionOptions{.maxSteps = budget}};
-    cli::SessionDriver driver{m, session, diags};
+    pir::SessionDriver driver{m, session, diags};
     std::string program = "const %c : f32[] = 1\nmain {\n";
     for (uint64_t i = 0; i < instructions; ++i) program += "  %a" + std::to_string(i) + " = add %c, 1\n";
     program += "}\nrun\n";
-    const bool ok = buildFromBuffer(m, diags, sm.add("s.pir", program), ".", &driver);
+    const bool ok = driver.build(sm.add("s.pir", program), ".");
     if (!ok) {
       EXPECT_TRUE(contains(err.str(), "error: add: the step budget is spent: this instruction needs 1 step, 0 left"))
           << err.str();

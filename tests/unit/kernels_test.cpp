@@ -434,7 +434,7 @@ TEST(Kernels, MatMulTransposedOperands) {
 }
 
 // The GEMM's column blocks depend on the shape only: the same bits on 1 and on 2
-// kernel threads (the thread budget must not change results, issue 10).
+// kernel threads (the thread budget must not change results).
 TEST(Kernels, GemmSameBitsOnAnyThreadCount) {
   const int64_t m = 64, k = 784, n = 512;
   std::vector<float> a(m * k), b(k * n), c1(m * n), c2(m * n);

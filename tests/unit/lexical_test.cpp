@@ -25,13 +25,5 @@ TEST(Lexical, ValueNamesOutsideCommentsAndStrings) {
   EXPECT_EQ(names, (std::vector<std::string>{"a", "b.1", "c", "d", "e"}));
 }
 
-TEST(Lexical, ValueNamesReadByCommandsFollowTheGrammar) {
-  EXPECT_EQ(valueNamesReadByCommands("print %x, $y\nsave %s \"o.npy\"\n%print = add %z, 1\nprint_tensor %t\n"),
-            (std::set<std::string>{"x", "s"}));
-  // A generated name is a name like any other.
-  EXPECT_EQ(valueNamesReadByCommands("add %a, %a\nrun\nprint %0\n"), (std::set<std::string>{"0"}));
-  EXPECT_TRUE(valueNamesReadByCommands("# print %a\nwrite %w = \"print %b\"\n").empty());
-}
-
 }  // namespace
 }  // namespace pir

@@ -220,7 +220,7 @@ TEST_F(NpyTest, HugeClaimedShapeIsTruncatedNotAllocated) {
 }
 
 // The reader parses the header first and reads only the bytes the shape needs:
-// extra bytes are an error found without reading them (issue 11: a valid f32[2]
+// extra bytes are an error found without reading them (a valid f32[2]
 // with 3 GB of trailing bytes cost 3 GB). The big file is sparse: free to make.
 TEST_F(NpyTest, TrailingBytesAreAnErrorAndNeverRead) {
   const std::string two = npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", bytesOf<float>({1, 2}));

@@ -241,7 +241,7 @@ TEST(Numerics, UnaryF16) {
   for (const UnaryCase& c : kUnary) checkUnary(c, DType::F16);
 }
 
-// The examples of issue 11 §5, at every position of a 67-element tensor.
+// The hard values, at every position of a 67-element tensor.
 TEST(Numerics, ReportedExamples) {
   auto all = [](DType dt, OpCode code, LD v, LD expected, LD tol) {
     Tensor x(dt, {67});

@@ -157,7 +157,7 @@ TEST(Random, InitSeedKeyCombinesScalarSeedAndSessionSeed) {
 #include <sstream>
 
 #include "frontend/builder.h"
-#include "repl/session_driver.h"
+#include "api/session_driver.h"
 #include "vm/session.h"
 
 namespace {
@@ -195,14 +195,14 @@ struct RunProgram {
   Module m;
   std::ostringstream out, err;
   std::unique_ptr<Session> session;
-  std::unique_ptr<cli::SessionDriver> driver;
+  std::unique_ptr<pir::SessionDriver> driver;
   bool ok = false;
 
   explicit RunProgram(const std::string& text, SessionOptions options = {}) {
     diags.setStream(&err);
     session = std::make_unique<Session>(m, diags, out, options);
-    driver = std::make_unique<cli::SessionDriver>(m, *session, diags);
-    ok = buildFromBuffer(m, diags, sm.add("r.pir", text), ".", driver.get());
+    driver = std::make_unique<pir::SessionDriver>(m, *session, diags);
+    ok = driver->build(sm.add("r.pir", text), ".");
   }
   HostTensor value(const std::string& name) { return session->valueOf(name, {}); }
 };

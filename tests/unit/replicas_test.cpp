@@ -10,7 +10,7 @@
 
 #include "frontend/builder.h"
 #include "ir/half.h"
-#include "repl/session_driver.h"
+#include "api/session_driver.h"
 #include "vm/kernels_collective.h"
 #include "vm/replica_pool.h"
 #include "vm/session.h"
@@ -24,7 +24,7 @@ struct Fixture {
   Module m;
   std::ostringstream out, err, trace;
   std::unique_ptr<Session> session;
-  std::unique_ptr<cli::SessionDriver> driver;
+  std::unique_ptr<pir::SessionDriver> driver;
   bool ok = false;
 
   explicit Fixture(const std::string& text, int threads = 0, bool withTrace = false) {
@@ -33,10 +33,10 @@ struct Fixture {
     options.threads = threads;
     if (withTrace) options.trace = &trace;
     session = std::make_unique<Session>(m, diags, out, options);
-    driver = std::make_unique<cli::SessionDriver>(m, *session, diags);
-    ok = buildFromBuffer(m, diags, sm.add("s.pir", text), ".", driver.get());
+    driver = std::make_unique<pir::SessionDriver>(m, *session, diags);
+    ok = driver->build(sm.add("s.pir", text), ".");
   }
-  bool more(const std::string& text) { return buildFromBuffer(m, diags, sm.add("s.pir", text), ".", driver.get()); }
+  bool more(const std::string& text) { return driver->build(sm.add("s.pir", text), "."); }
 };
 
 // A job over `inputs` of type t (all members computed here).

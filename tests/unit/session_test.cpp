@@ -12,7 +12,7 @@
 #include "vm/host_memory.h"
 #include "vm/npy.h"
 #include "repl/preview.h"
-#include "repl/session_driver.h"
+#include "api/session_driver.h"
 #include "vm/session.h"
 
 namespace pir::vm {
@@ -25,20 +25,20 @@ struct Fixture {
   Module m;
   std::ostringstream out, err;
   std::unique_ptr<Session> session;
-  std::unique_ptr<cli::SessionDriver> driver;
+  std::unique_ptr<pir::SessionDriver> driver;
   bool ok = false;
 
   explicit Fixture(const std::string& text, SessionOptions options = {}) {
     diags.setStream(&err);
     session = std::make_unique<Session>(m, diags, out, options);
-    driver = std::make_unique<cli::SessionDriver>(m, *session, diags);
+    driver = std::make_unique<pir::SessionDriver>(m, *session, diags);
     uint32_t file = sm.add("s.pir", text);
-    ok = buildFromBuffer(m, diags, file, ".", driver.get());
+    ok = driver->build(file, ".");
   }
   // Runs one more session command given as text (like a REPL line).
   bool more(const std::string& text) {
     uint32_t file = sm.add("s.pir", text);
-    return buildFromBuffer(m, diags, file, ".", driver.get());
+    return driver->build(file, ".");
   }
   std::string take() {
     std::string s = out.str();
@@ -384,7 +384,7 @@ TEST(Session, FeedFromAnNpyFileAndAFailedRunKeepsNothing) {
   std::filesystem::remove(path);
 }
 
-// ---- issue 11: budgets and counts -------------------------------------------
+// ---- budgets and counts ---------------------------------------------------------
 
 // The step budget stops a run at the instruction that exceeds it, with a
 // located error; the state is as before the run.
@@ -520,7 +520,7 @@ run
   EXPECT_NE(f.take().find("%v: f32[1024,1024] = [[2, 2, 2, ..., 2, 2, 2]"), std::string::npos);
 }
 
-// ---- issue 11: run backups, copy-on-write snapshots, main-value liveness ----
+// ---- run backups, copy-on-write snapshots, main-value liveness ------------
 
 // A run that fails after updating a variable in place (here inside a called graph,
 // through a by-reference param) and writing a remote buffer leaves both as before.

@@ -42,7 +42,7 @@ Outcome check(const std::string& path) {
   SourceManager sm;
   DiagnosticEngine d(sm);
   Module m;
-  if (!buildFromBuffer(m, d, sm.add(path, text.str()), dir, nullptr, BuildMode::ResolveOnly)) {
+  if (!buildFromBuffer(m, d, sm.add(path, text.str()), dir, nullptr, {.mode = BuildMode::ResolveOnly})) {
     o.resolveOnly = firstError(d);
     return o;
   }

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "frontend/builder.h"
-#include "repl/session_driver.h"
+#include "api/session_driver.h"
 #include "vm/session.h"
 #include "tests/unit/spec_examples.h"
 
@@ -27,8 +27,8 @@ RunResult runText(const std::string& text, SessionOptions options = {}) {
   diags.setStream(&err);
   Module m;
   Session s(m, diags, out, options);
-  cli::SessionDriver driver(m, s, diags);
-  bool ok = buildFromBuffer(m, diags, file, ".", &driver);
+  pir::SessionDriver driver(m, s, diags);
+  bool ok = driver.build(file, ".");
   if (ok) {
     try {
       driver.finish();

@@ -1,0 +1,509 @@
+// The public API (include/pir/pir.h) over the layers: statements and commands
+// become the parser's items (frontend/ast.h) and go through the one Builder, so
+// a program built here is checked exactly as its text would be; sessions run
+// through the SessionDriver, as `pir run` does.
+#include "pir/pir.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "api/pass_runner.h"
+#include "api/session_driver.h"
+#include "device/device_model.h"
+#include "frontend/builder.h"
+#include "ir/printer.h"
+#include "ir/verifier.h"
+#include "vm/format.h"
+#include "vm/npy.h"
+#include "vm/session.h"
+#include "vm/tensor.h"
+
+namespace pir::api {
+
+namespace {
+
+// Runs `body`; a reported error (CompileError) or any other exception becomes a
+// failed Status carrying what was written to `text` since the start.
+template <class F>
+Status guarded(std::ostringstream& text, F&& body) {
+  text.str({});
+  try {
+    body();
+    return Status();
+  } catch (const CompileError& e) {
+    std::string s = text.str();
+    return Status::failure(s.empty() ? e.what() : s);
+  } catch (const std::exception& e) {
+    std::string s = text.str();
+    return Status::failure(s + "error: " + e.what() + "\n");
+  }
+}
+
+std::shared_ptr<Literal> literalOf(const Tensor& t) {
+  auto lit = std::make_shared<Literal>();
+  lit->kind = Literal::Kind::Data;
+  lit->shape = t.shape;
+  lit->values = t.toDoubles();
+  (t.dtype == DType::Bool ? lit->hasBool : lit->hasNumber) = true;
+  return lit;
+}
+
+ast::Type astType(const Type& t) {
+  ast::Type a;
+  a.dtype = t.dtype;
+  a.shape = t.shape;
+  return a;
+}
+
+ast::Name astName(std::string text) { return ast::Name{std::move(text), {}}; }
+
+ast::Operand astOperand(const Operand& o) {
+  ast::Operand a;
+  if (const Ref* r = std::get_if<Ref>(&o.what)) {
+    const bool stream = !r->name.empty() && r->name[0] == '$';
+    const bool sigil = !r->name.empty() && (r->name[0] == '$' || r->name[0] == '%');
+    a.kind = stream ? ast::Operand::Kind::Resource : ast::Operand::Kind::Value;
+    a.name = astName(sigil ? r->name.substr(1) : r->name);
+  } else if (const double* d = std::get_if<double>(&o.what)) {
+    a.kind = ast::Operand::Kind::Literal;
+    a.literal = literalOf(Tensor::fromDoubles(DType::F64, {}, {*d}));
+  } else {
+    a.kind = ast::Operand::Kind::Literal;
+    a.literal = literalOf(std::get<Tensor>(o.what));
+  }
+  return a;
+}
+
+Attr attrOf(const AttrValue& v) {
+  struct Visit {
+    Attr operator()(int64_t i) const { return Attr::integer(i); }
+    Attr operator()(double f) const { return Attr::real(f); }
+    Attr operator()(bool b) const { return Attr::boolean(b); }
+    Attr operator()(const Word& w) const { return Attr::word(w.text); }
+    Attr operator()(const std::string& s) const { return Attr::string(s); }
+    Attr operator()(const GraphRef& g) const {
+      Attr a;
+      a.kind = Attr::Kind::Graph;
+      a.s = g.name;
+      return a;
+    }
+    Attr operator()(const std::vector<int64_t>& l) const {
+      std::vector<Attr> items;
+      for (int64_t i : l) items.push_back(Attr::integer(i));
+      return Attr::list(std::move(items));
+    }
+    Attr operator()(const std::vector<double>& l) const {
+      std::vector<Attr> items;
+      for (double f : l) items.push_back(Attr::real(f));
+      return Attr::list(std::move(items));
+    }
+  };
+  return std::visit(Visit{}, v);
+}
+
+AttrDict attrDict(const Attrs& attrs) {
+  AttrDict d;
+  for (const auto& [key, value] : attrs) d.set(key, attrOf(value));
+  return d;
+}
+
+Tensor tensorOf(const vm::HostTensor& h) {
+  Tensor t;
+  t.dtype = h.type.dtype;
+  t.shape = h.type.shape;
+  t.bytes.resize(h.bytes.size());
+  if (!t.bytes.empty()) std::memcpy(t.bytes.data(), h.data(), t.bytes.size());
+  return t;
+}
+
+}  // namespace
+
+// ---- tensors ----------------------------------------------------------------------
+
+int64_t Tensor::numElements() const { return pir::numElements(shape); }
+
+Tensor Tensor::fromDoubles(DType dtype, std::vector<int64_t> shape, const std::vector<double>& values) {
+  vm::HostTensor h(TensorType{dtype, shape});
+  for (int64_t i = 0; i < h.numElements() && static_cast<size_t>(i) < values.size(); ++i) h.set(i, values[i]);
+  return tensorOf(h);
+}
+
+double Tensor::at(int64_t i) const { return vm::loadElement(bytes.data(), dtype, i); }
+
+std::vector<double> Tensor::toDoubles() const {
+  std::vector<double> v(static_cast<size_t>(std::max<int64_t>(0, numElements())));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = at(static_cast<int64_t>(i));
+  return v;
+}
+
+std::string Tensor::format(const std::string& name) const {
+  return vm::formatValueLine(name, dtype, shape, bytes.data());
+}
+
+std::optional<DType> dtypeFromName(std::string_view name) {
+  auto parsed = parseDType(name);
+  if (!parsed) return std::nullopt;
+  return parsed->dtype;
+}
+
+std::string dtypeToString(DType dtype) { return std::string(pir::dtypeName(dtype)); }
+
+Result<Tensor> loadNpy(const std::string& path) {
+  try {
+    return tensorOf(vm::readNpy(path).tensor);
+  } catch (const std::exception& e) {
+    return Status::failure(std::string("error: ") + e.what() + "\n");
+  }
+}
+
+Status saveNpy(const std::string& path, const Tensor& tensor) {
+  if (static_cast<int64_t>(tensor.bytes.size()) != tensor.numElements() * dtypeSize(tensor.dtype))
+    return Status::failure("error: save " + path + ": " + std::to_string(tensor.bytes.size()) +
+                           " bytes do not hold a " + dtypeToString(tensor.dtype) + shapeToString(tensor.shape) + "\n");
+  try {
+    vm::writeNpy(path, tensor.dtype, tensor.shape, tensor.bytes.data());
+    return Status();
+  } catch (const std::exception& e) {
+    return Status::failure(std::string("error: ") + e.what() + "\n");
+  }
+}
+
+// ---- context ------------------------------------------------------------------------
+
+Context::Context(ContextOptions options) : options_(options) {}
+Context::~Context() = default;
+std::vector<std::string> Context::passNames() const { return availablePasses(); }
+
+// ---- modules ------------------------------------------------------------------------
+
+struct Module::Impl {
+  Context* context;
+  SourceManager sources;
+  DiagnosticEngine diags{sources};
+  std::ostringstream text;  // the diagnostics of the current call
+  pir::Module module;
+  Script script;
+  std::string baseDir = ".";
+  std::unique_ptr<Builder> builder;  // statements added after the parse
+  std::string openGraph;
+
+  explicit Impl(Context& c) : context(&c) { diags.setStream(&text); }
+
+  Builder& build() {
+    if (!builder) {
+      BuildOptions options;
+      options.autodiff = autodiffTransform();
+      builder = std::make_unique<Builder>(module, diags, baseDir, options);
+    }
+    return *builder;
+  }
+  // One building call: all or nothing.
+  template <class F>
+  Status change(F&& body) {
+    pir::Module::Checkpoint cp = module.checkpoint();
+    Status s = guarded(text, [&] { body(build()); });
+    if (!s) module.rollback(cp);
+    return s;
+  }
+  Graph& current() { return openGraph.empty() ? *module.main : *module.findGraph(openGraph); }
+  std::vector<Ref> resultsOf(const Op& op) const {
+    std::vector<Ref> refs;
+    for (const Value* v : op.results) refs.push_back(Ref{"%" + v->name});
+    return refs;
+  }
+};
+
+Module::Module(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Module::Module(Module&&) noexcept = default;
+Module& Module::operator=(Module&&) noexcept = default;
+Module::~Module() = default;
+
+Module Module::create(Context& context) { return Module(std::make_unique<Impl>(context)); }
+
+Result<Module> Module::parse(Context& context, std::string_view text, std::string name, std::string baseDir) {
+  auto impl = std::make_unique<Impl>(context);
+  impl->baseDir = std::move(baseDir);
+  const uint32_t file = impl->sources.add(std::move(name), std::string(text));
+  Impl& m = *impl;
+  Status s = guarded(m.text, [&] {
+    BuildOptions options;
+    options.autodiff = autodiffTransform();
+    if (!buildFromBuffer(m.module, m.diags, file, m.baseDir, &m.script, options))
+      throw CompileError({Severity::Error, {}, "the text did not build", {}});
+  });
+  if (!s) return s;
+  return Module(std::move(impl));
+}
+
+Result<Module> Module::parseFile(Context& context, const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::failure("error: cannot read " + path + "\n");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  std::string dir = path.find('/') == std::string::npos ? "." : path.substr(0, path.rfind('/') + 1);
+  return parse(context, buffer.str(), path, dir);
+}
+
+std::string Module::print() const { return printModule(impl_->module); }
+
+Status Module::verify() const {
+  return guarded(impl_->text, [&] {
+    if (!verifyModule(impl_->module, impl_->diags))
+      throw CompileError({Severity::Error, {}, "the module does not verify", {}});
+  });
+}
+
+Status Module::runPasses(const std::vector<std::string>& passes, bool verifyEach) {
+  const std::vector<std::string> known = availablePasses();
+  for (const std::string& p : passes)
+    if (std::find(known.begin(), known.end(), p) == known.end())
+      return Status::failure("error: unknown pass '" + p + "'\n");
+  // The module's script reads these main values: passes keep them.
+  const std::set<std::string> namesRead = mainValuesReadBy(impl_->script);
+  return impl_->change([&](Builder&) {
+    if (!pir::runPasses(impl_->module, passes, impl_->diags, verifyEach, nullptr, &namesRead) ||
+        !verifyModule(impl_->module, impl_->diags))
+      throw CompileError({Severity::Error, {}, "the pass pipeline failed", {}});
+  });
+}
+
+size_t Module::scriptLength() const { return impl_->script.size(); }
+
+Status Module::declareStream(const std::string& name, StreamDirection direction, const Type& type) {
+  return impl_->change([&](Builder& b) {
+    ast::StreamDecl d;
+    d.h2d = direction == StreamDirection::HostToDevice;
+    d.name = astName(name);
+    d.type = astType(type);
+    b.stream(std::move(d));
+  });
+}
+
+Result<Ref> Module::variable(const std::string& name, const Type& type, const Tensor& init) {
+  Status s = impl_->change([&](Builder& b) {
+    ast::DeclStmt d;
+    d.isConst = false;
+    d.name = astName(name);
+    d.type = astType(type);
+    d.init = literalOf(init);
+    b.statement(std::move(d));
+  });
+  if (!s) return s;
+  return Ref{"%" + name};
+}
+
+Result<Ref> Module::constant(const std::string& name, const Tensor& data) {
+  Status s = impl_->change([&](Builder& b) {
+    ast::DeclStmt d;
+    d.isConst = true;
+    d.name = astName(name);
+    d.type = astType(Type{data.dtype, data.shape});
+    d.init = literalOf(data);
+    b.statement(std::move(d));
+  });
+  if (!s) return s;
+  return Ref{"%" + name};
+}
+
+Result<std::vector<Ref>> Module::op(OpCode code, const std::vector<Operand>& operands, const Attrs& attrs,
+                                    const std::vector<std::string>& resultNames) {
+  std::vector<Ref> results;
+  Status s = impl_->change([&](Builder& b) {
+    ast::OpStmt st;
+    st.opName = std::string(opName(code));
+    for (const std::string& n : resultNames) st.results.push_back(astName(n));
+    for (const Operand& o : operands) st.operands.push_back(astOperand(o));
+    st.attrs = attrDict(attrs);
+    b.statement(std::move(st));
+    results = impl_->resultsOf(*impl_->current().ops.back());
+  });
+  if (!s) return s;
+  return results;
+}
+
+Result<Ref> Module::op1(OpCode code, const std::vector<Operand>& operands, const Attrs& attrs,
+                        const std::string& resultName) {
+  auto r = op(code, operands, attrs, resultName.empty() ? std::vector<std::string>{} : std::vector{resultName});
+  if (!r) return r.status();
+  if (r->size() != 1)
+    return Status::failure("error: " + std::string(opName(code)) + " has " + std::to_string(r->size()) +
+                           " results, not one\n");
+  return r->front();
+}
+
+Result<std::vector<Ref>> Module::call(const std::string& graph, const std::vector<Operand>& args,
+                                      const std::vector<std::string>& resultNames) {
+  std::vector<Ref> results;
+  Status s = impl_->change([&](Builder& b) {
+    ast::OpStmt st;
+    st.opName = std::string(opName(OpCode::Call));
+    for (const std::string& n : resultNames) st.results.push_back(astName(n));
+    ast::Operand callee;
+    callee.kind = ast::Operand::Kind::Call;
+    callee.call = std::make_shared<ast::CallExpr>();
+    callee.call->graph = astName(graph);
+    for (const Operand& a : args) callee.call->args.push_back(astOperand(a));
+    st.operands.push_back(std::move(callee));
+    b.statement(std::move(st));
+    results = impl_->resultsOf(*impl_->current().ops.back());
+  });
+  if (!s) return s;
+  return results;
+}
+
+Result<std::vector<Ref>> Module::beginGraph(const std::string& name,
+                                            const std::vector<std::pair<std::string, Type>>& params) {
+  if (!impl_->openGraph.empty())
+    return Status::failure("error: graph definitions do not nest (@" + impl_->openGraph + " is open)\n");
+  std::vector<Ref> refs;
+  Status s = impl_->change([&](Builder& b) {
+    ast::GraphHeader h;
+    h.name = astName(name);
+    for (const auto& [pname, type] : params) {
+      h.params.push_back(ast::Param{astName(pname), false, astType(type)});
+      refs.push_back(Ref{"%" + pname});
+    }
+    b.beginGraph(std::move(h));
+  });
+  if (!s) {
+    impl_->build().reset();
+    return s;
+  }
+  impl_->openGraph = name;
+  return refs;
+}
+
+Status Module::endGraph(const std::vector<Operand>& returns) {
+  if (impl_->openGraph.empty()) return Status::failure("error: endGraph: no graph is open\n");
+  Status s = impl_->change([&](Builder& b) {
+    ast::ReturnStmt r;
+    for (const Operand& o : returns) r.values.push_back(astOperand(o));
+    b.statement(std::move(r));
+    b.endGraph({});
+  });
+  if (s) impl_->openGraph.clear();
+  return s;
+}
+
+Status Module::autodiff(const std::string& forward, const std::string& gradient, const Attrs& attrs) {
+  return impl_->change([&](Builder& b) {
+    ast::AutodiffItem item;
+    item.fwd = astName(forward);
+    item.grad = astName(gradient);
+    item.attrs = attrDict(attrs);
+    b.autodiff(std::move(item));
+  });
+}
+
+// ---- sessions ---------------------------------------------------------------------------
+
+struct Session::Impl {
+  Module::Impl* m;
+  std::ostringstream out;
+  std::unique_ptr<vm::Session> session;
+  std::unique_ptr<SessionDriver> driver;
+
+  // Runs the commands the builder just read (already checked), after the parse.
+  void runRead() {
+    for (const ScriptCommand& c : m->build().takeCommands()) driver->command(c);
+    driver->release();
+  }
+  template <class F>
+  Status command(F&& body) {
+    Status s = guarded(m->text, [&] {
+      try {
+        body(m->build());
+        runRead();
+      } catch (...) {
+        m->build().takeCommands();
+        driver->release();
+        throw;
+      }
+    });
+    return s;
+  }
+};
+
+Session::Session(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Session::Session(Session&&) noexcept = default;
+Session& Session::operator=(Session&&) noexcept = default;
+Session::~Session() = default;
+
+Result<Session> Session::create(Context& context, Module& module) {
+  auto impl = std::make_unique<Impl>();
+  impl->m = module.impl_.get();
+  vm::SessionOptions options;
+  options.threads = context.options().threads;
+  options.maxSteps = context.options().maxSteps;
+  options.fuseElementwise = context.options().fuseElementwise;
+  impl->session = std::make_unique<vm::Session>(impl->m->module, impl->m->diags, impl->out, options);
+  impl->driver = std::make_unique<SessionDriver>(impl->m->module, *impl->session, impl->m->diags);
+  return Session(std::move(impl));
+}
+
+Status Session::feed(const std::string& stream, const Tensor& tensor) {
+  return impl_->command([&](Builder& b) {
+    ast::FeedCmd c;
+    c.stream = astName(!stream.empty() && stream[0] == '$' ? stream.substr(1) : stream);
+    c.data = literalOf(tensor);
+    b.feed(std::move(c));
+  });
+}
+
+Status Session::run(int64_t times) {
+  return impl_->command([&](Builder& b) {
+    ast::RunCmd c;
+    c.count = times;
+    b.run(std::move(c));
+  });
+}
+
+Status Session::runScript() {
+  Impl& s = *impl_;
+  return guarded(s.m->text, [&] {
+    s.driver->run(s.m->script);
+    s.driver->finish();
+    s.driver->release();
+  });
+}
+
+Result<Tensor> Session::read(const std::string& name) {
+  std::string target = name;
+  if (target.empty() || (target[0] != '$' && target[0] != '%'))
+    target = (impl_->m->module.findResource(name) ? "$" : "%") + name;
+  Tensor t;
+  Status s = guarded(impl_->m->text, [&] { t = tensorOf(impl_->session->valueOf(target, {})); });
+  if (!s) return s;
+  return t;
+}
+
+Status Session::write(const std::string& variable, const Tensor& tensor) {
+  return impl_->command([&](Builder& b) {
+    ast::WriteCmd c;
+    c.var = astName(!variable.empty() && variable[0] == '%' ? variable.substr(1) : variable);
+    c.data = literalOf(tensor);
+    b.write(std::move(c));
+  });
+}
+
+std::string Session::takeOutput() {
+  std::string s = impl_->out.str();
+  impl_->out.str({});
+  return s;
+}
+
+Result<std::string> Session::profile(bool json) {
+  std::string report;
+  Module::Impl& m = *impl_->m;
+  Status s = guarded(m.text, [&] {
+    device::checkDeviceMemory(m.module, m.diags);
+    device::Profile p = device::profileModule(m.module, m.diags, impl_->driver->runs());
+    report = json ? device::profileJson(p, m.sources) : device::formatProfile(p, m.sources, false);
+  });
+  if (!s) return s;
+  return report;
+}
+
+}  // namespace pir::api

@@ -1,0 +1,54 @@
+#include "api/pass_runner.h"
+
+#include <stdexcept>
+
+#include "device/merge_exchange.h"
+#include "passes/autodiff.h"
+#include "passes/pass_manager.h"
+#include "vm/const_eval.h"
+
+namespace pir {
+
+namespace {
+
+bool runMergeExchange(Module& m, passes::PassContext& ctx) { return device::mergeExchange(m, ctx.diags); }
+
+// merge-exchange lives in device/, above passes/: this layer adds it to the
+// pass table when the program starts.
+const bool kMergeExchangeRegistered = [] {
+  passes::registerPass({"merge-exchange",
+                        "groups consecutive IO ops with no compute op between them into exchange blocks "
+                        "(PopXL merge_exchange)",
+                        &runMergeExchange});
+  return true;
+}();
+
+}  // namespace
+
+std::vector<std::string> availablePasses() {
+  (void)kMergeExchangeRegistered;
+  std::vector<std::string> names;
+  for (const passes::PassInfo& p : passes::registeredPasses()) names.emplace_back(p.name);
+  return names;
+}
+
+bool runPasses(Module& module, const std::vector<std::string>& names, DiagnosticEngine& diags, bool verifyEach,
+               std::ostream* afterEach, const std::set<std::string>* mainNamesRead) {
+  passes::Pipeline pipeline;
+  for (const std::string& name : names) {
+    const passes::PassInfo* pass = passes::findPass(name);
+    if (!pass) throw std::logic_error("runPasses: '" + name + "' was not checked against availablePasses()");
+    pipeline.push_back(pass);
+  }
+  passes::PipelineOptions options;
+  options.verifyEach = verifyEach;
+  options.printAfterEach = afterEach;
+  options.mainNamesRead = mainNamesRead;
+  static const vm::KernelEvaluator evaluator;  // stateless: shared by every pipeline
+  options.evaluator = &evaluator;
+  return passes::runPipeline(module, pipeline, diags, options);
+}
+
+AutodiffTransform autodiffTransform() { return &pir::autodiff; }
+
+}  // namespace pir

@@ -1,0 +1,33 @@
+// The pass pipeline as the drivers run it (passes/pass_manager.h), with the
+// hooks that live above passes/: the VM's constant evaluator for
+// fold-constants, the device's merge-exchange pass, and the autodiff
+// transform the front end runs at a directive.
+#pragma once
+#include <iosfwd>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "frontend/builder.h"
+#include "ir/diagnostics.h"
+#include "ir/ir.h"
+
+namespace pir {
+
+// Names accepted by --passes, in the order `pir help opt` lists them.
+std::vector<std::string> availablePasses();
+// Runs `passes` (names from availablePasses()) in order; with `verifyEach`
+// the verifier runs after every pass. With `afterEach`, prints "# after PASS"
+// and the canonical IR to it after every pass (`opt --print-after-each` does
+// its own printing and passes nullptr). `mainNamesRead`: the main values the
+// script's commands read (mainValuesReadBy, api/session_driver.h), which passes
+// keep (PassContext::mainNamesRead); null when not known (every main value is
+// kept). Returns false after a reported error; std::logic_error for a name not
+// in availablePasses().
+bool runPasses(Module& module, const std::vector<std::string>& passes, DiagnosticEngine& diags, bool verifyEach,
+               std::ostream* afterEach, const std::set<std::string>* mainNamesRead = nullptr);
+
+// passes/autodiff.h's transform, for BuildOptions::autodiff.
+AutodiffTransform autodiffTransform();
+
+}  // namespace pir

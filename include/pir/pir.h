@@ -1,0 +1,258 @@
+// pir's public C++ API (docs/api.md): parse, print, verify and build a
+// program, run passes, and run it in a session. The `pir` tool, the importers
+// and the Python bindings are built over this header alone.
+//
+// Errors never abort and never go to stderr: every call that can fail returns
+// a Status or a Result<T> whose error() is pir's diagnostics text, located
+// (`FILE:LINE:COL: error: ...`, the source line and a caret, notes), exactly
+// as the `pir` tool prints them.
+//
+// Ownership: a Context outlives the Modules made with it; a Module outlives
+// the Sessions on it. None is shared between threads.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "ir/dtype.h"    // DType
+#include "ir/op_info.h"  // OpCode: one enumerator per row of ir/ops.def
+
+namespace pir::api {
+
+// ---- results ------------------------------------------------------------------
+
+// Success, or the diagnostics text of the failure.
+class [[nodiscard]] Status {
+ public:
+  Status() = default;  // success
+  static Status failure(std::string diagnostics) { return Status(std::move(diagnostics)); }
+  bool ok() const { return !error_; }
+  explicit operator bool() const { return ok(); }
+  // The located diagnostics text (warnings of the same call included); "" on success.
+  const std::string& error() const {
+    static const std::string none;
+    return error_ ? *error_ : none;
+  }
+
+ private:
+  explicit Status(std::string e) : error_(std::move(e)) {}
+  std::optional<std::string> error_;
+};
+
+// A value or the diagnostics text of the failure.
+template <class T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit, as std::expected
+  Result(Status failure) : v_(std::move(failure)) {}
+  bool ok() const { return v_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+  // Precondition: ok().
+  T& value() { return std::get<0>(v_); }
+  const T& value() const { return std::get<0>(v_); }
+  T* operator->() { return &value(); }
+  T& operator*() { return value(); }
+  const std::string& error() const {
+    static const std::string none;
+    return ok() ? none : std::get<1>(v_).error();
+  }
+  Status status() const { return ok() ? Status() : std::get<1>(v_); }
+
+ private:
+  std::variant<T, Status> v_;
+};
+
+// ---- tensors ------------------------------------------------------------------
+
+using ::pir::DType;
+using ::pir::OpCode;
+
+// A host tensor: dtype, shape and the row-major little-endian bytes
+// (dtypeSize(dtype) bytes per element; f16 as IEEE binary16, bool as one byte 0/1).
+struct Tensor {
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;  // [] for a scalar
+  std::vector<std::byte> bytes;
+
+  int64_t numElements() const;
+  // From numbers (each rounded to `dtype` as a literal in the text is).
+  static Tensor fromDoubles(DType dtype, std::vector<int64_t> shape, const std::vector<double>& values);
+  // Element i as a double (exact for every dtype).
+  double at(int64_t i) const;
+  std::vector<double> toDoubles() const;
+  // The text `print` shows for it under `name` ("%w: f32[2] = [1, 2]").
+  std::string format(const std::string& name) const;
+};
+
+// "f32", "i8", ...; nullopt for a word that is no dtype.
+std::optional<DType> dtypeFromName(std::string_view name);
+std::string dtypeToString(DType dtype);
+
+Result<Tensor> loadNpy(const std::string& path);
+Status saveNpy(const std::string& path, const Tensor& tensor);
+
+// ---- context ------------------------------------------------------------------
+
+struct ContextOptions {
+  int threads = 0;            // thread budget of a session (replicas x BLAS threads); 0: the hardware threads
+  uint64_t maxSteps = 0;      // work budget per session (vm/session.h SessionOptions::maxSteps); 0: unlimited
+  bool fuseElementwise = true;  // off: one VM instruction per op (`pir run --no-fuse`)
+};
+
+// What a program is built and run with: the autodiff transform the front end
+// runs at an `autodiff` directive, the pass registry, and the budgets and
+// thread settings every session made in it takes.
+class Context {
+ public:
+  explicit Context(ContextOptions options = {});
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+  const ContextOptions& options() const { return options_; }
+  // The pass names runPasses accepts, in `pir help opt` order.
+  std::vector<std::string> passNames() const;
+
+ private:
+  ContextOptions options_;
+};
+
+// ---- modules --------------------------------------------------------------------
+
+struct Type {
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;
+};
+
+// A name in the program, with its sigil: "%x" (a value), "$x" (a stream).
+struct Ref {
+  std::string name;
+};
+
+// An operand of an op: a value or stream, a scalar literal (typed as the text's
+// literals are: language.md §12), or a tensor literal.
+struct Operand {
+  std::variant<Ref, double, Tensor> what;
+  Operand(Ref r) : what(std::move(r)) {}  // NOLINT
+  Operand(double scalar) : what(scalar) {}  // NOLINT
+  Operand(Tensor t) : what(std::move(t)) {}  // NOLINT
+};
+
+// An attribute value: integer, float, bool, enum word (Word{"sum"}), string,
+// graph (GraphRef{"body"}), or a list of integers / floats.
+struct Word {
+  std::string text;
+};
+struct GraphRef {
+  std::string name;  // without '@'
+};
+using AttrValue = std::variant<int64_t, double, bool, Word, std::string, GraphRef, std::vector<int64_t>, std::vector<double>>;
+using Attrs = std::vector<std::pair<std::string, AttrValue>>;
+
+enum class StreamDirection { HostToDevice, DeviceToHost };
+
+class Session;
+
+// A program and its script (the session commands of its text). Statements are
+// added to the main graph, or to the graph opened by beginGraph; each is
+// checked as the text's would be (names, types, the verifier) and a failure
+// leaves the module as before that call.
+class Module {
+ public:
+  // An empty program.
+  static Module create(Context& context);
+  // Parses and verifies `text` whole; its session commands become the script
+  // (Session::runScript). `name` is the file name in diagnostics; relative
+  // load()/save paths resolve against `baseDir`. Nothing runs.
+  static Result<Module> parse(Context& context, std::string_view text, std::string name = "<input>",
+                              std::string baseDir = ".");
+  static Result<Module> parseFile(Context& context, const std::string& path);
+
+  Module(Module&&) noexcept;
+  Module& operator=(Module&&) noexcept;
+  ~Module();
+
+  // The canonical text (`pir fmt`): reparses to the same program.
+  std::string print() const;
+  // Every rule of the language over the whole program (after a transformation).
+  Status verify() const;
+  // Runs passes by name (Context::passNames) in order, then verifies.
+  Status runPasses(const std::vector<std::string>& passes, bool verifyEach = false);
+  // The session commands of the parsed text.
+  size_t scriptLength() const;
+
+  // ---- building ----------------------------------------------------------------
+  Status declareStream(const std::string& name, StreamDirection direction, const Type& type);  // name without '$'
+  // `var %name : type = INIT`: INIT of the type's shape or a scalar (broadcast).
+  Result<Ref> variable(const std::string& name, const Type& type, const Tensor& init);
+  // `const %name : T = DATA`.
+  Result<Ref> constant(const std::string& name, const Tensor& data);
+  // `%r0, %r1 = OP operands {attrs}`: the results, named `resultNames[i]` or
+  // generated (`%N`). An in-place op has a result only if it is named.
+  Result<std::vector<Ref>> op(OpCode code, const std::vector<Operand>& operands, const Attrs& attrs = {},
+                              const std::vector<std::string>& resultNames = {});
+  // The single result of a one-result op.
+  Result<Ref> op1(OpCode code, const std::vector<Operand>& operands, const Attrs& attrs = {},
+                  const std::string& resultName = {});
+  // `call @graph(args)`.
+  Result<std::vector<Ref>> call(const std::string& graph, const std::vector<Operand>& args,
+                                const std::vector<std::string>& resultNames = {});
+  // `graph @name(%p : T, ...) {`; then ops go into it until endGraph. Params
+  // are refs "%p" inside it.
+  Result<std::vector<Ref>> beginGraph(const std::string& name, const std::vector<std::pair<std::string, Type>>& params);
+  // `return values` and `}`.
+  Status endGraph(const std::vector<Operand>& returns);
+  // `autodiff @fwd -> @grad {attrs}`.
+  Status autodiff(const std::string& forward, const std::string& gradient, const Attrs& attrs = {});
+
+ private:
+  friend class Session;
+  struct Impl;
+  explicit Module(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// ---- sessions -------------------------------------------------------------------
+
+// A session on a module (PopXL popxl.Session): variables, streams and the last
+// run's main values. The module may grow between calls; the next run
+// recompiles and variables keep their values. A failed call leaves the state
+// as before it.
+class Session {
+ public:
+  static Result<Session> create(Context& context, Module& module);
+  Session(Session&&) noexcept;
+  Session& operator=(Session&&) noexcept;
+  ~Session();
+
+  // `feed $stream = tensor`: the full host buffer shape (runtime.md §2).
+  Status feed(const std::string& stream, const Tensor& tensor);
+  // `run N`.
+  Status run(int64_t times = 1);
+  // The module's script (its parsed session commands), each against the program
+  // as defined when it was read; a text without commands runs once and prints
+  // its d2h streams (language.md §11). What it prints goes to output().
+  Status runScript();
+  // What `print NAME` shows: "$y" (a stream buffer), "%w" (a variable, constant
+  // or main value of the last run); a bare name is tried as a stream, then a value.
+  Result<Tensor> read(const std::string& name);
+  // `write %w = tensor` (the shape, or [groups] + shape, or a scalar).
+  Status write(const std::string& variable, const Tensor& tensor);
+  // The text `print` and print_tensor wrote since the last call.
+  std::string takeOutput();
+  // The profile of the program (`pir profile`): the text report, or with
+  // `json` the JSON one. The runs counted are this session's.
+  Result<std::string> profile(bool json = false);
+
+ private:
+  struct Impl;
+  explicit Session(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace pir::api
