@@ -20,7 +20,9 @@ constexpr auto kNames = [] {
   return names;
 }();
 
-bool startsAnItem(const KeywordDoc& k) { return k.kind != "clause" && k.kind != "data"; }
+bool startsAStatement(const KeywordDoc& k, bool inBody) {
+  return k.kind == "statement" || (!inBody && (k.kind == "top-level item" || k.kind == "session command"));
+}
 
 }  // namespace
 
@@ -88,10 +90,10 @@ std::string keywordReferenceMarkdown() {
   return text;
 }
 
-std::optional<std::string> closestStatementKeyword(std::string_view word) {
+std::optional<std::string> closestStatementKeyword(std::string_view word, bool inBody) {
   std::vector<std::string_view> candidates;
   for (const KeywordDoc& k : kKeywords)
-    if (startsAnItem(k)) candidates.push_back(k.word);
+    if (startsAStatement(k, inBody)) candidates.push_back(k.word);
   return closestName(word, candidates);
 }
 

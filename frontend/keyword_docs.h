@@ -27,8 +27,9 @@ std::string keywordReferenceText();
 std::string keywordReferenceMarkdown();
 
 // The keyword a word that starts a statement most likely misspells, among
-// those that start an item (not `as`, `using` or data words); nullopt when none
-// is close (ir/suggest.h's threshold).
-std::optional<std::string> closestStatementKeyword(std::string_view word);
+// those that can start one there: in a graph or main body the statements
+// (var, const, return, exchange), at top level also the top-level items and
+// session commands; nullopt when none is close (ir/suggest.h's threshold).
+std::optional<std::string> closestStatementKeyword(std::string_view word, bool inBody);
 
 }  // namespace pir
