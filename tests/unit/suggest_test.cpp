@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "ir/diagnostics.h"
+#include "ir/op_info.h"
 #include "ir/suggest.h"
 
 namespace pir {
@@ -146,4 +147,25 @@ TEST(Suggest, CaseAndAbbreviations) {
   EXPECT_EQ(pir::closestName("axes", attrs), "axis");
   EXPECT_EQ(pir::closestName("pe", attrs), std::nullopt);
   EXPECT_EQ(pir::closestName("zzzzzz", attrs), std::nullopt);
+}
+
+// Every attribute of every op in the op table, misspelt (its last two letters
+// swapped) or spelt with a wrong case, gets that attribute as the suggestion.
+TEST(Suggest, EveryAttributeOfEveryOp) {
+  int checked = 0;
+  for (std::string_view name : pir::allOpNames()) {
+    const pir::OpInfo& info = pir::opInfo(*pir::lookupOp(name));
+    for (const pir::AttrSpec& a : info.attrs) {
+      std::string swapped = a.name;
+      std::swap(swapped[swapped.size() - 2], swapped[swapped.size() - 1]);
+      std::string upper = a.name;
+      upper[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(upper[0])));
+      for (const std::string& typo : {swapped, upper}) {
+        if (typo == a.name || a.name.size() < 4) continue;
+        EXPECT_EQ(pir::suggestAttribute(&info, typo), "; did you mean '" + a.name + "'?") << name << " " << typo;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 100);
 }
