@@ -378,7 +378,8 @@ constexpr CommandSpec kCommands[] = {
      "to standard output.\n",
      kProfileOptions, profileHandler},
     {"disasm", "FILE", "the VM bytecode of every graph, with source locations", "", kDisasmOptions, disasmHandler},
-    {"help", "[CMD | KEYWORD | ops | OP]", "usage of CMD; a keyword of the language; the op reference",
+    {"help", "[TOPIC]", "usage of a command; a keyword of the language; the op reference",
+     "TOPIC is a command, a keyword, `keywords`, `ops` or an op:\n"
      "  help CMD               the options of CMD\n"
      "  help KEYWORD           a keyword or session command of the language (e.g. `pir help var`)\n"
      "  help keywords          every keyword, one line each (--markdown: docs/language.md §13)\n"

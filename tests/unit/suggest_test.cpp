@@ -156,12 +156,13 @@ TEST(Suggest, EveryAttributeOfEveryOp) {
   for (std::string_view name : pir::allOpNames()) {
     const pir::OpInfo& info = pir::opInfo(*pir::lookupOp(name));
     for (const pir::AttrSpec& a : info.attrs) {
+      if (a.name.size() < 4) continue;  // `a`, `b`: a short name is a few edits from many
       std::string swapped = a.name;
       std::swap(swapped[swapped.size() - 2], swapped[swapped.size() - 1]);
       std::string upper = a.name;
       upper[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(upper[0])));
       for (const std::string& typo : {swapped, upper}) {
-        if (typo == a.name || a.name.size() < 4) continue;
+        if (typo == a.name) continue;
         EXPECT_EQ(pir::suggestAttribute(&info, typo), "; did you mean '" + a.name + "'?") << name << " " << typo;
         ++checked;
       }
