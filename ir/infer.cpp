@@ -108,6 +108,22 @@ struct Ctx {
       failOperand(i, "operand type " + t(i).str() + " does not broadcast to " + target.str() + " (in place)");
   }
   const CalleeRef& call(size_t k) const { return op.callees[k]; }
+  // For a gradient graph: ": 1 gradient (%grad.y) + 2 activations (%x, %W); add
+  // `using LABEL` ...", what a PopXL user must learn to call one; "" otherwise.
+  static std::string gradientArguments(const Graph& g, size_t given) {
+    if (!g.gradOf || g.activations.size() > g.params.size()) return "";
+    const size_t gradients = g.params.size() - g.activations.size();
+    auto part = [&](size_t from, size_t to, const char* what) {
+      std::string s = std::to_string(to - from) + " " + what + (to - from == 1 ? "" : "s");
+      for (size_t i = from; i < to; ++i) s += (i == from ? " (%" : ", %") + g.params[i]->name;
+      return s + (to > from ? ")" : "");
+    };
+    std::string s = ": " + part(0, gradients, "gradient") + " + " + part(gradients, g.params.size(), "activation");
+    // Exactly the gradients given: the activations are what is missing.
+    if (!g.activations.empty() && given == gradients)
+      s += "; add `using LABEL` to bind the activations from a call of @" + g.gradOf->name + " written `... as LABEL`";
+    return s;
+  }
   // Graph-call arguments bind the callee's parameters: count and exact types.
   void checkBinding(size_t calleeIndex) const {
     const CalleeRef& c = call(calleeIndex);
@@ -115,7 +131,7 @@ struct Ctx {
     auto args = op.args(calleeIndex);
     if (args.size() != g.params.size())
       fail(c.loc, "@" + g.name + " takes " + std::to_string(g.params.size()) + " argument" +
-                      (g.params.size() == 1 ? "" : "s") + ", got " + std::to_string(args.size()),
+                      (g.params.size() == 1 ? "" : "s") + ", got " + std::to_string(args.size()) + gradientArguments(g, args.size()),
            g.loc.valid() ? std::vector<Note>{{g.loc, "@" + g.name + " is defined here"}} : std::vector<Note>{});
     for (size_t k = 0; k < args.size(); ++k) {
       const Operand& a = args[k];

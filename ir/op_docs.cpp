@@ -233,6 +233,7 @@ std::vector<AttrText> attrTexts(const OpInfo& info) {
       a.type = rest;
     }
     if (a.type.starts_with("enum(")) a.type = a.type.substr(5, a.type.size() - 6);
+    if (a.type == "group") a.type = "(stride, group_size)";  // how a grouping is written (ir/grouping.h)
     out.push_back(std::move(a));
   }
   return out;

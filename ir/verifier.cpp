@@ -124,12 +124,14 @@ void checkAttrDict(const AttrDict& attrs, const OpInfo* info, const std::string&
   for (size_t i = 0; i < attrs.entries.size(); ++i) {
     auto& [key, value] = attrs.entries[i];
     SourceLoc loc = value.loc.valid() ? value.loc : fallback;
+    // A mistake in the key is shown at the key.
+    SourceLoc keyLoc = attrs.keyLoc(i).valid() ? attrs.keyLoc(i) : loc;
     for (size_t j = 0; j < i; ++j)
-      if (attrs.entries[j].first == key) diags.fail(loc, what + "duplicate attribute '" + key + "'");
+      if (attrs.entries[j].first == key) diags.fail(keyLoc, what + "duplicate attribute '" + key + "'");
     const AttrSpec* spec = info ? info->findAttr(key) : nullptr;
     bool placement = false;
     if (!spec) spec = findPlacement(key), placement = spec != nullptr;
-    if (!spec) diags.fail(loc, what + "unknown attribute '" + key + "'" + suggestAttribute(info, key));
+    if (!spec) diags.fail(keyLoc, what + "unknown attribute '" + key + "'" + suggestAttribute(info, key));
     checkAttr(*spec, value, what, fallback, diags);
     if (placement) checkPlacementValue(key, value, what, fallback, options, diags);
   }

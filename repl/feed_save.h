@@ -36,6 +36,9 @@ class CommandLineData final : public BuildListener {
   void feedOnce();
   // Writes every --save file. Throws CompileError (reported).
   void saveAll();
+  // Whether the file had a session command that shows values (print, save) or
+  // the command line a --save.
+  bool showsValues() const { return showsValues_ || !saves_.empty(); }
 
  private:
   BuildListener& next_;
@@ -44,6 +47,9 @@ class CommandLineData final : public BuildListener {
   DiagnosticEngine& diags_;
   std::vector<NamedPath> feeds_, saves_;
   bool fed_ = false;
+  bool showsValues_ = false;
+
+  std::string saveTarget(const NamedPath& s) const;
 };
 
 }  // namespace pir::cli
