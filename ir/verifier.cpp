@@ -388,8 +388,11 @@ void checkRemoteHome(const Module& m, const Graph& g, const std::string& name, c
                    std::to_string(r->entries) + " entr" + (r->entries == 1 ? "y" : "ies"),
                notes);
   // One home per entry: two variables there would overwrite each other's value.
+  // Only declarations before this one count (the builder has not added it yet;
+  // verifyModule meets it in g.ops), so both report the later declaration.
   for (const auto& other : g.ops) {
-    if (other->code != OpCode::Var || other->results.size() != 1 || other->results[0]->name == name) continue;
+    if (other->code != OpCode::Var || other->results.size() != 1) continue;
+    if (other->results[0]->name == name) break;
     const attrs::Var b{OpCode::Var, other->attrs, other->loc};
     const std::optional<std::string_view> otherRemote = b.remote();
     if (!otherRemote || *otherRemote != r->name || b.offset().value_or(0) != k) continue;
