@@ -59,4 +59,33 @@ inline Window planWindow(const Op& op, const TensorType& x, const std::vector<in
   return w;
 }
 
+// The output columns [lo, hi) of a row whose input column o * stride + offset lies in [0, in).
+inline void inBounds(int64_t in, int64_t out, int64_t stride, int64_t offset, int64_t& lo, int64_t& hi) {
+  lo = offset >= 0 ? 0 : (-offset + stride - 1) / stride;
+  hi = in - offset <= 0 ? 0 : (in - offset - 1) / stride + 1;
+  lo = std::min(lo, out);
+  hi = std::clamp(hi, lo, out);
+}
+
+// Calls cell(rowOffset, lo, hi, offset) for each kernel cell, row-major, of the windows
+// of output row (od, oh) whose input row is real (not padding): output column o reads
+// plane[rowOffset + o * stride[2] + offset] for o in [lo, hi); the others see padding.
+// Walking a whole output row per cell keeps each output's cells in row-major order.
+template <class F> void forEachKernelCell(const Window& w, int64_t od, int64_t oh, F&& cell) {
+  for (int64_t kd = 0; kd < w.kernel[0]; ++kd) {
+    const int64_t id = od * w.stride[0] - w.padBegin[0] + kd * w.dilation[0];
+    if (id < 0 || id >= w.in[0]) continue;
+    for (int64_t kh = 0; kh < w.kernel[1]; ++kh) {
+      const int64_t ih = oh * w.stride[1] - w.padBegin[1] + kh * w.dilation[1];
+      if (ih < 0 || ih >= w.in[1]) continue;
+      for (int64_t kw = 0; kw < w.kernel[2]; ++kw) {
+        const int64_t offset = kw * w.dilation[2] - w.padBegin[2];
+        int64_t lo, hi;
+        inBounds(w.in[2], w.out[2], w.stride[2], offset, lo, hi);
+        cell((id * w.in[1] + ih) * w.in[2], lo, hi, offset);
+      }
+    }
+  }
+}
+
 }  // namespace pir::vm::detail

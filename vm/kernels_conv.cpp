@@ -15,36 +15,51 @@ struct PoolState {
   int64_t planes = 0;  // N * C
 };
 
+// One kernel cell over an output row: output o reads src[o * stride]. Branch-free;
+// restrict keeps the row pointers in registers.
+template <class T, class C, bool IsMax>
+void poolRowCell(const T* src, int64_t lo, int64_t hi, int64_t stride, C* __restrict acc, int64_t* __restrict count) {
+  for (int64_t o = lo; o < hi; ++o) {
+    const C v = static_cast<C>(src[o * stride]);
+    if constexpr (IsMax) acc[o] = acc[o] == acc[o] && (v != v || v > acc[o]) ? v : acc[o];
+    else acc[o] += v;
+    ++count[o];
+  }
+}
+
+// One output row at a time: each kernel cell updates the row's accumulators over the
+// columns whose window holds it, so every output still sees its cells in row-major order.
 template <class T, bool IsMax> void runPool(const PoolState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   using C = std::conditional_t<kIsFloat<T>, ComputeOf<T>, int64_t>;
   const Window& w = s.win;
-  const int64_t inSize = w.inSize(), outSize = w.outSize();
+  const int64_t inSize = w.inSize(), outSize = w.outSize(), width = w.out[2], stride = w.stride[2];
+  // max starts below every value: the first real cell replaces it (or equals it), and
+  // a window without real cells gives -inf (integers: the lowest value).
+  const C start = IsMax ? (kIsFloat<T> ? C(-INFINITY) : static_cast<C>(std::numeric_limits<T>::lowest())) : C(0);
+  std::vector<C> acc(static_cast<size_t>(width));
+  std::vector<int64_t> count(static_cast<size_t>(width));
   for (int64_t p = 0; p < s.planes; ++p) {
     const T* plane = ins[0].as<const T>() + p * inSize;
     T* out = outs[0].as<T>() + p * outSize;
     for (int64_t od = 0; od < w.out[0]; ++od)
-      for (int64_t oh = 0; oh < w.out[1]; ++oh)
-        for (int64_t ow = 0; ow < w.out[2]; ++ow) {
-          const int64_t d0 = od * w.stride[0] - w.padBegin[0], h0 = oh * w.stride[1] - w.padBegin[1],
-                        w0 = ow * w.stride[2] - w.padBegin[2];
-          C acc = 0;
-          int64_t count = 0;
-          for (int64_t id = std::max<int64_t>(d0, 0); id < std::min(d0 + w.kernel[0], w.in[0]); ++id)
-            for (int64_t ih = std::max<int64_t>(h0, 0); ih < std::min(h0 + w.kernel[1], w.in[1]); ++ih)
-              for (int64_t iw = std::max<int64_t>(w0, 0); iw < std::min(w0 + w.kernel[2], w.in[2]); ++iw) {
-                const C v = static_cast<C>(plane[(id * w.in[1] + ih) * w.in[2] + iw]);
-                if constexpr (IsMax) acc = (count == 0 || v != v || v > acc) && acc == acc ? v : acc;
-                else acc += v;
-                ++count;
-              }
+      for (int64_t oh = 0; oh < w.out[1]; ++oh) {
+        std::fill(acc.begin(), acc.end(), start);
+        std::fill(count.begin(), count.end(), 0);
+        C* a = acc.data();
+        int64_t* n = count.data();
+        forEachKernelCell(w, od, oh, [=](int64_t row, int64_t lo, int64_t hi, int64_t offset) {
+          poolRowCell<T, C, IsMax>(plane + row + offset, lo, hi, stride, a, n);
+        });
+        for (int64_t o = 0; o < width; ++o) {
           if constexpr (IsMax) {
-            *out++ = count ? static_cast<T>(acc) : (kIsFloat<T> ? T(-INFINITY) : std::numeric_limits<T>::lowest());
+            *out++ = static_cast<T>(a[o]);
           } else if constexpr (kIsFloat<T>) {
-            *out++ = static_cast<T>(count ? acc / static_cast<C>(count) : C(NAN));
+            *out++ = static_cast<T>(n[o] ? a[o] / static_cast<C>(n[o]) : C(NAN));
           } else {
-            *out++ = count ? static_cast<T>(acc / count) : T(0);
+            *out++ = n[o] ? static_cast<T>(a[o] / n[o]) : T(0);
           }
         }
+      }
   }
 }
 

@@ -37,14 +37,6 @@ struct ConvGeometry {
   }
 };
 
-// The output columns [lo, hi) of a run whose input column o * stride + offset lies in [0, in).
-void inBounds(int64_t in, int64_t out, int64_t stride, int64_t offset, int64_t& lo, int64_t& hi) {
-  lo = offset >= 0 ? 0 : (-offset + stride - 1) / stride;
-  hi = in - offset <= 0 ? 0 : (in - offset - 1) / stride + 1;
-  lo = std::min(lo, out);
-  hi = std::clamp(hi, lo, out);
-}
-
 // Calls run(row, src, lo, hi, stride, offset) for every run of the column matrix of one
 // image: `row` is the run's first column-matrix element (out[2] of them), `src` the
 // input row it reads (nullptr when the run lies in the padding), columns [lo, hi) read
@@ -126,6 +118,9 @@ void gemm(const C* a, const C* b, C* c, int64_t m, int64_t n, int64_t k, bool tr
   }
 }
 
+// Scratch of n elements, left uninitialised (every use writes before it reads).
+template <class C> std::unique_ptr<C[]> scratch(int64_t n) { return std::unique_ptr<C[]>(new C[static_cast<size_t>(n)]); }
+
 // A tensor in the compute type: the data itself, or a converted copy (f16).
 template <class T, class C> const C* asCompute(const T* p, int64_t n, std::vector<C>& copy) {
   if constexpr (std::is_same_v<T, C>) {
@@ -159,16 +154,16 @@ template <class T> void runConv(const ConvGeometry& s, const TensorRef* ins, Ten
   const C* weights = asCompute<T, C>(ins[1].as<const T>(), s.outChannels * K, wCopy);
   const T* x = ins[0].as<const T>();
   const int64_t block = s.imagesPerBlock();
-  std::vector<C> col(static_cast<size_t>(K * block * P)), result(static_cast<size_t>(og * block * P));
+  const std::unique_ptr<C[]> col = scratch<C>(K * block * P), result = scratch<C>(og * block * P);
   for (int64_t n0 = 0; n0 < s.batch; n0 += block) {
     const int64_t nb = std::min(block, s.batch - n0), ld = nb * P;
     for (int64_t grp = 0; grp < s.groups; ++grp) {
       for (int64_t n = 0; n < nb; ++n)
-        im2col(s.win, x + ((n0 + n) * s.channels + grp * cg) * inSize, cg, col.data() + n * P, ld);
-      gemm<C>(weights + grp * og * K, col.data(), result.data(), og, ld, K);
+        im2col(s.win, x + ((n0 + n) * s.channels + grp * cg) * inSize, cg, col.get() + n * P, ld);
+      gemm<C>(weights + grp * og * K, col.get(), result.get(), og, ld, K);
       for (int64_t o = 0; o < og; ++o)
         for (int64_t n = 0; n < nb; ++n) {
-          const C* src = result.data() + o * ld + n * P;
+          const C* src = result.get() + o * ld + n * P;
           T* dst = y + ((n0 + n) * s.outChannels + grp * og + o) * P;
           for (int64_t p = 0; p < P; ++p) dst[p] = static_cast<T>(src[p]);
         }
@@ -188,20 +183,20 @@ template <class T> void runConvGradWeight(const ConvGeometry& s, const TensorRef
     const T* x = ins[0].as<const T>();
     const T* g = ins[1].as<const T>();
     const int64_t block = s.imagesPerBlock();
-    std::vector<C> col(static_cast<size_t>(K * block * P)), grad(static_cast<size_t>(og * block * P)),
-        part(static_cast<size_t>(og * K));
+    const std::unique_ptr<C[]> col = scratch<C>(K * block * P), grad = scratch<C>(og * block * P),
+                               part = scratch<C>(og * K);
     for (int64_t n0 = 0; n0 < s.batch; n0 += block) {
       const int64_t nb = std::min(block, s.batch - n0), ld = nb * P;
       for (int64_t grp = 0; grp < s.groups; ++grp) {
         for (int64_t n = 0; n < nb; ++n)
-          im2col(s.win, x + ((n0 + n) * s.channels + grp * cg) * inSize, cg, col.data() + n * P, ld);
-        gatherGradient(s, g, n0, nb, grp, grad.data());
+          im2col(s.win, x + ((n0 + n) * s.channels + grp * cg) * inSize, cg, col.get() + n * P, ld);
+        gatherGradient(s, g, n0, nb, grp, grad.get());
         C* dst = acc.data() + grp * og * K;
         if (n0 == 0) {
-          gemm<C>(grad.data(), col.data(), dst, og, K, ld, false, true);
+          gemm<C>(grad.get(), col.get(), dst, og, K, ld, false, true);
         } else {
-          gemm<C>(grad.data(), col.data(), part.data(), og, K, ld, false, true);
-          for (int64_t i = 0; i < og * K; ++i) dst[i] += part[static_cast<size_t>(i)];
+          gemm<C>(grad.get(), col.get(), part.get(), og, K, ld, false, true);
+          for (int64_t i = 0; i < og * K; ++i) dst[i] += part[i];
         }
       }
     }
@@ -230,14 +225,14 @@ template <class T> void runConvGradInput(const ConvGeometry& s, const TensorRef*
     const C* weights = asCompute<T, C>(ins[1].as<const T>(), s.outChannels * K, wCopy);
     const T* g = ins[0].as<const T>();
     const int64_t block = s.imagesPerBlock();
-    std::vector<C> dcol(static_cast<size_t>(K * block * P)), grad(static_cast<size_t>(og * block * P));
+    const std::unique_ptr<C[]> dcol = scratch<C>(K * block * P), grad = scratch<C>(og * block * P);
     for (int64_t n0 = 0; n0 < s.batch; n0 += block) {
       const int64_t nb = std::min(block, s.batch - n0), ld = nb * P;
       for (int64_t grp = 0; grp < s.groups; ++grp) {
-        gatherGradient(s, g, n0, nb, grp, grad.data());
-        gemm<C>(weights + grp * og * K, grad.data(), dcol.data(), K, ld, og, true, false);
+        gatherGradient(s, g, n0, nb, grp, grad.get());
+        gemm<C>(weights + grp * og * K, grad.get(), dcol.get(), K, ld, og, true, false);
         for (int64_t n = 0; n < nb; ++n)
-          col2im(s.win, dcol.data() + n * P, cg, acc + ((n0 + n) * s.channels + grp * cg) * inSize, ld);
+          col2im(s.win, dcol.get() + n * P, cg, acc + ((n0 + n) * s.channels + grp * cg) * inSize, ld);
       }
     }
   }
@@ -251,19 +246,6 @@ struct PoolGradState {
   Window win;
   int64_t planes = 0;  // N * C
 };
-
-// Calls f(cell) for every cell of output o's window in row-major order, the cell's
-// plane offset or -1 in the padding; stops when f returns false.
-template <class F> void forEachWindowCell(const Window& w, int64_t od, int64_t oh, int64_t ow, F&& f) {
-  const int64_t d0 = od * w.stride[0] - w.padBegin[0], h0 = oh * w.stride[1] - w.padBegin[1],
-                w0 = ow * w.stride[2] - w.padBegin[2];
-  for (int64_t id = d0; id < d0 + w.kernel[0]; ++id)
-    for (int64_t ih = h0; ih < h0 + w.kernel[1]; ++ih)
-      for (int64_t iw = w0; iw < w0 + w.kernel[2]; ++iw) {
-        const bool inside = id >= 0 && id < w.in[0] && ih >= 0 && ih < w.in[1] && iw >= 0 && iw < w.in[2];
-        if (!f(inside ? (id * w.in[1] + ih) * w.in[2] + iw : int64_t{-1})) return;
-      }
-}
 
 // A dx buffer in the compute type, zeroed: dx itself, or a copy written back by finish().
 template <class T> struct GradBuffer {
@@ -287,34 +269,57 @@ template <class T> struct GradBuffer {
   }
 };
 
+// One kernel cell over an output row: output o reads src[o * stride] (cell index
+// base + o * stride); a greater value takes the output. Branch-free, the data decides
+// at random; restrict keeps the row pointers in registers.
+template <class T, class C>
+void maxRowCell(const T* src, int64_t base, int64_t lo, int64_t hi, int64_t stride, C* __restrict best,
+                int64_t* __restrict at, int32_t* __restrict nan) {
+  for (int64_t o = lo; o < hi; ++o) {
+    const C v = static_cast<C>(src[o * stride]);
+    const int64_t take = -static_cast<int64_t>(v > best[o]);  // all ones when v takes the output
+    nan[o] |= static_cast<int32_t>(v != v);
+    best[o] = std::max(best[o], v);  // a NaN v keeps best (its flag is set)
+    at[o] = (at[o] & ~take) | ((base + o * stride) & take);
+  }
+}
+
 // ins: x, g. Each output's gradient goes to the first cell of its window (row-major,
 // padding cells read as -inf) that equals the window's maximum: the cell where the
 // maximum first appears. A NaN maximum equals no cell; a padding cell drops it.
+// One output row at a time, as the forward kernel (kernels_conv.cpp).
 template <class T> void runMaxPoolGrad(const PoolGradState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   using C = ComputeOf<T>;
   const Window& w = s.win;
-  const int64_t inSize = w.inSize(), outSize = w.outSize();
+  const int64_t inSize = w.inSize(), outSize = w.outSize(), width = w.out[2], stride = w.stride[2];
   GradBuffer<T> dx(outs[0].as<T>(), s.planes * inSize);
+  std::vector<C> best(static_cast<size_t>(width));
+  std::vector<int64_t> at(static_cast<size_t>(width));
+  std::vector<int32_t> nan(static_cast<size_t>(width));  // not char: stores through it would alias everything
   for (int64_t p = 0; p < s.planes; ++p) {
     const T* plane = ins[0].as<const T>() + p * inSize;
     const T* g = ins[1].as<const T>() + p * outSize;
     C* d = dx.data + p * inSize;
     for (int64_t od = 0; od < w.out[0]; ++od)
-      for (int64_t oh = 0; oh < w.out[1]; ++oh)
-        for (int64_t ow = 0; ow < w.out[2]; ++ow) {
-          C best = 0;
-          int64_t at = -1;
-          bool first = true, nan = false;
-          forEachWindowCell(w, od, oh, ow, [&](int64_t cell) {
-            const C v = cell >= 0 ? static_cast<C>(plane[cell]) : C(-INFINITY);
-            if (v != v) nan = true;
-            else if (first || v > best) best = v, at = cell;
-            first = false;
-            return !nan;
-          });
-          const C gv = static_cast<C>(*g++);
-          if (!nan && at >= 0) d[at] += gv;
+      for (int64_t oh = 0; oh < w.out[1]; ++oh) {
+        // The window's first cell holds the maximum until a greater one comes.
+        const int64_t id = od * w.stride[0] - w.padBegin[0], ih = oh * w.stride[1] - w.padBegin[1];
+        const bool rowReal = id >= 0 && id < w.in[0] && ih >= 0 && ih < w.in[1];
+        for (int64_t o = 0; o < width; ++o) {
+          const int64_t iw = o * stride - w.padBegin[2];
+          best[static_cast<size_t>(o)] = C(-INFINITY);
+          at[static_cast<size_t>(o)] = rowReal && iw >= 0 && iw < w.in[2] ? (id * w.in[1] + ih) * w.in[2] + iw : -1;
+          nan[static_cast<size_t>(o)] = 0;
         }
+        C* b = best.data();
+        int64_t* a = at.data();
+        int32_t* n = nan.data();
+        forEachKernelCell(w, od, oh, [=](int64_t row, int64_t lo, int64_t hi, int64_t offset) {
+          maxRowCell(plane + row + offset, row + offset, lo, hi, stride, b, a, n);
+        });
+        for (int64_t o = 0; o < width; ++o, ++g)
+          if (!n[o] && a[o] >= 0) d[a[o]] += static_cast<C>(*g);
+      }
   }
   dx.finish();
 }
@@ -323,26 +328,27 @@ template <class T> void runMaxPoolGrad(const PoolGradState& s, const TensorRef* 
 template <class T> void runAveragePoolGrad(const PoolGradState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   using C = ComputeOf<T>;
   const Window& w = s.win;
-  const int64_t inSize = w.inSize(), outSize = w.outSize();
+  const int64_t inSize = w.inSize(), outSize = w.outSize(), width = w.out[2], stride = w.stride[2];
   GradBuffer<T> dx(outs[0].as<T>(), s.planes * inSize);
+  std::vector<int64_t> count(static_cast<size_t>(width));
+  std::vector<C> share(static_cast<size_t>(width));
   for (int64_t p = 0; p < s.planes; ++p) {
     const T* g = ins[0].as<const T>() + p * outSize;
     C* d = dx.data + p * inSize;
     for (int64_t od = 0; od < w.out[0]; ++od)
-      for (int64_t oh = 0; oh < w.out[1]; ++oh)
-        for (int64_t ow = 0; ow < w.out[2]; ++ow) {
-          int64_t count = 0;
-          forEachWindowCell(w, od, oh, ow, [&](int64_t cell) {
-            count += cell >= 0;
-            return true;
-          });
-          const C share = static_cast<C>(*g++) / static_cast<C>(count);
-          if (count)
-            forEachWindowCell(w, od, oh, ow, [&](int64_t cell) {
-              if (cell >= 0) d[cell] += share;
-              return true;
-            });
-        }
+      for (int64_t oh = 0; oh < w.out[1]; ++oh, g += width) {
+        std::fill(count.begin(), count.end(), 0);
+        int64_t* n = count.data();
+        forEachKernelCell(w, od, oh, [&](int64_t, int64_t lo, int64_t hi, int64_t) {
+          for (int64_t o = lo; o < hi; ++o) ++n[o];
+        });
+        C* sh = share.data();
+        for (int64_t o = 0; o < width; ++o) sh[o] = static_cast<C>(g[o]) / static_cast<C>(n[o]);
+        forEachKernelCell(w, od, oh, [&](int64_t row, int64_t lo, int64_t hi, int64_t offset) {
+          C* dst = d + row + offset;
+          for (int64_t o = lo; o < hi; ++o) dst[o * stride] += sh[o];
+        });
+      }
   }
   dx.finish();
 }
