@@ -347,6 +347,16 @@ void inferLayerNorm(Ctx& c) {
   requireParamShape(c, 2, x, x.shape.back(), "beta");
   c.result(x);
 }
+void inferLayerNormGrad(Ctx& c) {  // x, gamma, g
+  c.requireFloat(0);
+  const TensorType& x = c.t(0);
+  if (x.rank() < 1) c.failOperand(0, "expects at least one axis, got " + x.str());
+  requireParamShape(c, 1, x, x.shape.back(), "gamma");
+  if (c.t(2) != x) c.failOperand(2, "the gradient must be " + x.str() + ", got " + c.t(2).str());
+  c.result(x);
+  c.result(c.t(1));
+  c.result(c.t(1));
+}
 void inferGroupNorm(Ctx& c) {
   c.requireFloat(0);
   const TensorType& x = c.t(0);

@@ -569,14 +569,11 @@ std::vector<int64_t> allBut(size_t rank, size_t keep) {
 }  // namespace
 
 RULE(LayerNorm) {
-  Value* g = c.grad(0);
-  const size_t rank = g->type.shape.size();
-  Normalised n = normalise(c, c.inValue(0), pir::attrs::LayerNorm{c.op}.epsilon());
-  std::vector<int64_t> lead = allBut(rank, rank - 1);
-  auto sumLead = [&](Value* v) { return lead.empty() ? v : c.emit(OpCode::Sum, {v}, attrs({{"axis", ints(lead)}})); };
-  if (c.wants(2)) c.give(2, sumLead(g));
-  if (c.wants(1)) c.give(1, sumLead(c.emit(OpCode::Mul, {g, n.xhat})));
-  if (c.wants(0)) c.give(0, normaliseBackward(c, n, c.emit(OpCode::Mul, {val(g), c.in(1)})));
+  // One layer_norm_grad gives all three; beta does not enter it.
+  Op* grads = c.b.create(OpCode::LayerNormGrad, {val(c.inValue(0)), val(c.inValue(1)), val(c.grad(0))},
+                         attrs({{"epsilon", Attr::real(pir::attrs::LayerNorm{c.op}.epsilon())}}));
+  for (size_t i = 0; i < 3; ++i)
+    if (c.wants(i)) c.give(i, grads->results[i]);
 }
 RULE(GroupNorm) {
   Value* g = c.grad(0);

@@ -211,7 +211,7 @@ static constexpr Family kFamilies[] = {
     {"Norm", prepareNorm},           {"NllLoss", prepareNllLoss},     {"Conv", prepareConv},
     {"Pool", preparePool},           {"Random", prepareRandom},
     {"ConvGradInput", prepareConvGradInput}, {"ConvGradWeight", prepareConvGradWeight},
-    {"MaxPoolGrad", prepareMaxPoolGrad},     {"AveragePoolGrad", prepareAveragePoolGrad},
+    {"LayerNormGrad", prepareLayerNormGrad}, {"MaxPoolGrad", prepareMaxPoolGrad},     {"AveragePoolGrad", prepareAveragePoolGrad},
 };
 
 static void runNothing(const char&, const TensorRef*, TensorRef*, KernelContext&) {}
