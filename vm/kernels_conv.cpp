@@ -36,6 +36,7 @@ template <class T, bool IsMax> void runPool(const PoolState& s, const TensorRef*
   // max starts below every value: the first real cell replaces it (or equals it), and
   // a window without real cells gives -inf (integers: the lowest value).
   const C start = IsMax ? (kIsFloat<T> ? C(-INFINITY) : static_cast<C>(std::numeric_limits<T>::lowest())) : C(0);
+  const ScratchCharge charge(static_cast<uint64_t>(width), sizeof(C) + sizeof(int64_t));
   std::vector<C> acc(static_cast<size_t>(width));
   std::vector<int64_t> count(static_cast<size_t>(width));
   for (int64_t p = 0; p < s.planes; ++p) {

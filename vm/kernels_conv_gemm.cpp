@@ -150,10 +150,12 @@ template <class T> void runConv(const ConvGeometry& s, const TensorRef* ins, Ten
   T* y = outs[0].as<T>();
   if (s.batch == 0 || og == 0 || P == 0) return;
   if (K == 0) return std::fill(y, y + s.batch * s.outChannels * P, T(0));
+  const int64_t block = s.imagesPerBlock();
+  const ScratchCharge charge(static_cast<uint64_t>((K + og) * block * P + (std::is_same_v<T, C> ? 0 : s.outChannels * K)),
+                             sizeof(C));
   std::vector<C> wCopy;
   const C* weights = asCompute<T, C>(ins[1].as<const T>(), s.outChannels * K, wCopy);
   const T* x = ins[0].as<const T>();
-  const int64_t block = s.imagesPerBlock();
   const std::unique_ptr<C[]> col = scratch<C>(K * block * P), result = scratch<C>(og * block * P);
   for (int64_t n0 = 0; n0 < s.batch; n0 += block) {
     const int64_t nb = std::min(block, s.batch - n0), ld = nb * P;
@@ -178,6 +180,7 @@ template <class T> void runConvGradWeight(const ConvGeometry& s, const TensorRef
   T* dw = outs[0].as<T>();
   const int64_t total = s.outChannels * K;
   if (total == 0) return;
+  const ScratchCharge charge(static_cast<uint64_t>(total + og * K + (K + og) * s.imagesPerBlock() * P), sizeof(C));
   std::vector<C> acc(static_cast<size_t>(total), C(0));
   if (s.batch > 0 && P > 0) {
     const T* x = ins[0].as<const T>();
@@ -211,6 +214,9 @@ template <class T> void runConvGradInput(const ConvGeometry& s, const TensorRef*
   T* dx = outs[0].as<T>();
   const int64_t total = s.batch * s.channels * inSize;
   if (total == 0) return;
+  const ScratchCharge charge(
+      static_cast<uint64_t>((K + og) * s.imagesPerBlock() * P + (std::is_same_v<T, C> ? 0 : total + s.outChannels * K)),
+      sizeof(C));
   std::vector<C> accCopy;
   C* acc;
   if constexpr (std::is_same_v<T, C>) {
@@ -292,6 +298,8 @@ template <class T> void runMaxPoolGrad(const PoolGradState& s, const TensorRef* 
   using C = ComputeOf<T>;
   const Window& w = s.win;
   const int64_t inSize = w.inSize(), outSize = w.outSize(), width = w.out[2], stride = w.stride[2];
+  const ScratchCharge charge(static_cast<uint64_t>(width) * (sizeof(C) + 12) +
+                             (std::is_same_v<T, C> ? 0 : static_cast<uint64_t>(s.planes * inSize) * sizeof(C)));
   GradBuffer<T> dx(outs[0].as<T>(), s.planes * inSize);
   std::vector<C> best(static_cast<size_t>(width));
   std::vector<int64_t> at(static_cast<size_t>(width));
@@ -329,6 +337,8 @@ template <class T> void runAveragePoolGrad(const PoolGradState& s, const TensorR
   using C = ComputeOf<T>;
   const Window& w = s.win;
   const int64_t inSize = w.inSize(), outSize = w.outSize(), width = w.out[2], stride = w.stride[2];
+  const ScratchCharge charge(static_cast<uint64_t>(width) * (sizeof(C) + 8) +
+                             (std::is_same_v<T, C> ? 0 : static_cast<uint64_t>(s.planes * inSize) * sizeof(C)));
   GradBuffer<T> dx(outs[0].as<T>(), s.planes * inSize);
   std::vector<int64_t> count(static_cast<size_t>(width));
   std::vector<C> share(static_cast<size_t>(width));

@@ -34,6 +34,7 @@ void runLayerNormGrad(const LayerNormGradState& s, const TensorRef* ins, TensorR
   const T* g = ins[2].as<const T>();
   T* dx = outs[0].as<T>();
   const size_t n = static_cast<size_t>(cols);
+  const ScratchCharge charge(static_cast<uint64_t>(cols), 9 * sizeof(C));  // the rows below
   std::vector<C> gamma(n), dgamma(n, C(0)), dbeta(n, C(0)), xhat(n), dxhat(n), tmp(n), xrow, grow, dxrow;
   for (int64_t j = 0; j < cols; ++j) gamma[static_cast<size_t>(j)] = static_cast<C>(ins[1].as<const T>()[j]);
   if constexpr (!std::is_same_v<T, C>) xrow.resize(n), grow.resize(n), dxrow.resize(n);
