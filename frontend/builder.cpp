@@ -219,7 +219,21 @@ struct Builder::Impl {
   void bindActivations(Graph& g, Op& op, const ast::Name& label) {
     if (op.code != OpCode::Call) diags.fail(label.loc, std::string(op.info().name) + ": `using` is only for call");
     const Op* found = findLabel(g, label.text);
-    if (!found) diags.fail(label.loc, "call: unknown call label '" + label.text + "'");
+    if (!found) {
+      // The labels of g's calls of the forward graph first: the likeliest meant.
+      std::vector<std::string> labels, ofForward;
+      const Graph* fwd = op.callees.empty() ? nullptr : op.callees[0].graph->gradOf;
+      for (const auto& o : g.ops)
+        if (!o->label.empty()) {
+          labels.push_back(o->label);
+          if (fwd && !o->callees.empty() && o->callees[0].graph == fwd) ofForward.push_back(o->label);
+        }
+      std::string suffix = didYouMean(label.text, ofForward);
+      if (suffix.empty()) suffix = didYouMean(label.text, labels);
+      if (suffix.empty() && ofForward.size() == 1)
+        suffix = "; the call of @" + fwd->name + " is labelled '" + ofForward[0] + "'";
+      diags.fail(label.loc, "call: unknown call label '" + label.text + "'" + suffix);
+    }
     const Op& site = *found;
     const Graph& grad = *op.callees[0].graph;
     if (!grad.gradOf)

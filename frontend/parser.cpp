@@ -21,8 +21,11 @@
 #include <string>
 #include <tao/pegtl.hpp>
 
+#include "frontend/keyword_docs.h"
 #include "grammar/control.hpp"
 #include "grammar/grammar.hpp"
+#include "ir/op_info.h"
+#include "ir/suggest.h"
 
 namespace pir {
 namespace {
@@ -51,6 +54,9 @@ struct ParseState {
   ast::ParseSink& sink;
   DiagnosticEngine& diags;
   std::string baseDir;  // of the buffer, for Literal::resolvedPath ("" = as written)
+  const char* bufferBegin = nullptr;
+  size_t statementStart = 0;  // buffer offset where the statement being read starts
+  bool inBody = false;        // inside `main { }` or a graph body (graphs do not nest)
 
   // ---- control interface (grammar/control.hpp)
   std::vector<SourceLoc> openers;
@@ -233,6 +239,7 @@ void closeAttrSequence(ParseState& s) {
 
 AttrDict takeDict(ParseState& s) {
   AttrDict d = std::move(s.dict);
+  d.keyLocs = s.keyLocs;
   s.dict = AttrDict{};
   return d;
 }
@@ -246,6 +253,7 @@ void emitOp(ParseState& s) {
   op.opName.clear();
   op.operands.clear();
   op.attrs.entries.clear();
+  op.attrs.keyLocs.clear();
   op.attrs.loc = {};
   op.resultTypes.clear();
   op.asLabel.reset();
@@ -455,9 +463,29 @@ PIR_ACTION(result_name) {
   if (s.op.results.empty()) s.op.loc = n.loc;
   s.op.results.push_back(std::move(n));
 }
+// A statement without results that starts with a word that is no op but is
+// close to a keyword (`grpah`, `mian`, `runn`, `prnt`, `fed`) is a misspelt
+// keyword: said at the word, before the rest of the line is misread as the
+// operands of an op ("expected ')'"). An op at least as close wins.
+void rejectMisspeltKeyword(ParseState& s) {
+  const std::string& word = s.op.opName;
+  if (!s.op.results.empty() || s.inExchange || lookupOp(word)) return;
+  std::optional<std::string> keyword = closestStatementKeyword(word, s.inBody);
+  if (!keyword) return;
+  static const std::vector<std::string_view> ops = allOpNames();  // the op table is fixed
+  if (std::optional<std::string> op = closestName(word, ops); op && editDistance(word, *op) < editDistance(word, *keyword))
+    return;
+  s.fail(s.op.opLoc, "unknown op or keyword '" + word + "'; did you mean '" + *keyword + "'? (`pir help " + *keyword +
+                         "`)");
+}
+
+// Statements (top-level items and body statements) follow separators.
+PIR_ACTION(separators) { s.statementStart = static_cast<size_t>(in.begin() + in.size() - s.bufferBegin); }
+
 PIR_ACTION(op_name) {
   s.op.opName.assign(in.string_view());
   s.op.opLoc = s.loc(in.iterator());
+  rejectMisspeltKeyword(s);
   if (!s.op.loc.valid()) s.op.loc = s.op.opLoc;
   s.op.operands.reserve(4);  // one allocation for the usual operand counts
   s.operandTarget = &s.op.operands;
@@ -537,12 +565,24 @@ PIR_ACTION(param_type) { s.graph.params.back().type = std::move(s.type); }
 PIR_ACTION(outputs_open) { s.graph.outputs.emplace(); }
 PIR_ACTION(output_type) { s.graph.outputs->push_back(std::move(s.type)); }
 PIR_ACTION(graph_attr_dict) { s.graph.attrs = takeDict(s); }
-PIR_ACTION(graph_open) { s.sink.beginGraph(std::move(s.graph)); }
-PIR_ACTION(graph_close) { s.sink.endGraph(s.loc(in.iterator())); }
+PIR_ACTION(graph_open) {
+  s.inBody = true;
+  s.sink.beginGraph(std::move(s.graph));
+}
+PIR_ACTION(graph_close) {
+  s.inBody = false;
+  s.sink.endGraph(s.loc(in.iterator()));
+}
 
 PIR_ACTION(kw_main) { s.keywordLoc = s.loc(in.iterator()); }
-PIR_ACTION(main_open) { s.sink.beginMain(s.keywordLoc); }
-PIR_ACTION(main_close) { s.sink.endMain(s.loc(in.iterator())); }
+PIR_ACTION(main_open) {
+  s.inBody = true;
+  s.sink.beginMain(s.keywordLoc);
+}
+PIR_ACTION(main_close) {
+  s.inBody = false;
+  s.sink.endMain(s.loc(in.iterator()));
+}
 
 // ---- top-level items
 
@@ -647,11 +687,22 @@ std::string directoryOf(const std::string& bufferName) {
 
 }  // namespace
 
-void parseBuffer(uint32_t file, ast::ParseSink& sink, DiagnosticEngine& diags, size_t offset) {
+void parseBuffer(uint32_t file, ast::ParseSink& sink, DiagnosticEngine& diags, size_t offset,
+                 size_t* failedStatementStart) {
   const SourceBuffer& buffer = diags.sources().buffer(file);
   ParseState state(file, sink, diags);
   state.baseDir = directoryOf(buffer.name);
+  state.bufferBegin = buffer.text.data();
   offset = std::min(offset, buffer.text.size());
+  state.statementStart = offset;
+  // Where the statement an error leaves started (the state dies with this frame).
+  struct ReportStart {
+    const ParseState& state;
+    size_t* out;
+    ~ReportStart() {
+      if (out) *out = state.statementStart;
+    }
+  } reportStart{state, failedStatementStart};
   size_t line = 1;
   for (size_t k = 0; k < offset; ++k) line += buffer.text[k] == '\n';
   // Positions stay those of the whole buffer (offset is a line start, column 1).

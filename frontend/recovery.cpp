@@ -197,16 +197,18 @@ bool startsItem(char c) { return c != ' ' && c != '\t' && c != '\r' && c != '\n'
 // Where to resume after a syntax error at `at`: the start of the error's own line
 // if the error is at its first character and that line can start a top-level
 // item (an unclosed bracket swallowed the next line, say) and lies after
-// `offset`; else the next line that can start one: it begins in column 1 with
-// neither white space, `}` nor `#`. npos when there is none.
-size_t resumeOffset(const std::string& text, SourceLoc at, size_t offset) {
+// `offset`, unless the failing statement itself starts there (`statementStart`:
+// a misspelt keyword; parsing it again repeats the error); else the next line
+// that can start one: it begins in column 1 with neither white space, `}` nor
+// `#`. npos when there is none.
+size_t resumeOffset(const std::string& text, SourceLoc at, size_t offset, size_t statementStart) {
   size_t pos = 0;
   for (uint32_t l = 1; l < at.line; ++l) {
     pos = text.find('\n', pos);
     if (pos == std::string::npos) return std::string::npos;
     ++pos;
   }
-  if (at.col == 1 && pos > offset && pos < text.size() && startsItem(text[pos])) return pos;
+  if (at.col == 1 && pos > offset && pos < text.size() && startsItem(text[pos]) && pos != statementStart) return pos;
   for (;;) {
     pos = text.find('\n', pos);
     if (pos == std::string::npos) return std::string::npos;
@@ -225,9 +227,10 @@ bool buildWithRecovery(Module& module, DiagnosticEngine& diags, uint32_t file, c
   RecoveringSink sink(builder, module, diags, maxErrors);
   const std::string& text = diags.sources().buffer(file).text;
   size_t offset = 0;
+  size_t statementStart = 0;
   for (;;) {
     try {
-      parseBuffer(file, sink, diags, offset);
+      parseBuffer(file, sink, diags, offset, &statementStart);
       break;
     } catch (const TooManyErrors&) {
       sink.reportTooMany();
@@ -241,7 +244,7 @@ bool buildWithRecovery(Module& module, DiagnosticEngine& diags, uint32_t file, c
       }
       sink.abandonOpenItem();
       if (!e.diag.loc.valid() || e.diag.loc.file != file) break;
-      size_t next = resumeOffset(text, e.diag.loc, offset);
+      size_t next = resumeOffset(text, e.diag.loc, offset, statementStart);
       if (next == std::string::npos || next <= offset) break;
       offset = next;
     }

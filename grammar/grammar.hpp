@@ -89,42 +89,24 @@ struct name_char : ranges<'a', 'z', 'A', 'Z', '0', '9', '_', '_', '.', '.'> {};
 // name = name_char { name_char } ;
 struct name : plus<name_char> {};
 
-// Keywords: the word not followed by an identifier character.
+// Keywords: the word not followed by an identifier character, one per row of
+// grammar/keywords.def.
 // kw_X = "X" !ident_char ;
-struct kw_ir : TAO_PEGTL_KEYWORD("ir") {};
-struct kw_h2d : TAO_PEGTL_KEYWORD("h2d") {};
-struct kw_d2h : TAO_PEGTL_KEYWORD("d2h") {};
-struct kw_remote_buffer : TAO_PEGTL_KEYWORD("remote_buffer") {};
-struct kw_graph : TAO_PEGTL_KEYWORD("graph") {};
-struct kw_attributes : TAO_PEGTL_KEYWORD("attributes") {};
-struct kw_main : TAO_PEGTL_KEYWORD("main") {};
-struct kw_autodiff : TAO_PEGTL_KEYWORD("autodiff") {};
-struct kw_feed : TAO_PEGTL_KEYWORD("feed") {};
-struct kw_run : TAO_PEGTL_KEYWORD("run") {};
-struct kw_print : TAO_PEGTL_KEYWORD("print") {};
-struct kw_write : TAO_PEGTL_KEYWORD("write") {};
-struct kw_save : TAO_PEGTL_KEYWORD("save") {};
-struct kw_var : TAO_PEGTL_KEYWORD("var") {};
-struct kw_const : TAO_PEGTL_KEYWORD("const") {};
-struct kw_return : TAO_PEGTL_KEYWORD("return") {};
-struct kw_exchange : TAO_PEGTL_KEYWORD("exchange") {};
-struct kw_as : TAO_PEGTL_KEYWORD("as") {};
-struct kw_using : TAO_PEGTL_KEYWORD("using") {};
-struct kw_true : TAO_PEGTL_KEYWORD("true") {};
-struct kw_false : TAO_PEGTL_KEYWORD("false") {};
-struct kw_load : TAO_PEGTL_KEYWORD("load") {};
-struct kw_uniform : TAO_PEGTL_KEYWORD("uniform") {};
-struct kw_normal : TAO_PEGTL_KEYWORD("normal") {};
-struct kw_zeros : TAO_PEGTL_KEYWORD("zeros") {};
-struct kw_ones : TAO_PEGTL_KEYWORD("ones") {};
+#define PIR_KEYWORD(id, word, ...) \
+  struct kw_##id : TAO_PEGTL_KEYWORD(word) {};
+#include "grammar/keywords.def"
+#undef PIR_KEYWORD
+// The number words: reserved like keywords, but numbers, not items of keywords.def.
 struct kw_nan : TAO_PEGTL_KEYWORD("nan") {};
 struct kw_inf : TAO_PEGTL_KEYWORD("inf") {};
 
 // Every keyword rule above, for tools that offer or recognise keywords
 // (frontend/lexical.h derives their spellings from these types).
-using keywords = pg::type_list<kw_ir, kw_h2d, kw_d2h, kw_remote_buffer, kw_graph, kw_attributes, kw_main, kw_autodiff,
-                               kw_feed, kw_run, kw_print, kw_write, kw_save, kw_var, kw_const, kw_return, kw_exchange,
-                               kw_as, kw_using, kw_true, kw_false, kw_load, kw_uniform, kw_normal, kw_zeros, kw_ones, kw_nan, kw_inf>;
+#define PIR_KEYWORD(id, ...) kw_##id,
+using keywords = pg::type_list<
+#include "grammar/keywords.def"
+    kw_nan, kw_inf>;
+#undef PIR_KEYWORD
 
 // Sigil names. The name after a sigil is a commit point.
 // value_name_chars = name ;  graph_name_chars = name ;  resource_name_chars = name ;

@@ -55,6 +55,10 @@ struct Attr {
 struct AttrDict {
   std::vector<std::pair<std::string, Attr>> entries;
   SourceLoc loc;  // of the '{'
+  // Where each key is written, parallel to the first entries when parsed from
+  // text (diagnostics about a key point at it, not at its value); may be shorter.
+  std::vector<SourceLoc> keyLocs;
+  SourceLoc keyLoc(size_t i) const { return i < keyLocs.size() ? keyLocs[i] : SourceLoc{}; }
 
   const Attr* find(std::string_view key) const {
     for (auto& [k, v] : entries)

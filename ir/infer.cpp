@@ -108,6 +108,22 @@ struct Ctx {
       failOperand(i, "operand type " + t(i).str() + " does not broadcast to " + target.str() + " (in place)");
   }
   const CalleeRef& call(size_t k) const { return op.callees[k]; }
+  // For a gradient graph: ": 1 gradient (%grad.y) + 2 activations (%x, %W); add
+  // `using LABEL` ...", what a PopXL user must learn to call one; "" otherwise.
+  static std::string gradientArguments(const Graph& g, size_t given) {
+    if (!g.gradOf || g.activations.size() > g.params.size()) return "";
+    const size_t gradients = g.params.size() - g.activations.size();
+    auto part = [&](size_t from, size_t to, const char* what) {
+      std::string s = std::to_string(to - from) + " " + what + (to - from == 1 ? "" : "s");
+      for (size_t i = from; i < to; ++i) s += (i == from ? " (%" : ", %") + g.params[i]->name;
+      return s + (to > from ? ")" : "");
+    };
+    std::string s = ": " + part(0, gradients, "gradient") + " + " + part(gradients, g.params.size(), "activation");
+    // Exactly the gradients given: the activations are what is missing.
+    if (!g.activations.empty() && given == gradients)
+      s += "; add `using LABEL` to bind the activations from a call of @" + g.gradOf->name + " written `... as LABEL`";
+    return s;
+  }
   // Graph-call arguments bind the callee's parameters: count and exact types.
   void checkBinding(size_t calleeIndex) const {
     const CalleeRef& c = call(calleeIndex);
@@ -115,7 +131,7 @@ struct Ctx {
     auto args = op.args(calleeIndex);
     if (args.size() != g.params.size())
       fail(c.loc, "@" + g.name + " takes " + std::to_string(g.params.size()) + " argument" +
-                      (g.params.size() == 1 ? "" : "s") + ", got " + std::to_string(args.size()),
+                      (g.params.size() == 1 ? "" : "s") + ", got " + std::to_string(args.size()) + gradientArguments(g, args.size()),
            g.loc.valid() ? std::vector<Note>{{g.loc, "@" + g.name + " is defined here"}} : std::vector<Note>{});
     for (size_t k = 0; k < args.size(); ++k) {
       const Operand& a = args[k];
@@ -347,6 +363,16 @@ void inferLayerNorm(Ctx& c) {
   requireParamShape(c, 2, x, x.shape.back(), "beta");
   c.result(x);
 }
+void inferLayerNormGrad(Ctx& c) {  // x, gamma, g
+  c.requireFloat(0);
+  const TensorType& x = c.t(0);
+  if (x.rank() < 1) c.failOperand(0, "expects at least one axis, got " + x.str());
+  requireParamShape(c, 1, x, x.shape.back(), "gamma");
+  if (c.t(2) != x) c.failOperand(2, "the gradient must be " + x.str() + ", got " + c.t(2).str());
+  c.result(x);
+  c.result(c.t(1));
+  c.result(c.t(1));
+}
 void inferGroupNorm(Ctx& c) {
   c.requireFloat(0);
   const TensorType& x = c.t(0);
@@ -427,15 +453,12 @@ int64_t windowOutput(Ctx& c, int64_t in, int64_t padBegin, int64_t padEnd, int64
   if (span < 0) c.failOperand(0, "window of size " + std::to_string(window) + " is larger than the padded input " + type.str());
   return span / stride + 1;
 }
-void inferConv(Ctx& c) {
-  const TensorType& x = c.t(0);
-  const TensorType& w = c.t(1);
-  c.requireFloat(0);
-  c.requireSameDType(0, 1);
+// The output shape of conv over input type x and weights w with the attributes a
+// (conv's, or a conv gradient's: they describe the forward conv).
+template <class Attrs> Shape convOutputShape(Ctx& c, const TensorType& x, const TensorType& w, const Attrs& a) {
   if (x.rank() < 3 || x.rank() > 5) c.failOperand(0, "input must be N,C plus 1 to 3 spatial dims, got " + x.str());
   if (w.rank() != x.rank()) c.failOperand(1, "weights " + w.str() + " must have the rank of the input " + x.str());
   size_t spatial = x.shape.size() - 2;
-  const RuleAttrs<"Conv"> a{c.op};
   int64_t groups = a.groups();
   int64_t channels = x.shape[1];
   if (groups <= 0 || channels % groups != 0 || w.shape[0] % groups != 0)
@@ -456,21 +479,71 @@ void inferConv(Ctx& c) {
     int64_t window = *extent + 1;
     s.push_back(windowOutput(c, x.shape[2 + i], padding[i], padding[spatial + i], window, stride[i], x, a.paddingLoc()));
   }
-  c.result(x.dtype, std::move(s));
+  return s;
 }
-void inferPool(Ctx& c) {
-  const TensorType& x = c.t(0);
-  c.requireNumeric(0);
+// The output shape of a pool over input type x with the attributes a.
+template <class Attrs> Shape poolOutputShape(Ctx& c, const TensorType& x, const Attrs& a) {
   if (x.rank() < 3 || x.rank() > 5) c.failOperand(0, "input must be N,C plus 1 to 3 spatial dims, got " + x.str());
   size_t spatial = x.shape.size() - 2;
-  const RuleAttrs<"Pool"> a{c.op};
   auto kernel = spatialAttr<"kernel">(c, a, spatial, {}, 1);
   auto stride = spatialAttr<"stride">(c, a, spatial, kernel, 1);
   auto padding = spatialAttr<"padding">(c, a, 2 * spatial, std::vector<int64_t>(2 * spatial, 0), 0);
   Shape s{x.shape[0], x.shape[1]};
   for (size_t i = 0; i < spatial; ++i)
     s.push_back(windowOutput(c, x.shape[2 + i], padding[i], padding[spatial + i], kernel[i], stride[i], x, a.paddingLoc()));
-  c.result(x.dtype, std::move(s));
+  return s;
+}
+// A gradient op's `shape` attribute: the forward tensor's type (dtype of operand i).
+template <class Attrs> TensorType forwardType(Ctx& c, const Attrs& a, size_t i) {
+  const std::vector<int64_t> shape = a.shape();
+  for (int64_t d : shape)
+    if (d < 0) c.fail(a.shapeLoc(), "attribute 'shape' needs sizes >= 0, got " + intsToString(shape));
+  return TensorType{c.t(i).dtype, Shape(shape.begin(), shape.end())};
+}
+// The gradient operand g must have the forward op's output shape.
+void requireGradShape(Ctx& c, size_t i, const Shape& forwardOut, const std::string& forward) {
+  if (c.t(i).shape != forwardOut)
+    c.failOperand(i, "the gradient " + c.t(i).str() + " is not shaped as the output " + shapeToString(forwardOut) + " of " +
+                         forward);
+}
+
+void inferConv(Ctx& c) {
+  c.requireFloat(0);
+  c.requireSameDType(0, 1);
+  c.result(c.t(0).dtype, convOutputShape(c, c.t(0), c.t(1), RuleAttrs<"Conv">{c.op}));
+}
+void inferConvGradInput(Ctx& c) {  // g, w
+  c.requireFloat(0);
+  c.requireSameDType(0, 1);
+  const RuleAttrs<"ConvGradInput"> a{c.op};
+  const TensorType x = forwardType(c, a, 0);
+  requireGradShape(c, 0, convOutputShape(c, x, c.t(1), a), "conv over " + x.str() + " and " + c.t(1).str());
+  c.result(x);
+}
+void inferConvGradWeight(Ctx& c) {  // x, g
+  c.requireFloat(0);
+  c.requireSameDType(0, 1);
+  const RuleAttrs<"ConvGradWeight"> a{c.op};
+  const TensorType w = forwardType(c, a, 0);
+  requireGradShape(c, 1, convOutputShape(c, c.t(0), w, a), "conv over " + c.t(0).str() + " and " + w.str());
+  c.result(w);
+}
+void inferPool(Ctx& c) {
+  c.requireNumeric(0);
+  c.result(c.t(0).dtype, poolOutputShape(c, c.t(0), RuleAttrs<"Pool">{c.op}));
+}
+void inferMaxPoolGrad(Ctx& c) {  // x, g
+  c.requireFloat(0);
+  c.requireSameDType(0, 1);
+  requireGradShape(c, 1, poolOutputShape(c, c.t(0), RuleAttrs<"MaxPoolGrad">{c.op}), "max_pool over " + c.t(0).str());
+  c.result(c.t(0));
+}
+void inferAveragePoolGrad(Ctx& c) {  // g
+  c.requireFloat(0);
+  const RuleAttrs<"AveragePoolGrad"> a{c.op};
+  const TensorType x = forwardType(c, a, 0);
+  requireGradShape(c, 0, poolOutputShape(c, x, a), "average_pool over " + x.str());
+  c.result(x);
 }
 
 // ---- shapes ------------------------------------------------------------------

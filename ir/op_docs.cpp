@@ -59,11 +59,16 @@ const std::map<std::string_view, RuleText>& ruleTexts() {
       {"TopK", {"numeric", "values (the dtype of `x`) and `i32` indices; `axis` has size `k`"}},
       {"NllLoss", {"`probs` float `[..., C]`; `labels` integer `[...]`", "the dtype of `probs`: a scalar, or `[...]` with `reduction = none`"}},
       {"LayerNorm", {"float; `gamma`, `beta` of shape `[last dim]`", "the type of `x`"}},
+      {"LayerNormGrad", {"float; `gamma` of shape `[last dim]`; `g` of the type of `x`", "`dx` (the type of `x`), `dgamma` and `dbeta` (the type of `gamma`)"}},
       {"GroupNorm", {"float; `gamma`, `beta` of shape `[C]` (axis 1)", "the type of `x`"}},
       {"BatchNorm", {"float; `scale`, `bias`, `mean`, `var` of shape `[C]` (axis 1)", "the type of `x`"}},
       {"MatMul", {"equal; float or `i32`", "NumPy `matmul` shape (1-D promotion, broadcast batch dims)"}},
       {"Conv", {"float, equal; `x` N,C + 1-3 spatial dims, `w` O,I/groups,spatial", "`[N, O, spatial out...]`"}},
       {"Pool", {"numeric; N,C + 1-3 spatial dims", "`[N, C, spatial out...]`"}},
+      {"ConvGradInput", {"float, equal; `g` shaped as the output of conv over `shape` and `w`", "`shape` (conv's input), the dtype of `g`"}},
+      {"ConvGradWeight", {"float, equal; `g` shaped as the output of conv over `x` and `shape`", "`shape` (conv's weights), the dtype of `x`"}},
+      {"MaxPoolGrad", {"float, equal; `g` shaped as the output of max_pool over `x`", "the type of `x`"}},
+      {"AveragePoolGrad", {"float; `g` shaped as the output of average_pool over `shape`", "`shape`, the dtype of `g`"}},
       {"Reshape", {"any", "`shape` (one `-1` inferred), same element count"}},
       {"Flatten", {"any", "1-D, all elements"}},
       {"Transpose", {"any", "the axes of `x` permuted"}},
@@ -109,6 +114,11 @@ std::string absentMeaning(std::string_view op, std::string_view key) {
       {"conv.padding", "0"}, {"conv.dilation", "1 per spatial dim"},
       {"average_pool.stride", "`kernel`"}, {"max_pool.stride", "`kernel`"},
       {"average_pool.padding", "0"}, {"max_pool.padding", "0"},
+      {"conv_grad_input.stride", "1 per spatial dim"}, {"conv_grad_input.padding", "0"},
+      {"conv_grad_input.dilation", "1 per spatial dim"}, {"conv_grad_weight.stride", "1 per spatial dim"},
+      {"conv_grad_weight.padding", "0"}, {"conv_grad_weight.dilation", "1 per spatial dim"},
+      {"average_pool_grad.stride", "`kernel`"}, {"max_pool_grad.stride", "`kernel`"},
+      {"average_pool_grad.padding", "0"}, {"max_pool_grad.padding", "0"},
       {"accumulate_.f", "none (t += x)"}, {"adam_updater.step", "a third operand"},
       {"nll_loss.ignore_index", "none"}, {"group", "all replicas"},
   };
@@ -138,8 +148,13 @@ const std::map<std::string_view, const char*>& opNotes() {
       {"topk", "sorted; gradient for the values"},
       {"nll_loss", "gradient for `probs`"},
       {"layer_norm", "normalises over the last axis"},
+      {"layer_norm_grad", "the gradients of layer_norm for `x`, `gamma` and `beta` given its output gradient `g`"},
       {"batch_norm_inference", "gradient for `x`"},
       {"conv", "NCHW / OIHW; `padding` is `[top, left, bottom, right]` in 2-D"},
+      {"conv_grad_input", "the gradient of conv for `x` (`shape`) given its output gradient `g`; the attributes are conv's"},
+      {"conv_grad_weight", "the gradient of conv for `w` (`shape`) given `x` and the output gradient `g`"},
+      {"max_pool_grad", "`g` goes to the first window element (row-major) equal to the window's maximum; none for a NaN maximum"},
+      {"average_pool_grad", "each output's `g` shared equally by its window's real (non-padding) cells"},
       {"reshape", "one `-1` allowed"},
       {"slice", "NumPy slice semantics, negative indices, clamped"},
       {"dynamic_slice", "out-of-range starts clamp"},
@@ -233,6 +248,7 @@ std::vector<AttrText> attrTexts(const OpInfo& info) {
       a.type = rest;
     }
     if (a.type.starts_with("enum(")) a.type = a.type.substr(5, a.type.size() - 6);
+    if (a.type == "group") a.type = "(stride, group_size)";  // how a grouping is written (ir/grouping.h)
     out.push_back(std::move(a));
   }
   return out;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 
 #include "ir/ir.h"
 #include "ir/op_info.h"
@@ -42,7 +43,32 @@ size_t editDistance(std::string_view a, std::string_view b, size_t bound) {
   return prev[b.size()];
 }
 
+namespace {
+
+bool equalIgnoringCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+// The abbreviation a spelt-out word stands for (`perm` for `permutation`): the
+// longest candidate of at least three characters that `word` starts with.
+std::optional<std::string_view> abbreviationOf(std::string_view word, std::span<const std::string_view> candidates) {
+  constexpr size_t kMinPrefix = 3;
+  std::optional<std::string_view> best;
+  for (std::string_view c : candidates)
+    if (c != word && c.size() >= kMinPrefix && word.starts_with(c) && (!best || c.size() > best->size())) best = c;
+  return best;
+}
+
+}  // namespace
+
 std::optional<std::string> closestName(std::string_view word, std::span<const std::string_view> candidates) {
+  // A name that differs only in case (`%w` for `%W`) is the likeliest slip of all.
+  std::optional<std::string_view> sameLetters;
+  for (std::string_view c : candidates)
+    if (c != word && equalIgnoringCase(c, word) && (!sameLetters || c < *sameLetters)) sameLetters = c;
+  if (sameLetters) return std::string(*sameLetters);
   // Any other one-character name is one edit away: no evidence of a typo.
   if (word.size() < 2) return std::nullopt;
   size_t limit = std::max<size_t>(1, word.size() / 3);
@@ -72,6 +98,7 @@ std::optional<std::string> closestName(std::string_view word, std::span<const st
       best = c;
     }
   }
+  if (!best) best = abbreviationOf(word, candidates);
   if (!best) return std::nullopt;
   return std::string(*best);
 }

@@ -20,9 +20,12 @@ struct OpInfo;
 size_t editDistance(std::string_view a, std::string_view b, size_t bound = SIZE_MAX);
 
 // The candidate closest to `word`, if it is close enough to be a likely typo:
-// at most max(1, len/3) edits (clang's threshold), never `word` itself, nothing
-// for a one-character word. Ties go to the alphabetically first candidate, so
-// the answer does not depend on the candidates' order (hash-map scopes).
+// first one that differs only in case (`%w` for `%W`); else at most max(1, len/3)
+// edits (clang's threshold), nothing for a one-character word; else the
+// abbreviation `word` spells out (`perm` for `permutation`: the longest
+// candidate of at least three characters that `word` starts with).
+// Never `word` itself. Ties go to the alphabetically first candidate, so the
+// answer does not depend on the candidates' order (hash-map scopes).
 std::optional<std::string> closestName(std::string_view word, std::span<const std::string_view> candidates);
 std::optional<std::string> closestName(std::string_view word, const std::vector<std::string>& candidates);
 

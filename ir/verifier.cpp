@@ -124,12 +124,14 @@ void checkAttrDict(const AttrDict& attrs, const OpInfo* info, const std::string&
   for (size_t i = 0; i < attrs.entries.size(); ++i) {
     auto& [key, value] = attrs.entries[i];
     SourceLoc loc = value.loc.valid() ? value.loc : fallback;
+    // A mistake in the key is shown at the key.
+    SourceLoc keyLoc = attrs.keyLoc(i).valid() ? attrs.keyLoc(i) : loc;
     for (size_t j = 0; j < i; ++j)
-      if (attrs.entries[j].first == key) diags.fail(loc, what + "duplicate attribute '" + key + "'");
+      if (attrs.entries[j].first == key) diags.fail(keyLoc, what + "duplicate attribute '" + key + "'");
     const AttrSpec* spec = info ? info->findAttr(key) : nullptr;
     bool placement = false;
     if (!spec) spec = findPlacement(key), placement = spec != nullptr;
-    if (!spec) diags.fail(loc, what + "unknown attribute '" + key + "'" + suggestAttribute(info, key));
+    if (!spec) diags.fail(keyLoc, what + "unknown attribute '" + key + "'" + suggestAttribute(info, key));
     checkAttr(*spec, value, what, fallback, diags);
     if (placement) checkPlacementValue(key, value, what, fallback, options, diags);
   }
@@ -386,8 +388,11 @@ void checkRemoteHome(const Module& m, const Graph& g, const std::string& name, c
                    std::to_string(r->entries) + " entr" + (r->entries == 1 ? "y" : "ies"),
                notes);
   // One home per entry: two variables there would overwrite each other's value.
+  // Only declarations before this one count (the builder has not added it yet;
+  // verifyModule meets it in g.ops), so both report the later declaration.
   for (const auto& other : g.ops) {
-    if (other->code != OpCode::Var || other->results.size() != 1 || other->results[0]->name == name) continue;
+    if (other->code != OpCode::Var || other->results.size() != 1) continue;
+    if (other->results[0]->name == name) break;
     const attrs::Var b{OpCode::Var, other->attrs, other->loc};
     const std::optional<std::string_view> otherRemote = b.remote();
     if (!otherRemote || *otherRemote != r->name || b.offset().value_or(0) != k) continue;

@@ -31,6 +31,7 @@
 #include "ir/op_attrs.h"
 #include "ir/rewriter.h"
 #include "ir/stack.h"
+#include "ir/suggest.h"
 #include "passes/grad_rules.h"
 
 namespace pir {
@@ -542,15 +543,30 @@ bool autodiff(Module& m, Graph& fwd, const std::string& gradName, const AttrDict
   t.rootGradName_ = gradName;
   t.rootFwd_ = &fwd;
   try {
-    for (const auto& [key, value] : directiveAttrs.entries)
-      if (key != "grads_provided" && key != "grads_required")
-        t.fail(value.loc.valid() ? value.loc : loc, "unknown directive attribute '" + key +
-                                                        "' (expected grads_provided, grads_required)");
+    for (size_t i = 0; i < directiveAttrs.entries.size(); ++i) {
+      const auto& [key, value] = directiveAttrs.entries[i];
+      if (key == "grads_provided" || key == "grads_required") continue;
+      SourceLoc at = directiveAttrs.keyLoc(i).valid() ? directiveAttrs.keyLoc(i) : value.loc.valid() ? value.loc : loc;
+      t.fail(at, "unknown directive attribute '" + key + "' (expected grads_provided, grads_required)" +
+                     didYouMean(key, std::vector<std::string>{"grads_provided", "grads_required"}));
+    }
+    // The names a misspelt entry most likely means: the outputs, or the inputs.
+    auto suggestAmong = [&](const std::string& name, bool outputs) {
+      std::vector<std::string> names;
+      if (outputs) {
+        for (const Operand& r : fwd.returns)
+          if (r.kind == Operand::Kind::Value) names.push_back(r.value->name);
+      } else {
+        for (const Value* p : fwd.params) names.push_back(p->name);
+      }
+      std::string suffix = didYouMean(name, names, "%");
+      return suffix.empty() ? suggestValue(fwd, name) : suffix;
+    };
     std::vector<size_t> provided;
     if (directiveAttrs.find("grads_provided")) {
       for (auto& [name, at] : namesOf(directiveAttrs, "grads_provided", t, loc)) {
         const Value* v = fwd.lookup(name);
-        if (!v) t.fail(at, "grads_provided: @" + fwd.name + " has no value %" + name);
+        if (!v) t.fail(at, "grads_provided: @" + fwd.name + " has no value %" + name + suggestAmong(name, true));
         size_t k = 0;
         while (k < fwd.returns.size() && !(fwd.returns[k].kind == Operand::Kind::Value && fwd.returns[k].value == v)) ++k;
         if (k == fwd.returns.size()) t.fail(at, "grads_provided: %" + name + " is not an output of @" + fwd.name);
@@ -572,7 +588,7 @@ bool autodiff(Module& m, Graph& fwd, const std::string& gradName, const AttrDict
       required.emplace();
       for (auto& [name, at] : namesOf(directiveAttrs, "grads_required", t, loc)) {
         const Value* v = fwd.lookup(name);
-        if (!v) t.fail(at, "grads_required: @" + fwd.name + " has no value %" + name);
+        if (!v) t.fail(at, "grads_required: @" + fwd.name + " has no value %" + name + suggestAmong(name, false));
         auto it = std::find(fwd.params.begin(), fwd.params.end(), v);
         if (it == fwd.params.end()) t.fail(at, "grads_required: %" + name + " is not an input of @" + fwd.name);
         if (!isFloat(v->type.dtype)) t.fail(at, "grads_required: %" + name + " is " + v->type.str() + ", not a float tensor");

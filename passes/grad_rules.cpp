@@ -5,7 +5,8 @@
 // back and runs like any other graph. Conventions: `g` is the gradient of the
 // (first) result, `x`, `y` the forward operands, results of the forward op are
 // activations. Broadcasting operands get their gradient summed back to their
-// shape (sumTo). Index manipulations (slice, subsample, pool and conv strides)
+// shape (sumTo). conv and the pools have gradient ops of their own (conv_grad_input,
+// conv_grad_weight, max_pool_grad, average_pool_grad). Index manipulations (slice, subsample)
 // use one idiom, `spread`: gather along an axis from the gradient with one zero
 // slab appended, with a constant index that points at the zero slab wherever
 // nothing lands.
@@ -580,14 +581,11 @@ std::vector<int64_t> allBut(size_t rank, size_t keep) {
 }  // namespace
 
 RULE(LayerNorm) {
-  Value* g = c.grad(0);
-  const size_t rank = g->type.shape.size();
-  Normalised n = normalise(c, c.inValue(0), pir::attrs::LayerNorm{c.op}.epsilon());
-  std::vector<int64_t> lead = allBut(rank, rank - 1);
-  auto sumLead = [&](Value* v) { return lead.empty() ? v : c.emit(OpCode::Sum, {v}, attrs({{"axis", ints(lead)}})); };
-  if (c.wants(2)) c.give(2, sumLead(g));
-  if (c.wants(1)) c.give(1, sumLead(c.emit(OpCode::Mul, {g, n.xhat})));
-  if (c.wants(0)) c.give(0, normaliseBackward(c, n, c.emit(OpCode::Mul, {val(g), c.in(1)})));
+  // One layer_norm_grad gives all three; beta does not enter it.
+  Op* grads = c.b.create(OpCode::LayerNormGrad, {val(c.inValue(0)), val(c.inValue(1)), val(c.grad(0))},
+                         attrs({{"epsilon", Attr::real(pir::attrs::LayerNorm{c.op}.epsilon())}}));
+  for (size_t i = 0; i < 3; ++i)
+    if (c.wants(i)) c.give(i, grads->results[i]);
 }
 RULE(GroupNorm) {
   Value* g = c.grad(0);
@@ -681,196 +679,54 @@ Value* sliceAxes(GradContext& c, Value* v, const std::vector<int64_t>& start, co
                  const std::vector<int64_t>& step, const std::vector<int64_t>& axes) {
   return c.emit(OpCode::Slice, {v}, attrs({{"start", ints(start)}, {"stop", ints(stop)}, {"step", ints(step)}, {"axes", ints(axes)}}));
 }
-// Pads the spatial axes (2..) of v with `value` (begin/end per spatial axis).
-Value* padSpatial(GradContext& c, Value* v, const std::vector<int64_t>& begin, const std::vector<int64_t>& end, double value) {
-  for (size_t i = 0; i < begin.size(); ++i) {
-    const int64_t axis = static_cast<int64_t>(i) + 2;
-    for (int side = 0; side < 2; ++side) {
-      const int64_t n = side == 0 ? begin[i] : end[i];
-      if (n == 0) continue;
-      Shape s = v->type.shape;
-      s[static_cast<size_t>(axis)] = n;
-      Value* slab = c.b.constant(TensorType{v->type.dtype, s}, {value});
-      v = side == 0 ? c.emit(OpCode::Concat, {slab, v}, attrs({{"axis", integer(axis)}}))
-                    : c.emit(OpCode::Concat, {v, slab}, attrs({{"axis", integer(axis)}}));
-    }
-  }
-  return v;
+// The attributes conv's and the pools' gradient ops share with the forward op.
+AttrDict windowAttrs(const Geometry& geo, bool pool) {
+  std::vector<int64_t> pad = geo.padBegin;
+  pad.insert(pad.end(), geo.padEnd.begin(), geo.padEnd.end());
+  AttrDict a = attrs({{"stride", ints(geo.stride)}, {"padding", ints(pad)}});
+  if (pool) a.set("kernel", ints(geo.kernel));
+  else a.set("dilation", ints(geo.dilation));
+  return a;
+}
+Geometry poolGeometry(GradContext& c) {
+  const pir::attrs::View<pir::attrs::kernelFamily("Pool")> pool{c.op};
+  Geometry geo = geometry(c, pool.kernel(), true);
+  if (geo.kernel.size() == 1 && geo.nd > 1) geo.kernel.assign(geo.nd, geo.kernel[0]);
+  if (pool.stride().value_or(std::vector<int64_t>{}).empty()) geo.stride = geo.kernel;
+  return geo;
 }
 }  // namespace
 
 RULE(Conv) {
+  // conv_grad_weight and conv_grad_input: the forward conv's attributes, and the shape
+  // of the gradient they produce.
   const Shape xs = c.inType(0).shape, ws = c.inType(1).shape;
-  Geometry geo = geometry(c, Shape(ws.begin() + 2, ws.end()), false);
-  const int64_t groups = pir::attrs::Conv{c.op}.groups();
-  const int64_t N = xs[0], C = xs[1], O = ws[0], Cg = ws[1], Og = O / groups;
+  const Geometry geo = geometry(c, Shape(ws.begin() + 2, ws.end()), false);
+  AttrDict a = windowAttrs(geo, false);
+  a.set("groups", integer(pir::attrs::Conv{c.op}.groups()));
   Value* g = c.grad(0);
-  const size_t nd = geo.nd;
-  std::vector<int64_t> spatialAxes(nd);
-  std::iota(spatialAxes.begin(), spatialAxes.end(), 2);
   if (c.wants(1)) {
-    // dW[o, c', k] = sum_{n,p} g[n, o, p] x_pad[n, group(o)*Cg + c', p*s + k*d]: a grouped
-    // conv of x (channels become batch) with g (batch becomes channels), stride and
-    // dilation swapped.
-    Value* x = c.inValue(0);
-    Shape split{N, groups, Cg};
-    split.insert(split.end(), geo.in.begin(), geo.in.end());
-    std::vector<int64_t> perm{2, 1, 0};
-    for (size_t i = 0; i < nd; ++i) perm.push_back(static_cast<int64_t>(3 + i));
-    Shape merged{Cg, groups * N};
-    merged.insert(merged.end(), geo.in.begin(), geo.in.end());
-    Value* xr = c.reshape(transpose(c, c.reshape(x, split), perm), merged);
-    std::vector<int64_t> gperm{1, 0};
-    for (size_t i = 0; i < nd; ++i) gperm.push_back(static_cast<int64_t>(2 + i));
-    Value* gr = transpose(c, g, gperm);  // [O, N, out...]
-    std::vector<int64_t> pad = geo.padBegin;
-    pad.insert(pad.end(), geo.padEnd.begin(), geo.padEnd.end());
-    Value* r = c.emit(OpCode::Conv, {xr, gr},
-                      attrs({{"stride", ints(geo.dilation)}, {"dilation", ints(geo.stride)}, {"padding", ints(pad)},
-                             {"groups", integer(groups)}}));  // [Cg, O, K'...], K' >= K
-    Shape rs = r->type.shape;
-    bool trim = false;
-    for (size_t i = 0; i < nd; ++i) trim = trim || rs[2 + i] != ws[2 + i];
-    if (trim)
-      r = sliceAxes(c, r, std::vector<int64_t>(nd, 0), std::vector<int64_t>(ws.begin() + 2, ws.end()),
-                    std::vector<int64_t>(nd, 1), spatialAxes);
-    c.give(1, transpose(c, r, gperm));
+    AttrDict aw = a;
+    aw.set("shape", ints(ws));
+    c.give(1, c.emit(OpCode::ConvGradWeight, {c.inValue(0), g}, aw));
   }
   if (c.wants(0)) {
-    // dx = full correlation of g (zeros inserted between strided positions) with
-    // the flipped, group-transposed kernel; the padding is then cut off.
-    Value* gu = g;
-    for (size_t i = 0; i < nd; ++i) {
-      const int64_t up = geo.stride[i] * (geo.out[i] - 1) + 1;
-      if (geo.out[i] == 0) continue;
-      gu = unselect(c, gu, static_cast<int64_t>(2 + i), up, 0, geo.stride[i]);
-    }
-    Value* w = c.inValue(1);
-    std::vector<int64_t> starts(nd, -1), stops(nd), steps(nd, -1);
-    for (size_t i = 0; i < nd; ++i) stops[i] = -ws[2 + i] - 1;
-    Value* flipped = sliceAxes(c, w, starts, stops, steps, spatialAxes);
-    Shape ksp(ws.begin() + 2, ws.end());
-    Shape s5{groups, Og, Cg};
-    s5.insert(s5.end(), ksp.begin(), ksp.end());
-    std::vector<int64_t> perm{0, 2, 1};
-    for (size_t i = 0; i < nd; ++i) perm.push_back(static_cast<int64_t>(3 + i));
-    Shape wt{groups * Cg, Og};
-    wt.insert(wt.end(), ksp.begin(), ksp.end());
-    Value* wr = c.reshape(transpose(c, c.reshape(flipped, s5), perm), wt);  // [C, Og, k...]
-    std::vector<int64_t> padB(nd), padE(nd), cropB(nd), extent(nd);
-    for (size_t i = 0; i < nd; ++i) {
-      const int64_t span = geo.dilation[i] * (ksp[i] - 1);
-      const int64_t padded = geo.in[i] + geo.padBegin[i] + geo.padEnd[i];
-      const int64_t covered = geo.stride[i] * (geo.out[i] - 1) + 1 + span;
-      const int64_t netB = span - geo.padBegin[i];
-      const int64_t netE = span + (padded - covered) - geo.padEnd[i];
-      padB[i] = std::max<int64_t>(0, netB);
-      padE[i] = std::max<int64_t>(0, netE);
-      cropB[i] = std::max<int64_t>(0, -netB);
-      extent[i] = cropB[i] + geo.in[i];
-    }
-    std::vector<int64_t> pad = padB;
-    pad.insert(pad.end(), padE.begin(), padE.end());
-    Value* dx = c.emit(OpCode::Conv, {gu, wr},
-                       attrs({{"dilation", ints(geo.dilation)}, {"padding", ints(pad)}, {"groups", integer(groups)}}));
-    bool crop = false;
-    for (size_t i = 0; i < nd; ++i) crop = crop || cropB[i] != 0 || dx->type.shape[2 + i] != geo.in[i];
-    if (crop) dx = sliceAxes(c, dx, cropB, extent, std::vector<int64_t>(nd, 1), spatialAxes);
-    (void)C;
-    c.give(0, dx);
+    a.set("shape", ints(xs));
+    c.give(0, c.emit(OpCode::ConvGradInput, {g, c.inValue(1)}, a));
   }
 }
-
-namespace {
-// Calls f(offset, start per axis) for every kernel offset, row-major.
-template <class F> void forEachOffset(const std::vector<int64_t>& kernel, F&& f) {
-  std::vector<int64_t> k(kernel.size(), 0);
-  for (;;) {
-    f(k);
-    size_t i = kernel.size();
-    while (i-- > 0) {
-      if (++k[i] < kernel[i]) break;
-      k[i] = 0;
-    }
-    if (i == static_cast<size_t>(-1)) return;
-  }
-}
-// The window elements at kernel offset k of the padded input: xp[.., k + p*s, ..].
-Value* windowAt(GradContext& c, Value* xp, const Geometry& geo, const std::vector<int64_t>& k) {
-  std::vector<int64_t> start(geo.nd), stop(geo.nd), axes(geo.nd);
-  for (size_t i = 0; i < geo.nd; ++i) {
-    start[i] = k[i];
-    stop[i] = k[i] + geo.stride[i] * (geo.out[i] - 1) + 1;
-    axes[i] = static_cast<int64_t>(2 + i);
-  }
-  return sliceAxes(c, xp, start, stop, geo.stride, axes);
-}
-// Places v (output-shaped) back at k + p*s in the padded input's spatial frame.
-Value* placeAt(GradContext& c, Value* v, const Geometry& geo, const std::vector<int64_t>& k) {
-  for (size_t i = 0; i < geo.nd; ++i) {
-    const int64_t padded = geo.in[i] + geo.padBegin[i] + geo.padEnd[i];
-    v = unselect(c, v, static_cast<int64_t>(2 + i), padded, k[i], geo.stride[i]);
-  }
-  return v;
-}
-Value* cropPadding(GradContext& c, Value* v, const Geometry& geo) {
-  bool any = false;
-  std::vector<int64_t> start(geo.nd), stop(geo.nd), axes(geo.nd);
-  for (size_t i = 0; i < geo.nd; ++i) {
-    start[i] = geo.padBegin[i];
-    stop[i] = geo.padBegin[i] + geo.in[i];
-    axes[i] = static_cast<int64_t>(2 + i);
-    any = any || geo.padBegin[i] || geo.padEnd[i];
-  }
-  return any ? sliceAxes(c, v, start, stop, std::vector<int64_t>(geo.nd, 1), axes) : v;
-}
-}  // namespace
 
 RULE(MaxPool) {
   // Each output's gradient goes to the first window element (row-major) equal to
-  // the maximum; padding cells hold -inf and are never chosen.
-  const pir::attrs::View<pir::attrs::kernelFamily("Pool")> pool{c.op};
-  Geometry geo = geometry(c, pool.kernel(), true);
-  if (geo.kernel.size() == 1 && geo.nd > 1) geo.kernel.assign(geo.nd, geo.kernel[0]);
-  if (pool.stride().value_or(std::vector<int64_t>{}).empty()) geo.stride = geo.kernel;
-  Value* g = c.grad(0);
-  const DType dt = g->type.dtype;
-  Value* xp = padSpatial(c, c.inValue(0), geo.padBegin, geo.padEnd, -INFINITY);
-  Value* y = c.out(0);
-  Value* taken = nullptr;  // bool: an earlier offset already took the output's gradient
-  Value* acc = nullptr;
-  forEachOffset(geo.kernel, [&](const std::vector<int64_t>& k) {
-    Value* hit = c.emit(OpCode::Equal, {windowAt(c, xp, geo, k), y});
-    Value* mine = taken ? c.emit(OpCode::LogicalAnd, {hit, c.emit(OpCode::LogicalNot, {taken})}) : hit;
-    taken = taken ? c.emit(OpCode::LogicalOr, {taken, hit}) : hit;
-    Value* part = placeAt(c, mulBy(c, g, maskOf(c, mine, dt)), geo, k);
-    acc = acc ? c.emit(OpCode::Add, {acc, part}) : part;
-  });
-  c.give(0, cropPadding(c, acc, geo));
+  // the maximum; padding cells are never chosen (max_pool_grad).
+  c.give(0, c.emit(OpCode::MaxPoolGrad, {c.inValue(0), c.grad(0)}, windowAttrs(poolGeometry(c), true)));
 }
 RULE(AveragePool) {
-  // Each output averages its real (non-padding) cells: they get g / count.
-  const pir::attrs::View<pir::attrs::kernelFamily("Pool")> pool{c.op};
-  Geometry geo = geometry(c, pool.kernel(), true);
-  if (geo.kernel.size() == 1 && geo.nd > 1) geo.kernel.assign(geo.nd, geo.kernel[0]);
-  if (pool.stride().value_or(std::vector<int64_t>{}).empty()) geo.stride = geo.kernel;
-  Value* g = c.grad(0);
-  const DType dt = g->type.dtype;
-  Shape ones = c.inType(0).shape;
-  ones[0] = ones[1] = 1;
-  Value* realp = padSpatial(c, c.b.constant(TensorType{dt, ones}, {1.0}), geo.padBegin, geo.padEnd, 0.0);
-  Value* count = nullptr;
-  forEachOffset(geo.kernel, [&](const std::vector<int64_t>& k) {
-    Value* w = windowAt(c, realp, geo, k);
-    count = count ? c.emit(OpCode::Add, {count, w}) : w;
-  });
-  Value* share = c.emit(OpCode::Div, {g, count});
-  Value* acc = nullptr;
-  forEachOffset(geo.kernel, [&](const std::vector<int64_t>& k) {
-    Value* part = placeAt(c, mulBy(c, share, windowAt(c, realp, geo, k)), geo, k);
-    acc = acc ? c.emit(OpCode::Add, {acc, part}) : part;
-  });
-  c.give(0, cropPadding(c, acc, geo));
+  // Each output averages its real (non-padding) cells: they get g / count
+  // (average_pool_grad).
+  AttrDict a = windowAttrs(poolGeometry(c), true);
+  a.set("shape", ints(c.inType(0).shape));
+  c.give(0, c.emit(OpCode::AveragePoolGrad, {c.grad(0)}, a));
 }
 
 // ---- shapes ------------------------------------------------------------------------------------

@@ -7,17 +7,23 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include <cctype>
+#include <climits>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <span>
+#include <map>
 #include <sstream>
 #include <string_view>
 
 #include "frontend/builder.h"
 #include "api/session_driver.h"
+#include "frontend/keyword_docs.h"
 #include "frontend/recovery.h"
 #include "importers/onnx/importer.h"
 #include "ir/interrupt.h"
@@ -80,237 +86,6 @@ constexpr int kProgramError = 1;
 constexpr int kUsageError = 2;
 // --threads: replica threads are real threads; beyond this a run would only thrash.
 constexpr int kMaxThreads = 4096;
-
-struct CommandHelp {
-  std::string_view name;
-  std::string_view synopsis;  // after "usage: pir "
-  std::string_view summary;   // one line, for `pir --help`
-  std::string_view details;   // options, for `pir help CMD`
-};
-
-constexpr CommandHelp kCommands[] = {
-    {"repl", "repl [FILE] [--max-memory=BYTES] [--max-steps=N] [-Werror] [-w]", "the interactive REPL (also `pir` with no arguments)",
-     "Reads statements and meta-commands (:help) one at a time; with FILE, loads it first.\n"
-     "When standard input is not a terminal there is no prompt; the exit status is 1\n"
-     "if any input failed.\n"
-     "  --max-memory=BYTES   host memory budget for tensors (K/M/G/T suffixes; default 3/4 of RAM)\n"
-     "  --max-steps=N        work budget of the session, runs and echo previews together (as for run)\n"
-     "  -Werror / -w         warnings become errors / are not shown\n"},
-    {"run", "run FILE [--passes=LIST] [--trace] [--no-fuse] [--profile] [--threads=N] [--verify-each] [--max-memory=BYTES] [--max-steps=N] [--feed NAME=DATA.npy]... [--save NAME=OUT.npy]... [-Werror] [-w]",
-     "parse, verify, apply passes and run the session commands",
-     "Options:\n"
-     "  --passes=LIST   comma-separated pass pipeline, run in order\n"
-     "  --trace         trace every executed op to standard error: its value and time\n"
-     "  --no-fuse       one instruction per elementwise op (no fused chains)\n"
-     "  --profile       report memory and cycle estimates to standard error after the run\n"
-     "  --threads=N     run replicas on N threads\n"
-     "  --verify-each   verify the IR after every pass\n"
-     "  --max-memory=BYTES   host memory budget for tensors (K/M/G/T suffixes; default 3/4 of RAM;\n"
-     "                       also PIR_MAX_MEMORY)\n"
-     "  --max-steps=N   work budget of all runs together, per replica: an instruction is one step\n"
-     "                  plus one per 64 elements it touches (a matmul: per multiply-add); the run\n"
-     "                  that would exceed it fails at that op (default: unlimited)\n"
-     "  --feed NAME=DATA.npy   feed h2d stream $NAME from DATA.npy before the file's first run\n"
-     "                  (or the default run); repeatable\n"
-     "  --save NAME=OUT.npy    after the last run, save $NAME (or %NAME) to OUT.npy; repeatable\n"
-     "  -Werror         warnings are errors (exit status 1)\n"
-     "  -w              warnings are not shown\n"
-     "A file with no session command runs once and prints every d2h stream.\n"},
-    {"check", "check FILE [-Werror] [-w]", "parse and verify; silent on success",
-     "Exit status 0 if FILE is a valid program, 1 with diagnostics on standard error if not.\n"
-     "Warnings go to standard error and leave the status 0.\n"
-     "  -Werror   warnings are errors (exit status 1)\n"
-     "  -w        warnings are not shown\n"},
-    {"opt", "opt FILE [--passes=LIST] [--print-after-each] [--verify-each] [-o OUT] [-Werror] [-w]",
-     "print the canonical IR after the passes",
-     "Options:\n"
-     "  --passes=LIST        comma-separated pass pipeline, run in order\n"
-     "  --print-after-each   print the IR after every pass (to standard output)\n"
-     "  --verify-each        verify the IR after every pass\n"
-     "  -o OUT               write the result to OUT (atomically) instead of standard output\n"
-     "  -Werror / -w         warnings become errors / are not shown\n"},
-    {"import", "import MODEL.onnx [-o OUT.pir] [--input-shape NAME=D0,D1,...]...",
-     "import an ONNX model as a .pir program (docs/importing.md)",
-     "Writes OUT.pir (default: MODEL with the extension .pir) and, beside it, one .npy file per\n"
-     "large initializer. Nothing is written when the import fails (exit 1).\n"
-     "Options:\n"
-     "  -o OUT.pir                     where to write the program\n"
-     "  --input-shape NAME=D0,D1,...   fix the dims of graph input NAME (its ONNX name); repeatable\n"},
-    {"dot", "dot FILE [--graph=@g] [-o OUT]", "Graphviz DOT of the graphs",
-     "Options:\n"
-     "  --graph=@g   only graph @g\n"
-     "  -o OUT       write to OUT instead of standard output\n"},
-    {"profile", "profile FILE [--passes=LIST] [--json=OUT] [--timeline=OUT] [--mapping] [--max-memory=BYTES] [-Werror] [-w]",
-     "run, then report memory and cycle estimates",
-     "Options:\n"
-     "  --passes=LIST    comma-separated pass pipeline, run before the session commands\n"
-     "  --json=OUT       also write the report as JSON to OUT (docs/profile-schema.md)\n"
-     "  --timeline=OUT   write the phases as a Chrome trace (Perfetto, chrome://tracing)\n"
-     "  --mapping        also list the tile mapping of every tensor\n"
-     "  --max-memory=BYTES   host memory budget for tensors (as for run)\n"
-     "  -Werror / -w     warnings become errors / are not shown\n"},
-    {"disasm", "disasm FILE [--passes=LIST] [--no-fuse]", "the VM bytecode of every graph, with source locations",
-     "Options:\n"
-     "  --passes=LIST   comma-separated pass pipeline, run before compiling\n"
-     "  --no-fuse       one instruction per elementwise op (no fused chains)\n"},
-    {"help", "help [CMD | ops | OP]", "usage of CMD; the op reference (`help ops`); one op in full",
-     "  help CMD               the options of CMD\n"
-     "  help ops               every op: operands, attributes and defaults, gradient\n"
-     "  help ops --markdown    the same as docs/ops.md (with dtype rules and result types)\n"
-     "  help OP                one op: attributes, dtype rules, result type, gradient,\n"
-     "                         in-place variant, aliases (e.g. `pir help matmul`)\n"},
-};
-
-const CommandHelp* findCommand(std::string_view name) {
-  for (const CommandHelp& c : kCommands)
-    if (c.name == name) return &c;
-  return nullptr;
-}
-
-void printGeneralHelp(std::ostream& out) {
-  out << "usage: pir <command> [options]\n"
-         "       pir --help | --version\n\n"
-         "Commands:\n";
-  for (const CommandHelp& c : kCommands) {
-    std::string left(c.synopsis.substr(0, c.synopsis.find(" [-")));
-    out << "  " << left;
-    for (size_t i = left.size(); i < 16; ++i) out << ' ';
-    out << ' ' << c.summary << '\n';
-  }
-  out << "\nFILE may be '-' for standard input. `pir help CMD` shows the options of CMD.\n"
-         "Exit status: 0 success, 1 the program is wrong, 2 bad command line or unreadable file.\n";
-}
-
-void printCommandHelp(const CommandHelp& c, std::ostream& out) {
-  std::string summary(c.summary);
-  summary[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(summary[0])));
-  out << "usage: pir " << c.synopsis << "\n\n" << summary << ".\n";
-  if (!c.details.empty()) out << '\n' << c.details;
-  if (c.synopsis.find("--passes") != std::string_view::npos) {
-    out << "\nPasses:";
-    if (passes::registeredPasses().empty()) out << " " << passes::passListText();
-    out << '\n';
-    for (const passes::PassInfo& p : passes::registeredPasses()) {
-      out << "  " << p.name;
-      for (size_t i = p.name.size(); i < 16; ++i) out << ' ';
-      out << ' ' << p.summary << '\n';
-    }
-  }
-}
-
-int usageError(std::ostream& err, const std::string& message, const CommandHelp* command) {
-  err << "pir: error: " << message << '\n';
-  if (command)
-    err << "usage: pir " << command->synopsis << '\n';
-  else
-    err << "see 'pir --help'\n";
-  return kUsageError;
-}
-
-// The command line of one subcommand: flags it knows, one or more positionals.
-class ArgReader {
- public:
-  ArgReader(const std::vector<std::string>& args, size_t first, const CommandHelp& command, std::ostream& err)
-      : args_(args), pos_(first), command_(command), err_(err) {}
-
-  bool done() const { return pos_ >= args_.size(); }
-  const std::string& peek() const { return args_[pos_]; }
-  void skip() { ++pos_; }
-
-  // `--name=VALUE` or `--name VALUE` (and `-o VALUE`). Returns false if this
-  // is not that flag; sets `failed` if the value is missing.
-  bool valueFlag(std::string_view name, std::string& value) {
-    const std::string& a = args_[pos_];
-    lastFlag = name;
-    if (a == name) {
-      if (pos_ + 1 >= args_.size()) {
-        failed = true;
-        usageError(err_, "option '" + std::string(name) + "' needs a value", &command_);
-        return true;
-      }
-      value = args_[pos_ + 1];
-      pos_ += 2;
-      return true;
-    }
-    if (a.size() > name.size() && a.compare(0, name.size(), name) == 0 && a[name.size()] == '=') {
-      value = a.substr(name.size() + 1);
-      ++pos_;
-      return true;
-    }
-    return false;
-  }
-  bool boolFlag(std::string_view name) {
-    if (args_[pos_] != name) return false;
-    ++pos_;
-    return true;
-  }
-
-  bool failed = false;
-  std::string_view lastFlag;  // the flag valueFlag last looked for
-
- private:
-  const std::vector<std::string>& args_;
-  size_t pos_;
-  const CommandHelp& command_;
-  std::ostream& err_;
-};
-
-bool isOption(const std::string& a) { return a.size() > 1 && a[0] == '-'; }
-
-// Splits and checks a --passes list against the pass manager's names.
-bool parsePassList(const std::string& text, std::vector<std::string>& passes, const CommandHelp& command,
-                   std::ostream& err) {
-  std::string error;
-  std::optional<passes::Pipeline> pipeline = passes::parsePipeline(text, error);
-  if (!pipeline) {
-    usageError(err, "--passes=" + text + ": " + error, &command);
-    return false;
-  }
-  for (const passes::PassInfo* p : *pipeline) passes.emplace_back(p->name);
-  return true;
-}
-
-// Reads `pir CMD FILE [flags]`: exactly one positional FILE unless `optionalFile`.
-// `flag` handles the command's own flags; returns false on a usage error.
-template <class FlagFn>
-bool readCommandLine(const std::vector<std::string>& args, const CommandHelp& command, std::ostream& err,
-                     std::optional<std::string>& file, bool optionalFile, FlagFn flag) {
-  ArgReader reader(args, 1, command, err);
-  bool optionsEnded = false;  // after `--`, everything is a FILE (e.g. one named "-x.pir")
-  while (!reader.done()) {
-    const std::string& a = reader.peek();
-    if (!optionsEnded && a == "--") {
-      optionsEnded = true;
-      reader.skip();
-      continue;
-    }
-    if (!optionsEnded && isOption(a)) {
-      if (!flag(reader)) {
-        if (!reader.failed) usageError(err, "unknown option '" + a + "' for '" + std::string(command.name) + "'", &command);
-        return false;
-      }
-      if (reader.failed) return false;
-      continue;
-    }
-    if (file) {
-      usageError(err, "unexpected argument '" + a + "'", &command);
-      return false;
-    }
-    file = a;
-    reader.skip();
-  }
-  if (!file && !optionalFile) {
-    usageError(err, "'" + std::string(command.name) + "' needs a FILE", &command);
-    return false;
-  }
-  return true;
-}
-
-bool wantsHelp(const std::vector<std::string>& args) {
-  for (size_t i = 1; i < args.size(); ++i)
-    if (args[i] == "--help" || args[i] == "-h") return true;
-  return false;
-}
 
 // Parses and verifies FILE into `module`, its commands into `script` (when
 // given; else they are checked and dropped). Returns an exit status.
@@ -375,6 +150,549 @@ int optCommand(const OptOptions& o, std::istream& in, std::ostream& out, std::os
   return kOk;
 }
 
+// ---- the command table ---------------------------------------------------------
+// Every command of `pir` is one row of kCommands: its usage line, `pir --help`
+// entry and `pir help CMD` text are generated from the row and its options, and
+// its handler receives the parsed command line.
+
+struct Streams {
+  std::istream& in;
+  std::ostream& out;
+  std::ostream& err;
+};
+
+// The command line as read: the positional argument and every option of any
+// command (each handler reads those of its own row; the others keep their defaults).
+struct CommandLine {
+  std::optional<std::string> positional;  // FILE, or help's topic
+  std::vector<std::string> passes;
+  bool trace = false, fuse = true, profile = false, verifyEach = false, printAfterEach = false, mapping = false,
+       markdown = false;
+  int threads = 0;
+  uint64_t maxSteps = 0;
+  std::optional<uint64_t> maxMemory;
+  std::vector<NamedPath> feeds, saves;
+  std::optional<std::string> json, timeline, graph, output;
+  WarningPolicy warnings = WarningPolicy::Report;
+  uint64_t previewSteps = 0;                            // repl --preview-steps
+  std::map<std::string, std::vector<int64_t>> inputShapes;  // import --input-shape
+};
+
+// One option: a switch `--name`, or `--name=VALUE` / `--name VALUE` (`-o VALUE`).
+// `apply` stores it; it returns false, with `problem` set, when the value is bad.
+struct OptionSpec {
+  std::string_view name;
+  std::string_view value;  // the value's placeholder; empty for a switch
+  bool repeatable;
+  std::string_view help;  // a line break continues the text under the first line
+  bool (*apply)(CommandLine&, const std::string& value, std::string& problem);
+};
+
+bool parsePositive(const std::string& text, unsigned long long max, unsigned long long& n) {
+  char* end = nullptr;
+  errno = 0;
+  if (text.empty() || text[0] < '0' || text[0] > '9') return false;
+  n = std::strtoull(text.c_str(), &end, 10);
+  return *end == '\0' && errno == 0 && n >= 1 && n <= max;
+}
+
+// A file the run will read: it is opened now, so a missing one is a command-line
+// error (exit 2) before anything runs.
+bool readableFile(const std::string& path, std::string& problem) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) {
+    problem = "cannot read " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  std::fclose(f);
+  return true;
+}
+
+// A file the run will write: its folder must exist and be writable, and the path
+// must not be a folder, so a mistyped path fails before the run, not after it.
+bool writableTarget(const std::string& path, std::string& problem) {
+  const std::string dir = baseDirOf(path);
+  struct stat info {};
+  if (::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) {
+    problem = "cannot write " + path + ": " + std::strerror(EISDIR);
+    return false;
+  }
+  if (::access(dir.c_str(), W_OK) != 0) {
+    problem = "cannot write into " + dir + ": " + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+bool applyNamedPath(std::vector<NamedPath>& list, const std::string& value, bool (*check)(const std::string&, std::string&),
+                    std::string& problem) {
+  NamedPath named;
+  if (!parseNamedPath(value, named, problem) || !check(named.path, problem)) return false;
+  list.push_back(std::move(named));
+  return true;
+}
+
+// Each option is defined once; the rows of kCommands point at the ones they take.
+constexpr OptionSpec kPasses{"--passes", "LIST", false,
+                             "comma-separated pass pipeline, run in order (listed below)",
+                             [](CommandLine& c, const std::string& v, std::string& problem) {
+                               std::optional<passes::Pipeline> pipeline = passes::parsePipeline(v, problem);
+                               if (!pipeline) return false;
+                               for (const passes::PassInfo* p : *pipeline) c.passes.emplace_back(p->name);
+                               return true;
+                             }};
+constexpr OptionSpec kTrace{"--trace", "", false, "trace every executed op to standard error: its value and time",
+                            [](CommandLine& c, const std::string&, std::string&) { return c.trace = true; }};
+constexpr OptionSpec kNoFuse{"--no-fuse", "", false, "one instruction per elementwise op (no fused chains)",
+                             [](CommandLine& c, const std::string&, std::string&) {
+                               c.fuse = false;
+                               return true;
+                             }};
+constexpr OptionSpec kProfile{"--profile", "", false,
+                              "report memory and cycle estimates to standard error after the run",
+                              [](CommandLine& c, const std::string&, std::string&) { return c.profile = true; }};
+constexpr OptionSpec kJson{"--json", "OUT", false, "also write the profile as JSON to OUT (docs/profile-schema.md)",
+                           [](CommandLine& c, const std::string& v, std::string& problem) {
+                             c.json = v;
+                             return writableTarget(v, problem);
+                           }};
+constexpr OptionSpec kTimeline{"--timeline", "OUT", false,
+                               "write the profile's phases as a Chrome trace (Perfetto, chrome://tracing)",
+                               [](CommandLine& c, const std::string& v, std::string& problem) {
+                                 c.timeline = v;
+                                 return writableTarget(v, problem);
+                               }};
+constexpr OptionSpec kMapping{"--mapping", "", false, "also list the tile mapping of every tensor",
+                              [](CommandLine& c, const std::string&, std::string&) { return c.mapping = true; }};
+constexpr OptionSpec kThreads{"--threads", "N", false, "run replicas on N threads",
+                              [](CommandLine& c, const std::string& v, std::string& problem) {
+                                unsigned long long n = 0;
+                                if (!parsePositive(v, kMaxThreads, n)) {
+                                  problem = "needs an integer from 1 to " + std::to_string(kMaxThreads) + ", got '" + v + "'";
+                                  return false;
+                                }
+                                c.threads = static_cast<int>(n);
+                                return true;
+                              }};
+constexpr OptionSpec kVerifyEach{"--verify-each", "", false, "verify the IR after every pass",
+                                 [](CommandLine& c, const std::string&, std::string&) { return c.verifyEach = true; }};
+constexpr OptionSpec kPrintAfterEach{
+    "--print-after-each", "", false, "print the IR after every pass (to standard output)",
+    [](CommandLine& c, const std::string&, std::string&) { return c.printAfterEach = true; }};
+constexpr OptionSpec kMaxMemory{"--max-memory", "BYTES", false,
+                                "host memory budget for tensors (K/M/G/T suffixes; default 3/4 of RAM;\n"
+                                "also PIR_MAX_MEMORY)",
+                                [](CommandLine& c, const std::string& v, std::string& problem) {
+                                  c.maxMemory = vm::parseByteSize(v);
+                                  if (!c.maxMemory)
+                                    problem = "needs a positive byte count (optionally with K, M, G or T), got '" + v + "'";
+                                  return c.maxMemory.has_value();
+                                }};
+constexpr OptionSpec kMaxSteps{"--max-steps", "N", false,
+                               "work budget of all runs together, per replica: an instruction is one step\n"
+                               "plus one per 64 elements it touches (a matmul: per multiply-add); the run\n"
+                               "that would exceed it fails at that op (default: unlimited)",
+                               [](CommandLine& c, const std::string& v, std::string& problem) {
+                                 unsigned long long n = 0;
+                                 if (!parsePositive(v, ULLONG_MAX, n)) {
+                                   problem = "needs a positive integer, got '" + v + "'";
+                                   return false;
+                                 }
+                                 c.maxSteps = n;
+                                 return true;
+                               }};
+constexpr OptionSpec kFeed{"--feed", "NAME=DATA.npy", true,
+                           "feed h2d stream $NAME from DATA.npy before the file's first run\n"
+                           "(or the default run)",
+                           [](CommandLine& c, const std::string& v, std::string& problem) {
+                             return applyNamedPath(c.feeds, v, readableFile, problem);
+                           }};
+constexpr OptionSpec kSave{"--save", "NAME=OUT.npy", true, "after the last run, save $NAME (or %NAME) to OUT.npy",
+                           [](CommandLine& c, const std::string& v, std::string& problem) {
+                             return applyNamedPath(c.saves, v, writableTarget, problem);
+                           }};
+constexpr OptionSpec kOutput{"-o", "OUT", false, "write the result to OUT (atomically) instead of standard output",
+                             [](CommandLine& c, const std::string& v, std::string&) {
+                               c.output = v;
+                               return true;
+                             }};
+constexpr OptionSpec kGraph{"--graph", "@g", false, "only graph @g",
+                            [](CommandLine& c, const std::string& v, std::string&) {
+                              c.graph = v.starts_with("@") ? v.substr(1) : v;
+                              return true;
+                            }};
+constexpr OptionSpec kWerror{"-Werror", "", false, "warnings are errors (exit status 1)",
+                             [](CommandLine& c, const std::string&, std::string&) {
+                               c.warnings = WarningPolicy::Error;
+                               return true;
+                             }};
+constexpr OptionSpec kNoWarnings{"-w", "", false, "warnings are not shown",
+                                 [](CommandLine& c, const std::string&, std::string&) {
+                                   c.warnings = WarningPolicy::Ignore;
+                                   return true;
+                                 }};
+constexpr OptionSpec kPreviewSteps{"--preview-steps", "N", false,
+                                  "the step budget of each echo preview (default 16777216); a preview that\n"
+                                  "would exceed it is skipped and the echo says so",
+                                  [](CommandLine& c, const std::string& v, std::string& problem) {
+                                    unsigned long long n = 0;
+                                    if (!parsePositive(v, ULLONG_MAX, n)) {
+                                      problem = "needs a positive integer, got '" + v + "'";
+                                      return false;
+                                    }
+                                    c.previewSteps = n;
+                                    return true;
+                                  }};
+constexpr OptionSpec kModelOutput{"-o", "OUT.pir", false, "where to write the program",
+                                  [](CommandLine& c, const std::string& v, std::string&) {
+                                    c.output = v;
+                                    return true;
+                                  }};
+constexpr OptionSpec kInputShape{"--input-shape", "NAME=D0,D1,...", true,
+                                 "fix the dims of graph input NAME (its ONNX name)",
+                                 [](CommandLine& c, const std::string& v, std::string& problem) {
+                                   std::string inputName;
+                                   std::vector<int64_t> dims;
+                                   if (!onnx_import::parseInputShape(v, inputName, dims, problem)) return false;
+                                   c.inputShapes[inputName] = dims;
+                                   return true;
+                                 }};
+constexpr OptionSpec kMarkdown{"--markdown", "", false, "with `ops` or `keywords`: the Markdown of the docs",
+                               [](CommandLine& c, const std::string&, std::string&) { return c.markdown = true; }};
+
+struct CommandSpec;
+using Handler = int (*)(const CommandSpec&, const CommandLine&, Streams&);
+
+struct CommandSpec {
+  std::string_view name;
+  std::string_view positional;  // "FILE" (required), or bracketed when optional: "[FILE]"
+  std::string_view summary;     // one line, for `pir --help`
+  std::string_view description;  // `pir help CMD`, before the options (may be empty)
+  std::span<const OptionSpec* const> options;
+  Handler handler;
+};
+
+int replHandler(const CommandSpec&, const CommandLine&, Streams&);
+int runHandler(const CommandSpec&, const CommandLine&, Streams&);
+int checkHandler(const CommandSpec&, const CommandLine&, Streams&);
+int optHandler(const CommandSpec&, const CommandLine&, Streams&);
+int dotHandler(const CommandSpec&, const CommandLine&, Streams&);
+int profileHandler(const CommandSpec&, const CommandLine&, Streams&);
+int disasmHandler(const CommandSpec&, const CommandLine&, Streams&);
+int helpHandler(const CommandSpec&, const CommandLine&, Streams&);
+int importHandler(const CommandSpec&, const CommandLine&, Streams&);
+
+constexpr const OptionSpec* kReplOptions[] = {&kMaxMemory, &kMaxSteps, &kPreviewSteps, &kWerror, &kNoWarnings};
+constexpr const OptionSpec* kImportOptions[] = {&kModelOutput, &kInputShape};
+constexpr const OptionSpec* kCheckOptions[] = {&kWerror, &kNoWarnings};
+constexpr const OptionSpec* kRunOptions[] = {&kPasses,     &kTrace,    &kNoFuse,    &kProfile,   &kJson,
+                                             &kTimeline,   &kThreads,  &kVerifyEach, &kMaxMemory, &kMaxSteps,
+                                             &kFeed,       &kSave,     &kWerror,    &kNoWarnings};
+constexpr const OptionSpec* kOptOptions[] = {&kPasses, &kPrintAfterEach, &kVerifyEach, &kOutput, &kWerror, &kNoWarnings};
+constexpr const OptionSpec* kDotOptions[] = {&kGraph, &kOutput};
+constexpr const OptionSpec* kProfileOptions[] = {&kPasses, &kJson,      &kTimeline, &kMapping,
+                                                 &kMaxMemory, &kMaxSteps, &kFeed,     &kSave,
+                                                 &kWerror,    &kNoWarnings};
+constexpr const OptionSpec* kDisasmOptions[] = {&kPasses, &kNoFuse};
+constexpr const OptionSpec* kHelpOptions[] = {&kMarkdown};
+
+constexpr CommandSpec kCommands[] = {
+    {"repl", "[FILE]", "the interactive REPL (also `pir` with no arguments)",
+     "Reads statements and meta-commands (:help) one at a time; with FILE, loads it first.\n"
+     "When standard input is not a terminal there is no prompt; the exit status is 1\n"
+     "if any input failed.\n",
+     kReplOptions, replHandler},
+    {"run", "FILE", "parse, verify, apply passes and run the session commands",
+     "A file with no session command runs once and prints every d2h stream.\n"
+     "Files named by --feed and the folders of --save, --json and --timeline are\n"
+     "checked before the run (exit status 2).\n",
+     kRunOptions, runHandler},
+    {"check", "FILE", "parse and verify; silent on success",
+     "Exit status 0 if FILE is a valid program, 1 with diagnostics on standard error if not.\n"
+     "Warnings go to standard error and leave the status 0.\n",
+     kCheckOptions, checkHandler},
+    {"opt", "FILE", "print the canonical IR after the passes", "", kOptOptions, optHandler},
+    {"import", "MODEL.onnx", "import an ONNX model as a .pir program (docs/importing.md)",
+     "Writes OUT.pir (default: MODEL with the extension .pir) and, beside it, one .npy file per\n"
+     "large initializer. Nothing is written when the import fails (exit 1).\n",
+     kImportOptions, importHandler},
+    {"dot", "FILE", "Graphviz DOT of the graphs", "", kDotOptions, dotHandler},
+    {"profile", "FILE", "run, then report memory and cycle estimates",
+     "Runs as `pir run` does (the values on standard output), then prints the profile\n"
+     "to standard output.\n",
+     kProfileOptions, profileHandler},
+    {"disasm", "FILE", "the VM bytecode of every graph, with source locations", "", kDisasmOptions, disasmHandler},
+    {"help", "[TOPIC]", "usage of a command; a keyword of the language; the op reference",
+     "TOPIC is a command, a keyword, `keywords`, `ops` or an op:\n"
+     "  help CMD               the options of CMD\n"
+     "  help KEYWORD           a keyword or session command of the language (e.g. `pir help var`)\n"
+     "  help keywords          every keyword, one line each (--markdown: docs/language.md §13)\n"
+     "  help ops               every op: operands, attributes and defaults, gradient\n"
+     "                         (--markdown: the same as docs/ops.md)\n"
+     "  help OP                one op: attributes, dtype rules, result type, gradient,\n"
+     "                         in-place variant, aliases (e.g. `pir help matmul`)\n",
+     kHelpOptions, helpHandler},
+};
+
+const CommandSpec* findCommand(std::string_view name) {
+  for (const CommandSpec& c : kCommands)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+std::string optionUsage(const OptionSpec& o) {
+  std::string s(o.name);
+  if (!o.value.empty()) s += (o.name.starts_with("--") && !o.repeatable ? "=" : " ") + std::string(o.value);
+  return s;
+}
+
+std::string synopsis(const CommandSpec& c) {
+  std::string s(c.name);
+  s += ' ';
+  s += c.positional;
+  for (const OptionSpec* o : c.options) s += " [" + optionUsage(*o) + "]" + (o->repeatable ? "..." : "");
+  return s;
+}
+
+void printGeneralHelp(std::ostream& out) {
+  out << "usage: pir <command> [options]\n"
+         "       pir --help | --version\n\n"
+         "Commands:\n";
+  for (const CommandSpec& c : kCommands) {
+    std::string left = std::string(c.name) + " " + std::string(c.positional);
+    out << "  " << left;
+    for (size_t i = left.size(); i < 16; ++i) out << ' ';
+    out << ' ' << c.summary << '\n';
+  }
+  out << "\nFILE may be '-' for standard input. `pir help CMD` shows the options of CMD,\n"
+         "`pir help KEYWORD` a keyword of the language, `pir help OP` an op.\n"
+         "Exit status: 0 success, 1 the program is wrong, 2 bad command line or unreadable file.\n";
+}
+
+void printCommandHelp(const CommandSpec& c, std::ostream& out) {
+  std::string summary(c.summary);
+  summary[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(summary[0])));
+  out << "usage: pir " << synopsis(c) << "\n\n" << summary << ".\n";
+  if (!c.description.empty()) out << '\n' << c.description;
+  if (!c.options.empty()) out << "\nOptions:\n";
+  constexpr size_t kHelpColumn = 25;
+  for (const OptionSpec* o : c.options) {
+    std::string left = "  " + optionUsage(*o);
+    out << left;
+    if (left.size() + 1 > kHelpColumn) out << '\n' << std::string(kHelpColumn, ' ');
+    else out << std::string(kHelpColumn - left.size(), ' ');
+    for (char ch : o->help) {
+      out << ch;
+      if (ch == '\n') out << std::string(kHelpColumn, ' ');
+    }
+    out << (o->repeatable ? "; repeatable\n" : "\n");
+  }
+  for (const OptionSpec* o : c.options) {
+    if (o != &kPasses) continue;
+    out << "\nPasses:";
+    if (passes::registeredPasses().empty()) out << " " << passes::passListText();
+    out << '\n';
+    for (const passes::PassInfo& p : passes::registeredPasses()) {
+      out << "  " << p.name;
+      for (size_t i = p.name.size(); i < 16; ++i) out << ' ';
+      out << ' ' << p.summary << '\n';
+    }
+  }
+}
+
+int usageError(std::ostream& err, const std::string& message, const CommandSpec* command) {
+  err << "pir: error: " << message << '\n';
+  if (command)
+    err << "usage: pir " << synopsis(*command) << '\n';
+  else
+    err << "see 'pir --help'\n";
+  return kUsageError;
+}
+
+bool isOption(const std::string& a) { return a.size() > 1 && a[0] == '-'; }
+
+// Reads `pir CMD [ARG] [options]` against the row of CMD. Returns false after
+// reporting a usage error.
+bool readCommandLine(const std::vector<std::string>& args, const CommandSpec& command, CommandLine& line,
+                     std::ostream& err) {
+  bool optionsEnded = false;  // after `--`, everything is positional (e.g. a file named "-x.pir")
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (!optionsEnded && a == "--") {
+      optionsEnded = true;
+      continue;
+    }
+    if (!optionsEnded && isOption(a)) {
+      const OptionSpec* option = nullptr;
+      std::string value;
+      for (const OptionSpec* o : command.options) {
+        if (a == o->name) {
+          option = o;
+          if (!o->value.empty()) {
+            if (i + 1 >= args.size()) {
+              usageError(err, "option '" + std::string(o->name) + "' needs a value", &command);
+              return false;
+            }
+            value = args[++i];
+          }
+          break;
+        }
+        if (!o->value.empty() && a.size() > o->name.size() && a.starts_with(o->name) && a[o->name.size()] == '=') {
+          option = o;
+          value = a.substr(o->name.size() + 1);
+          break;
+        }
+      }
+      if (!option) {
+        std::vector<std::string> names;
+        for (const OptionSpec* o : command.options) names.emplace_back(o->name);
+        std::string word = a.substr(0, a.find('='));
+        usageError(err, "unknown option '" + a + "' for '" + std::string(command.name) + "'" + didYouMean(word, names),
+                   &command);
+        return false;
+      }
+      std::string problem;
+      if (!option->apply(line, value, problem)) {
+        // "--max-steps needs a positive integer, got 'x'"; "--feed x=y.npy: cannot read y.npy: ..."
+        const bool spaced = option->repeatable || !option->name.starts_with("--");
+        usageError(err,
+                   problem.starts_with("needs ") ? std::string(option->name) + " " + problem
+                                                 : std::string(option->name) + (spaced ? " " : "=") + value + ": " + problem,
+                   &command);
+        return false;
+      }
+      continue;
+    }
+    if (line.positional) {
+      usageError(err, "unexpected argument '" + a + "'", &command);
+      return false;
+    }
+    line.positional = a;
+  }
+  if (!line.positional && !command.positional.starts_with("[")) {
+    usageError(err, "'" + std::string(command.name) + "' needs a " + std::string(command.positional), &command);
+    return false;
+  }
+  return true;
+}
+
+bool wantsHelp(const std::vector<std::string>& args) {
+  for (size_t i = 1; i < args.size(); ++i)
+    if (args[i] == "--help" || args[i] == "-h") return true;
+  return false;
+}
+
+int replHandler(const CommandSpec&, const CommandLine& line, Streams& io) {
+  ReplOptions o;
+  o.file = line.positional;
+  o.maxSteps = line.maxSteps;
+  o.warnings = line.warnings;
+  o.previewSteps = line.previewSteps;
+  return replCommand(o, io.in, io.out, io.err);
+}
+
+int importHandler(const CommandSpec&, const CommandLine& line, Streams& io) {
+  ImportOptions o;
+  o.model = *line.positional;
+  o.output = line.output;
+  o.inputShapes = line.inputShapes;
+  return importCommand(o, io.out, io.err);
+}
+
+RunOptions runOptionsOf(const CommandLine& line) {
+  RunOptions o;
+  o.file = *line.positional;
+  o.passes = line.passes;
+  o.trace = line.trace;
+  o.fuse = line.fuse;
+  o.profile = line.profile;
+  o.verifyEach = line.verifyEach;
+  o.threads = line.threads;
+  o.maxSteps = line.maxSteps;
+  o.feeds = line.feeds;
+  o.saves = line.saves;
+  o.json = line.json;
+  o.timeline = line.timeline;
+  o.warnings = line.warnings;
+  return o;
+}
+
+int runHandler(const CommandSpec&, const CommandLine& line, Streams& io) {
+  RunInterruptScope interruptible;
+  return runCommand(runOptionsOf(line), io.in, io.out, io.err);
+}
+
+int profileHandler(const CommandSpec&, const CommandLine& line, Streams& io) {
+  RunOptions o = runOptionsOf(line);
+  o.profile = true;
+  o.profileToOutput = true;
+  o.mapping = line.mapping;
+  RunInterruptScope interruptible;
+  return runCommand(o, io.in, io.out, io.err);
+}
+
+int checkHandler(const CommandSpec&, const CommandLine& line, Streams& io) {
+  return checkCommand(*line.positional, line.warnings, io.in, io.err);
+}
+
+int optHandler(const CommandSpec&, const CommandLine& line, Streams& io) {
+  OptOptions o;
+  o.file = *line.positional;
+  o.passes = line.passes;
+  o.printAfterEach = line.printAfterEach;
+  o.verifyEach = line.verifyEach;
+  o.output = line.output;
+  o.warnings = line.warnings;
+  return optCommand(o, io.in, io.out, io.err);
+}
+
+int dotHandler(const CommandSpec&, const CommandLine& line, Streams& io) {
+  DotOptions o;
+  o.file = *line.positional;
+  o.graph = line.graph;
+  o.output = line.output;
+  return dotCommand(o, io.in, io.out, io.err);
+}
+
+int disasmHandler(const CommandSpec&, const CommandLine& line, Streams& io) {
+  DisasmOptions o;
+  o.file = *line.positional;
+  o.passes = line.passes;
+  o.fuse = line.fuse;
+  return disasmCommand(o, io.in, io.out, io.err);
+}
+
+// `help TOPIC`: a command, a keyword of the language, or an op. A word that is
+// both a command and a session command (`run`) shows both.
+int helpHandler(const CommandSpec& help, const CommandLine& line, Streams& io) {
+  if (!line.positional) {
+    if (line.markdown) return usageError(io.err, "--markdown goes with 'ops' or 'keywords'", &help);
+    printGeneralHelp(io.out);
+    return kOk;
+  }
+  const std::string& topic = *line.positional;
+  if (topic == "ops" || topic == "keywords") {
+    if (topic == "ops") io.out << (line.markdown ? opReferenceMarkdown() : opReferenceText());
+    else io.out << (line.markdown ? keywordReferenceMarkdown() : keywordReferenceText());
+    return kOk;
+  }
+  if (line.markdown) return usageError(io.err, "--markdown goes with 'ops' or 'keywords'", &help);
+  const CommandSpec* command = findCommand(topic);
+  std::optional<std::string> keyword = keywordHelp(topic);
+  if (command) printCommandHelp(*command, io.out);
+  if (keyword) io.out << (command ? "\n" : "") << *keyword;
+  if (command || keyword) return kOk;
+  if (std::optional<std::string> text = opHelp(topic)) {
+    io.out << *text;
+    return kOk;
+  }
+  std::vector<std::string> names;
+  for (const CommandSpec& k : kCommands) names.emplace_back(k.name);
+  for (std::string_view word : keywordNames()) names.emplace_back(word);
+  for (std::string_view op : allOpNames()) names.emplace_back(op);
+  return usageError(io.err, "unknown command, keyword or op '" + topic + "'" + didYouMean(topic, names), nullptr);
+}
+
 int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err) {
   if (args.empty()) return replCommand(ReplOptions{}, in, out, err);
   const std::string& name = args[0];
@@ -386,230 +704,24 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
     out << "pir " << PIR_VERSION << '\n';
     return kOk;
   }
-  if (name == "help") {
-    if (args.size() == 1) {
-      printGeneralHelp(out);
-      return kOk;
-    }
-    if (args[1] == "ops") {
-      if (args.size() == 2) out << opReferenceText();
-      else if (args.size() == 3 && args[2] == "--markdown") out << opReferenceMarkdown();
-      else return usageError(err, "'help ops' takes only --markdown", findCommand("help"));
-      return kOk;
-    }
-    if (args.size() > 2) return usageError(err, "'help' takes one command or op name", findCommand("help"));
-    const CommandHelp* c = findCommand(args[1]);
-    if (!c) {
-      if (std::optional<std::string> text = opHelp(args[1])) {
-        out << *text;
-        return kOk;
-      }
-      std::vector<std::string> names;
-      for (const CommandHelp& k : kCommands) names.emplace_back(k.name);
-      for (std::string_view op : allOpNames()) names.emplace_back(op);
-      return usageError(err, "unknown command or op '" + args[1] + "'" + didYouMean(args[1], names), nullptr);
-    }
-    printCommandHelp(*c, out);
-    return kOk;
-  }
-  const CommandHelp* command = findCommand(name);
+  const CommandSpec* command = findCommand(name);
   if (!command) {
     if (isOption(name)) return usageError(err, "unknown option '" + name + "'", nullptr);
     std::vector<std::string> names;
-    for (const CommandHelp& k : kCommands) names.emplace_back(k.name);
+    for (const CommandSpec& k : kCommands) names.emplace_back(k.name);
     return usageError(err, "unknown command '" + name + "'" + didYouMean(name, names), nullptr);
   }
-  if (wantsHelp(args)) {
+  if (command->handler != helpHandler && wantsHelp(args)) {
     printCommandHelp(*command, out);
     return kOk;
   }
-
-  std::optional<std::string> file;
-  std::string value;
-  // --passes=LIST: handled (true) even when the list is bad; then r.failed is set.
-  // --max-memory=BYTES: the process's host-memory budget (vm/host_memory.h); it
-  // overrides PIR_MAX_MEMORY, applied in run() before dispatching.
-  auto maxMemoryFlag = [&](ArgReader& r) {
-    if (!r.valueFlag("--max-memory", value)) return false;
-    if (r.failed) return true;
-    if (auto bytes = vm::parseByteSize(value)) {
-      vm::setHostMemoryLimit(*bytes);
-    } else {
-      usageError(err, "--max-memory needs a positive byte count (optionally with K, M, G or T), got '" + value + "'",
-                 command);
-      r.failed = true;
-    }
-    return true;
-  };
-  // FLAG=N, a positive step count: --max-steps (the session's step budget,
-  // vm::SessionOptions::maxSteps) and --preview-steps (each REPL preview's).
-  auto stepsFlag = [&](ArgReader& r, const std::string& flag, uint64_t& steps) {
-    if (!r.valueFlag(flag, value)) return false;
-    if (r.failed) return true;
-    char* end = nullptr;
-    errno = 0;
-    const unsigned long long n = std::strtoull(value.c_str(), &end, 10);
-    if (value.empty() || value[0] < '0' || value[0] > '9' || *end != '\0' || errno != 0 || n == 0) {
-      usageError(err, flag + " needs a positive integer, got '" + value + "'", command);
-      r.failed = true;
-    } else {
-      steps = n;
-    }
-    return true;
-  };
-  auto maxStepsFlag = [&](ArgReader& r, uint64_t& steps) { return stepsFlag(r, "--max-steps", steps); };
-  auto passesFlag = [&](ArgReader& r, std::vector<std::string>& passes) {
-    if (!r.valueFlag("--passes", value)) return false;
-    if (!r.failed && !parsePassList(value, passes, *command, err)) r.failed = true;
-    return true;
-  };
-  // -Werror / -w (check, run, opt, profile, repl): the DiagnosticEngine's WarningPolicy.
-  auto warningFlag = [](ArgReader& r, WarningPolicy& policy) {
-    if (r.boolFlag("-Werror")) return policy = WarningPolicy::Error, true;
-    if (r.boolFlag("-w")) return policy = WarningPolicy::Ignore, true;
-    return false;
-  };
-  if (name == "check") {
-    WarningPolicy warnings = WarningPolicy::Report;
-    if (!readCommandLine(args, *command, err, file, false, [&](ArgReader& r) { return warningFlag(r, warnings); }))
-      return kUsageError;
-    return checkCommand(*file, warnings, in, err);
-  }
-  if (name == "opt") {
-    OptOptions o;
-    bool ok = readCommandLine(args, *command, err, file, false, [&](ArgReader& r) {
-      if (passesFlag(r, o.passes)) return true;
-      if (r.valueFlag("-o", value)) return o.output = value, true;
-      if (r.boolFlag("--print-after-each")) return o.printAfterEach = true;
-      if (r.boolFlag("--verify-each")) return o.verifyEach = true;
-      return warningFlag(r, o.warnings);
-    });
-    if (!ok) return kUsageError;
-    o.file = *file;
-    return optCommand(o, in, out, err);
-  }
-  if (name == "run") {
-    RunOptions o;
-    bool ok = readCommandLine(args, *command, err, file, false, [&](ArgReader& r) {
-      if (passesFlag(r, o.passes)) return true;
-      if (r.valueFlag("--threads", value)) {
-        char* end = nullptr;
-        errno = 0;
-        long n = std::strtol(value.c_str(), &end, 10);
-        if (value.empty() || *end != '\0' || errno != 0 || n < 1 || n > kMaxThreads) {
-          usageError(err, "--threads needs an integer from 1 to " + std::to_string(kMaxThreads) + ", got '" + value + "'",
-                     command);
-          r.failed = true;
-          return true;
-        }
-        o.threads = static_cast<int>(n);
-        return true;
-      }
-      if (r.valueFlag("--feed", value) || r.valueFlag("--save", value)) {
-        if (r.failed) return true;
-        bool isFeed = r.lastFlag == "--feed";
-        NamedPath named;
-        std::string problem;
-        if (!parseNamedPath(value, named, problem)) {
-          usageError(err, std::string(isFeed ? "--feed" : "--save") + ": " + problem, command);
-          r.failed = true;
-          return true;
-        }
-        (isFeed ? o.feeds : o.saves).push_back(std::move(named));
-        return true;
-      }
-      if (r.boolFlag("--trace")) return o.trace = true;
-      if (r.boolFlag("--no-fuse")) {
-        o.fuse = false;
-        return true;
-      }
-      if (r.boolFlag("--profile")) return o.profile = true;
-      if (r.boolFlag("--verify-each")) return o.verifyEach = true;
-      if (maxMemoryFlag(r)) return true;
-      if (maxStepsFlag(r, o.maxSteps)) return true;
-      return warningFlag(r, o.warnings);
-    });
-    if (!ok) return kUsageError;
-    o.file = *file;
-    RunInterruptScope interruptible;
-    return runCommand(o, in, out, err);
-  }
-  if (name == "disasm") {
-    DisasmOptions o;
-    bool ok = readCommandLine(args, *command, err, file, false, [&](ArgReader& r) {
-      if (passesFlag(r, o.passes)) return true;
-      if (r.boolFlag("--no-fuse")) {
-        o.fuse = false;
-        return true;
-      }
-      return false;
-    });
-    if (!ok) return kUsageError;
-    o.file = *file;
-    return disasmCommand(o, in, out, err);
-  }
-  if (name == "repl") {
-    ReplOptions o;
-    if (!readCommandLine(args, *command, err, file, true,
-                         [&](ArgReader& r) {
-                           return maxMemoryFlag(r) || maxStepsFlag(r, o.maxSteps) || warningFlag(r, o.warnings) ||
-                                  stepsFlag(r, "--preview-steps", o.previewSteps);
-                         }))
-      return kUsageError;
-    o.file = file;
-    return replCommand(o, in, out, err);
-  }
-  if (name == "import") {
-    ImportOptions o;
-    bool ok = readCommandLine(args, *command, err, file, false, [&](ArgReader& r) {
-      if (r.valueFlag("-o", value)) return o.output = value, true;
-      if (r.valueFlag("--input-shape", value)) {
-        if (r.failed) return true;
-        std::string inputName, problem;
-        std::vector<int64_t> dims;
-        if (!onnx_import::parseInputShape(value, inputName, dims, problem)) {
-          usageError(err, "--input-shape: " + problem, command);
-          r.failed = true;
-        } else {
-          o.inputShapes[inputName] = dims;
-        }
-        return true;
-      }
-      return false;
-    });
-    if (!ok) return kUsageError;
-    o.model = *file;
-    return importCommand(o, out, err);
-  }
-  if (name == "dot") {
-    DotOptions o;
-    bool ok = readCommandLine(args, *command, err, file, false, [&](ArgReader& r) {
-      if (r.valueFlag("--graph", value)) {
-        o.graph = value.starts_with("@") ? value.substr(1) : value;
-        return true;
-      }
-      if (r.valueFlag("-o", value)) return o.output = value, true;
-      return false;
-    });
-    if (!ok) return kUsageError;
-    o.file = *file;
-    return dotCommand(o, in, out, err);
-  }
-  if (name == "profile") {
-    ProfileOptions o;
-    bool ok = readCommandLine(args, *command, err, file, false, [&](ArgReader& r) {
-      if (passesFlag(r, o.passes)) return true;
-      if (r.valueFlag("--json", value)) return o.json = value, true;
-      if (r.valueFlag("--timeline", value)) return o.timeline = value, true;
-      if (r.boolFlag("--mapping")) return o.mapping = true;
-      if (maxMemoryFlag(r)) return true;
-      return warningFlag(r, o.warnings);
-    });
-    if (!ok) return kUsageError;
-    o.file = *file;
-    return profileCommand(o, in, out, err);
-  }
-  return usageError(err, "unknown command '" + name + "'", nullptr);
+  CommandLine line;
+  if (!readCommandLine(args, *command, line, err)) return kUsageError;
+  // The process's host-memory budget (vm/host_memory.h); it overrides
+  // PIR_MAX_MEMORY, which run() applied before dispatching.
+  if (line.maxMemory) vm::setHostMemoryLimit(*line.maxMemory);
+  Streams io{in, out, err};
+  return command->handler(*command, line, io);
 }
 
 }  // namespace

@@ -4,7 +4,7 @@
 // 2 bad command line or unreadable file).
 //
 // run and disasm are in repl/run_command.cpp, repl in repl/repl_command.cpp;
-// dot, profile and the pass hooks in repl/later_commands.cpp.
+// dot, the profile and the pass hooks in repl/later_commands.cpp.
 #pragma once
 #include <cstdint>
 #include <iosfwd>
@@ -30,7 +30,11 @@ struct RunOptions {
   std::vector<std::string> passes;  // --passes=a,b (already checked against availablePasses())
   bool trace = false;               // --trace
   bool fuse = true;                 // off with --no-fuse: no fused elementwise chains
-  bool profile = false;             // --profile
+  bool profile = false;             // --profile (`pir profile`: always)
+  bool profileToOutput = false;     // `pir profile`: the profile on standard output, not standard error
+  bool mapping = false;             // --mapping: the profile lists the tile mapping of every tensor
+  std::optional<std::string> json;      // --json=OUT: the profile as JSON
+  std::optional<std::string> timeline;  // --timeline=OUT: Chrome trace-event JSON
   bool verifyEach = false;          // --verify-each
   int threads = 0;                  // --threads=N; 0: the VM chooses
   uint64_t maxSteps = 0;            // --max-steps=N (vm::SessionOptions::maxSteps); 0: unlimited
@@ -64,21 +68,11 @@ struct DotOptions {
   std::optional<std::string> output;  // -o OUT
 };
 
-struct ProfileOptions {
-  std::string file;
-  std::optional<std::string> json;      // --json=OUT
-  std::optional<std::string> timeline;  // --timeline=OUT: Chrome trace-event JSON
-  bool mapping = false;                 // --mapping: the tile mapping of every tensor
-  std::vector<std::string> passes;      // --passes=a,b: as for run
-  WarningPolicy warnings = WarningPolicy::Report;  // -Werror / -w
-};
-
 int runCommand(const RunOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
 int disasmCommand(const DisasmOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
 int replCommand(const ReplOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
 int importCommand(const ImportOptions& options, std::ostream& out, std::ostream& err);
 int dotCommand(const DotOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
-int profileCommand(const ProfileOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
 
 // The profile of `module` (after `passes`, on a copy) as text to `out`: `run
 // --profile` and the REPL's `:profile`. `runs`: the runs the session made, or
@@ -88,6 +82,13 @@ void reportProfile(const Module& module, DiagnosticEngine& diags, std::ostream& 
                    const std::vector<std::string>& passes = {},
                    const device::BranchExecutions* branches = nullptr,
                    const std::set<std::string>* mainNamesRead = nullptr);
+// The profile after a run of `pir run --profile` or `pir profile`: the text to
+// `text` when given (with the tile mapping under options.mapping), the JSON and
+// the timeline to their files. Returns false when a file could not be written
+// (reported to `err`). Throws CompileError (reported).
+bool writeProfile(const Module& module, DiagnosticEngine& diags, std::ostream* text, int64_t runs,
+                  const RunOptions& options, std::ostream& err, const device::BranchExecutions* branches,
+                  const std::set<std::string>* mainNamesRead = nullptr);
 
 // The passes (availablePasses, runPasses) are api/pass_runner.h's.
 

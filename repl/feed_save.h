@@ -23,11 +23,18 @@ class CommandLineData {
                   std::vector<NamedPath> saves)
       : session_(session), module_(module), diags_(diags), feeds_(std::move(feeds)), saves_(std::move(saves)) {}
 
+  // Called before each command of the script runs: feeds before the first
+  // `run`, and notes a command that shows values (print, save). Throws
+  // CompileError (reported).
+  void beforeCommand(const SessionCommand& cmd);
   // Feeds now unless already done (before the first run, before a default
   // run, or at the end of a file without `run`). Throws CompileError (reported).
   void feedOnce();
   // Writes every --save file. Throws CompileError (reported).
   void saveAll();
+  // Whether the file had a session command that shows values (print, save) or
+  // the command line a --save.
+  bool showsValues() const { return showsValues_ || !saves_.empty(); }
 
  private:
   vm::Session& session_;
@@ -35,6 +42,9 @@ class CommandLineData {
   DiagnosticEngine& diags_;
   std::vector<NamedPath> feeds_, saves_;
   bool fed_ = false;
+  bool showsValues_ = false;
+
+  std::string saveTarget(const NamedPath& s) const;
 };
 
 }  // namespace pir::cli

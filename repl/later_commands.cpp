@@ -1,7 +1,6 @@
-// `pir dot`, `pir profile` (and `run --profile`, REPL `:profile`) over the
-// device library (device/), and the CLI's hooks into the pass manager
-// (passes/pass_manager.h). (run, disasm and repl live in repl/run_command.cpp
-// and repl/repl_command.cpp.)
+// `pir dot`, the profile (`pir profile`, `run --profile`, REPL `:profile`) over the
+// device library (device/). (run, disasm and repl live in repl/run_command.cpp
+// and repl/repl_command.cpp; the passes' hooks in api/pass_runner.h.)
 #include <memory>
 #include <ostream>
 #include <sstream>
@@ -80,34 +79,15 @@ void reportProfile(const Module& module, DiagnosticEngine& diags, std::ostream& 
                                diags.sources(), false);
 }
 
-int profileCommand(const ProfileOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
-  SourceManager sources;
-  const uint32_t file = loadSource(options.file, in, sources, err);
-  if (file == 0) return 2;
-  DiagnosticEngine diags(sources);
-  diags.setStream(&err);
-  diags.setWarningPolicy(options.warnings);
-  Module module;
-  vm::Session session(module, diags, out);
-  // Runs like `pir run` (the file's session commands after its parse, on a
-  // transformed copy with --passes), then reports the program as it stands
-  // at the end.
-  SessionDriver driver(module, session, diags, options.passes, false);
-  try {
-    if (!driver.build(file, baseDirOf(options.file))) return 1;
-    driver.finish();
-    if (diags.errorCount() > 0) return 1;
-    std::unique_ptr<Module> copy;
-    device::Profile p = profileAfterPasses(module, diags, driver.runs(), options.passes, copy,
-                                           &session.branchExecutions(), driver.mainNamesRead());
-    if (options.json && !writeFileAtomically(*options.json, device::profileJson(p, sources), err)) return 2;
-    if (options.timeline && !writeFileAtomically(*options.timeline, device::timelineJson(p), err)) return 2;
-    out << device::formatProfile(p, sources, options.mapping);
-  } catch (const CompileError&) {
-    return 1;  // already reported
-  }
-  out.flush();
-  return diags.errorCount() > 0 ? 1 : 0;
+bool writeProfile(const Module& module, DiagnosticEngine& diags, std::ostream* text, int64_t runs,
+                  const RunOptions& options, std::ostream& err, const device::BranchExecutions* branches,
+                  const std::set<std::string>* mainNamesRead) {
+  std::unique_ptr<Module> copy;
+  device::Profile p = profileAfterPasses(module, diags, runs, options.passes, copy, branches, mainNamesRead);
+  if (options.json && !writeFileAtomically(*options.json, device::profileJson(p, diags.sources()), err)) return false;
+  if (options.timeline && !writeFileAtomically(*options.timeline, device::timelineJson(p), err)) return false;
+  if (text) *text << device::formatProfile(p, diags.sources(), options.mapping);
+  return true;
 }
 
 }  // namespace pir::cli

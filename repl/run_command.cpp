@@ -3,6 +3,7 @@
 // (tools.md §1): thin over frontend/builder.h, passes and vm/session.h, joined
 // by the SessionDriver (api/session_driver.h): the file is parsed and verified
 // whole, then its commands run.
+#include <algorithm>
 #include <istream>
 #include <sstream>
 #include <ostream>
@@ -43,15 +44,27 @@ int runCommand(const RunOptions& options, std::istream& in, std::ostream& out, s
   CommandLineData data(session, module, diags, options.feeds, options.saves);  // --feed, --save
   try {
     for (const ScriptCommand& c : script) {
-      if (c.command.kind == SessionCommand::Kind::Run) data.feedOnce();
+      data.beforeCommand(c.command);
       driver.command(c);
     }
     data.feedOnce();
     driver.finish();
-    if (options.profile && diags.errorCount() == 0)
-      reportProfile(module, diags, err, driver.runs(), options.passes, &session.branchExecutions(),
-                    &*sessionOptions.keptMainNames);
+    if ((options.profile || options.json || options.timeline) && diags.errorCount() == 0) {
+      std::ostream* text = options.profile ? (options.profileToOutput ? &out : &err) : nullptr;
+      if (!writeProfile(module, diags, text, driver.runs(), options, err, &session.branchExecutions(),
+                        &*sessionOptions.keptMainNames))
+        return 2;
+    }
     data.saveAll();
+    // A file without session commands prints its d2h streams; one with neither
+    // shows nothing at all, which a newcomer reads as a failure.
+    const bool defaultRunPrints =
+        !driver.sawCommand() && std::any_of(module.resources.begin(), module.resources.end(), [](const auto& r) {
+          return r->kind == Resource::Kind::D2H;
+        });
+    if (diags.errorCount() == 0 && !options.profileToOutput && !data.showsValues() && !defaultRunPrints)
+      err << "pir: note: the run printed nothing: add `print %NAME` or `print $STREAM` after `run`, or pass\n"
+             "  --save NAME=OUT.npy (a file without session commands prints its d2h streams; `pir help print`)\n";
   } catch (const CompileError&) {
     return 1;  // already reported
   }

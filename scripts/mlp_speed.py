@@ -9,7 +9,10 @@ an op (docs/decisions.md "GEMM backends"). PyTorch: the step of mlp_manual_check
 same data and initial weights, in this process, in the configurations (intra-op threads,
 OpenBLAS threads) that mlp_manual_check.py uses. Rounds alternate; ratios are per round.
 
-usage: mlp_speed.py [--pir PIR] [--perf DIR] [--threads 1,2] [--rounds 5]
+DIR is a copy of the perf scripts (mlp.pir, mlp_manual_check.py, perfutil.py); it has no
+default. bench/peers/peers.py --models mlp measures the same program from the repo alone.
+
+usage: mlp_speed.py --perf DIR [--pir PIR] [--threads 1,2] [--rounds 5]
 """
 import argparse
 import ctypes
@@ -23,7 +26,7 @@ import tempfile
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--pir", default="pir")
-    ap.add_argument("--perf", default="/work/shared/perf")
+    ap.add_argument("--perf", required=True, help="folder of mlp.pir, mlp_manual_check.py, perfutil.py")
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--rounds", type=int, default=5)
     a = ap.parse_args()

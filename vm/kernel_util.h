@@ -300,6 +300,11 @@ PreparedKernel prepareNorm(const Op& op, InTypes in, InTypes out);  // layer/gro
 PreparedKernel prepareNllLoss(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareConv(const Op& op, InTypes in, InTypes out);
 PreparedKernel preparePool(const Op& op, InTypes in, InTypes out);  // average_pool, max_pool
+PreparedKernel prepareLayerNormGrad(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareConvGradInput(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareConvGradWeight(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareMaxPoolGrad(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareAveragePoolGrad(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareRandom(const Op& op, InTypes in, InTypes out);  // random_*, dropout, split_random_seed
 
 }  // namespace pir::vm::detail

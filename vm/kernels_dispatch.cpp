@@ -210,6 +210,8 @@ static constexpr Family kFamilies[] = {
     {"OneHot", prepareOneHot},       {"CumSum", prepareCumSum},       {"TopK", prepareTopK},
     {"Norm", prepareNorm},           {"NllLoss", prepareNllLoss},     {"Conv", prepareConv},
     {"Pool", preparePool},           {"Random", prepareRandom},
+    {"ConvGradInput", prepareConvGradInput}, {"ConvGradWeight", prepareConvGradWeight},
+    {"LayerNormGrad", prepareLayerNormGrad}, {"MaxPoolGrad", prepareMaxPoolGrad},     {"AveragePoolGrad", prepareAveragePoolGrad},
 };
 
 static void runNothing(const char&, const TensorRef*, TensorRef*, KernelContext&) {}

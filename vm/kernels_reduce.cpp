@@ -255,10 +255,37 @@ struct SoftmaxState {
   std::vector<int64_t> backStrides;
 };
 
+// Softmax over the last axis of f32/f64 rows, one row at a time in the output and
+// one row of scratch: the operations of the general path below, in its order, so the
+// bits are the same without its five full-size temporaries.
+template <class T, bool Log> void softmaxRows(const T* x, T* y, int64_t rows, int64_t cols) {
+  const auto& fns = simdTable<T>();
+  const ScratchCharge charge(Log ? static_cast<uint64_t>(cols) : 0, sizeof(T));  // one row of exp
+  std::vector<T> scratch(Log ? static_cast<size_t>(cols) : 0);
+  for (int64_t r = 0; r < rows; ++r, x += cols, y += cols) {
+    T mx = x[0];
+    for (int64_t i = 1; i < cols; ++i) mx = nanMax(mx, x[i]);
+    if (!std::isfinite(mx)) mx = T(0);
+    fns.binary[simd::kSub][simd::kVecScalar](x, &mx, y, cols);  // shifted
+    T* e = Log ? scratch.data() : y;
+    fns.unary[simd::kExp](y, e, cols);
+    T sum = fns.sum(e, cols);
+    if constexpr (Log) {
+      fns.unary[simd::kLog](&sum, &sum, 1);
+      fns.binary[simd::kSub][simd::kVecScalar](y, &sum, y, cols);
+    } else {
+      fns.binary[simd::kDiv][simd::kVecScalar](y, &sum, y, cols);
+    }
+  }
+}
+
 template <class T, bool Log> void runSoftmax(const SoftmaxState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   using C = ComputeOf<T>;
   const int64_t rows = s.layout.rows, cols = s.layout.cols, n = rows * cols;
   if (n == 0) return;
+  if constexpr (std::is_same_v<T, C>) {
+    if (!s.layout.reorder.needed) return softmaxRows<T, Log>(ins[0].as<const T>(), outs[0].as<T>(), rows, cols);
+  }
   // Scratch: four row-major copies in C (xc, shifted, e, r), and the reordered
   // input and result in T when the axis is not last.
   const ScratchCharge charge(static_cast<uint64_t>(n) *

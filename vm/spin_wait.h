@@ -2,18 +2,23 @@
 // few microseconds (kernel-thread splits, replica supersteps).
 #pragma once
 #include <chrono>
+#include <thread>
 
 namespace pir::vm {
 
-// Spins (with the CPU's pause hint) until `ready()` holds or about 200 us have
-// passed; returns whether it holds. Waking a sleeping thread through the kernel
-// (futex) costs tens of microseconds on a virtual machine, more than a short
-// split saves, so both sides of a hand-off spin first and sleep only when no work
-// follows soon, as OpenMP runtimes do (KMP_BLOCKTIME).
+// Spins until `ready()` holds or about 200 us have passed; returns whether it holds.
+// Waking a sleeping thread through the kernel (futex) costs tens of microseconds on a
+// virtual machine, more than a short split saves, so both sides of a hand-off spin
+// first and sleep only when no work follows soon, as OpenMP runtimes do
+// (KMP_BLOCKTIME). The first 20 us spin with the CPU's pause hint only; after that each
+// round of polls also yields the core, so that on a busy machine (more runnable threads
+// than cores) the spinner gives its time slice to the thread it is waiting for, or to
+// another process, instead of burning it: a yield with nothing else to run returns at
+// once, so an idle machine sees the same latency.
 template <class Ready>
 bool spinUntil(Ready ready) {
-  constexpr auto kSpin = std::chrono::microseconds(200);
-  const auto deadline = std::chrono::steady_clock::now() + kSpin;
+  constexpr auto kPauseOnly = std::chrono::microseconds(20), kSpin = std::chrono::microseconds(200);
+  const auto start = std::chrono::steady_clock::now();
   for (;;) {
     for (int i = 0; i < 64; ++i) {
       if (ready()) return true;
@@ -21,7 +26,9 @@ bool spinUntil(Ready ready) {
       __builtin_ia32_pause();
 #endif
     }
-    if (std::chrono::steady_clock::now() >= deadline) return false;
+    const auto waited = std::chrono::steady_clock::now() - start;
+    if (waited >= kSpin) return false;
+    if (waited >= kPauseOnly) std::this_thread::yield();
   }
 }
 

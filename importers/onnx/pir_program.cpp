@@ -29,7 +29,7 @@ std::string firstError(const DiagnosticEngine& diags) {
 }  // namespace
 
 struct PirProgram::Impl {
-  explicit Impl(std::string dir) : diags(sources), builder(module, diags, std::move(dir), &recorder) {}
+  explicit Impl(std::string dir) : diags(sources), builder(module, diags, std::move(dir), {.listener = &recorder}) {}
   SourceManager sources;
   DiagnosticEngine diags;
   Module module;

@@ -229,7 +229,7 @@ TEST_F(BuilderTest, VarAttributes) {
   uint32_t f = sm.add("t.pir", "ir {replication = 4}\nvar %w : f32[2] = [[1, 2], [3, 4]] {replica_grouping = (1, 2)}");
   EXPECT_TRUE(buildFromBuffer(m2, diags, f, "")) << error();
   diags.clear();
-  EXPECT_EQ(fails("var %w : f32[2] = 0 {colour = 1}"), "1:31: var %w: unknown attribute 'colour'");
+  EXPECT_EQ(fails("var %w : f32[2] = 0 {colour = 1}"), "1:22: var %w: unknown attribute 'colour'");
   diags.clear();
   EXPECT_EQ(fails("var %w : f32[2] = 0 {retrieval = some}"),
             "1:34: var %w: attribute 'retrieval' must be one of one_per_group, all_replicas");
@@ -375,7 +375,7 @@ TEST_F(BuilderTest, ExchangeBlocks) {
 
 TEST_F(BuilderTest, AttributeChecks) {
   ASSERT_TRUE(build("const %x : f32[2,3] = 0")) << error();
-  EXPECT_EQ(fails("%a = sum %x {axes = 1}"), "1:21: sum: unknown attribute 'axes'; did you mean 'axis'?");
+  EXPECT_EQ(fails("%a = sum %x {axes = 1}"), "1:14: sum: unknown attribute 'axes'; did you mean 'axis'?");
   diags.clear();
   EXPECT_EQ(fails("%b = sum %x {keepdims = 1}"), "1:25: sum: attribute 'keepdims' must be true or false");
   diags.clear();
@@ -413,7 +413,7 @@ TEST_F(BuilderTest, AsAndUsingBindActivations) {
   EXPECT_EQ(grad.args(0)[1].value->name, "a");
   EXPECT_EQ(grad.args(0)[2].value->name, "out");
   EXPECT_EQ(module.graphs[1]->gradOf, module.graphs[0].get());
-  EXPECT_EQ(fails("%dv = call @fwd_grad(1.0) using nope"), "1:33: call: unknown call label 'nope'");
+  EXPECT_EQ(fails("%dv = call @fwd_grad(1.0) using nope"), "1:33: call: unknown call label 'nope'; the call of @fwd is labelled 'fwd0'");
 }
 
 TEST_F(BuilderTest, AutodiffIsReportedAtTheDirective) {

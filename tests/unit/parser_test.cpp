@@ -2,6 +2,8 @@
 // locations, literals and attributes, and reports located "expected ..." errors.
 #include "frontend/parser.h"
 
+#include "frontend/keyword_docs.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
@@ -286,9 +288,9 @@ TEST(Parser, OpStatementFormsAndLocations) {
 
 TEST(Parser, StatementBoundaries) {
   // An op without operands must not swallow the results of the next statement.
-  auto r = parse("%s = get_seed\n%a, %b = split_random_seed %s\nfoo\n%c = relu %a ; bar %c;;baz");
+  auto r = parse("%s = get_seed\n%a, %b = split_random_seed %s\nfoo\n%c = relu %a ; qux %c;;baz");
   ASSERT_TRUE(r.ok) << r.error;
-  EXPECT_EQ(r.log, lines({"%s=get_seed()", "%a,%b=split_random_seed(%s)", "foo()", "%c=relu(%a)", "bar(%c)", "baz()"}));
+  EXPECT_EQ(r.log, lines({"%s=get_seed()", "%a,%b=split_random_seed(%s)", "foo()", "%c=relu(%a)", "qux(%c)", "baz()"}));
   // A statement may span lines; comments anywhere between tokens.
   r = parse("%y =\n  add   # first\n  %x ,  # comment\n  2\n");
   ASSERT_TRUE(r.ok) << r.error;
@@ -380,10 +382,13 @@ TEST(Parser, SessionCommands) {
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.log, lines({"feed $x=load(/abs/x.npy->/abs/x.npy)", "run 10", "run 1", "print $y@4:7 %W@4:11",
                           "write %W=data[2](1,2)", "save %W 'out dir/w.npy'"}));
-  // A bare identifier that is not a keyword is an op statement, even misspelled.
-  r = parse("prnt $y");
+  // A bare identifier that is not a keyword is an op statement (the builder
+  // reports an unknown op), unless it is close to a keyword: then it is named.
+  r = parse("frobnicate $y");
   ASSERT_TRUE(r.ok) << r.error;
-  EXPECT_EQ(r.log, lines({"prnt($y)"}));
+  EXPECT_EQ(r.log, lines({"frobnicate($y)"}));
+  r = parse("prnt $y");
+  EXPECT_EQ(firstLine(r.error), "t.pir:1:1: error: unknown op or keyword 'prnt'; did you mean 'print'? (`pir help print`)");
 }
 
 TEST(Parser, StreamingStopsAtSinkError) {
@@ -537,4 +542,27 @@ TEST(Parser, ReplBuffersUseSessionLineNumbers) {
     EXPECT_EQ(firstLine(diags.format(e.diag)),
               "<repl>:11:1: error: expected ')' to close the parameter list opened at 10:9");
   }
+}
+
+// Every keyword that starts a statement, misspelt (its last two letters
+// swapped), is named at the misspelt word, wherever it can stand: at top level
+// and, for body statements, inside `main { }`.
+TEST(Parser, EveryMisspeltStatementKeywordIsNamed) {
+  int checked = 0;
+  for (const KeywordDoc& k : keywordDocs()) {
+    const bool body = k.kind == "statement";
+    if (!body && k.kind != "top-level item" && k.kind != "session command") continue;
+    if (k.word.size() < 3) continue;  // `ir`: any two-letter word is one edit from many
+    std::string typo(k.word);
+    std::swap(typo[typo.size() - 2], typo[typo.size() - 1]);
+    if (typo == k.word) typo.pop_back();  // `autodiff`: a doubled last letter
+    const std::string text = body ? "main {\n  " + typo + " %x\n}\n" : typo + " $x\n";
+    ParseResult r = parse(text);
+    const std::string where = body ? "t.pir:2:3" : "t.pir:1:1";
+    EXPECT_EQ(firstLine(r.error), where + ": error: unknown op or keyword '" + typo + "'; did you mean '" +
+                                      std::string(k.word) + "'? (`pir help " + std::string(k.word) + "`)")
+        << text;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 15);
 }

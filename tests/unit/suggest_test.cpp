@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "ir/diagnostics.h"
+#include "ir/op_info.h"
 #include "ir/suggest.h"
 
 namespace pir {
@@ -31,13 +32,13 @@ TEST(Suggest, EditDistanceStopsPastItsBound) {
 
 TEST(Suggest, ClosestWithinAThirdOfTheLength) {
   std::vector<std::string> ops = {"add", "mul", "matmul", "maximum"};
-  EXPECT_EQ(closestName("ad", ops), std::optional<std::string>("add"));
-  EXPECT_EQ(closestName("matmull", ops), std::optional<std::string>("matmul"));
-  EXPECT_EQ(closestName("frobnicate", ops), std::nullopt);
-  EXPECT_EQ(closestName("add", ops), std::nullopt);  // the word itself is not a suggestion
-  EXPECT_EQ(closestName("x", {"y", "z"}), std::nullopt);  // one character: no evidence
+  EXPECT_EQ(pir::closestName("ad", ops), std::optional<std::string>("add"));
+  EXPECT_EQ(pir::closestName("matmull", ops), std::optional<std::string>("matmul"));
+  EXPECT_EQ(pir::closestName("frobnicate", ops), std::nullopt);
+  EXPECT_EQ(pir::closestName("add", ops), std::nullopt);  // the word itself is not a suggestion
+  EXPECT_EQ(pir::closestName("x", {"y", "z"}), std::nullopt);  // one character: no evidence
   // "maxmum" is 1 edit from maximum, 3 from matmul.
-  EXPECT_EQ(closestName("maxmum", ops), std::optional<std::string>("maximum"));
+  EXPECT_EQ(pir::closestName("maxmum", ops), std::optional<std::string>("maximum"));
 }
 
 // closestName prunes with length and bag-distance bounds and stops each distance
@@ -56,6 +57,9 @@ TEST(Suggest, PruningNeverChangesTheAnswer) {
       size_t d = editDistance(word, c);
       if (d < bestDistance || (d == bestDistance && best && c < *best)) bestDistance = d, best = c;
     }
+    if (!best)  // an abbreviation the word spells out
+      for (const std::string& c : names)
+        if (c != word && c.size() >= 3 && word.starts_with(c) && (!best || c.size() > best->size())) best = c;
     return best;
   };
   // Every one- and two-edit variant of every name (deletions, substitutions by a few
@@ -70,7 +74,7 @@ TEST(Suggest, PruningNeverChangesTheAnswer) {
     }
   size_t suggested = 0;
   for (const std::string& w : words) {
-    EXPECT_EQ(closestName(w, names), reference(w)) << w;
+    EXPECT_EQ(pir::closestName(w, names), reference(w)) << w;
     suggested += reference(w).has_value();
   }
   EXPECT_GT(suggested, words.size() / 2);  // the variants mostly do get a suggestion
@@ -84,8 +88,8 @@ TEST(Suggest, OpNamesComeFromTheOpTable) {
 }
 
 TEST(Suggest, TiesGoToTheAlphabeticallyFirst) {
-  EXPECT_EQ(closestName("ab", {"bb", "aa"}), std::optional<std::string>("aa"));
-  EXPECT_EQ(closestName("ab", {"aa", "bb"}), std::optional<std::string>("aa"));
+  EXPECT_EQ(pir::closestName("ab", {"bb", "aa"}), std::optional<std::string>("aa"));
+  EXPECT_EQ(pir::closestName("ab", {"aa", "bb"}), std::optional<std::string>("aa"));
   EXPECT_EQ(didYouMean("wieght", {"weight"}, "%"), "; did you mean '%weight'?");
   EXPECT_EQ(didYouMean("zzzz", {"weight"}, "%"), "");
 }
@@ -130,3 +134,39 @@ TEST(Columns, ALongLineIsShownAroundTheCaret) {
 
 }  // namespace
 }  // namespace pir
+
+// A name that differs only in case comes first, even for one character
+// (`%w` for `%W`); a spelt-out word gets its abbreviation (`permutation` for
+// `perm`), which no edit-distance threshold reaches.
+TEST(Suggest, CaseAndAbbreviations) {
+  const std::vector<std::string> values = {"W", "x", "b"};
+  EXPECT_EQ(pir::closestName("w", values), "W");
+  EXPECT_EQ(pir::closestName("X", values), "x");
+  const std::vector<std::string> attrs = {"perm", "axis", "tile_set"};
+  EXPECT_EQ(pir::closestName("permutation", attrs), "perm");
+  EXPECT_EQ(pir::closestName("axes", attrs), "axis");
+  EXPECT_EQ(pir::closestName("pe", attrs), std::nullopt);
+  EXPECT_EQ(pir::closestName("zzzzzz", attrs), std::nullopt);
+}
+
+// Every attribute of every op in the op table, misspelt (its last two letters
+// swapped) or spelt with a wrong case, gets that attribute as the suggestion.
+TEST(Suggest, EveryAttributeOfEveryOp) {
+  int checked = 0;
+  for (std::string_view name : pir::allOpNames()) {
+    const pir::OpInfo& info = pir::opInfo(*pir::lookupOp(name));
+    for (const pir::AttrSpec& a : info.attrs) {
+      if (a.name.size() < 4) continue;  // `a`, `b`: a short name is a few edits from many
+      std::string swapped = a.name;
+      std::swap(swapped[swapped.size() - 2], swapped[swapped.size() - 1]);
+      std::string upper = a.name;
+      upper[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(upper[0])));
+      for (const std::string& typo : {swapped, upper}) {
+        if (typo == a.name) continue;
+        EXPECT_EQ(pir::suggestAttribute(&info, typo), "; did you mean '" + a.name + "'?") << name << " " << typo;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 100);
+}

@@ -32,7 +32,7 @@ print $y, %w
 # CHECK-NEXT: %w: f32[2] = [1.5, 1]
 # RAWY: (0.5, -2.0)
 # RAWW: (1.5, 1.0)
-# MALFORMED: pir: error: --feed: expected NAME=FILE.npy, got 'x'
+# MALFORMED: pir: error: --feed x: expected NAME=FILE.npy, got 'x'
 # UNKNOWN: pir: error: --feed xx={{.*}}batch2.npy: unknown stream $xx; did you mean '$x'?
 # DIRECTION: pir: error: --feed y={{.*}}batch2.npy: $y is not an h2d stream
 # DIRECTION-NEXT: feed_save.pir:19:5: note: $y is declared here

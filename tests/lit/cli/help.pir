@@ -16,4 +16,4 @@
 # RUN: %pir --version | FileCheck %s --check-prefix=VERSION
 # VERSION: {{^}}pir 0.1.0{{$}}
 # RUN: not %pir help frobnicate 2>&1 | FileCheck %s --check-prefix=UNKNOWN
-# UNKNOWN: pir: error: unknown command or op 'frobnicate'
+# UNKNOWN: pir: error: unknown command, keyword or op 'frobnicate'

@@ -33,6 +33,6 @@
 # LOADINTO: Result:         aliases `t`
 # LOADINTO: In place of:    remote_load (overwrites `t`)
 # RUN: not %pir help matmull 2>&1 | FileCheck %s --check-prefix=TYPO
-# TYPO: pir: error: unknown command or op 'matmull'; did you mean 'matmul'?
+# TYPO: pir: error: unknown command, keyword or op 'matmull'; did you mean 'matmul'?
 # RUN: not %pir chek 2>&1 | FileCheck %s --check-prefix=CMD
 # CMD: pir: error: unknown command 'chek'; did you mean 'check'?

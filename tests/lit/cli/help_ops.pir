@@ -25,4 +25,4 @@
 # MD: | `abs_` | `x` |  | numeric (not bool) | aliases `x` | ✗ |  | **extension** (not in the spec's ops.md); in place: overwrites `x` with `abs` |
 # MD: | `add` | `x, y` |  | numeric, all equal | that dtype, the NumPy broadcast of the shapes | ✓ | `add_` |  |
 # RUN: not %pir help ops --json 2>&1 | FileCheck %s --check-prefix=BAD
-# BAD: pir: error: 'help ops' takes only --markdown
+# BAD: pir: error: unknown option '--json' for 'help'

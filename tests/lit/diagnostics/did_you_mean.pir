@@ -26,8 +26,8 @@ print %weigth
 # CHECK: did_you_mean.pir:15:13: error: call: unknown graph @doubel; did you mean '@double'?
 # CHECK: did_you_mean.pir:16:18: error: host_load: unknown stream or remote buffer $inptu; did you mean '$input'?
 # CHECK: did_you_mean.pir:17:20: error: remote_load: unknown stream or remote buffer $weigths; did you mean '$weights'?
-# CHECK: did_you_mean.pir:18:28: error: sum: unknown attribute 'axes'; did you mean 'axis'?
-# CHECK: did_you_mean.pir:19:33: error: sum: unknown attribute 'tile_sett'; did you mean 'tile_set'?
+# CHECK: did_you_mean.pir:18:21: error: sum: unknown attribute 'axes'; did you mean 'axis'?
+# CHECK: did_you_mean.pir:19:21: error: sum: unknown attribute 'tile_sett'; did you mean 'tile_set'?
 # CHECK: did_you_mean.pir:20:12: error: mul: unknown value %zzzzzz{{$}}
 # CHECK: did_you_mean.pir:21:8: error: unknown op 'frobnicate'{{$}}
 # CHECK: did_you_mean.pir:23:7: error: print: unknown value %weigth in the main graph; did you mean '%weight'?

@@ -7,12 +7,12 @@ const %a : f32[2] = 1
 %c = print_tensor %a {title = "éééé", bogus = 1}
 %d = print_tensor %a {title = "日本", bogus = 1}
 %e = print_tensor %a {title = "x",	bogus = 1}
-# CHECK:{{.*}}utf8_columns.pir:7:47: error: print_tensor: unknown attribute 'bogus'
+# CHECK:{{.*}}utf8_columns.pir:7:39: error: print_tensor: unknown attribute 'bogus'
 # CHECK-NEXT:  %c = print_tensor %a {title = "éééé", bogus = 1}
-# CHECK-NEXT:                                                ^
-# CHECK-NEXT:{{.*}}utf8_columns.pir:8:45: error: print_tensor: unknown attribute 'bogus'
+# CHECK-NEXT:                                        ^
+# CHECK-NEXT:{{.*}}utf8_columns.pir:8:37: error: print_tensor: unknown attribute 'bogus'
 # CHECK-NEXT:  %d = print_tensor %a {title = "日本", bogus = 1}
-# CHECK-NEXT:                                                ^
-# CHECK-NEXT:{{.*}}utf8_columns.pir:9:44: error: print_tensor: unknown attribute 'bogus'
+# CHECK-NEXT:                                        ^
+# CHECK-NEXT:{{.*}}utf8_columns.pir:9:36: error: print_tensor: unknown attribute 'bogus'
 # CHECK-NEXT:  %e = print_tensor %a {title = "x",	bogus = 1}
-# CHECK-NEXT:                                    	        ^
+# CHECK-NEXT:                                    	^

@@ -1,0 +1,314 @@
+#!/usr/bin/python3
+"""pir against PyTorch eager on four training workloads, from the same data and initial
+weights: the small CNN (cnn.pir), a transformer encoder layer (transformer.pir), four pre-LN
+residual blocks (ln_blocks.pir) and the MLP (mlp.pir), each one SGD step per batch with
+`autodiff`, 16 batches per run.
+
+1. Writes each model's batches and initial weights as NPY files into a temporary folder
+   next to a copy of its .pir program (both peers load the same files).
+2. Losses, step for step: pir's losses of steps 1..32 (two runs) against PyTorch's from
+   the same start; a step passes when |pir - torch| <= RTOL * max(1, |torch|).
+3. Speed, per thread count T (default 1 and 2) and per round (default 5; the peers
+   alternate within a round): pir steps/s from two whole processes, 16 * (R2 - R1) steps
+   over T(`run R2`) - T(`run R1`), so start-up, parse, NPY loads and compile cancel, with
+   OPENBLAS_NUM_THREADS=T (pir's kernel threads). PyTorch in a child process per
+   configuration, torch.set_num_threads(n) and its OpenBLAS at n threads for every
+   n <= T, with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed from its environment so
+   that it runs its native kernels; its best configuration (highest median) is the peer.
+   Wall: steps per second; CPU: steps per CPU second (user + system, all threads).
+   The ratio pir / torch is taken per round; the median of the rounds is reported.
+
+usage: peers.py [--pir PATH] [--models cnn,transformer,ln_blocks,mlp] [--threads 1,2]
+                [--rounds 5] [--runs 1,6] [--keep DIR]
+PATH defaults to the build tree next to this script (../../build/repl/pir).
+"""
+import argparse
+import ctypes
+import json
+import os
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+STEPS_PER_RUN = 16
+RTOL = 2e-3  # f32, two implementations' summation orders, 32 SGD steps
+
+
+# ---- data and initial weights (one RandomState per model) -------------------------------
+
+def gen_data(model, np):
+    rng = np.random.RandomState(0)
+    f32 = np.float32
+    n = lambda *s: rng.normal(size=s).astype(f32)
+    if model == "cnn":
+        return {"x": n(16, 32, 1, 28, 28), "y": rng.randint(0, 10, size=(16, 32)).astype(np.int32),
+                "W1": n(8, 1, 3, 3) * f32(0.3), "b1": n(8, 1, 1) * f32(0.1),
+                "W2": n(16, 8, 3, 3) * f32(0.1), "b2": n(16, 1, 1) * f32(0.1),
+                "W3": n(784, 10) * f32(0.05), "b3": np.zeros(10, f32)}
+    if model == "mlp":
+        return {"x": n(16, 64, 784), "y": rng.randint(0, 10, size=(16, 64)).astype(np.int32),
+                "W1": n(784, 256) * f32(0.05), "b1": np.zeros(256, f32),
+                "W2": n(256, 10) * f32(0.05), "b2": np.zeros(10, f32)}
+    if model == "transformer":
+        d = {"x": n(16, 512, 128), "t": n(16, 512, 128)}
+        for w in ("Wq", "Wk", "Wv", "Wo"):
+            d[w] = n(128, 128) * f32(128 ** -0.5)
+            d["b" + w[1]] = n(128) * f32(0.02)
+        d.update({"W1": n(128, 512) * f32(128 ** -0.5), "b1": n(512) * f32(0.02),
+                  "W2": n(512, 128) * f32(512 ** -0.5), "b2": n(128) * f32(0.02),
+                  "g1": 1 + n(128) * f32(0.1), "be1": n(128) * f32(0.1),
+                  "g2": 1 + n(128) * f32(0.1), "be2": n(128) * f32(0.1)})
+        return d
+    if model == "ln_blocks":
+        d = {"x": n(16, 16, 1024), "t": n(16, 16, 1024)}
+        for i in range(1, 5):
+            d.update({"g%d" % i: 1 + n(1024) * f32(0.1), "be%d" % i: n(1024) * f32(0.1),
+                      "W%d" % i: n(1024, 1024) * f32(0.5 / 32), "b%d" % i: n(1024) * f32(0.02)})
+        return d
+    raise SystemExit("unknown model " + model)
+
+
+# ---- the PyTorch peers (eager, the same ops) ---------------------------------------------
+
+class TorchPeer:
+    LR = {"cnn": 0.05, "mlp": 0.1, "transformer": 0.01, "ln_blocks": 0.01}
+
+    def __init__(self, model, data, torch):
+        self.model, self.torch = model, torch
+        self.F = torch.nn.functional
+        self.x = torch.tensor(data["x"])
+        tgt = data["y"] if "y" in data else data["t"]
+        self.target = torch.tensor(tgt).long() if tgt.dtype.kind == "i" else torch.tensor(tgt)
+        self.p = {k: torch.tensor(v).requires_grad_() for k, v in data.items() if k not in ("x", "y", "t")}
+        self.lr = self.LR[model]
+
+    def loss(self, x, t):
+        F, p, torch = self.F, self.p, self.torch
+        if self.model == "cnn":
+            h = F.max_pool2d(torch.relu(F.conv2d(x, p["W1"], p["b1"].view(-1), padding=1)), 2)
+            h = F.max_pool2d(torch.relu(F.conv2d(h, p["W2"], p["b2"].view(-1), padding=1)), 2)
+            return F.nll_loss(F.log_softmax(h.reshape(32, 784) @ p["W3"] + p["b3"], 1), t)
+        if self.model == "mlp":
+            prob = torch.softmax(torch.relu(x @ p["W1"] + p["b1"]) @ p["W2"] + p["b2"], 1)
+            return F.nll_loss(torch.log(prob), t)
+        if self.model == "transformer":
+            def heads(v):
+                return v.reshape(8, 64, 4, 32).transpose(1, 2)
+            q, k, v = (heads(x @ p["W" + c] + p["b" + c]) for c in "qkv")
+            a = torch.softmax((q @ k.transpose(-1, -2)) * 0.17677669529663687, -1) @ v
+            a = a.transpose(1, 2).reshape(512, 128) @ p["Wo"] + p["bo"]
+            h = F.layer_norm(x + a, (128,), p["g1"], p["be1"])
+            f = F.gelu(h @ p["W1"] + p["b1"], approximate="tanh") @ p["W2"] + p["b2"]
+            o = F.layer_norm(h + f, (128,), p["g2"], p["be2"])
+            return ((o - t) ** 2).mean()
+        if self.model == "ln_blocks":
+            h = x
+            for i in range(1, 5):
+                n = F.layer_norm(h, (1024,), p["g%d" % i], p["be%d" % i])
+                h = h + F.gelu(n @ p["W%d" % i] + p["b%d" % i], approximate="tanh")
+            return ((h - t) ** 2).mean()
+
+    def step(self, i):
+        i %= STEPS_PER_RUN
+        l = self.loss(self.x[i], self.target[i])
+        l.backward()
+        with self.torch.no_grad():
+            for t in self.p.values():
+                t -= self.lr * t.grad
+                t.grad = None
+        return float(l)
+
+
+def loaded_openblas():
+    """The libopenblas this process mapped (torch's), or None."""
+    with open("/proc/self/maps") as f:
+        for line in f:
+            if "libopenblas" in line:
+                return ctypes.CDLL(line.split()[-1])
+    return None
+
+
+def torch_worker(a):
+    import numpy as np
+    import torch
+    torch.set_num_threads(a.torch_threads)
+    blas = loaded_openblas()
+    if blas is not None:
+        blas.openblas_set_num_threads(a.torch_threads)
+    data = {k[:-4]: np.load(os.path.join(a.dir, k)) for k in os.listdir(a.dir) if k.endswith(".npy")}
+    peer = TorchPeer(a.worker, data, torch)
+    out = {}
+    if a.losses:
+        out["losses"] = [peer.step(i) for i in range(a.losses)]
+    else:
+        for i in range(STEPS_PER_RUN):
+            peer.step(i)
+        w0, c0 = time.perf_counter(), time.process_time()
+        for i in range(a.steps):
+            peer.step(i)
+        out["wall"], out["cpu"] = time.perf_counter() - w0, time.process_time() - c0
+    print(json.dumps(out))
+
+
+def torch_info():
+    import torch
+    info = {"torch": torch.__version__, "threads_default": torch.get_num_threads()}
+    for getter in ("torch.backends.cpu.get_cpu_capability()", "torch._C._get_cpu_capability()"):
+        try:
+            info["cpu_capability"] = str(eval(getter))
+            break
+        except Exception:
+            pass
+    info["mkldnn"] = bool(torch.backends.mkldnn.is_available())
+    blas = loaded_openblas()
+    if blas is not None:
+        blas.openblas_get_corename.restype = ctypes.c_char_p
+        blas.openblas_get_config.restype = ctypes.c_char_p
+        info["openblas_core"] = blas.openblas_get_corename().decode()
+        info["openblas_config"] = blas.openblas_get_config().decode()
+    try:
+        import threadpoolctl
+        info["threadpoolctl"] = threadpoolctl.threadpool_info()
+    except ImportError:
+        info["threadpoolctl"] = "not installed"
+    cfg = torch.__config__.show()
+    info["config"] = [l.strip() for l in cfg.splitlines() if re.search(r"BLAS|CPU capability|MKL|LAPACK|OpenMP", l)]
+    print(json.dumps(info))
+
+
+# ---- the driver ---------------------------------------------------------------------------
+
+def native_env():
+    e = dict(os.environ)
+    e.pop("OPENBLAS_CORETYPE", None)
+    e.pop("OPENBLAS_L2_SIZE", None)
+    return e
+
+
+def child_cpu(cmd, env):
+    """Runs cmd to completion: (wall s, the child's user + system CPU s, its stdout)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = p.communicate()
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if p.returncode != 0:
+        raise SystemExit("%s exited %d:\n%s" % (" ".join(cmd), p.returncode, (out + err).decode()[-2000:]))
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, out.decode()
+
+
+def pir_program(d, model, session):
+    text = open(os.path.join(HERE, model + ".pir")).read()
+    text, n = re.subn(r"^run 1\nprint \$loss\n", session, text, flags=re.M)
+    assert n == 1, model
+    path = os.path.join(d, "%s_%d.pir" % (model, abs(hash(session)) % 10 ** 8))
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def pir_losses(out):
+    found = re.findall(r"\$loss: f32\[16\] = \[([^\]]*)\]", out)
+    assert found, out
+    return [float(v) for run in found for v in run.split(",")]
+
+
+def torch_cmd(model, d, threads, extra):
+    return [sys.executable, os.path.abspath(__file__), "--worker", model, "--dir", d,
+            "--torch-threads", str(threads)] + extra
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pir", default=os.path.join(HERE, "..", "..", "build", "repl", "pir"))
+    ap.add_argument("--models", default="cnn,transformer,ln_blocks,mlp")
+    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--runs", default="1,6", help="R1,R2: pir's steps/s from `run R1` and `run R2`")
+    ap.add_argument("--keep", help="write the programs and data here instead of a temporary folder")
+    ap.add_argument("--worker")
+    ap.add_argument("--info", action="store_true")
+    ap.add_argument("--dir")
+    ap.add_argument("--torch-threads", type=int, default=1)
+    ap.add_argument("--steps", type=int, default=0)
+    ap.add_argument("--losses", type=int, default=0)
+    a = ap.parse_args()
+    if a.worker:
+        return torch_worker(a)
+    if a.info:
+        return torch_info()
+
+    import numpy as np
+    pir = os.path.abspath(a.pir)
+    r1, r2 = (int(v) for v in a.runs.split(","))
+    steps = STEPS_PER_RUN * (r2 - r1)
+    models = a.models.split(",")
+    root = a.keep or tempfile.mkdtemp(prefix="pir_peers_")
+    env_torch = native_env()
+    print("CPU:", next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?"),
+          "| cores:", os.cpu_count(), "| load average at start:", open("/proc/loadavg").read().split()[0])
+    print("torch (native kernels):", subprocess.run([sys.executable, __file__, "--info"], env=env_torch,
+                                                     capture_output=True, text=True, check=True).stdout.strip())
+    dirs, progs = {}, {}
+    failed = False
+    for m in models:
+        d = dirs[m] = os.path.join(root, m)
+        os.makedirs(d, exist_ok=True)
+        for k, v in gen_data(m, np).items():
+            np.save(os.path.join(d, k + ".npy"), v)
+        progs[m] = {r: pir_program(d, m, "run %d\nprint $loss\n" % r) for r in (r1, r2)}
+        check = pir_program(d, m, "run 1\nprint $loss\nrun 1\nprint $loss\n")
+        pl = pir_losses(child_cpu([pir, "run", check], dict(os.environ, OPENBLAS_NUM_THREADS="1"))[2])
+        tl = json.loads(child_cpu(torch_cmd(m, d, 1, ["--losses", str(len(pl))]), env_torch)[2])["losses"]
+        diffs = [abs(p - t) / max(1.0, abs(t)) for p, t in zip(pl, tl)]
+        ok = max(diffs) <= RTOL
+        failed = failed or not ok
+        print("%-12s losses steps 1..%d: %s (max |pir - torch| / max(1, |torch|) = %.2e, tolerance %.0e; "
+              "first %.5f / %.5f, last %.5f / %.5f)" % (m, len(pl), "equal" if ok else "DIFFER", max(diffs), RTOL,
+                                                         pl[0], tl[0], pl[-1], tl[-1]), flush=True)
+
+    for T in (int(v) for v in a.threads.split(",")):
+        env_pir = dict(os.environ, OPENBLAS_NUM_THREADS=str(T))
+        configs = list(range(1, T + 1))
+        rows = {m: {"pir": [], **{c: [] for c in configs}} for m in models}
+        for rnd in range(a.rounds):
+            for m in models:
+                def run_pir():
+                    w1, c1, _ = child_cpu([pir, "run", progs[m][r1]], env_pir)
+                    w2, c2, _ = child_cpu([pir, "run", progs[m][r2]], env_pir)
+                    rows[m]["pir"].append((steps / (w2 - w1), steps / max(c2 - c1, 1e-9)))
+
+                def run_torch():
+                    for c in configs:
+                        r = json.loads(child_cpu(torch_cmd(m, dirs[m], c, ["--steps", str(steps)]), env_torch)[2])
+                        rows[m][c].append((steps / r["wall"], steps / r["cpu"]))
+                for f in ((run_pir, run_torch) if rnd % 2 == 0 else (run_torch, run_pir)):
+                    f()
+        for m in models:
+            best = max(configs, key=lambda c: statistics.median(v[0] for v in rows[m][c]))
+            pw = [v[0] for v in rows[m]["pir"]]
+            pc = [v[1] for v in rows[m]["pir"]]
+            tw = [v[0] for v in rows[m][best]]
+            tc = [v[1] for v in rows[m][best]]
+            rw = [p / t for p, t in zip(pw, tw)]
+            rc = [p / t for p, t in zip(pc, tc)]
+            print("threads=%d %-12s pir %8.1f steps/s  torch(best: set_num_threads(%d)) %8.1f steps/s  "
+                  "pir/torch wall median %.2f (rounds %s)  CPU median %.2f" % (
+                      T, m, statistics.median(pw), best, statistics.median(tw), statistics.median(rw),
+                      " ".join("%.2f" % r for r in rw), statistics.median(rc)), flush=True)
+    print("load average at end:", open("/proc/loadavg").read().split()[0])
+    if not a.keep:
+        shutil.rmtree(root)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

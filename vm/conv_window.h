@@ -1,0 +1,91 @@
+// The window geometry of conv, the pools and their gradient kernels: spatial sizes
+// padded to 3 dims with leading size-1 dims, read from the op's attributes.
+#pragma once
+#include <array>
+
+#include "vm/kernel_util.h"
+
+namespace pir::vm::detail {
+
+struct Window {
+  std::array<int64_t, 3> in{1, 1, 1}, out{1, 1, 1}, kernel{1, 1, 1}, stride{1, 1, 1}, dilation{1, 1, 1},
+      padBegin{0, 0, 0};
+  int64_t inSize() const { return in[0] * in[1] * in[2]; }
+  int64_t outSize() const { return out[0] * out[1] * out[2]; }
+  int64_t kernelSize() const { return kernel[0] * kernel[1] * kernel[2]; }
+};
+
+// The attributes of every row whose kernel walks a window.
+using WindowAttrs = attrs::View<attrs::kernelFamily("Conv") | attrs::kernelFamily("Pool") |
+                                attrs::kernelFamily("ConvGradInput") | attrs::kernelFamily("ConvGradWeight") |
+                                attrs::kernelFamily("MaxPoolGrad") | attrs::kernelFamily("AveragePoolGrad")>;
+
+// Reads a spatial attribute: `count` values, a single value repeated, or the fallback
+// (absent or written empty).
+template <attrs::Name Key, class Attrs>
+std::vector<int64_t> spatialInts(const Attrs& a, size_t count, std::vector<int64_t> fallback) {
+  const std::optional<std::vector<int64_t>> written = a.template get<Key>();
+  if (!written || written->empty()) return fallback;
+  std::vector<int64_t> v = *written;
+  if (v.size() == 1 && count > 1) v.assign(count, v[0]);
+  if (v.size() != count)
+    throw KernelError("attribute '" + std::string(Key.view()) + "' needs " + std::to_string(count) + " values");
+  return v;
+}
+
+// The geometry of a window of `kernel` over the input type `x` (N, C, spatial...);
+// pools have no dilation and stride `kernel` by default. Throws KernelError.
+inline Window planWindow(const Op& op, const TensorType& x, const std::vector<int64_t>& kernel, bool isPool) {
+  const size_t spatial = x.shape.size() - 2;
+  Window w;
+  const WindowAttrs a{op};
+  const std::vector<int64_t> stride = spatialInts<"stride">(a, spatial, isPool ? kernel : std::vector<int64_t>(spatial, 1));
+  const std::vector<int64_t> dilation =
+      isPool ? std::vector<int64_t>(spatial, 1) : spatialInts<"dilation">(a, spatial, std::vector<int64_t>(spatial, 1));
+  const std::vector<int64_t> padding = spatialInts<"padding">(a, 2 * spatial, std::vector<int64_t>(2 * spatial, 0));
+  const size_t lead = 3 - spatial;
+  for (size_t i = 0; i < spatial; ++i) {
+    const size_t d = lead + i;
+    w.in[d] = x.shape[2 + i];
+    w.kernel[d] = kernel[i];
+    w.stride[d] = stride[i];
+    w.dilation[d] = dilation[i];
+    w.padBegin[d] = padding[i];
+    if (stride[i] < 1 || dilation[i] < 1 || kernel[i] < 1) throw KernelError("window sizes must be >= 1");
+    const int64_t span = w.in[d] + padding[i] + padding[spatial + i] - (dilation[i] * (kernel[i] - 1) + 1);
+    if (span < 0) throw KernelError("the window is larger than the padded input " + x.str());
+    w.out[d] = span / stride[i] + 1;
+  }
+  return w;
+}
+
+// The output columns [lo, hi) of a row whose input column o * stride + offset lies in [0, in).
+inline void inBounds(int64_t in, int64_t out, int64_t stride, int64_t offset, int64_t& lo, int64_t& hi) {
+  lo = offset >= 0 ? 0 : (-offset + stride - 1) / stride;
+  hi = in - offset <= 0 ? 0 : (in - offset - 1) / stride + 1;
+  lo = std::min(lo, out);
+  hi = std::clamp(hi, lo, out);
+}
+
+// Calls cell(rowOffset, lo, hi, offset) for each kernel cell, row-major, of the windows
+// of output row (od, oh) whose input row is real (not padding): output column o reads
+// plane[rowOffset + o * stride[2] + offset] for o in [lo, hi); the others see padding.
+// Walking a whole output row per cell keeps each output's cells in row-major order.
+template <class F> void forEachKernelCell(const Window& w, int64_t od, int64_t oh, F&& cell) {
+  for (int64_t kd = 0; kd < w.kernel[0]; ++kd) {
+    const int64_t id = od * w.stride[0] - w.padBegin[0] + kd * w.dilation[0];
+    if (id < 0 || id >= w.in[0]) continue;
+    for (int64_t kh = 0; kh < w.kernel[1]; ++kh) {
+      const int64_t ih = oh * w.stride[1] - w.padBegin[1] + kh * w.dilation[1];
+      if (ih < 0 || ih >= w.in[1]) continue;
+      for (int64_t kw = 0; kw < w.kernel[2]; ++kw) {
+        const int64_t offset = kw * w.dilation[2] - w.padBegin[2];
+        int64_t lo, hi;
+        inBounds(w.in[2], w.out[2], w.stride[2], offset, lo, hi);
+        cell((id * w.in[1] + ih) * w.in[2], lo, hi, offset);
+      }
+    }
+  }
+}
+
+}  // namespace pir::vm::detail

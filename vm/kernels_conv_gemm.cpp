@@ -1,0 +1,447 @@
+// conv (NCHW input, OIHW weights, 1 to 3 spatial dims, groups, stride, dilation,
+// padding [begin..., end...]) and its two gradients, as im2col / col2im around one
+// GEMM per (block of images, group):
+//   conv              y[og, P]     = W[og, K] · col[K, P]
+//   conv_grad_weight  dW[og, K]    = Σ_images g[og, P] · col[K, P]ᵀ
+//   conv_grad_input   dcol[K, P]   = W[og, K]ᵀ · g[og, P], then col2im adds dcol back
+// K = channels per group × kernel size, P = output positions. The column matrix holds,
+// for each output position, the (channel, kernel offset) input it sees (0 in the
+// padding); a block of images sits side by side in it (P columns each), so small
+// images still make one GEMM of useful size. Each row is built a run of output columns
+// at a time, with the run's in-bounds range computed once: a plain copy at stride 1.
+//
+// max_pool_grad and average_pool_grad are single passes over the windows.
+//
+// f16 computes in f32. Every sum runs in an order fixed by the shapes (the image
+// blocks here, the GEMM's column blocks in vm/kernels_matmul.cpp), so the bits do not
+// depend on the number of threads.
+#include "vm/conv_window.h"
+
+namespace pir::vm::detail {
+namespace {
+
+// Column-matrix elements per block of images: the block holds at least one image.
+constexpr int64_t kColumnBlockElements = int64_t{1} << 20;
+
+struct ConvGeometry {
+  Window win;
+  int64_t batch = 0, channels = 0, outChannels = 0, groups = 1;
+  int64_t cg() const { return channels / groups; }
+  int64_t og() const { return outChannels / groups; }
+  int64_t K() const { return cg() * win.kernelSize(); }
+  int64_t P() const { return win.outSize(); }
+  // Images per GEMM: the column matrix of a block stays near kColumnBlockElements.
+  int64_t imagesPerBlock() const {
+    const int64_t perImage = std::max<int64_t>(1, K() * P());
+    return std::clamp<int64_t>(kColumnBlockElements / perImage, 1, std::max<int64_t>(1, batch));
+  }
+};
+
+// Calls run(row, src, lo, hi, stride, offset) for every run of the column matrix of one
+// image: `row` is the run's first column-matrix element (out[2] of them), `src` the
+// input row it reads (nullptr when the run lies in the padding), columns [lo, hi) read
+// src[o * stride + offset]. `ld` is the column matrix's row length.
+template <class Elem, class In, class F>
+void forEachRun(const Window& w, In* x, int64_t cg, Elem* col, int64_t ld, F&& run) {
+  const int64_t inSize = w.inSize();
+  const int64_t lastStride = w.stride[2];
+  for (int64_t c = 0; c < cg; ++c) {
+    In* plane = x + c * inSize;
+    for (int64_t kd = 0; kd < w.kernel[0]; ++kd)
+      for (int64_t kh = 0; kh < w.kernel[1]; ++kh)
+        for (int64_t kw = 0; kw < w.kernel[2]; ++kw) {
+          Elem* row = col + (((c * w.kernel[0] + kd) * w.kernel[1] + kh) * w.kernel[2] + kw) * ld;
+          const int64_t offset = kw * w.dilation[2] - w.padBegin[2];
+          int64_t lo, hi;
+          inBounds(w.in[2], w.out[2], lastStride, offset, lo, hi);
+          for (int64_t od = 0; od < w.out[0]; ++od) {
+            const int64_t id = od * w.stride[0] - w.padBegin[0] + kd * w.dilation[0];
+            for (int64_t oh = 0; oh < w.out[1]; ++oh) {
+              const int64_t ih = oh * w.stride[1] - w.padBegin[1] + kh * w.dilation[1];
+              Elem* r = row + (od * w.out[1] + oh) * w.out[2];
+              const bool inside = id >= 0 && id < w.in[0] && ih >= 0 && ih < w.in[1];
+              run(r, inside ? plane + (id * w.in[1] + ih) * w.in[2] : nullptr, lo, hi, lastStride, offset);
+            }
+          }
+        }
+  }
+}
+
+// col[K, P] (row length ld) = the windows of one image's group (cg planes at x).
+template <class T, class C> void im2col(const Window& w, const T* x, int64_t cg, C* col, int64_t ld) {
+  const int64_t width = w.out[2];
+  forEachRun(w, x, cg, col, ld, [width](C* r, const T* src, int64_t lo, int64_t hi, int64_t stride, int64_t offset) {
+    if (!src) {
+      std::fill(r, r + width, C(0));
+      return;
+    }
+    std::fill(r, r + lo, C(0));
+    if (stride == 1) {
+      const T* s = src + offset;
+      for (int64_t o = lo; o < hi; ++o) r[o] = static_cast<C>(s[o]);
+    } else {
+      for (int64_t o = lo; o < hi; ++o) r[o] = static_cast<C>(src[o * stride + offset]);
+    }
+    std::fill(r + hi, r + width, C(0));
+  });
+}
+
+// dx (cg planes) += the columns of dcol[K, P] (row length ld) at the cells they read.
+template <class C> void col2im(const Window& w, const C* dcol, int64_t cg, C* dx, int64_t ld) {
+  forEachRun(w, dx, cg, dcol, ld, [](const C* r, C* dst, int64_t lo, int64_t hi, int64_t stride, int64_t offset) {
+    if (!dst) return;
+    if (stride == 1) {
+      C* d = dst + offset;
+      for (int64_t o = lo; o < hi; ++o) d[o] += r[o];
+    } else {
+      for (int64_t o = lo; o < hi; ++o) dst[o * stride + offset] += r[o];
+    }
+  });
+}
+
+// c[m, n] = op(a) · op(b), row-major; f32 through the matmul kernel's GEMM.
+template <class C>
+void gemm(const C* a, const C* b, C* c, int64_t m, int64_t n, int64_t k, bool transA = false, bool transB = false) {
+  if constexpr (std::is_same_v<C, float>) {
+    gemmF32(a, b, c, m, n, k, transA, transB);
+  } else {
+    Eigen::Map<RowMat<C>> cm(c, m, n);
+    if (k == 0) {
+      cm.setZero();
+      return;
+    }
+    const Eigen::Map<const RowMat<C>> am(a, transA ? k : m, transA ? m : k), bm(b, transB ? n : k, transB ? k : n);
+    if (transA && transB) cm.noalias() = am.transpose() * bm.transpose();
+    else if (transA) cm.noalias() = am.transpose() * bm;
+    else if (transB) cm.noalias() = am * bm.transpose();
+    else cm.noalias() = am * bm;
+  }
+}
+
+// Scratch of n elements, left uninitialised (every use writes before it reads).
+template <class C> std::unique_ptr<C[]> scratch(int64_t n) { return std::unique_ptr<C[]>(new C[static_cast<size_t>(n)]); }
+
+// A tensor in the compute type: the data itself, or a converted copy (f16).
+template <class T, class C> const C* asCompute(const T* p, int64_t n, std::vector<C>& copy) {
+  if constexpr (std::is_same_v<T, C>) {
+    return p;
+  } else {
+    copy.resize(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) copy[static_cast<size_t>(i)] = static_cast<C>(p[i]);
+    return copy.data();
+  }
+}
+
+// The gradient g[N, O, P] of images [n0, n0 + nb), group grp, side by side: [og, nb * P].
+template <class T, class C>
+void gatherGradient(const ConvGeometry& s, const T* g, int64_t n0, int64_t nb, int64_t grp, C* out) {
+  const int64_t og = s.og(), P = s.P();
+  for (int64_t o = 0; o < og; ++o)
+    for (int64_t n = 0; n < nb; ++n) {
+      const T* src = g + ((n0 + n) * s.outChannels + grp * og + o) * P;
+      C* dst = out + o * nb * P + n * P;
+      for (int64_t p = 0; p < P; ++p) dst[p] = static_cast<C>(src[p]);
+    }
+}
+
+template <class T> void runConv(const ConvGeometry& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  using C = ComputeOf<T>;
+  const int64_t cg = s.cg(), og = s.og(), K = s.K(), P = s.P(), inSize = s.win.inSize();
+  T* y = outs[0].as<T>();
+  if (s.batch == 0 || og == 0 || P == 0) return;
+  if (K == 0) return std::fill(y, y + s.batch * s.outChannels * P, T(0));
+  const int64_t block = s.imagesPerBlock();
+  const ScratchCharge charge(static_cast<uint64_t>((K + og) * block * P + (std::is_same_v<T, C> ? 0 : s.outChannels * K)),
+                             sizeof(C));
+  std::vector<C> wCopy;
+  const C* weights = asCompute<T, C>(ins[1].as<const T>(), s.outChannels * K, wCopy);
+  const T* x = ins[0].as<const T>();
+  const std::unique_ptr<C[]> col = scratch<C>(K * block * P), result = scratch<C>(og * block * P);
+  for (int64_t n0 = 0; n0 < s.batch; n0 += block) {
+    const int64_t nb = std::min(block, s.batch - n0), ld = nb * P;
+    for (int64_t grp = 0; grp < s.groups; ++grp) {
+      for (int64_t n = 0; n < nb; ++n)
+        im2col(s.win, x + ((n0 + n) * s.channels + grp * cg) * inSize, cg, col.get() + n * P, ld);
+      gemm<C>(weights + grp * og * K, col.get(), result.get(), og, ld, K);
+      for (int64_t o = 0; o < og; ++o)
+        for (int64_t n = 0; n < nb; ++n) {
+          const C* src = result.get() + o * ld + n * P;
+          T* dst = y + ((n0 + n) * s.outChannels + grp * og + o) * P;
+          for (int64_t p = 0; p < P; ++p) dst[p] = static_cast<T>(src[p]);
+        }
+    }
+  }
+}
+
+// ins: x, g; outs: dW [O, cg, kernel...].
+template <class T> void runConvGradWeight(const ConvGeometry& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  using C = ComputeOf<T>;
+  const int64_t cg = s.cg(), og = s.og(), K = s.K(), P = s.P(), inSize = s.win.inSize();
+  T* dw = outs[0].as<T>();
+  const int64_t total = s.outChannels * K;
+  if (total == 0) return;
+  const ScratchCharge charge(static_cast<uint64_t>(total + og * K + (K + og) * s.imagesPerBlock() * P), sizeof(C));
+  std::vector<C> acc(static_cast<size_t>(total), C(0));
+  if (s.batch > 0 && P > 0) {
+    const T* x = ins[0].as<const T>();
+    const T* g = ins[1].as<const T>();
+    const int64_t block = s.imagesPerBlock();
+    const std::unique_ptr<C[]> col = scratch<C>(K * block * P), grad = scratch<C>(og * block * P),
+                               part = scratch<C>(og * K);
+    for (int64_t n0 = 0; n0 < s.batch; n0 += block) {
+      const int64_t nb = std::min(block, s.batch - n0), ld = nb * P;
+      for (int64_t grp = 0; grp < s.groups; ++grp) {
+        for (int64_t n = 0; n < nb; ++n)
+          im2col(s.win, x + ((n0 + n) * s.channels + grp * cg) * inSize, cg, col.get() + n * P, ld);
+        gatherGradient(s, g, n0, nb, grp, grad.get());
+        C* dst = acc.data() + grp * og * K;
+        if (n0 == 0) {
+          gemm<C>(grad.get(), col.get(), dst, og, K, ld, false, true);
+        } else {
+          gemm<C>(grad.get(), col.get(), part.get(), og, K, ld, false, true);
+          for (int64_t i = 0; i < og * K; ++i) dst[i] += part[i];
+        }
+      }
+    }
+  }
+  for (int64_t i = 0; i < total; ++i) dw[i] = static_cast<T>(acc[static_cast<size_t>(i)]);
+}
+
+// ins: g, w; outs: dx [N, C, in...].
+template <class T> void runConvGradInput(const ConvGeometry& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  using C = ComputeOf<T>;
+  const int64_t cg = s.cg(), og = s.og(), K = s.K(), P = s.P(), inSize = s.win.inSize();
+  T* dx = outs[0].as<T>();
+  const int64_t total = s.batch * s.channels * inSize;
+  if (total == 0) return;
+  const ScratchCharge charge(
+      static_cast<uint64_t>((K + og) * s.imagesPerBlock() * P + (std::is_same_v<T, C> ? 0 : total + s.outChannels * K)),
+      sizeof(C));
+  std::vector<C> accCopy;
+  C* acc;
+  if constexpr (std::is_same_v<T, C>) {
+    acc = dx;
+    std::fill(dx, dx + total, T(0));
+  } else {
+    accCopy.assign(static_cast<size_t>(total), C(0));
+    acc = accCopy.data();
+  }
+  if (P > 0 && og > 0 && K > 0) {
+    std::vector<C> wCopy;
+    const C* weights = asCompute<T, C>(ins[1].as<const T>(), s.outChannels * K, wCopy);
+    const T* g = ins[0].as<const T>();
+    const int64_t block = s.imagesPerBlock();
+    const std::unique_ptr<C[]> dcol = scratch<C>(K * block * P), grad = scratch<C>(og * block * P);
+    for (int64_t n0 = 0; n0 < s.batch; n0 += block) {
+      const int64_t nb = std::min(block, s.batch - n0), ld = nb * P;
+      for (int64_t grp = 0; grp < s.groups; ++grp) {
+        gatherGradient(s, g, n0, nb, grp, grad.get());
+        gemm<C>(weights + grp * og * K, grad.get(), dcol.get(), K, ld, og, true, false);
+        for (int64_t n = 0; n < nb; ++n)
+          col2im(s.win, dcol.get() + n * P, cg, acc + ((n0 + n) * s.channels + grp * cg) * inSize, ld);
+      }
+    }
+  }
+  if constexpr (!std::is_same_v<T, C>)
+    for (int64_t i = 0; i < total; ++i) dx[i] = static_cast<T>(acc[i]);
+}
+
+// ---- pool gradients ------------------------------------------------------------
+
+struct PoolGradState {
+  Window win;
+  int64_t planes = 0;  // N * C
+};
+
+// A dx buffer in the compute type, zeroed: dx itself, or a copy written back by finish().
+template <class T> struct GradBuffer {
+  using C = ComputeOf<T>;
+  T* dx;
+  int64_t total;
+  std::vector<C> copy;
+  C* data;
+  GradBuffer(T* out, int64_t n) : dx(out), total(n) {
+    if constexpr (std::is_same_v<T, C>) {
+      data = dx;
+      std::fill(dx, dx + n, T(0));
+    } else {
+      copy.assign(static_cast<size_t>(n), C(0));
+      data = copy.data();
+    }
+  }
+  void finish() {
+    if constexpr (!std::is_same_v<T, C>)
+      for (int64_t i = 0; i < total; ++i) dx[i] = static_cast<T>(data[i]);
+  }
+};
+
+// One kernel cell over an output row: output o reads src[o * stride] (cell index
+// base + o * stride); a greater value takes the output. Branch-free, the data decides
+// at random; restrict keeps the row pointers in registers.
+template <class T, class C>
+void maxRowCell(const T* src, int64_t base, int64_t lo, int64_t hi, int64_t stride, C* __restrict best,
+                int64_t* __restrict at, int32_t* __restrict nan) {
+  for (int64_t o = lo; o < hi; ++o) {
+    const C v = static_cast<C>(src[o * stride]);
+    const int64_t take = -static_cast<int64_t>(v > best[o]);  // all ones when v takes the output
+    nan[o] |= static_cast<int32_t>(v != v);
+    best[o] = std::max(best[o], v);  // a NaN v keeps best (its flag is set)
+    at[o] = (at[o] & ~take) | ((base + o * stride) & take);
+  }
+}
+
+// ins: x, g. Each output's gradient goes to the first cell of its window (row-major,
+// padding cells read as -inf) that equals the window's maximum: the cell where the
+// maximum first appears. A NaN maximum equals no cell; a padding cell drops it.
+// One output row at a time, as the forward kernel (kernels_conv.cpp).
+template <class T> void runMaxPoolGrad(const PoolGradState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  using C = ComputeOf<T>;
+  const Window& w = s.win;
+  const int64_t inSize = w.inSize(), outSize = w.outSize(), width = w.out[2], stride = w.stride[2];
+  const ScratchCharge charge(static_cast<uint64_t>(width) * (sizeof(C) + 12) +
+                             (std::is_same_v<T, C> ? 0 : static_cast<uint64_t>(s.planes * inSize) * sizeof(C)));
+  GradBuffer<T> dx(outs[0].as<T>(), s.planes * inSize);
+  std::vector<C> best(static_cast<size_t>(width));
+  std::vector<int64_t> at(static_cast<size_t>(width));
+  std::vector<int32_t> nan(static_cast<size_t>(width));  // not char: stores through it would alias everything
+  for (int64_t p = 0; p < s.planes; ++p) {
+    const T* plane = ins[0].as<const T>() + p * inSize;
+    const T* g = ins[1].as<const T>() + p * outSize;
+    C* d = dx.data + p * inSize;
+    for (int64_t od = 0; od < w.out[0]; ++od)
+      for (int64_t oh = 0; oh < w.out[1]; ++oh) {
+        // The window's first cell holds the maximum until a greater one comes.
+        const int64_t id = od * w.stride[0] - w.padBegin[0], ih = oh * w.stride[1] - w.padBegin[1];
+        const bool rowReal = id >= 0 && id < w.in[0] && ih >= 0 && ih < w.in[1];
+        for (int64_t o = 0; o < width; ++o) {
+          const int64_t iw = o * stride - w.padBegin[2];
+          best[static_cast<size_t>(o)] = C(-INFINITY);
+          at[static_cast<size_t>(o)] = rowReal && iw >= 0 && iw < w.in[2] ? (id * w.in[1] + ih) * w.in[2] + iw : -1;
+          nan[static_cast<size_t>(o)] = 0;
+        }
+        C* b = best.data();
+        int64_t* a = at.data();
+        int32_t* n = nan.data();
+        forEachKernelCell(w, od, oh, [=](int64_t row, int64_t lo, int64_t hi, int64_t offset) {
+          maxRowCell(plane + row + offset, row + offset, lo, hi, stride, b, a, n);
+        });
+        for (int64_t o = 0; o < width; ++o, ++g)
+          if (!n[o] && a[o] >= 0) d[a[o]] += static_cast<C>(*g);
+      }
+  }
+  dx.finish();
+}
+
+// ins: g. Each output's gradient is shared equally by its window's real cells.
+template <class T> void runAveragePoolGrad(const PoolGradState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  using C = ComputeOf<T>;
+  const Window& w = s.win;
+  const int64_t inSize = w.inSize(), outSize = w.outSize(), width = w.out[2], stride = w.stride[2];
+  const ScratchCharge charge(static_cast<uint64_t>(width) * (sizeof(C) + 8) +
+                             (std::is_same_v<T, C> ? 0 : static_cast<uint64_t>(s.planes * inSize) * sizeof(C)));
+  GradBuffer<T> dx(outs[0].as<T>(), s.planes * inSize);
+  std::vector<int64_t> count(static_cast<size_t>(width));
+  std::vector<C> share(static_cast<size_t>(width));
+  for (int64_t p = 0; p < s.planes; ++p) {
+    const T* g = ins[0].as<const T>() + p * outSize;
+    C* d = dx.data + p * inSize;
+    for (int64_t od = 0; od < w.out[0]; ++od)
+      for (int64_t oh = 0; oh < w.out[1]; ++oh, g += width) {
+        std::fill(count.begin(), count.end(), 0);
+        int64_t* n = count.data();
+        forEachKernelCell(w, od, oh, [&](int64_t, int64_t lo, int64_t hi, int64_t) {
+          for (int64_t o = lo; o < hi; ++o) ++n[o];
+        });
+        C* sh = share.data();
+        for (int64_t o = 0; o < width; ++o) sh[o] = static_cast<C>(g[o]) / static_cast<C>(n[o]);
+        forEachKernelCell(w, od, oh, [&](int64_t row, int64_t lo, int64_t hi, int64_t offset) {
+          C* dst = d + row + offset;
+          for (int64_t o = lo; o < hi; ++o) dst[o * stride] += sh[o];
+        });
+      }
+  }
+  dx.finish();
+}
+
+// The geometry of conv (or a conv gradient) over input type x and weights shape ws.
+ConvGeometry convGeometry(const Op& op, const TensorType& x, const Shape& ws) {
+  if (x.rank() < 3 || x.rank() > 5 || ws.size() != x.shape.size())
+    throw KernelError("conv needs N,C + 1..3 spatial dims input and weights of the same rank");
+  ConvGeometry s;
+  s.batch = x.shape[0];
+  s.channels = x.shape[1];
+  s.outChannels = ws[0];
+  s.groups = WindowAttrs{op}.groups().value_or(1);
+  if (s.groups < 1 || s.channels % s.groups || s.outChannels % s.groups || ws[1] * s.groups != s.channels)
+    throw KernelError("conv: groups must divide the channels and match the weights");
+  s.win = planWindow(op, x, std::vector<int64_t>(ws.begin() + 2, ws.end()), false);
+  return s;
+}
+
+// The gradient operand must have the forward output's shape (the verifier checks it too).
+void requireOutputShape(const TensorType& g, int64_t n, int64_t c, const Window& w) {
+  const size_t spatial = g.shape.size() - 2;
+  bool same = g.shape[0] == n && g.shape[1] == c;
+  for (size_t i = 0; i < spatial; ++i) same = same && g.shape[2 + i] == w.out[3 - spatial + i];
+  if (!same) throw KernelError("the gradient " + g.str() + " does not match the forward output");
+}
+
+template <template <class> class Run, class State> PreparedKernel floatKernel(const Op& op, DType dtype, const State& s) {
+  if (!isFloat(dtype)) unsupported(op, TensorType{dtype, {}});
+  return dispatchDType(dtype, [&]<class T>() {
+    if constexpr (kIsFloat<T>) return makeKernel<State, Run<T>::run>(s);
+    else return PreparedKernel{};
+  });
+}
+template <class T> struct ConvRun { static constexpr auto run = runConv<T>; };
+template <class T> struct ConvGradInputRun { static constexpr auto run = runConvGradInput<T>; };
+template <class T> struct ConvGradWeightRun { static constexpr auto run = runConvGradWeight<T>; };
+template <class T> struct MaxPoolGradRun { static constexpr auto run = runMaxPoolGrad<T>; };
+template <class T> struct AveragePoolGradRun { static constexpr auto run = runAveragePoolGrad<T>; };
+
+PoolGradState poolGradState(const Op& op, const TensorType& x, const TensorType& g) {
+  if (x.rank() < 3 || x.rank() > 5 || g.rank() != x.rank()) throw KernelError("pool needs N,C + 1..3 spatial dims");
+  const size_t spatial = x.shape.size() - 2;
+  PoolGradState s;
+  const std::vector<int64_t> kernel = spatialInts<"kernel">(WindowAttrs{op}, spatial, {});
+  if (kernel.size() != spatial) throw KernelError("pool: 'kernel' needs one value per spatial axis");
+  s.win = planWindow(op, x, kernel, true);
+  s.planes = x.shape[0] * x.shape[1];
+  requireOutputShape(g, x.shape[0], x.shape[1], s.win);
+  return s;
+}
+
+}  // namespace
+
+PreparedKernel prepareConv(const Op& op, InTypes in, InTypes) {
+  if (in.size() != 2 || in[0].dtype != in[1].dtype) throw KernelError("conv needs input and weights of one dtype");
+  return floatKernel<ConvRun>(op, in[0].dtype, convGeometry(op, in[0], in[1].shape));
+}
+
+PreparedKernel prepareConvGradInput(const Op& op, InTypes in, InTypes out) {  // g, w -> dx
+  if (in.size() != 2 || out.size() != 1 || in[0].dtype != in[1].dtype)
+    throw KernelError("conv_grad_input needs a gradient and weights of one dtype");
+  const ConvGeometry s = convGeometry(op, out[0], in[1].shape);
+  requireOutputShape(in[0], s.batch, s.outChannels, s.win);
+  return floatKernel<ConvGradInputRun>(op, in[0].dtype, s);
+}
+
+PreparedKernel prepareConvGradWeight(const Op& op, InTypes in, InTypes out) {  // x, g -> dW
+  if (in.size() != 2 || out.size() != 1 || in[0].dtype != in[1].dtype)
+    throw KernelError("conv_grad_weight needs an input and a gradient of one dtype");
+  const ConvGeometry s = convGeometry(op, in[0], out[0].shape);
+  requireOutputShape(in[1], s.batch, s.outChannels, s.win);
+  return floatKernel<ConvGradWeightRun>(op, in[0].dtype, s);
+}
+
+PreparedKernel prepareMaxPoolGrad(const Op& op, InTypes in, InTypes) {  // x, g -> dx
+  if (in.size() != 2 || in[0].dtype != in[1].dtype) throw KernelError("max_pool_grad needs x and g of one dtype");
+  return floatKernel<MaxPoolGradRun>(op, in[0].dtype, poolGradState(op, in[0], in[1]));
+}
+
+PreparedKernel prepareAveragePoolGrad(const Op& op, InTypes in, InTypes out) {  // g -> dx
+  if (in.size() != 1 || out.size() != 1) throw KernelError("average_pool_grad needs one gradient");
+  return floatKernel<AveragePoolGradRun>(op, in[0].dtype, poolGradState(op, out[0], in[0]));
+}
+
+}  // namespace pir::vm::detail
