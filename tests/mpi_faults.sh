@@ -88,8 +88,9 @@ expect file_missing 2 "MPI rank 1's alone"
 reset_dirs
 /usr/bin/python3 -c "import numpy; numpy.save('$a/x.npy', numpy.array([[1, 2], [3, 4]], dtype=numpy.float32))"
 mpi feed_missing "$a" "$b" run feed.pir --feed x=x.npy
-expect feed_missing 1 'pir: error: feed $x: x.npy: cannot open file'
-expect feed_missing 1 "MPI rank 1's alone"
+# A --feed file that cannot be read is a command-line error (exit 2), found before the run.
+expect feed_missing 2 'pir: error: --feed x=x.npy: cannot read x.npy: No such file or directory'
+expect feed_missing 2 "MPI rank 1's alone"
 
 # Different programs: the first statement that differs, both versions quoted.
 reset_dirs

@@ -265,7 +265,12 @@ template <class T, bool Log> void softmaxRows(const T* x, T* y, int64_t rows, in
   for (int64_t r = 0; r < rows; ++r, x += cols, y += cols) {
     T mx = x[0];
     for (int64_t i = 1; i < cols; ++i) mx = nanMax(mx, x[i]);
-    if (!std::isfinite(mx)) mx = T(0);
+    if (!std::isfinite(mx)) {
+      // x - max has a NaN (+inf, a NaN, or -inf everywhere): the whole row is NaN
+      // (PyTorch), as on the general path below.
+      std::fill(y, y + cols, std::numeric_limits<T>::quiet_NaN());
+      continue;
+    }
     fns.binary[simd::kSub][simd::kVecScalar](x, &mx, y, cols);  // shifted
     T* e = Log ? scratch.data() : y;
     fns.unary[simd::kExp](y, e, cols);
