@@ -20,8 +20,12 @@ while IFS= read -r -d '' f; do
   "$pir" check "$f" >/dev/null 2>&1 || continue
   dir=$(dirname "$f")
   # The printed text is re-read next to the original: load() paths are relative.
-  "$pir" opt "$f" > "$dir/.roundtrip_tmp.pir" 2>/dev/null && "$pir" opt "$dir/.roundtrip_tmp.pir" > "$tmp/b.pir" 2>/dev/null
+  rm -f "$tmp/b.err"
+  "$pir" opt "$f" > "$dir/.roundtrip_tmp.pir" 2>/dev/null && "$pir" opt "$dir/.roundtrip_tmp.pir" > "$tmp/b.pir" 2>"$tmp/b.err"
   mv "$dir/.roundtrip_tmp.pir" "$tmp/a.pir"
+  # A load("F") after `save X "F"` in the same text is not checked at the parse
+  # (decisions.md): the printed program has no commands, so F never appears for it.
+  if grep -q 'cannot open' "$tmp/b.err" && grep -qE '^[[:space:]]*save[[:space:]]' "$f"; then continue; fi
   if ! cmp -s "$tmp/a.pir" "$tmp/b.pir"; then echo "FAIL fixed point: $f"; failed=$((failed+1)); continue; fi
   checked=$((checked+1))
   # Session commands: from the first command line on, only commands may follow.
