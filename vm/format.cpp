@@ -63,8 +63,9 @@ void appendTensor(std::string& out, DType dtype, const Shape& shape, const void*
   const int64_t n = numElements(shape);
   const bool summarise = n > kSummariseThreshold || (n == 0 && emptyListCount(shape) > kSummariseThreshold);
   Printer printer{out, dtype, shape, data, summarise, {}};
-  printer.strides.assign(shape.size(), 1);
-  // No element is read when n == 0, and the products could overflow then.
+  // No element is read when n == 0: every stride is 0 then, so that no offset is
+  // computed from indices that may reach 2^63 (a zero-size tensor's other dims).
+  printer.strides.assign(shape.size(), n > 0 ? 1 : 0);
   if (n > 0)
     for (size_t axis = shape.size(); axis-- > 1;)
       printer.strides[axis - 1] = printer.strides[axis] * shape[axis];

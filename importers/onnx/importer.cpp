@@ -250,7 +250,7 @@ class GraphImporter {
 // ---- NodeContext -------------------------------------------------------------
 
 int NodeContext::numInputs() const { return node_.input_size(); }
-bool NodeContext::has(int i) const { return i < node_.input_size() && !node_.input(i).empty(); }
+bool NodeContext::has(int i) const { return i >= 0 && i < node_.input_size() && !node_.input(i).empty(); }
 
 TypeInfo NodeContext::type(int i) const {
   if (!has(i)) fail("input " + std::to_string(i) + " is missing");
@@ -266,7 +266,8 @@ const ConstTensor* NodeContext::known(int i) const {
 const ConstTensor& NodeContext::requireKnown(int i, const char* what) const {
   const ConstTensor* c = known(i);
   if (!c)
-    fail(std::string(what) + " (input " + std::to_string(i) + " " + quoted(node_.input(i)) +
+    fail(std::string(what) + " (input " + std::to_string(i) + " " +
+         (i >= 0 && i < node_.input_size() ? quoted(node_.input(i)) : std::string("(absent)")) +
          ") must be known at import time (a constant, an initializer or a foldable shape computation)");
   return *c;
 }

@@ -286,6 +286,18 @@ TEST(OnnxImport, UnsupportedNodeNamesNodeOpTypeDomainOpsetAndFile) {
             "com.example (only ai.onnx is imported)");
 }
 
+TEST(OnnxImport, AMissingInputIsAnErrorNotARead) {
+  // Reshape with its shape input left out: the error names the absent input
+  // (reading input 1 of a node that has one crashed the importer).
+  ModelBuilder m;
+  m.input("x", onnx::TensorProto::FLOAT, {2, 3});
+  m.node("Reshape", {"x"}, {"y"}, "r");
+  m.output("y");
+  const std::string e = importError(m.bytes());
+  EXPECT_NE(e.find("node 0 'r' (op_type Reshape"), std::string::npos) << e;
+  EXPECT_NE(e.find("(input 1 (absent))"), std::string::npos) << e;
+}
+
 TEST(OnnxImport, DynamicDimensionsNeedInputShape) {
   ModelBuilder m;
   m.input("x", onnx::TensorProto::FLOAT, {0, 3}, {"batch", ""});
