@@ -133,15 +133,14 @@ BuildOptions buildOptions() {
 // and the builder that reads every piece of text added to it.
 class PyModule {
  public:
-  PyModule() : diags_(sources_) {
+  // `baseDir`: where relative load() paths resolve.
+  explicit PyModule(std::string baseDir = "") : diags_(sources_), baseDir_(std::move(baseDir)) {
     diags_.setStream(&messages_);
     builder_ = std::make_unique<Builder>(module_, diags_, baseDir_, buildOptions());
   }
 
   static std::shared_ptr<PyModule> parse(const std::string& text, const std::string& name, const std::string& baseDir) {
-    auto m = std::make_shared<PyModule>();
-    m->baseDir_ = baseDir;
-    m->builder_ = std::make_unique<Builder>(m->module_, m->diags_, baseDir, buildOptions());
+    auto m = std::make_shared<PyModule>(baseDir);
     m->add(text, name);
     return m;
   }
