@@ -1,4 +1,4 @@
-// Autodiff speed (issue 8 item 4): differentiating a generated forward graph
+// Autodiff speed: differentiating a generated forward graph
 // of 100,000 ops must take under 0.5 s and grow linearly. Reported next to the
 // parse + verify of the same forward program (the reference, same run), and at
 // 25,000 ops to show the growth.

@@ -1,4 +1,4 @@
-// REPL input cost (issue 11, "linear"): N statements typed line by line, each
+// REPL input cost (linear in the input): N statements typed line by line, each
 // echoed with its preview, and an N-line literal, against the reference of
 // the same text loaded as one file (`pir repl -`: one parse, no echo).
 // Typed/loaded should stay a constant factor as N grows (it was quadratic:

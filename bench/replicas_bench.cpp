@@ -1,4 +1,4 @@
-// Replica scaling and collective cost (issue 10), as ratios against references
+// Replica scaling and collective cost, as ratios against references
 // measured in the same run:
 //   BM_AllReduceVsMemcpy   an in-place f32[512,512] all-reduce over 2 replicas
 //                          (the whole VM path: park, meet, compute, resume) per

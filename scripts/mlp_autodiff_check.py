@@ -8,7 +8,8 @@ read w1.npy / w2.npy instead, written by the peers' helper (mlp_manual_check.py:
 x.npy, y.npy from RandomState(0), weights from RandomState(1)). It compares the 16
 losses of the first run (steps 1..16) and of the 20th (steps 305..320) with PyTorch's.
 
-usage: mlp_autodiff_check.py [--pir PIR] [--perf DIR] [--dir OUT]
+usage: mlp_autodiff_check.py --perf DIR [--pir PIR] [--dir OUT]
+DIR is a copy of the perf scripts (mlp.pir, mlp_manual_check.py), as for mlp_speed.py.
 """
 import argparse
 import os
@@ -23,7 +24,7 @@ import numpy as np
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--pir", default="pir")
-    ap.add_argument("--perf", default="/work/shared/perf")
+    ap.add_argument("--perf", required=True, help="folder of mlp.pir and mlp_manual_check.py")
     ap.add_argument("--dir", default=None)
     a = ap.parse_args()
     sys.path.insert(0, a.perf)
