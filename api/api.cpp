@@ -13,7 +13,10 @@
 #include "api/session_driver.h"
 #include "device/device_model.h"
 #include "frontend/builder.h"
+#include "frontend/parser.h"
+#include "ir/number_format.h"
 #include "ir/printer.h"
+#include "ir/rewriter.h"
 #include "ir/verifier.h"
 #include "vm/format.h"
 #include "vm/npy.h"
@@ -142,6 +145,53 @@ std::string Tensor::format(const std::string& name) const {
   return vm::formatValueLine(name, dtype, shape, bytes.data());
 }
 
+std::string Tensor::literal() const {
+  const int64_t n = numElements();
+  std::string out;
+  out.reserve(static_cast<size_t>(std::max<int64_t>(n, 0)) * 6 + 16);
+  if (shape.empty()) {
+    appendNumber(out, at(0), dtype);
+    return out;
+  }
+  if (n == 0) return "[]";
+  std::vector<int64_t> index(shape.size(), 0);
+  out.append(shape.size(), '[');
+  for (int64_t i = 0; i < n; ++i) {
+    appendNumber(out, at(i), dtype);
+    size_t closed = 0;  // the dimensions this element ends
+    for (size_t d = shape.size(); d-- > 0;) {
+      if (++index[d] < shape[d]) break;
+      index[d] = 0;
+      ++closed;
+    }
+    out.append(closed, ']');
+    if (i + 1 < n) {
+      out += ", ";
+      out.append(closed, '[');
+    }
+  }
+  return out;
+}
+
+bool TensorView::contiguous() const {
+  int64_t step = dtypeSize(dtype);
+  for (size_t d = byteStrides.size(); d-- > 0;) {
+    if (shape[d] != 1 && byteStrides[d] != step) return false;
+    step *= shape[d];
+  }
+  return byteStrides.empty() || byteStrides.size() == shape.size();
+}
+
+struct SharedTensor::Impl {
+  vm::HostTensor tensor;
+};
+
+DType SharedTensor::dtype() const { return impl_->tensor.type.dtype; }
+const std::vector<int64_t>& SharedTensor::shape() const { return impl_->tensor.type.shape; }
+const std::byte* SharedTensor::data() const { return impl_->tensor.bytes.data(); }
+size_t SharedTensor::byteSize() const { return impl_->tensor.bytes.size(); }
+Tensor SharedTensor::copy() const { return tensorOf(impl_->tensor); }
+
 std::optional<DType> dtypeFromName(std::string_view name) {
   auto parsed = parseDType(name);
   if (!parsed) return std::nullopt;
@@ -176,6 +226,50 @@ Context::Context(ContextOptions options) : options_(options) {}
 Context::~Context() = default;
 std::vector<std::string> Context::passNames() const { return availablePasses(); }
 
+// ---- the op table ---------------------------------------------------------------------
+
+namespace {
+
+std::string attrTypeName(AttrType t) {
+  switch (t) {
+    case AttrType::Int: return "int";
+    case AttrType::Float: return "float";
+    case AttrType::Bool: return "bool";
+    case AttrType::Str: return "str";
+    case AttrType::DType: return "dtype";
+    case AttrType::Ints: return "ints";
+    case AttrType::Floats: return "floats";
+    case AttrType::Axes: return "axes";
+    case AttrType::Group: return "group";
+    case AttrType::Graph: return "graph";
+    case AttrType::Values: return "values";
+    case AttrType::Resource: return "resource";
+    case AttrType::Enum: return "enum";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::vector<OpSpec> opTable() {
+  std::vector<OpSpec> table;
+  for (int c = 0; c < kNumOpCodes; ++c) {
+    const OpInfo& info = opInfo(static_cast<OpCode>(c));
+    if (info.has(F_DECL) || info.has(F_REGION)) continue;
+    OpSpec spec{info.code, std::string(info.name), info.operandNames, info.minOperands, info.maxOperands,
+                info.has(F_INPLACE), info.has(F_CONTROL), {}, {}};
+    for (const OperandSpec& o : info.operands)
+      spec.operands.push_back(OpOperandSpec{std::string(o.name), o.role == OperandRole::Resource});
+    for (const AttrSpec& a : info.attrs) {
+      OpAttrSpec attr{std::string(a.name), attrTypeName(a.type), a.presence == AttrPresence::Required, {}};
+      for (const auto& word : a.enumValues) attr.enumValues.emplace_back(word);
+      spec.attrs.push_back(std::move(attr));
+    }
+    table.push_back(std::move(spec));
+  }
+  return table;
+}
+
 // ---- modules ------------------------------------------------------------------------
 
 struct Module::Impl {
@@ -208,6 +302,10 @@ struct Module::Impl {
     return s;
   }
   Graph& current() { return openGraph.empty() ? *module.main : *module.findGraph(openGraph); }
+  // The graph a reading call names: "" or "main" is the main graph.
+  Graph* graphNamed(const std::string& name) const {
+    return name.empty() || name == "main" ? module.main.get() : module.findGraph(name);
+  }
   std::vector<Ref> resultsOf(const Op& op) const {
     std::vector<Ref> refs;
     for (const Value* v : op.results) refs.push_back(Ref{"%" + v->name});
@@ -270,6 +368,138 @@ Status Module::runPasses(const std::vector<std::string>& passes, bool verifyEach
 }
 
 size_t Module::scriptLength() const { return impl_->script.size(); }
+
+namespace {
+
+Type typeOf(const TensorType& t) { return Type{t.dtype, t.shape}; }
+
+std::string bareName(const std::string& name, char sigil) {
+  return !name.empty() && name[0] == sigil ? name.substr(1) : name;
+}
+
+Status unknownGraph(const std::string& name) { return Status::failure("error: unknown graph @" + name + "\n"); }
+
+}  // namespace
+
+Result<Type> Module::typeOf(const std::string& name, const std::string& graph) const {
+  if (!name.empty() && name[0] == '$') {
+    const Resource* r = impl_->module.findResource(name.substr(1));
+    if (!r) return Status::failure("error: unknown stream or remote buffer " + name + "\n");
+    return api::typeOf(r->type);
+  }
+  const Graph* g = impl_->graphNamed(graph);
+  if (!g) return unknownGraph(graph);
+  const Value* v = g->lookup(bareName(name, '%'));
+  if (!v) return Status::failure("error: unknown value %" + bareName(name, '%') + " in @" + g->name + "\n");
+  return api::typeOf(v->type);
+}
+
+std::vector<std::string> Module::graphNames() const {
+  std::vector<std::string> names;
+  for (const auto& g : impl_->module.graphs) names.push_back(g->name);
+  return names;
+}
+
+Result<GraphInfo> Module::graphInfo(const std::string& graph) const {
+  const Graph* g = impl_->graphNamed(graph);
+  if (!g) return unknownGraph(graph);
+  GraphInfo info;
+  info.name = g->name;
+  for (const Value* p : g->params) info.params.push_back(Param{p->name, api::typeOf(p->type), p->byRef});
+  for (const TensorType& t : g->outputTypes) info.outputs.push_back(api::typeOf(t));
+  for (const pir::Operand& r : g->returns)
+    info.returns.push_back(r.kind == pir::Operand::Kind::Value ? std::optional<Ref>(Ref{"%" + r.value->name})
+                                                               : std::nullopt);
+  for (const Value* a : g->activations) info.activations.push_back(Ref{"%" + a->name});
+  if (g->gradOf) info.gradientOf = g->gradOf->name;
+  return info;
+}
+
+Result<std::vector<TypedRef>> Module::labelledResults(const std::string& graph, const std::string& label) const {
+  const Graph* g = impl_->graphNamed(graph);
+  if (!g) return unknownGraph(graph);
+  for (const auto& op : g->ops)
+    if (op->label == label) {
+      std::vector<TypedRef> results;
+      for (const Value* v : op->results) results.push_back(TypedRef{Ref{"%" + v->name}, api::typeOf(v->type)});
+      return results;
+    }
+  return Status::failure("error: no op labelled '" + label + "' in @" + g->name + "\n");
+}
+
+ModuleOptions Module::options() const {
+  const IrOptions& o = impl_->module.options;
+  return ModuleOptions{o.replication, o.numHostTransfers, o.seed};
+}
+
+Status Module::setOptions(const ModuleOptions& options) {
+  IrOptions o = impl_->module.options;
+  o.replication = options.replication;
+  o.numHostTransfers = options.numHostTransfers;
+  o.seed = options.seed;
+  return impl_->change([&](Builder&) {
+    checkIrOptions(o, impl_->diags);
+    pir::setOptions(impl_->module, o);
+  });
+}
+
+Status Module::add(std::string_view text, std::string name) {
+  Impl& m = *impl_;
+  const uint32_t file = m.sources.add(std::move(name), std::string(text));
+  Status s = m.change([&](Builder& b) {
+    try {
+      parseBuffer(file, b, m.diags);
+    } catch (...) {
+      b.takeCommands();
+      // A graph item the text opened goes; a graph beginGraph opened stays open.
+      if (m.openGraph.empty()) b.reset();
+      throw;
+    }
+    Script commands = b.takeCommands();
+    m.script.insert(m.script.end(), std::make_move_iterator(commands.begin()), std::make_move_iterator(commands.end()));
+  });
+  return s;
+}
+
+Result<std::vector<Type>> Module::resultTypes(const std::vector<Param>& params, std::string_view text, std::string name) {
+  Impl& m = *impl_;
+  if (!m.openGraph.empty())
+    return Status::failure("error: resultTypes: @" + m.openGraph + " is open (endGraph or abandonGraph it first)\n");
+  std::string probe = "probe";
+  for (int i = 1; m.module.findGraph(probe); ++i) probe = "probe_" + std::to_string(i);
+  Result<std::vector<Ref>> opened = beginGraph(probe, params);
+  if (!opened) return opened.status();
+  std::vector<Type> types;
+  Status s = add(text, std::move(name));
+  if (s) {
+    const Graph& g = m.current();
+    if (g.ops.empty()) s = Status::failure("error: resultTypes: the text holds no op\n");
+    else
+      for (const Value* v : g.ops.back()->results) types.push_back(api::typeOf(v->type));
+  }
+  (void)abandonGraph();
+  if (!s) return s;
+  return types;
+}
+
+Status Module::declareRemoteBuffer(const std::string& name, const Type& type, int64_t entries) {
+  return impl_->change([&](Builder& b) {
+    ast::RemoteBufferDecl d;
+    d.name = astName(name);
+    d.type = astType(type);
+    d.attrs.set("entries", Attr::integer(entries));
+    b.remoteBuffer(std::move(d));
+  });
+}
+
+const std::string& Module::openGraph() const { return impl_->openGraph; }
+
+Status Module::abandonGraph() {
+  if (impl_->openGraph.empty()) return Status::failure("error: abandonGraph: no graph is open\n");
+  impl_->build().reset();
+  impl_->openGraph.clear();
+  return Status();
+}
 
 Status Module::declareStream(const std::string& name, StreamDirection direction, const Type& type) {
   return impl_->change([&](Builder& b) {
@@ -355,15 +585,21 @@ Result<std::vector<Ref>> Module::call(const std::string& graph, const std::vecto
 
 Result<std::vector<Ref>> Module::beginGraph(const std::string& name,
                                             const std::vector<std::pair<std::string, Type>>& params) {
+  std::vector<Param> byValue;
+  for (const auto& [pname, type] : params) byValue.push_back(Param{pname, type, false});
+  return beginGraph(name, byValue);
+}
+
+Result<std::vector<Ref>> Module::beginGraph(const std::string& name, const std::vector<Param>& params) {
   if (!impl_->openGraph.empty())
     return Status::failure("error: graph definitions do not nest (@" + impl_->openGraph + " is open)\n");
   std::vector<Ref> refs;
   Status s = impl_->change([&](Builder& b) {
     ast::GraphHeader h;
     h.name = astName(name);
-    for (const auto& [pname, type] : params) {
-      h.params.push_back(ast::Param{astName(pname), false, astType(type)});
-      refs.push_back(Ref{"%" + pname});
+    for (const Param& p : params) {
+      h.params.push_back(ast::Param{astName(p.name), p.byRef, astType(p.type)});
+      refs.push_back(Ref{"%" + p.name});
     }
     b.beginGraph(std::move(h));
   });
@@ -378,9 +614,11 @@ Result<std::vector<Ref>> Module::beginGraph(const std::string& name,
 Status Module::endGraph(const std::vector<Operand>& returns) {
   if (impl_->openGraph.empty()) return Status::failure("error: endGraph: no graph is open\n");
   Status s = impl_->change([&](Builder& b) {
-    ast::ReturnStmt r;
-    for (const Operand& o : returns) r.values.push_back(astOperand(o));
-    b.statement(std::move(r));
+    if (!returns.empty() || !impl_->current().hasReturn) {
+      ast::ReturnStmt r;
+      for (const Operand& o : returns) r.values.push_back(astOperand(o));
+      b.statement(std::move(r));
+    }
     b.endGraph({});
   });
   if (s) impl_->openGraph.clear();
@@ -452,11 +690,30 @@ Status Session::feed(const std::string& stream, const Tensor& tensor) {
   });
 }
 
+Status Session::feed(const std::string& stream, const TensorView& data) {
+  Impl& s = *impl_;
+  return guarded(s.m->text, [&] {
+    s.driver->release();
+    s.session->feedMemory(bareName(stream, '$'), data.dtype, data.shape, data.byteStrides, data.data, {});
+  });
+}
+
 Status Session::run(int64_t times) {
-  return impl_->command([&](Builder& b) {
-    ast::RunCmd c;
-    c.count = times;
-    b.run(std::move(c));
+  if (times < 0) return Status::failure("error: run: the count must be >= 0, got " + std::to_string(times) + "\n");
+  Impl& s = *impl_;
+  // The command the builder would record for `run N`, without a text to read.
+  ScriptCommand c;
+  c.command.kind = SessionCommand::Kind::Run;
+  c.command.count = times;
+  c.point = s.m->module.point();
+  return guarded(s.m->text, [&] {
+    try {
+      s.driver->command(c);
+    } catch (...) {
+      s.driver->release();
+      throw;
+    }
+    s.driver->release();
   });
 }
 
@@ -477,6 +734,24 @@ Result<Tensor> Session::read(const std::string& name) {
   Status s = guarded(impl_->m->text, [&] { t = tensorOf(impl_->session->valueOf(target, {})); });
   if (!s) return s;
   return t;
+}
+
+Result<SharedTensor> Session::readShared(const std::string& name) {
+  std::string target = name;
+  if (target.empty() || (target[0] != '$' && target[0] != '%'))
+    target = (impl_->m->module.findResource(name) ? "$" : "%") + name;
+  auto impl = std::make_shared<SharedTensor::Impl>();
+  Status s = guarded(impl_->m->text, [&] { impl->tensor = impl_->session->valueOf(target, {}); });
+  if (!s) return s;
+  return SharedTensor(std::move(impl));
+}
+
+Status Session::reset() {
+  Impl& s = *impl_;
+  return guarded(s.m->text, [&] {
+    s.driver->release();
+    s.session->reset();
+  });
 }
 
 Status Session::write(const std::string& variable, const Tensor& tensor) {

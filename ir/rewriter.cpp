@@ -77,6 +77,13 @@ void setOperand(Module& m, Op& op, size_t index, Operand o) {
   m.journal([&op, index, old = std::move(old)]() mutable { op.operands[index] = std::move(old); });
 }
 
+void setOptions(Module& m, const IrOptions& options) {
+  IrOptions old = m.options;
+  m.options = options;
+  m.touch();
+  m.journal([&m, old = std::move(old)]() { m.options = old; });
+}
+
 size_t replaceAllUsesWith(Module& m, Value* from, Value* to) {
   if (from == to) return 0;
   Graph& g = *from->graph;

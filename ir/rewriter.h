@@ -218,6 +218,9 @@ void setReturns(Module& m, Graph& g, std::vector<Operand> returns);
 void addReturn(Module& m, Graph& g, Operand o);
 // Sets the autodiff attributes of a gradient graph.
 void setGradOf(Module& m, Graph& g, Graph* fwd, std::vector<Value*> activations);
+// Replaces the module's IR options (a program built through the API sets them
+// after its items; the text's `ir {...}` comes first). The caller checks them.
+void setOptions(Module& m, const IrOptions& options);
 // Erases a subgraph that no op calls and no gradient graph refers to.
 void eraseGraph(Module& m, Graph& g);
 // Erases several such subgraphs at once, in time linear in the module's graphs

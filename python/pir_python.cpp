@@ -1,409 +1,297 @@
-// The `pir` Python module (pybind11): modules built from `.pir` text through the
-// one front end (frontend/builder.h), read back as types, printed canonically,
-// transformed by passes and run by sessions with NumPy arrays in and out.
+// The `pir` Python module (pybind11) over pir's public C++ API (pir/pir.h)
+// alone: modules built from `.pir` text in pieces, read back as types, printed
+// canonically, transformed by passes and run by sessions with NumPy arrays in
+// and out.
 //
-// A Module keeps one Builder for its whole life, so text handed to `add` in
-// several pieces builds the same IR as one file holding all the pieces, and a
-// subgraph opened with `begin_graph` receives the statements added until
-// `end_graph`. Every error is a `pir.Error` carrying pir's located diagnostics.
+// Arrays: a feed hands the array's memory to the session (Session::feed of a
+// TensorView), which writes it into the stream buffer in one pass, converting
+// only when the dtype or layout differs. A result is a read-only array over the
+// session's own buffer (Session::readShared), kept alive by its base object.
+// A run releases the GIL. Every error is a `pir.Error` carrying pir's located
+// diagnostics.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <cstring>
 #include <memory>
-#include <sstream>
+#include <optional>
 #include <string>
+#include <tuple>
+#include <type_traits>
 #include <vector>
 
-#include "api/pass_runner.h"
-#include "frontend/builder.h"
-#include "frontend/parser.h"
-#include "ir/diagnostics.h"
-#include "ir/ir.h"
-#include "ir/number_format.h"
-#include "ir/op_info.h"
-#include "ir/printer.h"
-#include "ir/verifier.h"
-#include "passes/autodiff.h"
-#include "repl/commands.h"
-#include "vm/session.h"
+#include "pir/pir.h"
 
 namespace py = pybind11;
 
 namespace pir::python {
 namespace {
 
-using vm::HostTensor;
+static_assert(std::is_same_v<py::ssize_t, int64_t>, "NumPy's shapes and strides are read as int64_t spans");
 
 struct Error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-std::string dtypeString(DType t) { return std::string(dtypeName(t)); }
-
-DType dtypeFromString(const std::string& s) {
-  auto parsed = parseDType(s);
-  if (!parsed) throw Error("unknown dtype '" + s + "'");
-  return parsed->dtype;
+// The diagnostics of a failed call as a Python exception (pir.Error).
+std::string messageOf(const std::string& diagnostics) {
+  std::string s = diagnostics;
+  while (!s.empty() && s.back() == '\n') s.pop_back();
+  return s.empty() ? "pir: error" : s;
+}
+void check(const api::Status& s) {
+  if (!s) throw Error(messageOf(s.error()));
+}
+template <class T>
+T take(api::Result<T>&& r) {
+  if (!r) throw Error(messageOf(r.error()));
+  return std::move(r.value());
 }
 
-py::tuple typeTuple(const TensorType& t) {
-  return py::make_tuple(dtypeString(t.dtype), py::tuple(py::cast(t.shape)));
+api::DType dtypeFromString(const std::string& s) {
+  std::optional<api::DType> d = api::dtypeFromName(s);
+  if (!d) throw Error("unknown dtype '" + s + "'");
+  return *d;
 }
+
+py::tuple typeTuple(const api::Type& t) { return py::make_tuple(api::dtypeToString(t.dtype), py::tuple(py::cast(t.shape))); }
 
 // The NumPy dtype that holds pir's dtype `t` exactly.
-py::dtype numpyDType(DType t) {
-  switch (t) {
-    case DType::Bool: return py::dtype("bool");
-    case DType::I8: return py::dtype("int8");
-    case DType::I16: return py::dtype("int16");
-    case DType::I32: return py::dtype("int32");
-    case DType::U8: return py::dtype("uint8");
-    case DType::U16: return py::dtype("uint16");
-    case DType::U32: return py::dtype("uint32");
-    case DType::F16: return py::dtype("float16");
-    case DType::F32: return py::dtype("float32");
-    case DType::F64: return py::dtype("float64");
+py::dtype numpyDType(api::DType t) {
+  static constexpr std::pair<api::DType, const char*> kNames[] = {
+      {api::DType::Bool, "bool"},   {api::DType::I8, "int8"},       {api::DType::I16, "int16"},
+      {api::DType::I32, "int32"},   {api::DType::U8, "uint8"},      {api::DType::U16, "uint16"},
+      {api::DType::U32, "uint32"},  {api::DType::F16, "float16"},   {api::DType::F32, "float32"},
+      {api::DType::F64, "float64"},
+  };
+  for (const auto& [d, name] : kNames)
+    if (d == t) return py::dtype(name);
+  throw Error("no NumPy dtype for " + api::dtypeToString(t));
+}
+
+// pir's dtype of a NumPy array's elements, if pir has one (the same bytes: the
+// machine's byte order, which pir's little-endian layout is on every target).
+std::optional<api::DType> pirDType(const py::dtype& d) {
+  if (d.byteorder() == '>') return std::nullopt;
+  const char kind = d.kind();
+  const auto size = d.itemsize();
+  if (kind == 'b' && size == 1) return api::DType::Bool;
+  if (kind == 'i') return size == 1 ? std::optional(api::DType::I8) : size == 2 ? std::optional(api::DType::I16)
+                          : size == 4 ? std::optional(api::DType::I32) : std::nullopt;
+  if (kind == 'u') return size == 1 ? std::optional(api::DType::U8) : size == 2 ? std::optional(api::DType::U16)
+                          : size == 4 ? std::optional(api::DType::U32) : std::nullopt;
+  if (kind == 'f') return size == 2 ? std::optional(api::DType::F16) : size == 4 ? std::optional(api::DType::F32)
+                          : size == 8 ? std::optional(api::DType::F64) : std::nullopt;
+  return std::nullopt;
+}
+
+// A host tensor holding `array`'s values (written as literals are: rounded to
+// the target's dtype by the call that takes it).
+api::Tensor tensorOf(const py::array& array) {
+  std::optional<api::DType> d = pirDType(array.dtype());
+  py::array c = d ? py::array::ensure(array, py::array::c_style) : py::array();
+  if (!c) {
+    d = api::DType::F64;
+    c = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(array);
+    if (!c) throw Error("cannot read this array as numbers");
   }
-  throw Error("no NumPy dtype for " + dtypeString(t));
+  api::Tensor t;
+  t.dtype = *d;
+  t.shape.assign(c.shape(), c.shape() + c.ndim());
+  t.bytes.resize(static_cast<size_t>(c.nbytes()));
+  if (c.nbytes()) std::memcpy(t.bytes.data(), c.data(), static_cast<size_t>(c.nbytes()));
+  return t;
 }
 
-// A NumPy array as a literal of `shape` (values exact for every stored dtype:
-// the array is converted to float64, which holds every 32-bit integer and f16/f32).
-std::shared_ptr<Literal> literalOf(const py::array& array) {
-  py::array_t<double, py::array::c_style | py::array::forcecast> values(array);
-  auto lit = std::make_shared<Literal>();
-  lit->kind = Literal::Kind::Data;
-  for (py::ssize_t d = 0; d < values.ndim(); ++d) lit->shape.push_back(values.shape(d));
-  lit->values.assign(values.data(), values.data() + values.size());
-  lit->hasNumber = true;
-  return lit;
-}
-
-py::array arrayOf(const HostTensor& t) {
-  std::vector<py::ssize_t> shape(t.type.shape.begin(), t.type.shape.end());
-  py::array out(numpyDType(t.type.dtype), shape);
-  std::memcpy(out.mutable_data(), t.data(), HostTensor::byteSize(t.type));
-  return out;
-}
-
-// Nested-list text of an array, in the dtype's shortest exact form (language.md §5).
-std::string literalText(const py::array& array, DType dtype) {
-  py::array_t<double, py::array::c_style | py::array::forcecast> values(array);
-  const double* v = values.data();
-  const py::ssize_t n = values.size();
-  std::string out;
-  out.reserve(static_cast<size_t>(n) * 6 + 16);
-  if (values.ndim() == 0) {
-    appendNumber(out, v[0], dtype);
-    return out;
-  }
-  std::vector<py::ssize_t> shape(values.shape(), values.shape() + values.ndim());
-  if (n == 0) return "[]";
-  std::vector<py::ssize_t> index(shape.size(), 0);
-  for (size_t d = 0; d < shape.size(); ++d) out += '[';
-  for (py::ssize_t i = 0; i < n; ++i) {
-    appendNumber(out, v[i], dtype);
-    size_t d = shape.size();
-    size_t closed = 0;
-    while (d > 0) {
-      --d;
-      if (++index[d] < shape[d]) break;
-      index[d] = 0;
-      ++closed;
-    }
-    for (size_t c = 0; c < closed; ++c) out += ']';
-    if (i + 1 < n) {
-      out += ", ";
-      for (size_t c = 0; c < closed; ++c) out += '[';
-    }
-  }
-  return out;
-}
-
-// The front end's options: autodiff directives run the transform of passes/.
-BuildOptions buildOptions() {
-  BuildOptions options;
-  options.autodiff = autodiffTransform();
-  return options;
-}
-
-// One IR under construction or built: the module, its sources and diagnostics,
-// and the builder that reads every piece of text added to it.
+// One program: its context (what it is built with) and the module.
 class PyModule {
  public:
-  // `baseDir`: where relative load() paths resolve.
-  explicit PyModule(std::string baseDir = "") : diags_(sources_), baseDir_(std::move(baseDir)) {
-    diags_.setStream(&messages_);
-    builder_ = std::make_unique<Builder>(module_, diags_, baseDir_, buildOptions());
-  }
+  PyModule() : module_(api::Module::create(*context_)) {}
+  PyModule(std::unique_ptr<api::Context> context, api::Module module)
+      : context_(std::move(context)), module_(std::move(module)) {}
 
   static std::shared_ptr<PyModule> parse(const std::string& text, const std::string& name, const std::string& baseDir) {
-    auto m = std::make_shared<PyModule>(baseDir);
-    m->add(text, name);
-    return m;
+    auto context = std::make_unique<api::Context>();
+    api::Module m = take(api::Module::parse(*context, text, name, baseDir.empty() ? "." : baseDir));
+    return std::make_shared<PyModule>(std::move(context), std::move(m));
   }
 
-  // Builds `text` (top-level items, or statements of the open graph) into the module.
-  void add(const std::string& text, const std::string& name) {
-    const uint32_t file = sources_.add(name, text);
-    messages_.str("");
-    try {
-      parseBuffer(file, *builder_, diags_);
-    } catch (const CompileError&) {
-      builder_->takeCommands();
-      throw Error(takeMessages());
-    }
-    // Session commands in added text are checked, not run: a PySession is driven by calls.
-    builder_->takeCommands();
-    warnings_ += takeMessages();
+  void add(const std::string& text, const std::string& name) { check(module_.add(text, name)); }
+
+  void beginGraph(const std::string& name,
+                  const std::vector<std::tuple<std::string, std::string, std::vector<int64_t>, bool>>& params) {
+    (void)take(module_.beginGraph(name, paramsOf(params)));
   }
 
-  void beginGraph(const std::string& name, const std::vector<std::tuple<std::string, std::string, std::vector<int64_t>, bool>>& params) {
-    ast::GraphHeader h;
-    h.name.text = name;
-    for (auto& [pname, dtype, shape, byRef] : params) {
-      ast::Param p;
-      p.name.text = pname;
-      p.byRef = byRef;
-      p.type.dtype = dtypeFromString(dtype);
-      p.type.shape = shape;
-      h.params.push_back(std::move(p));
-    }
-    messages_.str("");
-    try {
-      builder_->beginGraph(std::move(h));
-    } catch (const CompileError&) {
-      throw Error(takeMessages());
-    }
-  }
-
-  void endGraph() {
-    messages_.str("");
-    try {
-      builder_->endGraph({});
-    } catch (const CompileError&) {
-      builder_->reset();
-      throw Error(takeMessages());
-    }
-  }
-
-  // Drops the open graph and all it holds (a probe, or a graph whose tracing failed).
-  void abandonGraph() { builder_->reset(); }
-
-  Graph& graph(const std::string& name) {
-    if (name.empty() || name == "main") return *module_.main;
-    Graph* g = module_.findGraph(name);
-    if (!g) throw Error("unknown graph @" + name);
-    return *g;
-  }
-
-  py::object valueType(const std::string& graphName, const std::string& value) {
-    Value* v = graph(graphName).lookup(value);
-    if (!v) return py::none();
-    return typeTuple(v->type);
-  }
-
-  // The results of the last op of a graph: [(name, dtype, shape)].
-  py::list lastOpResults(const std::string& graphName) {
-    Graph& g = graph(graphName);
+  // The result types of one statement whose operands are `params`, built alone
+  // and dropped: [(dtype, shape)].
+  py::list resultTypes(const std::vector<std::tuple<std::string, std::string, std::vector<int64_t>, bool>>& params,
+                       const std::string& text, const std::string& name) {
     py::list out;
-    if (g.ops.empty()) return out;
-    for (Value* v : g.ops.back()->results) out.append(py::make_tuple(v->name, dtypeString(v->type.dtype), py::tuple(py::cast(v->type.shape))));
+    for (const api::Type& t : take(module_.resultTypes(paramsOf(params), text, name))) out.append(typeTuple(t));
     return out;
   }
 
-  // The results of the call labelled `as LABEL` in a graph (autodiff may have added some).
-  py::list callResults(const std::string& graphName, const std::string& label) {
-    Graph& g = graph(graphName);
+  py::object valueType(const std::string& graph, const std::string& value) {
+    api::Result<api::Type> t = module_.typeOf(value, graph);
+    return t ? py::object(typeTuple(*t)) : py::object(py::none());
+  }
+
+  // The results of the call labelled `as LABEL` in a graph: [(name, dtype, shape)].
+  py::list callResults(const std::string& graph, const std::string& label) {
     py::list out;
-    for (auto& op : g.ops)
-      if (op->label == label) {
-        for (Value* v : op->results) out.append(py::make_tuple(v->name, dtypeString(v->type.dtype), py::tuple(py::cast(v->type.shape))));
-        return out;
-      }
-    throw Error("no call labelled '" + label + "' in @" + g.name);
+    for (const api::TypedRef& r : take(module_.labelledResults(graph, label)))
+      out.append(py::make_tuple(r.ref.name.substr(1), api::dtypeToString(r.type.dtype), py::tuple(py::cast(r.type.shape))));
+    return out;
   }
 
   py::dict graphInfo(const std::string& name) {
-    Graph& g = graph(name);
-    py::dict d;
+    api::GraphInfo info = take(module_.graphInfo(name));
     py::list params, outputs, returns, activations;
-    for (Value* p : g.params) params.append(py::make_tuple(p->name, dtypeString(p->type.dtype), py::tuple(py::cast(p->type.shape)), p->byRef));
-    for (auto& t : g.outputTypes) outputs.append(typeTuple(t));
-    for (auto& r : g.returns) returns.append(r.kind == Operand::Kind::Value ? py::object(py::str(r.value->name)) : py::object(py::none()));
-    for (Value* a : g.activations) activations.append(a->name);
-    d["name"] = g.name;
+    for (const api::Param& p : info.params)
+      params.append(py::make_tuple(p.name, api::dtypeToString(p.type.dtype), py::tuple(py::cast(p.type.shape)), p.byRef));
+    for (const api::Type& t : info.outputs) outputs.append(typeTuple(t));
+    for (const auto& r : info.returns) returns.append(r ? py::object(py::str(r->name.substr(1))) : py::object(py::none()));
+    for (const api::Ref& a : info.activations) activations.append(a.name.substr(1));
+    py::dict d;
+    d["name"] = info.name;
     d["params"] = params;
     d["outputs"] = outputs;
     d["returns"] = returns;
     d["activations"] = activations;
-    d["grad_of"] = g.gradOf ? py::object(py::str(g.gradOf->name)) : py::object(py::none());
+    d["grad_of"] = info.gradientOf ? py::object(py::str(*info.gradientOf)) : py::object(py::none());
     return d;
   }
 
-  std::vector<std::string> graphNames() const {
-    std::vector<std::string> out;
-    for (auto& g : module_.graphs) out.push_back(g->name);
+  void setOptions(int64_t replication, int64_t numHostTransfers, int64_t seed) {
+    check(module_.setOptions(api::ModuleOptions{replication, numHostTransfers, seed}));
+  }
+
+  api::Module& module() { return module_; }
+
+ private:
+  static std::vector<api::Param> paramsOf(
+      const std::vector<std::tuple<std::string, std::string, std::vector<int64_t>, bool>>& params) {
+    std::vector<api::Param> out;
+    for (const auto& [pname, dtype, shape, byRef] : params)
+      out.push_back(api::Param{pname, api::Type{dtypeFromString(dtype), shape}, byRef});
     return out;
   }
 
-  void setOptions(int64_t replication, int64_t numHostTransfers, int64_t seed) {
-    module_.options.replication = replication;
-    module_.options.numHostTransfers = numHostTransfers;
-    module_.options.seed = seed;
-    module_.touch();
-  }
-
-  std::string text() const { return printModule(module_); }
-
-  void verify() {
-    messages_.str("");
-    if (!verifyModule(module_, diags_)) throw Error(takeMessages());
-  }
-
-  void runPasses(const std::vector<std::string>& passes) {
-    messages_.str("");
-    // Python may read any main value later: passes keep them all (no script to read).
-    if (!pir::runPasses(module_, passes, diags_, false, nullptr, nullptr)) throw Error(takeMessages());
-  }
-
-  std::string warnings() {
-    std::string w;
-    std::swap(w, warnings_);
-    return w;
-  }
-
-  Module& module() { return module_; }
-  DiagnosticEngine& diags() { return diags_; }
-  std::ostringstream& messages() { return messages_; }
-  std::string takeMessages() {
-    std::string s = messages_.str();
-    messages_.str("");
-    while (!s.empty() && s.back() == '\n') s.pop_back();
-    return s.empty() ? "pir: error" : s;
-  }
-
- private:
-  SourceManager sources_;
-  DiagnosticEngine diags_;
-  std::ostringstream messages_;
-  std::string warnings_;
-  std::string baseDir_;
-  Module module_;
-  std::unique_ptr<Builder> builder_;
+  std::unique_ptr<api::Context> context_ = std::make_unique<api::Context>();
+  api::Module module_;
 };
 
-// A session over a module (PopXL popxl.Session's engine): feeds, runs and reads.
+// A session over a module (popxl.Session's engine): feeds, runs and reads.
 class PySession {
  public:
   PySession(std::shared_ptr<PyModule> module, int threads)
       : module_(std::move(module)),
-        session_(module_->module(), module_->diags(), out_, vm::SessionOptions{.threads = threads}) {}
+        context_(std::make_unique<api::Context>(api::ContextOptions{.threads = threads})),
+        session_(take(api::Session::create(*context_, module_->module()))) {}
 
+  // The array's memory is read in place; only a dtype pir does not have (int64,
+  // ...) is converted here first, to the stream's dtype.
   void feed(const std::string& stream, const py::array& data) {
-    auto lit = literalOf(data);
-    guard([&] { session_.feed(bare(stream, '$'), *lit, {}); });
+    Busy busy(*this);
+    py::array array = data;
+    std::optional<api::DType> d = pirDType(array.dtype());
+    if (!d) {
+      api::Type t = take(module_->module().typeOf(stream[0] == '$' ? stream : "$" + stream));
+      array = py::array::ensure(data.attr("astype")(numpyDType(t.dtype)), py::array::c_style);
+      d = t.dtype;
+    }
+    api::TensorView view;
+    view.dtype = *d;
+    view.shape = std::span<const int64_t>(array.shape(), static_cast<size_t>(array.ndim()));
+    view.byteStrides = std::span<const int64_t>(array.strides(), static_cast<size_t>(array.ndim()));
+    view.data = array.data();
+    check(session_.feed(stream, view));
   }
 
   void write(const std::string& variable, const py::array& data) {
-    auto lit = literalOf(data);
-    guard([&] { session_.write(bare(variable, '%'), *lit, {}); });
+    Busy busy(*this);
+    check(session_.write(variable, tensorOf(data)));
   }
 
   void run(int64_t times) {
-    std::string err;
+    Busy busy(*this);
+    api::Status s;
     {
       py::gil_scoped_release release;
-      err = guardNoGil([&] { session_.run(times, {}); });
+      s = session_.run(times);
     }
-    if (!err.empty()) throw Error(err);
+    check(s);
   }
 
+  // A read-only array over the session's data (no copy where the session holds
+  // it whole); its base object keeps that data alive.
   py::array read(const std::string& name) {
-    HostTensor t;
-    guard([&] { t = session_.valueOf(name, {}); });
-    return arrayOf(t);
+    Busy busy(*this);
+    auto shared = std::make_unique<api::SharedTensor>(take(session_.readShared(name)));
+    const api::SharedTensor& t = *shared;
+    py::capsule owner(shared.release(), [](void* p) { delete static_cast<api::SharedTensor*>(p); });
+    std::vector<py::ssize_t> shape(t.shape().begin(), t.shape().end());
+    py::array out(numpyDType(t.dtype()), shape, {}, t.data(), owner);
+    py::detail::array_proxy(out.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+    return out;
   }
 
-  void reset() { guard([&] { session_.reset(); }); }
+  void reset() {
+    Busy busy(*this);
+    check(session_.reset());
+  }
 
   // What print_tensor wrote since the last call.
-  std::string output() {
-    std::string s = out_.str();
-    out_.str("");
-    return s;
-  }
+  std::string output() { return session_.takeOutput(); }
 
  private:
-  // Names are written with their sigil ("$x", "%W") or without.
-  static std::string bare(const std::string& name, char sigil) {
-    return !name.empty() && name[0] == sigil ? name.substr(1) : name;
-  }
-  template <class F> void guard(F&& f) {
-    std::string err = guardNoGil(std::forward<F>(f));
-    if (!err.empty()) throw Error(err);
-  }
-  template <class F> std::string guardNoGil(F&& f) {
-    module_->messages().str("");
-    try {
-      f();
-    } catch (const CompileError&) {
-      return module_->takeMessages();
-    } catch (const std::exception& e) {
-      return e.what();
+  // One call at a time: a run releases the GIL, and another Python thread
+  // must not use the session meanwhile.
+  struct Busy {
+    explicit Busy(PySession& s) : s(s) {
+      if (s.busy_) throw Error("pir.Session: in use by another thread (a run is executing)");
+      s.busy_ = true;
     }
-    return {};
-  }
+    ~Busy() { s.busy_ = false; }
+    PySession& s;
+  };
 
   std::shared_ptr<PyModule> module_;
-  std::ostringstream out_;
-  vm::Session session_;
+  std::unique_ptr<api::Context> context_;
+  api::Session session_;
+  bool busy_ = false;  // read and written with the GIL held
 };
-
-std::string attrTypeName(AttrType t) {
-  switch (t) {
-    case AttrType::Int: return "int";
-    case AttrType::Float: return "float";
-    case AttrType::Bool: return "bool";
-    case AttrType::Str: return "str";
-    case AttrType::DType: return "dtype";
-    case AttrType::Ints: return "ints";
-    case AttrType::Floats: return "floats";
-    case AttrType::Axes: return "axes";
-    case AttrType::Group: return "group";
-    case AttrType::Graph: return "graph";
-    case AttrType::Values: return "values";
-    case AttrType::Resource: return "resource";
-    case AttrType::Enum: return "enum";
-  }
-  return "?";
-}
 
 // The op table as data, for popxl.ops (an op added to ir/ops.def appears in Python).
 py::list opTable() {
   py::list out;
-  for (int c = 0; c < kNumOpCodes; ++c) {
-    const OpInfo& info = opInfo(static_cast<OpCode>(c));
-    if (info.has(F_DECL) || info.has(F_REGION)) continue;
+  for (const api::OpSpec& op : api::opTable()) {
     py::dict d;
-    d["name"] = std::string(info.name);
-    d["min_operands"] = info.minOperands;
-    d["max_operands"] = info.maxOperands;
-    d["inplace"] = info.has(F_INPLACE);
-    d["control"] = info.has(F_CONTROL);
-    d["signature"] = info.operandNames;
+    d["name"] = op.name;
+    d["min_operands"] = op.minOperands;
+    d["max_operands"] = op.maxOperands;
+    d["inplace"] = op.inplace;
+    d["control"] = op.control;
+    d["signature"] = op.signature;
     py::list operands;
-    for (auto& o : info.operands) operands.append(py::make_tuple(o.name, o.role == OperandRole::Resource));
+    for (const api::OpOperandSpec& o : op.operands) operands.append(py::make_tuple(o.name, o.resource));
     d["operands"] = operands;
     py::list attrs;
-    for (auto& a : info.attrs)
-      attrs.append(py::make_tuple(a.name, attrTypeName(a.type), a.presence == AttrPresence::Required, a.enumValues));
+    for (const api::OpAttrSpec& a : op.attrs) attrs.append(py::make_tuple(a.name, a.type, a.required, a.enumValues));
     d["attrs"] = attrs;
     out.append(d);
   }
   return out;
+}
+
+// The literal text of an array's values as `dtype` holds them (language.md §5).
+std::string literalText(const py::array& array, const std::string& dtype) {
+  py::array_t<double, py::array::c_style | py::array::forcecast> values(array);
+  std::vector<int64_t> shape(values.shape(), values.shape() + values.ndim());
+  return api::Tensor::fromDoubles(dtypeFromString(dtype), shape, std::vector<double>(values.data(), values.data() + values.size()))
+      .literal();
 }
 
 }  // namespace
@@ -426,18 +314,17 @@ PYBIND11_MODULE(_pir, m) {
       .def_static("parse", &PyModule::parse, py::arg("text"), py::arg("name") = "<python>", py::arg("base_dir") = "")
       .def("add", &PyModule::add, py::arg("text"), py::arg("name") = "<python>")
       .def("begin_graph", &PyModule::beginGraph)
-      .def("end_graph", &PyModule::endGraph)
-      .def("abandon_graph", &PyModule::abandonGraph)
+      .def("end_graph", [](PyModule& self) { check(self.module().endGraph({})); })
+      .def("abandon_graph", [](PyModule& self) { check(self.module().abandonGraph()); })
+      .def("result_types", &PyModule::resultTypes, py::arg("params"), py::arg("text"), py::arg("name") = "<probe>")
       .def("value_type", &PyModule::valueType)
-      .def("last_op_results", &PyModule::lastOpResults)
       .def("graph_info", &PyModule::graphInfo)
       .def("call_results", &PyModule::callResults)
-      .def("graph_names", &PyModule::graphNames)
+      .def("graph_names", [](PyModule& self) { return self.module().graphNames(); })
       .def("set_options", &PyModule::setOptions, py::arg("replication"), py::arg("num_host_transfers"), py::arg("seed") = 0)
-      .def("text", &PyModule::text)
-      .def("verify", &PyModule::verify)
-      .def("run_passes", &PyModule::runPasses)
-      .def("warnings", &PyModule::warnings);
+      .def("text", [](PyModule& self) { return self.module().print(); })
+      .def("verify", [](PyModule& self) { check(self.module().verify()); })
+      .def("run_passes", [](PyModule& self, const std::vector<std::string>& passes) { check(self.module().runPasses(passes)); });
 
   py::class_<PySession>(m, "Session")
       .def(py::init<std::shared_ptr<PyModule>, int>(), py::arg("module"), py::arg("threads") = 0)
@@ -449,5 +336,5 @@ PYBIND11_MODULE(_pir, m) {
       .def("output", &PySession::output);
 
   m.def("op_table", &opTable);
-  m.def("literal_text", [](const py::array& a, const std::string& dtype) { return literalText(a, dtypeFromString(dtype)); });
+  m.def("literal_text", &literalText);
 }

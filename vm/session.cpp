@@ -371,7 +371,10 @@ void Session::runReplicaSet(SourceLoc loc, std::vector<ReplicaOutcome>& outcomes
     diags_.fail(mp_->options.present ? mp_->options.loc : loc,
                 "replication = " + std::to_string(R) + " cannot be divided over " + std::to_string(comm.processes()) +
                     " MPI processes: the replica count must be a multiple of the process count");
-  const int threads = options_.threads > 0 ? options_.threads : defaultThreads(comm);
+  // The machine's thread count is read once per session: the query reads sysfs
+  // (several system calls), which would cost most of a small run.
+  if (resolvedThreads_ == 0) resolvedThreads_ = options_.threads > 0 ? options_.threads : defaultThreads(comm);
+  const int threads = resolvedThreads_;
   runReplicas(*mp_, *program_, st_->dev, &diags_.sources(), options_.trace != nullptr, threads, comm, outcomes,
               stepBudget());
   uint64_t taken = 0;  // the budget is per replica: the busiest one spent this much
@@ -530,6 +533,63 @@ void Session::feed(const std::string& stream, const Literal& data, SourceLoc loc
   sb.fed = true;
 }
 
+void Session::feedMemory(const std::string& stream, DType dtype, std::span<const int64_t> shape,
+                         std::span<const int64_t> byteStrides, const void* data, SourceLoc loc) {
+  const Resource* r = resourceNamed(stream, loc);
+  if (r->kind != Resource::Kind::H2D) diags_.fail(loc, "feed: $" + stream + " is not an h2d stream");
+  ensureReady();
+  const TensorType bt = mp_->hostBufferType(*r);
+  const std::vector<int64_t> given(shape.begin(), shape.end());
+  const int64_t n = bt.numElements();
+  if (given != bt.shape && !(n == 1 && numElements(given) == 1))
+    diags_.fail(loc, "feed $" + stream + ": expected data of shape " + shapeToString(bt.shape) + " (the stream buffer " +
+                         bt.str() + "), got " + std::string(dtypeName(dtype)) + shapeToString(given));
+  if (!byteStrides.empty() && byteStrides.size() != shape.size())
+    diags_.fail(loc, "feed $" + stream + ": " + std::to_string(byteStrides.size()) + " strides for " +
+                         std::to_string(shape.size()) + " dimensions");
+  StreamBuffer& sb = st_->dev.streams[r->index];
+  // Kept (shared, no copy) so that a disagreement between MPI processes leaves the buffer as it was.
+  const bool agree = processCommunicator().processes() > 1;
+  AlignedBytes before = agree ? sb.bytes : AlignedBytes();
+  sb.bytes.discardIfShared();  // overwritten whole
+  std::byte* dst = sb.bytes.data();
+  const auto* src = static_cast<const std::byte*>(data);
+  // The byte step of each dimension, and whether the layout is row-major anyway.
+  std::vector<int64_t> strides(shape.size());
+  bool rowMajor = true;
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1, step = dtypeSize(dtype); d >= 0; --d) {
+    strides[d] = byteStrides.empty() ? step : byteStrides[d];
+    if (shape[d] != 1 && strides[d] != step) rowMajor = false;
+    step *= shape[d];
+  }
+  if (rowMajor && dtype == bt.dtype) {
+    copyBytes(dst, src, sb.bytes.size());
+  } else {
+    std::vector<int64_t> index(shape.size(), 0);
+    int64_t offset = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      storeElement(dst, bt.dtype, i, loadElement(src + offset, dtype, 0));
+      for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+        if (++index[d] < shape[d]) {
+          offset += strides[d];
+          break;
+        }
+        offset -= strides[d] * (shape[d] - 1);
+        index[d] = 0;
+      }
+    }
+  }
+  if (agree) {
+    try {
+      checkSameData(std::as_const(sb.bytes).data(), sb.bytes.size(), "feed $" + stream, loc, processCommunicator(), diags_);
+    } catch (...) {
+      sb.bytes = before;
+      throw;
+    }
+  }
+  sb.fed = true;
+}
+
 void Session::write(const std::string& variable, const Literal& data, SourceLoc loc) {
   stateChanged();
   const Value* v = mainValueNamed(variable, loc);
@@ -584,8 +644,9 @@ HostTensor Session::valueOf(const std::string& name, SourceLoc loc, bool require
       diags_.fail(loc, "print: d2h stream $" + bare + " has no value yet: `run` computes it (a host_store to $" + bare +
                            " writes it)",
                   r->loc.valid() ? std::vector<Note>{{r->loc, "$" + bare + " is declared here"}} : std::vector<Note>{});
-    HostTensor out(mp_->hostBufferType(*r));
-    copyBytes(out.data(), std::as_const(sb.bytes).data(), sb.bytes.size());
+    HostTensor out;
+    out.type = mp_->hostBufferType(*r);
+    out.bytes = sb.bytes;  // shared: the next run that writes the buffer unshares it
     return out;
   }
   const Value* v = mainValueNamed(bare, loc);

@@ -23,6 +23,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <ostream>
 #include <string>
 #include <unordered_map>
@@ -76,6 +77,7 @@ class Session {
   void run(int64_t times = 1, SourceLoc loc = {});
 
   // The tensor `print NAME` shows (NAME with its sigil: "$y", "%W"); `loc` for errors.
+  // A stream's shares the stream buffer (copy-on-write, vm/tensor.h): no copy.
   // A d2h stream no run has written yet is an error ("has no value yet"), as a
   // main value before its run is.
   HostTensor valueOf(const std::string& name, SourceLoc loc) { return valueOf(name, loc, true); }
@@ -83,6 +85,12 @@ class Session {
   void print(const std::string& name, SourceLoc loc);
   void save(const std::string& name, const std::string& path, SourceLoc loc);
   void feed(const std::string& stream, const Literal& data, SourceLoc loc);
+  // `feed` from memory: the elements of `shape` (the host buffer shape, or of one
+  // element when the buffer has one) of `dtype` at `data`, `byteStrides` apart per
+  // dimension (empty: row-major), written into the stream buffer in one pass:
+  // converted to the stream's dtype and gathered when they differ, else copied.
+  void feedMemory(const std::string& stream, DType dtype, std::span<const int64_t> shape,
+                  std::span<const int64_t> byteStrides, const void* data, SourceLoc loc);
   void write(const std::string& variable, const Literal& data, SourceLoc loc);
 
   // Runs `module` from now on: the next command recompiles it; variables and
@@ -161,6 +169,7 @@ class Session {
   Counters counters_;
   uint64_t stateVersion_ = 0;
   void stateChanged() { ++stateVersion_; }
+  int resolvedThreads_ = 0;  // options_.threads, or the machine's when 0 (runReplicaSet); 0: not yet read
   uint64_t stepsLeft_;  // of options_.maxSteps; not part of the state (an undo does not give steps back)
   // The budget of the next run, and the steps it took.
   uint64_t stepBudget() const { return options_.maxSteps ? stepsLeft_ : Interpreter::kUnlimitedSteps; }

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -88,6 +89,39 @@ struct Tensor {
   std::vector<double> toDoubles() const;
   // The text `print` shows for it under `name` ("%w: f32[2] = [1, 2]").
   std::string format(const std::string& name) const;
+  // Its data as a literal of the text (language.md §5): nested lists, each number
+  // in the shortest form that reads back to the same element ("[[1, 0.5], [inf, -0]]").
+  std::string literal() const;
+};
+
+// Tensor data the caller owns, borrowed for one call: `data` holds the elements
+// of `shape` at `byteStrides` (one per dimension; empty: row-major contiguous).
+// Nothing is kept after the call returns.
+struct TensorView {
+  DType dtype = DType::F32;
+  std::span<const int64_t> shape;
+  std::span<const int64_t> byteStrides;
+  const void* data = nullptr;
+
+  bool contiguous() const;
+};
+
+// Read-only tensor data that shares its storage with the session it came from
+// (no copy is made). It keeps its value: a later run or write that changes the
+// session's buffer gives the session a copy first. Cheap to copy (shared).
+class SharedTensor {
+ public:
+  DType dtype() const;
+  const std::vector<int64_t>& shape() const;
+  const std::byte* data() const;  // row-major, dtypeSize(dtype()) bytes per element
+  size_t byteSize() const;
+  Tensor copy() const;
+
+ private:
+  friend class Session;
+  struct Impl;
+  explicit SharedTensor(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<const Impl> impl_;
 };
 
 // "f32", "i8", ...; nullopt for a word that is no dtype.
@@ -156,6 +190,63 @@ using Attrs = std::vector<std::pair<std::string, AttrValue>>;
 
 enum class StreamDirection { HostToDevice, DeviceToHost };
 
+// A graph parameter: `%name: T`, or with byRef `%name: &T` (the callee's
+// in-place updates reach the caller's value, language.md §9).
+struct Param {
+  std::string name;  // without '%'
+  Type type;
+  bool byRef = false;
+};
+
+// A value with its type.
+struct TypedRef {
+  Ref ref;
+  Type type;
+};
+
+// What a graph is, as built (autodiff may have added outputs to a forward graph).
+struct GraphInfo {
+  std::string name;
+  std::vector<Param> params;
+  std::vector<Type> outputs;
+  std::vector<std::optional<Ref>> returns;  // per output: the value returned; nullopt for a literal
+  std::vector<Ref> activations;             // a gradient graph's: the forward values it reads
+  std::optional<std::string> gradientOf;    // a gradient graph's forward graph
+};
+
+// The IR options of `ir {...}` (language.md §3) that a program built through
+// the API sets directly.
+struct ModuleOptions {
+  int64_t replication = 1;
+  int64_t numHostTransfers = 1;
+  int64_t seed = 0;
+};
+
+// A row of the op table (ir/ops.def), as a statement names it.
+struct OpOperandSpec {
+  std::string name;
+  bool resource = false;  // a `$stream` / `$buffer` operand
+};
+struct OpAttrSpec {
+  std::string name;
+  std::string type;  // "int", "float", "bool", "str", "dtype", "ints", "floats", "axes", "group", "graph", "values", "resource", "enum"
+  bool required = false;
+  std::vector<std::string> enumValues;  // the words of an "enum" attribute
+};
+struct OpSpec {
+  OpCode code;
+  std::string name;       // as written in the text ("add", "scaled_add_")
+  std::string signature;  // the operands as language.md writes them
+  int minOperands = 0, maxOperands = 0;  // maxOperands < 0: variadic
+  bool inplace = false;   // updates its first operand
+  bool control = false;   // call, repeat, conditional (operands include `@graph(args)`)
+  std::vector<OpOperandSpec> operands;
+  std::vector<OpAttrSpec> attrs;
+};
+// Every op a statement can name (declarations and region ops excluded), in
+// ops.def order: a new row appears here by itself.
+std::vector<OpSpec> opTable();
+
 class Session;
 
 // A program and its script (the session commands of its text). Statements are
@@ -183,10 +274,36 @@ class Module {
   Status verify() const;
   // Runs passes by name (Context::passNames) in order, then verifies.
   Status runPasses(const std::vector<std::string>& passes, bool verifyEach = false);
-  // The session commands of the parsed text.
+  // The session commands of the parsed text (and of text added since).
   size_t scriptLength() const;
 
+  // ---- reading the program --------------------------------------------------------
+  // The type of value "%x" of `graph` ("" or "main": the main graph), or of stream
+  // or remote buffer "$x".
+  Result<Type> typeOf(const std::string& name, const std::string& graph = "") const;
+  // The subgraphs, in definition order (not main).
+  std::vector<std::string> graphNames() const;
+  Result<GraphInfo> graphInfo(const std::string& graph) const;
+  // The results of the op labelled `as LABEL` in `graph` (a call site autodiff
+  // may have given more results since it was built).
+  Result<std::vector<TypedRef>> labelledResults(const std::string& graph, const std::string& label) const;
+  ModuleOptions options() const;
+  // Sets the options after items were built (the text's `ir {...}` comes first);
+  // checked as the text's are. A session recompiles for them.
+  Status setOptions(const ModuleOptions& options);
+
   // ---- building ----------------------------------------------------------------
+  // Builds `text` into the program: top-level items, or (while a graph is open,
+  // beginGraph) statements of that graph, as if it followed what was built so far
+  // in one file. Session commands in it are checked and appended to the script.
+  // `name` is the file name in its diagnostics. All or nothing.
+  Status add(std::string_view text, std::string name = "<input>");
+  // The result types of statement `text` (one op, with no result names) whose
+  // operands are `params` ("%p", of their types): built alone in a graph of its
+  // own that is then dropped, so the program does not change. Diagnostics are
+  // located in `text` under `name`.
+  Result<std::vector<Type>> resultTypes(const std::vector<Param>& params, std::string_view text,
+                                        std::string name = "<probe>");
   Status declareStream(const std::string& name, StreamDirection direction, const Type& type);  // name without '$'
   // `var %name : type = INIT`: INIT of the type's shape or a scalar (broadcast).
   Result<Ref> variable(const std::string& name, const Type& type, const Tensor& init);
@@ -202,11 +319,20 @@ class Module {
   // `call @graph(args)`.
   Result<std::vector<Ref>> call(const std::string& graph, const std::vector<Operand>& args,
                                 const std::vector<std::string>& resultNames = {});
+  // `remote_buffer $name : T {entries = N}`.
+  Status declareRemoteBuffer(const std::string& name, const Type& type, int64_t entries);
   // `graph @name(%p : T, ...) {`; then ops go into it until endGraph. Params
   // are refs "%p" inside it.
   Result<std::vector<Ref>> beginGraph(const std::string& name, const std::vector<std::pair<std::string, Type>>& params);
-  // `return values` and `}`.
+  // The same with by-reference parameters (`%p: &T`).
+  Result<std::vector<Ref>> beginGraph(const std::string& name, const std::vector<Param>& params);
+  // `return values` and `}`; with no values, the returns already added as text
+  // (`add("return %y")`) stand.
   Status endGraph(const std::vector<Operand>& returns);
+  // Drops the open graph and everything built into it; nothing else changes.
+  Status abandonGraph();
+  // The graph beginGraph opened and endGraph has not closed; "" when none.
+  const std::string& openGraph() const;
   // `autodiff @fwd -> @grad {attrs}`.
   Status autodiff(const std::string& forward, const std::string& gradient, const Attrs& attrs = {});
 
@@ -232,6 +358,11 @@ class Session {
 
   // `feed $stream = tensor`: the full host buffer shape (runtime.md §2).
   Status feed(const std::string& stream, const Tensor& tensor);
+  // The same from the caller's memory: the elements go straight into the stream
+  // buffer in one pass (converted to the stream's dtype, gathered from strides,
+  // when they differ; a plain copy when not). The shape must be the host buffer
+  // shape (or of one element when the buffer has one).
+  Status feed(const std::string& stream, const TensorView& data);
   // `run N`.
   Status run(int64_t times = 1);
   // The module's script (its parsed session commands), each against the program
@@ -241,8 +372,13 @@ class Session {
   // What `print NAME` shows: "$y" (a stream buffer), "%w" (a variable, constant
   // or main value of the last run); a bare name is tried as a stream, then a value.
   Result<Tensor> read(const std::string& name);
+  // The same without a copy where the session holds the data whole (a stream
+  // buffer); otherwise the one copy read() makes.
+  Result<SharedTensor> readShared(const std::string& name);
   // `write %w = tensor` (the shape, or [groups] + shape, or a scalar).
   Status write(const std::string& variable, const Tensor& tensor);
+  // Variables back to their initial values, stream and remote buffers cleared.
+  Status reset();
   // The text `print` and print_tensor wrote since the last call.
   std::string takeOutput();
   // The profile of the program (`pir profile`): the text report, or with

@@ -23,9 +23,6 @@ from .replica_grouping import ReplicaGrouping
 from .streams import RemoteBuffer, _Resource
 from .tensor import Tensor, TensorByRef, TensorSpec, Variable, _type_text
 
-_PROBE = "__popxl_probe"
-
-
 class CallOperand:
     """`@graph(args...)` as an operand of a control-flow op."""
 
@@ -145,8 +142,9 @@ class Ir:
         return text
 
     # ---- building ---------------------------------------------------------------
-    def _add(self, text):
-        self._module.add(text)
+    def _add(self, text, graph="main"):
+        # Diagnostics name the graph the text builds.
+        self._module.add(text, f"<popxl @{graph}>")
 
     def _sync_options(self):
         self._module.set_options(self._replication, int(self.num_host_transfers))
@@ -201,7 +199,7 @@ class Ir:
             for t in graph._inputs)
         body = "".join(f"  {s}\n" for s in graph._stmts)
         ret = ", ".join(f"%{t._pir_name}" for t in graph._outputs)
-        self._add(f"graph @{graph.name}({params}) {{\n{body}  return {ret}\n}}")
+        self._add(f"graph @{graph.name}({params}) {{\n{body}  return {ret}\n}}", graph.name)
         graph._closed = True
 
     def _refresh_outputs(self, graph):
@@ -260,7 +258,7 @@ class Ir:
         lhs = ", ".join(f"%{n}" for n in names)
         stmt = f"{opname} {operand_text}{attr_text}" + (f" as {label}" if label else "")
         graph._emit(f"{lhs} = {stmt}" if names else stmt)
-        return [Tensor(graph, n, _dtypes.dtype.as_dtype(dt), shape) for n, (_, dt, shape) in zip(names, results)]
+        return [Tensor(graph, n, _dtypes.dtype.as_dtype(dt), shape) for n, (dt, shape) in zip(names, results)]
 
     def _probe_with_attrs(self, graph, operands, opname, attr_text):
         """The result types of `opname operands {attrs}`, read from pir: the op is
@@ -280,12 +278,7 @@ class Ir:
             collect(v)
         params = [(f"o{i}", t.dtype.pir_name, list(t.shape), True) for i, t in enumerate(tensors)]
         operand_text = ", ".join(self._operand_text(graph, v, lambda t: f"%o{index[id(t)]}") for v in operands)
-        self._module.begin_graph(_PROBE, params)
-        try:
-            self._module.add(f"{opname} {operand_text}{attr_text}", f"<popxl @{graph.name}>")
-            return self._module.last_op_results(_PROBE)
-        finally:
-            self._module.abandon_graph()
+        return self._module.result_types(params, f"{opname} {operand_text}{attr_text}", f"<popxl @{graph.name}>")
 
 
 def _attr_value(v):

@@ -76,13 +76,25 @@ def test_text_added_in_pieces_builds_one_program():
 
 def test_an_abandoned_graph_leaves_nothing():
     m = pir.Module()
-    m.begin_graph("probe", [("x", "f32", [2], True)])
+    m.begin_graph("g", [("x", "f32", [2], True)])
     m.add("split %x {splits = [1, 1]}")
-    assert [r[1:] for r in m.last_op_results("probe")] == [("f32", (1,)), ("f32", (1,))]
     m.abandon_graph()
     assert m.graph_names() == []
-    m.begin_graph("probe", [])
+    m.begin_graph("g", [])
     m.abandon_graph()
+    with pytest.raises(pir.Error):
+        m.abandon_graph()
+
+
+def test_result_types_build_one_statement_and_drop_it():
+    m = pir.Module()
+    before = m.text()
+    assert m.result_types([("x", "f32", [2], True)], "split %x {splits = [1, 1]}") == [("f32", (1,)), ("f32", (1,))]
+    assert m.result_types([("a", "f32", [2, 3], False), ("b", "f32", [3, 4], False)], "matmul %a, %b") == [("f32", (2, 4))]
+    assert m.text() == before and m.graph_names() == []
+    with pytest.raises(pir.Error) as e:
+        m.result_types([("a", "f32", [2, 3], False)], "matmul %a, %a", "site.py")
+    assert "site.py:1:" in str(e.value)
 
 
 def test_literal_text_reads_back_exactly():

@@ -12,26 +12,33 @@ import popxl.ops as ops
 import popxl.transforms as transforms
 
 
+def assert_pir_run_matches(ir, inputs, outputs):
+    """When the pir executable is known: the IR's `.pir` text (`to_pir()`) run once by
+    `pir run` from a fresh state gives every d2h stream the data of `outputs` (what a
+    fresh session's first run returned)."""
+    exe = os.environ.get("PIR_EXE")
+    if not exe:
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "prog.pir")
+        ir.to_pir(path)
+        args = [exe, "run", path]
+        for stream, data in (inputs or {}).items():
+            np.save(os.path.join(tmp, f"in_{stream.name}.npy"), data)
+            args += ["--feed", f"{stream.name}={os.path.join(tmp, f'in_{stream.name}.npy')}"]
+        for stream in outputs:
+            args += ["--save", f"{stream.name}={os.path.join(tmp, f'out_{stream.name}.npy')}"]
+        subprocess.run(args, check=True, capture_output=True)
+        for stream, data in outputs.items():
+            np.testing.assert_array_equal(np.load(os.path.join(tmp, f"out_{stream.name}.npy")), data,
+                                          err_msg=f"pir run of to_pir() differs on {stream.name}")
+
+
 def run_once(ir, inputs=None):
-    """Runs the IR once in a session and, when the pir executable is known, checks
-    that its `.pir` text run by `pir run` gives every d2h stream the same data."""
+    """Runs the IR once in a session and checks that `pir run` of its text agrees."""
     with popxl.Session(ir, "ipu_model") as s:
         outputs = s.run(inputs or {})
-    exe = os.environ.get("PIR_EXE")
-    if exe:
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "prog.pir")
-            ir.to_pir(path)
-            args = [exe, "run", path]
-            for stream, data in (inputs or {}).items():
-                np.save(os.path.join(tmp, f"in_{stream.name}.npy"), data)
-                args += ["--feed", f"{stream.name}={os.path.join(tmp, f'in_{stream.name}.npy')}"]
-            for stream in outputs:
-                args += ["--save", f"{stream.name}={os.path.join(tmp, f'out_{stream.name}.npy')}"]
-            subprocess.run(args, check=True, capture_output=True)
-            for stream, data in outputs.items():
-                np.testing.assert_array_equal(np.load(os.path.join(tmp, f"out_{stream.name}.npy")), data,
-                                              err_msg=f"pir run of to_pir() differs on {stream.name}")
+    assert_pir_run_matches(ir, inputs, outputs)
     return outputs
 
 
@@ -190,6 +197,7 @@ def test_call_with_info_writes_the_parent_input():
         ops.host_store(out_y, y)
     with popxl.Session(ir, "ipu_model") as s:
         got = s.run()
+        assert_pir_run_matches(ir, {}, got)
         assert got[out] == 6 and got[out_y] == 10
         assert s.get_tensor_data(x) == 6
         got = s.run()
@@ -245,6 +253,7 @@ def test_remote_variable_and_replica_groupings():
         ops.host_store(out, total)
     with popxl.Session(ir, "ipu_model") as s:
         got = s.run()
+        assert_pir_run_matches(ir, {}, got)
         np.testing.assert_array_equal(s.get_tensor_data(rv), data + 1)
         # the stream buffer has a replica dimension: each replica stored the same sum
         np.testing.assert_array_equal(got[out], [[4, 6], [4, 6]])
@@ -306,3 +315,87 @@ def test_to_pir_runs_with_the_same_outputs(tmp_path):
     subprocess.run([exe, "run", str(path), "--feed", f"x_in={tmp_path / 'x.npy'}", "--save",
                     f"y_out={tmp_path / 'y.npy'}"], check=True, capture_output=True)
     np.testing.assert_array_equal(np.load(tmp_path / "y.npy"), want)
+
+
+def test_results_are_arrays_over_the_sessions_buffer():
+    ir = popxl.Ir()
+    ir.num_host_transfers = 2
+    with ir.main_graph:
+        x_in = popxl.h2d_stream([3], popxl.float32, name="x_in")
+        y = ops.host_load(x_in, "x") * 2
+        out = popxl.d2h_stream(y.shape, y.dtype, name="y_out")
+        ops.host_store(out, y)
+        ops.host_store(out, ops.host_load(x_in) + 1)
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    with popxl.Session(ir, "ipu_model") as s:
+        first = s.run({x_in: x})[out]
+        # no copy: the array's memory is the session's stream buffer, owned by a pir object
+        root = first
+        while isinstance(root.base, np.ndarray):  # popxl's reshape to the host shape is a view
+            root = root.base
+        assert not root.flags.owndata and type(root.base).__name__ == "PyCapsule"
+        assert not first.flags.writeable
+        np.testing.assert_array_equal(first, [x[0] * 2, x[1] + 1])
+        # a later run leaves an earlier result as it was (the session's buffer is copied on write)
+        second = s.run({x_in: x + 10})[out]
+        np.testing.assert_array_equal(first, [x[0] * 2, x[1] + 1])
+        np.testing.assert_array_equal(second, [(x[0] + 10) * 2, x[1] + 11])
+        assert not np.shares_memory(first, second)
+    assert_pir_run_matches(ir, {x_in: x}, {out: first})
+
+
+def test_feeds_take_any_layout_and_dtype_with_numpys_values():
+    ir = popxl.Ir()
+    with ir.main_graph:
+        x_in = popxl.h2d_stream([2, 3], popxl.float32, name="x_in")
+        i_in = popxl.h2d_stream([3], popxl.int32, name="i_in")
+        y = ops.host_load(x_in, "x") + ops.cast(ops.host_load(i_in, "i"), popxl.float32)
+        out = popxl.d2h_stream(y.shape, y.dtype, name="y_out")
+        ops.host_store(out, y)
+    base = np.arange(12, dtype=np.float32).reshape(3, 4) / 4
+    i = np.array([1, -2, 3])
+    with popxl.Session(ir, "ipu_model") as s:
+        for x in (base[:2, :3].copy(),          # contiguous, the stream's dtype: read in place
+                  base[::2, 1:],                # strided: gathered in the one pass
+                  base.T[:2, :3],               # transposed view
+                  base[:2, :3].astype(np.float64),  # another dtype: converted in the one pass
+                  base[:2, :3].astype(">f4")):      # big-endian: converted by NumPy first
+            for ints in (i, i.astype(np.int32), i.astype(np.int8)[::-1][::-1]):
+                got = s.run({x_in: x, i_in: ints})[out]
+                np.testing.assert_array_equal(got, x.astype(np.float32) + ints.astype(np.float32))
+
+
+def test_a_run_releases_the_gil():
+    """While one thread runs the session, another runs Python: it finds the session
+    busy (which it can observe only while the run executes without the GIL)."""
+    import threading
+    m = pir.Module.parse("var %n : f32[] = 0\naccumulate_ %n, 1\n")
+    s = pir.Session(m)
+    runs = 200000
+    worker = threading.Thread(target=s.run, args=(runs,))
+    seen_busy = False
+    worker.start()
+    while worker.is_alive() and not seen_busy:
+        try:
+            s.read("%n")
+        except pir.Error as e:
+            assert "in use by another thread" in str(e)
+            seen_busy = True
+    worker.join()
+    assert seen_busy
+    assert s.read("%n") == runs
+
+
+def test_run_errors_carry_pirs_located_diagnostics():
+    ir = popxl.Ir()
+    with ir.main_graph:
+        x_in = popxl.h2d_stream([2], popxl.int32, name="x_in")
+        y = ops.host_load(x_in, "x") / popxl.constant(np.array([1, 0], np.int32))
+        out = popxl.d2h_stream(y.shape, y.dtype, name="y_out")
+        ops.host_store(out, y)
+    with popxl.Session(ir, "ipu_model") as s:
+        with pytest.raises(pir.Error) as e:
+            s.run({x_in: np.array([4, 4], np.int32)})
+    # located in the statement popxl built (the text of the main graph), with its source line
+    assert "<popxl @main>:1:" in str(e.value) and "error: div: integer division by zero" in str(e.value)
+    assert "= div %x, %" in str(e.value)

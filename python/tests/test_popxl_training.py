@@ -6,6 +6,7 @@ import numpy as np
 import popxl
 import popxl.ops as ops
 import popxl.transforms as transforms
+from test_popxl import assert_pir_run_matches
 
 
 class Linear(popxl.Module):
@@ -61,9 +62,13 @@ def test_training_reduces_the_loss_and_learns():
             labels = rng.integers(0, classes, batch).astype(np.int32)
             data = (centres[labels] + rng.normal(0, 0.5, (batch, features))).astype(np.float32)
             out = s.run({img: data, lab: labels})
+            if step == 0:
+                first = ({img: data, lab: labels}, out)
             losses.append(float(out[loss_out]))
             accuracy.append(float(np.mean(out[pred_out].argmax(-1) == labels)))
         weights = s.get_tensors_data(params)
+    # the program's text, run by `pir run`, takes the same first step
+    assert_pir_run_matches(ir, *first)
     assert np.mean(losses[-10:]) < 0.5 * np.mean(losses[:5])
     assert np.mean(accuracy[-10:]) > 0.9  # chance is 0.25
     assert all(np.isfinite(w).all() for w in weights.values())
