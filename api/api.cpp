@@ -583,13 +583,6 @@ Result<std::vector<Ref>> Module::call(const std::string& graph, const std::vecto
   return results;
 }
 
-Result<std::vector<Ref>> Module::beginGraph(const std::string& name,
-                                            const std::vector<std::pair<std::string, Type>>& params) {
-  std::vector<Param> byValue;
-  for (const auto& [pname, type] : params) byValue.push_back(Param{pname, type, false});
-  return beginGraph(name, byValue);
-}
-
 Result<std::vector<Ref>> Module::beginGraph(const std::string& name, const std::vector<Param>& params) {
   if (!impl_->openGraph.empty())
     return Status::failure("error: graph definitions do not nest (@" + impl_->openGraph + " is open)\n");

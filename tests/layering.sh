@@ -7,6 +7,7 @@
 #   vm               -> ir, device
 #   importers/onnx   -> frontend, grammar, ir (through importers/onnx/pir_program.cpp only)
 #   api              -> everything below repl (and its public header pir/)
+#   python           -> the public header pir/ only (the bindings use the C++ API alone)
 #   repl             -> everything
 src=${1:?usage: layering.sh SOURCE_DIR}
 status=0
@@ -39,5 +40,6 @@ check device ir
 check vm ir device
 check importers/onnx importers frontend grammar ir
 check api pir grammar ir frontend passes device vm
+check python pir
 if [ -s "$tmp" ]; then exit 1; fi
 echo "layering: ok"

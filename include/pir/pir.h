@@ -321,10 +321,8 @@ class Module {
                                 const std::vector<std::string>& resultNames = {});
   // `remote_buffer $name : T {entries = N}`.
   Status declareRemoteBuffer(const std::string& name, const Type& type, int64_t entries);
-  // `graph @name(%p : T, ...) {`; then ops go into it until endGraph. Params
-  // are refs "%p" inside it.
-  Result<std::vector<Ref>> beginGraph(const std::string& name, const std::vector<std::pair<std::string, Type>>& params);
-  // The same with by-reference parameters (`%p: &T`).
+  // `graph @name(%p : T, %q : &T, ...) {`; then ops go into it until endGraph.
+  // Params are refs "%p" inside it.
   Result<std::vector<Ref>> beginGraph(const std::string& name, const std::vector<Param>& params);
   // `return values` and `}`; with no values, the returns already added as text
   // (`add("return %y")`) stand.

@@ -363,6 +363,7 @@ def test_feeds_take_any_layout_and_dtype_with_numpys_values():
             for ints in (i, i.astype(np.int32), i.astype(np.int8)[::-1][::-1]):
                 got = s.run({x_in: x, i_in: ints})[out]
                 np.testing.assert_array_equal(got, x.astype(np.float32) + ints.astype(np.float32))
+    assert_pir_run_matches(ir, {x_in: x.astype(np.float32), i_in: i.astype(np.int32)}, {out: got})
 
 
 def test_a_run_releases_the_gil():

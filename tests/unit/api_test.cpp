@@ -133,5 +133,193 @@ TEST(Api, NpyRoundTrip) {
   EXPECT_EQ(dtypeToString(DType::Bool), "bool");
 }
 
+// Text added in pieces builds what one file holding the pieces would; a
+// subgraph opened by beginGraph takes the statements added until endGraph.
+TEST(Api, TextAddedInPiecesBuildsOneProgram) {
+  Context context;
+  Module m = Module::create(context);
+  ASSERT_TRUE(m.add("d2h $o : i32[]"));
+  ASSERT_TRUE(m.add("var %a : i32[] = 3"));
+  Result<std::vector<Ref>> params = m.beginGraph("inc", {{"x", Type{DType::I32, {}}, true}});
+  ASSERT_TRUE(params) << params.error();
+  EXPECT_EQ(m.openGraph(), "inc");
+  ASSERT_TRUE(m.add("%y = add %x, 1"));
+  ASSERT_TRUE(m.add("return %y"));
+  ASSERT_TRUE(m.endGraph({}));  // the text's return stands
+  EXPECT_EQ(m.openGraph(), "");
+  ASSERT_TRUE(m.add("%r = call @inc(%a) as site\nhost_store $o, %r\nrun\nprint $o", "tail.pir"));
+  EXPECT_EQ(m.scriptLength(), 2u);
+  EXPECT_NE(m.print().find("graph @inc(%x: &i32[]) -> (i32[])"), std::string::npos) << m.print();
+
+  // Reading it back.
+  EXPECT_EQ(m.typeOf("%y", "inc")->dtype, DType::I32);
+  EXPECT_EQ(m.typeOf("r")->shape, std::vector<int64_t>{});
+  EXPECT_EQ(m.typeOf("$o")->dtype, DType::I32);
+  EXPECT_EQ(m.typeOf("%nope", "inc").error(), "error: unknown value %nope in @inc\n");
+  EXPECT_FALSE(m.typeOf("%y", "nograph"));
+  EXPECT_EQ(m.graphNames(), std::vector<std::string>{"inc"});
+  Result<GraphInfo> info = m.graphInfo("inc");
+  ASSERT_TRUE(info) << info.error();
+  ASSERT_EQ(info->params.size(), 1u);
+  EXPECT_TRUE(info->params[0].byRef);
+  EXPECT_EQ(info->params[0].name, "x");
+  ASSERT_EQ(info->returns.size(), 1u);
+  EXPECT_EQ(info->returns[0]->name, "%y");
+  EXPECT_EQ(info->outputs[0].dtype, DType::I32);
+  EXPECT_FALSE(info->gradientOf);
+  Result<std::vector<TypedRef>> site = m.labelledResults("main", "site");
+  ASSERT_TRUE(site) << site.error();
+  ASSERT_EQ(site->size(), 1u);
+  EXPECT_EQ((*site)[0].ref.name, "%r");
+  EXPECT_FALSE(m.labelledResults("main", "nowhere"));
+
+  Result<Session> s = Session::create(context, m);
+  ASSERT_TRUE(s->runScript());
+  EXPECT_EQ(s->takeOutput(), "$o: i32[] = 4\n");
+
+  // A failed piece is located in its own text and changes nothing.
+  const std::string before = m.print();
+  Status bad = m.add("%z = add %r, 1\n%w = mul %z, %nope", "piece.pir");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().rfind("piece.pir:2:", 0), 0u) << bad.error();
+  EXPECT_EQ(m.print(), before);
+  EXPECT_FALSE(m.add("graph @g(%p: f32[]) {\n  %q = neg %nope\n  return %q\n}"));
+  EXPECT_EQ(m.print(), before);
+  EXPECT_EQ(m.graphNames(), std::vector<std::string>{"inc"});
+}
+
+// A probe builds one statement alone, reports its result types, and drops it.
+TEST(Api, ResultTypesOfAStatementLeaveTheProgramAsItWas) {
+  Context context;
+  Result<Module> m = Module::parse(context, "var %w : f32[3,4] = 0\n");
+  ASSERT_TRUE(m) << m.error();
+  const std::string before = m->print();
+  Result<std::vector<Type>> types =
+      m->resultTypes({{"a", Type{DType::F32, {2, 3}}}, {"b", Type{DType::F32, {3, 4}}}}, "matmul %a, %b");
+  ASSERT_TRUE(types) << types.error();
+  ASSERT_EQ(types->size(), 1u);
+  EXPECT_EQ((*types)[0].shape, (std::vector<int64_t>{2, 4}));
+  types = m->resultTypes({{"x", Type{DType::I32, {4}}}}, "split %x {splits = [1, 3]}");
+  ASSERT_TRUE(types) << types.error();
+  ASSERT_EQ(types->size(), 2u);
+  EXPECT_EQ((*types)[1].shape, std::vector<int64_t>{3});
+  EXPECT_EQ((*types)[1].dtype, DType::I32);
+  Result<std::vector<Type>> bad = m->resultTypes({{"a", Type{DType::F32, {2, 3}}}}, "matmul %a, %a", "site.py");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().rfind("site.py:1:", 0), 0u) << bad.error();
+  EXPECT_EQ(m->print(), before);
+  EXPECT_TRUE(m->graphNames().empty());
+  EXPECT_EQ(m->openGraph(), "");
+}
+
+TEST(Api, AbandonedGraphsAndOptions) {
+  Context context;
+  Module m = Module::create(context);
+  EXPECT_FALSE(m.abandonGraph());
+  ASSERT_TRUE(m.beginGraph("g", {{"p", Type{DType::F32, {2}}}}));
+  EXPECT_FALSE(m.beginGraph("h", {}));  // graphs do not nest
+  ASSERT_TRUE(m.add("%q = neg %p"));
+  ASSERT_TRUE(m.abandonGraph());
+  EXPECT_TRUE(m.graphNames().empty());
+  ASSERT_TRUE(m.declareRemoteBuffer("rb", Type{DType::F32, {2}}, 3));
+  EXPECT_NE(m.print().find("remote_buffer $rb : f32[2] {entries = 3}"), std::string::npos) << m.print();
+  EXPECT_EQ(m.typeOf("$rb")->shape, std::vector<int64_t>{2});
+
+  EXPECT_EQ(m.options().replication, 1);
+  ASSERT_TRUE(m.setOptions(ModuleOptions{2, 3, 7}));
+  EXPECT_EQ(m.options().replication, 2);
+  EXPECT_EQ(m.options().numHostTransfers, 3);
+  EXPECT_EQ(m.options().seed, 7);
+  Status bad = m.setOptions(ModuleOptions{0, 1, 0});
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().find("replication"), std::string::npos) << bad.error();
+  EXPECT_EQ(m.options().replication, 2);
+}
+
+TEST(Api, TheOpTableAsData) {
+  const std::vector<OpSpec> table = opTable();
+  auto find = [&](const std::string& name) {
+    return std::find_if(table.begin(), table.end(), [&](const OpSpec& o) { return o.name == name; });
+  };
+  ASSERT_NE(find("add"), table.end());
+  EXPECT_EQ(find("add")->code, OpCode::Add);
+  EXPECT_EQ(find("add")->minOperands, 2);
+  EXPECT_FALSE(find("add")->inplace);
+  ASSERT_NE(find("scaled_add_"), table.end());
+  EXPECT_TRUE(find("scaled_add_")->inplace);
+  EXPECT_TRUE(find("call")->control);
+  EXPECT_TRUE(find("host_load")->operands.at(0).resource);
+  EXPECT_EQ(find("var"), table.end());  // a declaration, not an op statement
+  const OpSpec& softmax = *find("softmax");
+  ASSERT_EQ(softmax.attrs.size(), 1u);
+  EXPECT_EQ(softmax.attrs[0].name, "axis");
+  EXPECT_EQ(softmax.attrs[0].type, "int");
+  EXPECT_FALSE(softmax.attrs[0].required);
+  bool anEnum = false;
+  for (const OpSpec& op : table)
+    for (const OpAttrSpec& a : op.attrs)
+      if (a.type == "enum") anEnum = anEnum || !a.enumValues.empty();
+  EXPECT_TRUE(anEnum);
+}
+
+TEST(Api, TensorLiteralsReadBackExactly) {
+  Tensor t = Tensor::fromDoubles(DType::F32, {2, 2}, {0.1, -0.0, 1e30, 3});
+  EXPECT_EQ(t.literal(), "[[0.1, -0], [1e+30, 3]]");
+  EXPECT_EQ(Tensor::fromDoubles(DType::Bool, {}, {1}).literal(), "true");
+  EXPECT_EQ(Tensor::fromDoubles(DType::I32, {0, 3}, {}).literal(), "[]");
+  Context context;
+  Result<Module> m = Module::parse(context, "var %v : f32[2,2] = " + t.literal() + "\n");
+  ASSERT_TRUE(m) << m.error();
+  Result<Session> s = Session::create(context, *m);
+  EXPECT_EQ(s->read("%v")->bytes, t.bytes);
+}
+
+// Feeds from the caller's memory: in place when the layout and dtype match,
+// else gathered and converted in the one pass; results shared with the session.
+TEST(Api, FeedFromMemoryAndSharedResults) {
+  Context context;
+  Result<Module> m = Module::parse(context,
+                                   "h2d $x : f32[2,2]\nd2h $y : f32[2,2]\n%x = host_load $x\n%y = mul %x, 2\n"
+                                   "host_store $y, %y\n");
+  ASSERT_TRUE(m) << m.error();
+  Result<Session> s = Session::create(context, *m);
+  const std::vector<int64_t> shape{2, 2};
+  const float rowMajor[] = {1, 2, 3, 4};
+  ASSERT_TRUE(s->feed("x", TensorView{DType::F32, shape, {}, rowMajor}));
+  ASSERT_TRUE(s->run());
+  Result<SharedTensor> first = s->readShared("$y");
+  ASSERT_TRUE(first) << first.error();
+  EXPECT_EQ(first->copy().toDoubles(), (std::vector<double>{2, 4, 6, 8}));
+  EXPECT_EQ(first->shape(), shape);
+  EXPECT_EQ(first->byteSize(), 16u);
+  // Two reads of one buffer are the same memory; a later run leaves the first as it was.
+  EXPECT_EQ(s->readShared("$y")->data(), first->data());
+
+  const double columnMajor[] = {1, 3, 2, 4};  // f64, transposed strides
+  const std::vector<int64_t> strides{8, 16};
+  const TensorView transposed{DType::F64, shape, strides, columnMajor};
+  EXPECT_FALSE(transposed.contiguous());
+  ASSERT_TRUE(s->feed("$x", transposed));
+  ASSERT_TRUE(s->run());
+  EXPECT_EQ(s->read("$y")->toDoubles(), (std::vector<double>{2, 4, 6, 8}));
+  const int32_t ints[] = {-1, 0, 5, 7};
+  ASSERT_TRUE(s->feed("x", TensorView{DType::I32, shape, {}, ints}));
+  ASSERT_TRUE(s->run());
+  EXPECT_EQ(s->read("$y")->toDoubles(), (std::vector<double>{-2, 0, 10, 14}));
+  EXPECT_EQ(first->copy().toDoubles(), (std::vector<double>{2, 4, 6, 8}));
+
+  const std::vector<int64_t> wrong{4};
+  Status bad = s->feed("x", TensorView{DType::F32, wrong, {}, rowMajor});
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().find("feed $x: expected data of shape [2,2]"), std::string::npos) << bad.error();
+  EXPECT_FALSE(s->feed("y", TensorView{DType::F32, shape, {}, rowMajor}));  // a d2h stream
+  ASSERT_TRUE(s->run());  // the failed feeds left $x as it was
+  EXPECT_EQ(s->read("$y")->toDoubles(), (std::vector<double>{-2, 0, 10, 14}));
+
+  ASSERT_TRUE(s->reset());
+  EXPECT_FALSE(s->run());  // $x was never fed since the reset
+  EXPECT_FALSE(s->run(-1));
+}
+
 }  // namespace
 }  // namespace pir::api
