@@ -186,6 +186,8 @@ class PyModule {
 // A session over a module (popxl.Session's engine): feeds, runs and reads.
 class PySession {
  public:
+  static constexpr py::ssize_t kGilFreeBytes = 1 << 20;
+
   PySession(std::shared_ptr<PyModule> module, int threads)
       : module_(std::move(module)),
         context_(std::make_unique<api::Context>(api::ContextOptions{.threads = threads})),
@@ -207,7 +209,14 @@ class PySession {
     view.shape = std::span<const int64_t>(array.shape(), static_cast<size_t>(array.ndim()));
     view.byteStrides = std::span<const int64_t>(array.strides(), static_cast<size_t>(array.ndim()));
     view.data = array.data();
-    check(session_.feed(stream, view));
+    // A large array's transfer runs without the GIL (`array` keeps the memory alive).
+    if (array.nbytes() < kGilFreeBytes) return check(session_.feed(stream, view));
+    api::Status s;
+    {
+      py::gil_scoped_release release;
+      s = session_.feed(stream, view);
+    }
+    check(s);
   }
 
   void write(const std::string& variable, const py::array& data) {
