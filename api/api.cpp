@@ -294,11 +294,13 @@ struct Module::Impl {
     return *builder;
   }
   // One building call: all or nothing.
+  std::string warnings;  // of the calls that succeeded, until takeWarnings
   template <class F>
   Status change(F&& body) {
     pir::Module::Checkpoint cp = module.checkpoint();
     Status s = guarded(text, [&] { body(build()); });
     if (!s) module.rollback(cp);
+    else warnings += text.str();
     return s;
   }
   Graph& current() { return openGraph.empty() ? *module.main : *module.findGraph(openGraph); }
@@ -332,6 +334,7 @@ Result<Module> Module::parse(Context& context, std::string_view text, std::strin
       throw CompileError({Severity::Error, {}, "the text did not build", {}});
   });
   if (!s) return s;
+  m.warnings = m.text.str();
   return Module(std::move(impl));
 }
 
@@ -368,6 +371,8 @@ Status Module::runPasses(const std::vector<std::string>& passes, bool verifyEach
 }
 
 size_t Module::scriptLength() const { return impl_->script.size(); }
+
+std::string Module::takeWarnings() { return std::exchange(impl_->warnings, {}); }
 
 namespace {
 
@@ -467,10 +472,13 @@ Result<std::vector<Type>> Module::resultTypes(const std::vector<Param>& params, 
     return Status::failure("error: resultTypes: @" + m.openGraph + " is open (endGraph or abandonGraph it first)\n");
   std::string probe = "probe";
   for (int i = 1; m.module.findGraph(probe); ++i) probe = "probe_" + std::to_string(i);
+  // A probe's op is read by nothing: its warnings say nothing about the program.
+  const std::string warnings = m.warnings;
   Result<std::vector<Ref>> opened = beginGraph(probe, params);
   if (!opened) return opened.status();
   std::vector<Type> types;
   Status s = add(text, std::move(name));
+  m.warnings = warnings;
   if (s) {
     const Graph& g = m.current();
     if (g.ops.empty()) s = Status::failure("error: resultTypes: the text holds no op\n");

@@ -331,6 +331,7 @@ PYBIND11_MODULE(_pir, m) {
       .def("call_results", &PyModule::callResults)
       .def("graph_names", [](PyModule& self) { return self.module().graphNames(); })
       .def("set_options", &PyModule::setOptions, py::arg("replication"), py::arg("num_host_transfers"), py::arg("seed") = 0)
+      .def("warnings", [](PyModule& self) { return self.module().takeWarnings(); })
       .def("text", [](PyModule& self) { return self.module().print(); })
       .def("verify", [](PyModule& self) { check(self.module().verify()); })
       .def("run_passes", [](PyModule& self, const std::vector<std::string>& passes) { check(self.module().runPasses(passes)); });

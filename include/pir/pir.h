@@ -276,6 +276,9 @@ class Module {
   Status runPasses(const std::vector<std::string>& passes, bool verifyEach = false);
   // The session commands of the parsed text (and of text added since).
   size_t scriptLength() const;
+  // The warnings (located, as `pir` prints them) of the parse and of the
+  // building calls that succeeded since the last call; "" when none.
+  std::string takeWarnings();
 
   // ---- reading the program --------------------------------------------------------
   // The type of value "%x" of `graph` ("" or "main": the main graph), or of stream

@@ -10,6 +10,9 @@ PopXL lets a function add graph inputs after it has created ops.
 """
 import inspect
 import numbers
+import os
+import sys
+import warnings
 
 import numpy as np
 
@@ -22,6 +25,20 @@ from .graph import Graph
 from .replica_grouping import ReplicaGrouping
 from .streams import RemoteBuffer, _Resource
 from .tensor import Tensor, TensorByRef, TensorSpec, Variable, _type_text
+
+def _user_stacklevel():
+    """The stacklevel of warnings.warn, called from here, that names the first
+    caller outside popxl (the user's line that built the statement)."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package + os.sep):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+class PirWarning(UserWarning):
+    """A warning of pir's front end about the program built (located in its text)."""
+
 
 class CallOperand:
     """`@graph(args...)` as an operand of a control-flow op."""
@@ -143,8 +160,11 @@ class Ir:
 
     # ---- building ---------------------------------------------------------------
     def _add(self, text, graph="main"):
-        # Diagnostics name the graph the text builds.
+        # Diagnostics name the graph the text builds; pir's warnings become Python's.
         self._module.add(text, f"<popxl @{graph}>")
+        found = self._module.warnings()
+        if found:
+            warnings.warn(found.rstrip("\n"), PirWarning, stacklevel=_user_stacklevel())
 
     def _sync_options(self):
         self._module.set_options(self._replication, int(self.num_host_transfers))

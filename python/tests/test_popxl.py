@@ -400,3 +400,19 @@ def test_run_errors_carry_pirs_located_diagnostics():
     # located in the statement popxl built (the text of the main graph), with its source line
     assert "<popxl @main>:1:" in str(e.value) and "error: div: integer division by zero" in str(e.value)
     assert "= div %x, %" in str(e.value)
+
+
+def test_pirs_warnings_are_python_warnings_at_the_users_line():
+    from popxl.ir import PirWarning
+    ir = popxl.Ir()
+
+    def f(x):
+        y = x * 2
+        ops.add_(y, 1)  # nothing reads y afterwards
+        return x
+
+    with ir.main_graph:
+        a = popxl.variable(np.zeros(2, np.float32), name="a")
+        with pytest.warns(PirWarning, match=r"<popxl @f>:3:\d+: warning: add_: writes %\w+ in place") as caught:
+            ir.create_graph(f, a)
+    assert caught[0].filename == __file__

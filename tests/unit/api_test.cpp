@@ -236,6 +236,18 @@ TEST(Api, AbandonedGraphsAndOptions) {
   EXPECT_EQ(m.options().replication, 2);
 }
 
+// Warnings of calls that succeed are kept for the caller, located.
+TEST(Api, WarningsOfSuccessfulCalls) {
+  Context context;
+  Module m = Module::create(context);
+  ASSERT_TRUE(m.add("graph @g(%x: f32[2]) {\n  %t = mul %x, 2\n  add_ %t, 1\n  return %x\n}", "w.pir"));
+  const std::string warnings = m.takeWarnings();
+  EXPECT_EQ(warnings.rfind("w.pir:3:8: warning: add_: writes %t in place", 0), 0u) << warnings;
+  // A probe's op, read by nothing, warns nothing.
+  ASSERT_TRUE(m.resultTypes({{"x", Type{DType::F32, {2}}}}, "add_ %x, 1"));
+  EXPECT_EQ(m.takeWarnings(), "");
+}
+
 TEST(Api, TheOpTableAsData) {
   const std::vector<OpSpec> table = opTable();
   auto find = [&](const std::string& name) {
