@@ -693,6 +693,12 @@ Status Session::feed(const std::string& stream, const Tensor& tensor) {
 
 Status Session::feed(const std::string& stream, const TensorView& data) {
   Impl& s = *impl_;
+  int64_t elements = 1;
+  for (int64_t d : data.shape) {
+    if (d < 0) return Status::failure("error: feed " + stream + ": a dimension of the data is negative\n");
+    elements = d == 0 || elements == 0 ? 0 : (elements > INT64_MAX / d ? INT64_MAX : elements * d);
+  }
+  if (!data.data && elements != 0) return Status::failure("error: feed " + stream + ": the data pointer is null\n");
   return guarded(s.m->text, [&] {
     s.driver->release();
     s.session->feedMemory(bareName(stream, '$'), data.dtype, data.shape, data.byteStrides, data.data, {});

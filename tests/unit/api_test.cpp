@@ -325,6 +325,9 @@ TEST(Api, FeedFromMemoryAndSharedResults) {
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().find("feed $x: expected data of shape [2,2]"), std::string::npos) << bad.error();
   EXPECT_FALSE(s->feed("y", TensorView{DType::F32, shape, {}, rowMajor}));  // a d2h stream
+  EXPECT_FALSE(s->feed("x", TensorView{DType::F32, shape, {}, nullptr}));
+  const std::vector<int64_t> negative{-1, -1};
+  EXPECT_FALSE(s->feed("x", TensorView{DType::F32, negative, {}, rowMajor}));
   ASSERT_TRUE(s->run());  // the failed feeds left $x as it was
   EXPECT_EQ(s->read("$y")->toDoubles(), (std::vector<double>{-2, 0, 10, 14}));
 
