@@ -104,6 +104,19 @@ api::Tensor tensorOf(const py::array& array) {
   return t;
 }
 
+// One call at a time on a module and its sessions: a run releases the GIL, and
+// another Python thread must not use the module or any session on it meanwhile
+// (the C++ objects are not shared between threads). Taken with the GIL held.
+constexpr const char* kBusy = "pir: the module is in use by another thread (a run is executing)";
+struct Busy {
+  explicit Busy(bool& flag) : flag(flag) {
+    if (flag) throw Error(kBusy);
+    flag = true;
+  }
+  ~Busy() { flag = false; }
+  bool& flag;
+};
+
 // One program: its context (what it is built with) and the module.
 class PyModule {
  public:
@@ -117,11 +130,11 @@ class PyModule {
     return std::make_shared<PyModule>(std::move(context), std::move(m));
   }
 
-  void add(const std::string& text, const std::string& name) { check(module_.add(text, name)); }
+  void add(const std::string& text, const std::string& name) { check(call().add(text, name)); }
 
   void beginGraph(const std::string& name,
                   const std::vector<std::tuple<std::string, std::string, std::vector<int64_t>, bool>>& params) {
-    (void)take(module_.beginGraph(name, paramsOf(params)));
+    (void)take(call().beginGraph(name, paramsOf(params)));
   }
 
   // The result types of one statement whose operands are `params`, built alone
@@ -129,25 +142,25 @@ class PyModule {
   py::list resultTypes(const std::vector<std::tuple<std::string, std::string, std::vector<int64_t>, bool>>& params,
                        const std::string& text, const std::string& name) {
     py::list out;
-    for (const api::Type& t : take(module_.resultTypes(paramsOf(params), text, name))) out.append(typeTuple(t));
+    for (const api::Type& t : take(call().resultTypes(paramsOf(params), text, name))) out.append(typeTuple(t));
     return out;
   }
 
   py::object valueType(const std::string& graph, const std::string& value) {
-    api::Result<api::Type> t = module_.typeOf(value, graph);
+    api::Result<api::Type> t = call().typeOf(value, graph);
     return t ? py::object(typeTuple(*t)) : py::object(py::none());
   }
 
   // The results of the call labelled `as LABEL` in a graph: [(name, dtype, shape)].
   py::list callResults(const std::string& graph, const std::string& label) {
     py::list out;
-    for (const api::TypedRef& r : take(module_.labelledResults(graph, label)))
+    for (const api::TypedRef& r : take(call().labelledResults(graph, label)))
       out.append(py::make_tuple(r.ref.name.substr(1), api::dtypeToString(r.type.dtype), py::tuple(py::cast(r.type.shape))));
     return out;
   }
 
   py::dict graphInfo(const std::string& name) {
-    api::GraphInfo info = take(module_.graphInfo(name));
+    api::GraphInfo info = take(call().graphInfo(name));
     py::list params, outputs, returns, activations;
     for (const api::Param& p : info.params)
       params.append(py::make_tuple(p.name, api::dtypeToString(p.type.dtype), py::tuple(py::cast(p.type.shape)), p.byRef));
@@ -165,10 +178,16 @@ class PyModule {
   }
 
   void setOptions(int64_t replication, int64_t numHostTransfers, int64_t seed) {
-    check(module_.setOptions(api::ModuleOptions{replication, numHostTransfers, seed}));
+    check(call().setOptions(api::ModuleOptions{replication, numHostTransfers, seed}));
   }
 
   api::Module& module() { return module_; }
+  // The module for one call, made with the GIL held: fails while a run executes.
+  api::Module& call() {
+    if (busy) throw Error(kBusy);
+    return module_;
+  }
+  bool busy = false;  // a session on it runs without the GIL (Busy)
 
  private:
   static std::vector<api::Param> paramsOf(
@@ -196,7 +215,7 @@ class PySession {
   // The array's memory is read in place; only a dtype pir does not have (int64,
   // ...) is converted here first, to the stream's dtype.
   void feed(const std::string& stream, const py::array& data) {
-    Busy busy(*this);
+    Busy busy(module_->busy);
     py::array array = data;
     std::optional<api::DType> d = pirDType(array.dtype());
     if (!d) {
@@ -220,12 +239,12 @@ class PySession {
   }
 
   void write(const std::string& variable, const py::array& data) {
-    Busy busy(*this);
+    Busy busy(module_->busy);
     check(session_.write(variable, tensorOf(data)));
   }
 
   void run(int64_t times) {
-    Busy busy(*this);
+    Busy busy(module_->busy);
     api::Status s;
     {
       py::gil_scoped_release release;
@@ -237,7 +256,7 @@ class PySession {
   // A read-only array over the session's data (no copy where the session holds
   // it whole); its base object keeps that data alive.
   py::array read(const std::string& name) {
-    Busy busy(*this);
+    Busy busy(module_->busy);
     auto shared = std::make_unique<api::SharedTensor>(take(session_.readShared(name)));
     const api::SharedTensor& t = *shared;
     py::capsule owner(shared.release(), [](void* p) { delete static_cast<api::SharedTensor*>(p); });
@@ -248,29 +267,20 @@ class PySession {
   }
 
   void reset() {
-    Busy busy(*this);
+    Busy busy(module_->busy);
     check(session_.reset());
   }
 
   // What print_tensor wrote since the last call.
-  std::string output() { return session_.takeOutput(); }
+  std::string output() {
+    Busy busy(module_->busy);
+    return session_.takeOutput();
+  }
 
  private:
-  // One call at a time: a run releases the GIL, and another Python thread
-  // must not use the session meanwhile.
-  struct Busy {
-    explicit Busy(PySession& s) : s(s) {
-      if (s.busy_) throw Error("pir.Session: in use by another thread (a run is executing)");
-      s.busy_ = true;
-    }
-    ~Busy() { s.busy_ = false; }
-    PySession& s;
-  };
-
   std::shared_ptr<PyModule> module_;
   std::unique_ptr<api::Context> context_;
   api::Session session_;
-  bool busy_ = false;  // read and written with the GIL held
 };
 
 // The op table as data, for popxl.ops (an op added to ir/ops.def appears in Python).
@@ -323,18 +333,18 @@ PYBIND11_MODULE(_pir, m) {
       .def_static("parse", &PyModule::parse, py::arg("text"), py::arg("name") = "<python>", py::arg("base_dir") = "")
       .def("add", &PyModule::add, py::arg("text"), py::arg("name") = "<python>")
       .def("begin_graph", &PyModule::beginGraph)
-      .def("end_graph", [](PyModule& self) { check(self.module().endGraph({})); })
-      .def("abandon_graph", [](PyModule& self) { check(self.module().abandonGraph()); })
+      .def("end_graph", [](PyModule& self) { check(self.call().endGraph({})); })
+      .def("abandon_graph", [](PyModule& self) { check(self.call().abandonGraph()); })
       .def("result_types", &PyModule::resultTypes, py::arg("params"), py::arg("text"), py::arg("name") = "<probe>")
       .def("value_type", &PyModule::valueType)
       .def("graph_info", &PyModule::graphInfo)
       .def("call_results", &PyModule::callResults)
-      .def("graph_names", [](PyModule& self) { return self.module().graphNames(); })
+      .def("graph_names", [](PyModule& self) { return self.call().graphNames(); })
       .def("set_options", &PyModule::setOptions, py::arg("replication"), py::arg("num_host_transfers"), py::arg("seed") = 0)
-      .def("warnings", [](PyModule& self) { return self.module().takeWarnings(); })
-      .def("text", [](PyModule& self) { return self.module().print(); })
-      .def("verify", [](PyModule& self) { check(self.module().verify()); })
-      .def("run_passes", [](PyModule& self, const std::vector<std::string>& passes) { check(self.module().runPasses(passes)); });
+      .def("warnings", [](PyModule& self) { return self.call().takeWarnings(); })
+      .def("text", [](PyModule& self) { return self.call().print(); })
+      .def("verify", [](PyModule& self) { check(self.call().verify()); })
+      .def("run_passes", [](PyModule& self, const std::vector<std::string>& passes) { check(self.call().runPasses(passes)); });
 
   py::class_<PySession>(m, "Session")
       .def(py::init<std::shared_ptr<PyModule>, int>(), py::arg("module"), py::arg("threads") = 0)

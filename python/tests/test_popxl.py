@@ -368,22 +368,24 @@ def test_feeds_take_any_layout_and_dtype_with_numpys_values():
 
 def test_a_run_releases_the_gil():
     """While one thread runs the session, another runs Python: it finds the session
-    busy (which it can observe only while the run executes without the GIL)."""
+    and its module busy (which it can observe only while the run executes without
+    the GIL)."""
     import threading
     m = pir.Module.parse("var %n : f32[] = 0\naccumulate_ %n, 1\n")
     s = pir.Session(m)
     runs = 200000
     worker = threading.Thread(target=s.run, args=(runs,))
-    seen_busy = False
+    seen = set()
     worker.start()
-    while worker.is_alive() and not seen_busy:
-        try:
-            s.read("%n")
-        except pir.Error as e:
-            assert "in use by another thread" in str(e)
-            seen_busy = True
+    while worker.is_alive() and len(seen) < 2:
+        for what, call in (("session", lambda: s.read("%n")), ("module", lambda: m.text())):
+            try:
+                call()
+            except pir.Error as e:
+                assert "in use by another thread" in str(e)
+                seen.add(what)
     worker.join()
-    assert seen_busy
+    assert seen == {"session", "module"}
     assert s.read("%n") == runs
 
 
