@@ -210,7 +210,7 @@ class PySession {
   PySession(std::shared_ptr<PyModule> module, int threads)
       : module_(std::move(module)),
         context_(std::make_unique<api::Context>(api::ContextOptions{.threads = threads})),
-        session_(take(api::Session::create(*context_, module_->module()))) {}
+        session_(take(api::Session::create(*context_, module_->call()))) {}
 
   // The array's memory is read in place; only a dtype pir does not have (int64,
   // ...) is converted here first, to the stream's dtype.
