@@ -12,12 +12,16 @@
 #include "api/pass_runner.h"
 #include "api/session_driver.h"
 #include "device/device_model.h"
+#include "device/dot.h"
 #include "frontend/builder.h"
 #include "frontend/parser.h"
+#include "frontend/recovery.h"
 #include "ir/number_format.h"
 #include "ir/printer.h"
 #include "ir/rewriter.h"
+#include "ir/suggest.h"
 #include "ir/verifier.h"
+#include "passes/pass_manager.h"
 #include "vm/format.h"
 #include "vm/npy.h"
 #include "vm/session.h"
@@ -29,18 +33,27 @@ namespace {
 
 // Runs `body`; a reported error (CompileError) or any other exception becomes a
 // failed Status carrying what was written to `text` since the start.
+// The message of the first error `diags` recorded from index `from` on; `fallback` when none.
+std::string firstErrorMessage(const DiagnosticEngine& diags, size_t from, const std::string& fallback) {
+  const std::vector<Diagnostic>& all = diags.all();
+  for (size_t i = from; i < all.size(); ++i)
+    if (all[i].severity == Severity::Error) return all[i].message;
+  return fallback;
+}
+
 template <class F>
-Status guarded(std::ostringstream& text, F&& body) {
+Status guarded(std::ostringstream& text, const DiagnosticEngine& diags, F&& body) {
   text.str({});
+  const size_t before = diags.all().size();
   try {
     body();
     return Status();
   } catch (const CompileError& e) {
     std::string s = text.str();
-    return Status::failure(s.empty() ? e.what() : s);
+    return Status::failure(s.empty() ? e.what() : s, firstErrorMessage(diags, before, e.what()));
   } catch (const std::exception& e) {
     std::string s = text.str();
-    return Status::failure(s + "error: " + e.what() + "\n");
+    return Status::failure(s + "error: " + e.what() + "\n", firstErrorMessage(diags, before, e.what()));
   }
 }
 
@@ -226,6 +239,23 @@ Context::Context(ContextOptions options) : options_(options) {}
 Context::~Context() = default;
 std::vector<std::string> Context::passNames() const { return availablePasses(); }
 
+std::vector<PassInfo> Context::passes() const {
+  (void)availablePasses();  // the passes above passes/ join the table
+  std::vector<PassInfo> list;
+  for (const passes::PassInfo& p : passes::registeredPasses()) list.push_back(PassInfo{std::string(p.name), std::string(p.summary)});
+  return list;
+}
+
+Result<std::vector<std::string>> Context::parsePipeline(std::string_view list) const {
+  (void)availablePasses();
+  std::string problem;
+  std::optional<passes::Pipeline> pipeline = passes::parsePipeline(list, problem);
+  if (!pipeline) return Status::failure(problem, problem);
+  std::vector<std::string> names;
+  for (const passes::PassInfo* p : *pipeline) names.emplace_back(p->name);
+  return names;
+}
+
 // ---- the op table ---------------------------------------------------------------------
 
 namespace {
@@ -283,7 +313,14 @@ struct Module::Impl {
   std::unique_ptr<Builder> builder;  // statements added after the parse
   std::string openGraph;
 
-  explicit Impl(Context& c) : context(&c) { diags.setStream(&text); }
+  explicit Impl(Context& c) : context(&c) {
+    diags.setStream(&text);
+    switch (c.options().warnings) {
+      case Warnings::Report: diags.setWarningPolicy(WarningPolicy::Report); break;
+      case Warnings::Error: diags.setWarningPolicy(WarningPolicy::Error); break;
+      case Warnings::Ignore: diags.setWarningPolicy(WarningPolicy::Ignore); break;
+    }
+  }
 
   Builder& build() {
     if (!builder) {
@@ -298,7 +335,7 @@ struct Module::Impl {
   template <class F>
   Status change(F&& body) {
     pir::Module::Checkpoint cp = module.checkpoint();
-    Status s = guarded(text, [&] { body(build()); });
+    Status s = guarded(text, diags, [&] { body(build()); });
     if (!s) module.rollback(cp);
     else warnings += text.str();
     return s;
@@ -320,14 +357,18 @@ Module::Module(Module&&) noexcept = default;
 Module& Module::operator=(Module&&) noexcept = default;
 Module::~Module() = default;
 
-Module Module::create(Context& context) { return Module(std::make_unique<Impl>(context)); }
+Module Module::create(Context& context, std::string baseDir) {
+  auto impl = std::make_unique<Impl>(context);
+  impl->baseDir = std::move(baseDir);
+  return Module(std::move(impl));
+}
 
 Result<Module> Module::parse(Context& context, std::string_view text, std::string name, std::string baseDir) {
   auto impl = std::make_unique<Impl>(context);
   impl->baseDir = std::move(baseDir);
   const uint32_t file = impl->sources.add(std::move(name), std::string(text));
   Impl& m = *impl;
-  Status s = guarded(m.text, [&] {
+  Status s = guarded(m.text, m.diags, [&] {
     BuildOptions options;
     options.autodiff = autodiffTransform();
     if (!buildFromBuffer(m.module, m.diags, file, m.baseDir, &m.script, options))
@@ -347,16 +388,27 @@ Result<Module> Module::parseFile(Context& context, const std::string& path) {
   return parse(context, buffer.str(), path, dir);
 }
 
+Result<std::string> Module::check(Context& context, std::string_view text, std::string name, std::string baseDir) {
+  Impl m(context);
+  const uint32_t file = m.sources.add(std::move(name), std::string(text));
+  Status s = guarded(m.text, m.diags, [&] {
+    if (!buildWithRecovery(m.module, m.diags, file, baseDir, kMaxReportedErrors, autodiffTransform()))
+      throw CompileError({Severity::Error, {}, "the text has errors", {}});
+  });
+  if (!s) return s;
+  return m.text.str();
+}
+
 std::string Module::print() const { return printModule(impl_->module); }
 
 Status Module::verify() const {
-  return guarded(impl_->text, [&] {
+  return guarded(impl_->text, impl_->diags, [&] {
     if (!verifyModule(impl_->module, impl_->diags))
       throw CompileError({Severity::Error, {}, "the module does not verify", {}});
   });
 }
 
-Status Module::runPasses(const std::vector<std::string>& passes, bool verifyEach) {
+Status Module::runPasses(const std::vector<std::string>& passes, bool verifyEach, std::ostream* printAfterEach) {
   const std::vector<std::string> known = availablePasses();
   for (const std::string& p : passes)
     if (std::find(known.begin(), known.end(), p) == known.end())
@@ -364,13 +416,27 @@ Status Module::runPasses(const std::vector<std::string>& passes, bool verifyEach
   // The module's script reads these main values: passes keep them.
   const std::set<std::string> namesRead = mainValuesReadBy(impl_->script);
   return impl_->change([&](Builder&) {
-    if (!pir::runPasses(impl_->module, passes, impl_->diags, verifyEach, nullptr, &namesRead) ||
+    if (!pir::runPasses(impl_->module, passes, impl_->diags, verifyEach, printAfterEach, &namesRead) ||
         !verifyModule(impl_->module, impl_->diags))
       throw CompileError({Severity::Error, {}, "the pass pipeline failed", {}});
   });
 }
 
 size_t Module::scriptLength() const { return impl_->script.size(); }
+
+std::vector<std::string> Module::scriptCommands() const {
+  std::vector<std::string> words;
+  for (const ScriptCommand& c : impl_->script) {
+    switch (c.command.kind) {
+      case SessionCommand::Kind::Feed: words.emplace_back("feed"); break;
+      case SessionCommand::Kind::Run: words.emplace_back("run"); break;
+      case SessionCommand::Kind::Print: words.emplace_back("print"); break;
+      case SessionCommand::Kind::Write: words.emplace_back("write"); break;
+      case SessionCommand::Kind::Save: words.emplace_back("save"); break;
+    }
+  }
+  return words;
+}
 
 std::string Module::takeWarnings() { return std::exchange(impl_->warnings, {}); }
 
@@ -397,6 +463,30 @@ Result<Type> Module::typeOf(const std::string& name, const std::string& graph) c
   const Value* v = g->lookup(bareName(name, '%'));
   if (!v) return Status::failure("error: unknown value %" + bareName(name, '%') + " in @" + g->name + "\n");
   return api::typeOf(v->type);
+}
+
+Result<std::string> Module::dot(const std::string& graph) const {
+  const Graph* only = nullptr;
+  if (!graph.empty()) {
+    only = impl_->graphNamed(graph);
+    if (!only) return unknownGraph(graph);
+  }
+  return device::dotOfModule(impl_->module, only);
+}
+
+std::vector<ResourceInfo> Module::resources() const {
+  std::vector<ResourceInfo> list;
+  for (const auto& r : impl_->module.resources) {
+    ResourceInfo info;
+    info.name = r->name;
+    info.kind = r->kind == Resource::Kind::H2D   ? ResourceInfo::Kind::HostToDevice
+                : r->kind == Resource::Kind::D2H ? ResourceInfo::Kind::DeviceToHost
+                                                 : ResourceInfo::Kind::RemoteBuffer;
+    info.type = api::typeOf(r->type);
+    info.entries = r->entries;
+    list.push_back(std::move(info));
+  }
+  return list;
 }
 
 std::vector<std::string> Module::graphNames() const {
@@ -640,6 +730,8 @@ Status Module::autodiff(const std::string& forward, const std::string& gradient,
 
 struct Session::Impl {
   Module::Impl* m;
+  SessionOptions options;
+  std::optional<std::set<std::string>> keptMainNames;  // stopAtFirstError: what reads may name
   std::ostringstream out;
   std::unique_ptr<vm::Session> session;
   std::unique_ptr<SessionDriver> driver;
@@ -651,7 +743,7 @@ struct Session::Impl {
   }
   template <class F>
   Status command(F&& body) {
-    Status s = guarded(m->text, [&] {
+    Status s = guarded(m->text, m->diags, [&] {
       try {
         body(m->build());
         runRead();
@@ -670,15 +762,32 @@ Session::Session(Session&&) noexcept = default;
 Session& Session::operator=(Session&&) noexcept = default;
 Session::~Session() = default;
 
-Result<Session> Session::create(Context& context, Module& module) {
+Result<Session> Session::create(Context& context, Module& module, const SessionOptions& sessionOptions) {
+  const std::vector<std::string> known = availablePasses();
+  for (const std::string& p : sessionOptions.passes)
+    if (std::find(known.begin(), known.end(), p) == known.end())
+      return Status::failure("error: unknown pass '" + p + "'\n");
   auto impl = std::make_unique<Impl>();
   impl->m = module.impl_.get();
+  impl->options = sessionOptions;
   vm::SessionOptions options;
   options.threads = context.options().threads;
   options.maxSteps = context.options().maxSteps;
   options.fuseElementwise = context.options().fuseElementwise;
-  impl->session = std::make_unique<vm::Session>(impl->m->module, impl->m->diags, impl->out, options);
-  impl->driver = std::make_unique<SessionDriver>(impl->m->module, *impl->session, impl->m->diags);
+  options.trace = sessionOptions.trace;
+  if (sessionOptions.stopAtFirstError) {
+    // The script stops at its first error, so a failed run needs no backup; and
+    // only the main values a command reads are kept.
+    options.restoreOnFailure = false;
+    impl->keptMainNames = mainValuesReadBy(impl->m->script);
+    for (const std::string& name : sessionOptions.alsoRead) impl->keptMainNames->insert(bareName(name, '%'));
+    options.keptMainNames = impl->keptMainNames;
+  }
+  std::ostream& out = sessionOptions.output ? *sessionOptions.output : impl->out;
+  impl->session = std::make_unique<vm::Session>(impl->m->module, impl->m->diags, out, options);
+  impl->driver = std::make_unique<SessionDriver>(impl->m->module, *impl->session, impl->m->diags, sessionOptions.passes,
+                                                 sessionOptions.verifyEach,
+                                                 impl->keptMainNames ? &*impl->keptMainNames : nullptr);
   return Session(std::move(impl));
 }
 
@@ -699,7 +808,7 @@ Status Session::feed(const std::string& stream, const TensorView& data) {
     elements = d == 0 || elements == 0 ? 0 : (elements > INT64_MAX / d ? INT64_MAX : elements * d);
   }
   if (!data.data && elements != 0) return Status::failure("error: feed " + stream + ": the data pointer is null\n");
-  return guarded(s.m->text, [&] {
+  return guarded(s.m->text, s.m->diags, [&] {
     s.driver->release();
     s.session->feedMemory(bareName(stream, '$'), data.dtype, data.shape, data.byteStrides, data.data, {});
   });
@@ -713,7 +822,7 @@ Status Session::run(int64_t times) {
   c.command.kind = SessionCommand::Kind::Run;
   c.command.count = times;
   c.point = s.m->module.point();
-  return guarded(s.m->text, [&] {
+  return guarded(s.m->text, s.m->diags, [&] {
     try {
       s.driver->command(c);
     } catch (...) {
@@ -726,10 +835,88 @@ Status Session::run(int64_t times) {
 
 Status Session::runScript() {
   Impl& s = *impl_;
-  return guarded(s.m->text, [&] {
+  return guarded(s.m->text, s.m->diags, [&] {
     s.driver->run(s.m->script);
     s.driver->finish();
     s.driver->release();
+  });
+}
+
+namespace {
+
+// The `$NAME` or `%NAME` a save names (a bare name: the stream if there is one,
+// else the main value); fails (reported) when there is none. `what` prefixes the messages.
+std::string saveTarget(const pir::Module& module, DiagnosticEngine& diags, const std::string& what,
+                       const std::string& name) {
+  std::string target = name;
+  if (target.empty()) diags.fail({}, what + ": no name");
+  if (target[0] != '$' && target[0] != '%') {
+    if (module.findResource(target)) target = "$" + target;
+    else if (module.main->lookup(target)) target = "%" + target;
+    else diags.fail({}, what + ": no stream $" + target + " and no main-graph value %" + target);
+  }
+  const std::string bare = target.substr(1);
+  if (target[0] == '$' && !module.findResource(bare))
+    diags.fail({}, what + ": unknown stream " + target + suggestResource(module, bare));
+  if (target[0] == '%' && !module.main->lookup(bare))
+    diags.fail({}, what + ": unknown main-graph value " + target + suggestValue(*module.main, bare));
+  return target;
+}
+
+std::string feedWhat(const std::pair<std::string, std::string>& f) { return "--feed " + f.first + "=" + f.second; }
+std::string saveWhat(const std::pair<std::string, std::string>& s) { return "--save " + s.first + "=" + s.second; }
+
+}  // namespace
+
+Status Session::runScript(const ScriptData& data) {
+  Impl& s = *impl_;
+  const pir::Module& module = s.m->module;
+  DiagnosticEngine& diags = s.m->diags;
+  bool fed = false;
+  // Before the first `run` (or the default run, or at the end): the saves are
+  // checked, so a --save that names nothing fails before a long run; the feeds happen.
+  auto feedOnce = [&] {
+    if (fed) return;
+    fed = true;
+    for (const auto& save : data.saves) saveTarget(module, diags, saveWhat(save), save.first);
+    for (const auto& f : data.feeds) {
+      const std::string what = feedWhat(f);
+      const std::string name = bareName(f.first, '$');
+      const Resource* r = module.findResource(name);
+      if (!r) diags.fail({}, what + ": unknown stream $" + name + suggestResource(module, name));
+      if (r->kind != Resource::Kind::H2D) {
+        std::vector<Note> notes;
+        if (r->loc.valid()) notes.push_back({r->loc, "$" + r->name + " is declared here"});
+        diags.fail({}, what + ": $" + name + " is not an h2d stream", std::move(notes));
+      }
+      Literal literal;
+      literal.kind = Literal::Kind::Load;
+      literal.path = literal.resolvedPath = f.second;
+      s.session->feed(name, literal, {});
+    }
+  };
+  return guarded(s.m->text, diags, [&] {
+    try {
+      for (const ScriptCommand& c : s.m->script) {
+        if (c.command.kind == SessionCommand::Kind::Run) feedOnce();
+        s.driver->command(c);
+      }
+      feedOnce();
+      s.driver->finish();
+    } catch (...) {
+      s.driver->release();
+      throw;
+    }
+    s.driver->release();
+  });
+}
+
+Status Session::save(const std::string& name, const std::string& path, const std::string& what) {
+  Impl& s = *impl_;
+  return guarded(s.m->text, s.m->diags, [&] {
+    s.driver->release();
+    const std::string target = saveTarget(s.m->module, s.m->diags, what.empty() ? "save " + name : what, name);
+    s.session->save(target, path, {});
   });
 }
 
@@ -738,7 +925,7 @@ Result<Tensor> Session::read(const std::string& name) {
   if (target.empty() || (target[0] != '$' && target[0] != '%'))
     target = (impl_->m->module.findResource(name) ? "$" : "%") + name;
   Tensor t;
-  Status s = guarded(impl_->m->text, [&] { t = tensorOf(impl_->session->valueOf(target, {})); });
+  Status s = guarded(impl_->m->text, impl_->m->diags, [&] { t = tensorOf(impl_->session->valueOf(target, {})); });
   if (!s) return s;
   return t;
 }
@@ -748,14 +935,14 @@ Result<SharedTensor> Session::readShared(const std::string& name) {
   if (target.empty() || (target[0] != '$' && target[0] != '%'))
     target = (impl_->m->module.findResource(name) ? "$" : "%") + name;
   auto impl = std::make_shared<SharedTensor::Impl>();
-  Status s = guarded(impl_->m->text, [&] { impl->tensor = impl_->session->valueOf(target, {}); });
+  Status s = guarded(impl_->m->text, impl_->m->diags, [&] { impl->tensor = impl_->session->valueOf(target, {}); });
   if (!s) return s;
   return SharedTensor(std::move(impl));
 }
 
 Status Session::reset() {
   Impl& s = *impl_;
-  return guarded(s.m->text, [&] {
+  return guarded(s.m->text, s.m->diags, [&] {
     s.driver->release();
     s.session->reset();
   });
@@ -779,13 +966,54 @@ std::string Session::takeOutput() {
 Result<std::string> Session::profile(bool json) {
   std::string report;
   Module::Impl& m = *impl_->m;
-  Status s = guarded(m.text, [&] {
+  Status s = guarded(m.text, m.diags, [&] {
     device::checkDeviceMemory(m.module, m.diags);
     device::Profile p = device::profileModule(m.module, m.diags, impl_->driver->runs());
     report = json ? device::profileJson(p, m.sources) : device::formatProfile(p, m.sources, false);
   });
   if (!s) return s;
   return report;
+}
+
+Result<ProfileReports> Session::profileReports(const ProfileRequest& request) {
+  Impl& s = *impl_;
+  Module::Impl& m = *s.m;
+  ProfileReports reports;
+  Status status = guarded(m.text, m.diags, [&] {
+    // A program that does not fit has no profile: the graph-compile error instead.
+    std::unique_ptr<pir::Module> copy;
+    const pir::Module* profiled = &m.module;
+    if (!s.options.passes.empty()) {
+      copy = m.module.clone();
+      if (!pir::runPasses(*copy, s.options.passes, m.diags, false, nullptr,
+                          s.keptMainNames ? &*s.keptMainNames : nullptr))
+        throw CompileError({Severity::Error, {}, "the pass pipeline failed", {}});
+      profiled = copy.get();
+    }
+    device::checkDeviceMemory(*profiled, m.diags);
+    device::Profile p = device::profileModule(*profiled, m.diags, s.driver->runs(), &s.session->branchExecutions());
+    if (request.text) reports.text = device::formatProfile(p, m.sources, request.mapping);
+    if (request.json) reports.json = device::profileJson(p, m.sources);
+    if (request.timeline) reports.timeline = device::timelineJson(p);
+  });
+  if (!status) return status;
+  return reports;
+}
+
+Result<std::string> Session::disassemble(const std::string& graph) {
+  Impl& s = *impl_;
+  const Graph* only = nullptr;
+  if (!graph.empty()) {
+    only = s.m->graphNamed(graph);
+    if (!only) return unknownGraph(graph);
+  }
+  std::string text;
+  Status status = guarded(s.m->text, s.m->diags, [&] {
+    s.driver->release();
+    text = s.session->disassemble(only);
+  });
+  if (!status) return status;
+  return text;
 }
 
 }  // namespace pir::api

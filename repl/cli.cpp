@@ -2,8 +2,6 @@
 // `check` and `opt` commands. The other commands live behind repl/commands.h.
 #include "repl/cli.h"
 
-#include "vm/host_memory.h"
-
 #include <signal.h>
 #include <unistd.h>
 
@@ -21,22 +19,11 @@
 #include <sstream>
 #include <string_view>
 
-#include "frontend/builder.h"
-#include "api/session_driver.h"
-#include "frontend/keyword_docs.h"
-#include "frontend/recovery.h"
-#include "importers/onnx/importer.h"
-#include "ir/interrupt.h"
-#include "ir/op_docs.h"
-#include "ir/op_info.h"
-#include "ir/printer.h"
-#include "ir/suggest.h"
-#include "ir/version.h"
-#include "passes/autodiff.h"
-#include "passes/pass_manager.h"
+#include "pir/onnx.h"
+#include "pir/pir.h"
+#include "pir/tool.h"
 #include "repl/commands.h"
 #include "repl/feed_save.h"
-
 
 namespace pir::cli {
 namespace {
@@ -44,12 +31,12 @@ namespace {
 volatile sig_atomic_t gRunSigint = 0;
 extern "C" void onRunSigint(int) {
   gRunSigint = 1;
-  requestInterrupt();
+  api::requestInterrupt();
 }
 
 // `pir run` under Ctrl-C: the run stops at the op being executed (or the
 // statement being read) with the usual located error, "interrupted"
-// (ir/interrupt.h); then the process ends by SIGINT, as a shell expects of an
+// (api::requestInterrupt); then the process ends by SIGINT, as a shell expects of an
 // interrupted command. SA_RESETHAND: a second Ctrl-C kills at once (a single
 // long kernel does not poll). A SIGINT ignored by the parent stays ignored.
 class RunInterruptScope {
@@ -87,32 +74,15 @@ constexpr int kUsageError = 2;
 // --threads: replica threads are real threads; beyond this a run would only thrash.
 constexpr int kMaxThreads = 4096;
 
-// Parses and verifies FILE into `module`, its commands into `script` (when
-// given; else they are checked and dropped). Returns an exit status.
-int buildFile(const std::string& file, std::istream& in, SourceManager& sources, DiagnosticEngine& diags,
-              Module& module, std::ostream& err, Script* script) {
-  uint32_t id = loadSource(file, in, sources, err);
-  if (id == 0) return kUsageError;
-  try {
-    if (!buildFromBuffer(module, diags, id, baseDirOf(file), script, {.autodiff = autodiffTransform()})) return kProgramError;
-  } catch (const CompileError&) {
-    return kProgramError;  // already reported
-  }
-  return diags.errorCount() == 0 ? kOk : kProgramError;
-}
-
-// Unlike the other commands, check goes on after an error (frontend/recovery.h)
-// to report every independent error of the file, up to a cap.
-int checkCommand(const std::string& file, WarningPolicy warnings, std::istream& in, std::ostream& err) {
-  SourceManager sources;
-  DiagnosticEngine diags(sources);
-  diags.setStream(&err);
-  diags.setWarningPolicy(warnings);
-  Module module;
-  uint32_t id = loadSource(file, in, sources, err);
-  if (id == 0) return kUsageError;
-  return buildWithRecovery(module, diags, id, baseDirOf(file), kMaxReportedErrors, autodiffTransform()) ? kOk
-                                                                                                     : kProgramError;
+// Unlike the other commands, check goes on after an error to report every
+// independent error of the file, up to a cap (api::Module::check).
+int checkCommand(const std::string& file, api::Warnings warnings, std::istream& in, std::ostream& err) {
+  std::optional<SourceText> source = readSource(file, in, err);
+  if (!source) return kUsageError;
+  api::Context context({.warnings = warnings});
+  api::Result<std::string> checked = api::Module::check(context, source->text, source->name, baseDirOf(file));
+  err << (checked ? *checked : checked.error());
+  return checked ? kOk : kProgramError;
 }
 
 struct OptOptions {
@@ -121,29 +91,23 @@ struct OptOptions {
   bool printAfterEach = false;
   bool verifyEach = false;
   std::optional<std::string> output;
-  WarningPolicy warnings = WarningPolicy::Report;
+  api::Warnings warnings = api::Warnings::Report;
 };
 
 int optCommand(const OptOptions& o, std::istream& in, std::ostream& out, std::ostream& err) {
-  SourceManager sources;
-  DiagnosticEngine diags(sources);
-  diags.setStream(&err);
-  diags.setWarningPolicy(o.warnings);
-  Module module;
-  Script script;
-  if (int status = buildFile(o.file, in, sources, diags, module, err, &script)) return status;
-  // The file's own commands read these main values: passes keep them.
-  const std::set<std::string> namesRead = mainValuesReadBy(script);
-  try {
-    // --print-after-each: the IR after every pass ("# -- after PASS --" is a
-    // comment, so each section is itself a valid program), then the result.
-    if (!o.passes.empty() && (!runPasses(module, o.passes, diags, o.verifyEach, o.printAfterEach ? &out : nullptr, &namesRead) ||
-                              diags.errorCount() != 0))
+  api::Context context({.warnings = o.warnings});
+  int status = 0;
+  std::optional<api::Module> module = parseProgram(o.file, in, context, err, status);
+  if (!module) return status;
+  // --print-after-each: the IR after every pass ("# -- after PASS --" is a
+  // comment, so each section is itself a valid program), then the result. The
+  // file's own commands read main values: passes keep them.
+  if (!o.passes.empty())
+    if (api::Status s = module->runPasses(o.passes, o.verifyEach, o.printAfterEach ? &out : nullptr); !s) {
+      err << s.error();
       return kProgramError;
-  } catch (const CompileError&) {
-    return kProgramError;  // already reported
-  }
-  std::string text = printModule(module);
+    }
+  std::string text = module->print();
   if (o.output) return writeFileAtomically(*o.output, text, err) ? kOk : kUsageError;
   out << text;
   out.flush();
@@ -173,7 +137,7 @@ struct CommandLine {
   std::optional<uint64_t> maxMemory;
   std::vector<NamedPath> feeds, saves;
   std::optional<std::string> json, timeline, graph, output;
-  WarningPolicy warnings = WarningPolicy::Report;
+  api::Warnings warnings = api::Warnings::Report;
   uint64_t previewSteps = 0;                            // repl --preview-steps
   std::map<std::string, std::vector<int64_t>> inputShapes;  // import --input-shape
 };
@@ -236,10 +200,10 @@ bool applyNamedPath(std::vector<NamedPath>& list, const std::string& value, bool
 constexpr OptionSpec kPasses{"--passes", "LIST", false,
                              "comma-separated pass pipeline, run in order (listed below)",
                              [](CommandLine& c, const std::string& v, std::string& problem) {
-                               std::optional<passes::Pipeline> pipeline = passes::parsePipeline(v, problem);
-                               if (!pipeline) return false;
-                               for (const passes::PassInfo* p : *pipeline) c.passes.emplace_back(p->name);
-                               return true;
+                               api::Result<std::vector<std::string>> pipeline = api::Context().parsePipeline(v);
+                               if (!pipeline) problem = pipeline.message();
+                               else c.passes = std::move(*pipeline);
+                               return pipeline.ok();
                              }};
 constexpr OptionSpec kTrace{"--trace", "", false, "trace every executed op to standard error: its value and time",
                             [](CommandLine& c, const std::string&, std::string&) { return c.trace = true; }};
@@ -283,7 +247,7 @@ constexpr OptionSpec kMaxMemory{"--max-memory", "BYTES", false,
                                 "host memory budget for tensors (K/M/G/T suffixes; default 3/4 of RAM;\n"
                                 "also PIR_MAX_MEMORY)",
                                 [](CommandLine& c, const std::string& v, std::string& problem) {
-                                  c.maxMemory = vm::parseByteSize(v);
+                                  c.maxMemory = api::parseByteSize(v);
                                   if (!c.maxMemory)
                                     problem = "needs a positive byte count (optionally with K, M, G or T), got '" + v + "'";
                                   return c.maxMemory.has_value();
@@ -323,12 +287,12 @@ constexpr OptionSpec kGraph{"--graph", "@g", false, "only graph @g",
                             }};
 constexpr OptionSpec kWerror{"-Werror", "", false, "warnings are errors (exit status 1)",
                              [](CommandLine& c, const std::string&, std::string&) {
-                               c.warnings = WarningPolicy::Error;
+                               c.warnings = api::Warnings::Error;
                                return true;
                              }};
 constexpr OptionSpec kNoWarnings{"-w", "", false, "warnings are not shown",
                                  [](CommandLine& c, const std::string&, std::string&) {
-                                   c.warnings = WarningPolicy::Ignore;
+                                   c.warnings = api::Warnings::Ignore;
                                    return true;
                                  }};
 constexpr OptionSpec kPreviewSteps{"--preview-steps", "N", false,
@@ -490,9 +454,10 @@ void printCommandHelp(const CommandSpec& c, std::ostream& out) {
   for (const OptionSpec* o : c.options) {
     if (o != &kPasses) continue;
     out << "\nPasses:";
-    if (passes::registeredPasses().empty()) out << " " << passes::passListText();
+    const std::vector<api::PassInfo> passes = api::Context().passes();
+    if (passes.empty()) out << " (none in this build)";
     out << '\n';
-    for (const passes::PassInfo& p : passes::registeredPasses()) {
+    for (const api::PassInfo& p : passes) {
       out << "  " << p.name;
       for (size_t i = p.name.size(); i < 16; ++i) out << ' ';
       out << ' ' << p.summary << '\n';
@@ -547,7 +512,7 @@ bool readCommandLine(const std::vector<std::string>& args, const CommandSpec& co
         std::vector<std::string> names;
         for (const OptionSpec* o : command.options) names.emplace_back(o->name);
         std::string word = a.substr(0, a.find('='));
-        usageError(err, "unknown option '" + a + "' for '" + std::string(command.name) + "'" + didYouMean(word, names),
+        usageError(err, "unknown option '" + a + "' for '" + std::string(command.name) + "'" + api::didYouMean(word, names),
                    &command);
         return false;
       }
@@ -672,25 +637,24 @@ int helpHandler(const CommandSpec& help, const CommandLine& line, Streams& io) {
   }
   const std::string& topic = *line.positional;
   if (topic == "ops" || topic == "keywords") {
-    if (topic == "ops") io.out << (line.markdown ? opReferenceMarkdown() : opReferenceText());
-    else io.out << (line.markdown ? keywordReferenceMarkdown() : keywordReferenceText());
+    io.out << (topic == "ops" ? api::opReference(line.markdown) : api::keywordReference(line.markdown));
     return kOk;
   }
   if (line.markdown) return usageError(io.err, "--markdown goes with 'ops' or 'keywords'", &help);
   const CommandSpec* command = findCommand(topic);
-  std::optional<std::string> keyword = keywordHelp(topic);
+  std::optional<std::string> keyword = api::keywordHelp(topic);
   if (command) printCommandHelp(*command, io.out);
   if (keyword) io.out << (command ? "\n" : "") << *keyword;
   if (command || keyword) return kOk;
-  if (std::optional<std::string> text = opHelp(topic)) {
+  if (std::optional<std::string> text = api::opHelp(topic)) {
     io.out << *text;
     return kOk;
   }
   std::vector<std::string> names;
   for (const CommandSpec& k : kCommands) names.emplace_back(k.name);
-  for (std::string_view word : keywordNames()) names.emplace_back(word);
-  for (std::string_view op : allOpNames()) names.emplace_back(op);
-  return usageError(io.err, "unknown command, keyword or op '" + topic + "'" + didYouMean(topic, names), nullptr);
+  for (std::string& word : api::keywordNames()) names.push_back(std::move(word));
+  for (std::string& op : api::opNames()) names.push_back(std::move(op));
+  return usageError(io.err, "unknown command, keyword or op '" + topic + "'" + api::didYouMean(topic, names), nullptr);
 }
 
 int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err) {
@@ -701,7 +665,7 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
     return kOk;
   }
   if (name == "--version") {
-    out << "pir " << PIR_VERSION << '\n';
+    out << "pir " << api::version() << '\n';
     return kOk;
   }
   const CommandSpec* command = findCommand(name);
@@ -709,7 +673,7 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
     if (isOption(name)) return usageError(err, "unknown option '" + name + "'", nullptr);
     std::vector<std::string> names;
     for (const CommandSpec& k : kCommands) names.emplace_back(k.name);
-    return usageError(err, "unknown command '" + name + "'" + didYouMean(name, names), nullptr);
+    return usageError(err, "unknown command '" + name + "'" + api::didYouMean(name, names), nullptr);
   }
   if (command->handler != helpHandler && wantsHelp(args)) {
     printCommandHelp(*command, out);
@@ -717,28 +681,28 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
   }
   CommandLine line;
   if (!readCommandLine(args, *command, line, err)) return kUsageError;
-  // The process's host-memory budget (vm/host_memory.h); it overrides
+  // The process's host-memory budget (api::setHostMemoryLimit); it overrides
   // PIR_MAX_MEMORY, which run() applied before dispatching.
-  if (line.maxMemory) vm::setHostMemoryLimit(*line.maxMemory);
+  if (line.maxMemory) api::setHostMemoryLimit(*line.maxMemory);
   Streams io{in, out, err};
   return command->handler(*command, line, io);
 }
 
 }  // namespace
 
-uint32_t loadSource(const std::string& file, std::istream& in, SourceManager& sources, std::ostream& err) {
+std::optional<SourceText> readSource(const std::string& file, std::istream& in, std::ostream& err) {
   if (file == "-") {
     std::ostringstream text;
     if (in.rdbuf()) text << in.rdbuf();
     if (in.bad()) {
       err << "pir: error: cannot read -: standard input failed\n";
-      return 0;
+      return std::nullopt;
     }
-    return sources.add("<stdin>", text.str());
+    return SourceText{"<stdin>", text.str()};
   }
   auto fail = [&](int code) {
     err << "pir: error: cannot read " << file << ": " << std::strerror(code) << '\n';
-    return 0u;
+    return std::nullopt;
   };
   if (file.empty()) return fail(ENOENT);
   std::FILE* f = std::fopen(file.c_str(), "rb");
@@ -752,7 +716,25 @@ uint32_t loadSource(const std::string& file, std::istream& in, SourceManager& so
   int readError = std::ferror(f) ? (errno ? errno : EIO) : 0;
   std::fclose(f);
   if (readError) return fail(readError);
-  return sources.add(file, std::move(text));
+  return SourceText{file, std::move(text)};
+}
+
+std::optional<api::Module> parseProgram(const std::string& file, std::istream& in, api::Context& context,
+                                        std::ostream& err, int& status) {
+  std::optional<SourceText> source = readSource(file, in, err);
+  if (!source) {
+    status = kUsageError;
+    return std::nullopt;
+  }
+  api::Result<api::Module> module = api::Module::parse(context, source->text, source->name, baseDirOf(file));
+  if (!module) {
+    err << module.error();
+    status = kProgramError;
+    return std::nullopt;
+  }
+  err << module->takeWarnings();
+  status = kOk;
+  return std::move(*module);
 }
 
 std::string baseDirOf(const std::string& file) {
@@ -785,17 +767,17 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
   // Bad input must never crash the tool: anything that escapes a command is
   // reported, not rethrown.
   try {
-    if (auto envError = vm::applyHostMemoryEnvironment()) {
+    if (auto envError = api::applyHostMemoryEnvironment()) {
       err << "pir: error: " << *envError << '\n';
       return kUsageError;
     }
     return dispatch(args, in, out, err);
-  } catch (const CompileError&) {
-    return kProgramError;  // already reported
   } catch (const std::bad_alloc& e) {
-    // Sessions report budget refusals at the command; this is the last resort
-    // (parsing, compiling), still a message and exit 1, never an abort.
-    err << "pir: error: out of memory" << (dynamic_cast<const vm::HostMemoryExhausted*>(&e) ? std::string(": ") + e.what() : std::string()) << '\n';
+    // The API reports memory refusals as a call's failure; this is the last
+    // resort, still a message and exit 1, never an abort. A refusal of the
+    // host-memory budget says what it refused (its what() is its own).
+    const bool described = std::string_view(e.what()) != std::bad_alloc().what();
+    err << "pir: error: out of memory" << (described ? std::string(": ") + e.what() : std::string()) << '\n';
     return kProgramError;
   } catch (const std::exception& e) {
     err << "pir: error: " << e.what() << '\n';

@@ -3,8 +3,9 @@
 // structs; each command returns the exit status (0 ok, 1 program wrong,
 // 2 bad command line or unreadable file).
 //
-// run and disasm are in repl/run_command.cpp, repl in repl/repl_command.cpp;
-// dot, the profile and the pass hooks in repl/later_commands.cpp.
+// run and disasm are in repl/run_command.cpp, repl in repl/repl_command.cpp,
+// dot in repl/dot_command.cpp, import in repl/import_command.cpp. Every
+// command is thin over the public API (pir/pir.h, pir/tool.h, pir/onnx.h).
 #pragma once
 #include <cstdint>
 #include <iosfwd>
@@ -14,10 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "device/branch_executions.h"
-#include "ir/diagnostics.h"
-#include "api/pass_runner.h"
-#include "ir/ir.h"
+#include "pir/pir.h"
 
 namespace pir::cli {
 
@@ -27,7 +25,7 @@ struct NamedPath {
 
 struct RunOptions {
   std::string file;                 // "-" for standard input
-  std::vector<std::string> passes;  // --passes=a,b (already checked against availablePasses())
+  std::vector<std::string> passes;  // --passes=a,b (already checked: api::Context::parsePipeline)
   bool trace = false;               // --trace
   bool fuse = true;                 // off with --no-fuse: no fused elementwise chains
   bool profile = false;             // --profile (`pir profile`: always)
@@ -40,7 +38,7 @@ struct RunOptions {
   uint64_t maxSteps = 0;            // --max-steps=N (vm::SessionOptions::maxSteps); 0: unlimited
   // --feed NAME=DATA.npy / --save NAME=OUT.npy, in command-line order (repl/feed_save.h).
   std::vector<NamedPath> feeds, saves;
-  WarningPolicy warnings = WarningPolicy::Report;  // -Werror / -w
+  api::Warnings warnings = api::Warnings::Report;  // -Werror / -w
 };
 
 struct DisasmOptions {
@@ -52,7 +50,7 @@ struct DisasmOptions {
 struct ReplOptions {
   std::optional<std::string> file;  // `pir repl FILE`: loaded first
   uint64_t maxSteps = 0;            // --max-steps=N
-  WarningPolicy warnings = WarningPolicy::Report;  // -Werror / -w
+  api::Warnings warnings = api::Warnings::Report;  // -Werror / -w
   uint64_t previewSteps = 0;        // --preview-steps=N (0: PreviewBudget's default)
 };
 
@@ -74,29 +72,21 @@ int replCommand(const ReplOptions& options, std::istream& in, std::ostream& out,
 int importCommand(const ImportOptions& options, std::ostream& out, std::ostream& err);
 int dotCommand(const DotOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
 
-// The profile of `module` (after `passes`, on a copy) as text to `out`: `run
-// --profile` and the REPL's `:profile`. `runs`: the runs the session made, or
-// -1 when not counted; `branches`: the conditional branches the session ran.
-// Throws CompileError (reported).
-void reportProfile(const Module& module, DiagnosticEngine& diags, std::ostream& out, int64_t runs,
-                   const std::vector<std::string>& passes = {},
-                   const device::BranchExecutions* branches = nullptr,
-                   const std::set<std::string>* mainNamesRead = nullptr);
-// The profile after a run of `pir run --profile` or `pir profile`: the text to
-// `text` when given (with the tile mapping under options.mapping), the JSON and
-// the timeline to their files. Returns false when a file could not be written
-// (reported to `err`). Throws CompileError (reported).
-bool writeProfile(const Module& module, DiagnosticEngine& diags, std::ostream* text, int64_t runs,
-                  const RunOptions& options, std::ostream& err, const device::BranchExecutions* branches,
-                  const std::set<std::string>* mainNamesRead = nullptr);
-
-// The passes (availablePasses, runPasses) are api/pass_runner.h's.
-
 // ---- shared helpers (defined in repl/cli.cpp) ---------------------------------
 
-// Adds FILE ("-": all of `in`, named "<stdin>") to `sources`. On failure writes
-// "pir: error: cannot read FILE: REASON" to `err` and returns 0 (exit status 2).
-uint32_t loadSource(const std::string& file, std::istream& in, SourceManager& sources, std::ostream& err);
+// A program's text and the name its diagnostics give it.
+struct SourceText {
+  std::string name;  // FILE, or "<stdin>" for "-"
+  std::string text;
+};
+// Reads FILE ("-": all of `in`). On failure writes "pir: error: cannot read
+// FILE: REASON" to `err` and returns nullopt (exit status 2).
+std::optional<SourceText> readSource(const std::string& file, std::istream& in, std::ostream& err);
+// Parses and verifies FILE (readSource) into a module of `context`, writing
+// its warnings, or its diagnostics, to `err`. On failure nullopt, with `status`
+// the exit status: 2 when FILE cannot be read, 1 when the program is wrong.
+std::optional<api::Module> parseProgram(const std::string& file, std::istream& in, api::Context& context,
+                                        std::ostream& err, int& status);
 // The directory relative load()/save paths of FILE resolve against ("." for "-").
 std::string baseDirOf(const std::string& file);
 // Writes `text` to `path` atomically (temporary file in the same directory, then

@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "ir/interrupt.h"
+#include "pir/tool.h"
 
 namespace pir {
 
@@ -58,12 +58,12 @@ namespace {
 
 // Set by SIGINT while a line is being read; el_gets then fails with EINTR
 // because the handler is installed without SA_RESTART. While a command runs
-// (between lines) the same SIGINT asks the running work to stop (ir/interrupt.h);
+// (between lines) the same SIGINT asks the running work to stop (api::requestInterrupt);
 // readLine clears both before the next line.
 volatile sig_atomic_t gInterrupted = 0;
 extern "C" void onInterrupt(int) {
   gInterrupted = 1;
-  requestInterrupt();
+  api::requestInterrupt();
 }
 
 }  // namespace
@@ -171,7 +171,7 @@ LineEditor::Status LineEditor::readLine(const std::string& prompt, std::string& 
   Impl& s = *impl_;
   s.prompt = prompt;
   gInterrupted = 0;
-  clearInterrupt();
+  api::clearInterrupt();
   int count = 0;
   const char* text = el_gets(s.el, &count);
   if (gInterrupted) {

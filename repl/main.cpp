@@ -3,7 +3,7 @@
 
 #include "repl/allocator.h"
 #include "repl/cli.h"
-#include "vm/communicator.h"
+#include "pir/tool.h"
 
 #ifdef PIR_HAVE_MIMALLOC
 // mimalloc's own operator new aborts when memory runs out (built as C, it cannot
@@ -34,7 +34,7 @@ void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::f
 
 int main(int argc, char** argv) {
   pir::configureAllocator();
-  // Under mpirun: MPI up, every rank but 0 silent (vm/communicator.h).
-  if (!pir::vm::initProcessGroup(argc, argv)) return 1;
-  return pir::vm::finishProcessGroup(pir::cli::main(argc, argv));
+  // Under mpirun: MPI up, every rank but 0 silent (pir/tool.h).
+  if (!pir::api::initProcessGroup(argc, argv)) return 1;
+  return pir::api::finishProcessGroup(pir::cli::main(argc, argv));
 }

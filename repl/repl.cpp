@@ -12,6 +12,7 @@
 #include <utility>
 #include <set>
 
+#include "device/device_model.h"
 #include "device/dot.h"
 #include "frontend/builder.h"
 #include "frontend/lexical.h"
@@ -21,6 +22,7 @@
 #include "ir/interrupt.h"
 #include "ir/op_info.h"
 #include "passes/pass_manager.h"
+#include "api/pass_runner.h"
 #include "api/session_driver.h"
 #include "repl/commands.h"
 #include "vm/format.h"
@@ -246,12 +248,12 @@ struct Repl::Impl : BuildListener {
 
   // `in`: what FILE "-" reads (pir repl -).
   int loadFile(const std::string& path, std::istream& in) {
-    uint32_t file = cli::loadSource(path, in, sources, err);  // reports "cannot read FILE: REASON"
-    if (file == 0) {
+    std::optional<cli::SourceText> source = cli::readSource(path, in, err);  // reports "cannot read FILE: REASON"
+    if (!source) {
       failed = true;
       return 2;
     }
-    return loadBuffer(file, cli::baseDirOf(path)) ? 0 : 1;
+    return loadBuffer(sources.add(source->name, std::move(source->text)), cli::baseDirOf(path)) ? 0 : 1;
   }
 
   // Evaluates a whole file as one input without echo. Its own Builder resolves
@@ -468,7 +470,9 @@ struct Repl::Impl : BuildListener {
   bool profileCommand(const Args&) {
     return guarded([&] {
       session.program();  // compiled, and the memory checked, as a run would
-      cli::reportProfile(module, diags, out, -1, {}, &session.branchExecutions());
+      device::checkDeviceMemory(module, diags);
+      out << device::formatProfile(device::profileModule(module, diags, -1, &session.branchExecutions()), sources,
+                                   false);
     });
   }
 

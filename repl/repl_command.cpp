@@ -6,21 +6,23 @@
 
 #include "repl/commands.h"
 #include "repl/repl.h"
-#include "vm/communicator.h"
+#include "pir/tool.h"
 
 namespace pir::cli {
 
 int replCommand(const ReplOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
   // One process only (decisions.md "Replicas"): under mpirun every process would
   // read the same terminal.
-  if (vm::processCommunicator().processes() > 1) {
+  if (api::processCount() > 1) {
     err << "pir: error: the REPL runs in one process only; under mpirun use 'pir run FILE'\n";
     return 2;
   }
   ReplRunOptions run;
   run.file = options.file;
   run.session.maxSteps = options.maxSteps;
-  run.warnings = options.warnings;
+  run.warnings = options.warnings == api::Warnings::Error    ? WarningPolicy::Error
+                 : options.warnings == api::Warnings::Ignore ? WarningPolicy::Ignore
+                                                             : WarningPolicy::Report;
   if (options.previewSteps) run.preview.maxSteps = options.previewSteps;
   // Line editing needs the real terminal: only when reading the process's stdin.
   run.interactive = &in == &std::cin && ::isatty(STDIN_FILENO) == 1;

@@ -5,18 +5,23 @@
 #   frontend         -> grammar, ir
 #   passes, device   -> ir
 #   vm               -> ir, device
-#   importers/onnx   -> frontend, grammar, ir (through importers/onnx/pir_program.cpp only)
+#   importers/onnx   -> the public header pir/ only (its own library over the C++ API)
 #   api              -> everything below repl (and its public header pir/)
 #   python           -> the public header pir/ only (the bindings use the C++ API alone)
-#   repl             -> everything
+#   repl             -> the public headers pir/ only (the `pir` tool is thin over
+#                       the C++ API), except the REPL's own files listed below
 src=${1:?usage: layering.sh SOURCE_DIR}
 status=0
+# The files of a checked directory that are not (yet) held to its rule: the
+# REPL loop and its previews still reach the layers below the public API.
+except="repl/repl.h repl/repl.cpp repl/preview.h repl/preview.cpp"
 check() {
   dir=$1; shift
   [ -d "$src/$dir" ] || return 0
   allowed="$dir $*"
   for f in "$src/$dir"/*.h "$src/$dir"/*.hpp "$src/$dir"/*.cpp "$src/$dir"/*.def; do
     [ -f "$f" ] || continue
+    case " $except " in *" ${f#$src/} "*) continue ;; esac
     grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" | while IFS= read -r line; do
       inc=$(printf '%s\n' "$line" | sed 's/.*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/')
       top=${inc%%/*}
@@ -38,8 +43,9 @@ check frontend grammar ir
 check passes ir
 check device ir
 check vm ir device
-check importers/onnx importers frontend grammar ir
+check importers/onnx importers pir
 check api pir grammar ir frontend passes device vm
 check python pir
+check repl pir
 if [ -s "$tmp" ]; then exit 1; fi
 echo "layering: ok"

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "importers/onnx/tensor_data.h"
+#include "pir/onnx.h"  // the public entry (importModelFile) and parseInputShape
 
 namespace pir::onnx_import {
 
@@ -56,8 +57,5 @@ ImportResult importOnnx(std::string_view modelBytes, const ImportOptions& option
 // renamed into place); on failure removes what it wrote and returns false
 // with `error` set.
 bool writeImport(const ImportResult& result, const std::string& outPath, std::string& error);
-
-// "a=1,2,3" -> name "a", dims {1,2,3}. Returns false with `problem` set.
-bool parseInputShape(std::string_view text, std::string& name, std::vector<int64_t>& dims, std::string& problem);
 
 }  // namespace pir::onnx_import

@@ -12,6 +12,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <optional>
 #include <span>
@@ -32,7 +33,10 @@ namespace pir::api {
 class [[nodiscard]] Status {
  public:
   Status() = default;  // success
-  static Status failure(std::string diagnostics) { return Status(std::move(diagnostics)); }
+  // `message`: the first error's message alone (message()); "" takes `diagnostics`.
+  static Status failure(std::string diagnostics, std::string message = {}) {
+    return Status(std::move(diagnostics), std::move(message));
+  }
   bool ok() const { return !error_; }
   explicit operator bool() const { return ok(); }
   // The located diagnostics text (warnings of the same call included); "" on success.
@@ -40,10 +44,14 @@ class [[nodiscard]] Status {
     static const std::string none;
     return error_ ? *error_ : none;
   }
+  // The message of the first error alone, without location, source line or
+  // notes ("unknown value %nope"), for a tool that words its own report; "" on success.
+  const std::string& message() const { return message_.empty() ? error() : message_; }
 
  private:
-  explicit Status(std::string e) : error_(std::move(e)) {}
+  Status(std::string e, std::string m) : error_(std::move(e)), message_(std::move(m)) {}
   std::optional<std::string> error_;
+  std::string message_;
 };
 
 // A value or the diagnostics text of the failure.
@@ -62,6 +70,10 @@ class [[nodiscard]] Result {
   const std::string& error() const {
     static const std::string none;
     return ok() ? none : std::get<1>(v_).error();
+  }
+  const std::string& message() const {
+    static const std::string none;
+    return ok() ? none : std::get<1>(v_).message();
   }
   Status status() const { return ok() ? Status() : std::get<1>(v_); }
 
@@ -133,10 +145,20 @@ Status saveNpy(const std::string& path, const Tensor& tensor);
 
 // ---- context ------------------------------------------------------------------
 
+// What a warning of the program does (`-Werror`, `-w`).
+enum class Warnings { Report, Error, Ignore };
+
 struct ContextOptions {
   int threads = 0;            // thread budget of a session (replicas x BLAS threads); 0: the hardware threads
   uint64_t maxSteps = 0;      // work budget per session (vm/session.h SessionOptions::maxSteps); 0: unlimited
   bool fuseElementwise = true;  // off: one VM instruction per op (`pir run --no-fuse`)
+  Warnings warnings = Warnings::Report;  // of every program parsed or built in it
+};
+
+// A pass of the pipeline, as `pir help opt` lists it.
+struct PassInfo {
+  std::string name;
+  std::string summary;  // one line
 };
 
 // What a program is built and run with: the autodiff transform the front end
@@ -151,6 +173,12 @@ class Context {
   const ContextOptions& options() const { return options_; }
   // The pass names runPasses accepts, in `pir help opt` order.
   std::vector<std::string> passNames() const;
+  // The same with their summaries.
+  std::vector<PassInfo> passes() const;
+  // A comma-separated pipeline ("inline, dce"; blanks and empty items ignored)
+  // as the pass names in order; an unknown name fails with a message naming it,
+  // the closest known name and the available passes (no location, no "error: ").
+  Result<std::vector<std::string>> parsePipeline(std::string_view list) const;
 
  private:
   ContextOptions options_;
@@ -222,6 +250,15 @@ struct ModuleOptions {
   int64_t seed = 0;
 };
 
+// A stream or remote buffer of the program.
+struct ResourceInfo {
+  enum class Kind { HostToDevice, DeviceToHost, RemoteBuffer };
+  std::string name;  // without '$'
+  Kind kind = Kind::HostToDevice;
+  Type type;
+  int64_t entries = 0;  // a remote buffer's
+};
+
 // A row of the op table (ir/ops.def), as a statement names it.
 struct OpOperandSpec {
   std::string name;
@@ -255,14 +292,19 @@ class Session;
 // leaves the module as before that call.
 class Module {
  public:
-  // An empty program.
-  static Module create(Context& context);
+  // An empty program; relative load()/save paths of what is added resolve against `baseDir`.
+  static Module create(Context& context, std::string baseDir = ".");
   // Parses and verifies `text` whole; its session commands become the script
   // (Session::runScript). `name` is the file name in diagnostics; relative
   // load()/save paths resolve against `baseDir`. Nothing runs.
   static Result<Module> parse(Context& context, std::string_view text, std::string name = "<input>",
                               std::string baseDir = ".");
   static Result<Module> parseFile(Context& context, const std::string& path);
+  // `pir check`: parses and verifies `text` as parse() does, but goes on after
+  // an error to report every independent one (up to a cap) in the error text.
+  // On success, the value is the warnings text ("" when none).
+  static Result<std::string> check(Context& context, std::string_view text, std::string name = "<input>",
+                                   std::string baseDir = ".");
 
   Module(Module&&) noexcept;
   Module& operator=(Module&&) noexcept;
@@ -272,10 +314,17 @@ class Module {
   std::string print() const;
   // Every rule of the language over the whole program (after a transformation).
   Status verify() const;
-  // Runs passes by name (Context::passNames) in order, then verifies.
-  Status runPasses(const std::vector<std::string>& passes, bool verifyEach = false);
+  // Runs passes by name (Context::passNames) in order, then verifies. With
+  // `printAfterEach`, writes "# -- after PASS --" and the canonical text there
+  // after every pass (`pir opt --print-after-each`).
+  Status runPasses(const std::vector<std::string>& passes, bool verifyEach = false,
+                   std::ostream* printAfterEach = nullptr);
   // The session commands of the parsed text (and of text added since).
   size_t scriptLength() const;
+  // Their keywords in order ("feed", "run", "print", "save", "write", ...).
+  std::vector<std::string> scriptCommands() const;
+  // The Graphviz DOT text (`pir dot`) of every graph, or of `graph` alone ("main": the main graph).
+  Result<std::string> dot(const std::string& graph = "") const;
   // The warnings (located, as `pir` prints them) of the parse and of the
   // building calls that succeeded since the last call; "" when none.
   std::string takeWarnings();
@@ -286,6 +335,8 @@ class Module {
   Result<Type> typeOf(const std::string& name, const std::string& graph = "") const;
   // The subgraphs, in definition order (not main).
   std::vector<std::string> graphNames() const;
+  // The streams and remote buffers, in declaration order.
+  std::vector<ResourceInfo> resources() const;
   Result<GraphInfo> graphInfo(const std::string& graph) const;
   // The results of the op labelled `as LABEL` in `graph` (a call site autodiff
   // may have given more results since it was built).
@@ -346,13 +397,51 @@ class Module {
 
 // ---- sessions -------------------------------------------------------------------
 
+struct SessionOptions {
+  // Where `print` and print_tensor write as they run; null: kept for takeOutput().
+  std::ostream* output = nullptr;
+  // `--trace`: every executed instruction, its value and time.
+  std::ostream* trace = nullptr;
+  // The program the commands run is a copy after these passes (`pir run
+  // --passes`), verified after each with verifyEach; the module is not changed.
+  std::vector<std::string> passes;
+  bool verifyEach = false;
+  // For a caller that stops at the first failed command (`pir run`): a failed
+  // run leaves the state partly updated (no backup is kept), and the main values
+  // kept for read() are those the script's commands read, plus `alsoRead`
+  // (names without '%').
+  bool stopAtFirstError = false;
+  std::vector<std::string> alsoRead;
+};
+
+// Data from outside the script (`pir run --feed NAME=DATA.npy --save NAME=OUT.npy`).
+struct ScriptData {
+  // {NAME, PATH}: fed as if `feed $NAME = load("PATH")` stood before the
+  // script's first `run` (or its default run, or at its end).
+  std::vector<std::pair<std::string, std::string>> feeds;
+  // {NAME, PATH}: each name ("$s", "%v", or bare: the stream if there is one,
+  // else the main value) is checked at that point; Session::save writes them.
+  std::vector<std::pair<std::string, std::string>> saves;
+};
+
+// What Session::profileReports makes.
+struct ProfileRequest {
+  bool text = true;       // the `pir profile` text
+  bool mapping = false;   // the text lists the tile mapping of every tensor (`--mapping`)
+  bool json = false;      // docs/profile-schema.md
+  bool timeline = false;  // Chrome trace-event JSON (`--timeline`)
+};
+struct ProfileReports {
+  std::string text, json, timeline;
+};
+
 // A session on a module (PopXL popxl.Session): variables, streams and the last
 // run's main values. The module may grow between calls; the next run
 // recompiles and variables keep their values. A failed call leaves the state
 // as before it.
 class Session {
  public:
-  static Result<Session> create(Context& context, Module& module);
+  static Result<Session> create(Context& context, Module& module, const SessionOptions& options = {});
   Session(Session&&) noexcept;
   Session& operator=(Session&&) noexcept;
   ~Session();
@@ -370,6 +459,11 @@ class Session {
   // as defined when it was read; a text without commands runs once and prints
   // its d2h streams (language.md §11). What it prints goes to output().
   Status runScript();
+  // The same with data from outside the script (ScriptData).
+  Status runScript(const ScriptData& data);
+  // `save NAME "PATH"` (NAME as ScriptData::saves names it). `what` prefixes
+  // its messages ("--save x=y.npy"); "" : none.
+  Status save(const std::string& name, const std::string& path, const std::string& what = "");
   // What `print NAME` shows: "$y" (a stream buffer), "%w" (a variable, constant
   // or main value of the last run); a bare name is tried as a stream, then a value.
   Result<Tensor> read(const std::string& name);
@@ -385,6 +479,12 @@ class Session {
   // The profile of the program (`pir profile`): the text report, or with
   // `json` the JSON one. The runs counted are this session's.
   Result<std::string> profile(bool json = false);
+  // The profile of the program as this session runs it (after its passes),
+  // with the runs its script made and the branches its conditionals took (`pir
+  // run --profile`, `pir profile`).
+  Result<ProfileReports> profileReports(const ProfileRequest& request = {});
+  // The VM bytecode (`pir disasm`) of every graph, or of `graph` alone ("main").
+  Result<std::string> disassemble(const std::string& graph = "");
 
  private:
   struct Impl;

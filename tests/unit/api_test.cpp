@@ -1,11 +1,13 @@
 // The public C++ API (include/pir/pir.h): parse, print, verify, build, passes,
 // sessions, tensors and NPY, through the API alone.
 #include "pir/pir.h"
+#include "pir/tool.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <sstream>
 
 namespace pir::api {
 namespace {
@@ -334,6 +336,174 @@ TEST(Api, FeedFromMemoryAndSharedResults) {
   ASSERT_TRUE(s->reset());
   EXPECT_FALSE(s->run());  // $x was never fed since the reset
   EXPECT_FALSE(s->run(-1));
+}
+
+// A failure's first message alone, for a tool that words its own report (the
+// ONNX importer); the whole located text stays in error().
+TEST(Api, AFailureCarriesItsFirstMessageAlone) {
+  Context context;
+  Module m = Module::create(context);
+  Status s = m.add("%y = add %nope, 1", "f.pir");
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().rfind("f.pir:1:", 0), 0u) << s.error();
+  EXPECT_EQ(s.message().find("f.pir"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("%nope"), std::string::npos) << s.message();
+  EXPECT_EQ(Status().message(), "");
+}
+
+// Module::create(context, dir): relative load() paths of added text resolve against dir.
+TEST(Api, AnEmptyModuleResolvesLoadsAgainstItsDirectory) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "pir_api_test_dir";
+  std::filesystem::create_directories(dir);
+  ASSERT_TRUE(saveNpy((dir / "w.npy").string(), Tensor::fromDoubles(DType::F32, {2}, {5, 6})));
+  Context context;
+  Module m = Module::create(context, dir.string());
+  ASSERT_TRUE(m.add("var %w : f32[2] = load(\"w.npy\")"));
+  Result<Session> s = Session::create(context, m);
+  ASSERT_TRUE(s) << s.error();
+  Result<Tensor> w = s->read("%w");
+  ASSERT_TRUE(w) << w.error();
+  EXPECT_EQ(w->toDoubles(), (std::vector<double>{5, 6}));
+  std::filesystem::remove_all(dir);
+}
+
+// ContextOptions::warnings: -Werror makes a warning fail the call; -w drops it.
+TEST(Api, TheWarningPolicyOfTheContext) {
+  const char* text = "graph @g(%x: f32[2]) {\n  %t = mul %x, 2\n  add_ %t, 1\n  return %x\n}";
+  Context strict({.warnings = Warnings::Error});
+  Result<Module> failed = Module::parse(strict, text, "w.pir");
+  ASSERT_FALSE(failed);
+  EXPECT_NE(failed.error().find("w.pir:3:8: error: add_: writes %t in place"), std::string::npos) << failed.error();
+  Context quiet({.warnings = Warnings::Ignore});
+  Result<Module> m = Module::parse(quiet, text, "w.pir");
+  ASSERT_TRUE(m) << m.error();
+  EXPECT_EQ(m->takeWarnings(), "");
+}
+
+// `pir check`: every independent error, not only the first; warnings on success.
+TEST(Api, CheckReportsEveryError) {
+  Context context;
+  Result<std::string> bad = Module::check(context, "%a = add %x, 1\n%b = mul %y, 2\n", "c.pir");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().find("c.pir:1:"), std::string::npos) << bad.error();
+  EXPECT_NE(bad.error().find("c.pir:2:"), std::string::npos) << bad.error();
+  Result<std::string> good = Module::check(context, "var %w : f32[2] = 1\n", "c.pir");
+  ASSERT_TRUE(good) << good.error();
+  EXPECT_EQ(*good, "");
+}
+
+TEST(Api, PassesByNameAndTheirPipeline) {
+  Context context;
+  const std::vector<PassInfo> passes = context.passes();
+  ASSERT_FALSE(passes.empty());
+  EXPECT_EQ(passes.size(), context.passNames().size());
+  EXPECT_TRUE(std::any_of(passes.begin(), passes.end(), [](const PassInfo& p) { return p.name == "dce" && !p.summary.empty(); }));
+  Result<std::vector<std::string>> pipeline = context.parsePipeline(" inline, dce ,");
+  ASSERT_TRUE(pipeline) << pipeline.error();
+  EXPECT_EQ(*pipeline, (std::vector<std::string>{"inline", "dce"}));
+  Result<std::vector<std::string>> typo = context.parsePipeline("inline,dec");
+  ASSERT_FALSE(typo);
+  EXPECT_NE(typo.message().find("'dec'"), std::string::npos) << typo.message();
+  EXPECT_NE(typo.message().find("did you mean 'dce'?"), std::string::npos) << typo.message();
+  // --print-after-each: each pass's program, as a comment heading a valid text.
+  Result<Module> m = Module::parse(context, "var %w : f32[2] = 1\nprint %w\n");
+  ASSERT_TRUE(m) << m.error();
+  std::ostringstream after;
+  ASSERT_TRUE(m->runPasses({"dce"}, false, &after));
+  EXPECT_EQ(after.str().rfind("# -- after dce --\nmain {\n", 0), 0u) << after.str();
+}
+
+TEST(Api, TheScriptResourcesAndDotOfAProgram) {
+  Context context;
+  Result<Module> m = Module::parse(context, kProgram, "p.pir");
+  ASSERT_TRUE(m) << m.error();
+  EXPECT_EQ(m->scriptCommands(), (std::vector<std::string>{"feed", "run", "print"}));
+  const std::vector<ResourceInfo> resources = m->resources();
+  ASSERT_EQ(resources.size(), 2u);
+  EXPECT_EQ(resources[0].name, "x");
+  EXPECT_EQ(resources[0].kind, ResourceInfo::Kind::HostToDevice);
+  EXPECT_EQ(resources[1].kind, ResourceInfo::Kind::DeviceToHost);
+  EXPECT_EQ(resources[1].type.shape, (std::vector<int64_t>{2}));
+  Result<std::string> dot = m->dot();
+  ASSERT_TRUE(dot) << dot.error();
+  EXPECT_EQ(dot->rfind("digraph", 0), 0u) << *dot;
+  EXPECT_TRUE(m->dot("main"));
+  EXPECT_FALSE(m->dot("nope"));
+}
+
+// What `pir run --feed --save --profile` does: output as it runs, data from
+// outside the script, a profile with the script's runs, the bytecode.
+TEST(Api, ASessionForAScriptRun) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "pir_api_script_run";
+  std::filesystem::create_directories(dir);
+  const std::string in = (dir / "x.npy").string(), out = (dir / "s.npy").string();
+  ASSERT_TRUE(saveNpy(in, Tensor::fromDoubles(DType::F32, {2}, {10, 20})));
+  Context context;
+  Result<Module> m = Module::parse(context,
+                                   "h2d $x : f32[2]\nd2h $y : f32[2]\nvar %w : f32[2] = [1, 2]\n"
+                                   "%x = host_load $x\n%s = add %w, %x\nhost_store $y, %s\nrun\nprint $y\n",
+                                   "r.pir");
+  ASSERT_TRUE(m) << m.error();
+  std::ostringstream output;
+  SessionOptions options;
+  options.output = &output;
+  options.passes = {"dce"};
+  options.stopAtFirstError = true;
+  options.alsoRead = {"s"};
+  Result<Session> s = Session::create(context, *m, options);
+  ASSERT_TRUE(s) << s.error();
+  ASSERT_TRUE(s->runScript(ScriptData{{{"x", in}}, {{"s", out}}}));
+  EXPECT_EQ(output.str(), "$y: f32[2] = [11, 22]\n");
+  EXPECT_EQ(s->takeOutput(), "");
+  ASSERT_TRUE(s->save("s", out, "--save s=" + out));
+  Result<Tensor> saved = loadNpy(out);
+  ASSERT_TRUE(saved) << saved.error();
+  EXPECT_EQ(saved->toDoubles(), (std::vector<double>{11, 22}));
+  Result<ProfileReports> profile = s->profileReports({.text = true, .json = true});
+  ASSERT_TRUE(profile) << profile.error();
+  EXPECT_FALSE(profile->text.empty());
+  EXPECT_EQ(profile->json.rfind("{", 0), 0u);
+  EXPECT_EQ(profile->timeline, "");
+  Result<std::string> code = s->disassemble();
+  ASSERT_TRUE(code) << code.error();
+  EXPECT_NE(code->find("main"), std::string::npos) << *code;
+  EXPECT_FALSE(s->disassemble("nope"));
+  // A feed that names no stream fails before anything runs, located by the option.
+  Result<Session> t = Session::create(context, *m);
+  ASSERT_TRUE(t) << t.error();
+  Status bad = t->runScript(ScriptData{{{"q", in}}, {}});
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().find("--feed q=" + in + ": unknown stream $q"), std::string::npos) << bad.error();
+  EXPECT_EQ(t->takeOutput(), "");
+  Result<Session> u = Session::create(context, *m, SessionOptions{.passes = {"nope"}});
+  EXPECT_FALSE(u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Api, WhatAToolNeeds) {
+  EXPECT_FALSE(version().empty());
+  std::optional<std::string> matmul = opHelp("matmul");
+  ASSERT_TRUE(matmul);
+  EXPECT_NE(matmul->find("matmul"), std::string::npos);
+  EXPECT_FALSE(opHelp("no_such_op"));
+  EXPECT_NE(opReference().find("matmul"), std::string::npos);
+  const std::vector<std::string> ops = opNames();
+  EXPECT_NE(std::find(ops.begin(), ops.end(), "add"), ops.end());
+  EXPECT_TRUE(keywordHelp("var"));
+  EXPECT_FALSE(keywordHelp("matmul"));
+  const std::vector<std::string> keywords = keywordNames();
+  EXPECT_NE(std::find(keywords.begin(), keywords.end(), "var"), keywords.end());
+  EXPECT_FALSE(keywordReference(true).empty());
+  EXPECT_NE(didYouMean("matmol", ops).find("matmul"), std::string::npos);
+  EXPECT_EQ(didYouMean("zzzzzzzz", {"add"}), "");
+  EXPECT_EQ(parseByteSize("64M"), uint64_t(64) << 20);
+  EXPECT_FALSE(parseByteSize("lots"));
+  EXPECT_FALSE(interruptRequested());
+  requestInterrupt();
+  EXPECT_TRUE(interruptRequested());
+  clearInterrupt();
+  EXPECT_FALSE(interruptRequested());
+  EXPECT_EQ(processCount(), 1);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "ir/version.h"
 #include "repl/cli.h"
 #include "repl/commands.h"
+#include "api/pass_runner.h"
 #include "api/session_driver.h"
 #include "frontend/builder.h"
 

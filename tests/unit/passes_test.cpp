@@ -43,10 +43,12 @@ struct Built {
 };
 
 // Something for every pass to do: calls (by value, by reference, nested), dead
-// code, foldable constants and a sum of four contributions.
+// code, foldable constants, a sum of four contributions and two consecutive
+// transfers (merge-exchange, registered where api/ is linked).
 const char* kProgram = R"(
 h2d $x : f32[2]
 d2h $y : f32[2]
+d2h $z : f32[2]
 graph @inc(%t: f32[2]) -> (f32[2]) {
   %u = add_ %t, 1
   return %u
@@ -75,6 +77,7 @@ main {
   call @acc(%w, %g)
   exp %x
   host_store $y, %g
+  host_store $z, %c
 }
 )";
 
