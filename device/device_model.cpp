@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "device/cost_model.h"
+#include "device/io_ops.h"
 #include "ir/op_attrs.h"
 #include "ir/op_work.h"
 
@@ -74,23 +75,6 @@ uint64_t macsPerCycle(DType t) {
 
 // The operand an in-place op overwrites (remote_load_: 2), or -1.
 int inplaceTarget(const Op& op) { return op.info().inplaceOperand; }  // ops.def: the `!` operand
-
-const Resource* ioResource(const Op& op) {
-  if (!op.operands.empty() && op.operands[0].kind == Operand::Kind::Resource) return op.operands[0].resource;
-  return nullptr;
-}
-
-// By the row's operand signature (ops.def): an IO op on a stream or remote
-// buffer (`$s`) that yields a tensor (a result, or the `t!` it loads into)
-// loads it; one without results (`-> ()`) stores its last operand.
-bool isLoad(const Op& op) {
-  const ResultSpec& r = op.info().results;
-  return ioResource(op) && !(r.kind == ResultSpec::Kind::Fixed && r.count == 0);
-}
-bool isStore(const Op& op) {
-  const ResultSpec& r = op.info().results;
-  return ioResource(op) && r.kind == ResultSpec::Kind::Fixed && r.count == 0;
-}
 
 std::string valueLabel(const Value* v) { return "%" + v->name; }
 
