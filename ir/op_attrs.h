@@ -178,11 +178,12 @@ consteval OpSet inferRule(std::string_view rule) {
     if (table::kInfer[i] == rule) s.add(i);
   return s;
 }
-// The rows whose Kernel column is `family` (the ops one VM preparer serves).
+// The rows whose Kernel column is `family` or `family(Fn)` (the ops one VM
+// preparer serves).
 consteval OpSet kernelFamily(std::string_view family) {
   OpSet s;
   for (size_t i = 0; i < std::size(table::kKernel); ++i)
-    if (table::kKernel[i] == family) s.add(i);
+    if (table::kKernel[i].substr(0, table::kKernel[i].find('(')) == family) s.add(i);
   return s;
 }
 
