@@ -11,6 +11,7 @@
 
 #include "ir/attr.h"
 #include "ir/ir.h"
+#include "ir/op_build.h"
 #include "ir/rewriter.h"
 
 namespace pir::ad {
@@ -65,6 +66,15 @@ class GradContext {
   Value* emit(OpCode code, std::vector<Operand> operands, AttrDict attrs = {});
   Value* emit(OpCode code, std::initializer_list<Value*> operands, AttrDict attrs = {});
   Value* emitLit(OpCode code, Value* x, double literal, AttrDict attrs = {});  // op x, literal
+  // With typed attributes (ir/op_build.h): c.emit({g}, build::Sum{}.axis(0).keepdims(true)).
+  template <OpCode Code>
+  Value* emit(std::vector<Operand> operands, build::Attrs<Code> a) {
+    return emit(Code, std::move(operands), std::move(a).dict());
+  }
+  template <OpCode Code>
+  Value* emit(std::initializer_list<Value*> operands, build::Attrs<Code> a) {
+    return emit(Code, operands, std::move(a).dict());
+  }
   Value* zeros(const TensorType& t);
   Value* scalar(DType dtype, double v);
   Value* cast(Value* v, DType dtype);
@@ -97,9 +107,5 @@ bool hasGradient(const Op& op);
 // statistics of batch_norm_inference and a conditional's condition do not;
 // non-float operands never do).
 bool operandDifferentiable(const Op& op, size_t i);
-
-// Attribute builders.
-Attr intsAttrValue(const std::vector<int64_t>& v);
-AttrDict attrs(std::initializer_list<std::pair<const char*, Attr>> kv);
 
 }  // namespace pir::ad
