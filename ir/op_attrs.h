@@ -174,7 +174,7 @@ struct AxesValue {
 };
 
 namespace detail {
-template <AttrType T> struct ValueOf;  // Enum: EnumValueOf
+template <AttrType T> struct ValueOf;  // Enum: Typed below
 template <> struct ValueOf<AttrType::Int> { using type = int64_t; };
 template <> struct ValueOf<AttrType::Float> { using type = double; };
 template <> struct ValueOf<AttrType::Bool> { using type = bool; };

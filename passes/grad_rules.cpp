@@ -49,17 +49,13 @@ Value* GradContext::gradOrZeros(size_t k) {
   return g ? g : zeros(outType(k));
 }
 
-Value* GradContext::emit(OpCode code, std::vector<Operand> operands, AttrDict a) {
-  return b.create1(code, std::move(operands), std::move(a));
-}
-Value* GradContext::emit(OpCode code, std::initializer_list<Value*> operands, AttrDict a) {
+Value* GradContext::emit(OpCode code, std::vector<Operand> operands) { return b.create1(code, std::move(operands)); }
+Value* GradContext::emit(OpCode code, std::initializer_list<Value*> operands) {
   std::vector<Operand> ops;
   for (Value* v : operands) ops.push_back(val(v));
-  return emit(code, std::move(ops), std::move(a));
+  return emit(code, std::move(ops));
 }
-Value* GradContext::emitLit(OpCode code, Value* x, double v, AttrDict a) {
-  return emit(code, {val(x), literal(v)}, std::move(a));
-}
+Value* GradContext::emitLit(OpCode code, Value* x, double v) { return emit(code, {val(x), literal(v)}); }
 Value* GradContext::zeros(const TensorType& t) { return b.constant(t, {0.0}); }
 Value* GradContext::scalar(DType dtype, double v) { return b.scalarConstant(dtype, v); }
 Value* GradContext::cast(Value* v, DType dtype) {

@@ -63,17 +63,18 @@ class GradContext {
   Value* gradOrZeros(size_t k);
 
   // ---- emission helpers (all in the gradient graph) ----
-  Value* emit(OpCode code, std::vector<Operand> operands, AttrDict attrs = {});
-  Value* emit(OpCode code, std::initializer_list<Value*> operands, AttrDict attrs = {});
-  Value* emitLit(OpCode code, Value* x, double literal, AttrDict attrs = {});  // op x, literal
-  // With typed attributes (ir/op_build.h): c.emit({g}, build::Sum{}.axis(0).keepdims(true)).
+  // An op without attributes (or with its row's defaults).
+  Value* emit(OpCode code, std::vector<Operand> operands);
+  Value* emit(OpCode code, std::initializer_list<Value*> operands);
+  Value* emitLit(OpCode code, Value* x, double literal);  // op x, literal
+  // An op with typed attributes (ir/op_build.h): c.emit({g}, build::Sum{}.axis(0).keepdims(true)).
   template <OpCode Code>
   Value* emit(std::vector<Operand> operands, build::Attrs<Code> a) {
-    return emit(Code, std::move(operands), std::move(a).dict());
+    return b.create1(std::move(operands), std::move(a));
   }
   template <OpCode Code>
   Value* emit(std::initializer_list<Value*> operands, build::Attrs<Code> a) {
-    return emit(Code, operands, std::move(a).dict());
+    return b.create1(operands, std::move(a));
   }
   Value* zeros(const TensorType& t);
   Value* scalar(DType dtype, double v);
