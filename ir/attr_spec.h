@@ -1,8 +1,9 @@
-// The grammar of ops.def's attribute specs, once, as constexpr code: the typed
-// accessors (ir/op_attrs.h) read the table with it at compile time and the op
-// table (ir/op_info.cpp) builds its AttrSpecs from the same reading at start-up,
-// converting only the default texts into values. ir/op_info.cpp static_asserts
-// that every row reads without error, so nothing in a spec fails at run time.
+// The grammar of ops.def's attribute specs, once, as constexpr code, and the
+// table's specs read with it once, at compile time (kTable): the typed accessors
+// (ir/op_attrs.h) look declarations up there, and the op table (ir/op_info.cpp)
+// builds its AttrSpecs from the same entries at start-up, converting only the
+// default texts into values. ir/op_info.cpp static_asserts that every row reads
+// without error, so nothing in a spec fails at run time.
 //
 //   spec  := [entry {"," entry}]
 //   entry := name ":" type ["?" | "=" default]
@@ -11,8 +12,10 @@
 //
 // An enum type names a type of ir/op_enums.def; its default is one of its words.
 #pragma once
+#include <array>
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <utility>
 
@@ -111,6 +114,61 @@ constexpr const char* specError(std::string_view spec) {
     });
   });
   return error;
+}
+
+// ---- the table's specs, read once, at compile time -------------------------------
+
+inline constexpr std::string_view kRowSpecs[] = {
+#define PIR_OP(id, text, mn, mx, attrSpec, infer, grad, flags, kernel, operands, cost) attrSpec,
+#include "ir/ops.def"
+#undef PIR_OP
+};
+// Attributes every op accepts (runtime.md §7 placement).
+inline constexpr std::string_view kPlacementSpec =
+    "ipu:int?, tile_set:enum(TileSetChoice)=compute, tile:int?, tiles:ints?";
+
+consteval size_t entryCount(std::string_view spec) {
+  size_t n = 0;
+  forEachEntry(spec, [&](int, std::string_view) { ++n; });
+  return n;
+}
+consteval size_t totalEntries() {
+  size_t n = 0;
+  for (std::string_view spec : kRowSpecs) n += entryCount(spec);
+  return n;
+}
+
+// Every row's entries, in row order, each row's in spec order.
+struct ReadTable {
+  struct Row {
+    size_t first = 0, count = 0;
+  };
+  std::array<Entry, totalEntries()> entries{};
+  std::array<Row, std::size(kRowSpecs)> rows{};
+};
+consteval ReadTable readTable() {
+  ReadTable t;
+  size_t next = 0;
+  for (size_t r = 0; r < std::size(kRowSpecs); ++r) {
+    t.rows[r].first = next;
+    forEachEntry(kRowSpecs[r], [&](int, std::string_view entry) { t.entries[next++] = parseEntry(entry); });
+    t.rows[r].count = next - t.rows[r].first;
+  }
+  return t;
+}
+inline constexpr ReadTable kTable = readTable();
+
+consteval auto readPlacement() {
+  std::array<Entry, entryCount(kPlacementSpec)> a{};
+  forEachEntry(kPlacementSpec, [&](int i, std::string_view entry) { a[static_cast<size_t>(i)] = parseEntry(entry); });
+  return a;
+}
+inline constexpr auto kPlacementEntries = readPlacement();
+
+// The entries of row `code`'s spec.
+constexpr std::span<const Entry> rowEntries(OpCode code) {
+  const ReadTable::Row r = kTable.rows[static_cast<size_t>(code)];
+  return {kTable.entries.data() + r.first, r.count};
 }
 
 }  // namespace pir::attrspec

@@ -56,11 +56,7 @@ struct Name {
 // ---- the table's columns at compile time ------------------------------------
 
 namespace table {
-inline constexpr std::string_view kAttrSpec[] = {
-#define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel, operands, cost) attrs,
-#include "ir/ops.def"
-#undef PIR_OP
-};
+inline constexpr const auto& kAttrSpec = attrspec::kRowSpecs;
 inline constexpr std::string_view kInfer[] = {
 #define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel, operands, cost) #infer,
 #include "ir/ops.def"
@@ -73,8 +69,8 @@ inline constexpr std::string_view kKernel[] = {
 };
 }  // namespace table
 
-// One attribute's declaration in one row, as ir/attr_spec.h reads the spec
-// (the reading ir/op_info.cpp builds the run-time table from).
+// One attribute's declaration in one row, as ir/attr_spec.h read the spec
+// (attrspec::kTable, the entries ir/op_info.cpp builds the run-time table from).
 struct AttrDecl {
   int index = -1;  // position in the row's spec; -1: not declared
   AttrType type = AttrType::Int;
@@ -85,22 +81,15 @@ struct AttrDecl {
 using attrspec::forEachEntry;
 using attrspec::trimSpaces;
 
-constexpr AttrDecl findDecl(std::string_view spec, std::string_view name) {
-  AttrDecl found;
-  forEachEntry(spec, [&](int index, std::string_view entry) {
-    const attrspec::Entry e = attrspec::parseEntry(entry);
-    if (e.name != name) return;
-    if (e.error) throw "ops.def: malformed attribute spec";  // not a constant expression: a build error
-    found.index = index;
-    found.type = e.type;
-    found.presence = e.presence;
-    if (e.enumType) found.enumType = *e.enumType;
-  });
-  return found;
-}
-
 constexpr AttrDecl declOf(OpCode code, std::string_view name) {
-  return findDecl(table::kAttrSpec[static_cast<size_t>(code)], name);
+  const std::span<const attrspec::Entry> entries = attrspec::rowEntries(code);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const attrspec::Entry& e = entries[i];
+    if (e.name != name) continue;
+    if (e.error) throw "ops.def: malformed attribute spec";  // not a constant expression: a build error
+    return AttrDecl{static_cast<int>(i), e.type, e.presence, e.enumType.value_or(EnumId{})};
+  }
+  return AttrDecl{};
 }
 
 // ---- scopes: sets of ops.def rows -------------------------------------------

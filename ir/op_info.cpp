@@ -126,13 +126,11 @@ Attr parseDefault(std::string_view op, std::string_view spec, AttrSpec& a, std::
   }
 }
 
-// Builds a row's AttrSpecs from the reading of ir/attr_spec.h (checked at
-// compile time below), converting each default text into its value.
-std::vector<AttrSpec> parseSpec(std::string_view op, std::string_view spec) {
+// Builds a row's AttrSpecs from its entries as ir/attr_spec.h read them at
+// compile time (checked below), converting each default text into its value.
+std::vector<AttrSpec> attrSpecs(std::string_view op, std::string_view spec, std::span<const attrspec::Entry> entries) {
   std::vector<AttrSpec> out;
-  attrspec::forEachEntry(spec, [&](int, std::string_view entry) {
-    const attrspec::Entry e = attrspec::parseEntry(entry);
-    if (e.error) specError(op, spec, e.error);
+  for (const attrspec::Entry& e : entries) {
     AttrSpec a;
     a.name = std::string(e.name);
     a.type = e.type;
@@ -142,22 +140,15 @@ std::vector<AttrSpec> parseSpec(std::string_view op, std::string_view spec) {
       for (std::string_view word : enumDesc(*e.enumType).words) a.enumValues.emplace_back(word);
     if (a.presence == AttrPresence::Defaulted) a.defaultValue = parseDefault(op, spec, a, e.defaultText);
     out.push_back(std::move(a));
-  });
+  }
   return out;
 }
 
-constexpr std::string_view kPlacementSpec = "ipu:int?, tile_set:enum(TileSetChoice)=compute, tile:int?, tiles:ints?";
-
-// Every spec of the table reads without error (so parseSpec never fails on one).
+// Every spec of the table reads without error (so attrSpecs never meets a bad entry).
 consteval bool everySpecReads() {
-  constexpr std::string_view kSpecs[] = {
-#define PIR_OP(id, text, mn, mx, attrSpec, infer, grad, flags, kernel, operands, cost) attrSpec,
-#include "ir/ops.def"
-#undef PIR_OP
-  };
-  for (std::string_view s : kSpecs)
+  for (std::string_view s : attrspec::kRowSpecs)
     if (attrspec::specError(s)) return false;
-  return !attrspec::specError(kPlacementSpec);
+  return !attrspec::specError(attrspec::kPlacementSpec);
 }
 static_assert(everySpecReads(), "ir/ops.def: a malformed attribute spec (attrspec::specError names the fault)");
 
@@ -246,7 +237,7 @@ struct OpTable {
     info.attrSpecText = attrSpec;
     info.grad = grad;
     info.flags = flags;
-    info.attrs = parseSpec(name, attrSpec);
+    info.attrs = attrSpecs(name, attrSpec, attrspec::rowEntries(code));
     info.inferRule = inferRule;
     info.costClass = costClass;
     parseOperands(info, operandText);
@@ -306,7 +297,7 @@ std::span<const OpAlias> opAliases() {
 }
 
 const std::vector<AttrSpec>& placementAttrs() {
-  static const std::vector<AttrSpec> specs = parseSpec("<placement>", kPlacementSpec);
+  static const std::vector<AttrSpec> specs = attrSpecs("<placement>", attrspec::kPlacementSpec, attrspec::kPlacementEntries);
   return specs;
 }
 
