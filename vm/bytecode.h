@@ -19,9 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "ir/op_enums.h"
-
 #include "ir/ir.h"
+#include "ir/op_enums.h"
 #include "vm/kernels.h"
 #include "vm/tensor.h"
 
