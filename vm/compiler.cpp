@@ -544,17 +544,9 @@ class GraphCompiler {
     CollectiveSpec c;
     c.kind = kCollectiveKindOf[static_cast<size_t>(op.code)];
     const attrs::View<attrs::kernelFamily("Collective")> attr{op};
-    if (const std::optional<std::string_view> reduce = attr.op()) {
-      static const std::pair<const char*, CollectiveSpec::Reduce> names[] = {
-          {"add", CollectiveSpec::Reduce::Add}, {"mean", CollectiveSpec::Reduce::Mean},
-          {"mul", CollectiveSpec::Reduce::Mul}, {"min", CollectiveSpec::Reduce::Min},
-          {"max", CollectiveSpec::Reduce::Max}, {"and", CollectiveSpec::Reduce::And},
-          {"or", CollectiveSpec::Reduce::Or},   {"square_add", CollectiveSpec::Reduce::SquareAdd}};
-      for (auto& [n, r] : names)
-        if (*reduce == n) c.reduce = r;
-    }
+    if (const std::optional<CollectiveOp> reduce = attr.op()) c.reduce = *reduce;
     if (const std::optional<int64_t> axis = attr.axis()) c.axis = *axis;
-    if (const std::optional<std::string_view> shape = attr.output_shape()) c.newAxis = *shape != "concat";
+    if (const std::optional<GatherShape> shape = attr.output_shape()) c.newAxis = *shape == GatherShape::NewAxis;
     const int64_t R = std::max<int64_t>(1, m_.options.replication);
     const ReplicaGrouping g = readGrouping(attr.group(), R);
     // The verifier rejects these first; a module built by a pass is checked again here.

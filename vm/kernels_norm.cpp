@@ -67,7 +67,8 @@ struct NllState {
   int64_t rows = 0, classes = 0;
   bool logProb = false, hasIgnore = false;
   int64_t ignoreIndex = 0;
-  enum class Reduction : uint8_t { Mean, Sum, None } reduction = Reduction::Mean;
+  using Reduction = LossReduction;
+  Reduction reduction = Reduction::Mean;
 };
 
 template <class T> void runNllLoss(const NllState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
@@ -160,8 +161,7 @@ PreparedKernel prepareNllLoss(const Op& op, InTypes in, InTypes out) {
     s.hasIgnore = true;
     s.ignoreIndex = *ignore;
   }
-  const std::string_view red = attr.reduction();
-  s.reduction = red == "sum" ? NllState::Reduction::Sum : red == "none" ? NllState::Reduction::None : NllState::Reduction::Mean;
+  s.reduction = attr.reduction();
   return floatKernel<NllRun>(op, in[0], s);
 }
 
