@@ -23,6 +23,7 @@
 #include "ir/verifier.h"
 #include "passes/pass_manager.h"
 #include "vm/format.h"
+#include "vm/host_memory.h"
 #include "vm/npy.h"
 #include "vm/session.h"
 #include "vm/tensor.h"
@@ -51,6 +52,14 @@ Status guarded(std::ostringstream& text, const DiagnosticEngine& diags, F&& body
   } catch (const CompileError& e) {
     std::string s = text.str();
     return Status::failure(s.empty() ? e.what() : s, firstErrorMessage(diags, before, e.what()));
+  } catch (const std::bad_alloc& e) {
+    // Sessions report budget refusals at the command; this is what escapes
+    // them (parsing, compiling): a refusal of the host-memory budget says what
+    // it refused.
+    const std::string message =
+        std::string("out of memory") +
+        (dynamic_cast<const vm::HostMemoryExhausted*>(&e) ? std::string(": ") + e.what() : std::string());
+    return Status::failure(text.str() + diags.format({Severity::Error, {}, message, {}}), message);
   } catch (const std::exception& e) {
     std::string s = text.str();
     return Status::failure(s + "error: " + e.what() + "\n", firstErrorMessage(diags, before, e.what()));

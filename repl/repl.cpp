@@ -19,15 +19,13 @@
 #include "frontend/parser.h"
 #include "ir/printer.h"
 #include "ir/diagnostics.h"
-#include "ir/interrupt.h"
-#include "ir/op_info.h"
-#include "passes/pass_manager.h"
 #include "api/pass_runner.h"
 #include "api/session_driver.h"
+#include "pir/pir.h"
+#include "pir/tool.h"
 #include "repl/commands.h"
 #include "vm/format.h"
 #include "vm/host_memory.h"
-#include "ir/suggest.h"
 #include "vm/session.h"
 
 namespace pir {
@@ -320,7 +318,7 @@ struct Repl::Impl : BuildListener {
     std::optional<std::string> name = resolveMetaCommand(word, &candidates);
     if (!name) {
       if (candidates.empty())
-        return metaError("unknown command ':" + word + "'" + didYouMean(word, metaCommandNames(), ":") + " (type :help for the list)");
+        return metaError("unknown command ':" + word + "'" + api::didYouMean(word, metaCommandNames(), ":") + " (type :help for the list)");
       std::string list;
       for (auto& c : candidates) list += (list.empty() ? ":" : ", :") + c;
       return metaError("ambiguous command ':" + word + "': " + list);
@@ -416,11 +414,9 @@ struct Repl::Impl : BuildListener {
   bool passesCommand(const Args& args) {
     std::string list;  // `:passes inline, dce` is one list
     for (const auto& a : args) list += a;
-    std::string problem;
-    std::optional<passes::Pipeline> pipeline = passes::parsePipeline(list, problem);
-    if (!pipeline) return metaError(problem);
-    std::vector<std::string> passes;
-    for (const passes::PassInfo* p : *pipeline) passes.emplace_back(p->name);
+    api::Result<std::vector<std::string>> pipeline = api::Context().parsePipeline(list);
+    if (!pipeline) return metaError(pipeline.message());
+    const std::vector<std::string>& passes = *pipeline;
     bool ok = false;
     // Passes change the module through ir/rewriter.h, which journals every
     // change: a failed pipeline is rolled back, a successful one is undoable.
@@ -504,7 +500,7 @@ struct Repl::Impl : BuildListener {
   void feedLine(std::string_view line) {
     // A Ctrl-C stops the input it arrives in and nothing after it.
     struct ClearInterruptAfter {
-      ~ClearInterruptAfter() { clearInterrupt(); }
+      ~ClearInterruptAfter() { api::clearInterrupt(); }
     } clearAfter;
     uint32_t lineNumber = nextLine++;
     if (openInput.empty()) {
@@ -540,7 +536,7 @@ struct Repl::Impl : BuildListener {
 
   void finish() {
     struct ClearInterruptAfter {
-      ~ClearInterruptAfter() { clearInterrupt(); }
+      ~ClearInterruptAfter() { api::clearInterrupt(); }
     } clearAfter;
     if (openInput.empty()) return;
     std::string input = takeInput();
@@ -577,8 +573,8 @@ struct Repl::Impl : BuildListener {
     } else if (!word.empty() && word.front() == '$') {
       for (const auto& r : module.resources) offer("$" + r->name);
     } else {
-      for (std::string_view op : allOpNames()) offer(std::string(op));
-      for (std::string_view k : keywordSpellings()) offer(std::string(k));
+      for (std::string& op : api::opNames()) offer(std::move(op));
+      for (std::string& k : api::keywordSpellings()) offer(std::move(k));
       for (int t = 0; t < kNumDTypes; ++t) offer(std::string(dtypeName(static_cast<DType>(t))));
       std::sort(c.candidates.begin(), c.candidates.end());
       c.candidates.erase(std::unique(c.candidates.begin(), c.candidates.end()), c.candidates.end());
