@@ -16,6 +16,12 @@ namespace pir::api {
 
 std::string version() { return PIR_VERSION; }
 
+std::vector<std::string> dtypeNames() {
+  std::vector<std::string> names;
+  for (int t = 0; t < kNumDTypes; ++t) names.emplace_back(dtypeName(static_cast<DType>(t)));
+  return names;
+}
+
 std::optional<std::string> opHelp(std::string_view name) { return pir::opHelp(name); }
 std::string opReference(bool markdown) { return markdown ? opReferenceMarkdown() : opReferenceText(); }
 std::vector<std::string> opNames() {

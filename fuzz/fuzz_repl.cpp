@@ -33,8 +33,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
   std::ostringstream out, err;
-  // Each preview has its own budget, bounded like the session's.
-  pir::Repl repl(out, err, pir::fuzz::boundedSessionOptions(), pir::PreviewBudget{.maxSteps = pir::fuzz::kMaxSteps});
+  // The session bounded as boundedSessionOptions() bounds the others (the REPL
+  // takes the public API's options); each preview has its own budget, bounded alike.
+  pir::Repl repl(out, err, pir::api::ContextOptions{.threads = 1, .maxSteps = pir::fuzz::kMaxSteps},
+                 pir::PreviewBudget{.maxSteps = pir::fuzz::kMaxSteps});
   size_t start = 0;
   while (start <= text.size() && !repl.quitRequested()) {
     size_t end = text.find('\n', start);

@@ -4,36 +4,20 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <deque>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <utility>
 #include <set>
 
-#include "device/device_model.h"
-#include "device/dot.h"
-#include "frontend/builder.h"
-#include "frontend/lexical.h"
-#include "frontend/parser.h"
-#include "ir/printer.h"
-#include "ir/diagnostics.h"
-#include "api/pass_runner.h"
-#include "api/session_driver.h"
+#include "pir/interactive.h"
 #include "pir/pir.h"
 #include "pir/tool.h"
 #include "repl/commands.h"
-#include "vm/format.h"
-#include "vm/host_memory.h"
-#include "vm/session.h"
 
 namespace pir {
 
 namespace {
-
-// After a previewed value that `print` cannot show yet.
-constexpr const char* kPreviewNote = "(preview: `run` computes it)";
 
 std::string_view trim(std::string_view s) {
   size_t b = s.find_first_not_of(" \t\r\n");
@@ -62,201 +46,35 @@ std::vector<std::string> splitArguments(std::string_view s) {
   return words;
 }
 
-std::string graphSignature(const Graph& g) {
-  std::string s = "@" + g.name + "(";
-  for (size_t i = 0; i < g.params.size(); ++i) {
-    if (i) s += ", ";
-    if (g.params[i]->byRef) s += "&";
-    s += g.params[i]->type.str();
-  }
-  s += ") -> (";
-  for (size_t i = 0; i < g.outputTypes.size(); ++i) {
-    if (i) s += ", ";
-    s += g.outputTypes[i].str();
-  }
-  return s + ")";
-}
-
-// The longest summary of an input: every undo entry keeps one, so a summary
-// never copies a long line whole.
-constexpr size_t kMaxSummaryBytes = 120;
-
-// The first line of an input, for messages about it (":undo removed ..."), cut
-// at kMaxSummaryBytes (at a character boundary) with " ..." when it goes on.
-std::string summarise(std::string_view input) {
-  std::string_view t = trim(input);
-  size_t nl = t.find('\n');
-  std::string_view first = trim(t.substr(0, nl));
-  bool more = nl != std::string_view::npos;
-  if (first.size() > kMaxSummaryBytes) {
-    size_t cut = kMaxSummaryBytes;
-    while (cut > 0 && (static_cast<unsigned char>(first[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 sequence
-    first = trim(first.substr(0, cut));
-    more = true;
-  }
-  std::string out(first);
-  if (more) out += " ...";
-  return out;
-}
-
-
 }  // namespace
 
-struct Repl::Impl : BuildListener {
+struct Repl::Impl {
   std::ostream& out;
   std::ostream& err;
-  SourceManager sources;
-  DiagnosticEngine diags{sources};
-  Module module;
-  // Output of the input being evaluated (echo, printed values): written out
-  // when the input succeeds, dropped when it is undone.
-  std::ostringstream pending;
-  vm::Session session;
-  Previewer previewer;  // the echo's previews, over `session`
-  SessionDriver driver;  // runs each input's commands after its parse
-  Builder builder;
-  bool echo = true;  // off while loading a file
-
-  // Turns the echo off for a scope (exceptions included).
-  struct EchoOff {
-    bool& flag;
-    bool saved;
-    explicit EchoOff(bool& f) : flag(f), saved(f) { flag = false; }
-    ~EchoOff() { flag = saved; }
-  };
+  api::Context context;
+  api::Interactive session;  // evaluates inputs, echoes them, keeps the undo history
 
   // The open input and the session line it started on. `scanner` has seen
   // exactly openInput (each character once: input is linear in its length).
   std::string openInput;
-  InputScanner scanner;
+  api::InputScanner scanner;
   uint64_t charactersScannedBefore = 0;  // by scanners of earlier inputs
   uint32_t openInputLine = 0;
   uint32_t nextLine = 1;
-  uint32_t metaFile = 0;  // the source buffer of the meta-command being run (its errors' location)
+  // The meta-command line being run and its session line (its errors' location).
+  std::string_view metaLine;
+  uint32_t metaLineNumber = 0;
 
   bool failed = false;
   bool quit = false;
-  bool sessionChanged = false;  // the input ran a command that changes the session (not print/save)
 
-  // Undo history, newest last. Capped in count and in memory (pushUndo): each entry
-  // holds a session snapshot.
-  struct UndoEntry {
-    Module::Checkpoint checkpoint;
-    std::shared_ptr<const vm::Session::Snapshot> snapshot;
-    std::string summary;
-  };
-  std::deque<UndoEntry> undoStack;
-  static constexpr size_t kMaxUndo = 100;
+  Impl(std::ostream& o, std::ostream& e, const api::ContextOptions& contextOptions, const PreviewBudget& preview)
+      : out(o), err(e), context(contextOptions), session(context, out, err, preview) {}
 
-  Impl(std::ostream& o, std::ostream& e, const vm::SessionOptions& sessionOptions, const PreviewBudget& preview)
-      : out(o),
-        err(e),
-        session(module, diags, pending, sessionOptions),
-        previewer(session, diags, preview),
-        driver(module, session, diags),
-        builder(module, diags, ".", {.listener = this, .autodiff = autodiffTransform()}) {
-    diags.setStream(&err);
-  }
-
-  // ---- BuildListener: the echo -------------------------------------------------
-  void valueDefined(const Value& v) override {
-    if (!echo) return;
-    Preview preview = previewer.preview(v);
-    if (preview.value) {
-      const vm::HostTensor& t = *preview.value;
-      pending << vm::formatValueLine("%" + v.name, t.type.dtype, t.type.shape, t.data());
-      // `print` shows a computed value only after a `run` computed it: the echo
-      // says that what it shows is a preview (variables and constants print as shown).
-      if (v.kind != Value::Kind::Var && v.kind != Value::Kind::Const) pending << "  " << kPreviewNote;
-      pending << "\n";
-    } else {
-      pending << "%" << v.name << ": " << v.type.str();
-      if (!preview.skipped.empty()) pending << "  (not previewed: " << preview.skipped << ")";
-      pending << "\n";
-    }
-  }
-  void graphDefined(const Graph& g) override {
-    if (echo) pending << graphSignature(g) << "\n";
-  }
-  // ---- the input's session commands, after its parse --------------------------
-  void command(const ScriptCommand& sc) {
-    const SessionCommand& c = sc.command;
-    if (c.kind != SessionCommand::Kind::Print && c.kind != SessionCommand::Kind::Save) sessionChanged = true;
-    driver.command(sc);
-    if (!echo || c.kind != SessionCommand::Kind::Run) return;
-    for (const Resource* stream : session.lastRunWrittenStreams()) {
-      vm::HostTensor buffer = session.valueOf("$" + stream->name, c.loc);
-      pending << vm::formatValueLine("$" + stream->name, buffer.type.dtype, buffer.type.shape, std::as_const(buffer).data()) << "\n";
-    }
-  }
-
-  // ---- evaluation ---------------------------------------------------------------
-  void flushPending() {
-    out << pending.str() << std::flush;
-    pending.str({});
-  }
-
-  // Parses and builds buffer `file` through `into` as one input, undoing it
-  // on any error. Returns true on success; a success that changed the program
-  // or the session becomes an :undo entry.
-  bool evaluateBuffer(uint32_t file, Builder& into, const std::string& summary) {
-    Module::Checkpoint checkpoint = module.checkpoint();
-    auto snapshot = session.snapshot();
-    const uint64_t generationBefore = module.generation;
-    sessionChanged = false;
-    bool ok = false;
-    try {
-      parseBuffer(file, into, diags);
-      // The input parsed and verified whole: now its commands run.
-      for (const ScriptCommand& c : into.takeCommands()) command(c);
-      driver.release();
-      ok = true;
-    } catch (const CompileError&) {
-      // Already reported.
-    } catch (const std::bad_alloc&) {
-      diags.report({Severity::Error, {}, "out of memory evaluating this input", {}});
-    } catch (const std::exception& e) {
-      diags.report({Severity::Error, {}, e.what(), {}});
-    }
-    if (!ok) {
-      into.takeCommands();
-      driver.release();
-      into.reset();
-      module.rollback(checkpoint);
-      session.restore(snapshot);
-      pending.str({});
-      failed = true;
-      return false;
-    }
-    flushPending();
-    if (changedState(checkpoint, generationBefore)) pushUndo(checkpoint, std::move(snapshot), summary);
-    return true;
-  }
-
-  void pushUndo(const Module::Checkpoint& checkpoint, std::shared_ptr<const vm::Session::Snapshot> snapshot,
-                std::string summary) {
-    undoStack.push_back({checkpoint, std::move(snapshot), std::move(summary)});
-    if (undoStack.size() > kMaxUndo) undoStack.pop_front();
-    // A snapshot shares every buffer with the session (copy-on-write) and holds, charged
-    // to the host-memory budget, only those later inputs replaced (a variable a run
-    // updated). The oldest entries go while more than half the budget is in use, so
-    // undo history never starves the session; the newest one always stays.
-    while (undoStack.size() > 1 && vm::hostMemoryInUse() > vm::hostMemoryLimit() / 2) undoStack.pop_front();
-  }
-
-  // Whether the input just evaluated did something :undo should remove: a
-  // definition, or a command that changes the session (print/save do not).
-  bool changedState(const Module::Checkpoint& before, uint64_t generationBefore) const {
-    return module.generation != generationBefore || module.anyItemSeen != before.anyItemSeen ||
-           module.options.present != before.options.present || sessionChanged;
-  }
-
-  // The input's text moves into the source manager (one copy of a long line, not two).
   bool evaluateInput(std::string text, uint32_t firstLine) {
-    if (trim(text).empty()) return true;
-    std::string summary = summarise(text);
-    uint32_t file = sources.add("<repl>", std::move(text), firstLine);
-    return evaluateBuffer(file, builder, summary);
+    if (session.evaluate(std::move(text), firstLine)) return true;
+    failed = true;
+    return false;
   }
 
   // `in`: what FILE "-" reads (pir repl -).
@@ -266,48 +84,37 @@ struct Repl::Impl : BuildListener {
       failed = true;
       return 2;
     }
-    return loadBuffer(sources.add(source->name, std::move(source->text)), cli::baseDirOf(path)) ? 0 : 1;
-  }
-
-  // Evaluates a whole file as one input without echo. Its own Builder resolves
-  // relative load()/save paths against the file's directory.
-  bool loadBuffer(uint32_t file, const std::string& baseDir) {
-    const std::string& name = sources.buffer(file).name;
-    Builder fileBuilder(module, diags, baseDir, {.listener = this, .autodiff = autodiffTransform()});
-    EchoOff quiet(echo);
-    return evaluateBuffer(file, fileBuilder, ":load " + name);
+    if (session.load(source->name, std::move(source->text), cli::baseDirOf(path))) return 0;
+    failed = true;
+    return 1;
   }
 
   // ---- meta-commands ---------------------------------------------------------------
   // A meta-command error, located like any other (`<repl>:LINE:COL`, the line,
   // a caret): at `near` (an argument) when given and found, else at the `:`.
   bool metaError(const std::string& message, std::string_view near = {}) {
-    SourceLoc loc;
-    if (metaFile != 0) {
-      const std::string_view text = sources.buffer(metaFile).text;
-      size_t col = text.find(':');
-      if (!near.empty()) {
-        const size_t at = text.find(near, col == std::string_view::npos ? 0 : col + 1);
-        if (at != std::string_view::npos) col = at;
-      }
-      loc = SourceLoc{metaFile, 1, static_cast<uint32_t>(col == std::string_view::npos ? 1 : col + 1)};
+    size_t col = metaLine.find(':');
+    if (!near.empty()) {
+      const size_t at = metaLine.find(near, col == std::string_view::npos ? 0 : col + 1);
+      if (at != std::string_view::npos) col = at;
     }
-    diags.report({Severity::Error, loc, message, {}});
+    session.reportError(std::string(metaLine), metaLineNumber,
+                        static_cast<uint32_t>(col == std::string_view::npos ? 1 : col + 1), message);
     failed = true;
     return false;
   }
 
-  // Finds `@name` (or `@main`) for :print / :disasm / :dot.
-  const Graph* graphArgument(const std::string& word, std::string& problem) const {
+  // Resolves `@name` (or `@main`) for :print / :disasm / :dot: the graph's
+  // name, or nullopt and `problem`.
+  std::optional<std::string> graphArgument(const std::string& word, std::string& problem) const {
     if (word.size() < 2 || word[0] != '@') {
       problem = "expected a graph name like @g, got '" + word + "'";
-      return nullptr;
+      return std::nullopt;
     }
     std::string name = word.substr(1);
-    if (name == "main") return module.main.get();
-    if (const Graph* g = module.findGraph(name)) return g;
+    if (name == "main" || session.hasGraph(name)) return name;
     problem = "no graph @" + name;
-    return nullptr;
+    return std::nullopt;
   }
 
   // ---- the meta-commands: one row each (name, arguments, help, arity, handler) ----
@@ -324,7 +131,8 @@ struct Repl::Impl : BuildListener {
 
   // `line`: the whole typed line (for the error location), session line `lineNumber`.
   bool meta(std::string_view line, uint32_t lineNumber) {
-    metaFile = sources.add("<repl>", std::string(line), lineNumber);
+    metaLine = line;
+    metaLineNumber = lineNumber;
     std::string_view body = trim(line).substr(1);
     size_t space = body.find_first_of(" \t");
     std::string word(body.substr(0, space));
@@ -373,26 +181,27 @@ struct Repl::Impl : BuildListener {
   bool typeCommand(const Args& args) {
     const std::string& w = args[0];
     if (w.size() >= 2 && w[0] == '%') {
-      const Value* v = module.main->lookup(w.substr(1));
-      if (!v) return metaError("no value " + w + " in the main graph", w);
-      out << w << ": " << v->type.str() << "\n";
+      std::optional<api::Type> type = session.valueType(w.substr(1));
+      if (!type) return metaError("no value " + w + " in the main graph", w);
+      out << w << ": " << type->str() << "\n";
       return true;
     }
     if (w.size() >= 2 && w[0] == '$') {
-      const Resource* r = module.findResource(w.substr(1));
+      std::optional<api::ResourceInfo> r = session.resource(w.substr(1));
       if (!r) return metaError("no stream or remote buffer " + w, w);
-      const char* kind = r->kind == Resource::Kind::H2D ? "h2d" : r->kind == Resource::Kind::D2H ? "d2h" : "remote_buffer";
+      using Kind = api::ResourceInfo::Kind;
+      const char* kind = r->kind == Kind::HostToDevice ? "h2d" : r->kind == Kind::DeviceToHost ? "d2h" : "remote_buffer";
       out << w << ": " << r->type.str() << " (" << kind;
-      if (r->kind == Resource::Kind::RemoteBuffer) out << ", entries = " << r->entries;
+      if (r->kind == Kind::RemoteBuffer) out << ", entries = " << r->entries;
       out << ")\n";
       return true;
     }
     if (w.size() >= 2 && w[0] == '@') {
       std::string problem;
-      const Graph* g = graphArgument(w, problem);
+      std::optional<std::string> g = graphArgument(w, problem);
       if (!g) return metaError(problem, w);
-      if (g->isMain) return metaError("@main has no signature: it takes no inputs and returns nothing");
-      out << graphSignature(*g) << "\n";
+      if (*g == "main") return metaError("@main has no signature: it takes no inputs and returns nothing");
+      out << *session.graphSignature(*g) << "\n";
       return true;
     }
     return metaError("usage: :type %v|@g|$s");
@@ -400,115 +209,76 @@ struct Repl::Impl : BuildListener {
 
   bool printCommand(const Args& args) {
     if (args.empty()) {
-      out << printModule(module);
+      out << session.print();
       return true;
     }
     std::string problem;
-    const Graph* g = graphArgument(args[0], problem);
+    std::optional<std::string> g = graphArgument(args[0], problem);
     if (!g) return metaError(problem, args[0]);
-    out << printGraph(module, *g);
+    out << session.print(*g);
     return true;
   }
 
   bool graphsCommand(const Args&) {
-    for (const auto& g : module.graphs) out << graphSignature(*g) << "\n";
-    if (module.graphs.empty()) out << "(no subgraphs: only the main graph, which takes no inputs)\n";
+    const std::vector<std::string> graphs = session.graphNames();
+    for (const std::string& g : graphs) out << *session.graphSignature(g) << "\n";
+    if (graphs.empty()) out << "(no subgraphs: only the main graph, which takes no inputs)\n";
     return true;
   }
 
   bool disasmCommand(const Args& args) {
-    const Graph* only = nullptr;
+    std::string only;
     if (!args.empty()) {
       std::string problem;
-      only = graphArgument(args[0], problem);
-      if (!only) return metaError(problem);
+      std::optional<std::string> g = graphArgument(args[0], problem);
+      if (!g) return metaError(problem);
+      only = *g;
     }
-    return guarded([&] { out << session.disassemble(only); });
+    return reported(session.disassemble(only));
   }
 
   bool passesCommand(const Args& args) {
     std::string list;  // `:passes inline, dce` is one list
     for (const auto& a : args) list += a;
-    api::Result<std::vector<std::string>> pipeline = api::Context().parsePipeline(list);
+    api::Result<std::vector<std::string>> pipeline = context.parsePipeline(list);
     if (!pipeline) return metaError(pipeline.message());
-    const std::vector<std::string>& passes = *pipeline;
-    bool ok = false;
-    // Passes change the module through ir/rewriter.h, which journals every
-    // change: a failed pipeline is rolled back, a successful one is undoable.
-    Module::Checkpoint checkpoint = module.checkpoint();
-    auto snapshot = session.snapshot();
-    // Any later input may print any main value: passes keep them all.
-    guarded([&] { ok = runPasses(module, passes, diags, true, nullptr); });
-    if (!ok) {
-      module.rollback(checkpoint);
-      session.restore(snapshot);
-      failed = true;
-      return false;
-    }
-    previewer.forget();  // values were rewritten: cached previews rest on the old ops
-    pushUndo(checkpoint, std::move(snapshot), ":passes " + list);
-    return true;
+    return succeeded(session.runPasses(*pipeline, ":passes " + list));
   }
 
-  bool resetCommand(const Args&) {
-    auto snapshot = session.snapshot();
-    if (!guarded([&] { session.reset(); })) return false;
-    pushUndo(module.checkpoint(), std::move(snapshot), ":reset");
-    return true;
-  }
+  bool resetCommand(const Args&) { return succeeded(session.reset()); }
 
   bool undoCommand(const Args&) {
-    if (undoStack.empty()) return metaError("nothing to undo");
-    UndoEntry entry = std::move(undoStack.back());
-    undoStack.pop_back();
-    builder.reset();
-    module.rollback(entry.checkpoint);
-    session.restore(entry.snapshot);
-    out << "undone: " << entry.summary << "\n";
+    std::optional<std::string> undone = session.undo();
+    if (!undone) return metaError("nothing to undo");
+    out << "undone: " << *undone << "\n";
     return true;
   }
 
   bool dotCommand(const Args& args) {
-    const Graph* only = nullptr;
+    std::string only;
     if (args.size() == 2) {
       std::string problem;
-      only = graphArgument(args[0], problem);
-      if (!only) return metaError(problem, args[0]);
+      std::optional<std::string> g = graphArgument(args[0], problem);
+      if (!g) return metaError(problem, args[0]);
+      only = *g;
     }
-    return dotOfProgram(only, args.back());
+    // The program as it stands, from the session itself (no detour through its
+    // text, whose relative load() paths would resolve elsewhere).
+    return succeeded(cli::writeFileAtomically(args.back(), session.dot(only), err));
   }
 
-  bool profileCommand(const Args&) {
-    return guarded([&] {
-      session.program();  // compiled, and the memory checked, as a run would
-      device::checkDeviceMemory(module, diags);
-      out << device::formatProfile(device::profileModule(module, diags, -1, &session.branchExecutions()), sources,
-                                   false);
-    });
-  }
+  bool profileCommand(const Args&) { return reported(session.profile()); }
 
-  // :dot writes the program as it stands, from the module itself (no detour
-  // through its text, whose relative load() paths would resolve elsewhere).
-  bool dotOfProgram(const Graph* only, const std::string& output) {
-    if (!cli::writeFileAtomically(output, device::dotOfModule(module, only), err)) {
-      failed = true;
-      return false;
-    }
+  // A session call's outcome: a failure (already reported) marks the REPL failed.
+  bool succeeded(bool ok) {
+    if (!ok) failed = true;
+    return ok;
+  }
+  // Writes a report the session made, or marks the failure.
+  bool reported(const std::optional<std::string>& text) {
+    if (!text) return succeeded(false);
+    out << *text;
     return true;
-  }
-
-  // Runs a meta-command action; an exception becomes a reported failure.
-  template <class F>
-  bool guarded(F&& action) {
-    try {
-      action();
-      return true;
-    } catch (const CompileError&) {
-    } catch (const std::exception& e) {
-      diags.report({Severity::Error, {}, e.what(), {}});
-    }
-    failed = true;
-    return false;
   }
 
   // ---- lines ---------------------------------------------------------------------
@@ -571,13 +341,12 @@ struct Repl::Impl : BuildListener {
     if (!word.empty() && word.front() == ':') {
       for (auto& m : kMetaCommands) offer(std::string(":") + m.name);
     } else if (!word.empty() && word.front() == '%') {
-      for (const auto& v : module.main->values)
-        if (module.main->lookup(v->name) == v.get()) offer("%" + v->name);
+      for (const std::string& v : session.valueNames()) offer("%" + v);
       // Names written earlier in the open input: a graph's parameters and
       // values while its body is being typed.
       // Matching names only, each once: memory follows the distinct names, not the input.
       std::set<std::string, std::less<>> seen;
-      forEachValueName(openInput, [&](std::string_view name) {
+      api::forEachValueName(openInput, [&](std::string_view name) {
         if (name.substr(0, word.size() - 1) == word.substr(1) && !seen.count(name)) seen.emplace(name);
       });
       for (const std::string& name : seen) offer("%" + name);
@@ -585,13 +354,13 @@ struct Repl::Impl : BuildListener {
       c.candidates.erase(std::unique(c.candidates.begin(), c.candidates.end()), c.candidates.end());
     } else if (!word.empty() && word.front() == '@') {
       offer("@main");
-      for (const auto& g : module.graphs) offer("@" + g->name);
+      for (const std::string& g : session.graphNames()) offer("@" + g);
     } else if (!word.empty() && word.front() == '$') {
-      for (const auto& r : module.resources) offer("$" + r->name);
+      for (const std::string& r : session.resourceNames()) offer("$" + r);
     } else {
       for (std::string& op : api::opNames()) offer(std::move(op));
       for (std::string& k : api::keywordSpellings()) offer(std::move(k));
-      for (int t = 0; t < kNumDTypes; ++t) offer(std::string(dtypeName(static_cast<DType>(t))));
+      for (std::string& t : api::dtypeNames()) offer(std::move(t));
       std::sort(c.candidates.begin(), c.candidates.end());
       c.candidates.erase(std::unique(c.candidates.begin(), c.candidates.end()), c.candidates.end());
     }
@@ -614,8 +383,8 @@ const Repl::Impl::MetaCommand Repl::Impl::kMetaCommands[12] = {
     {"undo", "", "undo the last input (or :reset) that changed the program or the session", 0, 0, &Impl::undoCommand},
 };
 
-Repl::Repl(std::ostream& out, std::ostream& err, const vm::SessionOptions& session, const PreviewBudget& preview)
-    : impl_(std::make_unique<Impl>(out, err, session, preview)) {}
+Repl::Repl(std::ostream& out, std::ostream& err, const api::ContextOptions& context, const PreviewBudget& preview)
+    : impl_(std::make_unique<Impl>(out, err, context, preview)) {}
 Repl::~Repl() = default;
 
 void Repl::feedLine(std::string_view line) { impl_->feedLine(std::string(line)); }
@@ -624,15 +393,15 @@ bool Repl::inputOpen() const { return !impl_->openInput.empty(); }
 void Repl::abandonInput() { impl_->takeInput(); }
 void Repl::finish() { impl_->finish(); }
 int Repl::loadFile(const std::string& path, std::istream& in) { return impl_->loadFile(path, in); }
-void Repl::setWarningPolicy(WarningPolicy policy) { impl_->diags.setWarningPolicy(policy); }
+void Repl::setWarningPolicy(api::Warnings policy) { impl_->session.setWarnings(policy); }
 bool Repl::quitRequested() const { return impl_->quit; }
 bool Repl::anyInputFailed() const { return impl_->failed; }
 Completion Repl::complete(std::string_view lineBeforeCursor) const { return impl_->complete(lineBeforeCursor); }
-const Module& Repl::module() const { return impl_->module; }
+const api::Interactive& Repl::session() const { return impl_->session; }
 Repl::Stats Repl::stats() const {
-  const Previewer::Counters& previews = impl_->previewer.counters();
-  return {impl_->charactersScannedBefore + impl_->scanner.charactersScanned(), impl_->session.counters().programCompiles,
-          previews.opsVisited, previews.opsCompiled};
+  const api::Interactive::Stats session = impl_->session.stats();
+  return {impl_->charactersScannedBefore + impl_->scanner.charactersScanned(), session.programCompiles,
+          session.previewOpsVisited, session.previewOpsCompiled};
 }
 
 const std::vector<std::string>& Repl::metaCommandNames() {
@@ -655,6 +424,8 @@ std::optional<std::string> Repl::resolveMetaCommand(std::string_view word, std::
   return std::nullopt;
 }
 
+std::string Repl::banner() { return "pir " + api::version() + " - type :help for help"; }
+
 std::string defaultHistoryPath() {
   const char* home = std::getenv("HOME");
   if (!home || !*home) return {};
@@ -662,10 +433,9 @@ std::string defaultHistoryPath() {
 }
 
 int runRepl(const ReplRunOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
-  Repl repl(out, err, options.session, options.preview);
-  repl.setWarningPolicy(options.warnings);
+  Repl repl(out, err, options.context, options.preview);
   // On a terminal the banner comes first: what FILE prints belongs to the session.
-  if (options.interactive) out << Repl::kBanner << "\n" << std::flush;
+  if (options.interactive) out << Repl::banner() << "\n" << std::flush;
   // An unreadable FILE is a command-line problem (status 2), as for `pir run`;
   // a FILE with errors is reported and the session goes on without it.
   if (options.file && repl.loadFile(*options.file, in) == 2) return 2;

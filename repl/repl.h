@@ -1,11 +1,11 @@
 // The interactive REPL (tools.md §5) as a library: the loop in runRepl is thin
 // over the Repl class, which tests drive line by line.
 //
-// One front end for files and the REPL: every input becomes a SourceBuffer
-// named `<repl>` whose firstLine is the session line it started on, is parsed
-// into the session's one Builder and runs in its one vm::Session. Before each
-// input the REPL takes Module::checkpoint() and a session snapshot; an input
-// that fails (parse, verify or runtime error) is undone completely.
+// The REPL is a client of the public API's incremental session
+// (pir/interactive.h): it joins typed lines into inputs, runs meta-commands
+// and completes words; the session evaluates each input (named `<repl>`, its
+// first line numbered as the session line it started on), all or nothing,
+// echoes it with previews, and keeps the undo history.
 #pragma once
 #include <cstdint>
 #include <iosfwd>
@@ -15,22 +15,22 @@
 #include <string_view>
 #include <vector>
 
-#include "ir/ir.h"
-#include "ir/version.h"
+#include "pir/interactive.h"
+#include "pir/tool.h"
 #include "repl/line_editor.h"
-#include "repl/preview.h"
-#include "vm/session.h"
 
 namespace pir {
+
+using api::PreviewBudget;
 
 class Repl {
  public:
   // `out` receives the echo, printed values and meta-command output; `err`
   // receives diagnostics and error messages.
-  // `session`: the session's budgets and threads (fuzzing sets a step budget
-  // and one thread; the defaults are `pir run`'s).
-  // `preview`: the budget of each echo preview (repl/preview.h).
-  explicit Repl(std::ostream& out, std::ostream& err, const vm::SessionOptions& session = {},
+  // `context`: the session's budgets, threads and warning policy (fuzzing sets
+  // a step budget and one thread; the defaults are `pir run`'s).
+  // `preview`: the budget of each echo preview (api::PreviewBudget).
+  explicit Repl(std::ostream& out, std::ostream& err, const api::ContextOptions& context = {},
                 const PreviewBudget& preview = {});
   ~Repl();
   Repl(const Repl&) = delete;
@@ -56,7 +56,7 @@ class Repl {
   int loadFile(const std::string& path, std::istream& in);
 
   // -Werror / -w for every input from now on (tools.md §2).
-  void setWarningPolicy(WarningPolicy policy);
+  void setWarningPolicy(api::Warnings policy);
 
   bool quitRequested() const;
   bool anyInputFailed() const;
@@ -67,11 +67,12 @@ class Repl {
   // keywords and dtypes for bare words.
   Completion complete(std::string_view lineBeforeCursor) const;
 
-  const Module& module() const;
+  // The incremental session the REPL drives (its program, for tests).
+  const api::Interactive& session() const;
 
   // Work done so far, for tests that assert complexity (no clocks): input
   // characters examined by the completeness scan, the session's compiles
-  // (vm::Session::Counters) and the previews' work (Previewer::Counters).
+  // (api::Interactive::Stats) and the previews' work.
   struct Stats {
     uint64_t charactersScanned = 0;
     uint64_t programCompiles = 0;
@@ -89,7 +90,8 @@ class Repl {
 
   static constexpr const char* kPrompt = "pir> ";
   static constexpr const char* kContinuationPrompt = "...> ";
-  static constexpr const char* kBanner = "pir " PIR_VERSION " - type :help for help";
+  // "pir VERSION - type :help for help".
+  static std::string banner();
 
  private:
   struct Impl;
@@ -100,8 +102,7 @@ struct ReplRunOptions {
   std::optional<std::string> file;  // loaded first, without echo
   bool interactive = false;         // prompt, banner, line editing (stdin is a terminal)
   std::string historyPath;          // "" : no persistent history
-  vm::SessionOptions session;       // budgets (--max-steps)
-  WarningPolicy warnings = WarningPolicy::Report;  // -Werror / -w
+  api::ContextOptions context;      // budgets (--max-steps), -Werror / -w
   PreviewBudget preview;            // each echo preview's (--preview-steps)
 };
 

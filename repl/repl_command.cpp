@@ -19,10 +19,8 @@ int replCommand(const ReplOptions& options, std::istream& in, std::ostream& out,
   }
   ReplRunOptions run;
   run.file = options.file;
-  run.session.maxSteps = options.maxSteps;
-  run.warnings = options.warnings == api::Warnings::Error    ? WarningPolicy::Error
-                 : options.warnings == api::Warnings::Ignore ? WarningPolicy::Ignore
-                                                             : WarningPolicy::Report;
+  run.context.maxSteps = options.maxSteps;
+  run.context.warnings = options.warnings;
   if (options.previewSteps) run.preview.maxSteps = options.previewSteps;
   // Line editing needs the real terminal: only when reading the process's stdin.
   run.interactive = &in == &std::cin && ::isatty(STDIN_FILENO) == 1;

@@ -189,6 +189,8 @@ class Context {
 struct Type {
   DType dtype = DType::F32;
   std::vector<int64_t> shape;
+  // As the text writes it: "f32[2,3]", "f32[]".
+  std::string str() const;
 };
 
 // A name in the program, with its sigil: "%x" (a value), "$x" (a stream).

@@ -31,6 +31,8 @@ std::vector<std::string> keywordNames();
 // Every word the grammar reserves (keywords, session commands, literals such
 // as `true`), for completion.
 std::vector<std::string> keywordSpellings();
+// The element type names ("f32", "i32", ...), in DType order.
+std::vector<std::string> dtypeNames();
 // " (did you mean 'SIGIL+NAME'?)" for the candidate closest to `word`, or "" when none is close.
 std::string didYouMean(std::string_view word, const std::vector<std::string>& candidates, std::string_view sigil = "");
 

@@ -252,7 +252,7 @@ const %c : f32[] = 1
   }
   EXPECT_EQ(r.takeErr(), "");
   EXPECT_FALSE(interruptRequested());
-  EXPECT_NE(r.repl.module().main->lookup("r"), nullptr);
+  EXPECT_TRUE(r.repl.session().valueType("r"));
   EXPECT_FALSE(r.repl.anyInputFailed());
   EXPECT_EQ(r.type("%s = add %c, 1\n"), "%s: f32[] = 2  (preview: `run` computes it)\n");
   EXPECT_EQ(r.takeErr(), "");
@@ -271,11 +271,11 @@ TEST_F(InterruptTest, ReplLoadIsInterruptedAndNothingOfTheFileKept) {
   requestInterrupt();  // as if pressed while the file is read
   r.type(":load " + path + "\n");
   EXPECT_TRUE(contains(r.takeErr(), "big.pir:1:1: error: interrupted"));
-  EXPECT_EQ(r.repl.module().main->lookup("c0"), nullptr);
+  EXPECT_FALSE(r.repl.session().valueType("c0"));
   EXPECT_FALSE(interruptRequested());
   r.type(":load " + path + "\n");
   EXPECT_EQ(r.takeErr(), "");
-  EXPECT_NE(r.repl.module().main->lookup("c999"), nullptr);
+  EXPECT_TRUE(r.repl.session().valueType("c999"));
   fs::remove_all(dir);
 }
 

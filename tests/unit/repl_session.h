@@ -11,7 +11,7 @@ struct ReplSession {
   std::ostringstream out, err;
   Repl repl;
 
-  explicit ReplSession(const vm::SessionOptions& options = {}, const PreviewBudget& preview = {})
+  explicit ReplSession(const api::ContextOptions& options = {}, const PreviewBudget& preview = {})
       : repl(out, err, options, preview) {}
 
   // Feeds the lines of `text`; returns (and clears) what was echoed.

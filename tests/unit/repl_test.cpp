@@ -329,11 +329,11 @@ TEST(Repl, AbandonedInputIsDropped) {
   EXPECT_EQ(s.takeErr(), "");
 }
 
-// The step budget (vm::SessionOptions::maxSteps) is the session's: previews do
+// The step budget (api::ContextOptions::maxSteps) is the session's: previews do
 // not spend it, they have their own (PreviewBudget). Each preview of `add` on
 // f32[6400] takes 201 steps, so two of them would leave the run 48 of 450.
 TEST(Repl, PreviewsDoNotSpendTheSessionsStepBudget) {
-  Session s(vm::SessionOptions{.maxSteps = 450});
+  Session s(api::ContextOptions{.maxSteps = 450});
   s.type("var %v : f32[6400] = 0\n");
   EXPECT_TRUE(contains(s.type("%a = add %v, 1\n"), "%a: f32[6400] = [1, 1, 1, ..., 1, 1, 1]")) << s.takeErr();
   EXPECT_TRUE(contains(s.type("%b = add %v, 2\n"), "%b: f32[6400] = [2, 2, 2, ..., 2, 2, 2]"));

@@ -11,7 +11,7 @@
 #include "frontend/builder.h"
 #include "vm/host_memory.h"
 #include "vm/npy.h"
-#include "repl/preview.h"
+#include "api/preview.h"
 #include "api/session_driver.h"
 #include "vm/session.h"
 
@@ -254,7 +254,7 @@ main {
 )");
   ASSERT_TRUE(f.ok) << f.err.str();
   auto value = [&](const char* name) { return f.m.main->lookup(name); };
-  Previewer previewer(*f.session, f.diags);  // repl/preview.h, over the session's public API
+  Previewer previewer(*f.session, f.diags);  // api/preview.h, over the session's public API
   auto p = previewer.preview(*value("p")).value;
   ASSERT_TRUE(p.has_value());
   EXPECT_EQ(p->get(0), 6);

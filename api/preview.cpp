@@ -1,4 +1,4 @@
-#include "repl/preview.h"
+#include "api/preview.h"
 
 #include <algorithm>
 #include <set>

@@ -1,5 +1,6 @@
-// The REPL's previews (tools.md §5): the value of a main-graph statement
-// computed on the host as it is typed, for its echo. A client of vm::Session's
+// The echo previews of an incremental session (pir/interactive.h, tools.md
+// §5): the value of a main-graph statement computed on the host as it is
+// typed, for its echo. A client of vm::Session's
 // public API: it reads the session's program, variables and state version,
 // and runs the needed ops on an interpreter of its own; it changes nothing in
 // the session (print_tensor output is discarded).
@@ -11,20 +12,14 @@
 
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
+#include "pir/interactive.h"
 #include "vm/session.h"
 #include "vm/tensor.h"
 
 namespace pir {
 
-// What one preview may spend, its own budget: a preview never spends the
-// session's --max-steps, and the session's budget does not bound it. A preview
-// that would take more steps, or more host memory beyond what the session
-// already holds, is skipped and says so. The defaults keep a preview well
-// under a second.
-struct PreviewBudget {
-  uint64_t maxSteps = uint64_t(1) << 24;
-  uint64_t maxBytes = uint64_t(256) << 20;
-};
+// What one preview may spend (pir/interactive.h).
+using api::PreviewBudget;
 
 // A preview's outcome: the value, or why there is none.
 struct Preview {
