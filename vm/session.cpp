@@ -764,7 +764,7 @@ void Session::restore(const std::shared_ptr<const Snapshot>& s) {
   lastWritten_ = s->lastWritten;
 }
 
-// ---- for previews (repl/preview.h) ---------------------------------------------
+// ---- for previews (api/preview.h) ---------------------------------------------
 
 HostTensor Session::variableNow(const Value& v) {
   for (size_t i = 0; i < st_->varUids.size(); ++i)

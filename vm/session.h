@@ -112,7 +112,7 @@ class Session {
   void restore(const std::shared_ptr<const Snapshot>& s);
 
   // What a client that evaluates main values on its own needs (the REPL's
-  // previews, repl/preview.h), without changing the session:
+  // previews, api/preview.h), without changing the session:
   // Replica 0's value of variable `v` now: its state, or (declared since the
   // last compile) its initial value, which the next compile then adopts (a
   // random initialiser is drawn once).
