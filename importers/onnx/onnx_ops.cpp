@@ -1249,6 +1249,9 @@ Window windowAttrs(NodeContext& c, const std::vector<int64_t>& in, std::vector<i
 void mapConv(NodeContext& c) {
   std::vector<int64_t> in = c.shape(0), ws = c.shape(1);
   if (in.size() < 3 || in.size() > 5) c.fail("Conv needs 1 to 3 spatial dims");
+  // The kernel is W's dims after the first two: W must have X's rank.
+  if (ws.size() != in.size())
+    c.fail("the weight W has rank " + std::to_string(ws.size()) + "; it must have the input's rank " + std::to_string(in.size()));
   Window w = windowAttrs(c, in, std::vector<int64_t>(ws.begin() + 2, ws.end()));
   std::string attrs = "{stride = " + intsText(w.strides) + ", padding = " + intsText(w.pads) + ", dilation = " +
                       intsText(w.dilations) + ", groups = " + std::to_string(c.attrInt("group", 1)) + "}";

@@ -298,6 +298,23 @@ TEST(OnnxImport, AMissingInputIsAnErrorNotARead) {
   EXPECT_NE(e.find("(input 1 (absent))"), std::string::npos) << e;
 }
 
+TEST(OnnxImport, AConvWeightOfAnotherRankIsAnError) {
+  // The kernel is the weight's dims after the first two: a weight of rank 0 or
+  // 1 was read past its end (UBSan in the fuzz target).
+  for (std::vector<int64_t> w : {std::vector<int64_t>{}, {5}, {1, 1, 3}}) {
+    ModelBuilder m;
+    m.input("x", onnx::TensorProto::FLOAT, {1, 1, 5, 5});
+    m.input("W", onnx::TensorProto::FLOAT, w);
+    m.node("Conv", {"x", "W"}, {"y"}, "c");
+    m.output("y");
+    const std::string e = importError(m.bytes());
+    EXPECT_NE(e.find("node 0 'c' (op_type Conv"), std::string::npos) << e;
+    EXPECT_NE(e.find("the weight W has rank " + std::to_string(w.size()) + "; it must have the input's rank 4"),
+              std::string::npos)
+        << e;
+  }
+}
+
 TEST(OnnxImport, DynamicDimensionsNeedInputShape) {
   ModelBuilder m;
   m.input("x", onnx::TensorProto::FLOAT, {0, 3}, {"batch", ""});
