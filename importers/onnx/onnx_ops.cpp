@@ -674,6 +674,8 @@ void mapUnsqueeze(NodeContext& c) {
 void mapConcat(NodeContext& c) {
   if (!c.hasAttr("axis") && c.opset() < 4) c.fail("attribute 'axis' is missing");
   int64_t rank = c.rank(0);
+  // normAxis lets axis 0 through for a scalar; a scalar has no axis to join on.
+  if (rank == 0) c.fail("Concat needs inputs of rank >= 1; input 0 is a scalar");
   int64_t axis = normAxis(c, c.attrInt("axis", 1), rank);
   bool folded = true;
   std::vector<const ConstTensor*> parts;

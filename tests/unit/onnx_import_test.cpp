@@ -315,6 +315,18 @@ TEST(OnnxImport, AConvWeightOfAnotherRankIsAnError) {
   }
 }
 
+TEST(OnnxImport, AConcatOfScalarsIsAnError) {
+  // normAxis accepts axis 0 for rank 0: the axis's length was read from an empty
+  // shape (UBSan in the fuzz target).
+  ModelBuilder m;
+  m.input("x", onnx::TensorProto::FLOAT, {});
+  m.input("z", onnx::TensorProto::FLOAT, {});
+  intAttr(m.node("Concat", {"x", "z"}, {"y"}, "c"), "axis", 0);
+  m.output("y");
+  const std::string e = importError(m.bytes());
+  EXPECT_NE(e.find("Concat needs inputs of rank >= 1; input 0 is a scalar"), std::string::npos) << e;
+}
+
 TEST(OnnxImport, DynamicDimensionsNeedInputShape) {
   ModelBuilder m;
   m.input("x", onnx::TensorProto::FLOAT, {0, 3}, {"batch", ""});
