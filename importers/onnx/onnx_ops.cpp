@@ -15,8 +15,10 @@
 
 namespace pir::onnx_import {
 
+// An axis of a tensor of rank `rank`, in [0, rank): a scalar has none (its
+// callers index the shape with the result).
 int64_t normAxis(const NodeContext& ctx, int64_t axis, int64_t rank) {
-  if (axis < -rank || axis >= std::max<int64_t>(rank, 1))
+  if (axis < -rank || axis >= rank)
     ctx.fail("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
   return axis < 0 ? axis + rank : axis;
 }
@@ -674,7 +676,6 @@ void mapUnsqueeze(NodeContext& c) {
 void mapConcat(NodeContext& c) {
   if (!c.hasAttr("axis") && c.opset() < 4) c.fail("attribute 'axis' is missing");
   int64_t rank = c.rank(0);
-  // normAxis lets axis 0 through for a scalar; a scalar has no axis to join on.
   if (rank == 0) c.fail("Concat needs inputs of rank >= 1; input 0 is a scalar");
   int64_t axis = normAxis(c, c.attrInt("axis", 1), rank);
   bool folded = true;

@@ -327,6 +327,19 @@ TEST(OnnxImport, AConcatOfScalarsIsAnError) {
   EXPECT_NE(e.find("Concat needs inputs of rank >= 1; input 0 is a scalar"), std::string::npos) << e;
 }
 
+TEST(OnnxImport, AScalarHasNoAxis) {
+  // normAxis took axis 0 of a rank-0 tensor, and ScatterElements (like Concat)
+  // read that axis's length from the empty shape (UBSan in the fuzz target).
+  ModelBuilder m;
+  m.input("x", onnx::TensorProto::FLOAT, {});
+  m.input("i", onnx::TensorProto::INT64, {});
+  m.input("u", onnx::TensorProto::FLOAT, {});
+  intAttr(m.node("ScatterElements", {"x", "i", "u"}, {"y"}, "s"), "axis", 0);
+  m.output("y");
+  const std::string e = importError(m.bytes());
+  EXPECT_NE(e.find("axis 0 is out of range for rank 0"), std::string::npos) << e;
+}
+
 TEST(OnnxImport, DynamicDimensionsNeedInputShape) {
   ModelBuilder m;
   m.input("x", onnx::TensorProto::FLOAT, {0, 3}, {"batch", ""});
