@@ -15,8 +15,10 @@
 
 namespace pir::onnx_import {
 
+// An axis of a tensor of rank `rank`, in [0, rank): a scalar has none (its
+// callers index the shape with the result).
 int64_t normAxis(const NodeContext& ctx, int64_t axis, int64_t rank) {
-  if (axis < -rank || axis >= std::max<int64_t>(rank, 1))
+  if (axis < -rank || axis >= rank)
     ctx.fail("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
   return axis < 0 ? axis + rank : axis;
 }
@@ -674,6 +676,7 @@ void mapUnsqueeze(NodeContext& c) {
 void mapConcat(NodeContext& c) {
   if (!c.hasAttr("axis") && c.opset() < 4) c.fail("attribute 'axis' is missing");
   int64_t rank = c.rank(0);
+  if (rank == 0) c.fail("Concat needs inputs of rank >= 1; input 0 is a scalar");
   int64_t axis = normAxis(c, c.attrInt("axis", 1), rank);
   bool folded = true;
   std::vector<const ConstTensor*> parts;
@@ -1249,6 +1252,9 @@ Window windowAttrs(NodeContext& c, const std::vector<int64_t>& in, std::vector<i
 void mapConv(NodeContext& c) {
   std::vector<int64_t> in = c.shape(0), ws = c.shape(1);
   if (in.size() < 3 || in.size() > 5) c.fail("Conv needs 1 to 3 spatial dims");
+  // The kernel is W's dims after the first two: W must have X's rank.
+  if (ws.size() != in.size())
+    c.fail("the weight W has rank " + std::to_string(ws.size()) + "; it must have the input's rank " + std::to_string(in.size()));
   Window w = windowAttrs(c, in, std::vector<int64_t>(ws.begin() + 2, ws.end()));
   std::string attrs = "{stride = " + intsText(w.strides) + ", padding = " + intsText(w.pads) + ", dilation = " +
                       intsText(w.dilations) + ", groups = " + std::to_string(c.attrInt("group", 1)) + "}";

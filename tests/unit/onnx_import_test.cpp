@@ -298,6 +298,48 @@ TEST(OnnxImport, AMissingInputIsAnErrorNotARead) {
   EXPECT_NE(e.find("(input 1 (absent))"), std::string::npos) << e;
 }
 
+TEST(OnnxImport, AConvWeightOfAnotherRankIsAnError) {
+  // The kernel is the weight's dims after the first two: a weight of rank 0 or
+  // 1 was read past its end (UBSan in the fuzz target).
+  for (std::vector<int64_t> w : {std::vector<int64_t>{}, {5}, {1, 1, 3}}) {
+    ModelBuilder m;
+    m.input("x", onnx::TensorProto::FLOAT, {1, 1, 5, 5});
+    m.input("W", onnx::TensorProto::FLOAT, w);
+    m.node("Conv", {"x", "W"}, {"y"}, "c");
+    m.output("y");
+    const std::string e = importError(m.bytes());
+    EXPECT_NE(e.find("node 0 'c' (op_type Conv"), std::string::npos) << e;
+    EXPECT_NE(e.find("the weight W has rank " + std::to_string(w.size()) + "; it must have the input's rank 4"),
+              std::string::npos)
+        << e;
+  }
+}
+
+TEST(OnnxImport, AConcatOfScalarsIsAnError) {
+  // normAxis accepts axis 0 for rank 0: the axis's length was read from an empty
+  // shape (UBSan in the fuzz target).
+  ModelBuilder m;
+  m.input("x", onnx::TensorProto::FLOAT, {});
+  m.input("z", onnx::TensorProto::FLOAT, {});
+  intAttr(m.node("Concat", {"x", "z"}, {"y"}, "c"), "axis", 0);
+  m.output("y");
+  const std::string e = importError(m.bytes());
+  EXPECT_NE(e.find("Concat needs inputs of rank >= 1; input 0 is a scalar"), std::string::npos) << e;
+}
+
+TEST(OnnxImport, AScalarHasNoAxis) {
+  // normAxis took axis 0 of a rank-0 tensor, and ScatterElements (like Concat)
+  // read that axis's length from the empty shape (UBSan in the fuzz target).
+  ModelBuilder m;
+  m.input("x", onnx::TensorProto::FLOAT, {});
+  m.input("i", onnx::TensorProto::INT64, {});
+  m.input("u", onnx::TensorProto::FLOAT, {});
+  intAttr(m.node("ScatterElements", {"x", "i", "u"}, {"y"}, "s"), "axis", 0);
+  m.output("y");
+  const std::string e = importError(m.bytes());
+  EXPECT_NE(e.find("axis 0 is out of range for rank 0"), std::string::npos) << e;
+}
+
 TEST(OnnxImport, DynamicDimensionsNeedInputShape) {
   ModelBuilder m;
   m.input("x", onnx::TensorProto::FLOAT, {0, 3}, {"batch", ""});
