@@ -8,7 +8,9 @@
 #include <unordered_set>
 
 #include "device/cost_model.h"
+#include "device/io_ops.h"
 #include "ir/op_attrs.h"
+#include "ir/op_work.h"
 
 namespace pir::device {
 
@@ -470,7 +472,7 @@ class Model {
       for (auto& innerPtr : op.region) {
         const Op& inner = *innerPtr;
         const Resource* r = ioResource(inner);
-        bool load = inner.code == OpCode::HostLoad || inner.code == OpCode::RemoteLoad || inner.code == OpCode::RemoteLoadInplace;
+        bool load = isLoad(inner);
         if (seen.count({r, load})) close();
         seen.insert({r, load});
         open = true;
@@ -585,15 +587,8 @@ class Model {
           if (outs[j]->ipu == out.ipu) elems += static_cast<uint64_t>(outs[j]->elementsOnTile(out.firstTile + k));
         uint64_t cycles;
         if (cls == CostClass::MatMul || cls == CostClass::Conv) {
-          uint64_t inner = 1;
-          if (cls == CostClass::MatMul) {
-            const TensorType& ta = op.operands[0].type();
-            inner = ta.rank() >= 1 ? static_cast<uint64_t>(std::max<int64_t>(ta.shape.back(), 1)) : 1;
-          } else {
-            const TensorType& tw = op.operands[1].type();
-            if (tw.rank() >= 1 && tw.shape[0] > 0) inner = static_cast<uint64_t>(tw.numElements() / tw.shape[0]);
-          }
-          cycles = ceilDiv(satMul(elems, inner), macsPerCycle(op.results.empty() ? DType::F32 : op.results[0]->type.dtype));
+          cycles = ceilDiv(satMul(elems, multiplyAddsPerResultElement(op)),
+                           macsPerCycle(op.results.empty() ? DType::F32 : op.results[0]->type.dtype));
         } else {
           uint64_t work = elems;
           if ((cls == CostClass::Reduce || cls == CostClass::Normalise) && inElements > outElements)
@@ -645,7 +640,7 @@ class Model {
       if (v) outs.push_back(&l.map[v->id]);
     if (!outs.empty()) return outs;
     int t = inplaceTarget(op);
-    int stored = op.code == OpCode::HostStore ? 1 : op.code == OpCode::RemoteStore ? 2 : t;
+    int stored = isStore(op) ? static_cast<int>(op.operands.size()) - 1 : t;
     if (stored >= 0 && static_cast<size_t>(stored) < op.operands.size() && op.operands[stored].kind == Operand::Kind::Value)
       outs.push_back(&l.map[op.operands[stored].value->id]);
     return outs;
@@ -664,25 +659,16 @@ class Model {
     return op.code == OpCode::Var && attrs::Var{op}.remote().has_value();
   }
 
-  static const Resource* ioResource(const Op& op) {
-    if (!op.operands.empty() && op.operands[0].kind == Operand::Kind::Resource) return op.operands[0].resource;
-    return nullptr;
-  }
 
   static uint64_t typeBytes(const TensorType& t) {
     return satMul(static_cast<uint64_t>(std::max<int64_t>(t.numElements(), 0)), static_cast<uint64_t>(dtypeSize(t.dtype)));
   }
 
+  // Bytes an IO op moves: a load the resource's tensor; a store, or print_tensor,
+  // its last operand.
   static uint64_t ioBytes(const Op& op) {
-    switch (op.code) {
-      case OpCode::HostLoad:
-      case OpCode::RemoteLoad:
-      case OpCode::RemoteLoadInplace: return ioResource(op) ? typeBytes(ioResource(op)->type) : 0;
-      case OpCode::HostStore: return op.operands.size() > 1 ? typeBytes(op.operands[1].type()) : 0;
-      case OpCode::RemoteStore: return op.operands.size() > 2 ? typeBytes(op.operands[2].type()) : 0;
-      case OpCode::PrintTensor: return op.operands.empty() ? 0 : typeBytes(op.operands[0].type());
-      default: return 0;
-    }
+    if (isLoad(op)) return typeBytes(ioResource(op)->type);
+    return op.operands.empty() ? 0 : typeBytes(op.operands.back().type());
   }
 
  private:
@@ -753,7 +739,7 @@ class Model {
           if (!op.attrs.find("ipu")) p.ipu = from.ipu;
         }
         l.map[v->id] = mapTensor(v->type, p, o_);
-        if (op.code != OpCode::Var && op.code != OpCode::Const) {
+        if (!op.info().has(F_DECL)) {  // var and const are storage, owned by no op
           owns[v->id] = true;
           lop.owned.push_back(v->id);
         }
@@ -879,7 +865,7 @@ class Simulator {
   void markLoaded(const Layout& l, const Op& op, uint64_t end) {
     for (const Value* v : op.results)
       if (v && v->id < l.root.size()) ready_[l.graph->values[l.root[v->id]].get()] = end;
-    int t = op.code == OpCode::RemoteLoadInplace ? 2 : -1;
+    int t = isLoad(op) ? inplaceTarget(op) : -1;
     if (t >= 0 && static_cast<size_t>(t) < op.operands.size() && op.operands[t].kind == Operand::Kind::Value &&
         op.operands[t].value->id < l.root.size())
       ready_[l.graph->values[l.root[op.operands[t].value->id]].get()] = end;

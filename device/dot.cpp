@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "device/device_model.h"
+#include "device/io_ops.h"
 #include "ir/number_format.h"
 #include "ir/op_attrs.h"
 
@@ -112,7 +113,7 @@ class DotWriter {
         label += " x" + formatNumber(static_cast<double>(attrs::Repeat{op}.count()), DType::I32);
     }
     out_ += indent + n + " [shape=" + shape + ", label=" + quoted(label) + "];\n";
-    bool storesTo = op.code == OpCode::HostStore || op.code == OpCode::RemoteStore;
+    const bool storesTo = isStore(op);
     for (size_t i = 0; i < op.operands.size(); ++i) {
       const Operand& a = op.operands[i];
       if (storesTo && a.kind == Operand::Kind::Resource) {

@@ -7,7 +7,7 @@
 
 namespace pir::device {
 
-std::string_view tileSetName(TileSet s) { return s == TileSet::Io ? "io" : "compute"; }
+std::string_view tileSetName(TileSet s) { return enumWord(s); }
 
 uint64_t satAdd(uint64_t a, uint64_t b) {
   return a > std::numeric_limits<uint64_t>::max() - b ? std::numeric_limits<uint64_t>::max() : a + b;
@@ -28,7 +28,7 @@ Placement placementOf(const AttrDict& attrs, const PlacementContext& inherited) 
   for (const auto& [key, a] : attrs.entries) {
     if (a.isWord("none")) continue;
     if (key == "ipu" && a.kind == Attr::Kind::Int) p.ipu = a.i;
-    else if (key == "tile_set" && a.kind == Attr::Kind::Word) p.set = a.s == "io" ? TileSet::Io : TileSet::Compute;
+    else if (key == "tile_set" && a.kind == Attr::Kind::Word) p.set = parseEnum<TileSet>(a.s).value_or(TileSet::Compute);
     else if (key == "tile" && a.kind == Attr::Kind::Int) p.lo = a.i, p.hi = a.i + 1;
     else if (key == "tiles" && a.items.size() == 2 && a.items[0].kind == Attr::Kind::Int &&
              a.items[1].kind == Attr::Kind::Int)

@@ -20,10 +20,11 @@
 
 #include "ir/attr.h"
 #include "ir/ir.h"
+#include "ir/op_enums.h"
 
 namespace pir::device {
 
-enum class TileSet : uint8_t { Compute, Io };
+using TileSet = TileSetChoice;  // the `tile_set` placement attribute's enum (ir/op_enums.def)
 std::string_view tileSetName(TileSet s);
 
 // Where an op's results go unless they say otherwise: the IPU and tile set of

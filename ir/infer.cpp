@@ -3,6 +3,7 @@
 
 #include "ir/checked_math.h"
 #include "ir/op_attrs.h"
+#include "ir/window.h"
 
 #include <algorithm>
 #include <numeric>
@@ -171,10 +172,10 @@ using RuleAttrs = attrs::View<attrs::inferRule(Rule.view())>;
 // and take bool, the others are arithmetic and take numbers.
 void requireReductionOperand(Ctx& c) {
   using Reducing = attrs::View<attrs::ops(OpCode::AllReduce, OpCode::AllReduceInplace, OpCode::ReduceScatter)>;
-  const std::string_view o = Reducing{c.op}.op();
-  if (o == "and" || o == "or") {
+  const CollectiveOp o = Reducing{c.op}.op();
+  if (o == CollectiveOp::And || o == CollectiveOp::Or) {
     if (c.t(0).dtype != DType::Bool)
-      c.failOperand(0, "op = " + std::string(o) + " expects a bool operand, got " + c.t(0).str());
+      c.failOperand(0, "op = " + std::string(enumWord(o)) + " expects a bool operand, got " + c.t(0).str());
   } else {
     c.requireNumeric(0);
   }
@@ -348,7 +349,7 @@ void inferNllLoss(Ctx& c) {
   if (labels.shape != expect)
     c.failOperand(1, "labels " + labels.str() + " do not match probs " + probs.str() + " (expected shape " +
                          shapeToString(expect) + ")");
-  if (RuleAttrs<"NllLoss">{c.op}.reduction() == "none") c.result(probs.dtype, expect);
+  if (RuleAttrs<"NllLoss">{c.op}.reduction() == LossReduction::None) c.result(probs.dtype, expect);
   else c.result(probs.dtype, {});
 }
 void requireParamShape(Ctx& c, size_t i, const TensorType& x, int64_t channels, const char* what) {
@@ -421,37 +422,29 @@ void inferMatMul(Ctx& c) {
   c.result(a.dtype, std::move(s));
 }
 
-// Spatial attributes of conv/pools: `count` values, default `fallback`.
-template <attrs::Name Key, class Attrs>
-std::vector<int64_t> spatialAttr(Ctx& c, const Attrs& a, size_t count, const std::vector<int64_t>& fallback,
-                                 int64_t minValue) {
-  std::optional<std::vector<int64_t>> v = a.template get<Key>();
-  const std::string key(Key.view());
-  const SourceLoc loc = a.template loc<Key>();
-  if (!v) return fallback;
-  if (v->size() == 1 && count > 1) v->assign(count, (*v)[0]);
-  if (v->size() != count)
-    c.fail(loc, std::string("attribute '") + key + "' needs " + std::to_string(count) + " values, got " +
-                               intsToString(*v));
-  for (int64_t x : *v)
-    if (x < minValue)
-      c.fail(loc, std::string("attribute '") + key + "' values must be >= " + std::to_string(minValue) +
-                                 ", got " + intsToString(*v));
-  return *v;
+// The window of conv/pools (ir/window.h), its faults reported at the attribute.
+Window windowOf(Ctx& c, size_t spatial, const std::vector<int64_t>* convKernel) {
+  std::optional<WindowFault> fault;
+  Window w = resolveWindow(c.op, spatial, convKernel, fault);
+  if (fault) c.fail(fault->loc, fault->message);
+  return w;
 }
-// The output length of a window over one padded axis. Sizes near int64's limits
-// are errors blaming the attribute that made them so (padding, or the window's
-// `windowKey`: dilation for conv, kernel for pools), never overflow.
-int64_t windowOutput(Ctx& c, int64_t in, int64_t padBegin, int64_t padEnd, int64_t window, int64_t stride,
-                     const TensorType& type, SourceLoc paddingLoc) {
-  std::optional<int64_t> padded = checkedAdd(in, padBegin);
-  if (padded) padded = checkedAdd(*padded, padEnd);
-  if (!padded)
-    c.fail(paddingLoc, "padding " + std::to_string(padBegin) + " + " + std::to_string(padEnd) + " of an axis of " +
-                                     type.str() + " makes it longer than int64");
-  int64_t span = *padded - window;
-  if (span < 0) c.failOperand(0, "window of size " + std::to_string(window) + " is larger than the padded input " + type.str());
-  return span / stride + 1;
+// The output length of the window over axis i of the input type x. Sizes near
+// int64's limits are errors blaming the attribute that made them so (padding,
+// or the window's: dilation for conv), never overflow.
+int64_t windowOutput(Ctx& c, const Window& w, size_t i, const TensorType& x, SourceLoc paddingLoc, SourceLoc extentLoc,
+                     const std::string& extentWhat) {
+  const Window::Axis r = w.axis(i, x.shape[2 + i]);
+  switch (r.fit) {
+    case Window::Fit::Fits: break;
+    case Window::Fit::ExtentOverflow: c.fail(extentLoc, extentWhat);
+    case Window::Fit::PaddingOverflow:
+      c.fail(paddingLoc, "padding " + std::to_string(w.padBegin[i]) + " + " + std::to_string(w.padEnd[i]) +
+                             " of an axis of " + x.str() + " makes it longer than int64");
+    case Window::Fit::TooLarge:
+      c.failOperand(0, "window of size " + std::to_string(r.extent) + " is larger than the padded input " + x.str());
+  }
+  return r.length;
 }
 // The output shape of conv over input type x and weights w with the attributes a
 // (conv's, or a conv gradient's: they describe the forward conv).
@@ -467,30 +460,22 @@ template <class Attrs> Shape convOutputShape(Ctx& c, const TensorType& x, const 
   if (w.shape[1] != channels / groups)
     c.failOperand(1, "weights " + w.str() + " expect " + std::to_string(w.shape[1]) + " × " + std::to_string(groups) +
                          " input channels, got " + x.str());
-  auto stride = spatialAttr<"stride">(c, a, spatial, std::vector<int64_t>(spatial, 1), 1);
-  auto dilation = spatialAttr<"dilation">(c, a, spatial, std::vector<int64_t>(spatial, 1), 1);
-  auto padding = spatialAttr<"padding">(c, a, 2 * spatial, std::vector<int64_t>(2 * spatial, 0), 0);
+  const std::vector<int64_t> kernel(w.shape.begin() + 2, w.shape.end());
+  const Window win = windowOf(c, spatial, &kernel);
   Shape s{x.shape[0], w.shape[0]};
-  for (size_t i = 0; i < spatial; ++i) {
-    std::optional<int64_t> extent = w.shape[2 + i] == 0 ? std::optional<int64_t>(-1) : checkedMul(dilation[i], w.shape[2 + i] - 1);
-    if (!extent)
-      c.fail(a.dilationLoc(), "dilation " + std::to_string(dilation[i]) + " makes the window of weights " + w.str() +
-                                        " longer than int64");
-    int64_t window = *extent + 1;
-    s.push_back(windowOutput(c, x.shape[2 + i], padding[i], padding[spatial + i], window, stride[i], x, a.paddingLoc()));
-  }
+  for (size_t i = 0; i < spatial; ++i)
+    s.push_back(windowOutput(c, win, i, x, a.paddingLoc(), a.dilationLoc(),
+                             "dilation " + std::to_string(win.dilation[i]) + " makes the window of weights " + w.str() +
+                                 " longer than int64"));
   return s;
 }
 // The output shape of a pool over input type x with the attributes a.
 template <class Attrs> Shape poolOutputShape(Ctx& c, const TensorType& x, const Attrs& a) {
   if (x.rank() < 3 || x.rank() > 5) c.failOperand(0, "input must be N,C plus 1 to 3 spatial dims, got " + x.str());
   size_t spatial = x.shape.size() - 2;
-  auto kernel = spatialAttr<"kernel">(c, a, spatial, {}, 1);
-  auto stride = spatialAttr<"stride">(c, a, spatial, kernel, 1);
-  auto padding = spatialAttr<"padding">(c, a, 2 * spatial, std::vector<int64_t>(2 * spatial, 0), 0);
+  const Window win = windowOf(c, spatial, nullptr);
   Shape s{x.shape[0], x.shape[1]};
-  for (size_t i = 0; i < spatial; ++i)
-    s.push_back(windowOutput(c, x.shape[2 + i], padding[i], padding[spatial + i], kernel[i], stride[i], x, a.paddingLoc()));
+  for (size_t i = 0; i < spatial; ++i) s.push_back(windowOutput(c, win, i, x, a.paddingLoc(), a.kernelLoc(), "the kernel is longer than int64"));
   return s;
 }
 // A gradient op's `shape` attribute: the forward tensor's type (dtype of operand i).
@@ -881,7 +866,7 @@ void inferAllGather(Ctx& c) {
   const TensorType& x = c.t(0);
   Shape s;
   const RuleAttrs<"AllGather"> a{c.op};
-  if (a.output_shape() == "concat") {
+  if (a.output_shape() == GatherShape::Concat) {
     int64_t ax = c.axis(a.axis(), x, a.axisLoc());
     s = x.shape;
     std::optional<int64_t> gathered = checkedMul(s[ax], g);

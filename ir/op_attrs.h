@@ -21,7 +21,8 @@
 // read a mistyped value as the type's zero.
 //
 //   int -> int64_t            float -> double           bool -> bool
-//   str, enum -> string_view  dtype -> DType            ints, shape -> vector<int64_t>
+//   str -> string_view        dtype -> DType            ints, shape -> vector<int64_t>
+//   enum(E) -> E, the enum class of ir/op_enums.def (pir::CollectiveOp, ...)
 //   floats -> vector<double>  axes -> AxesValue         group, graph, values -> const Attr*
 //   resource -> string_view (the name without '$')
 #pragma once
@@ -35,7 +36,9 @@
 #include <string_view>
 #include <vector>
 
+#include "ir/attr_spec.h"
 #include "ir/ir.h"
+#include "ir/op_enums.h"
 #include "ir/op_info.h"
 
 namespace pir::attrs {
@@ -53,11 +56,7 @@ struct Name {
 // ---- the table's columns at compile time ------------------------------------
 
 namespace table {
-inline constexpr std::string_view kAttrSpec[] = {
-#define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel, operands, cost) attrs,
-#include "ir/ops.def"
-#undef PIR_OP
-};
+inline constexpr const auto& kAttrSpec = attrspec::kRowSpecs;
 inline constexpr std::string_view kInfer[] = {
 #define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel, operands, cost) #infer,
 #include "ir/ops.def"
@@ -70,81 +69,27 @@ inline constexpr std::string_view kKernel[] = {
 };
 }  // namespace table
 
-// One attribute's declaration in one row, as a compile-time parse of the spec
-// text finds it (the same grammar ir/op_info.cpp parses at start-up; a unit test
-// checks the two agree on every row).
+// One attribute's declaration in one row, as ir/attr_spec.h read the spec
+// (attrspec::kTable, the entries ir/op_info.cpp builds the run-time table from).
 struct AttrDecl {
   int index = -1;  // position in the row's spec; -1: not declared
   AttrType type = AttrType::Int;
   AttrPresence presence = AttrPresence::Required;
+  EnumId enumType{};  // when type is Enum
 };
 
-constexpr std::string_view trimSpaces(std::string_view s) {
-  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-  return s;
-}
-
-// The spec type word; an unknown word is not a constant expression (a build error).
-constexpr AttrType specType(std::string_view word) {
-  if (word.starts_with("enum(")) return AttrType::Enum;
-  constexpr std::pair<std::string_view, AttrType> kTypes[] = {
-      {"int", AttrType::Int},         {"float", AttrType::Float},     {"bool", AttrType::Bool},
-      {"str", AttrType::Str},         {"dtype", AttrType::DType},     {"shape", AttrType::Ints},
-      {"ints", AttrType::Ints},       {"floats", AttrType::Floats},   {"axes", AttrType::Axes},
-      {"group", AttrType::Group},     {"graph", AttrType::Graph},     {"values", AttrType::Values},
-      {"resource", AttrType::Resource}, {"num_or_tensor", AttrType::Float},
-  };
-  for (auto& [w, t] : kTypes)
-    if (w == word) return t;
-  throw "ops.def: unknown attribute type";
-}
-
-// Calls f(index, entry) for each top-level comma-separated entry of a spec.
-template <class F>
-constexpr void forEachEntry(std::string_view spec, F f) {
-  int depth = 0, index = 0;
-  bool inString = false;
-  size_t start = 0;
-  for (size_t i = 0; i <= spec.size(); ++i) {
-    const char c = i < spec.size() ? spec[i] : ',';
-    if (inString) {
-      if (c == '"') inString = false;
-      continue;
-    }
-    if (c == '"') inString = true;
-    else if (c == '[' || c == '(') ++depth;
-    else if (c == ']' || c == ')') --depth;
-    else if (c == ',' && depth == 0) {
-      std::string_view entry = trimSpaces(spec.substr(start, i - start));
-      if (!entry.empty()) f(index++, entry);
-      start = i + 1;
-    }
-  }
-}
-
-constexpr AttrDecl findDecl(std::string_view spec, std::string_view name) {
-  AttrDecl found;
-  forEachEntry(spec, [&](int index, std::string_view entry) {
-    const size_t colon = entry.find(':');
-    if (colon == std::string_view::npos || trimSpaces(entry.substr(0, colon)) != name) return;
-    std::string_view rest = trimSpaces(entry.substr(colon + 1));
-    found.index = index;
-    found.presence = AttrPresence::Required;
-    if (size_t eq = rest.find('='); eq != std::string_view::npos) {
-      rest = trimSpaces(rest.substr(0, eq));
-      found.presence = AttrPresence::Defaulted;
-    } else if (!rest.empty() && rest.back() == '?') {
-      rest = trimSpaces(rest.substr(0, rest.size() - 1));
-      found.presence = AttrPresence::Optional;
-    }
-    found.type = specType(rest);
-  });
-  return found;
-}
+using attrspec::forEachEntry;
+using attrspec::trimSpaces;
 
 constexpr AttrDecl declOf(OpCode code, std::string_view name) {
-  return findDecl(table::kAttrSpec[static_cast<size_t>(code)], name);
+  const std::span<const attrspec::Entry> entries = attrspec::rowEntries(code);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const attrspec::Entry& e = entries[i];
+    if (e.name != name) continue;
+    if (e.error) throw "ops.def: malformed attribute spec";  // not a constant expression: a build error
+    return AttrDecl{static_cast<int>(i), e.type, e.presence, e.enumType.value_or(EnumId{})};
+  }
+  return AttrDecl{};
 }
 
 // ---- scopes: sets of ops.def rows -------------------------------------------
@@ -178,11 +123,12 @@ consteval OpSet inferRule(std::string_view rule) {
     if (table::kInfer[i] == rule) s.add(i);
   return s;
 }
-// The rows whose Kernel column is `family` (the ops one VM preparer serves).
+// The rows whose Kernel column is `family` or `family(Fn)` (the ops one VM
+// preparer serves).
 consteval OpSet kernelFamily(std::string_view family) {
   OpSet s;
   for (size_t i = 0; i < std::size(table::kKernel); ++i)
-    if (table::kKernel[i] == family) s.add(i);
+    if (table::kKernel[i].substr(0, table::kKernel[i].find('(')) == family) s.add(i);
   return s;
 }
 
@@ -192,6 +138,7 @@ struct ScopedDecl {
   bool oneType = true;    // every declaring row agrees on the type
   bool always = true;     // every row of the scope has a value (required or defaulted)
   AttrType type = AttrType::Int;
+  EnumId enumType{};      // when type is Enum
 };
 constexpr ScopedDecl scopedDecl(const OpSet& s, std::string_view name) {
   ScopedDecl r;
@@ -200,9 +147,10 @@ constexpr ScopedDecl scopedDecl(const OpSet& s, std::string_view name) {
     const AttrDecl d = declOf(static_cast<OpCode>(i), name);
     if (d.index < 0 || d.presence == AttrPresence::Optional) r.always = false;
     if (d.index < 0) continue;
-    if (r.declared && d.type != r.type) r.oneType = false;
+    if (r.declared && (d.type != r.type || d.enumType != r.enumType)) r.oneType = false;
     r.declared = true;
     r.type = d.type;
+    r.enumType = d.enumType;
   }
   return r;
 }
@@ -216,12 +164,11 @@ struct AxesValue {
 };
 
 namespace detail {
-template <AttrType T> struct ValueOf;
+template <AttrType T> struct ValueOf;  // Enum: Typed below
 template <> struct ValueOf<AttrType::Int> { using type = int64_t; };
 template <> struct ValueOf<AttrType::Float> { using type = double; };
 template <> struct ValueOf<AttrType::Bool> { using type = bool; };
 template <> struct ValueOf<AttrType::Str> { using type = std::string_view; };
-template <> struct ValueOf<AttrType::Enum> { using type = std::string_view; };
 template <> struct ValueOf<AttrType::DType> { using type = DType; };
 template <> struct ValueOf<AttrType::Ints> { using type = std::vector<int64_t>; };
 template <> struct ValueOf<AttrType::Floats> { using type = std::vector<double>; };
@@ -243,13 +190,29 @@ DType asDType(const Attr& a);
 std::vector<int64_t> asInts(const Attr& a);
 std::vector<double> asFloats(const Attr& a);
 AxesValue asAxes(const Attr& a);
+// An enum attribute's enumerator (the first for a word not of its type: an unverified op).
+template <class E>
+E asEnum(const Attr& a) {
+  return parseEnum<E>(asWord(a)).value_or(E{});
+}
 
-template <AttrType T>
-typename ValueOf<T>::type convert(const Attr& a) {
-  if constexpr (T == AttrType::Int) return asInt(a);
+// The C++ type of spec type T (enum type E when T is Enum).
+template <AttrType T, EnumId E>
+struct Typed {
+  using type = typename ValueOf<T>::type;
+};
+template <EnumId E>
+struct Typed<AttrType::Enum, E> {
+  using type = typename EnumType<E>::type;
+};
+
+template <AttrType T, EnumId E>
+typename Typed<T, E>::type convert(const Attr& a) {
+  if constexpr (T == AttrType::Enum) return asEnum<typename Typed<T, E>::type>(a);
+  else if constexpr (T == AttrType::Int) return asInt(a);
   else if constexpr (T == AttrType::Float) return asFloat(a);
   else if constexpr (T == AttrType::Bool) return asBool(a);
-  else if constexpr (T == AttrType::Str || T == AttrType::Enum || T == AttrType::Resource) return asWord(a);
+  else if constexpr (T == AttrType::Str || T == AttrType::Resource) return asWord(a);
   else if constexpr (T == AttrType::DType) return asDType(a);
   else if constexpr (T == AttrType::Ints) return asInts(a);
   else if constexpr (T == AttrType::Floats) return asFloats(a);
@@ -277,12 +240,12 @@ class View {
     constexpr ScopedDecl d = scopedDecl(Scope, N.view());
     static_assert(d.declared, "no ops.def row of this scope declares the attribute (misspelt?)");
     static_assert(d.oneType, "ops.def rows of this scope give the attribute different types: narrow the scope");
-    using T = typename detail::ValueOf<d.type>::type;
+    using T = typename detail::Typed<d.type, d.enumType>::type;
     const Attr* a = detail::lookup(code_, attrs_, N.view());
     if constexpr (d.always || std::is_pointer_v<T>) {
-      return a ? detail::convert<d.type>(*a) : T{};  // a pointer: nullptr when absent
+      return a ? detail::convert<d.type, d.enumType>(*a) : T{};  // a pointer: nullptr when absent
     } else {
-      return a ? std::optional<T>(detail::convert<d.type>(*a)) : std::nullopt;
+      return a ? std::optional<T>(detail::convert<d.type, d.enumType>(*a)) : std::nullopt;
     }
   }
   // Where attribute `N` was written, else the op's location (for diagnostics).

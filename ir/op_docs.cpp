@@ -247,7 +247,10 @@ std::vector<AttrText> attrTexts(const OpInfo& info) {
     } else {
       a.type = rest;
     }
-    if (a.type.starts_with("enum(")) a.type = a.type.substr(5, a.type.size() - 6);
+    if (a.type.starts_with("enum(")) {  // its words (ir/op_enums.def), as `a|b|c`
+      a.type.clear();
+      for (const std::string& word : info.findAttr(a.name)->enumValues) a.type += (a.type.empty() ? "" : "|") + word;
+    }
     if (a.type == "group") a.type = "(stride, group_size)";  // how a grouping is written (ir/grouping.h)
     out.push_back(std::move(a));
   }

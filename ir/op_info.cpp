@@ -1,5 +1,7 @@
-// The op table built from ir/ops.def, with each row's attribute spec parsed
-// once at start-up. A malformed spec is a programmer error: we abort with a
+// The op table built from ir/ops.def. Each row's attribute spec is read by the
+// grammar of ir/attr_spec.h (the one the compile-time accessors use; a malformed
+// spec fails the static_assert below); its default texts become values here,
+// once, at start-up. A bad default is a programmer error: we abort with a
 // message naming the row, and tests/unit/infer_test.cpp walks every row.
 #include "ir/op_info.h"
 
@@ -9,6 +11,8 @@
 #include <cstdlib>
 #include <limits>
 #include <unordered_map>
+
+#include "ir/attr_spec.h"
 
 namespace pir {
 
@@ -122,59 +126,31 @@ Attr parseDefault(std::string_view op, std::string_view spec, AttrSpec& a, std::
   }
 }
 
-std::vector<AttrSpec> parseSpec(std::string_view op, std::string_view spec) {
+// Builds a row's AttrSpecs from its entries as ir/attr_spec.h read them at
+// compile time (checked below), converting each default text into its value.
+std::vector<AttrSpec> attrSpecs(std::string_view op, std::string_view spec, std::span<const attrspec::Entry> entries) {
   std::vector<AttrSpec> out;
-  for (std::string_view part : splitTopLevel(spec)) {
-    if (part.empty()) specError(op, spec, "empty entry");
-    size_t colon = part.find(':');
-    if (colon == std::string_view::npos || colon == 0) specError(op, spec, "entry without 'name:type'");
+  for (const attrspec::Entry& e : entries) {
     AttrSpec a;
-    a.name = std::string(trim(part.substr(0, colon)));
-    std::string_view rest = trim(part.substr(colon + 1));
-    std::string_view defaultText;
-    a.presence = AttrPresence::Required;
-    size_t eq = rest.find('=');
-    if (eq != std::string_view::npos) {
-      defaultText = trim(rest.substr(eq + 1));
-      rest = trim(rest.substr(0, eq));
-      a.presence = AttrPresence::Defaulted;
-    } else if (!rest.empty() && rest.back() == '?') {
-      rest = trim(rest.substr(0, rest.size() - 1));
-      a.presence = AttrPresence::Optional;
-    }
-    static const std::pair<std::string_view, AttrType> kTypes[] = {
-        {"int", AttrType::Int},         {"float", AttrType::Float},         {"bool", AttrType::Bool},
-        {"str", AttrType::Str},         {"dtype", AttrType::DType},         {"shape", AttrType::Ints},
-        {"ints", AttrType::Ints},       {"floats", AttrType::Floats},       {"axes", AttrType::Axes},
-        {"group", AttrType::Group},     {"graph", AttrType::Graph},         {"values", AttrType::Values},
-        {"resource", AttrType::Resource}, {"num_or_tensor", AttrType::Float},
-    };
-    bool known = false;
-    if (rest.starts_with("enum(") && rest.ends_with(")")) {
-      a.type = AttrType::Enum;
-      std::string_view body = rest.substr(5, rest.size() - 6);
-      size_t start = 0;
-      for (size_t i = 0; i <= body.size(); ++i) {
-        if (i == body.size() || body[i] == '|') {
-          std::string_view v = trim(body.substr(start, i - start));
-          if (v.empty()) specError(op, spec, "empty enum value");
-          a.enumValues.emplace_back(v);
-          start = i + 1;
-        }
-      }
-      known = true;
-    } else {
-      for (auto& [word, type] : kTypes)
-        if (word == rest) a.type = type, known = true;
-    }
-    if (!known) specError(op, spec, "unknown type '" + std::string(rest) + "'");
-    for (auto& prev : out)
-      if (prev.name == a.name) specError(op, spec, "duplicate attribute '" + a.name + "'");
-    if (a.presence == AttrPresence::Defaulted) a.defaultValue = parseDefault(op, spec, a, defaultText);
+    a.name = std::string(e.name);
+    a.type = e.type;
+    a.presence = e.presence;
+    a.enumType = e.enumType;
+    if (e.enumType)
+      for (std::string_view word : enumDesc(*e.enumType).words) a.enumValues.emplace_back(word);
+    if (a.presence == AttrPresence::Defaulted) a.defaultValue = parseDefault(op, spec, a, e.defaultText);
     out.push_back(std::move(a));
   }
   return out;
 }
+
+// Every spec of the table reads without error (so attrSpecs never meets a bad entry).
+consteval bool everySpecReads() {
+  for (std::string_view s : attrspec::kRowSpecs)
+    if (attrspec::specError(s)) return false;
+  return !attrspec::specError(attrspec::kPlacementSpec);
+}
+static_assert(everySpecReads(), "ir/ops.def: a malformed attribute spec (attrspec::specError names the fault)");
 
 [[noreturn]] void operandsError(std::string_view op, std::string_view text, const std::string& why) {
   std::fprintf(stderr, "pir: internal error: ops.def row '%.*s': bad operands \"%.*s\": %s\n",
@@ -261,7 +237,7 @@ struct OpTable {
     info.attrSpecText = attrSpec;
     info.grad = grad;
     info.flags = flags;
-    info.attrs = parseSpec(name, attrSpec);
+    info.attrs = attrSpecs(name, attrSpec, attrspec::rowEntries(code));
     info.inferRule = inferRule;
     info.costClass = costClass;
     parseOperands(info, operandText);
@@ -321,7 +297,7 @@ std::span<const OpAlias> opAliases() {
 }
 
 const std::vector<AttrSpec>& placementAttrs() {
-  static const std::vector<AttrSpec> specs = parseSpec("<placement>", "ipu:int?, tile_set:enum(compute|io)=compute, tile:int?, tiles:ints?");
+  static const std::vector<AttrSpec> specs = attrSpecs("<placement>", attrspec::kPlacementSpec, attrspec::kPlacementEntries);
   return specs;
 }
 

@@ -9,6 +9,7 @@
 
 #include "ir/attr.h"
 #include "ir/dtype.h"
+#include "ir/op_enums.h"
 
 namespace pir {
 
@@ -73,7 +74,7 @@ enum class AttrType : uint8_t {
   Graph,     // @name
   Values,    // a list of %names
   Resource,  // $name
-  Enum,      // one of the words in `enumValues` (separated by '|')
+  Enum,      // one of the words of an ir/op_enums.def type (`enum(CollectiveOp)`)
 };
 
 enum class AttrPresence : uint8_t { Required, Optional, Defaulted };
@@ -82,7 +83,8 @@ struct AttrSpec {
   std::string name;
   AttrType type;
   AttrPresence presence;
-  std::vector<std::string> enumValues;
+  std::optional<EnumId> enumType;       // when Enum
+  std::vector<std::string> enumValues;  // when Enum: its words, in order
   Attr defaultValue;  // when Defaulted
 };
 

@@ -33,6 +33,11 @@
 
 namespace pir {
 
+namespace build {
+template <OpCode Code>
+class Attrs;  // ir/op_build.h
+}  // namespace build
+
 // A value map for cloning (MLIR IRMapping): source value -> clone.
 class IRMapping {
  public:
@@ -135,6 +140,19 @@ class OpBuilder {
   // The single result of a one-result op.
   Value* create1(OpCode code, std::vector<Operand> operands, AttrDict attrs = {}, std::string name = {});
   Value* create1(OpCode code, std::initializer_list<Value*> operands, AttrDict attrs = {}, std::string name = {});
+  // The same with typed attributes (ir/op_build.h): b.create1({x}, build::Sum{}.axis(0)).
+  template <OpCode Code>
+  Op* create(std::vector<Operand> operands, build::Attrs<Code> attrs, std::vector<std::string> names = {}) {
+    return create(Code, std::move(operands), std::move(attrs).dict(), std::move(names));
+  }
+  template <OpCode Code>
+  Value* create1(std::vector<Operand> operands, build::Attrs<Code> attrs, std::string name = {}) {
+    return create1(Code, std::move(operands), std::move(attrs).dict(), std::move(name));
+  }
+  template <OpCode Code>
+  Value* create1(std::initializer_list<Value*> operands, build::Attrs<Code> attrs, std::string name = {}) {
+    return create1(Code, operands, std::move(attrs).dict(), std::move(name));
+  }
   // call / repeat of `callee` with `args`; conditional: `cond` then two callees.
   Op* createCall(Graph& callee, std::vector<Operand> args, std::vector<std::string> names = {});
   Op* createRepeat(Graph& body, std::vector<Operand> args, int64_t count, std::vector<std::string> names = {});

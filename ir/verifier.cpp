@@ -74,11 +74,7 @@ bool attrMatches(const AttrSpec& s, const Attr& a) {
         if (item.kind != Attr::Kind::Value) return false;
       return true;
     case AttrType::Resource: return a.kind == Attr::Kind::Resource;
-    case AttrType::Enum:
-      if (a.kind != Attr::Kind::Word) return false;
-      for (auto& v : s.enumValues)
-        if (v == a.s) return true;
-      return false;
+    case AttrType::Enum: return a.kind == Attr::Kind::Word && s.enumType && enumIndex(*s.enumType, a.s);
   }
   return false;
 }

@@ -61,7 +61,7 @@ std::string noGradientMessage(const Op& op) {
   if (op.code == OpCode::Repeat) return "repeat has no gradient (as in PopXL)";
   // The differentiable collectives have a gradient for some reductions only (ad::hasGradient).
   if (op.code == OpCode::AllReduce || op.code == OpCode::ReduceScatter)
-    return name + " {op = " + std::string(pir::attrs::View<pir::attrs::ops(OpCode::AllReduce, OpCode::ReduceScatter)>{op}.op()) +
+    return name + " {op = " + std::string(enumWord(pir::attrs::View<pir::attrs::ops(OpCode::AllReduce, OpCode::ReduceScatter)>{op}.op())) +
            "} has no gradient";
   return name + " has no gradient";
 }

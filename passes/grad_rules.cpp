@@ -18,29 +18,13 @@
 
 #include "ir/infer.h"
 #include "ir/op_attrs.h"
+#include "ir/window.h"
 
 namespace pir::ad {
 
 // ---- context helpers -------------------------------------------------------------
 
-Attr intsAttrValue(const std::vector<int64_t>& v) {
-  std::vector<Attr> items;
-  items.reserve(v.size());
-  for (int64_t x : v) items.push_back(Attr::integer(x));
-  return Attr::list(std::move(items));
-}
-
-AttrDict attrs(std::initializer_list<std::pair<const char*, Attr>> kv) {
-  AttrDict d;
-  for (auto& [k, v] : kv) d.set(k, v);
-  return d;
-}
-
 namespace {
-Attr ints(const std::vector<int64_t>& v) { return intsAttrValue(v); }
-Attr integer(int64_t v) { return Attr::integer(v); }
-Attr dtypeWord(DType t) { return Attr::word(std::string(dtypeName(t))); }
-
 Operand literal(double v) {
   auto lit = std::make_shared<Literal>();
   lit->kind = Literal::Kind::Data;
@@ -65,26 +49,22 @@ Value* GradContext::gradOrZeros(size_t k) {
   return g ? g : zeros(outType(k));
 }
 
-Value* GradContext::emit(OpCode code, std::vector<Operand> operands, AttrDict a) {
-  return b.create1(code, std::move(operands), std::move(a));
-}
-Value* GradContext::emit(OpCode code, std::initializer_list<Value*> operands, AttrDict a) {
+Value* GradContext::emit(OpCode code, std::vector<Operand> operands) { return b.create1(code, std::move(operands)); }
+Value* GradContext::emit(OpCode code, std::initializer_list<Value*> operands) {
   std::vector<Operand> ops;
   for (Value* v : operands) ops.push_back(val(v));
-  return emit(code, std::move(ops), std::move(a));
+  return emit(code, std::move(ops));
 }
-Value* GradContext::emitLit(OpCode code, Value* x, double v, AttrDict a) {
-  return emit(code, {val(x), literal(v)}, std::move(a));
-}
+Value* GradContext::emitLit(OpCode code, Value* x, double v) { return emit(code, {val(x), literal(v)}); }
 Value* GradContext::zeros(const TensorType& t) { return b.constant(t, {0.0}); }
 Value* GradContext::scalar(DType dtype, double v) { return b.scalarConstant(dtype, v); }
 Value* GradContext::cast(Value* v, DType dtype) {
   if (v->type.dtype == dtype) return v;
-  return emit(OpCode::Cast, {v}, attrs({{"dtype", dtypeWord(dtype)}}));
+  return emit({v}, build::Cast{}.dtype(dtype));
 }
 Value* GradContext::reshape(Value* v, const Shape& shape) {
   if (v->type.shape == shape) return v;
-  return emit(OpCode::Reshape, {v}, attrs({{"shape", ints(shape)}}));
+  return emit({v}, build::Reshape{}.shape(shape));
 }
 
 Value* GradContext::sumTo(Value* g, const Shape& target) {
@@ -95,7 +75,7 @@ Value* GradContext::sumTo(Value* g, const Shape& target) {
   for (size_t i = 0; i < s.size(); ++i)
     if (i < off || (target[i - off] == 1 && s[i] != 1)) axes.push_back(static_cast<int64_t>(i));
   Value* r = g;
-  if (!axes.empty()) r = emit(OpCode::Sum, {g}, attrs({{"axis", ints(axes)}}));
+  if (!axes.empty()) r = emit({g}, build::Sum{}.axis(axes));
   return reshape(r, target);
 }
 
@@ -104,7 +84,7 @@ Value* GradContext::expandReduced(Value* g, const std::vector<bool>& reduced, co
   for (size_t i = 0; i < shape.size(); ++i)
     if (reduced[i]) kept[i] = 1;
   Value* r = reshape(g, kept);
-  if (kept != shape) r = emit(OpCode::Broadcast, {r}, attrs({{"shape", ints(shape)}}));
+  if (kept != shape) r = emit({r}, build::Broadcast{}.shape(shape));
   return r;
 }
 
@@ -133,10 +113,10 @@ Value* spread(GradContext& c, Value* v, int64_t axis, const std::vector<int64_t>
   if (identity) return v;
   slab[static_cast<size_t>(axis)] = 1;
   Value* z = c.zeros(TensorType{v->type.dtype, slab});
-  Value* padded = c.emit(OpCode::Concat, {v, z}, attrs({{"axis", integer(axis)}}));
+  Value* padded = c.emit({v, z}, build::Concat{}.axis(axis));
   std::vector<double> idx(index.begin(), index.end());
   Value* ic = c.b.constant(TensorType{DType::I32, {static_cast<int64_t>(index.size())}}, std::move(idx));
-  return c.emit(OpCode::Gather, {padded, ic}, attrs({{"axis", integer(axis)}}));
+  return c.emit({padded, ic}, build::Gather{}.axis(axis));
 }
 
 // The inverse of a strided selection along one axis: `v` holds, at position j,
@@ -177,7 +157,7 @@ bool isIdentityPerm(const std::vector<int64_t>& p) {
 }
 Value* transpose(GradContext& c, Value* v, const std::vector<int64_t>& perm) {
   if (isIdentityPerm(perm)) return v;
-  return c.emit(OpCode::Transpose, {v}, attrs({{"perm", ints(perm)}}));
+  return c.emit({v}, build::Transpose{}.perm(perm));
 }
 
 // A 0/1 mask (dtype of x) of the first element, in row-major order over the
@@ -194,7 +174,7 @@ Value* firstHit(GradContext& c, Value* hit, const std::vector<bool>& reduced, DT
     else r *= shape[i];
   flat.push_back(r);
   Value* f = c.reshape(h, flat);
-  Value* cum = c.emit(OpCode::CumSum, {f}, attrs({{"axis", integer(static_cast<int64_t>(flat.size()) - 1)}}));
+  Value* cum = c.emit({f}, build::CumSum{}.axis(static_cast<int64_t>(flat.size()) - 1));
   Value* once = maskOf(c, c.emitLit(OpCode::Equal, cum, 1), dtype);
   Value* first = c.emit(OpCode::Mul, {f, once});
   return transpose(c, c.reshape(first, moved), inversePerm(perm));
@@ -207,6 +187,18 @@ void unaryGive(GradContext& c, Value* d) { c.give(0, d); }
 }  // namespace
 
 #define RULE(Id) void grad##Id(GradContext& c)
+
+// Which operands of a differentiable row carry a gradient: every one, unless
+// the row's rule says otherwise beside it (GRAD_OPERANDS(Fmod, i == 0)).
+template <OpCode>
+struct GradOperands {
+  static constexpr bool carries(size_t) { return true; }
+};
+#define GRAD_OPERANDS(Id, carriesOperandI)                                     \
+  template <>                                                                  \
+  struct GradOperands<OpCode::Id> {                                            \
+    static constexpr bool carries([[maybe_unused]] size_t i) { return carriesOperandI; } \
+  };
 
 RULE(Abs) {
   Value* g = c.grad(0);
@@ -302,7 +294,7 @@ RULE(Clip) {
   unaryGive(c, mulBy(c, c.grad(0), maskOf(c, inside, x->type.dtype)));
 }
 RULE(PrintTensor) {
-  Value* g = c.emit(OpCode::PrintTensor, {c.grad(0)}, attrs({{"title", Attr::string(std::string(pir::attrs::PrintTensor{c.op}.title()) + "_gradient")}}));
+  Value* g = c.emit({c.grad(0)}, build::PrintTensor{}.title(std::string(pir::attrs::PrintTensor{c.op}.title()) + "_gradient"));
   unaryGive(c, g);
 }
 
@@ -346,6 +338,7 @@ RULE(Pow) {
     giveSummed(c, 1, c.emit(OpCode::Mul, {c.emit(OpCode::Mul, {g, c.out(0)}), lx}));
   }
 }
+GRAD_OPERANDS(Fmod, i == 0)  // y: a step function of y, no gradient taken
 RULE(Fmod) { giveSummed(c, 0, c.grad(0)); }
 
 // maximum/minimum: operand k gets the gradient where it is the first operand
@@ -378,6 +371,7 @@ void extremeGrad(GradContext& c, OpCode strictlyBetter, OpCode pairwise) {
 }
 RULE(Maximum) { extremeGrad(c, OpCode::Greater, OpCode::Maximum); }
 RULE(Minimum) { extremeGrad(c, OpCode::Less, OpCode::Minimum); }
+GRAD_OPERANDS(Where, i != 0)  // the condition
 RULE(Where) {
   Value* g = c.grad(0);
   Value* cond = c.inValue(0);
@@ -422,11 +416,10 @@ RULE(Prod) {
   std::vector<int64_t> axes;
   for (size_t i = 0; i < s.size(); ++i)
     if (reduced[i]) axes.push_back(static_cast<int64_t>(i));
-  AttrDict keep = attrs({{"axis", ints(axes)}, {"keepdims", Attr::boolean(true)}});
   Value* isZero = maskOf(c, c.emitLit(OpCode::Equal, x, 0), dt);
   Value* xNonZero = c.emit(OpCode::Add, {x, isZero});  // zeros replaced by ones
-  Value* pNonZero = c.emit(OpCode::Prod, {val(xNonZero)}, keep);
-  Value* zeros = c.emit(OpCode::Sum, {val(isZero)}, keep);
+  Value* pNonZero = c.emit({xNonZero}, build::Prod{}.axis(axes).keepdims(true));
+  Value* zeros = c.emit({isZero}, build::Sum{}.axis(axes).keepdims(true));
   Value* noZero = maskOf(c, c.emitLit(OpCode::Equal, zeros, 0), dt);
   Value* oneZero = maskOf(c, c.emitLit(OpCode::Equal, zeros, 1), dt);
   Value* atNonZero = c.emit(OpCode::Div, {c.emit(OpCode::Mul, {pNonZero, noZero}), xNonZero});
@@ -483,7 +476,7 @@ RULE(CumSum) {
   std::vector<int64_t> rev(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) rev[static_cast<size_t>(i)] = n - 1 - i;
   Value* r = spread(c, g, axis, rev);
-  Value* s = c.emit(OpCode::CumSum, {r}, attrs({{"axis", integer(axis)}}));
+  Value* s = c.emit({r}, build::CumSum{}.axis(axis));
   c.give(0, spread(c, s, axis, rev));
 }
 RULE(TopK) {
@@ -492,22 +485,23 @@ RULE(TopK) {
   const size_t rank = c.inType(0).shape.size();
   const int64_t axis = c.normAxis(pir::attrs::TopK{c.op}.axis(), rank);
   Value* z = c.zeros(c.inType(0));
-  c.give(0, c.emit(OpCode::Scatter, {z, c.out(1), g}, attrs({{"axis", integer(axis)}})));
+  c.give(0, c.emit({z, c.out(1), g}, build::Scatter{}.axis(axis)));
 }
 RULE(Softmax) {
   const int64_t axis = pir::attrs::Softmax{c.op}.axis();
   Value* y = c.out(0);
   Value* gy = c.emit(OpCode::Mul, {c.grad(0), y});
-  Value* s = c.emit(OpCode::Sum, {gy}, attrs({{"axis", integer(axis)}, {"keepdims", Attr::boolean(true)}}));
+  Value* s = c.emit({gy}, build::Sum{}.axis(axis).keepdims(true));
   c.give(0, c.emit(OpCode::Sub, {gy, c.emit(OpCode::Mul, {y, s})}));
 }
 RULE(LogSoftmax) {
   const int64_t axis = pir::attrs::LogSoftmax{c.op}.axis();
   Value* g = c.grad(0);
-  Value* s = c.emit(OpCode::Sum, {g}, attrs({{"axis", integer(axis)}, {"keepdims", Attr::boolean(true)}}));
+  Value* s = c.emit({g}, build::Sum{}.axis(axis).keepdims(true));
   Value* p = c.emit(OpCode::Exp, {c.out(0)});
   c.give(0, c.emit(OpCode::Sub, {g, c.emit(OpCode::Mul, {p, s})}));
 }
+GRAD_OPERANDS(NllLoss, i == 0)  // the labels
 RULE(NllLoss) {
   // loss_r = -p[r, t_r] (log_prob) or -log p[r, t_r], for rows whose label is
   // not ignored; mean divides by the number of such rows.
@@ -517,26 +511,26 @@ RULE(NllLoss) {
   Value* labels = c.inValue(1);
   Value* g = c.grad(0);
   const pir::attrs::NllLoss attr{c.op};
-  const std::string_view reduction = attr.reduction();
+  const LossReduction reduction = attr.reduction();
   Value* keep = nullptr;  // 0/1 per row (labels' shape), when ignore_index is given
   if (const std::optional<int64_t> ignore = attr.ignore_index())
     keep = maskOf(c, c.emitLit(OpCode::NotEqual, labels, static_cast<double>(*ignore)), dt);
   Value* rowWeight;  // labels' shape
-  if (reduction == "none") {
+  if (reduction == LossReduction::None) {
     rowWeight = keep ? c.emit(OpCode::Mul, {g, keep}) : g;
   } else {
     Value* scale = g;
-    if (reduction == "mean") {
+    if (reduction == LossReduction::Mean) {
       Value* count = keep ? c.emit(OpCode::Sum, {keep}) : c.scalar(dt, static_cast<double>(numElements(c.inType(1).shape)));
       scale = c.emit(OpCode::Div, {g, count});
     }
     rowWeight = keep ? c.emit(OpCode::Mul, {keep, scale})
-                     : c.emit(OpCode::Broadcast, {scale}, attrs({{"shape", ints(c.inType(1).shape)}}));
+                     : c.emit({scale}, build::Broadcast{}.shape(c.inType(1).shape));
   }
   Shape column = c.inType(1).shape;
   column.push_back(1);
   Value* w = c.reshape(rowWeight, column);
-  Value* onehot = c.emit(OpCode::OneHot, {labels}, attrs({{"num_classes", integer(classes)}, {"dtype", dtypeWord(dt)}}));
+  Value* onehot = c.emit({labels}, build::OneHot{}.num_classes(classes).dtype(dt));
   Value* d = c.emit(OpCode::Mul, {onehot, w});
   if (!attr.log_prob()) d = c.emit(OpCode::Div, {d, c.inValue(0)});
   c.give(0, c.emit(OpCode::Neg, {d}));
@@ -551,18 +545,18 @@ struct Normalised {
 };
 Normalised normalise(GradContext& c, Value* x, double eps) {
   const int64_t last = static_cast<int64_t>(x->type.shape.size()) - 1;
-  AttrDict keep = attrs({{"axis", integer(last)}, {"keepdims", Attr::boolean(true)}});
-  Value* mean = c.emit(OpCode::Mean, {val(x)}, keep);
+  const auto keep = build::Mean{}.axis(last).keepdims(true);
+  Value* mean = c.emit({x}, keep);
   Value* d = c.emit(OpCode::Sub, {x, mean});
-  Value* var = c.emit(OpCode::Mean, {val(c.emit(OpCode::Mul, {d, d}))}, keep);
+  Value* var = c.emit({c.emit(OpCode::Mul, {d, d})}, keep);
   Value* rstd = c.emit(OpCode::Rsqrt, {c.emitLit(OpCode::Add, var, eps)});
   return {c.emit(OpCode::Mul, {d, rstd}), rstd};
 }
 Value* normaliseBackward(GradContext& c, const Normalised& n, Value* dxhat) {
   const int64_t last = static_cast<int64_t>(dxhat->type.shape.size()) - 1;
-  AttrDict keep = attrs({{"axis", integer(last)}, {"keepdims", Attr::boolean(true)}});
-  Value* m1 = c.emit(OpCode::Mean, {val(dxhat)}, keep);
-  Value* m2 = c.emit(OpCode::Mean, {val(c.emit(OpCode::Mul, {dxhat, n.xhat}))}, keep);
+  const auto keep = build::Mean{}.axis(last).keepdims(true);
+  Value* m1 = c.emit({dxhat}, keep);
+  Value* m2 = c.emit({c.emit(OpCode::Mul, {dxhat, n.xhat})}, keep);
   Value* inner = c.emit(OpCode::Sub, {c.emit(OpCode::Sub, {dxhat, m1}), c.emit(OpCode::Mul, {n.xhat, m2})});
   return c.emit(OpCode::Mul, {inner, n.rstd});
 }
@@ -582,8 +576,8 @@ std::vector<int64_t> allBut(size_t rank, size_t keep) {
 
 RULE(LayerNorm) {
   // One layer_norm_grad gives all three; beta does not enter it.
-  Op* grads = c.b.create(OpCode::LayerNormGrad, {val(c.inValue(0)), val(c.inValue(1)), val(c.grad(0))},
-                         attrs({{"epsilon", Attr::real(pir::attrs::LayerNorm{c.op}.epsilon())}}));
+  Op* grads = c.b.create({val(c.inValue(0)), val(c.inValue(1)), val(c.grad(0))},
+                         build::LayerNormGrad{}.epsilon(pir::attrs::LayerNorm{c.op}.epsilon()));
   for (size_t i = 0; i < 3; ++i)
     if (c.wants(i)) c.give(i, grads->results[i]);
 }
@@ -598,14 +592,15 @@ RULE(GroupNorm) {
   Normalised n = normalise(c, c.reshape(x, {s[0], groups, rest}), attr.epsilon());
   Value* xhat = c.reshape(n.xhat, s);
   std::vector<int64_t> others = allBut(rank, 1);
-  if (c.wants(2)) c.give(2, c.emit(OpCode::Sum, {g}, attrs({{"axis", ints(others)}})));
-  if (c.wants(1)) c.give(1, c.emit(OpCode::Sum, {c.emit(OpCode::Mul, {g, xhat})}, attrs({{"axis", ints(others)}})));
+  if (c.wants(2)) c.give(2, c.emit({g}, build::Sum{}.axis(others)));
+  if (c.wants(1)) c.give(1, c.emit({c.emit(OpCode::Mul, {g, xhat})}, build::Sum{}.axis(others)));
   if (c.wants(0)) {
     Value* dxhat = c.emit(OpCode::Mul, {g, channelColumn(c, c.inValue(1), rank)});
     Value* dx = normaliseBackward(c, n, c.reshape(dxhat, {s[0], groups, rest}));
     c.give(0, c.reshape(dx, s));
   }
 }
+GRAD_OPERANDS(BatchNormInference, i == 0)  // the statistics
 RULE(BatchNormInference) {
   Value* g = c.grad(0);
   const size_t rank = g->type.shape.size();
@@ -647,86 +642,58 @@ RULE(MatMul) {
 }
 
 namespace {
-struct Geometry {
-  size_t nd = 0;
-  std::vector<int64_t> in, out, kernel, stride, dilation, padBegin, padEnd;
-};
-// conv's and the pools' attributes.
-using WindowAttrs = pir::attrs::View<pir::attrs::ops(OpCode::Conv, OpCode::AveragePool, OpCode::MaxPool)>;
-template <pir::attrs::Name Key>
-std::vector<int64_t> spatialOr(GradContext& c, size_t count, std::vector<int64_t> fallback) {
-  std::vector<int64_t> v = WindowAttrs{c.op}.get<Key>().value_or(std::vector<int64_t>{});
-  if (v.empty()) return fallback;
-  if (v.size() == 1 && count > 1) v.assign(count, v[0]);
-  return v;
-}
-Geometry geometry(GradContext& c, const Shape& kernelSpatial, bool pool) {
-  Geometry geo;
-  const Shape& xs = c.inType(0).shape;
-  const Shape& ys = c.outType(0).shape;
-  geo.nd = xs.size() - 2;
-  geo.in.assign(xs.begin() + 2, xs.end());
-  geo.out.assign(ys.begin() + 2, ys.end());
-  geo.kernel = kernelSpatial;
-  geo.stride = spatialOr<"stride">(c, geo.nd, pool ? geo.kernel : std::vector<int64_t>(geo.nd, 1));
-  geo.dilation = pool ? std::vector<int64_t>(geo.nd, 1) : spatialOr<"dilation">(c, geo.nd, std::vector<int64_t>(geo.nd, 1));
-  std::vector<int64_t> pad = spatialOr<"padding">(c, 2 * geo.nd, std::vector<int64_t>(2 * geo.nd, 0));
-  geo.padBegin.assign(pad.begin(), pad.begin() + static_cast<ptrdiff_t>(geo.nd));
-  geo.padEnd.assign(pad.begin() + static_cast<ptrdiff_t>(geo.nd), pad.end());
-  return geo;
-}
 Value* sliceAxes(GradContext& c, Value* v, const std::vector<int64_t>& start, const std::vector<int64_t>& stop,
                  const std::vector<int64_t>& step, const std::vector<int64_t>& axes) {
-  return c.emit(OpCode::Slice, {v}, attrs({{"start", ints(start)}, {"stop", ints(stop)}, {"step", ints(step)}, {"axes", ints(axes)}}));
+  return c.emit({v}, build::Slice{}.start(start).stop(stop).step(step).axes(axes));
 }
-// The attributes conv's and the pools' gradient ops share with the forward op.
-AttrDict windowAttrs(const Geometry& geo, bool pool) {
-  std::vector<int64_t> pad = geo.padBegin;
-  pad.insert(pad.end(), geo.padEnd.begin(), geo.padEnd.end());
-  AttrDict a = attrs({{"stride", ints(geo.stride)}, {"padding", ints(pad)}});
-  if (pool) a.set("kernel", ints(geo.kernel));
-  else a.set("dilation", ints(geo.dilation));
-  return a;
-}
-Geometry poolGeometry(GradContext& c) {
-  const pir::attrs::View<pir::attrs::kernelFamily("Pool")> pool{c.op};
-  Geometry geo = geometry(c, pool.kernel(), true);
-  if (geo.kernel.size() == 1 && geo.nd > 1) geo.kernel.assign(geo.nd, geo.kernel[0]);
-  if (pool.stride().value_or(std::vector<int64_t>{}).empty()) geo.stride = geo.kernel;
-  return geo;
+// The forward op's window (ir/window.h), resolved: a conv's kernel is its
+// weights' spatial shape. The gradient ops are given it written out in full.
+Window forwardWindow(GradContext& c, const std::vector<int64_t>* convKernel) {
+  std::optional<WindowFault> fault;  // none: the forward op verified
+  return resolveWindow(c.op, c.inType(0).shape.size() - 2, convKernel, fault);
 }
 }  // namespace
 
 RULE(Conv) {
-  // conv_grad_weight and conv_grad_input: the forward conv's attributes, and the shape
+  // conv_grad_weight and conv_grad_input: the forward conv's window, and the shape
   // of the gradient they produce.
   const Shape xs = c.inType(0).shape, ws = c.inType(1).shape;
-  const Geometry geo = geometry(c, Shape(ws.begin() + 2, ws.end()), false);
-  AttrDict a = windowAttrs(geo, false);
-  a.set("groups", integer(pir::attrs::Conv{c.op}.groups()));
+  const std::vector<int64_t> kernel(ws.begin() + 2, ws.end());
+  const Window w = forwardWindow(c, &kernel);
+  const int64_t groups = pir::attrs::Conv{c.op}.groups();
   Value* g = c.grad(0);
-  if (c.wants(1)) {
-    AttrDict aw = a;
-    aw.set("shape", ints(ws));
-    c.give(1, c.emit(OpCode::ConvGradWeight, {c.inValue(0), g}, aw));
-  }
-  if (c.wants(0)) {
-    a.set("shape", ints(xs));
-    c.give(0, c.emit(OpCode::ConvGradInput, {g, c.inValue(1)}, a));
-  }
+  if (c.wants(1))
+    c.give(1, c.emit({c.inValue(0), g}, build::ConvGradWeight{}
+                                            .shape(ws)
+                                            .stride(w.stride)
+                                            .padding(w.padding())
+                                            .dilation(w.dilation)
+                                            .groups(groups)));
+  if (c.wants(0))
+    c.give(0, c.emit({g, c.inValue(1)}, build::ConvGradInput{}
+                                            .shape(xs)
+                                            .stride(w.stride)
+                                            .padding(w.padding())
+                                            .dilation(w.dilation)
+                                            .groups(groups)));
 }
 
 RULE(MaxPool) {
   // Each output's gradient goes to the first window element (row-major) equal to
   // the maximum; padding cells are never chosen (max_pool_grad).
-  c.give(0, c.emit(OpCode::MaxPoolGrad, {c.inValue(0), c.grad(0)}, windowAttrs(poolGeometry(c), true)));
+  const Window w = forwardWindow(c, nullptr);
+  c.give(0, c.emit({c.inValue(0), c.grad(0)},
+                   build::MaxPoolGrad{}.kernel(w.kernel).stride(w.stride).padding(w.padding())));
 }
 RULE(AveragePool) {
   // Each output averages its real (non-padding) cells: they get g / count
   // (average_pool_grad).
-  AttrDict a = windowAttrs(poolGeometry(c), true);
-  a.set("shape", ints(c.inType(0).shape));
-  c.give(0, c.emit(OpCode::AveragePoolGrad, {c.grad(0)}, a));
+  const Window w = forwardWindow(c, nullptr);
+  c.give(0, c.emit({c.grad(0)}, build::AveragePoolGrad{}
+                                    .shape(c.inType(0).shape)
+                                    .kernel(w.kernel)
+                                    .stride(w.stride)
+                                    .padding(w.padding())));
 }
 
 // ---- shapes ------------------------------------------------------------------------------------
@@ -751,7 +718,7 @@ RULE(Concat) {
   std::vector<int64_t> sizes;
   for (size_t i = 0; i < c.op.operands.size(); ++i) sizes.push_back(c.inType(i).shape[static_cast<size_t>(axis)]);
   if (sizes.size() == 1) return c.give(0, g);
-  Op* split = c.b.create(OpCode::Split, {val(g)}, attrs({{"splits", ints(sizes)}, {"axis", integer(axis)}}));
+  Op* split = c.b.create({val(g)}, build::Split{}.splits(sizes).axis(axis));
   for (size_t i = 0; i < sizes.size(); ++i)
     if (c.wants(i)) c.give(i, split->results[i]);
 }
@@ -760,7 +727,7 @@ RULE(Split) {
   const int64_t axis = c.normAxis(pir::attrs::Split{c.op}.axis(), rank);
   std::vector<Operand> parts;
   for (size_t k = 0; k < c.op.results.size(); ++k) parts.push_back(val(c.gradOrZeros(k)));
-  c.give(0, parts.size() == 1 ? parts[0].value : c.emit(OpCode::Concat, std::move(parts), attrs({{"axis", integer(axis)}})));
+  c.give(0, parts.size() == 1 ? parts[0].value : c.emit(std::move(parts), build::Concat{}.axis(axis)));
 }
 RULE(Slice) {
   // Per sliced axis, the NumPy-normalised start and step place the gradient back.
@@ -790,19 +757,22 @@ RULE(Subsample) {
   for (size_t i = 0; i < strides.size(); ++i) g = unselect(c, g, static_cast<int64_t>(i), xs[i], 0, strides[i]);
   c.give(0, g);
 }
+GRAD_OPERANDS(DynamicSlice, i == 0)  // the index
 RULE(DynamicSlice) {
   // dynamic_update clamps its index exactly as dynamic_slice does.
   Value* z = c.zeros(c.inType(0));
-  c.give(0, c.emit(OpCode::DynamicUpdate, {val(z), c.in(1), val(c.grad(0))},
-                   attrs({{"axes", ints(pir::attrs::DynamicSlice{c.op}.axes())}, {"sizes", ints(pir::attrs::DynamicSlice{c.op}.sizes())}})));
+  c.give(0, c.emit({val(z), c.in(1), val(c.grad(0))},
+                   build::DynamicUpdate{}.axes(pir::attrs::DynamicSlice{c.op}.axes()).sizes(pir::attrs::DynamicSlice{c.op}.sizes())));
 }
+GRAD_OPERANDS(DynamicUpdate, i != 1)  // the index
 RULE(DynamicUpdate) {
   Value* g = c.grad(0);
   const pir::attrs::DynamicUpdate attr{c.op};
-  AttrDict a = attrs({{"axes", ints(attr.axes())}, {"sizes", ints(attr.sizes())}});
-  if (c.wants(0)) c.give(0, c.emit(OpCode::DynamicUpdate, {val(g), c.in(1), val(c.zeros(c.inType(2)))}, a));
-  if (c.wants(2)) c.give(2, c.emit(OpCode::DynamicSlice, {val(g), c.in(1)}, a));
+  if (c.wants(0))
+    c.give(0, c.emit({val(g), c.in(1), val(c.zeros(c.inType(2)))}, build::DynamicUpdate{}.axes(attr.axes()).sizes(attr.sizes())));
+  if (c.wants(2)) c.give(2, c.emit({val(g), c.in(1)}, build::DynamicSlice{}.axes(attr.axes()).sizes(attr.sizes())));
 }
+GRAD_OPERANDS(Gather, i == 0)  // the indices
 RULE(Gather) {
   // out = x taken at `indices` along `axis`; repeated indices add up. With
   // x viewed as [A, D, B] and g as [A, P, B]: dx = onehot(indices)^T @ g.
@@ -818,12 +788,13 @@ RULE(Gather) {
   // negative indices count from the end
   Value* neg = c.cast(c.emitLit(OpCode::Less, idx, 0), idx->type.dtype);
   idx = c.emit(OpCode::Add, {idx, c.emitLit(OpCode::Mul, neg, static_cast<double>(D))});
-  Value* oh = c.emit(OpCode::OneHot, {idx}, attrs({{"num_classes", integer(D)}, {"dtype", dtypeWord(dt)}}));  // [P, D]
+  Value* oh = c.emit({idx}, build::OneHot{}.num_classes(D).dtype(dt));  // [P, D]
   Value* ohT = c.emit(OpCode::Transpose, {oh});                                                                  // [D, P]
   Value* g3 = c.reshape(c.grad(0), {A, P, B});
   Value* dx = c.emit(OpCode::MatMul, {ohT, g3});  // [A, D, B]
   c.give(0, c.reshape(dx, xs));
 }
+GRAD_OPERANDS(Scatter, i != 1)  // the indices
 RULE(Scatter) {
   // y = x with values written at indices (along axis): x keeps the gradient
   // where nothing was written; values[p] gets g at its target.
@@ -833,8 +804,7 @@ RULE(Scatter) {
   const int64_t D = xs[static_cast<size_t>(axis)];
   const DType dt = c.inType(0).dtype;
   Value* g = c.grad(0);
-  AttrDict a = attrs({{"axis", integer(axis)}});
-  if (c.wants(0)) c.give(0, c.emit(OpCode::Scatter, {val(g), c.in(1), val(c.zeros(c.inType(2)))}, a));
+  if (c.wants(0)) c.give(0, c.emit({val(g), c.in(1), val(c.zeros(c.inType(2)))}, build::Scatter{}.axis(axis)));
   if (c.wants(2)) {
     // GatherElements(g, indices): g cut to the index shape off the axis, the axis
     // moved last, against onehot(indices) summed over the classes.
@@ -847,22 +817,22 @@ RULE(Scatter) {
       if (static_cast<int64_t>(i) != axis) perm.push_back(static_cast<int64_t>(i));
     perm.push_back(axis);
     Value* gl = transpose(c, gs, perm);  // [others..., D]
-    gl = c.emit(OpCode::Unsqueeze, {gl}, attrs({{"axes", ints({axis})}}));  // [.., 1 at axis, .., D]
+    gl = c.emit({gl}, build::Unsqueeze{}.axes({axis}));  // [.., 1 at axis, .., D]
     Value* idx = c.inValue(1);
     Value* neg = c.cast(c.emitLit(OpCode::Less, idx, 0), idx->type.dtype);
     idx = c.emit(OpCode::Add, {idx, c.emitLit(OpCode::Mul, neg, static_cast<double>(D))});
-    Value* oh = c.emit(OpCode::OneHot, {idx}, attrs({{"num_classes", integer(D)}, {"dtype", dtypeWord(dt)}}));
-    Value* picked = c.emit(OpCode::Sum, {c.emit(OpCode::Mul, {oh, gl})},
-                           attrs({{"axis", integer(static_cast<int64_t>(xs.size()))}}));
+    Value* oh = c.emit({idx}, build::OneHot{}.num_classes(D).dtype(dt));
+    Value* picked = c.emit({c.emit(OpCode::Mul, {oh, gl})}, build::Sum{}.axis(static_cast<int64_t>(xs.size())));
     c.give(2, picked);
   }
 }
 
 // ---- random ---------------------------------------------------------------------------------
 
+GRAD_OPERANDS(Dropout, i == 0)  // the seed
 RULE(Dropout) {
   // The same seed gives the same mask: the gradient is dropout of the gradient.
-  c.give(0, c.emit(OpCode::Dropout, {val(c.grad(0)), c.in(1)}, attrs({{"p", Attr::real(pir::attrs::Dropout{c.op}.p())}})));
+  c.give(0, c.emit({val(c.grad(0)), c.in(1)}, build::Dropout{}.p(pir::attrs::Dropout{c.op}.p())));
 }
 
 // ---- control flow -----------------------------------------------------------------------------
@@ -879,6 +849,7 @@ RULE(Call) {
     if (c.wants(operand)) c.give(operand, call->results[j]);
   }
 }
+GRAD_OPERANDS(Conditional, i != 0)  // the condition
 RULE(Conditional) {
   // Each gradient branch recomputes its forward branch (a differentiated copy)
   // and runs that copy's gradient: branches keep their common signature.
@@ -894,37 +865,42 @@ RULE(Conditional) {
 // ---- collectives -----------------------------------------------------------------------------
 
 namespace {
-AttrDict withGroup(GradContext& c, AttrDict a) {
-  if (const Attr* g = pir::attrs::View<pir::attrs::kernelFamily("Collective")>{c.op}.group()) a.set("group", *g);
+// The forward collective's replica group, on the gradient's collective.
+template <OpCode Code>
+build::Attrs<Code> withGroup(GradContext& c, build::Attrs<Code> a) {
+  using Collectives = pir::attrs::View<pir::attrs::ops(OpCode::AllReduce, OpCode::AllGather, OpCode::ReduceScatter,
+                                                       OpCode::ReplicatedSlice)>;
+  if (const Attr* g = Collectives{c.op}.group()) a.group(*g);
   return a;
 }
 }  // namespace
 
 RULE(AllReduce) {
-  c.give(0, c.emit(OpCode::AllReduce, {c.grad(0)}, withGroup(c, attrs({{"op", Attr::word(std::string(pir::attrs::AllReduce{c.op}.op()))}}))));
+  c.give(0, c.emit({c.grad(0)}, withGroup(c, build::AllReduce{}.op(pir::attrs::AllReduce{c.op}.op()))));
 }
 RULE(AllGather) {
   Value* g = c.grad(0);
   const pir::attrs::AllGather attr{c.op};
-  if (attr.output_shape() == "concat") {
-    c.give(0, c.emit(OpCode::ReplicatedSlice, {g}, withGroup(c, attrs({{"axis", integer(attr.axis())}}))));
+  if (attr.output_shape() == GatherShape::Concat) {
+    c.give(0, c.emit({g}, withGroup(c, build::ReplicatedSlice{}.axis(attr.axis()))));
     return;
   }
-  Value* s = c.emit(OpCode::ReplicatedSlice, {g}, withGroup(c, attrs({{"axis", integer(0)}})));
+  Value* s = c.emit({g}, withGroup(c, build::ReplicatedSlice{}.axis(0)));
   c.give(0, c.reshape(s, c.inType(0).shape));
 }
 RULE(ReduceScatter) {
-  Value* all = c.emit(OpCode::AllGather, {c.grad(0)},
-                      withGroup(c, attrs({{"axis", integer(0)}, {"output_shape", Attr::word("concat")}})));
+  Value* all = c.emit({c.grad(0)}, withGroup(c, build::AllGather{}.axis(0).output_shape(GatherShape::Concat)));
   const int64_t n = c.inType(0).numElements();
   if (all->type.shape[0] != n) all = sliceAxes(c, all, {0}, {n}, {1}, {0});
   c.give(0, c.reshape(all, c.inType(0).shape));
 }
 RULE(ReplicatedSlice) {
-  c.give(0, c.emit(OpCode::AllGather, {c.grad(0)},
-                   withGroup(c, attrs({{"axis", integer(pir::attrs::ReplicatedSlice{c.op}.axis())}, {"output_shape", Attr::word("concat")}}))));
+  c.give(0, c.emit({c.grad(0)}, withGroup(c, build::AllGather{}
+                                                .axis(pir::attrs::ReplicatedSlice{c.op}.axis())
+                                                .output_shape(GatherShape::Concat))));
 }
 
+#undef GRAD_OPERANDS
 #undef RULE
 
 // ---- the table ------------------------------------------------------------------------------
@@ -942,6 +918,12 @@ const GradRule kRules[] = {
 };
 #undef PIR_OP
 static_assert(sizeof(kRules) / sizeof(kRules[0]) == kNumOpCodes);
+
+#define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel, operands, cost) &GradOperands<OpCode::id>::carries,
+constexpr bool (*kCarriesGradient[])(size_t) = {
+#include "ir/ops.def"
+};
+#undef PIR_OP
 }  // namespace
 
 GradRule gradRule(OpCode code) { return kRules[static_cast<size_t>(code)]; }
@@ -951,27 +933,13 @@ bool hasGradient(const Op& op) {
   if (k == GradKind::Zero) return true;
   if (k != GradKind::Diff) return false;
   if (op.code == OpCode::AllReduce) {
-    const std::string_view reduce = pir::attrs::AllReduce{op}.op();
-    return reduce == "add" || reduce == "mean";
+    const CollectiveOp reduce = pir::attrs::AllReduce{op}.op();
+    return reduce == CollectiveOp::Add || reduce == CollectiveOp::Mean;
   }
-  if (op.code == OpCode::ReduceScatter) return pir::attrs::ReduceScatter{op}.op() == "add";
+  if (op.code == OpCode::ReduceScatter) return pir::attrs::ReduceScatter{op}.op() == CollectiveOp::Add;
   return true;
 }
 
-bool operandDifferentiable(const Op& op, size_t i) {
-  switch (op.code) {
-    case OpCode::Fmod: return i == 0;
-    case OpCode::BatchNormInference: return i == 0;
-    case OpCode::Where: return i != 0;
-    case OpCode::NllLoss: return i == 0;
-    case OpCode::Gather: return i == 0;
-    case OpCode::Scatter: return i != 1;
-    case OpCode::DynamicSlice: return i == 0;
-    case OpCode::DynamicUpdate: return i != 1;
-    case OpCode::Dropout: return i == 0;
-    case OpCode::Conditional: return i != 0;
-    default: return true;
-  }
-}
+bool operandDifferentiable(const Op& op, size_t i) { return kCarriesGradient[static_cast<size_t>(op.code)](i); }
 
 }  // namespace pir::ad

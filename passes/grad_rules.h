@@ -11,6 +11,7 @@
 
 #include "ir/attr.h"
 #include "ir/ir.h"
+#include "ir/op_build.h"
 #include "ir/rewriter.h"
 
 namespace pir::ad {
@@ -62,9 +63,19 @@ class GradContext {
   Value* gradOrZeros(size_t k);
 
   // ---- emission helpers (all in the gradient graph) ----
-  Value* emit(OpCode code, std::vector<Operand> operands, AttrDict attrs = {});
-  Value* emit(OpCode code, std::initializer_list<Value*> operands, AttrDict attrs = {});
-  Value* emitLit(OpCode code, Value* x, double literal, AttrDict attrs = {});  // op x, literal
+  // An op without attributes (or with its row's defaults).
+  Value* emit(OpCode code, std::vector<Operand> operands);
+  Value* emit(OpCode code, std::initializer_list<Value*> operands);
+  Value* emitLit(OpCode code, Value* x, double literal);  // op x, literal
+  // An op with typed attributes (ir/op_build.h): c.emit({g}, build::Sum{}.axis(0).keepdims(true)).
+  template <OpCode Code>
+  Value* emit(std::vector<Operand> operands, build::Attrs<Code> a) {
+    return b.create1(std::move(operands), std::move(a));
+  }
+  template <OpCode Code>
+  Value* emit(std::initializer_list<Value*> operands, build::Attrs<Code> a) {
+    return b.create1(operands, std::move(a));
+  }
   Value* zeros(const TensorType& t);
   Value* scalar(DType dtype, double v);
   Value* cast(Value* v, DType dtype);
@@ -97,9 +108,5 @@ bool hasGradient(const Op& op);
 // statistics of batch_norm_inference and a conditional's condition do not;
 // non-float operands never do).
 bool operandDifferentiable(const Op& op, size_t i);
-
-// Attribute builders.
-Attr intsAttrValue(const std::vector<int64_t>& v);
-AttrDict attrs(std::initializer_list<std::pair<const char*, Attr>> kv);
 
 }  // namespace pir::ad

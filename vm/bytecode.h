@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "ir/ir.h"
+#include "ir/op_enums.h"
 #include "vm/kernels.h"
 #include "vm/tensor.h"
 
@@ -67,7 +68,7 @@ struct SlotInfo {
 // A replica collective (ops.md): its kind and resolved replica group.
 struct CollectiveSpec {
   enum class Kind : uint8_t { AllReduce, AllGather, ReduceScatter, Slice };
-  enum class Reduce : uint8_t { Add, Mean, Mul, Min, Max, And, Or, SquareAdd };
+  using Reduce = CollectiveOp;  // the `op` attribute's enum (ir/op_enums.def)
   Kind kind = Kind::AllReduce;
   Reduce reduce = Reduce::Add;
   int64_t axis = 0;

@@ -13,9 +13,11 @@
 #include <unordered_set>
 
 #include "ir/number_format.h"
+#include "ir/op_work.h"
 #include "ir/rewriter.h"
 #include "vm/device.h"
 #include "vm/fusion.h"
+#include "vm/kernel_rows.h"
 #include "vm/npy.h"
 #include "vm/random.h"
 #include "vm/tensor.h"
@@ -113,6 +115,21 @@ HostTensor materialize(const Literal& lit, const TensorType& t, uint32_t baseSee
 // ---- graph compilation -----------------------------------------------------------
 
 namespace {
+
+// The collective of each Collective row of ops.def (`Collective(Fn)`), by OpCode.
+struct CollectiveRows {
+  static constexpr std::string_view name = "Collective";
+  using Kind = CollectiveSpec::Kind;
+  struct Functions {
+    using AllReduce = std::integral_constant<Kind, Kind::AllReduce>;
+    using AllGather = std::integral_constant<Kind, Kind::AllGather>;
+    using ReduceScatter = std::integral_constant<Kind, Kind::ReduceScatter>;
+    using Slice = std::integral_constant<Kind, Kind::Slice>;
+  };
+  static constexpr Kind kNone = Kind::AllReduce;
+  template <class Fn> static constexpr Kind bind() { return Fn::value; }
+};
+constexpr auto kCollectiveKindOf = bindRows<CollectiveRows>();
 
 // Which params each graph writes in place (ir/rewriter.h), memoised per compile.
 class WriteAnalysis {
@@ -258,16 +275,7 @@ class GraphCompiler {
     if (in.opc == Opc::Fused) elements = saturatingAdd(elements, saturatingMul(widest, cg.fused[in.b].size()));
     if (in.opc == Opc::Kernel && in.op && !in.op->results.empty() && in.op->results[0]) {
       const uint64_t out = static_cast<uint64_t>(in.op->results[0]->type.numElements());
-      const CostClass cls = in.op->info().costClass;
-      if (cls == CostClass::MatMul && !in.op->operands.empty()) {
-        const TensorType& a = in.op->operands[0].type();  // the logical operand, also when read transposed
-        const int64_t inner = a.rank() >= 1 ? a.shape.back() : 1;
-        elements = saturatingAdd(elements, saturatingMul(out, static_cast<uint64_t>(std::max<int64_t>(inner, 1))));
-      } else if (cls == CostClass::Conv && in.op->operands.size() >= 2) {
-        const TensorType& w = in.op->operands[1].type();
-        const int64_t perOutput = w.rank() >= 1 && w.shape[0] > 0 ? w.numElements() / w.shape[0] : 1;
-        elements = saturatingAdd(elements, saturatingMul(out, static_cast<uint64_t>(std::max<int64_t>(perOutput, 1))));
-      }
+      elements = saturatingAdd(elements, saturatingMul(out, multiplyAddsPerResultElement(*in.op)));
     }
     return static_cast<uint32_t>(std::min<uint64_t>(1 + elements / kElementsPerStep, UINT32_MAX));
   }
@@ -534,24 +542,11 @@ class GraphCompiler {
 
   CollectiveSpec collectiveSpec(const Op& op) {
     CollectiveSpec c;
-    switch (op.code) {
-      case OpCode::AllGather: c.kind = CollectiveSpec::Kind::AllGather; break;
-      case OpCode::ReduceScatter: c.kind = CollectiveSpec::Kind::ReduceScatter; break;
-      case OpCode::ReplicatedSlice: c.kind = CollectiveSpec::Kind::Slice; break;
-      default: c.kind = CollectiveSpec::Kind::AllReduce; break;
-    }
+    c.kind = kCollectiveKindOf[static_cast<size_t>(op.code)];
     const attrs::View<attrs::kernelFamily("Collective")> attr{op};
-    if (const std::optional<std::string_view> reduce = attr.op()) {
-      static const std::pair<const char*, CollectiveSpec::Reduce> names[] = {
-          {"add", CollectiveSpec::Reduce::Add}, {"mean", CollectiveSpec::Reduce::Mean},
-          {"mul", CollectiveSpec::Reduce::Mul}, {"min", CollectiveSpec::Reduce::Min},
-          {"max", CollectiveSpec::Reduce::Max}, {"and", CollectiveSpec::Reduce::And},
-          {"or", CollectiveSpec::Reduce::Or},   {"square_add", CollectiveSpec::Reduce::SquareAdd}};
-      for (auto& [n, r] : names)
-        if (*reduce == n) c.reduce = r;
-    }
+    if (const std::optional<CollectiveOp> reduce = attr.op()) c.reduce = *reduce;
     if (const std::optional<int64_t> axis = attr.axis()) c.axis = *axis;
-    if (const std::optional<std::string_view> shape = attr.output_shape()) c.newAxis = *shape != "concat";
+    if (const std::optional<GatherShape> shape = attr.output_shape()) c.newAxis = *shape == GatherShape::NewAxis;
     const int64_t R = std::max<int64_t>(1, m_.options.replication);
     const ReplicaGrouping g = readGrouping(attr.group(), R);
     // The verifier rejects these first; a module built by a pass is checked again here.
@@ -706,13 +701,13 @@ class GraphCompiler {
 
   // ---- emission: ops.def's Kernel column picks the rule ---------------------------
   //
-  // Each VM-instruction family (vm/kernels.h kInstructionFamilies) has one emit rule
-  // below, bound per OpCode at compile time (kEmitRules); every other family is a
-  // compute kernel (emitKernel). A rule fills `in` and returns false when the op is
-  // no code at all. Within a rule, variants come from the row (results, in-place
-  // operand), not from the opcode, so a new op of an existing family needs no edit here.
+  // Each VM-instruction family (vm/kernel_rows.h) has one emit rule below,
+  // emit##Family, bound per OpCode at compile time (kEmitRules); every other family
+  // is a compute kernel (emitKernel). A rule fills `in` and returns false when the op
+  // is no code at all. Within a rule, variants come from the row (its element
+  // function, results, in-place operand), not from the opcode, so a new op of an
+  // existing family needs no edit here.
   using EmitRule = bool (GraphCompiler::*)(const Op&, Instr&);
-  static constexpr EmitRule ruleFor(std::string_view family);
   static const EmitRule kEmitRules[kNumOpCodes];  // one per ops.def row (the X-macro below)
 
   void emitOp(const Op& op) {
@@ -723,7 +718,8 @@ class GraphCompiler {
   }
 
   // var / const: storage, not code. exchange: its body is flattened into the op list.
-  bool emitNothing(const Op&, Instr&) { return false; }
+  bool emitDecl(const Op&, Instr&) { return false; }
+  bool emitExchange(const Op&, Instr&) { return false; }
 
   bool emitHostLoad(const Op& op, Instr& in) {
     in.opc = Opc::HostLoad;
@@ -762,7 +758,7 @@ class GraphCompiler {
     return true;
   }
 
-  bool emitPrint(const Op& op, Instr& in) {
+  bool emitPrintTensor(const Op& op, Instr& in) {
     in.opc = Opc::Print;
     in.a = static_cast<uint32_t>(cg_->strings.size());
     // An empty title prints the tensor's name (PopART's default title is the tensor id).
@@ -874,30 +870,6 @@ class GraphCompiler {
     return true;
   }
 
-  // The instruction families and their rules; checked against vm/kernels.h below.
-  struct NamedRule {
-    std::string_view family;
-    EmitRule rule;
-  };
-  static constexpr NamedRule kInstructionRules[] = {
-      {"Decl", &GraphCompiler::emitNothing},       {"Exchange", &GraphCompiler::emitNothing},
-      {"HostLoad", &GraphCompiler::emitHostLoad},  {"HostStore", &GraphCompiler::emitHostStore},
-      {"Remote", &GraphCompiler::emitRemote},      {"PrintTensor", &GraphCompiler::emitPrint},
-      {"Call", &GraphCompiler::emitCall},          {"Repeat", &GraphCompiler::emitRepeat},
-      {"Conditional", &GraphCompiler::emitConditional}, {"Collective", &GraphCompiler::emitCollective},
-  };
-  static constexpr bool rulesMatchInstructionFamilies() {
-    for (std::string_view family : kInstructionFamilies) {
-      int rules = 0;
-      for (const NamedRule& r : kInstructionRules) rules += r.family == family;
-      if (rules != 1) return false;
-    }
-    return std::size(kInstructionRules) == std::size(kInstructionFamilies);
-  }
-  static void checkEmitRules() {
-    static_assert(rulesMatchInstructionFamilies(),
-                  "every VM-instruction family (vm/kernels.h) needs exactly one emit rule in GraphCompiler");
-  }
 
   // ---- fused elementwise chains (vm/fusion.h) ------------------------------------
 
@@ -1004,17 +976,15 @@ class GraphCompiler {
   std::unordered_map<const Op*, MatMulFold> matmulFolds_;         // matmuls reading transposes' operands
 };
 
-constexpr GraphCompiler::EmitRule GraphCompiler::ruleFor(std::string_view family) {
-  for (const NamedRule& r : kInstructionRules)
-    if (r.family == family) return r.rule;
-  return &GraphCompiler::emitKernel;
-}
-
-// The emit rule of each op, by ops.def's Kernel column.
+// The emit rule of each op, by ops.def's Kernel column (vm/kernel_rows.h).
 constexpr GraphCompiler::EmitRule GraphCompiler::kEmitRules[kNumOpCodes] = {
-#define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel, operands, cost) ruleFor(#kernel),
+#define PIR_KERNEL(family, fn) &GraphCompiler::emitKernel,
+#define PIR_INSTRUCTION(family, fn) &GraphCompiler::emit##family,
+#define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel, operands, cost) PIR_ROW_KERNEL(kernel)
 #include "ir/ops.def"
 #undef PIR_OP
+#undef PIR_INSTRUCTION
+#undef PIR_KERNEL
 };
 
 // Subgraphs in callee-first order (recursion is rejected by the verifier; a

@@ -1,8 +1,9 @@
-// The window geometry of conv, the pools and their gradient kernels: spatial sizes
-// padded to 3 dims with leading size-1 dims, read from the op's attributes.
+// The window geometry of conv, the pools and their gradient kernels: ir/window.h's
+// resolution with the spatial sizes padded to 3 dims by leading size-1 dims.
 #pragma once
 #include <array>
 
+#include "ir/window.h"
 #include "vm/kernel_util.h"
 
 namespace pir::vm::detail {
@@ -16,45 +17,30 @@ struct Window {
 };
 
 // The attributes of every row whose kernel walks a window.
-using WindowAttrs = attrs::View<attrs::kernelFamily("Conv") | attrs::kernelFamily("Pool") |
-                                attrs::kernelFamily("ConvGradInput") | attrs::kernelFamily("ConvGradWeight") |
-                                attrs::kernelFamily("MaxPoolGrad") | attrs::kernelFamily("AveragePoolGrad")>;
+using WindowAttrs = attrs::View<attrs::ops(OpCode::Conv, OpCode::AveragePool, OpCode::MaxPool, OpCode::ConvGradInput,
+                                           OpCode::ConvGradWeight, OpCode::MaxPoolGrad, OpCode::AveragePoolGrad)>;
 
-// Reads a spatial attribute: `count` values, a single value repeated, or the fallback
-// (absent or written empty).
-template <attrs::Name Key, class Attrs>
-std::vector<int64_t> spatialInts(const Attrs& a, size_t count, std::vector<int64_t> fallback) {
-  const std::optional<std::vector<int64_t>> written = a.template get<Key>();
-  if (!written || written->empty()) return fallback;
-  std::vector<int64_t> v = *written;
-  if (v.size() == 1 && count > 1) v.assign(count, v[0]);
-  if (v.size() != count)
-    throw KernelError("attribute '" + std::string(Key.view()) + "' needs " + std::to_string(count) + " values");
-  return v;
-}
-
-// The geometry of a window of `kernel` over the input type `x` (N, C, spatial...);
-// pools have no dilation and stride `kernel` by default. Throws KernelError.
-inline Window planWindow(const Op& op, const TensorType& x, const std::vector<int64_t>& kernel, bool isPool) {
+// The window of `op` (resolved by ir/window.h) over the input type `x` (N, C,
+// spatial...); `convKernel` is a conv's weights' spatial shape, null for the
+// pools (their `kernel` attribute). Throws KernelError.
+inline Window planWindow(const Op& op, const TensorType& x, const std::vector<int64_t>* convKernel) {
   const size_t spatial = x.shape.size() - 2;
+  std::optional<WindowFault> fault;
+  const pir::Window r = resolveWindow(op, spatial, convKernel, fault);
+  if (fault) throw KernelError(fault->message);
   Window w;
-  const WindowAttrs a{op};
-  const std::vector<int64_t> stride = spatialInts<"stride">(a, spatial, isPool ? kernel : std::vector<int64_t>(spatial, 1));
-  const std::vector<int64_t> dilation =
-      isPool ? std::vector<int64_t>(spatial, 1) : spatialInts<"dilation">(a, spatial, std::vector<int64_t>(spatial, 1));
-  const std::vector<int64_t> padding = spatialInts<"padding">(a, 2 * spatial, std::vector<int64_t>(2 * spatial, 0));
   const size_t lead = 3 - spatial;
   for (size_t i = 0; i < spatial; ++i) {
     const size_t d = lead + i;
     w.in[d] = x.shape[2 + i];
-    w.kernel[d] = kernel[i];
-    w.stride[d] = stride[i];
-    w.dilation[d] = dilation[i];
-    w.padBegin[d] = padding[i];
-    if (stride[i] < 1 || dilation[i] < 1 || kernel[i] < 1) throw KernelError("window sizes must be >= 1");
-    const int64_t span = w.in[d] + padding[i] + padding[spatial + i] - (dilation[i] * (kernel[i] - 1) + 1);
-    if (span < 0) throw KernelError("the window is larger than the padded input " + x.str());
-    w.out[d] = span / stride[i] + 1;
+    w.kernel[d] = r.kernel[i];
+    w.stride[d] = r.stride[i];
+    w.dilation[d] = r.dilation[i];
+    w.padBegin[d] = r.padBegin[i];
+    if (r.kernel[i] < 1) throw KernelError("window sizes must be >= 1");
+    const pir::Window::Axis a = r.axis(i, w.in[d]);
+    if (a.fit != pir::Window::Fit::Fits) throw KernelError("the window is larger than the padded input " + x.str());
+    w.out[d] = a.length;
   }
   return w;
 }

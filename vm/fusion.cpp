@@ -12,14 +12,7 @@ namespace pir::vm {
 namespace {
 
 bool integerDivision(const Op& op) {
-  switch (op.code) {
-    case OpCode::Div:
-    case OpCode::DivInplace:
-    case OpCode::Fmod:
-      return !op.operands.empty() && !isFloat(op.operands[0].type().dtype);
-    default:
-      return false;
-  }
+  return detail::dividesIntegers(op.code) && !op.operands.empty() && !isFloat(op.operands[0].type().dtype);
 }
 
 // The type of an elementwise op's (only) result, bound or not.
@@ -30,12 +23,12 @@ const TensorType& resultType(const Op& op) {
 
 }  // namespace
 
-bool isStorage(const Op& op) { return op.code == OpCode::Const || op.code == OpCode::Var; }
+bool isStorage(const Op& op) { return op.info().has(F_DECL); }
 
 bool fusibleOp(const Op& op) {
   const OpInfo& info = op.info();
   if (!info.has(F_ELEMENTWISE) || info.has(F_VIEW) || info.has(F_REGION) || !op.callees.empty()) return false;
-  if (op.code == OpCode::Identity || op.code == OpCode::Detach) return false;  // plain copies: nothing to fuse
+  if (detail::isPlainCopy(op.code)) return false;  // nothing to fuse
   if (!hasKernel(op.code) || integerDivision(op) || op.results.size() > 1 || op.operands.empty()) return false;
   for (const Operand& o : op.operands) {
     if (o.kind == Operand::Kind::Value) continue;

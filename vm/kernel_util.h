@@ -22,6 +22,7 @@
 #include "ir/infer.h"
 #include "ir/op_attrs.h"
 #include "vm/host_memory.h"
+#include "vm/kernel_rows.h"
 #include "vm/kernels.h"
 #include "vm/simd_kernels.h"
 
@@ -62,6 +63,15 @@ template <class T> inline constexpr bool kIsHalf = std::is_same_v<T, Eigen::half
 template <class T> inline constexpr bool kIsFloat = kIsHalf<T> || std::is_floating_point_v<T>;
 template <class T> inline constexpr bool kIsBool = std::is_same_v<T, bool>;
 template <class T> inline constexpr bool kIsInt = std::is_integral_v<T> && !kIsBool<T>;
+// Which element types an element function accepts (the verifier's rules,
+// enforced again by the kernels so that a bad combination is an error, not a
+// wrong instantiation).
+enum ElementTypes : uint8_t { kFloats = 1, kInts = 2, kBools = 4, kNumbers = kFloats | kInts, kAll = kFloats | kInts | kBools };
+template <class T> constexpr bool accepts(ElementTypes types) {
+  if constexpr (kIsFloat<T>) return (types & kFloats) != 0;
+  else if constexpr (kIsBool<T>) return (types & kBools) != 0;
+  else return (types & kInts) != 0;
+}
 // The type arithmetic is done in: f16 computes in f32.
 template <class T> using ComputeOf = std::conditional_t<kIsHalf<T>, float, T>;
 
@@ -272,10 +282,37 @@ Shape contiguousStrides(const Shape& shape);
 
 // ---- family preparers (one per kernel family of ops.def) -------------------
 using InTypes = std::span<const TensorType>;
+using Preparer = PreparedKernel (*)(const Op&, InTypes, InTypes);
+
+// A family whose rows name an element function (`Unary(Abs)`) keeps its
+// functions as the member types of one struct `Fns`, which also has
+// `static constexpr std::string_view family` (its Kernel column name) and
+// `template <class Fn> static PreparedKernel prepare(const Op&, InTypes, InTypes)`.
+// kBoundPreparers<Fns> is its preparer of each row by OpCode, bound at compile
+// time (vm/kernel_rows.h); prepareBound<Fns> runs the op's.
+template <class Fns> struct PreparerRows {
+  static constexpr std::string_view name = Fns::family;
+  using Functions = Fns;
+  static constexpr Preparer kNone = nullptr;
+  template <class Fn> static constexpr Preparer bind() { return &Fns::template prepare<Fn>; }
+};
+template <class Fns> inline constexpr auto kBoundPreparers = bindRows<PreparerRows<Fns>>();
+template <class Fns> PreparedKernel prepareBound(const Op& op, InTypes in, InTypes out) {
+  const Preparer prepare = kBoundPreparers<Fns>[static_cast<size_t>(op.code)];
+  if (!prepare) throw KernelError("'" + std::string(op.info().name) + "' is not of the " + std::string(Fns::family) + " family");
+  return prepare(op, in, out);
+}
+
 PreparedKernel prepareUnary(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareCast(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareCopy(const Op& op, InTypes in, InTypes out);
+// True when `code`'s kernel is a plain copy (the Copy family: identity, detach,
+// reshape, ...).
+bool isPlainCopy(OpCode code);
 PreparedKernel prepareBinary(const Op& op, InTypes in, InTypes out);
+// True when `code` is a Binary row whose element function divides integers (div,
+// fmod): on integer operands it throws on a zero divisor.
+bool dividesIntegers(OpCode code);
 PreparedKernel prepareWhere(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareScaledAdd(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareReduce(const Op& op, InTypes in, InTypes out);
@@ -291,7 +328,8 @@ PreparedKernel prepareInit(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareVarUpdate(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareGather(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareScatter(const Op& op, InTypes in, InTypes out);
-PreparedKernel prepareDynamic(const Op& op, InTypes in, InTypes out);  // dynamic_slice, dynamic_update(_)
+PreparedKernel prepareDynamicSlice(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareDynamicUpdate(const Op& op, InTypes in, InTypes out);  // dynamic_update(_)
 PreparedKernel prepareSubsample(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareOneHot(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareCumSum(const Op& op, InTypes in, InTypes out);

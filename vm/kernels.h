@@ -65,17 +65,10 @@ PreparedKernel prepareKernel(const Op& op, std::span<const TensorType> inTypes,
 // True if prepareKernel handles this op code.
 bool hasKernel(OpCode code);
 
-// Kernel column values of ops.def that the compiler emits as VM instructions (or
-// as nothing: storage) instead of a compute kernel; each has one emit rule in
-// vm/compiler.cpp, and every other family a preparer (both checked at compile time).
-inline constexpr std::string_view kInstructionFamilies[] = {
-    "Decl", "Exchange", "PrintTensor", "Call", "Repeat", "Conditional", "Collective", "HostLoad", "HostStore", "Remote",
-};
-
 // F_VIEW ops (reshape_, transpose_): the view is transpose(operand, perm) with the
 // returned perm; empty when the view keeps the operand's flat element order (reshape_,
 // or a transpose_ that moves only size-1 axes), so it can share the operand's storage.
-// Throws KernelError for a bad perm or an F_VIEW op without a mapping.
+// Throws KernelError for a bad perm or an op that is not F_VIEW.
 std::vector<int64_t> viewPermutation(const Op& op, const TensorType& operand);
 // transpose / transpose_'s perm over `rank` axes, resolved (negative axes counted
 // from the end; absent: reversed). Throws KernelError when it is not a permutation.

@@ -16,134 +16,175 @@
 namespace pir::vm::detail {
 namespace {
 
-enum class Bin : uint8_t { Add, Sub, Mul, Div, Pow, Fmod, Max, Min, Eq, Ne, Gt, Ge, Lt, Le, And, Or, Xor };
+// The element functions of the Binary rows of ops.def (`Binary(Fn)`), one
+// struct each: the element types it accepts, whether its result is bool, its
+// vm/simd_kernels.h entry for f32/f64 if any (kSimd: arithmetic, kSimdCompare:
+// a comparison; one IEEE operation per element, the same values as the Eigen
+// path, only faster), and its math apply(a, b) on two same-length Eigen array
+// expressions of a float, integer or bool scalar type C (f16 is passed already
+// cast to float).
+struct BinaryFunctions {
+  static constexpr std::string_view family = "Binary";
+  template <class Fn> static PreparedKernel prepare(const Op& op, InTypes in, InTypes out);
 
-std::optional<Bin> binaryOf(OpCode c) {
-  switch (c) {
-    case OpCode::Add: case OpCode::AddInplace: return Bin::Add;
-    case OpCode::Sub: case OpCode::SubInplace: return Bin::Sub;
-    case OpCode::Mul: case OpCode::MulInplace: return Bin::Mul;
-    case OpCode::Div: case OpCode::DivInplace: return Bin::Div;
-    case OpCode::Pow: case OpCode::PowInplace: return Bin::Pow;
-    case OpCode::Fmod: return Bin::Fmod;
-    case OpCode::Maximum: case OpCode::MaximumInplace: return Bin::Max;
-    case OpCode::Minimum: case OpCode::MinimumInplace: return Bin::Min;
-    case OpCode::Equal: return Bin::Eq;
-    case OpCode::NotEqual: return Bin::Ne;
-    case OpCode::Greater: return Bin::Gt;
-    case OpCode::GreaterEqual: return Bin::Ge;
-    case OpCode::Less: return Bin::Lt;
-    case OpCode::LessEqual: return Bin::Le;
-    case OpCode::LogicalAnd: return Bin::And;
-    case OpCode::LogicalOr: return Bin::Or;
-    case OpCode::LogicalXor: return Bin::Xor;
-    default: return std::nullopt;
-  }
-}
+  struct Base {
+    static constexpr ElementTypes kAccepts = kNumbers;
+    static constexpr bool kBoolResult = false;
+    static constexpr int kSimd = -1, kSimdCompare = -1;
+    // Integer division and fmod throw on a zero divisor (KernelError).
+    static constexpr bool kDividesIntegers = false;
+  };
+  template <class C> static constexpr bool kIsFloatC = std::is_floating_point_v<C>;
 
-constexpr bool isComparison(Bin b) { return b >= Bin::Eq && b <= Bin::Le; }
-constexpr bool isLogical(Bin b) { return b >= Bin::And; }
-
-template <class T> constexpr bool binarySupported(Bin b) {
-  if constexpr (kIsBool<T>) return isComparison(b) || isLogical(b) || b == Bin::Max || b == Bin::Min;
-  else if constexpr (kIsFloat<T>) return !isLogical(b);
-  else return !isLogical(b) && b != Bin::Pow;
-}
+  struct Add : Base {
+    static constexpr int kSimd = simd::kAdd;
+    template <class X, class Y> static auto apply(const X& a, const Y& b) {
+      using C = typename X::Scalar;
+      if constexpr (kIsFloatC<C>) return a + b;
+      else return a.binaryExpr(b, [](C x, C y) { return C(static_cast<uint32_t>(x) + static_cast<uint32_t>(y)); });
+    }
+  };
+  struct Sub : Base {
+    static constexpr int kSimd = simd::kSub;
+    template <class X, class Y> static auto apply(const X& a, const Y& b) {
+      using C = typename X::Scalar;
+      if constexpr (kIsFloatC<C>) return a - b;
+      else return a.binaryExpr(b, [](C x, C y) { return C(static_cast<uint32_t>(x) - static_cast<uint32_t>(y)); });
+    }
+  };
+  struct Mul : Base {
+    static constexpr int kSimd = simd::kMul;
+    template <class X, class Y> static auto apply(const X& a, const Y& b) {
+      using C = typename X::Scalar;
+      if constexpr (kIsFloatC<C>) return a * b;
+      else return a.binaryExpr(b, [](C x, C y) { return C(static_cast<uint32_t>(x) * static_cast<uint32_t>(y)); });
+    }
+  };
+  struct Div : Base {
+    static constexpr int kSimd = simd::kDiv;
+    static constexpr bool kDividesIntegers = true;
+    template <class X, class Y> static auto apply(const X& a, const Y& b) {
+      using C = typename X::Scalar;
+      if constexpr (kIsFloatC<C>) return a / b;
+      else
+        return a.binaryExpr(b, [](C x, C y) {
+          if constexpr (std::is_signed_v<C>)
+            if (y == -1) return C(0u - static_cast<uint32_t>(x));  // INT_MIN / -1 wraps
+          return C(x / y);
+        });
+    }
+  };
+  struct Pow : Base {
+    static constexpr ElementTypes kAccepts = kFloats;
+    template <class X, class Y> static auto apply(const X& a, const Y& b) {
+      using C = typename X::Scalar;
+      return a.binaryExpr(b, [](C x, C y) { return std::pow(x, y); });
+    }
+  };
+  struct Fmod : Base {
+    static constexpr bool kDividesIntegers = true;
+    template <class X, class Y> static auto apply(const X& a, const Y& b) {
+      using C = typename X::Scalar;
+      if constexpr (kIsFloatC<C>) return a.binaryExpr(b, [](C x, C y) { return std::fmod(x, y); });
+      else
+        return a.binaryExpr(b, [](C x, C y) {
+          if constexpr (std::is_signed_v<C>)
+            if (y == -1) return C(0);
+          return C(x % y);
+        });
+    }
+  };
+  // maximum / minimum: NaN wins (NumPy); on bool, or / and.
+  struct Maximum : Base {
+    static constexpr ElementTypes kAccepts = kAll;
+    static constexpr int kSimd = simd::kMax;
+    template <class X, class Y> static auto apply(const X& a, const Y& b) {
+      using C = typename X::Scalar;
+      if constexpr (kIsBool<C>) return a || b;
+      else if constexpr (kIsFloatC<C>) return a.binaryExpr(b, [](C x, C y) { return (x != x || x > y) ? x : y; });
+      else return a.max(b);
+    }
+  };
+  struct Minimum : Base {
+    static constexpr ElementTypes kAccepts = kAll;
+    static constexpr int kSimd = simd::kMin;
+    template <class X, class Y> static auto apply(const X& a, const Y& b) {
+      using C = typename X::Scalar;
+      if constexpr (kIsBool<C>) return a && b;
+      else if constexpr (kIsFloatC<C>) return a.binaryExpr(b, [](C x, C y) { return (x != x || x < y) ? x : y; });
+      else return a.min(b);
+    }
+  };
+  struct Comparison : Base {
+    static constexpr ElementTypes kAccepts = kAll;
+    static constexpr bool kBoolResult = true;
+  };
+  struct Equal : Comparison {
+    static constexpr int kSimdCompare = simd::kEq;
+    template <class X, class Y> static auto apply(const X& a, const Y& b) { return a == b; }
+  };
+  struct NotEqual : Comparison {
+    static constexpr int kSimdCompare = simd::kNe;
+    template <class X, class Y> static auto apply(const X& a, const Y& b) { return a != b; }
+  };
+  struct Greater : Comparison {
+    static constexpr int kSimdCompare = simd::kGt;
+    template <class X, class Y> static auto apply(const X& a, const Y& b) { return a > b; }
+  };
+  struct GreaterEqual : Comparison {
+    static constexpr int kSimdCompare = simd::kGe;
+    template <class X, class Y> static auto apply(const X& a, const Y& b) { return a >= b; }
+  };
+  struct Less : Comparison {
+    static constexpr int kSimdCompare = simd::kLt;
+    template <class X, class Y> static auto apply(const X& a, const Y& b) { return a < b; }
+  };
+  struct LessEqual : Comparison {
+    static constexpr int kSimdCompare = simd::kLe;
+    template <class X, class Y> static auto apply(const X& a, const Y& b) { return a <= b; }
+  };
+  struct Logical : Base {
+    static constexpr ElementTypes kAccepts = kBools;
+    static constexpr bool kBoolResult = true;
+  };
+  struct LogicalAnd : Logical {
+    template <class X, class Y> static auto apply(const X& a, const Y& b) { return a && b; }
+  };
+  struct LogicalOr : Logical {
+    template <class X, class Y> static auto apply(const X& a, const Y& b) { return a || b; }
+  };
+  struct LogicalXor : Logical {
+    template <class X, class Y> static auto apply(const X& a, const Y& b) { return a != b; }
+  };
+};
 
 // Result element type of B on T.
-template <class T, Bin B> using ResultOf = std::conditional_t<isComparison(B) || isLogical(B), bool, T>;
-
-// The math of B on two same-length array expressions of a float, integer or bool
-// scalar type C (f16 is passed already cast to float).
-template <Bin B, class X, class Y> auto binExpr(const X& a, const Y& b) {
-  using C = typename X::Scalar;
-  if constexpr (isComparison(B)) {
-    if constexpr (B == Bin::Eq) return a == b;
-    else if constexpr (B == Bin::Ne) return a != b;
-    else if constexpr (B == Bin::Gt) return a > b;
-    else if constexpr (B == Bin::Ge) return a >= b;
-    else if constexpr (B == Bin::Lt) return a < b;
-    else return a <= b;
-  } else if constexpr (B == Bin::And) {
-    return a && b;
-  } else if constexpr (B == Bin::Or) {
-    return a || b;
-  } else if constexpr (B == Bin::Xor) {
-    return a != b;
-  } else if constexpr (kIsBool<C>) {  // maximum / minimum on bool
-    if constexpr (B == Bin::Max) return a || b;
-    else return a && b;
-  } else if constexpr (std::is_floating_point_v<C>) {
-    if constexpr (B == Bin::Add) return a + b;
-    else if constexpr (B == Bin::Sub) return a - b;
-    else if constexpr (B == Bin::Mul) return a * b;
-    else if constexpr (B == Bin::Div) return a / b;
-    else if constexpr (B == Bin::Pow) return a.binaryExpr(b, [](C x, C y) { return std::pow(x, y); });
-    else if constexpr (B == Bin::Fmod) return a.binaryExpr(b, [](C x, C y) { return std::fmod(x, y); });
-    else if constexpr (B == Bin::Max)
-      return a.binaryExpr(b, [](C x, C y) { return (x != x || x > y) ? x : y; });  // NaN wins
-    else
-      return a.binaryExpr(b, [](C x, C y) { return (x != x || x < y) ? x : y; });
-  } else {  // integers
-    if constexpr (B == Bin::Add)
-      return a.binaryExpr(b, [](C x, C y) { return C(static_cast<uint32_t>(x) + static_cast<uint32_t>(y)); });
-    else if constexpr (B == Bin::Sub)
-      return a.binaryExpr(b, [](C x, C y) { return C(static_cast<uint32_t>(x) - static_cast<uint32_t>(y)); });
-    else if constexpr (B == Bin::Mul)
-      return a.binaryExpr(b, [](C x, C y) { return C(static_cast<uint32_t>(x) * static_cast<uint32_t>(y)); });
-    else if constexpr (B == Bin::Div)
-      return a.binaryExpr(b, [](C x, C y) {
-        if constexpr (std::is_signed_v<C>)
-          if (y == -1) return C(0u - static_cast<uint32_t>(x));  // INT_MIN / -1 wraps
-        return C(x / y);
-      });
-    else if constexpr (B == Bin::Fmod)
-      return a.binaryExpr(b, [](C x, C y) {
-        if constexpr (std::is_signed_v<C>)
-          if (y == -1) return C(0);
-        return C(x % y);
-      });
-    else if constexpr (B == Bin::Max) return a.max(b);
-    else return a.min(b);
-  }
-}
+template <class T, class B> using ResultOf = std::conditional_t<B::kBoolResult, bool, T>;
 
 // y[0:n] = B(a, b) for one run; a, b are Maps or Constants of T.
-template <class T, Bin B, class R, class X, class Y> void binaryRun(R* y, int64_t n, const X& a, const Y& b) {
-  if constexpr (kIsInt<T> && (B == Bin::Div || B == Bin::Fmod))
+template <class T, class B, class R, class X, class Y> void binaryRun(R* y, int64_t n, const X& a, const Y& b) {
+  if constexpr (kIsInt<T> && B::kDividesIntegers)
     if ((b == T(0)).any()) throw KernelError("integer division by zero");
   if constexpr (kIsHalf<T>) {
-    if constexpr (std::is_same_v<R, bool>) VecMap<R>(y, n) = binExpr<B>(a.template cast<float>(), b.template cast<float>());
-    else VecMap<R>(y, n) = binExpr<B>(a.template cast<float>(), b.template cast<float>()).template cast<Eigen::half>();
+    if constexpr (std::is_same_v<R, bool>) VecMap<R>(y, n) = B::apply(a.template cast<float>(), b.template cast<float>());
+    else VecMap<R>(y, n) = B::apply(a.template cast<float>(), b.template cast<float>()).template cast<Eigen::half>();
   } else {
-    VecMap<R>(y, n) = binExpr<B>(a, b);
-  }
-}
-
-constexpr int simdKindOf(Bin b) {
-  switch (b) {
-    case Bin::Add: return simd::kAdd;
-    case Bin::Sub: return simd::kSub;
-    case Bin::Mul: return simd::kMul;
-    case Bin::Div: return simd::kDiv;
-    case Bin::Max: return simd::kMax;
-    case Bin::Min: return simd::kMin;
-    default: return -1;
+    VecMap<R>(y, n) = B::apply(a, b);
   }
 }
 
 // f32/f64 arithmetic through the per-ISA loops (one IEEE operation per
 // element, so the same values as the Eigen path, only faster).
-template <class T, Bin B> constexpr bool kSimdBinary =
-    (std::is_same_v<T, float> || std::is_same_v<T, double>) && simdKindOf(B) >= 0;
+template <class T, class B> constexpr bool kSimdBinary =
+    (std::is_same_v<T, float> || std::is_same_v<T, double>) && B::kSimd >= 0;
 
 template <class T> const simd::TypedTable<T>& typedTable() {
   if constexpr (std::is_same_v<T, float>) return simd::table().f32;
   else return simd::table().f64;
 }
 
-template <class T, Bin B> void applySimdBinary(const BroadcastPlan& p, const T* a, const T* b, T* y) {
-  const auto& fns = typedTable<T>().binary[simdKindOf(B)];
+template <class T, class B> void applySimdBinary(const BroadcastPlan& p, const T* a, const T* b, T* y) {
+  const auto& fns = typedTable<T>().binary[B::kSimd];
   if (p.flat) {
     const auto fn = fns[simd::kVecVec];
     splitRange(p.total, [&](int64_t s, int64_t e) { fn(a + s, b + s, y + s, e - s); });
@@ -171,24 +212,13 @@ template <class T, Bin B> void applySimdBinary(const BroadcastPlan& p, const T* 
   });
 }
 
-constexpr int simdCompareOf(Bin b) {
-  switch (b) {
-    case Bin::Eq: return simd::kEq;
-    case Bin::Ne: return simd::kNe;
-    case Bin::Gt: return simd::kGt;
-    case Bin::Ge: return simd::kGe;
-    case Bin::Lt: return simd::kLt;
-    case Bin::Le: return simd::kLe;
-    default: return -1;
-  }
-}
-template <class T, Bin B> constexpr bool kSimdCompare =
-    (std::is_same_v<T, float> || std::is_same_v<T, double>) && simdCompareOf(B) >= 0;
+template <class T, class B> constexpr bool kSimdCompare =
+    (std::is_same_v<T, float> || std::is_same_v<T, double>) && B::kSimdCompare >= 0;
 
 // f32/f64 comparisons through the per-ISA loops (the same IEEE comparison per
 // element as the Eigen path).
-template <class T, Bin B> void applySimdCompare(const BroadcastPlan& p, const T* a, const T* b, bool* y) {
-  const auto& fns = typedTable<T>().compare[simdCompareOf(B)];
+template <class T, class B> void applySimdCompare(const BroadcastPlan& p, const T* a, const T* b, bool* y) {
+  const auto& fns = typedTable<T>().compare[B::kSimdCompare];
   if (p.flat) {
     splitRange(p.total, [&](int64_t s, int64_t e) { fns[simd::kVecVec](a + s, b + s, y + s, e - s); });
     return;
@@ -215,7 +245,7 @@ template <class T, Bin B> void applySimdCompare(const BroadcastPlan& p, const T*
   });
 }
 
-template <class T, Bin B, class R> void applyBinary(const BroadcastPlan& p, const T* a, const T* b, R* y) {
+template <class T, class B, class R> void applyBinary(const BroadcastPlan& p, const T* a, const T* b, R* y) {
   if constexpr (kSimdBinary<T, B>) {
     applySimdBinary<T, B>(p, a, b, y);
     return;
@@ -243,25 +273,12 @@ struct BinaryState {
   std::vector<BroadcastPlan> variadic;   // maximum/minimum: (result, operand k+2) → result
 };
 
-template <class T, Bin B> void runBinary(const BinaryState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+template <class T, class B> void runBinary(const BinaryState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   using R = ResultOf<T, B>;
   R* y = outs[0].as<R>();
   applyBinary<T, B>(s.plan, ins[0].as<const T>(), ins[1].as<const T>(), y);
   if constexpr (std::is_same_v<R, T>)
     for (size_t k = 0; k < s.variadic.size(); ++k) applyBinary<T, B>(s.variadic[k], y, ins[k + 2].as<const T>(), y);
-}
-
-template <class T> PreparedKernel selectBinary(Bin b, BinaryState s) {
-  switch (b) {
-#define PIR_BIN(name) \
-  case Bin::name:     \
-    if constexpr (binarySupported<T>(Bin::name)) return makeKernel<BinaryState, runBinary<T, Bin::name>>(std::move(s)); \
-    break;
-    PIR_BIN(Add) PIR_BIN(Sub) PIR_BIN(Mul) PIR_BIN(Div) PIR_BIN(Pow) PIR_BIN(Fmod) PIR_BIN(Max) PIR_BIN(Min)
-    PIR_BIN(Eq) PIR_BIN(Ne) PIR_BIN(Gt) PIR_BIN(Ge) PIR_BIN(Lt) PIR_BIN(Le) PIR_BIN(And) PIR_BIN(Or) PIR_BIN(Xor)
-#undef PIR_BIN
-  }
-  return {};
 }
 
 // ---- where ---------------------------------------------------------------------
@@ -364,9 +381,8 @@ template <class T> void runScaledAdd(const ScaledAddState& s, const TensorRef* i
 
 }  // namespace
 
-PreparedKernel prepareBinary(const Op& op, InTypes in, InTypes out) {
-  const std::optional<Bin> b = binaryOf(op.code);
-  if (!b || in.size() < 2 || out.empty()) throw KernelError("'" + std::string(op.info().name) + "' is not a binary op");
+template <class Fn> PreparedKernel BinaryFunctions::prepare(const Op& op, InTypes in, InTypes out) {
+  if (in.size() < 2 || out.empty()) throw KernelError("'" + std::string(op.info().name) + "' is not a binary op");
   for (const TensorType& t : in)
     if (t.dtype != in[0].dtype) throw KernelError("'" + std::string(op.info().name) + "': operand dtypes differ");
   BinaryState s;
@@ -376,10 +392,27 @@ PreparedKernel prepareBinary(const Op& op, InTypes in, InTypes out) {
     const Shape pair[2] = {out[0].shape, in[k].shape};
     s.variadic.push_back(planBroadcast(pair, out[0].shape));
   }
-  PreparedKernel k = dispatchDType(in[0].dtype, [&]<class T>() { return selectBinary<T>(*b, std::move(s)); });
+  PreparedKernel k = dispatchDType(in[0].dtype, [&]<class T>() {
+    if constexpr (accepts<T>(Fn::kAccepts)) return makeKernel<BinaryState, runBinary<T, Fn>>(std::move(s));
+    else return PreparedKernel{};
+  });
   if (!k.fn) unsupported(op, in[0]);
   return k;
 }
+
+// Per row of the Binary family: whether its element function divides integers
+// (and so throws on a zero divisor).
+struct DividesIntegersRows {
+  static constexpr std::string_view name = BinaryFunctions::family;
+  using Functions = BinaryFunctions;
+  static constexpr bool kNone = false;
+  template <class Fn> static constexpr bool bind() { return Fn::kDividesIntegers; }
+};
+constexpr auto kDividesIntegers = bindRows<DividesIntegersRows>();
+
+PreparedKernel prepareBinary(const Op& op, InTypes in, InTypes out) { return prepareBound<BinaryFunctions>(op, in, out); }
+
+bool dividesIntegers(OpCode code) { return kDividesIntegers[static_cast<size_t>(code)]; }
 
 PreparedKernel prepareWhere(const Op& op, InTypes in, InTypes out) {
   if (in.size() != 3 || out.empty() || in[0].dtype != DType::Bool || in[1].dtype != in[2].dtype)

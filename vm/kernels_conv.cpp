@@ -69,11 +69,8 @@ template <class T, bool IsMax> void runPool(const PoolState& s, const TensorRef*
 PreparedKernel preparePool(const Op& op, InTypes in, InTypes out) {
   if (in.empty() || in[0].rank() < 3 || in[0].rank() > 5) throw KernelError("pool needs N,C + 1..3 spatial dims");
   if (in[0].dtype == DType::Bool) unsupported(op, in[0]);
-  const size_t spatial = in[0].shape.size() - 2;
   PoolState s;
-  const std::vector<int64_t> kernel = spatialInts<"kernel">(attrs::View<attrs::kernelFamily("Pool")>{op}, spatial, {});
-  if (kernel.size() != spatial) throw KernelError("pool: 'kernel' needs one value per spatial axis");
-  s.win = planWindow(op, in[0], kernel, true);
+  s.win = planWindow(op, in[0], nullptr);
   s.planes = in[0].shape[0] * in[0].shape[1];
   const bool isMax = op.code == OpCode::MaxPool;
   return dispatchDType(in[0].dtype, [&]<class T>() {

@@ -374,7 +374,8 @@ ConvGeometry convGeometry(const Op& op, const TensorType& x, const Shape& ws) {
   s.groups = WindowAttrs{op}.groups().value_or(1);
   if (s.groups < 1 || s.channels % s.groups || s.outChannels % s.groups || ws[1] * s.groups != s.channels)
     throw KernelError("conv: groups must divide the channels and match the weights");
-  s.win = planWindow(op, x, std::vector<int64_t>(ws.begin() + 2, ws.end()), false);
+  const std::vector<int64_t> kernel(ws.begin() + 2, ws.end());
+  s.win = planWindow(op, x, &kernel);
   return s;
 }
 
@@ -401,11 +402,8 @@ template <class T> struct AveragePoolGradRun { static constexpr auto run = runAv
 
 PoolGradState poolGradState(const Op& op, const TensorType& x, const TensorType& g) {
   if (x.rank() < 3 || x.rank() > 5 || g.rank() != x.rank()) throw KernelError("pool needs N,C + 1..3 spatial dims");
-  const size_t spatial = x.shape.size() - 2;
   PoolGradState s;
-  const std::vector<int64_t> kernel = spatialInts<"kernel">(WindowAttrs{op}, spatial, {});
-  if (kernel.size() != spatial) throw KernelError("pool: 'kernel' needs one value per spatial axis");
-  s.win = planWindow(op, x, kernel, true);
+  s.win = planWindow(op, x, nullptr);
   s.planes = x.shape[0] * x.shape[1];
   requireOutputShape(g, x.shape[0], x.shape[1], s.win);
   return s;

@@ -1,9 +1,10 @@
-// prepareKernel: the op → kernel-family dispatch of ops.def's Kernel column,
+// prepareKernel: the op → preparer table of ops.def's Kernel column,
 // plus the helpers shared by all families (attributes, broadcast plans,
 // strided copies).
 #include <array>
 #include <string_view>
 
+#include "vm/kernel_rows.h"
 #include "vm/kernel_util.h"
 #include "vm/tensor.h"
 
@@ -175,44 +176,28 @@ void stridedCopy(void* dst, const void* src, const Shape& shape, std::span<const
 
 // ---- dispatch ---------------------------------------------------------------
 
-// The Kernel column of ops.def, by OpCode.
-static constexpr std::string_view kFamilyOf[] = {
-#define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel, operands, cost) #kernel,
-#include "ir/ops.def"
-#undef PIR_OP
-};
-
 using Preparer = PreparedKernel (*)(const Op&, InTypes, InTypes);
 
-// What a family's kernel does when every result is empty (zero elements): there
-// is nothing to write, so most families do nothing, in O(1), whatever the
-// operands' other dims (an operand f32[2^62,4,0] must not cost 2^62 loop turns,
-// nor its dims be multiplied). Gather and scatter still check their indices, as
-// NumPy does: an index out of range is an error even when nothing is copied.
-enum class WhenEmpty : uint8_t { Skip, CheckOperands };
-
-struct Family {
-  std::string_view name;
-  Preparer prepare;
-  WhenEmpty whenEmpty = WhenEmpty::Skip;
+// The preparer of each op, by OpCode: ops.def's Kernel column through
+// vm/kernel_rows.h (a VM instruction has none). A family without a preparer
+// does not compile.
+static constexpr Preparer kPreparerOf[] = {
+#define PIR_KERNEL(family, fn) &prepare##family,
+#define PIR_INSTRUCTION(family, fn) nullptr,
+#define PIR_OP(id, text, mn, mx, attrs, infer, grad, flags, kernel, operands, cost) PIR_ROW_KERNEL(kernel)
+#include "ir/ops.def"
+#undef PIR_OP
+#undef PIR_INSTRUCTION
+#undef PIR_KERNEL
 };
+static_assert(std::size(kPreparerOf) == static_cast<size_t>(kNumOpCodes));
 
-// Kernel families: the Kernel column value -> its preparer.
-static constexpr Family kFamilies[] = {
-    {"Unary", prepareUnary},         {"Cast", prepareCast},           {"Copy", prepareCopy},
-    {"Binary", prepareBinary},       {"Where", prepareWhere},         {"ScaledAdd", prepareScaledAdd},
-    {"Reduce", prepareReduce},       {"ArgReduce", prepareArgReduce}, {"Softmax", prepareSoftmax},
-    {"MatMul", prepareMatMul},       {"Transpose", prepareTranspose}, {"Broadcast", prepareBroadcast},
-    {"Concat", prepareConcat},       {"Split", prepareSplit},         {"Slice", prepareSlice},
-    {"Init", prepareInit},           {"VarUpdate", prepareVarUpdate}, {"Gather", prepareGather, WhenEmpty::CheckOperands},
-    {"Scatter", prepareScatter, WhenEmpty::CheckOperands},            {"DynamicSlice", prepareDynamic},
-    {"DynamicUpdate", prepareDynamic},                                {"Subsample", prepareSubsample},
-    {"OneHot", prepareOneHot},       {"CumSum", prepareCumSum},       {"TopK", prepareTopK},
-    {"Norm", prepareNorm},           {"NllLoss", prepareNllLoss},     {"Conv", prepareConv},
-    {"Pool", preparePool},           {"Random", prepareRandom},
-    {"ConvGradInput", prepareConvGradInput}, {"ConvGradWeight", prepareConvGradWeight},
-    {"LayerNormGrad", prepareLayerNormGrad}, {"MaxPoolGrad", prepareMaxPoolGrad},     {"AveragePoolGrad", prepareAveragePoolGrad},
-};
+// What a kernel does when every result is empty (zero elements): there is
+// nothing to write, so most do nothing, in O(1), whatever the operands' other
+// dims (an operand f32[2^62,4,0] must not cost 2^62 loop turns, nor its dims be
+// multiplied). Gather and scatter still check their indices, as NumPy does: an
+// index out of range is an error even when nothing is copied.
+static constexpr bool checksOperandsWhenEmpty(Preparer p) { return p == &prepareGather || p == &prepareScatter; }
 
 static void runNothing(const char&, const TensorRef*, TensorRef*, KernelContext&) {}
 
@@ -225,36 +210,20 @@ static bool allEmpty(InTypes types) {
   return true;
 }
 
-static constexpr bool everyOpExecutes() {
-  for (std::string_view family : kFamilyOf) {
-    bool found = false;
-    for (auto& entry : kFamilies) found = found || entry.name == family;
-    for (std::string_view insn : kInstructionFamilies) found = found || insn == family;
-    if (!found) return false;
-  }
-  return true;
-}
-// Every op that verifies must run: an ops.def row whose Kernel family has neither a
-// preparer nor a VM instruction is a build error, never a runtime "unsupported".
-static_assert(everyOpExecutes(), "an ops.def Kernel family has no preparer in kFamilies and no VM instruction");
+static Preparer preparerOf(OpCode code) { return kPreparerOf[static_cast<size_t>(code)]; }
 
-static const Family* familyOf(OpCode code) {
-  const std::string_view family = kFamilyOf[static_cast<size_t>(code)];
-  for (const Family& f : kFamilies)
-    if (f.name == family) return &f;
-  return nullptr;
-}
+bool isPlainCopy(OpCode code) { return preparerOf(code) == &prepareCopy; }
 
 }  // namespace detail
 
-bool hasKernel(OpCode code) { return detail::familyOf(code) != nullptr; }
+bool hasKernel(OpCode code) { return detail::preparerOf(code) != nullptr; }
 
 PreparedKernel prepareKernel(const Op& op, std::span<const TensorType> inTypes,
                              std::span<const TensorType> outTypes) {
-  const detail::Family* family = detail::familyOf(op.code);
-  if (!family) throw KernelError("'" + std::string(op.info().name) + "' has no compute kernel");
-  if (family->whenEmpty == detail::WhenEmpty::Skip && detail::allEmpty(outTypes)) return detail::nothingToWrite();
-  return family->prepare(op, inTypes, outTypes);
+  const detail::Preparer prepare = detail::preparerOf(op.code);
+  if (!prepare) throw KernelError("'" + std::string(op.info().name) + "' has no compute kernel");
+  if (!detail::checksOperandsWhenEmpty(prepare) && detail::allEmpty(outTypes)) return detail::nothingToWrite();
+  return prepare(op, inTypes, outTypes);
 }
 
 }  // namespace pir::vm

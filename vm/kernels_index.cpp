@@ -250,9 +250,9 @@ PreparedKernel prepareScatter(const Op& op, InTypes in, InTypes out) {
   return makeKernel<ScatterState, runScatter>(std::move(s));
 }
 
-PreparedKernel prepareDynamic(const Op& op, InTypes in, InTypes out) {
+static PreparedKernel prepareDynamic(const Op& op, InTypes in, InTypes out, bool update) {
   DynamicState s;
-  s.update = op.code != OpCode::DynamicSlice;
+  s.update = update;
   if (in.size() < (s.update ? 3u : 2u)) throw KernelError("dynamic slice/update: missing operands");
   s.shape = in[0].shape;
   s.xStrides = contiguousStrides(s.shape);
@@ -327,5 +327,8 @@ PreparedKernel prepareTopK(const Op& op, InTypes in, InTypes out) {
     else return makeKernel<TopKState, runTopK<T>>(s);
   });
 }
+
+PreparedKernel prepareDynamicSlice(const Op& op, InTypes in, InTypes out) { return prepareDynamic(op, in, out, false); }
+PreparedKernel prepareDynamicUpdate(const Op& op, InTypes in, InTypes out) { return prepareDynamic(op, in, out, true); }
 
 }  // namespace pir::vm::detail

@@ -67,7 +67,8 @@ struct NllState {
   int64_t rows = 0, classes = 0;
   bool logProb = false, hasIgnore = false;
   int64_t ignoreIndex = 0;
-  enum class Reduction : uint8_t { Mean, Sum, None } reduction = Reduction::Mean;
+  using Reduction = LossReduction;
+  Reduction reduction = Reduction::Mean;
 };
 
 template <class T> void runNllLoss(const NllState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
@@ -106,29 +107,48 @@ template <class T> struct GroupNormRun { static constexpr auto fn = runGroupNorm
 template <class T> struct BatchNormRun { static constexpr auto fn = runBatchNorm<T>; };
 template <class T> struct NllRun { static constexpr auto fn = runNllLoss<T>; };
 
+// The normalisations of the Norm rows of ops.def (`Norm(Fn)`).
+struct NormFunctions {
+  static constexpr std::string_view family = "Norm";
+  template <class Fn> static PreparedKernel prepare(const Op& op, InTypes in, InTypes out) {
+    const TensorType& x = in[0];
+    const double eps = attrs::View<attrs::kernelFamily("Norm")>{op}.epsilon();
+    if (x.rank() < 1) unsupported(op, x);
+    return Fn::prepare(op, x, eps);
+  }
+
+  struct LayerNorm {  // over the last axis
+    static PreparedKernel prepare(const Op& op, const TensorType& x, double eps) {
+      const int64_t last = x.shape.back();
+      NormState s{last == 0 ? 0 : x.numElements() / last, last, last, 1, eps};
+      return floatKernel<GroupNormRun>(op, x, s);
+    }
+  };
+  struct GroupNorm {  // x: [n, channels, spatial...]
+    static PreparedKernel prepare(const Op& op, const TensorType& x, double eps) {
+      if (x.rank() < 2) unsupported(op, x);
+      const int64_t n = x.shape[0], channels = x.shape[1];
+      const int64_t spatial = dimProduct(x.shape, 2, x.shape.size());
+      const int64_t groups = attrs::GroupNorm{op}.groups();
+      if (groups < 1 || channels % groups != 0) throw KernelError("group_norm: groups must divide the channels");
+      NormState s{n * groups, channels / groups * spatial, channels, spatial, eps};
+      return floatKernel<GroupNormRun>(op, x, s);
+    }
+  };
+  struct BatchNormInference {  // x: [n, channels, spatial...]
+    static PreparedKernel prepare(const Op& op, const TensorType& x, double eps) {
+      if (x.rank() < 2) unsupported(op, x);
+      const int64_t n = x.shape[0], channels = x.shape[1];
+      const int64_t spatial = dimProduct(x.shape, 2, x.shape.size());
+      BatchNormState s{n, channels, spatial, eps};
+      return floatKernel<BatchNormRun>(op, x, s);
+    }
+  };
+};
+
 }  // namespace
 
-PreparedKernel prepareNorm(const Op& op, InTypes in, InTypes out) {
-  const TensorType& x = in[0];
-  const double eps = attrs::View<attrs::kernelFamily("Norm")>{op}.epsilon();
-  if (x.rank() < 1) unsupported(op, x);
-  if (op.code == OpCode::LayerNorm) {
-    const int64_t last = x.shape.back();
-    NormState s{last == 0 ? 0 : x.numElements() / last, last, last, 1, eps};
-    return floatKernel<GroupNormRun>(op, x, s);
-  }
-  if (x.rank() < 2) unsupported(op, x);
-  const int64_t n = x.shape[0], channels = x.shape[1];
-  const int64_t spatial = dimProduct(x.shape, 2, x.shape.size());
-  if (op.code == OpCode::GroupNorm) {
-    const int64_t groups = attrs::GroupNorm{op}.groups();
-    if (groups < 1 || channels % groups != 0) throw KernelError("group_norm: groups must divide the channels");
-    NormState s{n * groups, channels / groups * spatial, channels, spatial, eps};
-    return floatKernel<GroupNormRun>(op, x, s);
-  }
-  BatchNormState s{n, channels, spatial, eps};
-  return floatKernel<BatchNormRun>(op, x, s);
-}
+PreparedKernel prepareNorm(const Op& op, InTypes in, InTypes out) { return prepareBound<NormFunctions>(op, in, out); }
 
 PreparedKernel prepareNllLoss(const Op& op, InTypes in, InTypes out) {
   if (in.size() != 2 || in[0].rank() < 1 || !isInteger(in[1].dtype)) throw KernelError("nll_loss needs probs and integer labels");
@@ -141,8 +161,7 @@ PreparedKernel prepareNllLoss(const Op& op, InTypes in, InTypes out) {
     s.hasIgnore = true;
     s.ignoreIndex = *ignore;
   }
-  const std::string_view red = attr.reduction();
-  s.reduction = red == "sum" ? NllState::Reduction::Sum : red == "none" ? NllState::Reduction::None : NllState::Reduction::Mean;
+  s.reduction = attr.reduction();
   return floatKernel<NllRun>(op, in[0], s);
 }
 

@@ -61,22 +61,27 @@ void runSplit(const SplitState& s, const TensorRef* ins, TensorRef* outs, Kernel
   }
 }
 
-}  // namespace
+// The distributions of the Random rows of ops.def (`Random(Fn)`), each its own
+// preparer.
+struct RandomFunctions {
+  static constexpr std::string_view family = "Random";
+  template <class Fn> static PreparedKernel prepare(const Op& op, InTypes in, InTypes out) {
+    const std::string name(op.info().name);
+    if (in.empty()) throw KernelError(name + ": missing operands");
+    return Fn::prepare(op, name, in, out);
+  }
 
-PreparedKernel prepareRandom(const Op& op, InTypes in, InTypes out) {
-  const std::string name(op.info().name);
-  if (in.empty()) throw KernelError(name + ": missing operands");
-  switch (op.code) {
-    case OpCode::RandomUniform:
-    case OpCode::RandomNormal: {
+  // random_uniform / random_normal: a fill of the result.
+  template <bool Normal> struct Fill {
+    static PreparedKernel prepare(const Op& op, const std::string& name, InTypes in, InTypes out) {
       requireSeed(in[0], name);
       if (out.size() != 1) throw KernelError(name + ": expects one result");
       requireFloat(out[0], name);
       FillState s;
-      s.normal = op.code == OpCode::RandomNormal;
+      s.normal = Normal;
       s.dtype = out[0].dtype;
       s.n = out[0].numElements();
-      if (s.normal) {
+      if constexpr (Normal) {
         const attrs::RandomNormal attr{op};
         s.a = attr.mean();
         s.b = attr.std();
@@ -87,7 +92,11 @@ PreparedKernel prepareRandom(const Op& op, InTypes in, InTypes out) {
       }
       return makeKernel<FillState, runFill>(s);
     }
-    case OpCode::Dropout: {
+  };
+  using Uniform = Fill<false>;
+  using Normal = Fill<true>;
+  struct Dropout {
+    static PreparedKernel prepare(const Op& op, const std::string& name, InTypes in, InTypes out) {
       if (in.size() != 2 || out.size() != 1 || !(out[0] == in[0]))
         throw KernelError("dropout: expects x, seed and one result of x's type");
       requireFloat(in[0], name);
@@ -100,14 +109,19 @@ PreparedKernel prepareRandom(const Op& op, InTypes in, InTypes out) {
       if (!(s.p >= 0 && s.p < 1)) throw KernelError("dropout: p must be in [0, 1), got " + std::to_string(s.p));
       return makeKernel<DropoutState, runDropout>(s);
     }
-    case OpCode::SplitRandomSeed: {
+  };
+  struct SplitSeed {
+    static PreparedKernel prepare(const Op&, const std::string& name, InTypes in, InTypes out) {
       requireSeed(in[0], name);
       for (const TensorType& t : out) requireSeed(t, name);
       if (out.empty()) throw KernelError("split_random_seed: expects at least one result");
       return makeKernel<SplitState, runSplit>(SplitState{static_cast<int64_t>(out.size())});
     }
-    default: throw KernelError(name + " is not a random op");
-  }
-}
+  };
+};
+
+}  // namespace
+
+PreparedKernel prepareRandom(const Op& op, InTypes in, InTypes out) { return prepareBound<RandomFunctions>(op, in, out); }
 
 }  // namespace pir::vm::detail

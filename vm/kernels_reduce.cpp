@@ -15,28 +15,25 @@
 namespace pir::vm::detail {
 namespace {
 
-enum class Red : uint8_t { Sum, Mean, Prod, Max, Min, SumSquare, LogSumExp, L1, L2 };
+// The reductions of the Reduce rows of ops.def (`Reduce(Fn)`): each states the
+// element types it accepts; runReduce below computes them (their empty
+// identities, integer and float paths side by side).
+struct ReduceFunctions {
+  static constexpr std::string_view family = "Reduce";
+  template <class Fn> static PreparedKernel prepare(const Op& op, InTypes in, InTypes out);
 
-std::optional<Red> reductionOf(OpCode c) {
-  switch (c) {
-    case OpCode::Sum: return Red::Sum;
-    case OpCode::Mean: return Red::Mean;
-    case OpCode::Prod: return Red::Prod;
-    case OpCode::Max: return Red::Max;
-    case OpCode::Min: return Red::Min;
-    case OpCode::SumSquare: return Red::SumSquare;
-    case OpCode::LogSumExp: return Red::LogSumExp;
-    case OpCode::L1: return Red::L1;
-    case OpCode::L2: return Red::L2;
-    default: return std::nullopt;
-  }
-}
-
-template <class T> constexpr bool reduceSupported(Red r) {
-  if constexpr (kIsBool<T>) return r == Red::Max || r == Red::Min;
-  else if constexpr (kIsInt<T>) return r != Red::LogSumExp && r != Red::L2;
-  else return true;
-}
+  struct Sum { static constexpr ElementTypes kAccepts = kNumbers; };
+  struct Mean { static constexpr ElementTypes kAccepts = kNumbers; };
+  struct Prod { static constexpr ElementTypes kAccepts = kNumbers; };
+  struct Max { static constexpr ElementTypes kAccepts = kAll; };
+  struct Min { static constexpr ElementTypes kAccepts = kAll; };
+  struct SumSquare { static constexpr ElementTypes kAccepts = kNumbers; };
+  struct LogSumExp { static constexpr ElementTypes kAccepts = kFloats; };
+  struct L1 { static constexpr ElementTypes kAccepts = kNumbers; };
+  struct L2 { static constexpr ElementTypes kAccepts = kFloats; };
+};
+using Red = ReduceFunctions;
+template <class A, class B> inline constexpr bool kIs = std::is_same_v<A, B>;
 
 template <class T> using RowArr = Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 template <class T> using CRowArrMap = Eigen::Map<const RowArr<T>>;
@@ -122,7 +119,7 @@ void planBlock(ReduceState& s, const Shape& shape, const std::vector<int64_t>& a
 // sums; a reduced block over a leading or middle axis is accumulated row by
 // row (y = x[0] + x[1] + ... in index order), vectorised across the kept
 // elements. Both are deterministic and independent of thread count.
-template <class T, Red R> void reduceSumBlock(const ReduceState& s, const T* x, T* y) {
+template <class T, class R> void reduceSumBlock(const ReduceState& s, const T* x, T* y) {
   const auto& fns = simdTable<T>();
   const int64_t slab = s.reduced * s.inner;
   if (s.inner == 1) {
@@ -130,7 +127,7 @@ template <class T, Red R> void reduceSumBlock(const ReduceState& s, const T* x, 
   } else {
     for (int64_t o = 0; o < s.outer; ++o) fns.sumRows(x + o * slab, s.reduced, s.inner, y + o * s.inner);
   }
-  if constexpr (R == Red::Mean) {
+  if constexpr (kIs<R, Red::Mean>) {
     const T count = static_cast<T>(s.reduced);
     for (int64_t i = 0; i < s.outer * s.inner; ++i) y[i] /= count;
   }
@@ -139,8 +136,8 @@ template <class T, Red R> void reduceSumBlock(const ReduceState& s, const T* x, 
 template <class C> C nanMax(C a, C b) { return (a != a || a > b) ? a : b; }
 template <class C> C nanMin(C a, C b) { return (a != a || a < b) ? a : b; }
 
-template <class T, Red R> void runReduce(const ReduceState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
-  if constexpr ((std::is_same_v<T, float> || std::is_same_v<T, double>) && (R == Red::Sum || R == Red::Mean)) {
+template <class T, class R> void runReduce(const ReduceState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  if constexpr ((std::is_same_v<T, float> || std::is_same_v<T, double>) && (kIs<R, Red::Sum> || kIs<R, Red::Mean>)) {
     if (s.block && s.rows > 0 && s.cols > 0) {
       reduceSumBlock<T, R>(s, ins[0].as<const T>(), outs[0].as<T>());
       return;
@@ -149,52 +146,52 @@ template <class T, Red R> void runReduce(const ReduceState& s, const TensorRef* 
   // Scratch: the reordered input; logsumexp's shifted copy.
   const uint64_t n = static_cast<uint64_t>(s.rows * s.cols);
   const ScratchCharge charge((s.reorder.needed ? n * sizeof(T) : 0) +
-                             (R == Red::LogSumExp ? n * sizeof(ComputeOf<T>) : 0));
+                             (kIs<R, Red::LogSumExp> ? n * sizeof(ComputeOf<T>) : 0));
   Vec<T> scratch;
   const T* x = reordered(s.reorder, ins[0].as<const T>(), s.rows * s.cols, scratch);
   VecMap<T> y(outs[0].as<T>(), s.rows);
   if (s.rows == 0) return;
   if (s.cols == 0) {  // empty reduction: the identity
-    if constexpr (R == Red::Prod) y.setConstant(T(1));
-    else if constexpr (R == Red::Max) y.setConstant(kIsFloat<T> ? T(-INFINITY) : std::numeric_limits<T>::lowest());
-    else if constexpr (R == Red::Min) y.setConstant(kIsFloat<T> ? T(INFINITY) : std::numeric_limits<T>::max());
-    else if constexpr (R == Red::LogSumExp) y.setConstant(T(-INFINITY));
-    else if constexpr (R == Red::Mean && kIsFloat<T>) y.setConstant(T(NAN));
+    if constexpr (kIs<R, Red::Prod>) y.setConstant(T(1));
+    else if constexpr (kIs<R, Red::Max>) y.setConstant(kIsFloat<T> ? T(-INFINITY) : std::numeric_limits<T>::lowest());
+    else if constexpr (kIs<R, Red::Min>) y.setConstant(kIsFloat<T> ? T(INFINITY) : std::numeric_limits<T>::max());
+    else if constexpr (kIs<R, Red::LogSumExp>) y.setConstant(T(-INFINITY));
+    else if constexpr (kIs<R, Red::Mean> && kIsFloat<T>) y.setConstant(T(NAN));
     else y.setConstant(T(0));
     return;
   }
   const CRowArrMap<T> m(x, s.rows, s.cols);
   if constexpr (kIsBool<T>) {
-    if constexpr (R == Red::Max) y = m.rowwise().any();
+    if constexpr (kIs<R, Red::Max>) y = m.rowwise().any();
     else y = m.rowwise().all();
   } else if constexpr (kIsInt<T>) {
     using W = uint32_t;  // wrapping accumulator
     auto mw = m.template cast<W>();
-    if constexpr (R == Red::Sum) y = mw.rowwise().sum().template cast<T>();
-    else if constexpr (R == Red::Prod) y = mw.rowwise().prod().template cast<T>();
-    else if constexpr (R == Red::SumSquare) y = mw.square().rowwise().sum().template cast<T>();
-    else if constexpr (R == Red::L1) {
+    if constexpr (kIs<R, Red::Sum>) y = mw.rowwise().sum().template cast<T>();
+    else if constexpr (kIs<R, Red::Prod>) y = mw.rowwise().prod().template cast<T>();
+    else if constexpr (kIs<R, Red::SumSquare>) y = mw.square().rowwise().sum().template cast<T>();
+    else if constexpr (kIs<R, Red::L1>) {
       auto absw = m.unaryExpr([](T v) { return v < 0 ? W(0u - static_cast<W>(v)) : static_cast<W>(v); });
       y = absw.rowwise().sum().template cast<T>();
-    } else if constexpr (R == Red::Mean) {
+    } else if constexpr (kIs<R, Red::Mean>) {
       y = (m.template cast<int64_t>().rowwise().sum() / s.cols).template cast<T>();
-    } else if constexpr (R == Red::Max) y = m.rowwise().maxCoeff();
+    } else if constexpr (kIs<R, Red::Max>) y = m.rowwise().maxCoeff();
     else y = m.rowwise().minCoeff();
   } else {
     using C = ComputeOf<T>;
     auto mc = m.template cast<C>();
     Vec<C> r;
-    if constexpr (R == Red::Sum) r = mc.rowwise().sum();
-    else if constexpr (R == Red::Mean) r = mc.rowwise().sum() / C(s.cols);
-    else if constexpr (R == Red::Prod) r = mc.rowwise().prod();
-    else if constexpr (R == Red::SumSquare) r = mc.square().rowwise().sum();
-    else if constexpr (R == Red::L1) r = mc.abs().rowwise().sum();
-    else if constexpr (R == Red::L2) {  // IEEE sqrt per output (Eigen's vector sqrt is approximate)
+    if constexpr (kIs<R, Red::Sum>) r = mc.rowwise().sum();
+    else if constexpr (kIs<R, Red::Mean>) r = mc.rowwise().sum() / C(s.cols);
+    else if constexpr (kIs<R, Red::Prod>) r = mc.rowwise().prod();
+    else if constexpr (kIs<R, Red::SumSquare>) r = mc.square().rowwise().sum();
+    else if constexpr (kIs<R, Red::L1>) r = mc.abs().rowwise().sum();
+    else if constexpr (kIs<R, Red::L2>) {  // IEEE sqrt per output (Eigen's vector sqrt is approximate)
       r = mc.square().rowwise().sum();
       for (int64_t i = 0; i < s.rows; ++i) r[i] = std::sqrt(r[i]);
     }
-    else if constexpr (R == Red::Max) r = mc.rowwise().redux([](C a, C b) { return nanMax(a, b); });
-    else if constexpr (R == Red::Min) r = mc.rowwise().redux([](C a, C b) { return nanMin(a, b); });
+    else if constexpr (kIs<R, Red::Max>) r = mc.rowwise().redux([](C a, C b) { return nanMax(a, b); });
+    else if constexpr (kIs<R, Red::Min>) r = mc.rowwise().redux([](C a, C b) { return nanMin(a, b); });
     else {  // logsumexp, shifted by the (finite) row max for stability
       Vec<C> mx = mc.rowwise().redux([](C a, C b) { return nanMax(a, b); });
       mx = mx.isFinite().select(mx, C(0));
@@ -208,19 +205,6 @@ template <class T, Red R> void runReduce(const ReduceState& s, const TensorRef* 
     }
     y = r.template cast<T>();
   }
-}
-
-template <class T> PreparedKernel selectReduce(Red r, ReduceState s) {
-  switch (r) {
-#define PIR_RED(name) \
-  case Red::name:     \
-    if constexpr (reduceSupported<T>(Red::name)) return makeKernel<ReduceState, runReduce<T, Red::name>>(std::move(s)); \
-    break;
-    PIR_RED(Sum) PIR_RED(Mean) PIR_RED(Prod) PIR_RED(Max) PIR_RED(Min) PIR_RED(SumSquare) PIR_RED(LogSumExp)
-    PIR_RED(L1) PIR_RED(L2)
-#undef PIR_RED
-  }
-  return {};
 }
 
 // ---- argmax / argmin ---------------------------------------------------------
@@ -330,9 +314,8 @@ template <class T, bool Log> void runSoftmax(const SoftmaxState& s, const Tensor
 
 }  // namespace
 
-PreparedKernel prepareReduce(const Op& op, InTypes in, InTypes out) {
-  const std::optional<Red> r = reductionOf(op.code);
-  if (!r || in.empty()) throw KernelError("'" + std::string(op.info().name) + "' is not a reduction");
+template <class Fn> PreparedKernel ReduceFunctions::prepare(const Op& op, InTypes in, InTypes out) {
+  if (in.empty()) throw KernelError("'" + std::string(op.info().name) + "' is not a reduction");
   const std::vector<int64_t> axes = resolveAxes(attrs::View<attrs::kernelFamily("Reduce")>{op}.axis(), in[0].rank());
   ReduceState s;
   s.reorder = reorderTrailing(in[0].shape, axes);
@@ -346,10 +329,15 @@ PreparedKernel prepareReduce(const Op& op, InTypes in, InTypes out) {
   if (out.empty() || out[0].numElements() != s.rows || out[0].dtype != in[0].dtype)
     throw KernelError("result type does not match the reduction of " + in[0].str());
   planBlock(s, in[0].shape, axes);
-  PreparedKernel k = dispatchDType(in[0].dtype, [&]<class T>() { return selectReduce<T>(*r, std::move(s)); });
+  PreparedKernel k = dispatchDType(in[0].dtype, [&]<class T>() {
+    if constexpr (accepts<T>(Fn::kAccepts)) return makeKernel<ReduceState, runReduce<T, Fn>>(std::move(s));
+    else return PreparedKernel{};
+  });
   if (!k.fn) unsupported(op, in[0]);
   return k;
 }
+
+PreparedKernel prepareReduce(const Op& op, InTypes in, InTypes out) { return prepareBound<ReduceFunctions>(op, in, out); }
 
 static ReduceState axisLast(const TensorType& t, int64_t axis) {
   ReduceState s;
@@ -359,19 +347,36 @@ static ReduceState axisLast(const TensorType& t, int64_t axis) {
   return s;
 }
 
-PreparedKernel prepareArgReduce(const Op& op, InTypes in, InTypes out) {
+// argmax / argmin (`ArgReduce(Max)`, `ArgReduce(Min)`): which extreme wins.
+struct ArgReduceFunctions {
+  static constexpr std::string_view family = "ArgReduce";
+  template <class Fn> static PreparedKernel prepare(const Op& op, InTypes in, InTypes out);
+  struct Max { static constexpr bool kIsMax = true; };
+  struct Min { static constexpr bool kIsMax = false; };
+};
+
+template <class Fn> PreparedKernel ArgReduceFunctions::prepare(const Op& op, InTypes in, InTypes out) {
   if (in.empty()) throw KernelError("argmax/argmin needs an operand");
   const int64_t axis = resolveAxis(attrs::View<attrs::kernelFamily("ArgReduce")>{op}.axis(), in[0].rank());
   ReduceState s = axisLast(in[0], axis);
   if (in[0].rank() > 0 && in[0].shape[axis] == 0)
     throw KernelError("'" + std::string(op.info().name) + "' of an empty axis");
-  const bool isMax = op.code == OpCode::ArgMax;
-  return dispatchDType(in[0].dtype, [&]<class T>() {
-    return isMax ? makeKernel<ReduceState, runArgReduce<T, true>>(s) : makeKernel<ReduceState, runArgReduce<T, false>>(s);
-  });
+  return dispatchDType(in[0].dtype, [&]<class T>() { return makeKernel<ReduceState, runArgReduce<T, Fn::kIsMax>>(s); });
 }
 
-PreparedKernel prepareSoftmax(const Op& op, InTypes in, InTypes out) {
+PreparedKernel prepareArgReduce(const Op& op, InTypes in, InTypes out) {
+  return prepareBound<ArgReduceFunctions>(op, in, out);
+}
+
+// softmax / log_softmax (`Softmax(Softmax)`, `Softmax(LogSoftmax)`).
+struct SoftmaxFunctions {
+  static constexpr std::string_view family = "Softmax";
+  template <class Fn> static PreparedKernel prepare(const Op& op, InTypes in, InTypes out);
+  struct Softmax { static constexpr bool kLog = false; };
+  struct LogSoftmax { static constexpr bool kLog = true; };
+};
+
+template <class Fn> PreparedKernel SoftmaxFunctions::prepare(const Op& op, InTypes in, InTypes out) {
   if (in.empty() || !isFloat(in[0].dtype)) {
     if (in.empty()) throw KernelError("softmax needs an operand");
     unsupported(op, in[0]);
@@ -391,11 +396,12 @@ PreparedKernel prepareSoftmax(const Op& op, InTypes in, InTypes out) {
       if (static_cast<int64_t>(d) != axis) s.backStrides[d] = scratchStrides[pos++];
     s.backStrides[axis] = scratchStrides.back();
   }
-  const bool isLog = op.code == OpCode::LogSoftmax;
   return dispatchDType(in[0].dtype, [&]<class T>() {
     if constexpr (!kIsFloat<T>) return PreparedKernel{};
-    else return isLog ? makeKernel<SoftmaxState, runSoftmax<T, true>>(s) : makeKernel<SoftmaxState, runSoftmax<T, false>>(s);
+    else return makeKernel<SoftmaxState, runSoftmax<T, Fn::kLog>>(s);
   });
 }
+
+PreparedKernel prepareSoftmax(const Op& op, InTypes in, InTypes out) { return prepareBound<SoftmaxFunctions>(op, in, out); }
 
 }  // namespace pir::vm::detail

@@ -257,27 +257,36 @@ std::vector<int64_t> transposePermutation(const Op& op, int64_t rank) {
   return perm;
 }
 
+namespace {
+// Per row: whether its kernel is a Transpose (an F_VIEW row of it permutes axes;
+// any other F_VIEW row, reshape_, keeps the flat order).
+struct TransposeRows {
+  static constexpr std::string_view name = "Transpose";
+  struct Functions {
+    using Transpose = void;
+  };
+  static constexpr bool kNone = false;
+  template <class> static constexpr bool bind() { return true; }
+};
+constexpr auto kTransposes = bindRows<TransposeRows>();
+}  // namespace
+
 std::vector<int64_t> viewPermutation(const Op& op, const TensorType& operand) {
-  const int64_t rank = operand.rank();
+  if (!op.info().has(F_VIEW))
+    throw KernelError("'" + std::string(op.info().name) + "' is not a view");
   std::vector<int64_t> perm;
-  switch (op.code) {
-    case OpCode::ReshapeInplace: return perm;  // same elements in the same flat order
-    case OpCode::TransposeInplace: {
-      perm = transposePermutation(op, rank);
-      // Moving only size-1 axes keeps the flat order: the view is the operand's bytes.
-      int64_t last = -1;
-      bool keepsOrder = true;
-      for (int64_t p : perm) {
-        if (operand.shape[static_cast<size_t>(p)] == 1) continue;
-        keepsOrder = keepsOrder && p > last;
-        last = p;
-      }
-      if (keepsOrder) perm.clear();
-      return perm;
-    }
-    default:
-      throw KernelError("'" + std::string(op.info().name) + "' is flagged F_VIEW but has no element mapping");
+  if (!kTransposes[static_cast<size_t>(op.code)]) return perm;  // same elements in the same flat order
+  perm = transposePermutation(op, operand.rank());
+  // Moving only size-1 axes keeps the flat order: the view is the operand's bytes.
+  int64_t last = -1;
+  bool keepsOrder = true;
+  for (int64_t p : perm) {
+    if (operand.shape[static_cast<size_t>(p)] == 1) continue;
+    keepsOrder = keepsOrder && p > last;
+    last = p;
   }
+  if (keepsOrder) perm.clear();
+  return perm;
 }
 
 PreparedKernel preparePermutedCopy(const TensorType& in, std::span<const int64_t> perm) {

@@ -117,12 +117,11 @@ template <class T> void runAdamVarUpdate(const AdamState& s, const TensorRef* in
   w = (CVecMap<T>(ins[0].as<const T>(), s.n).template cast<C>() - C(s.lr) * u).template cast<T>();
 }
 
-PreparedKernel prepareAdam(const Op& op, InTypes in, InTypes out) {
+PreparedKernel prepareAdam(const Op& op, InTypes in, InTypes out, bool updater) {
   if (in.size() < 2 || !isFloat(in[0].dtype) || in[1].dtype != in[0].dtype || in[1].shape != in[0].shape)
     throw KernelError("'" + std::string(op.info().name) + "' needs two float operands of one type");
   AdamState s;
   s.n = in[0].numElements();
-  const bool updater = op.code == OpCode::AdamUpdater;
   s.stepOperand = in.size() > 2;
   if (updater) {
     const attrs::AdamUpdater attr{op};
@@ -142,22 +141,9 @@ PreparedKernel prepareAdam(const Op& op, InTypes in, InTypes out) {
   });
 }
 
-}  // namespace
-
-PreparedKernel prepareVarUpdate(const Op& op, InTypes in, InTypes out) {
+PreparedKernel prepareUpdate(const Op& op, InTypes in, InTypes out, Upd kind) {
   UpdateState s;
-  switch (op.code) {
-    case OpCode::Accumulate: s.kind = Upd::Accumulate; break;
-    case OpCode::AccumulateSquare: s.kind = Upd::Square; break;
-    case OpCode::AccumulateMean: s.kind = Upd::Mean; break;
-    case OpCode::AccumulateMovingAverage: s.kind = Upd::MovingAverage; break;
-    case OpCode::AccumulatorScale: s.kind = Upd::Scale; break;
-    case OpCode::AccumulatorZero: s.kind = Upd::Zero; break;
-    case OpCode::CopyVarUpdate: s.kind = Upd::Copy; break;
-    case OpCode::AdamUpdater:
-    case OpCode::AdamVarUpdate: return prepareAdam(op, in, out);
-    default: throw KernelError("'" + std::string(op.info().name) + "' has no compute kernel");
-  }
+  s.kind = kind;
   if (in.empty()) throw KernelError("'" + std::string(op.info().name) + "' needs a target operand");
   const TensorType& t = in[0];
   const bool needsX = s.kind != Upd::Scale && s.kind != Upd::Zero;
@@ -178,4 +164,32 @@ PreparedKernel prepareVarUpdate(const Op& op, InTypes in, InTypes out) {
   return dispatchDType(t.dtype, [&]<class T>() { return makeKernel<UpdateState, runUpdate<T>>(std::move(s)); });
 }
 
+// The update rules of the VarUpdate rows of ops.def (`VarUpdate(Fn)`): one of
+// runUpdate's forms t = alpha*t + beta*g(x), or adam's.
+struct VarUpdateFunctions {
+  static constexpr std::string_view family = "VarUpdate";
+  template <class Fn> static PreparedKernel prepare(const Op& op, InTypes in, InTypes out);
+
+  template <Upd K> struct Rule { static constexpr Upd kKind = K; };
+  using Accumulate = Rule<Upd::Accumulate>;
+  using AccumulateSquare = Rule<Upd::Square>;
+  using AccumulateMean = Rule<Upd::Mean>;
+  using MovingAverage = Rule<Upd::MovingAverage>;
+  using Scale = Rule<Upd::Scale>;
+  using Zero = Rule<Upd::Zero>;
+  using Copy = Rule<Upd::Copy>;
+  struct AdamUpdater { static constexpr bool kUpdater = true; };  // the update from the accumulators
+  struct AdamVarUpdate { static constexpr bool kUpdater = false; };  // w -= lr * update
+};
+
+template <class Fn> PreparedKernel VarUpdateFunctions::prepare(const Op& op, InTypes in, InTypes out) {
+  if constexpr (requires { Fn::kUpdater; }) return prepareAdam(op, in, out, Fn::kUpdater);
+  else return prepareUpdate(op, in, out, Fn::kKind);
+}
+
+}  // namespace
+
+PreparedKernel prepareVarUpdate(const Op& op, InTypes in, InTypes out) { return prepareBound<VarUpdateFunctions>(op, in, out); }
+
 }  // namespace pir::vm::detail
+

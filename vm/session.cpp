@@ -75,7 +75,7 @@ ReplicaGroups groupingOf(const Module& m, const Value& v, DiagnosticEngine& diag
 }
 
 bool allReplicasRetrieval(const Value& v) {
-  return v.def && DeclAttrs(*v.def).retrieval() == "all_replicas";
+  return v.def && DeclAttrs(*v.def).retrieval() == Retrieval::AllReplicas;
 }
 
 // The remote home of a remote variable (`remote = $b, offset = k`), if any.

@@ -177,10 +177,17 @@ struct Operand {
   Operand(Tensor t) : what(std::move(t)) {}  // NOLINT
 };
 
-// An attribute value: integer, float, bool, enum word (Word{"sum"}), string,
-// graph (GraphRef{"body"}), or a list of integers / floats.
+// An attribute value: integer, float, bool, enum word (Word{"sum"}, or the
+// attribute's C++ enum: {"op", CollectiveOp::Max}), string, graph
+// (GraphRef{"body"}), or a list of integers / floats.
 struct Word {
   std::string text;
+  Word() = default;
+  explicit Word(std::string t) : text(std::move(t)) {}
+  // An enumerator of an enum attribute type (ir/op_enums.def): its word.
+  template <class E>
+    requires requires { EnumTraits<E>::kId; }
+  Word(E e) : text(enumWord(e)) {}  // NOLINT
 };
 struct GraphRef {
   std::string name;  // without '@'

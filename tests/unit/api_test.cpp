@@ -102,6 +102,17 @@ TEST(Api, BuildFeedRunReadWrite) {
   EXPECT_NE(profile->find("cycles"), std::string::npos) << *profile;
 }
 
+TEST(Api, EnumAttributesTakeTheirEnum) {
+  Context context;
+  Module m = Module::create(context);
+  Result<Ref> x = m.variable("x", Type{DType::F32, {2}}, Tensor::fromDoubles(DType::F32, {2}, {1, 2}));
+  ASSERT_TRUE(x) << x.error();
+  ASSERT_TRUE(m.op1(OpCode::AllReduce, {*x}, {{"op", CollectiveOp::Max}}, "r"));
+  ASSERT_TRUE(m.op1(OpCode::AllReduce, {*x}, {{"op", Word{"min"}}}, "s"));
+  EXPECT_NE(m.print().find("%r = replicated_all_reduce %x {op = max}"), std::string::npos) << m.print();
+  EXPECT_NE(m.print().find("%s = replicated_all_reduce %x {op = min}"), std::string::npos) << m.print();
+}
+
 TEST(Api, PassesAndAutodiff) {
   Context context;
   const std::vector<std::string> passes = context.passNames();

@@ -91,7 +91,7 @@ TEST(OpAttrs, DefaultsComeFromTheRow) {
   EXPECT_DOUBLE_EQ(attrs::LayerNorm{makeOp(OpCode::LayerNorm)}.epsilon(), 1e-05);
   EXPECT_TRUE(std::isinf(attrs::Clip{makeOp(OpCode::Clip)}.min()));
   EXPECT_LT(attrs::Clip{makeOp(OpCode::Clip)}.min(), 0);
-  EXPECT_EQ(attrs::NllLoss{makeOp(OpCode::NllLoss)}.reduction(), "mean");
+  EXPECT_EQ(attrs::NllLoss{makeOp(OpCode::NllLoss)}.reduction(), LossReduction::Mean);
   EXPECT_FALSE(attrs::NllLoss{makeOp(OpCode::NllLoss)}.ignore_index().has_value());
   EXPECT_EQ(attrs::OneHot{makeOp(OpCode::OneHot)}.dtype(), DType::F32);
   EXPECT_EQ(attrs::OneHot{makeOp(OpCode::OneHot)}.values(), (std::vector<double>{0, 1}));
@@ -105,7 +105,7 @@ TEST(OpAttrs, WrittenValuesWin) {
   EXPECT_EQ(attrs::Softmax{makeOp(OpCode::Softmax, {{"axis", Attr::integer(1)}})}.axis(), 1);
   EXPECT_EQ(attrs::Conv{makeOp(OpCode::Conv, {{"stride", ints({2, 3})}})}.stride(), (std::vector<int64_t>{2, 3}));
   EXPECT_EQ(attrs::NllLoss{makeOp(OpCode::NllLoss, {{"ignore_index", Attr::integer(-100)}})}.ignore_index(), -100);
-  EXPECT_EQ(attrs::NllLoss{makeOp(OpCode::NllLoss, {{"reduction", Attr::word("none")}})}.reduction(), "none");
+  EXPECT_EQ(attrs::NllLoss{makeOp(OpCode::NllLoss, {{"reduction", Attr::word("none")}})}.reduction(), LossReduction::None);
   EXPECT_EQ(attrs::Cast{makeOp(OpCode::Cast, {{"dtype", Attr::word("f16")}})}.dtype(), DType::F16);
   EXPECT_DOUBLE_EQ(attrs::Clip{makeOp(OpCode::Clip, {{"max", Attr::integer(6)}})}.max(), 6.0);
   const attrs::AxesValue axes = attrs::Sum{makeOp(OpCode::Sum, {{"axis", Attr::integer(-1)}})}.axis();
