@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/op_enums.h"
 #include "vm/kernels.h"
 
 namespace pir::vm::layout {
@@ -46,7 +47,7 @@ template <class F> void forEachIndex(const Dims& shape, F&& f) {
 
 // ---- pad --------------------------------------------------------------------
 
-enum class PadMode { Constant, Reflect, Edge };
+using PadMode = pir::PadMode;  // ir/op_enums.def
 
 // The source position of output position `o` on an axis of length `len` padded
 // by `begin` in front, or -1 for a constant-padded position. Reflect mirrors
