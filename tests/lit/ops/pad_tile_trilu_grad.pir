@@ -21,4 +21,4 @@ main {
 run
 print %dx, %dm
 # CHECK: %dx: f32[3] = [2, 6, 4]
-# CHECK-NEXT: %dm: f32[2,2] = [[1, 1], [0, 1]]
+# CHECK-NEXT: %dm: f32[2,2] = {{\[\[}}1, 1], [0, 1]]
