@@ -632,6 +632,53 @@ void inferBroadcast(Ctx& c) {
   if (!b || *b != target) c.failOperand(0, c.t(0).str() + " does not broadcast to shape " + intsToString(shape));
   c.result(c.t(0).dtype, std::move(target));
 }
+// pad's and pad_grad's `pads`: the begin of every axis, then the end. The padded
+// shape of `x` (pad_grad: the shape whose padding `x` is); reflect and edge read
+// the axis, so they need it non-empty.
+Shape paddedShape(Ctx& c, const TensorType& x, const std::vector<int64_t>& pads, SourceLoc loc, PadMode mode, int sign) {
+  const size_t rank = x.shape.size();
+  if (pads.size() != 2 * rank)
+    c.fail(loc, "pads " + intsToString(pads) + " needs " + std::to_string(2 * rank) + " values (the begin of every axis, then the end) for " + x.str());
+  Shape s = x.shape;
+  for (size_t d = 0; d < rank; ++d) {
+    const std::optional<int64_t> grown = checkedAdd(pads[d], pads[d + rank]);
+    const std::optional<int64_t> n = grown ? checkedAdd(x.shape[d], sign * *grown) : std::nullopt;
+    if (!n || *n < 0)
+      c.fail(loc, "pads " + intsToString(pads) + " crop axis " + std::to_string(d) + " of " + x.str() + " below size 0");
+    const int64_t source = sign > 0 ? x.shape[d] : *n;
+    if (mode != PadMode::Constant && source == 0 && *grown != 0)
+      c.fail(loc, "pads " + intsToString(pads) + ": " + std::string(enumWord(mode)) + " padding of empty axis " + std::to_string(d));
+    s[d] = *n;
+  }
+  return s;
+}
+void inferPad(Ctx& c) {
+  const RuleAttrs<"Pad"> a{c.op};
+  c.result(c.t(0).dtype, paddedShape(c, c.t(0), a.pads(), a.padsLoc(), a.mode(), 1));
+}
+void inferPadGrad(Ctx& c) {
+  c.requireFloat(0);
+  const RuleAttrs<"PadGrad"> a{c.op};
+  c.result(c.t(0).dtype, paddedShape(c, c.t(0), a.pads(), a.padsLoc(), a.mode(), -1));
+}
+void inferTile(Ctx& c) {
+  const RuleAttrs<"Tile"> a{c.op};
+  const std::vector<int64_t> repeats = a.repeats();
+  const TensorType& x = c.t(0);
+  if (repeats.size() != x.shape.size())
+    c.fail(a.repeatsLoc(), "repeats " + intsToString(repeats) + " needs one value per axis of " + x.str());
+  Shape s = x.shape;
+  for (size_t d = 0; d < s.size(); ++d) {
+    const std::optional<int64_t> n = repeats[d] < 0 ? std::nullopt : checkedMul(s[d], repeats[d]);
+    if (!n) c.fail(a.repeatsLoc(), "repeats " + intsToString(repeats) + ": axis " + std::to_string(d) + " must repeat 0 or more times (and fit int64)");
+    s[d] = *n;
+  }
+  c.result(x.dtype, std::move(s));
+}
+void inferTrilu(Ctx& c) {
+  if (c.t(0).rank() < 2) c.failOperand(0, "trilu needs a matrix or a batch of them, got " + c.t(0).str());
+  c.result(c.t(0));
+}
 void inferConcat(Ctx& c) {
   const TensorType& x = c.t(0);
   const RuleAttrs<"Concat"> a{c.op};

@@ -711,6 +711,29 @@ RULE(Transpose) {
   c.give(0, transpose(c, c.grad(0), inversePerm(perm)));
 }
 RULE(Broadcast) { c.give(0, c.sumTo(c.grad(0), c.inType(0).shape)); }
+RULE(Pad) {
+  // Each x element gets the gradient of every output it fed (pad_grad).
+  const pir::attrs::Pad attr{c.op};
+  c.give(0, c.emit({c.grad(0)}, build::PadGrad{}.pads(attr.pads()).mode(attr.mode())));
+}
+RULE(Tile) {
+  // g viewed as [r0, d0, r1, d1, ...]: x's gradient is its sum over the repeats.
+  const Shape& xs = c.inType(0).shape;
+  const std::vector<int64_t> repeats = pir::attrs::Tile{c.op}.repeats();
+  Shape split;
+  std::vector<int64_t> axes;
+  for (size_t d = 0; d < xs.size(); ++d) {
+    axes.push_back(static_cast<int64_t>(split.size()));
+    split.push_back(repeats[d]);
+    split.push_back(xs[d]);
+  }
+  Value* g = c.reshape(c.grad(0), split);
+  c.give(0, c.reshape(axes.empty() ? g : c.emit({g}, build::Sum{}.axis(axes)), xs));
+}
+RULE(Trilu) {
+  const pir::attrs::Trilu attr{c.op};
+  c.give(0, c.emit({c.grad(0)}, build::Trilu{}.upper(attr.upper()).k(attr.k())));
+}
 RULE(Concat) {
   Value* g = c.grad(0);
   const size_t rank = g->type.shape.size();

@@ -9,7 +9,7 @@ packages=(cmake ninja-build g++ pkg-config python3 tao-pegtl-dev libeigen3-dev l
           libbenchmark-dev libedit-dev libmimalloc-dev llvm-14-tools clang libclang-rt-14-dev libopenblas-dev libdnnl-dev tmux graphviz
           libopenmpi-dev openmpi-bin
           pybind11-dev python3-dev python3-numpy python3-pytest
-          libprotobuf-dev protobuf-compiler libonnx-dev libonnx-testdata python3-onnx)
+          libprotobuf-dev protobuf-compiler libonnx-dev libonnx-testdata python3-onnx python3-torch python3-torchvision)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

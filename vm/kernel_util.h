@@ -332,6 +332,12 @@ PreparedKernel prepareDynamicSlice(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareDynamicUpdate(const Op& op, InTypes in, InTypes out);  // dynamic_update(_)
 PreparedKernel prepareSubsample(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareOneHot(const Op& op, InTypes in, InTypes out);
+// vm/kernels_layout.cpp
+PreparedKernel preparePad(const Op& op, InTypes in, InTypes out);
+PreparedKernel preparePadGrad(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareTile(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareTrilu(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareHardmax(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareCumSum(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareTopK(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareNorm(const Op& op, InTypes in, InTypes out);  // layer/group/batch norm

@@ -864,88 +864,26 @@ void mapTile(NodeContext& c) {
     out[k] = in[k] * reps[k];
   }
   checkedElementCount(out, "the tiled shape");
-  std::string v = c.in(0);
-  int64_t last = -1;
-  for (size_t k = 0; k < reps.size(); ++k)
-    if (reps[k] != 1) last = static_cast<int64_t>(k);
-  if (last < 0) return c.alias(0, v);
-  for (size_t k = 0; k <= size_t(last); ++k) {
-    if (reps[k] == 1) continue;
-    std::string rhs;
-    if (reps[k] == 0) {
-      rhs = "slice " + v + " {start = [0], stop = [0], axes = [" + std::to_string(k) + "]}";
-    } else {
-      std::string ops;
-      for (int64_t r = 0; r < reps[k]; ++r) ops += (r ? ", " : "") + v;
-      rhs = reps[k] == 1 ? "identity " + v : "concat " + ops + " {axis = " + std::to_string(k) + "}";
-    }
-    v = int64_t(k) == last ? c.result(0, rhs) : c.temp(rhs);
-  }
+  c.result(0, "tile " + c.in(0) + " {repeats = " + intsText(reps) + "}");
 }
 
 // Pads `x` along every axis: pads = [begin..., end...]; mode constant/reflect/edge.
 std::string padValue(NodeContext& c, std::string x, const std::vector<int64_t>& pads, const std::string& mode,
                      double value, bool lastIsResult) {
   std::vector<int64_t> shape = c.typeOf(x).shape;
-  Elem e = c.typeOf(x).elem;
   size_t r = shape.size();
   if (pads.size() != 2 * r) c.fail("pads has " + std::to_string(pads.size()) + " entries for rank " + std::to_string(r));
-  int64_t last = -1;
-  for (size_t k = 0; k < r; ++k)
-    if (pads[k] != 0 || pads[k + r] != 0) last = static_cast<int64_t>(k);
-  if (last < 0) {
+  bool any = false;
+  for (int64_t p : pads) any = any || p != 0;
+  if (!any) {
     if (lastIsResult) c.alias(0, x);
     return x;
   }
-  for (size_t k = 0; k <= size_t(last); ++k) {
-    int64_t before = pads[k], after = pads[k + r];
-    if (before == 0 && after == 0) continue;
-    std::string ax = std::to_string(k);
-    int64_t dim = shape[k];
-    // Negative pads crop.
-    if (before < 0 || after < 0) {
-      int64_t b = std::max<int64_t>(0, -before), en = dim - std::max<int64_t>(0, -after);
-      if (en < b) c.fail("negative pads remove more than axis " + ax + " holds");
-      x = c.temp("slice " + x + " {start = [" + std::to_string(b) + "], stop = [" + std::to_string(en) + "], axes = [" + ax + "]}");
-      dim = en - b;
-      shape[k] = dim;
-      before = std::max<int64_t>(0, before);
-      after = std::max<int64_t>(0, after);
-    }
-    std::vector<std::string> parts;
-    auto block = [&](int64_t n, bool atStart) -> std::string {
-      std::vector<int64_t> s = shape;
-      s[k] = n;
-      if (mode == "constant") {
-        ConstTensor v = foldBroadcastTo(scalarOf(e, value), std::vector<int64_t>(s.size(), 1));
-        std::string one = c.constant(v);
-        return c.temp("broadcast " + one + " {shape = " + intsText(s) + "}");
-      }
-      if (dim == 0) c.fail("cannot pad an empty axis in mode " + mode);
-      if (mode == "edge") {
-        int64_t at = atStart ? 0 : dim - 1;
-        std::string edge = c.temp("slice " + x + " {start = [" + std::to_string(at) + "], stop = [" + std::to_string(at + 1) + "], axes = [" + ax + "]}");
-        return c.temp("broadcast " + edge + " {shape = " + intsText(s) + "}");
-      }
-      // reflect: the n elements next to the edge, mirrored (edge excluded).
-      if (n > dim - 1) c.fail("reflect pad of " + std::to_string(n) + " on an axis of size " + std::to_string(dim));
-      if (atStart)
-        return c.temp("slice " + x + " {start = [" + std::to_string(n) + "], stop = [0], step = [-1], axes = [" + ax + "]}");
-      // NumPy's stop for a reversed slice through index 0 is below -dim, not -1.
-      int64_t stop = dim - 2 - n < 0 ? -dim - 1 : dim - 2 - n;
-      return c.temp("slice " + x + " {start = [" + std::to_string(dim - 2) + "], stop = [" + std::to_string(stop) +
-                    "], step = [-1], axes = [" + ax + "]}");
-    };
-    if (before > 0) parts.push_back(block(before, true));
-    parts.push_back(x);
-    if (after > 0) parts.push_back(block(after, false));
-    std::string ops;
-    for (size_t j = 0; j < parts.size(); ++j) ops += (j ? ", " : "") + parts[j];
-    std::string rhs = parts.size() == 1 ? "identity " + x : "concat " + ops + " {axis = " + ax + "}";
-    x = lastIsResult && int64_t(k) == last ? c.result(0, rhs) : c.temp(rhs);
-    shape[k] = dim + before + after;
-  }
-  return x;
+  std::string rhs = "pad " + x + " {pads = " + intsText(pads);
+  if (mode != "constant") rhs += ", mode = " + mode;
+  if (value != 0) rhs += ", value = " + floatText(value);
+  rhs += "}";
+  return lastIsResult ? c.result(0, rhs) : c.temp(rhs);
 }
 
 void mapPad(NodeContext& c) {
@@ -975,22 +913,11 @@ void mapPad(NodeContext& c) {
   padValue(c, c.in(0), pads, mode, value, true);
 }
 
-// Trilu: the input where a mask computed at import (the shapes are static) holds.
 void mapTrilu(NodeContext& c) {
-  std::vector<int64_t> s = c.shape(0);
-  if (s.size() < 2) c.fail("the input must be at least 2-D");
+  if (c.rank(0) < 2) c.fail("the input must be at least 2-D");
   int64_t k = c.has(1) ? c.requireKnown(1, "k").intAt(0) : 0;
   bool upper = c.attrInt("upper", 1) != 0;
-  int64_t rows = s[s.size() - 2], cols = s[s.size() - 1];
-  checkedElementCount({rows, cols}, "the mask");
-  ConstTensor mask;
-  mask.elem = Elem::Bool;
-  mask.shape = {rows, cols};
-  mask.i.resize(rows * cols);
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < cols; ++j) mask.i[i * cols + j] = upper ? j - i >= k : j - i <= k;
-  std::string m = c.constant(mask);
-  c.result(0, "where " + m + ", " + c.in(0) + ", " + scalarConst(c, c.elem(0), 0));
+  c.result(0, "trilu " + c.in(0) + " {upper = " + (upper ? "true" : "false") + ", k = " + std::to_string(k) + "}");
 }
 
 // GatherElements from pir ops: a one-hot of the indices over the gathered axis
@@ -1170,26 +1097,17 @@ void mapHardmax(NodeContext& c) {
   std::vector<int64_t> s = c.shape(0);
   int64_t r = static_cast<int64_t>(s.size());
   std::string x = c.in(0);
-  Elem e = c.elem(0);
-  std::string dt = elemText(e);
-  if (c.opset() < 13) {
+  if (c.opset() < 13) {  // coerced to 2-D at `axis`
     int64_t axis = c.attrInt("axis", 1);
     if (axis < 0) axis += r;
     std::vector<int64_t> flatShape = {product(s, 0, axis), product(s, axis)};
     std::string flat = c.temp("reshape " + x + " {shape = " + intsText(flatShape) + "}");
-    std::string idx = c.temp("argmax " + flat + " {axis = 1}");
-    std::string oh = c.temp("onehot " + idx + " {num_classes = " + std::to_string(flatShape[1]) + ", dtype = " + dt + "}");
-    c.result(0, "reshape " + oh + " {shape = " + intsText(s) + "}");
+    std::string h = c.temp("hardmax " + flat + " {axis = 1}");
+    c.result(0, "reshape " + h + " {shape = " + intsText(s) + "}");
     return;
   }
   int64_t axis = normAxis(c, c.attrInt("axis", -1), r);
-  std::string idx = c.temp("argmax " + x + " {axis = " + std::to_string(axis) + "}");
-  std::string rhs = "onehot " + idx + " {num_classes = " + std::to_string(s[axis]) + ", dtype = " + dt + "}";
-  if (axis == r - 1) return (void)c.result(0, rhs);
-  std::string h = c.temp(rhs);
-  std::vector<int64_t> perm;
-  for (int64_t k = 0; k < r; ++k) perm.push_back(k < axis ? k : k == axis ? r - 1 : k - 1);
-  c.result(0, "transpose " + h + " {perm = " + intsText(perm) + "}");
+  c.result(0, "hardmax " + x + " {axis = " + std::to_string(axis) + "}");
 }
 
 // ---- linear algebra, convolution, pooling ---------------------------------------------

@@ -10,7 +10,8 @@ Inputs that the importer needs as constants (a Reshape's shape, a Slice's starts
 be known, the harness moves it into the initializers with the data set's value
 and imports again, as a real model would hold it.
 
-Prints the coverage: imported, skipped by reason, passed, failed. Exits 1 when
+Prints the coverage: imported, the op types supported (those of the imported
+tests) and unsupported (named by the skips), skipped by reason, passed, failed. Exits 1 when
 the share of passing tests among those whose op types pir supports is below
 --min-pass (and lists the failures).
 
@@ -90,6 +91,14 @@ def compare(expected, actual, rtol, atol):
     k = int(np.argmin(ok.reshape(-1)))
     return "values differ (%d of %d), e.g. at %d: %r vs expected %r" % (
         int((~ok).sum()), ok.size, k, a.reshape(-1)[k], e.reshape(-1)[k])
+
+
+def op_types(test_dir):
+    """The op types of a test's model (its main graph's nodes)."""
+    try:
+        return {n.op_type for n in onnx.load(os.path.join(test_dir, "model.onnx")).graph.node}
+    except Exception:
+        return set()
 
 
 def run_test(pir, test_dir, work, rtol, atol):
@@ -187,6 +196,7 @@ def main():
         counts = collections.Counter()
         skipped = collections.Counter()
         failures = []
+        supported_ops, unsupported_ops = set(), set()
         for t in tests:
             name = os.path.basename(t)
             work = os.path.join(args.work, suite, name)
@@ -196,14 +206,21 @@ def main():
                 status, reason = "failed", "timeout"
             shutil.rmtree(work, ignore_errors=True)
             counts[status] += 1
+            if status != "skipped":
+                supported_ops.update(op_types(t))
+            elif reason.startswith("unsupported op "):
+                unsupported_ops.add(reason[len("unsupported op "):])
             if status == "skipped":
                 skipped[reason] += 1
             elif status == "failed":
                 failures.append((name, reason))
         supported = counts["passed"] + counts["failed"]
         rate = counts["passed"] / supported if supported else 1.0
-        print("== %s: %d tests; op types supported: %d; skipped: %d; passed: %d; failed: %d; pass rate %.1f%%"
+        print("== %s: %d tests; imported (op types supported): %d; skipped: %d; passed: %d; failed: %d; pass rate %.1f%%"
               % (suite, len(tests), supported, counts["skipped"], counts["passed"], counts["failed"], 100 * rate))
+        print("op types: %d supported (in the imported tests), %d unsupported (named by the skipped ones)"
+              % (len(supported_ops), len(unsupported_ops - supported_ops)))
+        print("  supported: %s" % " ".join(sorted(supported_ops)))
         print("skipped by reason:")
         for reason, n in sorted(skipped.items(), key=lambda kv: (-kv[1], kv[0])):
             print("  %4d  %s" % (n, reason))

@@ -1,0 +1,322 @@
+// The kernels of the ONNX ops that are not pir ops yet (vm/kernels_layout.h,
+// vm/kernels_resize.h, vm/kernels_lrn.h) and einsum's plan (ir/einsum_spec.h),
+// called directly. Expected values are ONNX's (the operator docs' examples and
+// NumPy's pad/tile/triu), gradients are checked against finite differences.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <vector>
+
+#include "ir/einsum_spec.h"
+#include "vm/kernels_layout.h"
+#include "vm/kernels_lrn.h"
+#include "vm/kernels_resize.h"
+
+namespace pir::vm {
+namespace {
+
+using Dims = std::vector<int64_t>;
+using Vec = std::vector<double>;
+
+std::vector<double> iota(int64_t n, double from = 1) {
+  std::vector<double> v(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v[i] = from + static_cast<double>(i);
+  return v;
+}
+
+// <g, f(x)> differentiated by central differences, against the analytic dx.
+void expectGradient(const Vec& x, const Vec& g, const std::function<Vec(const Vec&)>& f, const Vec& dx,
+                    double tol = 1e-6) {
+  for (size_t i = 0; i < x.size(); ++i) {
+    Vec xp = x, xm = x;
+    const double h = 1e-6;
+    xp[i] += h;
+    xm[i] -= h;
+    Vec yp = f(xp), ym = f(xm);
+    double d = 0;
+    for (size_t k = 0; k < g.size(); ++k) d += g[k] * (yp[k] - ym[k]) / (2 * h);
+    EXPECT_NEAR(dx[i], d, tol) << "at " << i;
+  }
+}
+
+// ---- pad ------------------------------------------------------------------
+
+TEST(PadKernel, ConstantReflectAndEdgeMatchOnnxExamples) {
+  // ONNX Pad's docs: x = [[1.0, 1.2], [2.3, 3.4], [4.5, 5.7]], pads = [0, 2, 0, 0].
+  const Vec x = {1.0, 1.2, 2.3, 3.4, 4.5, 5.7};
+  Vec out(12);
+  layout::pad(x.data(), {3, 2}, {0, 2}, {0, 0}, layout::PadMode::Constant, 0.0, out.data());
+  EXPECT_EQ(out, (Vec{0, 0, 1.0, 1.2, 0, 0, 2.3, 3.4, 0, 0, 4.5, 5.7}));
+  layout::pad(x.data(), {3, 2}, {0, 2}, {0, 0}, layout::PadMode::Reflect, 0.0, out.data());
+  EXPECT_EQ(out, (Vec{1.0, 1.2, 1.0, 1.2, 2.3, 3.4, 2.3, 3.4, 4.5, 5.7, 4.5, 5.7}));
+  layout::pad(x.data(), {3, 2}, {0, 2}, {0, 0}, layout::PadMode::Edge, 0.0, out.data());
+  EXPECT_EQ(out, (Vec{1.0, 1.0, 1.0, 1.2, 2.3, 2.3, 2.3, 3.4, 4.5, 4.5, 4.5, 5.7}));
+}
+
+TEST(PadKernel, ReflectWiderThanTheAxisFoldsBackAndNegativePadsCrop) {
+  // np.pad([1, 2, 3], (5, 4), 'reflect') = [2, 1, 2, 3, 2, 1, 2, 3, 2, 1, 2, 3]
+  const Vec x = {1, 2, 3};
+  Vec out(12);
+  layout::pad(x.data(), {3}, {5}, {4}, layout::PadMode::Reflect, 0.0, out.data());
+  EXPECT_EQ(out, (Vec{2, 1, 2, 3, 2, 1, 2, 3, 2, 1, 2, 3}));
+  Vec cropped(2);
+  layout::pad(x.data(), {3}, {-1}, {0}, layout::PadMode::Constant, 9.0, cropped.data());
+  EXPECT_EQ(cropped, (Vec{2, 3}));
+}
+
+TEST(PadKernel, GradientSumsWhatEachElementFed) {
+  const Vec x = iota(6);
+  const Vec g = iota(4 * 5, 0.5);
+  for (auto mode : {layout::PadMode::Constant, layout::PadMode::Reflect, layout::PadMode::Edge}) {
+    auto f = [&](const Vec& v) {
+      Vec y(20);
+      layout::pad(v.data(), {2, 3}, {1, 2}, {1, 0}, mode, 0.0, y.data());
+      return y;
+    };
+    Vec dx(6);
+    layout::padGrad(g.data(), {2, 3}, {1, 2}, {1, 0}, mode, dx.data());
+    expectGradient(x, g, f, dx);
+  }
+}
+
+// ---- tile, trilu ----------------------------------------------------------
+
+TEST(TileKernel, RepeatsEachAxisAndItsGradientSumsTheCopies) {
+  const Vec x = {1, 2, 3, 4};
+  Vec out(16);
+  layout::tile(x.data(), {2, 2}, {2, 2}, out.data());
+  EXPECT_EQ(out, (Vec{1, 2, 1, 2, 3, 4, 3, 4, 1, 2, 1, 2, 3, 4, 3, 4}));
+  const Vec g = iota(16);
+  Vec dx(4);
+  layout::tileGrad(g.data(), {2, 2}, {2, 2}, dx.data());
+  EXPECT_EQ(dx, (Vec{1 + 3 + 9 + 11, 2 + 4 + 10 + 12, 5 + 7 + 13 + 15, 6 + 8 + 14 + 16}));
+}
+
+TEST(TriluKernel, UpperAndLowerWithDiagonalOffsetsOverABatch) {
+  const Vec x = iota(2 * 3 * 3);
+  Vec out(18);
+  layout::trilu(x.data(), {2, 3, 3}, true, 1, out.data());  // np.triu(x, 1)
+  EXPECT_EQ(out, (Vec{0, 2, 3, 0, 0, 6, 0, 0, 0, 0, 11, 12, 0, 0, 15, 0, 0, 0}));
+  layout::trilu(x.data(), {2, 3, 3}, false, -1, out.data());  // np.tril(x, -1)
+  EXPECT_EQ(out, (Vec{0, 0, 0, 4, 0, 0, 7, 8, 0, 0, 0, 0, 13, 0, 0, 16, 17, 0}));
+}
+
+// ---- gather_elements, scatter_elements --------------------------------------
+
+TEST(GatherElementsKernel, OnnxExampleAndNegativeIndices) {
+  // ONNX GatherElements docs: data [[1, 2], [3, 4]], indices [[0, 0], [1, 0]], axis 1.
+  const Vec x = {1, 2, 3, 4};
+  const std::vector<int32_t> idx = {0, 0, -1, 0};
+  Vec out(4);
+  layout::gatherElements(x.data(), {2, 2}, idx.data(), {2, 2}, 1, out.data());
+  EXPECT_EQ(out, (Vec{1, 1, 4, 3}));
+  const std::vector<int32_t> bad = {2};
+  EXPECT_THROW(layout::gatherElements(x.data(), {2, 2}, bad.data(), {1, 1}, 0, out.data()), KernelError);
+}
+
+TEST(ScatterElementsKernel, ReductionsCombineDuplicateIndices) {
+  // ONNX ScatterElements docs (reduction add): data [[1, 2, 3, 4, 5]], indices [[1, 1]], updates [[1.1, 2.1]].
+  const Vec x = {1, 2, 3, 4, 5};
+  const std::vector<int32_t> idx = {1, 1};
+  const Vec upd = {1.1, 2.1};
+  Vec out(5);
+  layout::scatterElements(x.data(), {1, 5}, idx.data(), upd.data(), {1, 2}, 1, layout::ScatterReduction::Add, out.data());
+  EXPECT_NEAR(out[1], 5.2, 1e-12);
+  layout::scatterElements(x.data(), {1, 5}, idx.data(), upd.data(), {1, 2}, 1, layout::ScatterReduction::Mul, out.data());
+  EXPECT_NEAR(out[1], 2 * 1.1 * 2.1, 1e-12);
+  layout::scatterElements(x.data(), {1, 5}, idx.data(), upd.data(), {1, 2}, 1, layout::ScatterReduction::Max, out.data());
+  EXPECT_EQ(out[1], 2.1);
+  layout::scatterElements(x.data(), {1, 5}, idx.data(), upd.data(), {1, 2}, 1, layout::ScatterReduction::None, out.data());
+  EXPECT_EQ(out, (Vec{1, 2.1, 3, 4, 5}));
+}
+
+// ---- hardmax, range -------------------------------------------------------
+
+TEST(HardmaxKernel, FirstLargestPerRowAndNaNWins) {
+  const Vec x = {3, 0, 3, 1, 2, NAN, 5, 1};
+  Vec out(8);
+  layout::hardmax(x.data(), {2, 4}, 1, out.data());
+  EXPECT_EQ(out, (Vec{1, 0, 0, 0, 0, 1, 0, 0}));
+  layout::hardmax(x.data(), {2, 4}, 0, out.data());
+  EXPECT_EQ(out, (Vec{1, 0, 0, 1, 0, 1, 1, 0}));
+}
+
+TEST(RangeKernel, LengthIsTheCeilingAndNeverNegative) {
+  EXPECT_EQ(layout::rangeLength(3, 9, 3), 2);
+  EXPECT_EQ(layout::rangeLength(10, 4, -3), 2);
+  EXPECT_EQ(layout::rangeLength(1, 0, 1), 0);
+  EXPECT_EQ(layout::rangeLength(0, 1, 0.3), 4);
+  Vec out(2);
+  layout::range(10.0, -3.0, 2, out.data());
+  EXPECT_EQ(out, (Vec{10, 7}));
+}
+
+// ---- resize ---------------------------------------------------------------
+
+resize::Plan plan2d(Dims in, Dims out, resize::Mode mode, resize::CoordinateMode coords,
+                    resize::NearestMode nearest = resize::NearestMode::RoundPreferFloor) {
+  resize::Attributes a;
+  a.mode = mode;
+  a.coordinates = coords;
+  a.nearest = nearest;
+  return resize::planResize(in, out, a);
+}
+
+TEST(ResizeKernel, OnnxUpsampleLinearHalfPixel) {
+  // ONNX test_resize_upsample_scales_linear: [[1, 2], [3, 4]] to 4x4, half_pixel.
+  const std::vector<float> x = {1, 2, 3, 4};
+  std::vector<float> out(16);
+  resize::resize(plan2d({1, 1, 2, 2}, {1, 1, 4, 4}, resize::Mode::Linear, resize::CoordinateMode::HalfPixel), x.data(),
+                 out.data());
+  const std::vector<float> want = {1, 1.25, 1.75, 2, 1.5, 1.75, 2.25, 2.5, 2.5, 2.75, 3.25, 3.5, 3, 3.25, 3.75, 4};
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_FLOAT_EQ(out[i], want[i]) << i;
+}
+
+TEST(ResizeKernel, OnnxUpsampleLinearAlignCorners) {
+  // ONNX test_resize_upsample_scales_linear_align_corners.
+  const std::vector<float> x = {1, 2, 3, 4};
+  std::vector<float> out(16);
+  resize::resize(plan2d({1, 1, 2, 2}, {1, 1, 4, 4}, resize::Mode::Linear, resize::CoordinateMode::AlignCorners),
+                 x.data(), out.data());
+  const float t = 1.0f / 3, u = 2.0f / 3;
+  const std::vector<float> want = {1, 1 + t, 1 + u, 2, 1 + u, 2, 2 + t, 2 + u, 2 + t, 2 + u, 3, 3 + t, 3, 3 + t, 3 + u, 4};
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(out[i], want[i], 1e-6) << i;
+}
+
+TEST(ResizeKernel, OnnxNearestModes) {
+  // ONNX test_resize_upsample_scales_nearest: [[1, 2], [3, 4]] scaled 2x3 (half_pixel, round_prefer_floor).
+  const std::vector<float> x = {1, 2, 3, 4};
+  std::vector<float> out(24);
+  resize::Attributes a;
+  a.scales = {1, 1, 2, 3};
+  resize::resize(resize::planResize({1, 1, 2, 2}, {1, 1, 4, 6}, a), x.data(), out.data());
+  EXPECT_EQ(out, (std::vector<float>{1, 1, 1, 2, 2, 2, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 3, 3, 3, 4, 4, 4}));
+  // Downsampling 1x4 to 1x2 with half_pixel: sources 0.5 and 2.5; floor preference 0 and 2, ceil 1 and 3.
+  const std::vector<float> row = {1, 2, 3, 4};
+  std::vector<float> two(2);
+  resize::resize(plan2d({1, 4}, {1, 2}, resize::Mode::Nearest, resize::CoordinateMode::HalfPixel), row.data(), two.data());
+  EXPECT_EQ(two, (std::vector<float>{1, 3}));
+  resize::resize(plan2d({1, 4}, {1, 2}, resize::Mode::Nearest, resize::CoordinateMode::HalfPixel,
+                        resize::NearestMode::RoundPreferCeil),
+                 row.data(), two.data());
+  EXPECT_EQ(two, (std::vector<float>{2, 4}));
+}
+
+TEST(ResizeKernel, TfCropAndResizeExtrapolatesOutsideTheRegion) {
+  const std::vector<float> x = {1, 2, 3, 4};
+  resize::Attributes a;
+  a.mode = resize::Mode::Linear;
+  a.coordinates = resize::CoordinateMode::TfCropAndResize;
+  a.roi = {0, -0.5, 1, 1.5};  // axis 1 from -0.5 to 1.5 of its extent
+  a.extrapolationValue = 10;
+  std::vector<float> out(10);
+  resize::resize(resize::planResize({2, 2}, {2, 5}, a), x.data(), out.data());
+  // axis 1 sources: -0.5, 0, 0.5, 1, 1.5
+  EXPECT_EQ(out, (std::vector<float>{10, 1, 1.5, 2, 10, 10, 3, 3.5, 4, 10}));
+}
+
+TEST(ResizeKernel, GradientIsTheTransposeOfTheForward) {
+  for (auto mode : {resize::Mode::Nearest, resize::Mode::Linear})
+    for (auto coords : {resize::CoordinateMode::HalfPixel, resize::CoordinateMode::AlignCorners,
+                        resize::CoordinateMode::Asymmetric, resize::CoordinateMode::PytorchHalfPixel}) {
+      const resize::Plan p = plan2d({2, 3}, {3, 5}, mode, coords);
+      const Vec x = iota(6), g = iota(15, 0.25);
+      Vec dx(6);
+      resize::resizeGrad(p, g.data(), dx.data());
+      expectGradient(x, g, [&](const Vec& v) {
+        Vec y(15);
+        resize::resize(p, v.data(), y.data());
+        return y;
+      }, dx);
+    }
+}
+
+// ---- lrn ------------------------------------------------------------------
+
+TEST(LrnKernel, MatchesTheFormulaAndItsGradient) {
+  lrn::Attributes a;
+  a.alpha = 0.2;
+  a.beta = 0.75;
+  a.bias = 1.5;
+  a.size = 3;
+  const Vec x = {0.5, -1, 2, 0.25, 1, -0.5, 1.5, 2};  // [1, 4, 2]
+  Vec y(8);
+  lrn::lrn(x.data(), {1, 4, 2}, a, y.data());
+  // channel 0 at spatial 0: window channels 0..1: 0.5^2 + 2^2
+  EXPECT_NEAR(y[0], 0.5 / std::pow(1.5 + 0.2 / 3 * (0.25 + 4), 0.75), 1e-12);
+  // channel 3 at spatial 1: window channels 2..3: (-0.5)^2 + 2^2
+  EXPECT_NEAR(y[7], 2 / std::pow(1.5 + 0.2 / 3 * (0.25 + 4), 0.75), 1e-12);
+  const Vec g = {1, -2, 0.5, 1, 3, -1, 0.25, 2};
+  Vec dx(8);
+  lrn::lrnGrad(x.data(), g.data(), {1, 4, 2}, a, dx.data());
+  expectGradient(x, g, [&](const Vec& v) {
+    Vec out(8);
+    lrn::lrn(v.data(), {1, 4, 2}, a, out.data());
+    return out;
+  }, dx);
+  a.size = 4;  // an even window reaches one channel further up than down
+  lrn::lrnGrad(x.data(), g.data(), {1, 4, 2}, a, dx.data());
+  expectGradient(x, g, [&](const Vec& v) {
+    Vec out(8);
+    lrn::lrn(v.data(), {1, 4, 2}, a, out.data());
+    return out;
+  }, dx);
+}
+
+// ---- einsum plan ----------------------------------------------------------
+
+TEST(EinsumPlan, BatchedMatmulAttentionAndImplicitOutput) {
+  std::string problem;
+  auto p = einsum::plan("bij,bjk->bik", {4, 2, 3}, {4, 3, 5}, problem);
+  ASSERT_TRUE(p) << problem;
+  EXPECT_EQ(p->batch, 4);
+  EXPECT_EQ(p->m, 2);
+  EXPECT_EQ(p->k, 3);
+  EXPECT_EQ(p->n, 5);
+  EXPECT_EQ(p->outShape, (Dims{4, 2, 5}));
+  EXPECT_EQ(p->permOut, (Dims{0, 1, 2}));
+
+  p = einsum::plan("bhqd,bhkd->bhqk", {2, 4, 8, 16}, {2, 4, 6, 16}, problem);
+  ASSERT_TRUE(p) << problem;
+  EXPECT_EQ(p->permB, (Dims{0, 1, 3, 2}));  // [b, h, d, k]
+  EXPECT_EQ(p->outShape, (Dims{2, 4, 8, 6}));
+
+  p = einsum::plan("ij,kj", {2, 3}, {5, 3}, problem);  // implicit: "ik"
+  ASSERT_TRUE(p) << problem;
+  EXPECT_EQ(p->out, "ik");
+  EXPECT_EQ(p->outShape, (Dims{2, 5}));
+
+  p = einsum::plan("ij,jk->ki", {2, 3}, {3, 5}, problem);
+  ASSERT_TRUE(p) << problem;
+  EXPECT_EQ(p->permOut, (Dims{1, 0}));
+  EXPECT_EQ(*einsum::gradientEquation(*p, 0), "ki,jk->ij");
+  EXPECT_EQ(*einsum::gradientEquation(*p, 1), "ij,ki->jk");
+
+  p = einsum::plan("i,i->", {7}, {7}, problem);
+  ASSERT_TRUE(p) << problem;
+  EXPECT_EQ(p->k, 7);
+  EXPECT_TRUE(p->outShape.empty());
+
+  p = einsum::plan("ij,k->ik", {2, 3}, {5}, problem);  // j summed within A
+  ASSERT_TRUE(p) << problem;
+  EXPECT_EQ(p->sumA, (Dims{1}));
+  EXPECT_FALSE(einsum::gradientEquation(*p, 0));
+}
+
+TEST(EinsumPlan, ErrorsNameTheProblem) {
+  std::string problem;
+  EXPECT_FALSE(einsum::plan("ii,ij->j", {2, 2}, {2, 3}, problem));
+  EXPECT_NE(problem.find("letter 'i' repeats"), std::string::npos) << problem;
+  EXPECT_FALSE(einsum::plan("ij,jk->ik", {2, 3}, {4, 5}, problem));
+  EXPECT_NE(problem.find("letter 'j' is 3 and 4"), std::string::npos) << problem;
+  EXPECT_FALSE(einsum::plan("...j,jk->k", {2, 3}, {3, 5}, problem));
+  EXPECT_NE(problem.find("ellipses"), std::string::npos) << problem;
+  EXPECT_FALSE(einsum::plan("ij->ji", {2, 3}, {3, 5}, problem));
+  EXPECT_NE(problem.find("two operands"), std::string::npos) << problem;
+  EXPECT_FALSE(einsum::plan("ij,jk->iz", {2, 3}, {3, 5}, problem));
+  EXPECT_NE(problem.find("'z'"), std::string::npos) << problem;
+}
+
+}  // namespace
+}  // namespace pir::vm
