@@ -1,62 +1,33 @@
-#include "device/device_model.h"
-
+// The device model's working state, shared by the model's queries (model.cpp:
+// memory, mappings, the out-of-memory check) and the simulator (simulator.cpp):
+// each graph's layout per placement (tile mapping of every value, memory owners,
+// liveness), the always-live bytes per tile, and the cost of each op's phases
+// (exchange, sync, compute, host IO) under device/cost_model.h. It answers what
+// the device holds and what one op costs; walking a program over time is the
+// simulator's job. Internal to device/.
+#pragma once
 #include <algorithm>
 #include <map>
 #include <memory>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "device/cost_model.h"
 #include "device/io_ops.h"
+#include "device/model.h"
 #include "ir/op_attrs.h"
 #include "ir/op_work.h"
 
-namespace pir::device {
-
-std::vector<Callee> calleesOf(const Op& op) {
-  std::vector<Callee> out;
-  for (size_t k = 0; k < op.callees.size(); ++k)
-    if (op.callees[k].graph) out.push_back({op.callees[k].graph, op.args(k)});
-  return out;
-}
-
-uint64_t PhaseCycles::total() const { return satAdd(satAdd(compute, exchange), satAdd(sync, hostIo)); }
-
-void PhaseCycles::add(const PhaseCycles& o, uint64_t times) {
-  compute = satAdd(compute, satMul(o.compute, times));
-  exchange = satAdd(exchange, satMul(o.exchange, times));
-  sync = satAdd(sync, satMul(o.sync, times));
-  hostIo = satAdd(hostIo, satMul(o.hostIo, times));
-  syncs = satAdd(syncs, satMul(o.syncs, times));
-}
-
-std::string_view phaseKindName(PhaseKind k) {
-  switch (k) {
-    case PhaseKind::Compute: return "compute";
-    case PhaseKind::Exchange: return "exchange";
-    case PhaseKind::Sync: return "sync";
-    case PhaseKind::HostIo: return "host IO";
-    case PhaseKind::HostIoOnIoTiles: return "host IO (io tiles)";
-    case PhaseKind::Repeat: return "repeat";
-  }
-  return "?";
-}
-
-std::string locationText(const SourceManager& sources, SourceLoc loc) {
-  if (!loc.valid() || loc.file > sources.size()) return "";
-  const SourceBuffer& b = sources.buffer(loc.file);
-  return b.name + ":" + std::to_string(b.displayLine(loc.line)) + ":" + std::to_string(loc.col);
-}
-
-namespace {
+namespace pir::device::detail {
 
 // ---- op classes ------------------------------------------------------------------
 
 // The cost class is ops.def's Cost column.
-CostClass costClassOf(OpCode c) { return opInfo(c).costClass; }
+inline CostClass costClassOf(OpCode c) { return opInfo(c).costClass; }
 
-uint64_t cyclesPerElement(CostClass c) {
+inline uint64_t cyclesPerElement(CostClass c) {
   switch (c) {
     case CostClass::Copy: return cost::kCyclesPerElementCopy;
     case CostClass::Transcendental: return cost::kCyclesPerElementTranscendental;
@@ -67,16 +38,16 @@ uint64_t cyclesPerElement(CostClass c) {
   }
 }
 
-uint64_t macsPerCycle(DType t) {
+inline uint64_t macsPerCycle(DType t) {
   if (t == DType::F16) return cost::kMacsPerCycleF16;
   if (t == DType::F32) return cost::kMacsPerCycleF32;
   return cost::kMacsPerCycleOther;
 }
 
 // The operand an in-place op overwrites (remote_load_: 2), or -1.
-int inplaceTarget(const Op& op) { return op.info().inplaceOperand; }  // ops.def: the `!` operand
+inline int inplaceTarget(const Op& op) { return op.info().inplaceOperand; }  // ops.def: the `!` operand
 
-std::string valueLabel(const Value* v) { return "%" + v->name; }
+inline std::string valueLabel(const Value* v) { return "%" + v->name; }
 
 // ---- exchange accounting ------------------------------------------------------------
 
@@ -150,7 +121,7 @@ struct ExchangeAccount {
   }
 };
 
-uint64_t mulDivCeil(uint64_t a, uint64_t b, uint64_t c) {
+inline uint64_t mulDivCeil(uint64_t a, uint64_t b, uint64_t c) {
   if (c == 0) return 0;
   unsigned __int128 p = static_cast<unsigned __int128>(a) * b;
   unsigned __int128 q = (p + c - 1) / c;
@@ -773,372 +744,8 @@ class Model {
   std::unordered_map<int64_t, uint64_t> alwaysLive_, code_, codeOps_;
 };
 
-MemoryReport memoryOf(Model& model) {
-  MemoryReport r;
-  const IrOptions& o = model.options();
-  r.tileMemory = static_cast<uint64_t>(std::max<int64_t>(o.tileMemory, 0));
-  std::map<int64_t, TileUsage> tiles;
-  const int64_t tpi = std::max<int64_t>(o.tilesPerIpu, 1);
-  auto at = [&](int64_t t) -> TileUsage& {
-    TileUsage& u = tiles[t];
-    u.ipu = t / tpi;
-    u.tile = t % tpi;
-    return u;
-  };
-  for (auto& [t, b] : model.alwaysLive()) {
-    TileUsage& u = at(t);
-    u.alwaysLiveBytes = satAdd(u.alwaysLiveBytes, b);
-    u.peakBytes = satAdd(u.peakBytes, b);
-  }
-  model.computePeaks();
-  for (auto& [t, b] : model.peakOf(model.mainLayout())) {
-    if (b == 0) continue;
-    TileUsage& u = at(t);
-    u.peakBytes = satAdd(u.peakBytes, b);
-  }
-  for (auto& [t, u] : tiles)
-    if (u.peakBytes > 0) r.tiles.push_back(u);
-  return r;
-}
 
-// ---- the profile's simulation ---------------------------------------------------
+// Per-tile peak memory of the program (model.cpp).
+MemoryReport memoryOf(Model& model);
 
-class Simulator {
-  static constexpr int kMaxSimulatedDepth = 1000;
-  int depth_ = 0;
-
- public:
-  Simulator(Model& model, Profile& profile, const BranchExecutions* branches)
-      : model_(model), p_(profile), branches_(branches) {}
-
-  void run() {
-    Layout& main = model_.mainLayout();
-    graph(main, 1, true);
-    p_.elapsedCycles = satAdd(now_, ioQueued_ - ioDone_);
-  }
-
- public:
-  struct Budget : std::exception {};
-
- private:
-
-  void slice(int64_t ipu, PhaseKind kind, const std::string& name, uint64_t start, uint64_t duration, bool emit) {
-    if (!emit || duration == 0) return;
-    if (p_.timeline.size() >= cost::kMaxTimelineSlices) {
-      p_.timelineTruncated = true;
-      return;
-    }
-    p_.timeline.push_back({ipu, kind, name, start, duration});
-  }
-
-  OpProfile& record(const Layout& l, const Op* op) {
-    auto it = index_.find(op);
-    if (it != index_.end()) return p_.ops[it->second];
-    index_[op] = p_.ops.size();
-    OpProfile rec;
-    rec.op = op;
-    rec.graph = l.graph->name;
-    p_.ops.push_back(rec);
-    return p_.ops.back();
-  }
-
-  static std::string opTitle(const Op& op) {
-    std::string s(op.info().name);
-    if (op.code == OpCode::Exchange) return "exchange";
-    if (!op.results.empty() && op.results[0]) s = "%" + op.results[0]->name + " = " + s;
-    return s;
-  }
-
-  uint64_t readyOf(const Layout& l, const Operand& a) const {
-    if (a.kind != Operand::Kind::Value || a.value->id >= l.root.size()) return 0;
-    auto it = ready_.find(l.graph->values[l.root[a.value->id]].get());
-    return it == ready_.end() ? 0 : it->second;
-  }
-
-  // The io-tile IO progress (ioDone_ units) `op`'s operands need.
-  uint64_t dependencies(const Layout& l, const Op& op) const {
-    uint64_t t = 0;
-    for (const Operand& a : op.operands) t = std::max(t, readyOf(l, a));  // graph-call arguments included
-    return t;
-  }
-
-  void markLoaded(const Layout& l, const Op& op, uint64_t end) {
-    for (const Value* v : op.results)
-      if (v && v->id < l.root.size()) ready_[l.graph->values[l.root[v->id]].get()] = end;
-    int t = isLoad(op) ? inplaceTarget(op) : -1;
-    if (t >= 0 && static_cast<size_t>(t) < op.operands.size() && op.operands[t].kind == Operand::Kind::Value &&
-        op.operands[t].value->id < l.root.size())
-      ready_[l.graph->values[l.root[op.operands[t].value->id]].get()] = end;
-  }
-
-  // IO on io tiles progresses only while the compute tiles compute (runtime.md
-  // §7: it overlaps the compute phases that follow it): exchange and sync phases
-  // involve every tile and pause it. An op that needs loaded data first waits,
-  // idle, for the IO up to `target` (cumulative IO cycles).
-  void waitForIo(uint64_t target) {
-    if (target <= ioDone_) return;
-    now_ = satAdd(now_, target - ioDone_);
-    ioDone_ = target;
-  }
-  void computeFor(uint64_t cycles) { ioDone_ = std::min(ioQueued_, satAdd(ioDone_, cycles)); }
-  // Queues an IO phase on the io tiles; returns where the timeline draws it (its
-  // earliest start, as one block).
-  uint64_t queueIo(uint64_t cycles) {
-    const uint64_t start = satAdd(now_, ioQueued_ - ioDone_);
-    ioQueued_ = satAdd(ioQueued_, cycles);
-    return start;
-  }
-
-  void graph(Layout& l, uint64_t mult, bool emit) {
-    // The timeline walks calls recursively: past this depth it gives up the
-    // way it does past its op budget (the figures come from the static model).
-    struct Depth {
-      int& d;
-      explicit Depth(int& x) : d(x) { ++d; }
-      ~Depth() { --d; }
-    } depth(depth_);
-    if (depth_ > kMaxSimulatedDepth) throw Budget{};
-    for (LayoutOp& lop : l.ops) {
-      if (lop.block) continue;  // costed with its exchange block
-      const Op& op = *lop.op;
-      CostClass cls = costClassOf(op.code);
-      if ((cls == CostClass::None && op.code != OpCode::Exchange) || cls == CostClass::View) continue;
-      if (++simulated_ > cost::kMaxSimulatedOps) throw Budget{};
-      const OpCost& c = model_.costOf(l, lop);
-      OpProfile& rec = record(l, &op);
-      rec.executions = satAdd(rec.executions, mult);
-      rec.cycles.add(c.phases, mult);
-      p_.totals.add(c.phases, mult);
-      const std::string title = opTitle(op);
-      const uint64_t dep = dependencies(l, op);
-      if (c.io) {
-        const uint64_t perSync = c.phases.syncs ? c.phases.sync / c.phases.syncs : 0;
-        waitForIo(dep);
-        if (c.onIoTiles) {
-          // The op's syncs are on the clock (a sync is not hidden); its IO phases queue on the io tiles.
-          if (c.segments.empty()) {
-            slice(c.ipu, PhaseKind::Sync, title, now_, c.phases.sync, emit);
-            now_ = satAdd(now_, c.phases.sync);
-            slice(c.ipu, PhaseKind::HostIoOnIoTiles, title, queueIo(c.phases.hostIo), c.phases.hostIo, emit);
-          }
-          for (size_t s = 0; s < c.segments.size(); ++s) {
-            std::string name = title + " segment " + std::to_string(s + 1);
-            slice(c.ipu, PhaseKind::Sync, name, now_, perSync, emit);
-            now_ = satAdd(now_, perSync);
-            slice(c.ipu, PhaseKind::HostIoOnIoTiles, name, queueIo(c.segments[s]), c.segments[s], emit);
-          }
-          markLoaded(l, op, ioQueued_);
-          if (op.code == OpCode::Exchange)
-            for (auto& inner : op.region) markLoaded(l, *inner, ioQueued_);
-        } else {
-          if (c.segments.empty()) {
-            slice(c.ipu, PhaseKind::Sync, title, now_, c.phases.sync, emit);
-            now_ += c.phases.sync;
-            slice(c.ipu, PhaseKind::HostIo, title, now_, c.phases.hostIo, emit);
-            now_ += c.phases.hostIo;
-          }
-          for (size_t s = 0; s < c.segments.size(); ++s) {
-            std::string name = title + " segment " + std::to_string(s + 1);
-            slice(c.ipu, PhaseKind::Sync, name, now_, perSync, emit);
-            now_ += perSync;
-            slice(c.ipu, PhaseKind::HostIo, name, now_, c.segments[s], emit);
-            now_ += c.segments[s];
-          }
-        }
-        continue;
-      }
-      waitForIo(dep);
-      slice(c.ipu, PhaseKind::Exchange, title, now_, c.phases.exchange, emit);
-      now_ += c.phases.exchange;
-      slice(c.ipu, PhaseKind::Sync, title, now_, c.phases.sync, emit);
-      now_ += c.phases.sync;
-      slice(c.ipu, PhaseKind::Compute, title, now_, c.phases.compute, emit);
-      now_ += c.phases.compute;
-      computeFor(c.phases.compute);
-      if (cls != CostClass::Control) continue;
-      std::vector<Callee> callees = calleesOf(op);
-      PlacementContext ctx = model_.calleeContext(lop);
-      if (op.code == OpCode::Conditional) {
-        conditional(op, callees, ctx, mult, emit);
-        continue;
-      }
-      if (callees.empty()) continue;
-      Layout& body = model_.layout(callees[0].graph, ctx);
-      const uint64_t count = Model::repeatCount(op);
-      if (count == 0) continue;
-      graph(body, mult, emit);
-      if (count == 1) continue;
-      const uint64_t start = now_, queuedBefore = ioQueued_, doneBefore = ioDone_;
-      graph(body, satMul(mult, count - 1), emit);
-      const uint64_t delta = now_ - start;
-      if (count > 2 && (delta > 0 || ioQueued_ > queuedBefore)) {
-        // The remaining iterations as the second: its clock, its queued IO and
-        // its IO progress, count - 2 more times (load targets move along).
-        const uint64_t shift = satMul(delta, count - 2);
-        const uint64_t queuedShift = satMul(ioQueued_ - queuedBefore, count - 2);
-        slice(c.ipu, PhaseKind::Repeat, "@" + callees[0].graph->name + " x " + std::to_string(count - 2) + " more iterations",
-              now_, shift, emit);
-        now_ = satAdd(now_, shift);
-        ioQueued_ = satAdd(ioQueued_, queuedShift);
-        ioDone_ = std::min(ioQueued_, satAdd(ioDone_, satMul(ioDone_ - doneBefore, count - 2)));
-        for (auto& [v, t] : ready_)
-          if (t > queuedBefore) t = satAdd(t, queuedShift);
-      }
-    }
-  }
-
-  // A conditional executed `mult` times: the branches that ran, each with its
-  // share of `mult` (the shares sum to `mult`); the clock follows the larger share
-  // and the other branch is recorded without moving it. Not run: the costlier branch.
-  void conditional(const Op& op, const std::vector<Callee>& callees, const PlacementContext& ctx, uint64_t mult,
-                   bool emit) {
-    if (callees.size() != 2) return;
-    const auto ran = branches_ ? branches_->find(op.uid) : BranchExecutions::const_iterator{};
-    const uint64_t total = branches_ && ran != branches_->end() ? ran->second[0] + ran->second[1] : 0;
-    if (total == 0) {
-      Layout* best = nullptr;
-      uint64_t bestCost = 0;
-      for (const Callee& cr : callees) {
-        Layout& b = model_.layout(cr.graph, ctx);
-        uint64_t sc = model_.staticCost(b);
-        if (!best || sc > bestCost) best = &b, bestCost = sc;
-      }
-      if (best) graph(*best, mult, emit);
-      return;
-    }
-    // mult * then / total, rounded to nearest, in 128 bits (both may be large).
-    const unsigned __int128 scaled = static_cast<unsigned __int128>(mult) * ran->second[0] + total / 2;
-    const uint64_t thenShare = static_cast<uint64_t>(scaled / total);
-    const uint64_t share[2] = {thenShare, mult - thenShare};
-    const size_t major = share[0] >= share[1] ? 0 : 1, minor = 1 - major;
-    if (share[minor] > 0) {
-      const uint64_t now = now_, queued = ioQueued_, done = ioDone_;
-      const auto ready = ready_;
-      graph(model_.layout(callees[minor].graph, ctx), share[minor], false);
-      now_ = now, ioQueued_ = queued, ioDone_ = done;
-      ready_ = ready;
-    }
-    if (share[major] > 0) graph(model_.layout(callees[major].graph, ctx), share[major], emit);
-  }
-
-  Model& model_;
-  Profile& p_;
-  const BranchExecutions* branches_ = nullptr;
-  uint64_t now_ = 0, simulated_ = 0;
-  uint64_t ioQueued_ = 0, ioDone_ = 0;  // IO cycles queued on / done by the io tiles, cumulative
-  std::unordered_map<const Value*, uint64_t> ready_;
-  std::unordered_map<const Op*, size_t> index_;
-};
-
-std::string fmtBytes(uint64_t b) { return std::to_string(b); }
-
-}  // namespace
-
-MemoryReport analyzeMemory(const Module& m, DiagnosticEngine& diags) {
-  Model model(m, diags);
-  return memoryOf(model);
-}
-
-void checkDeviceMemory(const Module& m, DiagnosticEngine& diags) {
-  Model model(m, diags);
-  MemoryReport r = memoryOf(model);
-  const TileUsage* worst = nullptr;
-  size_t over = 0;
-  for (const TileUsage& u : r.tiles)
-    if (u.peakBytes > r.tileMemory) {
-      ++over;
-      if (!worst || u.peakBytes > worst->peakBytes) worst = &u;
-    }
-  if (!worst) return;
-  const IrOptions& o = m.options;
-  const int64_t t = globalTile(o, worst->ipu, worst->tile);
-  // What is live on that tile at its peak: the always-live items, then the
-  // intermediates of the peak (callees included).
-  struct Item {
-    std::string label;  // what the message lists: the name and type
-    std::string name;   // what a note names
-    uint64_t bytes;
-    SourceLoc loc;
-  };
-  std::vector<Item> items;
-  for (const StaticTensor& s : model.statics()) {
-    uint64_t b = model.bytesOnGlobal(s.mapping, t);
-    if (b == 0) continue;
-    std::string name = s.name == "literal" ? "a literal" : s.name;
-    if (s.graph != "main" && s.name[0] == '%') name += " (@" + s.graph + ")";
-    items.push_back({name + " " + s.type.str(), name, b, s.loc});
-  }
-  if (auto it = model.code().find(t); it != model.code().end())
-    items.push_back({"code of " + std::to_string(model.codeOps().at(t)) + " op(s)", "code", it->second, {}});
-  model.computeWitnesses(t);
-  const Witness& w = model.witnessOf(model.mainLayout(), t);
-  for (auto& [v, b] : w.live()) {
-    std::string name = valueLabel(v) + (v->graph && !v->graph->isMain ? " (@" + v->graph->name + ")" : "");
-    items.push_back({name + " " + v->type.str(), name, b, v->loc});
-  }
-  std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.bytes > b.bytes; });
-  std::string list;
-  for (size_t i = 0; i < items.size() && i < 5; ++i)
-    list += (i ? ", " : "") + items[i].label + " (" + fmtBytes(items[i].bytes) + " bytes)";
-  if (items.size() > 5) list += ", and " + std::to_string(items.size() - 5) + " more";
-  std::string msg = "out of memory on tile " + std::to_string(worst->tile) +
-                    (o.ipus > 1 ? " of IPU " + std::to_string(worst->ipu) : std::string()) + ": " +
-                    fmtBytes(worst->peakBytes) + " bytes needed at its peak, " + fmtBytes(r.tileMemory) +
-                    " available (tile_memory)";
-  if (over > 1) msg += "; " + std::to_string(over) + " tiles are over the limit";
-  if (!list.empty()) msg += "; live there: " + list;
-  SourceLoc loc = w.at ? w.at->loc : SourceLoc{};
-  std::vector<Note> notes;
-  for (size_t i = 0; i < items.size() && notes.size() < 3; ++i) {
-    if (!items[i].loc.valid()) continue;
-    if (!loc.valid()) {
-      loc = items[i].loc;
-      continue;
-    }
-    notes.push_back({items[i].loc, items[i].name + " holds " + fmtBytes(items[i].bytes) + " bytes on tile " +
-                                       std::to_string(worst->tile)});
-  }
-  if (!loc.valid() && !m.main->ops.empty()) loc = m.main->ops.front()->loc;
-  diags.fail(loc, msg, std::move(notes));
-}
-
-std::vector<TensorMappingInfo> tensorMappings(const Module& m, DiagnosticEngine& diags) {
-  Model model(m, diags);
-  std::vector<TensorMappingInfo> out;
-  std::set<std::pair<const Value*, int64_t>> seen;
-  for (Layout* l : model.reachable()) {
-    for (const LayoutOp& lop : l->ops)
-      for (unsigned id : lop.owned) {
-        const Value* v = l->graph->values[id].get();
-        out.push_back({l->graph->name, valueLabel(v), v->type, l->map[id], v->loc});
-      }
-  }
-  for (const StaticTensor& s : model.statics()) out.push_back({s.graph, s.name, s.type, s.mapping, s.loc});
-  std::stable_sort(out.begin(), out.end(), [](const TensorMappingInfo& a, const TensorMappingInfo& b) {
-    if (a.graph != b.graph) return a.graph == "main" || (b.graph != "main" && a.graph < b.graph);
-    if (a.loc.file != b.loc.file) return a.loc.file < b.loc.file;
-    if (a.loc.line != b.loc.line) return a.loc.line < b.loc.line;
-    return a.loc.col < b.loc.col;
-  });
-  return out;
-}
-
-Profile profileModule(const Module& m, DiagnosticEngine& diags, int64_t runs, const BranchExecutions* branches) {
-  Profile p;
-  p.options = m.options;
-  p.runs = runs;
-  Model model(m, diags);
-  p.memory = memoryOf(model);
-  p.mappings = tensorMappings(m, diags);
-  Simulator sim(model, p, branches);
-  try {
-    sim.run();
-  } catch (const Simulator::Budget&) {
-    diags.fail(m.main->ops.empty() ? SourceLoc{} : m.main->ops.front()->loc,
-               "profile: the program expands to more than " + std::to_string(cost::kMaxSimulatedOps) +
-                   " op executions (calls nested too deeply to simulate)");
-  }
-  return p;
-}
-
-}  // namespace pir::device
+}  // namespace pir::device::detail
