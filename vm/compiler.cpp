@@ -6,15 +6,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
-#include <map>
 #include <set>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "ir/number_format.h"
 #include "ir/op_work.h"
-#include "ir/rewriter.h"
 #include "vm/device.h"
 #include "vm/frame_plan.h"
 #include "vm/fusion.h"
