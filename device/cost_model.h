@@ -32,7 +32,7 @@ inline constexpr uint64_t kVertexBytesPerOp = 32;
 // supervisor dispatch to the workers).
 inline constexpr uint64_t kComputeSetOverheadCycles = 50;
 // Tile cycles one worker spends per element, by op class (ops of ir/ops.def map
-// to a class in device/device_model.cpp: costClassOf).
+// to a class in device/tile_model.h: costClassOf).
 inline constexpr uint64_t kCyclesPerElementCopy = 3;            // copies, shape ops, gathers, fills
 inline constexpr uint64_t kCyclesPerElementSimple = 6;          // add, mul, compare, relu, where, updates
 inline constexpr uint64_t kCyclesPerElementTranscendental = 30; // exp, log, tanh, div, sqrt, pow, adam, ...

@@ -3,7 +3,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "device/device_model.h"
+#include "device/model.h"
 #include "device/io_ops.h"
 #include "ir/number_format.h"
 #include "ir/op_attrs.h"

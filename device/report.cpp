@@ -5,9 +5,16 @@
 #include <cstdio>
 
 #include "device/cost_model.h"
-#include "device/device_model.h"
+#include "device/report.h"
 
 namespace pir::device {
+
+std::string locationText(const SourceManager& sources, SourceLoc loc) {
+  if (!loc.valid() || loc.file > sources.size()) return "";
+  const SourceBuffer& b = sources.buffer(loc.file);
+  return b.name + ":" + std::to_string(b.displayLine(loc.line)) + ":" + std::to_string(loc.col);
+}
+
 namespace {
 
 // value / scale with `decimals` digits, rounded half up, from integers only.

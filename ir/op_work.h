@@ -1,6 +1,6 @@
 // The work of an op, by its Cost class (ops.def): the one formula the VM's step
 // budget (vm/compiler.cpp, Instr::work) and the device's cycle estimate
-// (device/device_model.cpp) both use.
+// (device/tile_model.h) both use.
 #pragma once
 #include <cstdint>
 

@@ -6,21 +6,19 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
-#include <map>
 #include <set>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "ir/number_format.h"
 #include "ir/op_work.h"
-#include "ir/rewriter.h"
 #include "vm/device.h"
+#include "vm/frame_plan.h"
 #include "vm/fusion.h"
 #include "vm/kernel_rows.h"
 #include "vm/npy.h"
 #include "vm/random.h"
 #include "vm/tensor.h"
+#include "vm/transpose_folding.h"
 #include "vm/write_set.h"
 
 namespace pir::vm {
@@ -131,27 +129,10 @@ struct CollectiveRows {
 };
 constexpr auto kCollectiveKindOf = bindRows<CollectiveRows>();
 
-// Which params each graph writes in place (ir/rewriter.h), memoised per compile.
-class WriteAnalysis {
- public:
-  const std::vector<bool>& paramsWritten(const Graph* g) {
-    auto it = memo_.find(g);
-    if (it != memo_.end()) return it->second;
-    return memo_[g] = paramsWrittenInPlace(*g);
-  }
-
-  // The ops of `ops` in program order, exchange blocks replaced by their bodies.
-  static void flatten(const std::vector<std::unique_ptr<Op>>& ops, std::vector<const Op*>& out) {
-    for (auto& op : ops) {
-      if (op->info().has(F_REGION)) flatten(op->region, out);
-      else out.push_back(op.get());
-    }
-  }
-
- private:
-  std::unordered_map<const Graph*, std::vector<bool>> memo_;
-};
-
+// One graph to bytecode: its ops flattened, transposes folded into matmuls
+// (vm/transpose_folding.h), slots and arena planned (vm/frame_plan.h), then
+// emitted here: one instruction per op by its row's emit rule, fused chains
+// (vm/fusion.h) as one instruction, and the copies that keep views in sync.
 class GraphCompiler {
  public:
   // `p`: the compiled subgraphs and variables; new variables are appended when
@@ -170,10 +151,9 @@ class GraphCompiler {
     cg->graph = &g;
     cg->name = g.name;
     cg->valueSlot.assign(g.values.size(), kNoSlot);
-    // Main reuses buffers only when told which values commands read after the run.
-    reuse_ = !g.isMain || (options_.keptMainNames && !include);
-    if (givens)
-      for (const auto& [v, t] : *givens) cg->valueSlot[v->id] = constSlot(*t, v);
+    FramePlanner plan(m_, p_, addVariables_, diags_, writes_, options_, *cg);
+    plan_ = &plan;
+    if (givens) plan.bindGivens(*givens);
 
     std::vector<const Op*> ops;
     auto take = [&](const Op& op) {
@@ -186,59 +166,9 @@ class GraphCompiler {
       for (const auto& op : g.ops) take(*op);
     }
 
-    foldTransposesIntoMatMuls(g, ops);
-
-    // Params: bound by the caller; a written by-value param gets an arena copy.
-    const std::vector<bool>& written = g.isMain ? noWrites_ : writes_.paramsWritten(&g);
-    for (size_t i = 0; i < g.params.size(); ++i) {
-      const Value* v = g.params[i];
-      checkSize(v->type, "%" + v->name, v->loc);
-      SlotInfo s;
-      s.kind = SlotInfo::Kind::Param;
-      s.index = static_cast<uint32_t>(i);
-      s.bytes = HostTensor::byteSize(v->type);
-      s.value = v;
-      s.copied = !v->byRef && written[i];
-      uint32_t slot = addSlot(s);
-      if (s.copied) cg->slots[slot].offset = allocPermanent(s.bytes);
-      cg->valueSlot[v->id] = slot;
-      cg->paramSlots.push_back(slot);
-    }
-
-    // Slot assignment and liveness (positions are indices into `ops`).
-    const size_t kEnd = ops.size();
-    for (size_t k = 0; k < ops.size(); ++k) assignResults(*ops[k], k);
-    // Returned values live to the end.
-    for (const Operand& r : g.returns)
-      if (r.kind == Operand::Kind::Value) extendThroughViews(slotOf(r.value), kEnd);
-    // So do the main values a later `print` / `save` may read (by the name it resolves).
-    if (g.isMain && reuse_)
-      for (const std::string& name : *options_.keptMainNames)
-        if (const Value* v = g.lookup(name); v && v->graph == &g && v->id < cg->valueSlot.size() &&
-                                             cg->valueSlot[v->id] != kNoSlot)
-          extendThroughViews(cg->valueSlot[v->id], kEnd);
-
-    // Last use of every arena slot (reads and in-place writes). A use of a view is a
-    // use of its operand too: it may be refreshed from it or written back to it.
-    for (size_t k = 0; k < ops.size(); ++k)
-      forEachValueUse(*ops[k], [&](const Value* v) { extendThroughViews(slotOf(v), k); });
-
-    // Linear scan: allocate at definition, free after last use.
-    std::vector<std::vector<uint32_t>> dying(ops.size() + 1);
-    for (uint32_t s = 0; s < cg->slots.size(); ++s)
-      if (cg->slots[s].kind == SlotInfo::Kind::Arena && defAt_.count(s)) {
-        size_t last = std::max(lastUse_[s], defAt_[s]);
-        if (last < ops.size()) dying[last].push_back(s);
-      }
-    for (size_t k = 0; k < ops.size(); ++k) {
-      for (uint32_t s : definedAt_[k]) cg->slots[s].offset = allocate(cg->slots[s].bytes);
-      if (reuse_)
-        for (uint32_t s : dying[k]) {
-          freeList_[cg->slots[s].bytes].push_back(cg->slots[s].offset);
-          cg->slots[s].kept = false;
-        }
-    }
-
+    folds_ = foldTransposesIntoMatMuls(g, ops, writes_);
+    // Main reuses buffers only when told which values commands read after the run.
+    plan.plan(g, ops, folds_, !g.isMain || (options_.keptMainNames && !include));
     emitAll(ops, g.isMain);
 
     // Returned views are read by the caller; every main-graph value may be printed
@@ -246,7 +176,7 @@ class GraphCompiler {
     for (const Operand& r : g.returns)
       if (r.kind == Operand::Kind::Value) refreshView(slotOf(r.value));
     if (g.isMain)
-      for (auto& [slot, link] : views_)
+      for (auto& [slot, link] : plan.views())
         if (cg->slots[slot].kept) refreshView(slot);  // a freed view's buffer may hold another value
 
     for (const Operand& r : g.returns) {
@@ -254,9 +184,9 @@ class GraphCompiler {
       cg->returnTypes.push_back(&r.type());
     }
     for (uint32_t slot : cg->returnSlots)
-      cg->returnInPlace.push_back(cg->slots[slot].kind == SlotInfo::Kind::Arena && !views_.count(slot) &&
+      cg->returnInPlace.push_back(cg->slots[slot].kind == SlotInfo::Kind::Arena && !plan.views().count(slot) &&
                                   std::count(cg->returnSlots.begin(), cg->returnSlots.end(), slot) == 1);
-    cg->arenaBytes = arenaTop_;
+    cg->arenaBytes = plan.arenaBytes();
     for (Instr& in : cg->code) in.work = workOf(*cg, in);
     return cg;
   }
@@ -281,230 +211,11 @@ class GraphCompiler {
   }
 
  private:
-  // Table indices are stored in 32 bits (vm/bytecode.h): checked, never wrapped.
-  void checkIndex(size_t size, const char* what) {
-    if (size >= kNoSlot)
-      diags_.fail(SourceLoc{}, "@" + cg_->name + " needs more than 2^32 - 1 " + what + ", the bytecode's limit");
-  }
-
-  uint32_t addSlot(const SlotInfo& s) {
-    checkIndex(cg_->slots.size(), "tensor slots");
-    cg_->slots.push_back(s);
-    return static_cast<uint32_t>(cg_->slots.size() - 1);
-  }
-
-  uint64_t allocPermanent(uint64_t bytes) {
-    // Slots of a cache line or more start on one (AlignedBytes is 64-byte aligned):
-    // vector loads do not straddle lines, and threads writing neighbouring slots
-    // share none. Smaller slots pack at 16 bytes, keeping many tiny values dense.
-    // Saturates: the session rejects an arena beyond the host memory budget.
-    const uint64_t align = bytes >= 64 ? 64 : 16;
-    const uint64_t off = saturatingAdd(arenaTop_, align - 1) / align * align;
-    arenaTop_ = saturatingAdd(off, saturatingAdd(bytes, 15) / 16 * 16);
-    return off;
-  }
-  uint64_t allocate(uint64_t bytes) {
-    if (reuse_) {
-      auto it = freeList_.find(bytes);
-      if (it != freeList_.end() && !it->second.empty()) {
-        uint64_t off = it->second.back();
-        it->second.pop_back();
-        return off;
-      }
-    }
-    return allocPermanent(bytes);
-  }
-
-  void checkSize(const TensorType& t, const std::string& what, SourceLoc loc) {
-    checkFitsDevice(t, m_.options, what, loc, diags_);
-  }
-
-  uint32_t slotOf(const Value* v) {
-    if (v->id < cg_->valueSlot.size() && cg_->valueSlot[v->id] != kNoSlot) return cg_->valueSlot[v->id];
-    diags_.fail(v->loc, "internal: %" + v->name + " used before the VM gave it a slot");
-  }
-
-  void extendTo(uint32_t slot, size_t pos) {
-    if (slot < cg_->slots.size() && cg_->slots[slot].kind == SlotInfo::Kind::Arena) {
-      auto& l = lastUse_[slot];
-      l = std::max(l, pos);
-    }
-  }
-
-  template <class F> void forEachValueUse(const Op& op, F&& f) {
-    auto fold = matmulFolds_.find(&op);
-    for (size_t i = 0; i < op.operands.size(); ++i) {
-      const Operand& o = op.operands[i];
-      if (o.kind != Operand::Kind::Value) continue;
-      f(fold != matmulFolds_.end() && i < 2 && fold->second.source[i] ? fold->second.source[i] : o.value);
-    }
-  }
-
-  // ---- transposes folded into matmul ----------------------------------------------
-  //
-  // A matmul operand `%t = transpose %w` (swapping the last two axes) is read as %w
-  // with the GEMM's transpose flag (prepareMatMulTransposed), and the transpose emits
-  // no code when nothing else needs %t: a full copy per run saved. Sound when %w
-  // cannot change between the transpose and the matmul: no op in between writes
-  // anything in place (in-place ops, views, callees writing by-reference params).
-  // Every such matmul reads the flag, in main too (where %t is still computed,
-  // since main's values stay printable): the GEMM's rounding then does not depend
-  // on which graph holds the code (inlining keeps the bits).
-  struct MatMulFold {
-    const Value* source[2] = {nullptr, nullptr};  // the transpose's operand, per matmul operand
-  };
-
-  static bool swapsLastTwoAxes(const Op& op) {
-    const int64_t rank = op.operands.at(0).type().rank();
-    if (rank < 2) return false;
-    std::vector<int64_t> perm;
-    try {
-      perm = transposePermutation(op, rank);
-    } catch (const KernelError&) {
-      return false;  // the transpose's own kernel reports it
-    }
-    for (int64_t d = 0; d + 2 < rank; ++d)
-      if (perm[d] != d) return false;
-    return perm[rank - 2] == rank - 1 && perm[rank - 1] == rank - 2;
-  }
-
-  bool writesInPlace(const Op& op) {
-    if (op.info().inplaceOperand >= 0) return true;
-    for (const CalleeRef& c : op.callees) {
-      const std::vector<bool>& w = writes_.paramsWritten(c.graph);
-      for (size_t i = 0; i < w.size() && i < c.graph->params.size(); ++i)
-        if (w[i] && c.graph->params[i]->byRef) return true;
-    }
-    return false;
-  }
-
-  void foldTransposesIntoMatMuls(const Graph& g, std::vector<const Op*>& ops) {
-    std::unordered_map<const Value*, size_t> transposeAt;  // result -> position of its transpose
-    for (size_t k = 0; k < ops.size(); ++k)
-      if (ops[k]->code == OpCode::Transpose && ops[k]->results.size() == 1 && ops[k]->results[0] &&
-          ops[k]->operands.at(0).kind == Operand::Kind::Value && swapsLastTwoAxes(*ops[k]))
-        transposeAt.emplace(ops[k]->results[0], k);
-    if (transposeAt.empty()) return;
-    // A transposed value qualifies when every use is a matmul operand with no
-    // in-place write between the transpose and that matmul.
-    std::vector<size_t> lastWrite(ops.size(), SIZE_MAX);  // the last in-place writer at or before k
-    for (size_t k = 0, last = SIZE_MAX; k < ops.size(); ++k) {
-      if (writesInPlace(*ops[k])) last = k;
-      lastWrite[k] = last;
-    }
-    // Transposed values that must still be computed: read by anything but a foldable
-    // matmul operand, returned, or in main (every main value stays printable). A
-    // transpose no matmul folded is left alone (dead code is the dce pass's business).
-    std::unordered_set<const Value*> kept, folded;
-    for (const Operand& r : g.returns)
-      if (r.kind == Operand::Kind::Value) kept.insert(r.value);
-    for (size_t k = 0; k < ops.size(); ++k) {
-      const Op& op = *ops[k];
-      MatMulFold fold;
-      for (size_t i = 0; i < op.operands.size(); ++i) {
-        const Operand& o = op.operands[i];
-        if (o.kind != Operand::Kind::Value) continue;
-        auto t = transposeAt.find(o.value);
-        if (t == transposeAt.end()) continue;
-        const bool foldable = op.code == OpCode::MatMul && i < 2 && k > 0 &&
-                              (lastWrite[k - 1] == SIZE_MAX || lastWrite[k - 1] < t->second);
-        if (foldable) {
-          fold.source[i] = ops[t->second]->operands[0].value;
-          folded.insert(o.value);
-        } else {
-          kept.insert(o.value);
-        }
-      }
-      if (fold.source[0] || fold.source[1]) matmulFolds_.emplace(&op, fold);
-    }
-    std::unordered_set<const Op*> elided;
-    if (!g.isMain)
-      for (auto [value, k] : transposeAt)
-        if (folded.count(value) && !kept.count(value)) elided.insert(ops[k]);
-    std::erase_if(ops, [&](const Op* op) { return elided.count(op) != 0; });
-  }
-
-  uint32_t constSlot(HostTensor t, const Value* v) {
-    SlotInfo s;
-    s.kind = SlotInfo::Kind::Const;
-    s.bytes = t.bytes.size();
-    s.index = static_cast<uint32_t>(cg_->constants.size());
-    s.value = v;
-    cg_->constants.push_back(std::move(t));
-    return addSlot(s);
-  }
-
-  uint32_t newArena(const Value* v, size_t pos) {
-    uint32_t slot = newArenaOfType(v ? v->type : TensorType{}, pos);
-    cg_->slots[slot].value = v;
-    return slot;
-  }
-  uint32_t newArenaOfType(const TensorType& t, size_t pos) {
-    SlotInfo s;
-    s.kind = SlotInfo::Kind::Arena;
-    s.bytes = HostTensor::byteSize(t);
-    uint32_t slot = addSlot(s);
-    defAt_[slot] = pos;
-    lastUse_[slot] = pos;
-    definedAt_[pos].push_back(slot);
-    return slot;
-  }
-
-  void assignResults(const Op& op, size_t pos) {
-    const uint32_t baseSeed = static_cast<uint32_t>(static_cast<uint64_t>(m_.options.seed));
-    if (op.code == OpCode::Const) {
-      const Value* v = op.results.at(0);
-      checkSize(v->type, "%" + v->name, v->loc);
-      HostTensor t = op.init ? materialize(*op.init, v->type, baseSeed, "%" + v->name, diags_) : HostTensor(v->type);
-      cg_->valueSlot[v->id] = constSlot(std::move(t), v);
-      return;
-    }
-    if (op.code == OpCode::Var) {
-      const Value* v = op.results.at(0);
-      checkSize(v->type, "%" + v->name, v->loc);
-      const std::vector<const Value*>& vars = addVariables_ ? *addVariables_ : p_.variables;
-      auto it = std::find(vars.begin(), vars.end(), v);
-      uint32_t index = static_cast<uint32_t>(it - vars.begin());
-      if (it == vars.end()) {
-        if (!addVariables_) diags_.fail(v->loc, "internal: variable %" + v->name + " is not compiled");
-        addVariables_->push_back(v);
-      }
-      SlotInfo s;
-      s.kind = SlotInfo::Kind::Var;
-      s.index = index;
-      s.bytes = HostTensor::byteSize(v->type);
-      s.value = v;
-      cg_->valueSlot[v->id] = addSlot(s);
-      return;
-    }
-    int target = inplaceTarget(op);
-    for (size_t r = 0; r < op.results.size(); ++r) {
-      const Value* v = op.results[r];
-      if (!v) continue;
-      checkSize(v->type, "%" + v->name, v->loc);
-      if (r == 0 && target >= 0 && target < static_cast<int>(op.operands.size()) &&
-          op.operands[target].kind == Operand::Kind::Value) {
-        if (op.info().has(F_VIEW) && defineView(op, *v, pos)) continue;
-        uint32_t s = slotOf(op.operands[target].value);
-        cg_->valueSlot[v->id] = s;  // the alias shares the target's storage
-        SlotInfo& info = cg_->slots[s];
-        info.bytes = std::max<uint64_t>(info.bytes, HostTensor::byteSize(v->type));
-        continue;
-      }
-      cg_->valueSlot[v->id] = newArena(v, pos);
-    }
-  }
-
-  // The slot an operand reads; literals become constants converted to literalType.
-  uint32_t operandSlot(const Operand& o) {
-    if (o.kind == Operand::Kind::Value) return slotOf(o.value);
-    if (o.kind == Operand::Kind::Literal && o.literal) {
-      const uint32_t baseSeed = static_cast<uint32_t>(static_cast<uint64_t>(m_.options.seed));
-      checkSize(o.literalType, "literal", o.loc);
-      return constSlot(materialize(*o.literal, o.literalType, baseSeed, "literal operand", diags_), nullptr);
-    }
-    diags_.fail(o.loc, "internal: operand is not a tensor");
-  }
+  // ---- the planner's slots (vm/frame_plan.h) -------------------------------------
+  uint32_t slotOf(const Value* v) { return plan_->slotOf(v); }
+  uint32_t operandSlot(const Operand& o) { return plan_->operandSlot(o); }
+  uint32_t scratchSlot(const TensorType& t) { return plan_->scratchSlot(t); }
+  void checkIndex(size_t size, const char* what) { plan_->checkIndex(size, what); }
 
   uint32_t pushArg(uint32_t slot, const TensorType* type) {
     checkIndex(cg_->argSlots.size(), "instruction operands");
@@ -529,15 +240,6 @@ class GraphCompiler {
       pushArg(slot, types[r]);
       ++in.nOut;
     }
-  }
-
-  // A buffer for a result nobody reads: permanent (never shared with live data).
-  uint32_t scratchSlot(const TensorType& t) {
-    SlotInfo s;
-    s.kind = SlotInfo::Kind::Arena;
-    s.bytes = HostTensor::byteSize(t);
-    s.offset = allocPermanent(s.bytes);
-    return addSlot(s);
   }
 
   CollectiveSpec collectiveSpec(const Op& op) {
@@ -573,53 +275,6 @@ class GraphCompiler {
   //  - a stale view is refreshed from its operand just before it is read.
   // Graph code is straight-line (control flow is whole calls), so staleness is known
   // at compile time and costs nothing at run time.
-  struct ViewLink {
-    uint32_t view = kNoSlot;                  // the view's own slot
-    uint32_t source = kNoSlot;                // the operand's slot (itself maybe a view)
-    uint32_t root = kNoSlot;                  // the first slot up the chain that is no view
-    const Op* op = nullptr;                   // the view op (locations, trace)
-    const TensorType* sourceType = nullptr;   // the operand's type
-    const TensorType* viewType = nullptr;
-    std::vector<int64_t> perm;                // view = transpose(source, perm)
-    uint32_t forward = kNoSlot, backward = kNoSlot;  // kernel indices, prepared on first use
-  };
-
-  // Gives the view result `v` of `op` its own slot unless it can share the operand's
-  // storage (false: the caller aliases it as for any in-place op).
-  bool defineView(const Op& op, const Value& v, size_t pos) {
-    const Operand& operand = op.operands[static_cast<size_t>(inplaceTarget(op))];
-    std::vector<int64_t> perm;
-    try {
-      perm = viewPermutation(op, operand.type());
-    } catch (const KernelError& e) {
-      diags_.fail(op.loc, prefixed(op.info().name, e.what()));
-    }
-    if (perm.empty()) return false;
-    const uint32_t slot = newArena(&v, pos);
-    cg_->valueSlot[v.id] = slot;
-    ViewLink link;
-    link.view = slot;
-    link.source = slotOf(operand.value);
-    auto up = views_.find(link.source);
-    link.root = up == views_.end() ? link.source : up->second.root;
-    link.op = &op;
-    link.sourceType = &operand.type();
-    link.viewType = &v.type;
-    link.perm = std::move(perm);
-    families_[link.root].push_back(slot);
-    views_.emplace(slot, std::move(link));
-    return true;
-  }
-
-  void extendThroughViews(uint32_t slot, size_t pos) {
-    for (;;) {
-      extendTo(slot, pos);
-      auto it = views_.find(slot);
-      if (it == views_.end()) return;
-      slot = it->second.source;
-    }
-  }
-
   // One permuted copy between a view and its operand.
   void emitViewSync(ViewLink& link, bool toView) {
     uint32_t& kernel = toView ? link.forward : link.backward;
@@ -646,8 +301,8 @@ class GraphCompiler {
   }
 
   void refreshView(uint32_t slot) {
-    auto it = views_.find(slot);
-    if (it == views_.end() || !stale_.count(slot)) return;
+    auto it = plan_->views().find(slot);
+    if (it == plan_->views().end() || !stale_.count(slot)) return;
     refreshView(it->second.source);  // the operand may be a stale view too
     emitViewSync(it->second, true);
     stale_.erase(slot);
@@ -657,12 +312,13 @@ class GraphCompiler {
   // view of its root (siblings and the written slot's own views).
   void wroteSlot(uint32_t slot) {
     std::vector<uint32_t> path{slot};
-    for (auto it = views_.find(slot); it != views_.end(); it = views_.find(it->second.source)) {
+    auto& views = plan_->views();
+    for (auto it = views.find(slot); it != views.end(); it = views.find(it->second.source)) {
       emitViewSync(it->second, false);
       path.push_back(it->second.source);
     }
-    auto family = families_.find(path.back());
-    if (family == families_.end()) return;
+    auto family = plan_->families().find(path.back());
+    if (family == plan_->families().end()) return;
     for (uint32_t view : family->second)
       if (std::find(path.begin(), path.end(), view) == path.end()) stale_.insert(view);
   }
@@ -687,15 +343,15 @@ class GraphCompiler {
   }
 
   void emit(const Op& op) {
-    forEachValueUse(op, [&](const Value* v) { refreshView(slotOf(v)); });
+    forEachValueUse(op, folds_, [&](const Value* v) { refreshView(slotOf(v)); });
     if (op.info().has(F_VIEW)) {
       // A view that shares its operand's storage (or is unbound) is no code at all.
       const Value* v = op.results.empty() ? nullptr : op.results[0];
-      if (!v || !views_.count(slotOf(v))) return;
+      if (!v || !plan_->views().count(slotOf(v))) return;
       stale_.erase(slotOf(v));  // computed here (an earlier write may have marked it)
     }
     emitOp(op);
-    if (!views_.empty())
+    if (!plan_->views().empty())
       for (uint32_t slot : writtenSlots(op)) wroteSlot(slot);
   }
 
@@ -839,11 +495,11 @@ class GraphCompiler {
     if (!hasKernel(op.code)) diags_.fail(op.loc, "internal: the VM has no code for '" + std::string(info.name) + "'");
     in.opc = Opc::Kernel;
     std::vector<TensorType> inTypes, outTypes;
-    auto fold = matmulFolds_.find(&op);
+    auto fold = folds_.find(&op);
     for (size_t i = 0; i < op.operands.size(); ++i) {
       const Operand& o = op.operands[i];
       if (o.kind != Operand::Kind::Value && o.kind != Operand::Kind::Literal) continue;
-      const Value* source = fold != matmulFolds_.end() && i < 2 ? fold->second.source[i] : nullptr;
+      const Value* source = fold != folds_.end() && i < 2 ? fold->second.source[i] : nullptr;
       if (source) in.b |= 1u << i;  // read transposed (Instr::b of a Kernel)
       pushArg(source ? slotOf(source) : operandSlot(o), source ? &source->type : &o.type());
       inTypes.push_back(source ? source->type : o.type());
@@ -859,7 +515,7 @@ class GraphCompiler {
     pushResults(op, resultTypes, in);
     try {
       in.a = static_cast<uint32_t>(cg_->kernels.size());
-      cg_->kernels.push_back(fold == matmulFolds_.end()
+      cg_->kernels.push_back(fold == folds_.end()
                                  ? prepareKernel(op, inTypes, outTypes)
                                  : prepareMatMulTransposed(inTypes.at(0), in.b & 1u, inTypes.at(1), in.b & 2u,
                                                            outTypes.at(0)));
@@ -893,10 +549,10 @@ class GraphCompiler {
 
   // Views are synchronised around each op that touches them: their ops stay unfused.
   bool touchesViews(const Op& op) {
-    if (views_.empty()) return false;
+    if (plan_->views().empty()) return false;
     auto isView = [&](const Value* v) {
       const uint32_t s = slotOf(v);
-      return views_.count(s) || families_.count(s);
+      return plan_->views().count(s) || plan_->families().count(s);
     };
     for (const Operand& o : op.operands)
       if (o.kind == Operand::Kind::Value && isView(o.value)) return true;
@@ -909,30 +565,13 @@ class GraphCompiler {
   // (nothing emitted) if a step has no kernel for its block types, so that the ops
   // are emitted one by one and report as usual.
   bool emitFused(std::span<const Op* const> chainOps, FusionRange r, bool isMain) {
-    std::vector<FusionStep> steps;
+    std::vector<FusionStep> steps = chainSteps(
+        chainOps, [&](const Operand& o) { return operandSlot(o); }, [&](const Value* v) { return slotOf(v); });
     std::vector<const Op*> stepOps;
-    for (const Op* op : chainOps) {
-      if (isStorage(*op)) continue;  // its slot was assigned with the results
-      stepOps.push_back(op);
-      FusionStep st;
-      st.op = op;
-      for (const Operand& o : op->operands) st.ins.push_back({operandSlot(o), &o.type()});
-      const Value* v = op->results.empty() ? nullptr : op->results[0];
-      const int target = inplaceTarget(*op);
-      if (v) st.outs.push_back({slotOf(v), &v->type});
-      else st.outs.push_back(st.ins[static_cast<size_t>(target)]);
-      steps.push_back(std::move(st));
-    }
-    // A slot a step writes stays in scratch only if it is an arena intermediate
-    // first defined in the chain, read in it, and read by nothing after it
-    // (lastUse_ covers returns and views). Main keeps every value (`print`).
-    auto keep = [&](uint32_t slot) {
-      if (isMain || cg_->slots[slot].kind != SlotInfo::Kind::Arena) return true;
-      auto def = defAt_.find(slot);
-      auto last = lastUse_.find(slot);
-      if (def == defAt_.end() || last == lastUse_.end()) return true;
-      return !(def->second >= r.begin && last->second > def->second && last->second < r.end);
-    };
+    for (const FusionStep& st : steps) stepOps.push_back(st.op);
+    // A slot a step writes stays in scratch only if it dies within the chain
+    // (vm/frame_plan.h diesWithin). Main keeps every value (`print`).
+    auto keep = [&](uint32_t slot) { return isMain || !plan_->diesWithin(slot, r.begin, r.end); };
     FusedChain chain;
     try {
       chain = buildFusedChain(steps, keep);
@@ -964,16 +603,9 @@ class GraphCompiler {
   WriteAnalysis& writes_;
   CompileOptions options_;
   CompiledGraph* cg_ = nullptr;
-  bool reuse_ = true;
-  uint64_t arenaTop_ = 0;
-  std::map<uint64_t, std::vector<uint64_t>> freeList_;
-  std::unordered_map<uint32_t, size_t> defAt_, lastUse_;
-  std::unordered_map<size_t, std::vector<uint32_t>> definedAt_;
-  std::vector<bool> noWrites_;
-  std::map<uint32_t, ViewLink> views_;                            // view slot -> link (ordered: deterministic code)
-  std::unordered_map<uint32_t, std::vector<uint32_t>> families_;  // root slot -> its views
-  std::set<uint32_t> stale_;                                      // views to refresh before a read
-  std::unordered_map<const Op*, MatMulFold> matmulFolds_;         // matmuls reading transposes' operands
+  FramePlanner* plan_ = nullptr;  // the graph being compiled's slots (compile's local)
+  MatMulFolds folds_;             // matmuls reading transposes' operands
+  std::set<uint32_t> stale_;      // views to refresh before a read
 };
 
 // The emit rule of each op, by ops.def's Kernel column (vm/kernel_rows.h).

@@ -229,6 +229,23 @@ void runFused(const FusedState& s, const TensorRef* ins, TensorRef* outs, Kernel
 
 }  // namespace
 
+std::vector<FusionStep> chainSteps(std::span<const Op* const> chainOps,
+                                   const std::function<uint32_t(const Operand&)>& operandSlot,
+                                   const std::function<uint32_t(const Value*)>& valueSlot) {
+  std::vector<FusionStep> steps;
+  for (const Op* op : chainOps) {
+    if (isStorage(*op)) continue;
+    FusionStep st;
+    st.op = op;
+    for (const Operand& o : op->operands) st.ins.push_back({operandSlot(o), &o.type()});
+    const Value* v = op->results.empty() ? nullptr : op->results[0];
+    if (v) st.outs.push_back({valueSlot(v), &v->type});
+    else st.outs.push_back(st.ins[static_cast<size_t>(op->info().inplaceOperand)]);
+    steps.push_back(std::move(st));
+  }
+  return steps;
+}
+
 FusedChain buildFusedChain(std::span<const FusionStep> steps, const std::function<bool(uint32_t)>& keep) {
   if (steps.empty() || steps[0].outs.empty()) throw KernelError("fused chain: no steps");
   FusedChain chain;

@@ -87,6 +87,13 @@ struct FusedChain {
 // Throws KernelError when a step has no kernel for its types.
 FusedChain buildFusedChain(std::span<const FusionStep> steps, const std::function<bool(uint32_t)>& keep);
 
+// The steps of a chain's ops (storage ops skipped: their slots were planned
+// with the results), operands and results resolved to slots by `operandSlot` and
+// `valueSlot`; an in-place op without a result writes its target operand's slot.
+std::vector<FusionStep> chainSteps(std::span<const Op* const> chainOps,
+                                   const std::function<uint32_t(const Operand&)>& operandSlot,
+                                   const std::function<uint32_t(const Value*)>& valueSlot);
+
 // "greater, where": the ops of a chain, for disasm and --trace.
 std::string fusedOpNames(std::span<const Op* const> ops);
 

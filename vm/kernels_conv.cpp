@@ -64,19 +64,28 @@ template <class T, bool IsMax> void runPool(const PoolState& s, const TensorRef*
   }
 }
 
-}  // namespace
+// The Pool rows (`Pool(Max)`, `Pool(Average)`): the window's reduction.
+struct PoolFunctions {
+  static constexpr std::string_view family = "Pool";
+  template <class Fn> static PreparedKernel prepare(const Op& op, InTypes in, InTypes out);
+  struct Max { static constexpr bool kIsMax = true; };
+  struct Average { static constexpr bool kIsMax = false; };
+};
 
-PreparedKernel preparePool(const Op& op, InTypes in, InTypes out) {
+template <class Fn> PreparedKernel PoolFunctions::prepare(const Op& op, InTypes in, InTypes) {
   if (in.empty() || in[0].rank() < 3 || in[0].rank() > 5) throw KernelError("pool needs N,C + 1..3 spatial dims");
   if (in[0].dtype == DType::Bool) unsupported(op, in[0]);
   PoolState s;
   s.win = planWindow(op, in[0], nullptr);
   s.planes = in[0].shape[0] * in[0].shape[1];
-  const bool isMax = op.code == OpCode::MaxPool;
   return dispatchDType(in[0].dtype, [&]<class T>() {
     if constexpr (kIsBool<T>) return PreparedKernel{};
-    else return isMax ? makeKernel<PoolState, runPool<T, true>>(s) : makeKernel<PoolState, runPool<T, false>>(s);
+    else return makeKernel<PoolState, runPool<T, Fn::kIsMax>>(s);
   });
 }
+
+}  // namespace
+
+PreparedKernel preparePool(const Op& op, InTypes in, InTypes out) { return prepareBound<PoolFunctions>(op, in, out); }
 
 }  // namespace pir::vm::detail

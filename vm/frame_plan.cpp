@@ -1,0 +1,247 @@
+#include "vm/frame_plan.h"
+
+#include <algorithm>
+
+#include "ir/checked_math.h"
+#include "vm/device.h"
+#include "vm/kernels.h"
+
+namespace pir::vm {
+
+void FramePlanner::bindGivens(const std::vector<std::pair<const Value*, const HostTensor*>>& givens) {
+  for (const auto& [v, t] : givens) cg_.valueSlot[v->id] = constSlot(*t, v);
+}
+
+void FramePlanner::plan(const Graph& g, const std::vector<const Op*>& ops, const MatMulFolds& folds, bool reuse) {
+  reuse_ = reuse;
+  // Params: bound by the caller; a written by-value param gets an arena copy.
+  const std::vector<bool>& written = g.isMain ? noWrites_ : writes_.paramsWritten(&g);
+  for (size_t i = 0; i < g.params.size(); ++i) {
+    const Value* v = g.params[i];
+    checkSize(v->type, "%" + v->name, v->loc);
+    SlotInfo s;
+    s.kind = SlotInfo::Kind::Param;
+    s.index = static_cast<uint32_t>(i);
+    s.bytes = HostTensor::byteSize(v->type);
+    s.value = v;
+    s.copied = !v->byRef && written[i];
+    uint32_t slot = addSlot(s);
+    if (s.copied) cg_.slots[slot].offset = allocPermanent(s.bytes);
+    cg_.valueSlot[v->id] = slot;
+    cg_.paramSlots.push_back(slot);
+  }
+
+  // Slot assignment and liveness (positions are indices into `ops`).
+  const size_t kEnd = ops.size();
+  for (size_t k = 0; k < ops.size(); ++k) assignResults(*ops[k], k);
+  // Returned values live to the end.
+  for (const Operand& r : g.returns)
+    if (r.kind == Operand::Kind::Value) extendThroughViews(slotOf(r.value), kEnd);
+  // So do the main values a later `print` / `save` may read (by the name it resolves).
+  if (g.isMain && reuse_)
+    for (const std::string& name : *options_.keptMainNames)
+      if (const Value* v = g.lookup(name);
+          v && v->graph == &g && v->id < cg_.valueSlot.size() && cg_.valueSlot[v->id] != kNoSlot)
+        extendThroughViews(cg_.valueSlot[v->id], kEnd);
+
+  // Last use of every arena slot (reads and in-place writes).
+  for (size_t k = 0; k < ops.size(); ++k)
+    forEachValueUse(*ops[k], folds, [&](const Value* v) { extendThroughViews(slotOf(v), k); });
+
+  // Linear scan: allocate at definition, free after last use.
+  std::vector<std::vector<uint32_t>> dying(ops.size() + 1);
+  for (uint32_t s = 0; s < cg_.slots.size(); ++s)
+    if (cg_.slots[s].kind == SlotInfo::Kind::Arena && defAt_.count(s)) {
+      size_t last = std::max(lastUse_[s], defAt_[s]);
+      if (last < ops.size()) dying[last].push_back(s);
+    }
+  for (size_t k = 0; k < ops.size(); ++k) {
+    for (uint32_t s : definedAt_[k]) cg_.slots[s].offset = allocate(cg_.slots[s].bytes);
+    if (reuse_)
+      for (uint32_t s : dying[k]) {
+        freeList_[cg_.slots[s].bytes].push_back(cg_.slots[s].offset);
+        cg_.slots[s].kept = false;
+      }
+  }
+}
+
+bool FramePlanner::diesWithin(uint32_t slot, size_t begin, size_t end) const {
+  if (cg_.slots[slot].kind != SlotInfo::Kind::Arena) return false;
+  auto def = defAt_.find(slot);
+  auto last = lastUse_.find(slot);
+  if (def == defAt_.end() || last == lastUse_.end()) return false;
+  return def->second >= begin && last->second > def->second && last->second < end;
+}
+
+void FramePlanner::checkIndex(size_t size, const char* what) {
+  if (size >= kNoSlot)
+    diags_.fail(SourceLoc{}, "@" + cg_.name + " needs more than 2^32 - 1 " + what + ", the bytecode's limit");
+}
+
+uint32_t FramePlanner::addSlot(const SlotInfo& s) {
+  checkIndex(cg_.slots.size(), "tensor slots");
+  cg_.slots.push_back(s);
+  return static_cast<uint32_t>(cg_.slots.size() - 1);
+}
+
+uint64_t FramePlanner::allocPermanent(uint64_t bytes) {
+  // Slots of a cache line or more start on one (AlignedBytes is 64-byte aligned):
+  // vector loads do not straddle lines, and threads writing neighbouring slots
+  // share none. Smaller slots pack at 16 bytes, keeping many tiny values dense.
+  // Saturates: the session rejects an arena beyond the host memory budget.
+  const uint64_t align = bytes >= 64 ? 64 : 16;
+  const uint64_t off = saturatingAdd(arenaTop_, align - 1) / align * align;
+  arenaTop_ = saturatingAdd(off, saturatingAdd(bytes, 15) / 16 * 16);
+  return off;
+}
+
+uint64_t FramePlanner::allocate(uint64_t bytes) {
+  if (reuse_) {
+    auto it = freeList_.find(bytes);
+    if (it != freeList_.end() && !it->second.empty()) {
+      uint64_t off = it->second.back();
+      it->second.pop_back();
+      return off;
+    }
+  }
+  return allocPermanent(bytes);
+}
+
+void FramePlanner::checkSize(const TensorType& t, const std::string& what, SourceLoc loc) {
+  checkFitsDevice(t, m_.options, what, loc, diags_);
+}
+
+uint32_t FramePlanner::slotOf(const Value* v) {
+  if (v->id < cg_.valueSlot.size() && cg_.valueSlot[v->id] != kNoSlot) return cg_.valueSlot[v->id];
+  diags_.fail(v->loc, "internal: %" + v->name + " used before the VM gave it a slot");
+}
+
+void FramePlanner::extendTo(uint32_t slot, size_t pos) {
+  if (slot < cg_.slots.size() && cg_.slots[slot].kind == SlotInfo::Kind::Arena) {
+    auto& l = lastUse_[slot];
+    l = std::max(l, pos);
+  }
+}
+
+void FramePlanner::extendThroughViews(uint32_t slot, size_t pos) {
+  for (;;) {
+    extendTo(slot, pos);
+    auto it = views_.find(slot);
+    if (it == views_.end()) return;
+    slot = it->second.source;
+  }
+}
+
+uint32_t FramePlanner::constSlot(HostTensor t, const Value* v) {
+  SlotInfo s;
+  s.kind = SlotInfo::Kind::Const;
+  s.bytes = t.bytes.size();
+  s.index = static_cast<uint32_t>(cg_.constants.size());
+  s.value = v;
+  cg_.constants.push_back(std::move(t));
+  return addSlot(s);
+}
+
+uint32_t FramePlanner::newArena(const Value* v, size_t pos) {
+  SlotInfo s;
+  s.kind = SlotInfo::Kind::Arena;
+  s.bytes = HostTensor::byteSize(v ? v->type : TensorType{});
+  s.value = v;
+  uint32_t slot = addSlot(s);
+  defAt_[slot] = pos;
+  lastUse_[slot] = pos;
+  definedAt_[pos].push_back(slot);
+  return slot;
+}
+
+void FramePlanner::assignResults(const Op& op, size_t pos) {
+  const uint32_t baseSeed = static_cast<uint32_t>(static_cast<uint64_t>(m_.options.seed));
+  if (op.code == OpCode::Const) {
+    const Value* v = op.results.at(0);
+    checkSize(v->type, "%" + v->name, v->loc);
+    HostTensor t = op.init ? materialize(*op.init, v->type, baseSeed, "%" + v->name, diags_) : HostTensor(v->type);
+    cg_.valueSlot[v->id] = constSlot(std::move(t), v);
+    return;
+  }
+  if (op.code == OpCode::Var) {
+    const Value* v = op.results.at(0);
+    checkSize(v->type, "%" + v->name, v->loc);
+    const std::vector<const Value*>& vars = addVariables_ ? *addVariables_ : p_.variables;
+    auto it = std::find(vars.begin(), vars.end(), v);
+    uint32_t index = static_cast<uint32_t>(it - vars.begin());
+    if (it == vars.end()) {
+      if (!addVariables_) diags_.fail(v->loc, "internal: variable %" + v->name + " is not compiled");
+      addVariables_->push_back(v);
+    }
+    SlotInfo s;
+    s.kind = SlotInfo::Kind::Var;
+    s.index = index;
+    s.bytes = HostTensor::byteSize(v->type);
+    s.value = v;
+    cg_.valueSlot[v->id] = addSlot(s);
+    return;
+  }
+  int target = inplaceTarget(op);
+  for (size_t r = 0; r < op.results.size(); ++r) {
+    const Value* v = op.results[r];
+    if (!v) continue;
+    checkSize(v->type, "%" + v->name, v->loc);
+    if (r == 0 && target >= 0 && target < static_cast<int>(op.operands.size()) &&
+        op.operands[target].kind == Operand::Kind::Value) {
+      if (op.info().has(F_VIEW) && defineView(op, *v, pos)) continue;
+      uint32_t s = slotOf(op.operands[target].value);
+      cg_.valueSlot[v->id] = s;  // the alias shares the target's storage
+      SlotInfo& info = cg_.slots[s];
+      info.bytes = std::max<uint64_t>(info.bytes, HostTensor::byteSize(v->type));
+      continue;
+    }
+    cg_.valueSlot[v->id] = newArena(v, pos);
+  }
+}
+
+uint32_t FramePlanner::operandSlot(const Operand& o) {
+  if (o.kind == Operand::Kind::Value) return slotOf(o.value);
+  if (o.kind == Operand::Kind::Literal && o.literal) {
+    const uint32_t baseSeed = static_cast<uint32_t>(static_cast<uint64_t>(m_.options.seed));
+    checkSize(o.literalType, "literal", o.loc);
+    return constSlot(materialize(*o.literal, o.literalType, baseSeed, "literal operand", diags_), nullptr);
+  }
+  diags_.fail(o.loc, "internal: operand is not a tensor");
+}
+
+uint32_t FramePlanner::scratchSlot(const TensorType& t) {
+  SlotInfo s;
+  s.kind = SlotInfo::Kind::Arena;
+  s.bytes = HostTensor::byteSize(t);
+  s.offset = allocPermanent(s.bytes);
+  return addSlot(s);
+}
+
+// Gives the view result `v` of `op` its own slot unless it can share the operand's
+// storage (false: the caller aliases it as for any in-place op).
+bool FramePlanner::defineView(const Op& op, const Value& v, size_t pos) {
+  const Operand& operand = op.operands[static_cast<size_t>(inplaceTarget(op))];
+  std::vector<int64_t> perm;
+  try {
+    perm = viewPermutation(op, operand.type());
+  } catch (const KernelError& e) {
+    diags_.fail(op.loc, prefixed(op.info().name, e.what()));
+  }
+  if (perm.empty()) return false;
+  const uint32_t slot = newArena(&v, pos);
+  cg_.valueSlot[v.id] = slot;
+  ViewLink link;
+  link.view = slot;
+  link.source = slotOf(operand.value);
+  auto up = views_.find(link.source);
+  link.root = up == views_.end() ? link.source : up->second.root;
+  link.op = &op;
+  link.sourceType = &operand.type();
+  link.viewType = &v.type;
+  link.perm = std::move(perm);
+  families_[link.root].push_back(slot);
+  views_.emplace(slot, std::move(link));
+  return true;
+}
+
+}  // namespace pir::vm
