@@ -8,6 +8,7 @@
 // a redefinition error pointing at the op that took it.
 #include "frontend/builder.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <unordered_map>
 
@@ -749,11 +750,16 @@ Script Builder::takeCommands() { return std::exchange(impl_->commands, {}); }
 bool buildFromBuffer(Module& module, DiagnosticEngine& diags, uint32_t file, const std::string& baseDir,
                      Script* script, const BuildOptions& options) {
   Builder builder(module, diags, baseDir, options);
-  // A large file is mostly main-graph statements (at least ~24 bytes each):
-  // reserving up front avoids regrowing the scope and op/value lists.
-  size_t bytes = diags.sources().buffer(file).text.size();
+  // A large file is mostly main-graph statements (at least ~24 bytes each, one
+  // per line or `;`): reserving up front avoids regrowing the scope and op/value
+  // lists. A file of a few long lines (a literal, an operand list) reserves for
+  // its few statements only.
+  const std::string& text = diags.sources().buffer(file).text;
+  size_t bytes = text.size();
   if (bytes > (1u << 20)) {
-    size_t estimate = bytes / 24;
+    const size_t statements = 1 + static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) +
+                              static_cast<size_t>(std::count(text.begin(), text.end(), ';'));
+    size_t estimate = std::min(bytes / 24, statements);
     Graph& main = *module.main;
     main.scope.reserve(main.scope.size() + estimate);
     main.values.reserve(main.values.size() + estimate);

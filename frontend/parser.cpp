@@ -24,6 +24,9 @@
 #include "frontend/keyword_docs.h"
 #include "grammar/control.hpp"
 #include "grammar/grammar.hpp"
+#include "ir/checked_math.h"
+#include "ir/host_memory.h"
+#include "ir/ir.h"
 #include "ir/op_info.h"
 #include "ir/suggest.h"
 
@@ -42,6 +45,61 @@ using Iterator = pg::internal::iterator;
 // recursion of the parser on hostile input.
 constexpr size_t kMaxNesting = 64;
 
+// The structures one statement's syntax may make: its operands, results, attribute
+// items, dims, names and strings, with the IR the builder makes of them
+// (decisions.md "Resource budgets"). Literal data is not counted here: it is tensor
+// data, bounded by the host-memory budget alone. About 130,000 operands of one
+// op or 260,000 attribute items fit. The real peak is up to 3-4 times the count
+// (vectors grow by doubling, the AST and the IR coexist, the REPL copies), which
+// keeps a 10 MB line of any kind under 100 MB (tests/long_lines_memory.sh).
+constexpr uint64_t kMaxStatementSyntaxBytes = uint64_t(24) << 20;
+// The elements of a declaration's data read past its type's count before the
+// data is an error at once.
+constexpr uint64_t kDataExcessRead = 65536;
+// The parse charges the host-memory budget in steps of this size (one atomic
+// update per step, not per element).
+constexpr uint64_t kHostChargeStep = uint64_t(1) << 20;
+
+// The bytes an input's structures take while it is read: charged to the
+// process's host-memory budget (ir/host_memory.h) as they grow and given back
+// when the parse ends (the IR then belongs to the module), so that an input that
+// would not fit is a located error at the element that crosses the budget, not
+// an exhausted machine. A statement's syntax also has its own cap.
+class ParseCharge {
+ public:
+  ParseCharge() = default;
+  ParseCharge(const ParseCharge&) = delete;
+  ParseCharge& operator=(const ParseCharge&) = delete;
+  ~ParseCharge() { releaseHostMemory(charged_); }
+
+  void startStatement() { statement_ = 0; }
+  // Syntax: counts toward the statement's cap and the host budget. Returns
+  // false when the statement's cap is crossed.
+  [[nodiscard]] bool syntax(uint64_t bytes) {
+    statement_ += bytes;
+    return statement_ <= kMaxStatementSyntaxBytes;
+  }
+  uint64_t statementBytes() const { return statement_; }
+  // Any structure: charged to the host-memory budget (throws HostMemoryExhausted).
+  void charge(uint64_t bytes) {
+    used_ += bytes;
+    if (used_ <= charged_) return;
+    const uint64_t need = used_ - charged_;
+    try {
+      chargeHostMemory(std::max(need, kHostChargeStep));
+      charged_ += std::max(need, kHostChargeStep);
+    } catch (const HostMemoryExhausted&) {
+      chargeHostMemory(need);  // the last bytes of the budget, exactly
+      charged_ += need;
+    }
+  }
+
+ private:
+  uint64_t statement_ = 0;  // syntax bytes of the statement being read
+  uint64_t used_ = 0;       // structure bytes of the whole input so far
+  uint64_t charged_ = 0;    // of the host-memory budget (>= used_)
+};
+
 struct ListFrame {
   int64_t count = 0;
   SourceLoc open;
@@ -55,8 +113,28 @@ struct ParseState {
   DiagnosticEngine& diags;
   std::string baseDir;  // of the buffer, for Literal::resolvedPath ("" = as written)
   const char* bufferBegin = nullptr;
+  const char* bufferEnd = nullptr;
   size_t statementStart = 0;  // buffer offset where the statement being read starts
   bool inBody = false;        // inside `main { }` or a graph body (graphs do not nest)
+
+  ParseCharge charge;
+  // Counts `bytes` of syntax made at `at`: a located error when the statement's
+  // cap or the host-memory budget is crossed.
+  void syntax(uint64_t bytes, SourceLoc at) {
+    if (!charge.syntax(bytes))
+      fail(at, "statement too large: its operands, attributes, names and dimensions need more than " +
+                   std::to_string(kMaxStatementSyntaxBytes >> 20) + " MiB (" + std::to_string(charge.statementBytes()) +
+                   " bytes so far); split it");
+    hostBytes(bytes, at);
+  }
+  // Counts `bytes` of literal data made at `at` against the host-memory budget.
+  void hostBytes(uint64_t bytes, SourceLoc at) {
+    try {
+      charge.charge(bytes);
+    } catch (const HostMemoryExhausted& e) {
+      fail(at, e.what());
+    }
+  }
 
   // ---- control interface (grammar/control.hpp)
   std::vector<SourceLoc> openers;
@@ -136,6 +214,10 @@ struct ParseState {
   // Literal being read. listSizes[d] is the length every list at depth d must
   // have (-1 until the first one closes); leafDepth is where numbers live.
   std::shared_ptr<Literal> lit;
+  // The elements the declaration being read says its data has (its type's), when
+  // known: a long literal list then takes its values' room once instead of
+  // regrowing, and data far beyond it stops early.
+  std::optional<uint64_t> declaredElements;
   std::vector<ListFrame> listFrames;
   std::vector<int64_t> listSizes;
   size_t leafDepth = 0;  // 0: no number seen yet
@@ -145,6 +227,19 @@ struct ParseState {
 };
 
 // ------------------------------------------------------------------ helpers
+
+// The heap bytes of a std::string holding `n` characters (none within the
+// small-string buffer).
+uint64_t textBytes(size_t n) { return n < 16 ? 0 : n + 1; }
+
+// What each element of syntax costs: its AST node and the IR made of it.
+constexpr uint64_t kOperandBytes = sizeof(ast::Operand) + sizeof(Operand);
+constexpr uint64_t kResultBytes = sizeof(ast::Name) + sizeof(Value) + sizeof(std::unique_ptr<Value>) + sizeof(Value*);
+constexpr uint64_t kDimBytes = 2 * sizeof(int64_t);  // the AST's shape and the IR's copy
+constexpr uint64_t kTypeBytes = sizeof(ast::Type) + sizeof(TensorType);
+// A value's name is held by its AST node and its IR value, and the REPL's echo
+// prints it.
+constexpr uint64_t kNameCopies = 3;
 
 template <typename ActionInput>
 ast::Name sigilName(const ActionInput& in, ParseState& s) {
@@ -189,8 +284,16 @@ int64_t parseInteger(const ActionInput& in, ParseState& s, const char* what) {
   return value;
 }
 
-void startLiteral(ParseState& s, Literal::Kind kind, SourceLoc at) {
+// `rest`: the input from the literal's first character on.
+void startLiteral(ParseState& s, Literal::Kind kind, SourceLoc at, const char* rest = nullptr) {
+  s.syntax(sizeof(Literal) + 2 * sizeof(void*), at);  // and the shared_ptr's control block
   s.lit = std::make_shared<Literal>();
+  if (kind == Literal::Kind::Data && rest && s.declaredElements && *s.declaredElements > 1) {
+    // Each element takes at least two characters ("1,"): never more room than the
+    // rest of the input could fill, and the budget is charged as the values come.
+    const uint64_t room = static_cast<uint64_t>(s.bufferEnd - rest) / 2 + 1;
+    s.lit->values.reserve(static_cast<size_t>(std::min(*s.declaredElements, room)));
+  }
   s.lit->kind = kind;
   s.lit->loc = at;
   s.listFrames.clear();
@@ -210,11 +313,21 @@ void literalScalar(ParseState& s, double value, bool isBool, SourceLoc at) {
     s.leafDepth = depth;
     ++s.listFrames.back().count;
   }
+  s.hostBytes(sizeof(double), at);
+  // Data of a declaration that goes far past its type's elements is an error
+  // before all of it is kept (a shorter excess gets the builder's message, with
+  // the data's whole shape).
+  if (s.declaredElements && s.lit->values.size() >= saturatingAdd(*s.declaredElements, kDataExcessRead)) {
+    const TensorType declared{s.decl.type.dtype, s.decl.type.shape};
+    s.fail(s.lit->loc, std::string(s.decl.isConst ? "const" : "var") + " %" + s.decl.name.text + ": data of more than " +
+                           std::to_string(s.lit->values.size()) + " elements does not match " + declared.str());
+  }
   s.lit->values.push_back(value);
   (isBool ? s.lit->hasBool : s.lit->hasNumber) = true;
 }
 
 void emitAttr(ParseState& s, Attr&& a) {
+  s.syntax(sizeof(Attr) + textBytes(a.s.size()), a.loc);
   if (!s.attrStack.empty()) {
     s.attrStack.back().items.push_back(std::move(a));
   } else {
@@ -288,12 +401,16 @@ PIR_ACTION(dtype_word) {
   s.type.downcast = parsed->downcast;
   s.type.loc = s.loc(in.iterator());
 }
-PIR_ACTION(dim) { s.type.shape.push_back(parseInteger(in, s, "dimension")); }
+PIR_ACTION(dim) {
+  s.syntax(kDimBytes, s.loc(in.iterator()));
+  s.type.shape.push_back(parseInteger(in, s, "dimension"));
+}
 
 // ---- strings
 
 PIR_ACTION(string_body) {
   std::string_view raw = in.string_view();
+  s.syntax(textBytes(raw.size()), s.loc(in.iterator()));
   s.str.clear();
   s.str.reserve(raw.size());
   for (size_t i = 0; i < raw.size(); ++i) {
@@ -312,8 +429,10 @@ PIR_ACTION(string_body) {
 PIR_ACTION(lit_number) {
   const double v = parseDouble(in, s);
   literalScalar(s, v, false, s.loc(in.iterator()));
-  if (looksIntegral(in.string_view()) && std::abs(v) >= 9007199254740992.0)  // 2^53: from there on, a double may round
+  if (looksIntegral(in.string_view()) && std::abs(v) >= 9007199254740992.0) {  // 2^53: from there on, a double may round
+    s.hostBytes(sizeof(s.lit->inexactIntegers.front()) + textBytes(in.size()), s.loc(in.iterator()));
     s.lit->inexactIntegers.emplace_back(s.lit->values.size() - 1, in.string());
+  }
 }
 PIR_ACTION(lit_true) { literalScalar(s, 1.0, true, s.loc(in.iterator())); }
 PIR_ACTION(lit_false) { literalScalar(s, 0.0, true, s.loc(in.iterator())); }
@@ -321,7 +440,7 @@ PIR_ACTION(lit_false) { literalScalar(s, 0.0, true, s.loc(in.iterator())); }
 PIR_ACTION(lit_list_open) {
   SourceLoc at = s.loc(in.iterator());
   if (s.listFrames.empty()) {
-    startLiteral(s, Literal::Kind::Data, at);
+    startLiteral(s, Literal::Kind::Data, at, in.begin());
   } else {
     if (s.listFrames.size() >= kMaxNesting) s.fail(at, "nesting too deep (more than 64 levels)");
     ++s.listFrames.back().count;
@@ -372,6 +491,7 @@ PIR_ACTION(attr_key) {
   for (size_t i = 0; i < s.dict.entries.size(); ++i)
     if (s.dict.entries[i].first == k)
       s.fail(at, "duplicate attribute '" + std::string(k) + "'", {Note{s.keyLocs[i], "first given here"}});
+  s.syntax(sizeof(std::pair<std::string, Attr>) + sizeof(SourceLoc) + textBytes(k.size()), at);
   s.key.assign(k);
   s.keyLoc = at;
 }
@@ -424,6 +544,7 @@ PIR_ACTION(operand_value) {
   o.kind = ast::Operand::Kind::Value;
   o.name = sigilName(in, s);
   o.loc = o.name.loc;
+  s.syntax(kOperandBytes + textBytes(o.name.text.size()), o.loc);
   s.operandTarget->push_back(std::move(o));
 }
 PIR_ACTION(operand_resource) {
@@ -431,12 +552,14 @@ PIR_ACTION(operand_resource) {
   o.kind = ast::Operand::Kind::Resource;
   o.name = sigilName(in, s);
   o.loc = o.name.loc;
+  s.syntax(kOperandBytes + textBytes(o.name.text.size()), o.loc);
   s.operandTarget->push_back(std::move(o));
 }
 PIR_ACTION(operand_literal) {
   ast::Operand o;
   o.kind = ast::Operand::Kind::Literal;
   o.loc = s.lit->loc;
+  s.syntax(kOperandBytes, o.loc);
   o.literal = std::move(s.lit);
   s.operandTarget->push_back(std::move(o));
 }
@@ -444,6 +567,7 @@ PIR_ACTION(call_graph) {
   s.call = std::make_shared<ast::CallExpr>();
   s.call->graph = sigilName(in, s);
   s.call->loc = s.call->graph.loc;
+  s.syntax(kOperandBytes + sizeof(ast::CallExpr) + sizeof(CalleeRef) + textBytes(s.call->graph.text.size()), s.call->loc);
   s.callerTarget = s.operandTarget;
   s.operandTarget = &s.call->args;
 }
@@ -460,6 +584,7 @@ PIR_ACTION(call_close) {
 
 PIR_ACTION(result_name) {
   ast::Name n = sigilName(in, s);
+  s.syntax(kResultBytes + kNameCopies * textBytes(n.text.size()), n.loc);
   if (s.op.results.empty()) s.op.loc = n.loc;
   s.op.results.push_back(std::move(n));
 }
@@ -480,19 +605,30 @@ void rejectMisspeltKeyword(ParseState& s) {
 }
 
 // Statements (top-level items and body statements) follow separators.
-PIR_ACTION(separators) { s.statementStart = static_cast<size_t>(in.begin() + in.size() - s.bufferBegin); }
+// The ops of an exchange block are one statement's (the block is emitted whole).
+PIR_ACTION(separators) {
+  s.statementStart = static_cast<size_t>(in.begin() + in.size() - s.bufferBegin);
+  if (!s.inExchange) s.charge.startStatement();
+}
 
 PIR_ACTION(op_name) {
   s.op.opName.assign(in.string_view());
   s.op.opLoc = s.loc(in.iterator());
+  s.syntax(sizeof(ast::OpStmt) + sizeof(Op) + textBytes(in.size()), s.op.opLoc);
   rejectMisspeltKeyword(s);
   if (!s.op.loc.valid()) s.op.loc = s.op.opLoc;
   s.op.operands.reserve(4);  // one allocation for the usual operand counts
   s.operandTarget = &s.op.operands;
 }
 PIR_ACTION(op_attrs) { s.op.attrs = takeDict(s); }
-PIR_ACTION(result_type) { s.op.resultTypes.push_back(std::move(s.type)); }
-PIR_ACTION(label) { s.label = ast::Name{std::string(in.string_view()), s.loc(in.iterator())}; }
+PIR_ACTION(result_type) {
+  s.syntax(kTypeBytes, s.type.loc);
+  s.op.resultTypes.push_back(std::move(s.type));
+}
+PIR_ACTION(label) {
+  s.syntax(textBytes(in.size()), s.loc(in.iterator()));
+  s.label = ast::Name{std::string(in.string_view()), s.loc(in.iterator())};
+}
 PIR_ACTION(as_clause) {
   if (s.op.asLabel) s.fail(s.loc(in.iterator()), "the call site already has an 'as' label");
   s.op.asLabel = std::move(s.label);
@@ -516,9 +652,21 @@ PIR_ACTION(kw_const) {
   s.decl.loc = s.loc(in.iterator());
 }
 PIR_ACTION(decl_name) { s.decl.name = sigilName(in, s); }
-PIR_ACTION(decl_type) { s.decl.type = std::move(s.type); }
-PIR_ACTION(var_init) { s.decl.init = std::move(s.lit); }
-PIR_ACTION(const_data) { s.decl.init = std::move(s.lit); }
+PIR_ACTION(decl_type) {
+  s.decl.type = std::move(s.type);
+  std::optional<uint64_t> n = 1;
+  for (int64_t d : s.decl.type.shape)
+    if (n) n = checkedMul<uint64_t>(*n, static_cast<uint64_t>(d));
+  s.declaredElements = n;
+}
+PIR_ACTION(var_init) {
+  s.decl.init = std::move(s.lit);
+  s.declaredElements.reset();
+}
+PIR_ACTION(const_data) {
+  s.decl.init = std::move(s.lit);
+  s.declaredElements.reset();
+}
 PIR_ACTION(decl_attrs) { s.decl.attrs = takeDict(s); }
 PIR_ACTION(var_decl) { s.sink.statement(ast::BodyStmt(std::move(s.decl))); }
 PIR_ACTION(const_decl) { s.sink.statement(ast::BodyStmt(std::move(s.decl))); }
@@ -559,11 +707,17 @@ PIR_ACTION(kw_graph) {
   s.graph.loc = s.loc(in.iterator());
 }
 PIR_ACTION(graph_decl_name) { s.graph.name = sigilName(in, s); }
-PIR_ACTION(param_name) { s.graph.params.push_back(ast::Param{sigilName(in, s), false, {}}); }
+PIR_ACTION(param_name) {
+  s.syntax(sizeof(ast::Param) + kResultBytes + kNameCopies * textBytes(in.size()), s.loc(in.iterator()));
+  s.graph.params.push_back(ast::Param{sigilName(in, s), false, {}});
+}
 PIR_ACTION(by_ref) { s.graph.params.back().byRef = true; }
 PIR_ACTION(param_type) { s.graph.params.back().type = std::move(s.type); }
 PIR_ACTION(outputs_open) { s.graph.outputs.emplace(); }
-PIR_ACTION(output_type) { s.graph.outputs->push_back(std::move(s.type)); }
+PIR_ACTION(output_type) {
+  s.syntax(kTypeBytes, s.type.loc);
+  s.graph.outputs->push_back(std::move(s.type));
+}
 PIR_ACTION(graph_attr_dict) { s.graph.attrs = takeDict(s); }
 PIR_ACTION(graph_open) {
   s.inBody = true;
@@ -645,7 +799,10 @@ PIR_ACTION(kw_print) {
   s.print = ast::PrintCmd{};
   s.print.loc = s.loc(in.iterator());
 }
-PIR_ACTION(print_target) { s.print.targets.push_back(ast::Name{std::string(in.string_view()), s.loc(in.iterator())}); }
+PIR_ACTION(print_target) {
+  s.syntax(sizeof(ast::Name) + textBytes(in.size()), s.loc(in.iterator()));
+  s.print.targets.push_back(ast::Name{std::string(in.string_view()), s.loc(in.iterator())});
+}
 PIR_ACTION(print_cmd) { s.sink.print(std::move(s.print)); }
 
 PIR_ACTION(kw_write) {
@@ -693,6 +850,7 @@ void parseBuffer(uint32_t file, ast::ParseSink& sink, DiagnosticEngine& diags, s
   ParseState state(file, sink, diags);
   state.baseDir = directoryOf(buffer.name);
   state.bufferBegin = buffer.text.data();
+  state.bufferEnd = buffer.text.data() + buffer.text.size();
   offset = std::min(offset, buffer.text.size());
   state.statementStart = offset;
   // Where the statement an error leaves started (the state dies with this frame).

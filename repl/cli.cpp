@@ -744,6 +744,10 @@ uint32_t loadSource(const std::string& file, std::istream& in, SourceManager& so
   std::FILE* f = std::fopen(file.c_str(), "rb");
   if (!f) return fail(errno);
   std::string text;
+  // A regular file's size, when known, is the text's room: read once, never regrown.
+  struct stat info{};
+  if (::fstat(::fileno(f), &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0)
+    text.reserve(static_cast<size_t>(info.st_size));
   char buf[1 << 16];
   size_t n;
   errno = 0;

@@ -77,13 +77,26 @@ std::string graphSignature(const Graph& g) {
   return s + ")";
 }
 
-// The first line of an input, for messages about it (":undo removed ...").
+// The longest summary of an input: every undo entry keeps one, so a summary
+// never copies a long line whole.
+constexpr size_t kMaxSummaryBytes = 120;
+
+// The first line of an input, for messages about it (":undo removed ..."), cut
+// at kMaxSummaryBytes (at a character boundary) with " ..." when it goes on.
 std::string summarise(std::string_view input) {
   std::string_view t = trim(input);
   size_t nl = t.find('\n');
-  std::string first(trim(t.substr(0, nl)));
-  if (nl != std::string_view::npos) first += " ...";
-  return first;
+  std::string_view first = trim(t.substr(0, nl));
+  bool more = nl != std::string_view::npos;
+  if (first.size() > kMaxSummaryBytes) {
+    size_t cut = kMaxSummaryBytes;
+    while (cut > 0 && (static_cast<unsigned char>(first[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 sequence
+    first = trim(first.substr(0, cut));
+    more = true;
+  }
+  std::string out(first);
+  if (more) out += " ...";
+  return out;
 }
 
 
@@ -238,10 +251,12 @@ struct Repl::Impl : BuildListener {
            module.options.present != before.options.present || sessionChanged;
   }
 
-  bool evaluateInput(const std::string& text, uint32_t firstLine) {
+  // The input's text moves into the source manager (one copy of a long line, not two).
+  bool evaluateInput(std::string text, uint32_t firstLine) {
     if (trim(text).empty()) return true;
-    uint32_t file = sources.add("<repl>", text, firstLine);
-    return evaluateBuffer(file, builder, summarise(text));
+    std::string summary = summarise(text);
+    uint32_t file = sources.add("<repl>", std::move(text), firstLine);
+    return evaluateBuffer(file, builder, summary);
   }
 
   // `in`: what FILE "-" reads (pir repl -).
@@ -497,7 +512,8 @@ struct Repl::Impl : BuildListener {
   }
 
   // ---- lines ---------------------------------------------------------------------
-  void feedLine(std::string_view line) {
+  // `line` is taken over: a long line that opens an input becomes it without a copy.
+  void feedLine(std::string line) {
     // A Ctrl-C stops the input it arrives in and nothing after it.
     struct ClearInterruptAfter {
       ~ClearInterruptAfter() { clearInterrupt(); }
@@ -518,11 +534,12 @@ struct Repl::Impl : BuildListener {
       openInput += '\n';
       scanner.feed("\n");
     }
-    openInput.append(line);
-    scanner.feed(line);
+    const size_t lineBytes = line.size();
+    if (openInput.empty()) openInput = std::move(line);
+    else openInput.append(line);
+    scanner.feed(std::string_view(openInput).substr(openInput.size() - lineBytes));
     if (scanner.needsMoreInput()) return;
-    std::string input = takeInput();
-    evaluateInput(input, openInputLine);
+    evaluateInput(takeInput(), openInputLine);
   }
 
   // The open input, which is closed (and the scanner reset for the next one).
@@ -539,8 +556,7 @@ struct Repl::Impl : BuildListener {
       ~ClearInterruptAfter() { clearInterrupt(); }
     } clearAfter;
     if (openInput.empty()) return;
-    std::string input = takeInput();
-    evaluateInput(input, openInputLine);
+    evaluateInput(takeInput(), openInputLine);
   }
 
   // ---- completion --------------------------------------------------------------------
@@ -602,7 +618,8 @@ Repl::Repl(std::ostream& out, std::ostream& err, const vm::SessionOptions& sessi
     : impl_(std::make_unique<Impl>(out, err, session, preview)) {}
 Repl::~Repl() = default;
 
-void Repl::feedLine(std::string_view line) { impl_->feedLine(line); }
+void Repl::feedLine(std::string_view line) { impl_->feedLine(std::string(line)); }
+void Repl::feedLine(std::string&& line) { impl_->feedLine(std::move(line)); }
 bool Repl::inputOpen() const { return !impl_->openInput.empty(); }
 void Repl::abandonInput() { impl_->takeInput(); }
 void Repl::finish() { impl_->finish(); }
@@ -656,7 +673,8 @@ int runRepl(const ReplRunOptions& options, std::istream& in, std::ostream& out, 
   if (!options.interactive) {
     for (std::string line; !repl.quitRequested() && std::getline(in, line);) {
       if (!line.empty() && line.back() == '\r') line.pop_back();
-      repl.feedLine(line);
+      repl.feedLine(std::move(line));
+      line = std::string();  // a long line's buffer went with it
     }
     if (!repl.quitRequested()) repl.finish();
     return repl.exitStatus();
@@ -677,7 +695,7 @@ int runRepl(const ReplRunOptions& options, std::istream& in, std::ostream& out, 
       break;
     }
     editor.addHistory(line);
-    repl.feedLine(line);
+    repl.feedLine(std::move(line));
     out << std::flush;
   }
   return repl.exitStatus();

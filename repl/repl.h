@@ -40,6 +40,8 @@ class Repl {
   // brackets and braces balance (needsMoreInput), then the input is evaluated.
   // A line starting with `:` outside an open input is a meta-command.
   void feedLine(std::string_view line);
+  void feedLine(std::string&& line);  // the same, taking the line's buffer over
+  void feedLine(const char* line) { feedLine(std::string_view(line)); }
   // True while an input is open (the continuation prompt `...> ` is due).
   bool inputOpen() const;
   // Ctrl-C: drops the open input, if any.

@@ -199,6 +199,19 @@ TEST(Repl, RuntimeErrorKeepsVariablesAsBeforeTheRun) {
   EXPECT_EQ(s.type("feed $x = [10, 20]\nrun\nprint %acc"), "%acc: f32[2] = [11, 21]\n");
 }
 
+// An undo entry keeps a summary of its input, not the input: a long line is cut
+// at 120 bytes (never inside a UTF-8 character) and says it goes on.
+TEST(Repl, AnUndoSummaryOfALongLineIsShort) {
+  Session s;
+  std::string data;
+  for (int i = 0; i < 100000; ++i) data += i ? ", 1" : "1";
+  s.type("const %c : f32[100000] = [" + data + "]  # \u00e9");
+  const std::string undone = s.type(":undo");
+  EXPECT_EQ(undone, "undone: const %c : f32[100000] = [" + data.substr(0, 120 - 26) + " ...\n");
+  s.type("const %d : f32[] = 1 # " + std::string(96, 'x') + "\u00e9\u00e9");  // the cut falls inside the first é
+  EXPECT_EQ(s.type(":undo"), "undone: const %d : f32[] = 1 # " + std::string(96, 'x') + " ...\n");
+}
+
 TEST(Repl, UndoRemovesTheLastChangeAndSaysWhat) {
   Session s;
   s.type("var %a : f32[1] = 1");

@@ -1,4 +1,4 @@
-#include "vm/host_memory.h"
+#include "ir/host_memory.h"
 
 #include <atomic>
 #include <cstdlib>
@@ -7,7 +7,7 @@
 
 #include "ir/checked_math.h"
 
-namespace pir::vm {
+namespace pir {
 namespace {
 
 std::atomic<uint64_t> gInUse{0};
@@ -101,4 +101,4 @@ std::string outOfMemoryText(const std::bad_alloc& e) {
   return "out of host memory (the system refused an allocation; --max-memory=BYTES sets a budget below it)";
 }
 
-}  // namespace pir::vm
+}  // namespace pir
