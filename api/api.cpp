@@ -14,6 +14,7 @@
 #include "device/device_model.h"
 #include "frontend/builder.h"
 #include "frontend/parser.h"
+#include "ir/context.h"
 #include "ir/number_format.h"
 #include "ir/printer.h"
 #include "ir/rewriter.h"
@@ -222,9 +223,21 @@ Status saveNpy(const std::string& path, const Tensor& tensor) {
 
 // ---- context ------------------------------------------------------------------------
 
-Context::Context(ContextOptions options) : options_(options) {}
+Context::Context(ContextOptions options) : options_(options), runtime_(std::make_unique<pir::Context>()) {
+  ContextScope scope(*runtime_);
+  if (options_.maxMemory) runtime_->memory().setLimit(options_.maxMemory);
+  else runtime_->useMemoryOf(defaultContext());
+  registerDriverPasses();
+}
 Context::~Context() = default;
-std::vector<std::string> Context::passNames() const { return availablePasses(); }
+std::vector<std::string> Context::passNames() const {
+  ContextScope scope(*runtime_);
+  return availablePasses();
+}
+void Context::interrupt() { runtime_->interrupt(); }
+void Context::clearInterrupt() { runtime_->clearInterrupt(); }
+uint64_t Context::hostMemoryInUse() const { return runtime_->memory().inUse(); }
+uint64_t Context::hostMemoryLimit() const { return runtime_->memory().limit(); }
 
 // ---- the op table ---------------------------------------------------------------------
 
@@ -297,6 +310,7 @@ struct Module::Impl {
   std::string warnings;  // of the calls that succeeded, until takeWarnings
   template <class F>
   Status change(F&& body) {
+    ContextScope scope(context->runtime());
     pir::Module::Checkpoint cp = module.checkpoint();
     Status s = guarded(text, [&] { body(build()); });
     if (!s) module.rollback(cp);
@@ -327,6 +341,7 @@ Result<Module> Module::parse(Context& context, std::string_view text, std::strin
   impl->baseDir = std::move(baseDir);
   const uint32_t file = impl->sources.add(std::move(name), std::string(text));
   Impl& m = *impl;
+  ContextScope scope(context.runtime());
   Status s = guarded(m.text, [&] {
     BuildOptions options;
     options.autodiff = autodiffTransform();
@@ -357,6 +372,7 @@ Status Module::verify() const {
 }
 
 Status Module::runPasses(const std::vector<std::string>& passes, bool verifyEach) {
+  ContextScope scope(impl_->context->runtime());
   const std::vector<std::string> known = availablePasses();
   for (const std::string& p : passes)
     if (std::find(known.begin(), known.end(), p) == known.end())
@@ -651,6 +667,7 @@ struct Session::Impl {
   }
   template <class F>
   Status command(F&& body) {
+    ContextScope scope(m->context->runtime());
     Status s = guarded(m->text, [&] {
       try {
         body(m->build());
@@ -671,6 +688,7 @@ Session& Session::operator=(Session&&) noexcept = default;
 Session::~Session() = default;
 
 Result<Session> Session::create(Context& context, Module& module) {
+  ContextScope scope(context.runtime());
   auto impl = std::make_unique<Impl>();
   impl->m = module.impl_.get();
   vm::SessionOptions options;
@@ -692,6 +710,7 @@ Status Session::feed(const std::string& stream, const Tensor& tensor) {
 }
 
 Status Session::feed(const std::string& stream, const TensorView& data) {
+  ContextScope scope(impl_->m->context->runtime());
   Impl& s = *impl_;
   int64_t elements = 1;
   for (int64_t d : data.shape) {
@@ -706,6 +725,7 @@ Status Session::feed(const std::string& stream, const TensorView& data) {
 }
 
 Status Session::run(int64_t times) {
+  ContextScope scope(impl_->m->context->runtime());
   if (times < 0) return Status::failure("error: run: the count must be >= 0, got " + std::to_string(times) + "\n");
   Impl& s = *impl_;
   // The command the builder would record for `run N`, without a text to read.
@@ -725,6 +745,7 @@ Status Session::run(int64_t times) {
 }
 
 Status Session::runScript() {
+  ContextScope scope(impl_->m->context->runtime());
   Impl& s = *impl_;
   return guarded(s.m->text, [&] {
     s.driver->run(s.m->script);
@@ -734,6 +755,7 @@ Status Session::runScript() {
 }
 
 Result<Tensor> Session::read(const std::string& name) {
+  ContextScope scope(impl_->m->context->runtime());
   std::string target = name;
   if (target.empty() || (target[0] != '$' && target[0] != '%'))
     target = (impl_->m->module.findResource(name) ? "$" : "%") + name;
@@ -744,6 +766,7 @@ Result<Tensor> Session::read(const std::string& name) {
 }
 
 Result<SharedTensor> Session::readShared(const std::string& name) {
+  ContextScope scope(impl_->m->context->runtime());
   std::string target = name;
   if (target.empty() || (target[0] != '$' && target[0] != '%'))
     target = (impl_->m->module.findResource(name) ? "$" : "%") + name;
@@ -754,6 +777,7 @@ Result<SharedTensor> Session::readShared(const std::string& name) {
 }
 
 Status Session::reset() {
+  ContextScope scope(impl_->m->context->runtime());
   Impl& s = *impl_;
   return guarded(s.m->text, [&] {
     s.driver->release();
@@ -777,6 +801,7 @@ std::string Session::takeOutput() {
 }
 
 Result<std::string> Session::profile(bool json) {
+  ContextScope scope(impl_->m->context->runtime());
   std::string report;
   Module::Impl& m = *impl_->m;
   Status s = guarded(m.text, [&] {
