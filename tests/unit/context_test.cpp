@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "api/pass_runner.h"
 #include "ir/context.h"
 #include "ir/interrupt.h"
 #include "passes/pass_manager.h"
