@@ -16,6 +16,7 @@
 #include "frontend/builder.h"
 #include "frontend/parser.h"
 #include "frontend/recovery.h"
+#include "ir/context.h"
 #include "ir/number_format.h"
 #include "ir/printer.h"
 #include "ir/rewriter.h"
@@ -244,9 +245,21 @@ Status saveNpy(const std::string& path, const Tensor& tensor) {
 
 // ---- context ------------------------------------------------------------------------
 
-Context::Context(ContextOptions options) : options_(options) {}
+Context::Context(ContextOptions options) : options_(options), runtime_(std::make_unique<pir::Context>()) {
+  ContextScope scope(*runtime_);
+  if (options_.maxMemory) runtime_->memory().setLimit(options_.maxMemory);
+  else runtime_->useMemoryOf(defaultContext());
+  registerDriverPasses();
+}
 Context::~Context() = default;
-std::vector<std::string> Context::passNames() const { return availablePasses(); }
+std::vector<std::string> Context::passNames() const {
+  ContextScope scope(*runtime_);
+  return availablePasses();
+}
+void Context::interrupt() { runtime_->interrupt(); }
+void Context::clearInterrupt() { runtime_->clearInterrupt(); }
+uint64_t Context::hostMemoryInUse() const { return runtime_->memory().inUse(); }
+uint64_t Context::hostMemoryLimit() const { return runtime_->memory().limit(); }
 
 std::vector<PassInfo> Context::passes() const {
   (void)availablePasses();  // the passes above passes/ join the table
@@ -343,6 +356,7 @@ struct Module::Impl {
   std::string warnings;  // of the calls that succeeded, until takeWarnings
   template <class F>
   Status change(F&& body) {
+    ContextScope scope(context->runtime());
     pir::Module::Checkpoint cp = module.checkpoint();
     Status s = guarded(text, diags, [&] { body(build()); });
     if (!s) module.rollback(cp);
@@ -377,6 +391,7 @@ Result<Module> Module::parse(Context& context, std::string_view text, std::strin
   impl->baseDir = std::move(baseDir);
   const uint32_t file = impl->sources.add(std::move(name), std::string(text));
   Impl& m = *impl;
+  ContextScope scope(context.runtime());
   Status s = guarded(m.text, m.diags, [&] {
     BuildOptions options;
     options.autodiff = autodiffTransform();
@@ -398,6 +413,7 @@ Result<Module> Module::parseFile(Context& context, const std::string& path) {
 }
 
 Result<std::string> Module::check(Context& context, std::string_view text, std::string name, std::string baseDir) {
+  ContextScope scope(context.runtime());
   Impl m(context);
   const uint32_t file = m.sources.add(std::move(name), std::string(text));
   Status s = guarded(m.text, m.diags, [&] {
@@ -418,6 +434,7 @@ Status Module::verify() const {
 }
 
 Status Module::runPasses(const std::vector<std::string>& passes, bool verifyEach, std::ostream* printAfterEach) {
+  ContextScope scope(impl_->context->runtime());
   const std::vector<std::string> known = availablePasses();
   for (const std::string& p : passes)
     if (std::find(known.begin(), known.end(), p) == known.end())
@@ -752,6 +769,7 @@ struct Session::Impl {
   }
   template <class F>
   Status command(F&& body) {
+    ContextScope scope(m->context->runtime());
     Status s = guarded(m->text, m->diags, [&] {
       try {
         body(m->build());
@@ -772,6 +790,7 @@ Session& Session::operator=(Session&&) noexcept = default;
 Session::~Session() = default;
 
 Result<Session> Session::create(Context& context, Module& module, const SessionOptions& sessionOptions) {
+  ContextScope scope(context.runtime());
   const std::vector<std::string> known = availablePasses();
   for (const std::string& p : sessionOptions.passes)
     if (std::find(known.begin(), known.end(), p) == known.end())
@@ -810,6 +829,7 @@ Status Session::feed(const std::string& stream, const Tensor& tensor) {
 }
 
 Status Session::feed(const std::string& stream, const TensorView& data) {
+  ContextScope scope(impl_->m->context->runtime());
   Impl& s = *impl_;
   int64_t elements = 1;
   for (int64_t d : data.shape) {
@@ -824,6 +844,7 @@ Status Session::feed(const std::string& stream, const TensorView& data) {
 }
 
 Status Session::run(int64_t times) {
+  ContextScope scope(impl_->m->context->runtime());
   if (times < 0) return Status::failure("error: run: the count must be >= 0, got " + std::to_string(times) + "\n");
   Impl& s = *impl_;
   // The command the builder would record for `run N`, without a text to read.
@@ -843,6 +864,7 @@ Status Session::run(int64_t times) {
 }
 
 Status Session::runScript() {
+  ContextScope scope(impl_->m->context->runtime());
   Impl& s = *impl_;
   return guarded(s.m->text, s.m->diags, [&] {
     s.driver->run(s.m->script);
@@ -878,6 +900,7 @@ std::string saveWhat(const std::pair<std::string, std::string>& s) { return "--s
 }  // namespace
 
 Status Session::runScript(const ScriptData& data) {
+  ContextScope scope(impl_->m->context->runtime());
   Impl& s = *impl_;
   const pir::Module& module = s.m->module;
   DiagnosticEngine& diags = s.m->diags;
@@ -921,6 +944,7 @@ Status Session::runScript(const ScriptData& data) {
 }
 
 Status Session::save(const std::string& name, const std::string& path, const std::string& what) {
+  ContextScope scope(impl_->m->context->runtime());
   Impl& s = *impl_;
   return guarded(s.m->text, s.m->diags, [&] {
     s.driver->release();
@@ -930,6 +954,7 @@ Status Session::save(const std::string& name, const std::string& path, const std
 }
 
 Result<Tensor> Session::read(const std::string& name) {
+  ContextScope scope(impl_->m->context->runtime());
   std::string target = name;
   if (target.empty() || (target[0] != '$' && target[0] != '%'))
     target = (impl_->m->module.findResource(name) ? "$" : "%") + name;
@@ -940,6 +965,7 @@ Result<Tensor> Session::read(const std::string& name) {
 }
 
 Result<SharedTensor> Session::readShared(const std::string& name) {
+  ContextScope scope(impl_->m->context->runtime());
   std::string target = name;
   if (target.empty() || (target[0] != '$' && target[0] != '%'))
     target = (impl_->m->module.findResource(name) ? "$" : "%") + name;
@@ -950,6 +976,7 @@ Result<SharedTensor> Session::readShared(const std::string& name) {
 }
 
 Status Session::reset() {
+  ContextScope scope(impl_->m->context->runtime());
   Impl& s = *impl_;
   return guarded(s.m->text, s.m->diags, [&] {
     s.driver->release();
@@ -973,6 +1000,7 @@ std::string Session::takeOutput() {
 }
 
 Result<std::string> Session::profile(bool json) {
+  ContextScope scope(impl_->m->context->runtime());
   std::string report;
   Module::Impl& m = *impl_->m;
   Status s = guarded(m.text, m.diags, [&] {
@@ -985,6 +1013,7 @@ Result<std::string> Session::profile(bool json) {
 }
 
 Result<ProfileReports> Session::profileReports(const ProfileRequest& request) {
+  ContextScope scope(impl_->m->context->runtime());
   Impl& s = *impl_;
   Module::Impl& m = *s.m;
   ProfileReports reports;
@@ -1010,6 +1039,7 @@ Result<ProfileReports> Session::profileReports(const ProfileRequest& request) {
 }
 
 Result<std::string> Session::disassemble(const std::string& graph) {
+  ContextScope scope(impl_->m->context->runtime());
   Impl& s = *impl_;
   const Graph* only = nullptr;
   if (!graph.empty()) {

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "device/merge_exchange.h"
+#include "ir/internal_error.h"
 #include "passes/autodiff.h"
 #include "passes/pass_manager.h"
 #include "vm/const_eval.h"
@@ -13,20 +14,24 @@ namespace {
 
 bool runMergeExchange(Module& m, passes::PassContext& ctx) { return device::mergeExchange(m, ctx.diags); }
 
-// merge-exchange lives in device/, above passes/: this layer adds it to the
-// pass table when the program starts.
-const bool kMergeExchangeRegistered = [] {
+// The default context (the `pir` tool's) has them from the start.
+const bool kDriverPassesRegistered = (registerDriverPasses(), true);
+
+}  // namespace
+
+// merge-exchange lives in device/, above passes/: this layer adds it to a
+// context's pass table.
+void registerDriverPasses() {
+  if (passes::findPass("merge-exchange")) return;
   passes::registerPass({"merge-exchange",
                         "groups consecutive IO ops with no compute op between them into exchange blocks "
                         "(PopXL merge_exchange)",
                         &runMergeExchange});
-  return true;
-}();
-
-}  // namespace
+}
 
 std::vector<std::string> availablePasses() {
-  (void)kMergeExchangeRegistered;
+  (void)kDriverPassesRegistered;
+  registerDriverPasses();
   std::vector<std::string> names;
   for (const passes::PassInfo& p : passes::registeredPasses()) names.emplace_back(p.name);
   return names;
@@ -34,10 +39,11 @@ std::vector<std::string> availablePasses() {
 
 bool runPasses(Module& module, const std::vector<std::string>& names, DiagnosticEngine& diags, bool verifyEach,
                std::ostream* afterEach, const std::set<std::string>* mainNamesRead) {
+  registerDriverPasses();
   passes::Pipeline pipeline;
   for (const std::string& name : names) {
     const passes::PassInfo* pass = passes::findPass(name);
-    if (!pass) throw std::logic_error("runPasses: '" + name + "' was not checked against availablePasses()");
+    if (!pass) internalError("runPasses: '" + name + "' was not checked against availablePasses()");
     pipeline.push_back(pass);
   }
   passes::PipelineOptions options;

@@ -16,6 +16,9 @@ namespace pir {
 
 // Names accepted by --passes, in the order `pir help opt` lists them.
 std::vector<std::string> availablePasses();
+// Adds the passes implemented above passes/ (merge-exchange) to the pass
+// registry of the context in effect, once (ir/context.h).
+void registerDriverPasses();
 // Runs `passes` (names from availablePasses()) in order; with `verifyEach`
 // the verifier runs after every pass. With `afterEach`, prints "# after PASS"
 // and the canonical IR to it after every pass (`opt --print-after-each` does

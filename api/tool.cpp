@@ -47,7 +47,8 @@ std::string didYouMean(std::string_view word, const std::vector<std::string>& ca
   return pir::didYouMean(word, candidates, sigil);
 }
 
-void requestInterrupt() { pir::requestInterrupt(); }
+void requestInterrupt() { pir::raiseInterruptSignal(); }
+uint64_t interruptSignalCount() { return pir::interruptSignalCount(); }
 bool interruptRequested() { return pir::interruptRequested(); }
 void clearInterrupt() { pir::clearInterrupt(); }
 

@@ -6,12 +6,10 @@
 #include <unistd.h>
 
 #include "ir/checked_math.h"
+#include "ir/context.h"
 
 namespace pir {
 namespace {
-
-std::atomic<uint64_t> gInUse{0};
-std::atomic<uint64_t> gLimit{0};  // 0: not yet initialised (default on first use)
 
 std::string bytesText(uint64_t n) {
   std::string s = std::to_string(n) + " bytes";
@@ -36,32 +34,35 @@ uint64_t defaultHostMemoryLimit() {
   return physical / 4 * 3;
 }
 
-uint64_t hostMemoryLimit() {
-  uint64_t limit = gLimit.load(std::memory_order_relaxed);
+uint64_t HostMemoryBudget::limit() {
+  uint64_t limit = limit_.load(std::memory_order_relaxed);
   if (limit == 0) {
     uint64_t expected = 0;
-    gLimit.compare_exchange_strong(expected, defaultHostMemoryLimit());
-    limit = gLimit.load(std::memory_order_relaxed);
+    limit_.compare_exchange_strong(expected, defaultHostMemoryLimit());
+    limit = limit_.load(std::memory_order_relaxed);
   }
   return limit;
 }
 
-void setHostMemoryLimit(uint64_t bytes) { gLimit.store(bytes == 0 ? 1 : bytes); }
+void HostMemoryBudget::setLimit(uint64_t bytes) { limit_.store(bytes == 0 ? 1 : bytes); }
 
-uint64_t hostMemoryInUse() { return gInUse.load(std::memory_order_relaxed); }
-
-void chargeHostMemory(uint64_t bytes) {
+void HostMemoryBudget::charge(uint64_t bytes) {
   if (bytes == 0) return;
-  const uint64_t limit = hostMemoryLimit();
-  uint64_t used = gInUse.load(std::memory_order_relaxed);
+  const uint64_t lim = limit();
+  uint64_t used = inUse_.load(std::memory_order_relaxed);
   while (true) {
     const uint64_t next = saturatingAdd(used, bytes);
-    if (next > limit) throw HostMemoryExhausted(bytes, used, limit);
-    if (gInUse.compare_exchange_weak(used, next, std::memory_order_relaxed)) return;
+    if (next > lim) throw HostMemoryExhausted(bytes, used, lim);
+    if (inUse_.compare_exchange_weak(used, next, std::memory_order_relaxed)) return;
   }
 }
 
-void releaseHostMemory(uint64_t bytes) noexcept { gInUse.fetch_sub(bytes, std::memory_order_relaxed); }
+HostMemoryBudget& hostMemoryBudget() { return currentContext().memory(); }
+uint64_t hostMemoryLimit() { return hostMemoryBudget().limit(); }
+void setHostMemoryLimit(uint64_t bytes) { hostMemoryBudget().setLimit(bytes); }
+uint64_t hostMemoryInUse() { return hostMemoryBudget().inUse(); }
+void chargeHostMemory(uint64_t bytes) { hostMemoryBudget().charge(bytes); }
+void releaseHostMemory(uint64_t bytes) noexcept { hostMemoryBudget().release(bytes); }
 
 std::optional<uint64_t> parseByteSize(std::string_view text) {
   if (text.empty()) return std::nullopt;

@@ -1,4 +1,4 @@
-// The host-memory budget of a process (decisions.md "Resource budgets"):
+// The host-memory budget of a context (ir/context.h; decisions.md "Resource budgets"):
 // every tensor buffer the VM keeps on the host (variables, stream and remote
 // buffers, main-graph values, frames, constants, run backups and REPL snapshots,
 // loaded files) is an AlignedBytes, and AlignedBytes charges the budget before it
@@ -11,6 +11,7 @@
 // Override: `--max-memory=BYTES` on run/repl/profile, or the environment variable
 // PIR_MAX_MEMORY (the flag wins). Suffixes K, M, G, T (powers of 1024) are accepted.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <new>
 #include <optional>
@@ -27,6 +28,24 @@ struct HostMemoryExhausted : std::bad_alloc {
 };
 
 uint64_t defaultHostMemoryLimit();
+
+// One budget: bytes in use and the limit. Thread-safe.
+class HostMemoryBudget {
+ public:
+  uint64_t limit();  // the default on first use when none was set
+  void setLimit(uint64_t bytes);
+  uint64_t inUse() const { return inUse_.load(std::memory_order_relaxed); }
+  // Charges `bytes` (throws HostMemoryExhausted, charging nothing, when over) / gives them back.
+  void charge(uint64_t bytes);
+  void release(uint64_t bytes) noexcept { inUse_.fetch_sub(bytes, std::memory_order_relaxed); }
+
+ private:
+  std::atomic<uint64_t> inUse_{0};
+  std::atomic<uint64_t> limit_{0};  // 0: not yet initialised (default on first use)
+};
+
+// The budget of the context in effect (currentContext().memory()), and shorthands for it.
+HostMemoryBudget& hostMemoryBudget();
 uint64_t hostMemoryLimit();
 void setHostMemoryLimit(uint64_t bytes);
 uint64_t hostMemoryInUse();

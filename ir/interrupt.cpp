@@ -1,5 +1,15 @@
 #include "ir/interrupt.h"
 
-namespace pir::detail {
-std::atomic<bool> interruptFlag{false};
-}  // namespace pir::detail
+#include "ir/context.h"
+
+namespace pir {
+
+namespace detail {
+std::atomic<uint64_t> interruptSignals{0};
+}  // namespace detail
+
+void requestInterrupt() { currentContext().interrupt(); }
+bool interruptRequested() { return currentContext().interruptRequested(); }
+void clearInterrupt() { currentContext().clearInterrupt(); }
+
+}  // namespace pir

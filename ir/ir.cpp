@@ -7,6 +7,7 @@
 namespace pir {
 
 uint64_t nextUid() {
+  // Process-wide on purpose: serial numbers need only be unique, in any context.
   static std::atomic<uint64_t> next{1};
   return next.fetch_add(1, std::memory_order_relaxed);
 }

@@ -1,27 +1,25 @@
 // The op table built from ir/ops.def. Each row's attribute spec is read by the
 // grammar of ir/attr_spec.h (the one the compile-time accessors use; a malformed
 // spec fails the static_assert below); its default texts become values here,
-// once, at start-up. A bad default is a programmer error: we abort with a
-// message naming the row, and tests/unit/infer_test.cpp walks every row.
+// once, on first use. A bad default is a programmer error: an internalError
+// (ir/internal_error.h) naming the row, and tests/unit/infer_test.cpp walks every row.
 #include "ir/op_info.h"
 
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <unordered_map>
 
 #include "ir/attr_spec.h"
+#include "ir/internal_error.h"
 
 namespace pir {
 
 namespace {
 
 [[noreturn]] void specError(std::string_view op, std::string_view spec, const std::string& why) {
-  std::fprintf(stderr, "pir: internal error: ops.def row '%.*s': bad attribute spec \"%.*s\": %s\n",
-               static_cast<int>(op.size()), op.data(), static_cast<int>(spec.size()), spec.data(), why.c_str());
-  std::abort();
+  internalError("ops.def row '" + std::string(op) + "': bad attribute spec \"" + std::string(spec) + "\": " + why);
 }
 
 std::string_view trim(std::string_view s) {
@@ -153,9 +151,7 @@ consteval bool everySpecReads() {
 static_assert(everySpecReads(), "ir/ops.def: a malformed attribute spec (attrspec::specError names the fault)");
 
 [[noreturn]] void operandsError(std::string_view op, std::string_view text, const std::string& why) {
-  std::fprintf(stderr, "pir: internal error: ops.def row '%.*s': bad operands \"%.*s\": %s\n",
-               static_cast<int>(op.size()), op.data(), static_cast<int>(text.size()), text.data(), why.c_str());
-  std::abort();
+  internalError("ops.def row '" + std::string(op) + "': bad operands \"" + std::string(text) + "\": " + why);
 }
 
 // Reads ops.def's operands column (its grammar is in the header of ops.def)
@@ -252,11 +248,8 @@ struct OpTable {
 #undef PIR_OP
     for (auto& info : infos) {
       if (info.has(F_DECL) || info.has(F_REGION)) continue;
-      if (!byName.emplace(info.name, info.code).second) {
-        std::fprintf(stderr, "pir: internal error: duplicate op name '%.*s' in ops.def\n",
-                     static_cast<int>(info.name.size()), info.name.data());
-        std::abort();
-      }
+      if (!byName.emplace(info.name, info.code).second)
+        internalError("duplicate op name '" + std::string(info.name) + "' in ops.def");
     }
     for (const OpAlias& a : opAliases()) byName.emplace(a.alias, a.code);
   }

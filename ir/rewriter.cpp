@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "ir/infer.h"
+#include "ir/internal_error.h"
 #include "ir/op_attrs.h"
 #include "ir/verifier.h"
 
@@ -300,7 +301,7 @@ void eraseGraphs(Module& m, const std::unordered_set<const Graph*>& graphs) {
   if (graphs.empty()) return;
   for (const Graph* g : graphs)
     if (g->index >= m.graphs.size() || m.graphs[g->index].get() != g)
-      throw std::logic_error("eraseGraph: @" + g->name + " is not in the module");
+      internalError("eraseGraph: @" + g->name + " is not in the module");
   // The journal holds the erased graphs (same objects: pointers to them stay valid),
   // each with its position in the list as it was, ascending.
   using Erased = std::vector<std::pair<size_t, std::unique_ptr<Graph>>>;
@@ -336,7 +337,7 @@ void eraseGraphs(Module& m, const std::unordered_set<const Graph*>& graphs) {
 
 void moveGraph(Module& m, Graph& g, size_t index) {
   auto it = std::find_if(m.graphs.begin(), m.graphs.end(), [&](const auto& p) { return p.get() == &g; });
-  if (it == m.graphs.end()) throw std::logic_error("moveGraph: @" + g.name + " is not in the module");
+  if (it == m.graphs.end()) internalError("moveGraph: @" + g.name + " is not in the module");
   size_t from = static_cast<size_t>(it - m.graphs.begin());
   std::unique_ptr<Graph> owned = std::move(*it);
   m.graphs.erase(it);
@@ -348,7 +349,7 @@ void moveGraph(Module& m, Graph& g, size_t index) {
 }
 
 void reorderGraphs(Module& m, const std::vector<Graph*>& order) {
-  if (order.size() != m.graphs.size()) throw std::logic_error("reorderGraphs: not a permutation of the graphs");
+  if (order.size() != m.graphs.size()) internalError("reorderGraphs: not a permutation of the graphs");
   std::vector<std::unique_ptr<Graph>> next(order.size());
   auto previous = std::make_shared<std::vector<Graph*>>();
   previous->reserve(m.graphs.size());
@@ -357,7 +358,7 @@ void reorderGraphs(Module& m, const std::vector<Graph*>& order) {
   for (size_t i = 0; i < order.size(); ++i) {
     const unsigned at = order[i]->index;
     if (at >= m.graphs.size() || m.graphs[at].get() != order[i] || taken[at])
-      throw std::logic_error("reorderGraphs: not a permutation of the graphs");
+      internalError("reorderGraphs: not a permutation of the graphs");
     taken[at] = 1;
   }
   for (size_t i = 0; i < order.size(); ++i) next[i] = std::move(m.graphs[order[i]->index]);
@@ -421,14 +422,14 @@ void eraseOp(Module& m, Op& op) {
   const UseMap uses(*op.parent);  // one walk for all results, not one per result
   for (Value* r : op.results) {
     if (uses.hasUses(r))
-      throw std::logic_error("eraseOp: " + std::string(op.info().name) + " result %" + r->name + " still has uses");
+      internalError("eraseOp: " + std::string(op.info().name) + " result %" + r->name + " still has uses");
   }
   for (auto& inner : op.region)
     for (Value* r : inner->results) detachValue(m, r);
   for (Value* r : op.results) detachValue(m, r);
   auto& list = listOf(op);
   ptrdiff_t pos = positionOf(op);
-  if (pos < 0) throw std::logic_error("eraseOp: op not in its graph");
+  if (pos < 0) internalError("eraseOp: op not in its graph");
   auto holder = std::make_shared<std::unique_ptr<Op>>(std::move(list[static_cast<size_t>(pos)]));
   list.erase(list.begin() + pos);
   m.touch();
@@ -439,7 +440,7 @@ Op* wrapInExchange(Module& m, Op& first, Op& last, AttrDict attrs) {
   Graph& g = *first.parent;
   ptrdiff_t a = positionOf(first), b = positionOf(last);
   if (first.enclosing || last.enclosing || a < 0 || b < a || last.parent != &g)
-    throw std::logic_error("wrapInExchange: not a range of top-level ops of one graph");
+    internalError("wrapInExchange: not a range of top-level ops of one graph");
   auto block = std::make_unique<Op>();
   block->code = OpCode::Exchange;
   block->attrs = std::move(attrs);
@@ -460,7 +461,7 @@ Op* wrapInExchange(Module& m, Op& first, Op& last, AttrDict attrs) {
 void unwrapExchange(Module& m, Op& block) {
   Graph& g = *block.parent;
   ptrdiff_t pos = positionOf(block);
-  if (pos < 0 || block.code != OpCode::Exchange) throw std::logic_error("unwrapExchange: not an exchange block");
+  if (pos < 0 || block.code != OpCode::Exchange) internalError("unwrapExchange: not an exchange block");
   std::vector<std::unique_ptr<Op>> inner = std::move(block.region);
   for (auto& op : inner) op->enclosing = nullptr;
   auto holder = std::make_shared<std::unique_ptr<Op>>(std::move(g.ops[static_cast<size_t>(pos)]));
@@ -528,7 +529,7 @@ Graph* appendGraph(Module& m, std::unique_ptr<Graph> g) {
 }
 
 void dropLastGraph(Module& m, Graph& g) {
-  if (m.graphs.empty() || m.graphs.back().get() != &g) throw std::logic_error("dropLastGraph: @" + g.name + " is not the last graph");
+  if (m.graphs.empty() || m.graphs.back().get() != &g) internalError("dropLastGraph: @" + g.name + " is not the last graph");
   m.graphScope.erase(g.name);
   // Journaled inverses may still refer to the graph: the journal keeps it alive.
   auto holder = std::make_shared<std::unique_ptr<Graph>>(std::move(m.graphs.back()));
@@ -628,7 +629,7 @@ Op* OpBuilder::insert(std::unique_ptr<Op> op) {
   size_t pos = g.ops.size();
   if (ip_.before) {
     ptrdiff_t p = positionOf(*ip_.before);
-    if (p < 0) throw std::logic_error("OpBuilder: insertion point is not in its graph");
+    if (p < 0) internalError("OpBuilder: insertion point is not in its graph");
     pos = static_cast<size_t>(p);
   }
   g.ops.insert(g.ops.begin() + static_cast<ptrdiff_t>(pos), std::move(op));
@@ -657,7 +658,7 @@ Op* OpBuilder::create(OpCode code, std::vector<Operand> operands, AttrDict attrs
 Op* OpBuilder::finish(std::unique_ptr<Op> op, std::vector<std::string> names) {
   for (Operand& o : op->operands)
     if (o.kind == Operand::Kind::Value && o.value && o.value->graph != ip_.graph)
-      throw std::logic_error("OpBuilder: " + std::string(op->info().name) + " operand %" + o.value->name +
+      internalError("OpBuilder: " + std::string(op->info().name) + " operand %" + o.value->name +
                              " belongs to another graph");
   verifyOp(*op, m_.options, types_, diags_);
   std::vector<std::pair<std::string, SourceLoc>> named;
@@ -672,7 +673,7 @@ Value* OpBuilder::create1(OpCode code, std::vector<Operand> operands, AttrDict a
   if (!name.empty()) names.push_back(std::move(name));
   Op* op = create(code, std::move(operands), std::move(attrs), std::move(names));
   if (op->results.size() != 1)
-    throw std::logic_error("OpBuilder::create1: " + std::string(op->info().name) + " has " +
+    internalError("OpBuilder::create1: " + std::string(op->info().name) + " has " +
                            std::to_string(op->results.size()) + " results");
   return op->results[0];
 }

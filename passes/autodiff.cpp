@@ -28,6 +28,7 @@
 #include <unordered_set>
 
 #include "ir/infer.h"
+#include "ir/internal_error.h"
 #include "ir/op_attrs.h"
 #include "ir/rewriter.h"
 #include "ir/stack.h"
@@ -143,7 +144,7 @@ class RuleContext final : public GradContext {
     if (!wants(i)) return;
     const Value* fv = op.operands[i].value;
     if (!(g->type == fv->type))
-      throw std::logic_error("autodiff: the " + std::string(op.info().name) + " rule gave " + g->type.str() +
+      internalError("autodiff: the " + std::string(op.info().name) + " rule gave " + g->type.str() +
                              " for operand " + std::to_string(i) + " of type " + fv->type.str());
     Value*& acc = gradOf_[fv->id];
     acc = acc ? b.create1(OpCode::Add, {acc, g}) : g;
@@ -159,7 +160,7 @@ class RuleContext final : public GradContext {
     }
     const GradInfo& info = *t_.done_.at(&callee);
     int k = a->id < info.outputIndexOf.size() ? info.outputIndexOf[a->id] : -1;
-    if (k < 0) throw std::logic_error("autodiff: activation %" + a->name + " of @" + callee.name + " is not returned");
+    if (k < 0) internalError("autodiff: activation %" + a->name + " of @" + callee.name + " is not returned");
     return Operand::of(out(static_cast<size_t>(k)));
   }
 

@@ -5,6 +5,8 @@
 #include <ostream>
 #include <stdexcept>
 
+#include "ir/context.h"
+#include "ir/internal_error.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
 #include "passes/passes.h"
@@ -73,17 +75,21 @@ bool verifyAfter(const Module& module, const PassInfo& pass, DiagnosticEngine& d
 
 }  // namespace
 
-// The table above plus passes registered by the driver, sorted by name.
-std::vector<PassInfo>& registry() {
-  static std::vector<PassInfo> passes(kPasses.begin(), kPasses.end());
-  return passes;
-}
+// The passes of a context (ir/context.h): the table above plus those the
+// driver registered in it, sorted by name. registeredPasses, registerPass and
+// findPass work on the registry of the context in effect; a name may be
+// registered once per context.
+struct PassRegistry {
+  std::vector<PassInfo> passes{kPasses.begin(), kPasses.end()};
+};
+
+std::vector<PassInfo>& registry() { return currentContext().slot<PassRegistry>().passes; }
 
 void registerPass(const PassInfo& pass) {
   std::vector<PassInfo>& passes = registry();
   auto at = std::lower_bound(passes.begin(), passes.end(), pass.name,
                              [](const PassInfo& p, std::string_view name) { return p.name < name; });
-  if (at != passes.end() && at->name == pass.name) throw std::logic_error("registerPass: '" + std::string(pass.name) + "' twice");
+  if (at != passes.end() && at->name == pass.name) internalError("registerPass: '" + std::string(pass.name) + "' twice");
   passes.insert(at, pass);
 }
 

@@ -2,6 +2,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "ir/internal_error.h"
 #include "ir/rewriter.h"
 #include "passes/passes.h"
 
@@ -31,13 +32,13 @@ void eraseOps(Module& m, Graph& g, const std::unordered_set<const Op*>& dead) {
     for (const Operand& o : op->operands) bad = bad || usesDead(o);
     for (const auto& inner : op->region)
       for (const Operand& o : inner->operands) bad = bad || usesDead(o);
-    if (bad) throw std::logic_error("eraseOps: " + std::string(op->info().name) + " still uses an erased result");
+    if (bad) internalError("eraseOps: " + std::string(op->info().name) + " still uses an erased result");
   }
   for (const Operand& o : g.returns)
-    if (usesDead(o)) throw std::logic_error("eraseOps: @" + g.name + " returns an erased result");
+    if (usesDead(o)) internalError("eraseOps: @" + g.name + " returns an erased result");
   for (const auto& other : m.graphs)
     for (const Value* a : other->activations)
-      if (a->def && dead.count(a->def)) throw std::logic_error("eraseOps: an activation of @" + other->name + " is erased");
+      if (a->def && dead.count(a->def)) internalError("eraseOps: an activation of @" + other->name + " is erased");
 
   rebuildOps(m, g, [&](std::vector<std::unique_ptr<Op>>& old, std::vector<std::unique_ptr<Op>>& erased) {
     for (auto& op : old) {

@@ -28,11 +28,7 @@
 namespace pir::cli {
 namespace {
 
-volatile sig_atomic_t gRunSigint = 0;
-extern "C" void onRunSigint(int) {
-  gRunSigint = 1;
-  api::requestInterrupt();
-}
+extern "C" void onRunSigint(int) { api::requestInterrupt(); }
 
 // `pir run` under Ctrl-C: the run stops at the op being executed (or the
 // statement being read) with the usual located error, "interrupted"
@@ -41,7 +37,7 @@ extern "C" void onRunSigint(int) {
 // long kernel does not poll). A SIGINT ignored by the parent stays ignored.
 class RunInterruptScope {
  public:
-  RunInterruptScope() {
+  RunInterruptScope() : signalsBefore_(interruptSignalCount()) {
     struct sigaction action {};
     action.sa_handler = onRunSigint;
     sigemptyset(&action.sa_mask);
@@ -55,7 +51,7 @@ class RunInterruptScope {
   ~RunInterruptScope() {
     if (!installed_) return;
     sigaction(SIGINT, &previous_, nullptr);
-    if (gRunSigint) {
+    if (interruptSignalCount() != signalsBefore_) {
       std::fflush(nullptr);
       ::raise(SIGINT);
     }
@@ -64,6 +60,7 @@ class RunInterruptScope {
   RunInterruptScope& operator=(const RunInterruptScope&) = delete;
 
  private:
+  uint64_t signalsBefore_;  // the interrupt signals before this scope: a new one ends the process
   struct sigaction previous_ {};
   bool installed_ = false;
 };

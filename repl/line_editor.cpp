@@ -60,11 +60,7 @@ namespace {
 // because the handler is installed without SA_RESTART. While a command runs
 // (between lines) the same SIGINT asks the running work to stop (api::requestInterrupt);
 // readLine clears both before the next line.
-volatile sig_atomic_t gInterrupted = 0;
-extern "C" void onInterrupt(int) {
-  gInterrupted = 1;
-  api::requestInterrupt();
-}
+extern "C" void onInterrupt(int) { api::requestInterrupt(); }
 
 }  // namespace
 
@@ -170,12 +166,11 @@ LineEditor::~LineEditor() {
 LineEditor::Status LineEditor::readLine(const std::string& prompt, std::string& line) {
   Impl& s = *impl_;
   s.prompt = prompt;
-  gInterrupted = 0;
   api::clearInterrupt();
+  const uint64_t signalsBefore = api::interruptSignalCount();
   int count = 0;
   const char* text = el_gets(s.el, &count);
-  if (gInterrupted) {
-    gInterrupted = 0;
+  if (interruptSignalCount() != signalsBefore) {
     el_reset(s.el);  // drops the partial line and restores the terminal mode
     std::fputc('\n', stdout);
     std::fflush(stdout);

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "ir/checked_math.h"
+#include "ir/context.h"
 #include "ir/grouping.h"
 #include "vm/kernels_collective.h"
 #include "vm/simd_kernels.h"
@@ -30,6 +31,8 @@ int defaultThreads(const Communicator& comm) {
   return std::max(1, hw / sameMachine);
 }
 
+// OpenBLAS keeps one thread count per process (its own state, not pir's): the
+// last run to set it wins; pir's own kernels take theirs from the context.
 int setBlasThreads(int threads) {
   static std::mutex mu;
   static int userCap = -1, applied = -1;
@@ -65,7 +68,11 @@ namespace {
 class Workers {
  public:
   explicit Workers(int workers) {
-    for (int i = 1; i < workers; ++i) threads_.emplace_back([this] { serve(); });
+    for (int i = 1; i < workers; ++i)
+      threads_.emplace_back([this, context = &currentContext()] {
+        ContextScope scope(*context);  // the run's
+        serve();
+      });
   }
   ~Workers() {
     {

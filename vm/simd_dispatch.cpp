@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "ir/context.h"
 #include "vm/simd_kernels.h"
 #include "vm/spin_wait.h"
 
@@ -47,9 +48,9 @@ const Table& table() {
 
 namespace {
 
-std::atomic<int> gThreads{1};
-
 // Helper threads, each running the jobs handed to it; started on first need.
+// Shared by every context (threads are a machine resource, not a setting): a
+// split runs in its caller's context (ir/context.h), one split at a time.
 // Invariants: generation_ and slots_ change under m_ (a helper that sleeps checks
 // them under m_, so no wake-up is lost); pending_ counts helpers still running a
 // job of the current split.
@@ -71,6 +72,7 @@ class Pool {
         workers_.emplace_back([this, id] { loop(id); });
       }
       for (size_t h = 0; h < helpers; ++h) slots_[h] = &jobs[h + 1];
+      context_ = &currentContext();
       pending_.store(helpers, std::memory_order_relaxed);
       generation_.fetch_add(1, std::memory_order_release);
     }
@@ -102,8 +104,12 @@ class Pool {
       seen = generation_.load(std::memory_order_relaxed);
       std::function<void()>* job = slots_[id];
       slots_[id] = nullptr;
+      Context& context = *context_;
       lock.unlock();
-      (*job)();
+      {
+        ContextScope scope(context);
+        (*job)();
+      }
       if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
         std::lock_guard<std::mutex> notify(m_);  // the caller checks pending_ under m_ before it sleeps
         done_.notify_all();
@@ -114,6 +120,7 @@ class Pool {
   std::condition_variable cv_, done_;
   std::vector<std::thread> workers_;
   std::vector<std::function<void()>*> slots_;
+  Context* context_ = nullptr;  // the current split's caller's
   std::atomic<size_t> pending_{0};
   std::atomic<uint64_t> generation_{0};
   bool stop_ = false;
@@ -121,8 +128,8 @@ class Pool {
 
 }  // namespace
 
-void setKernelThreads(int n) { gThreads.store(std::clamp(n, 1, 64)); }
-int kernelThreads() { return gThreads.load(std::memory_order_relaxed); }
+void setKernelThreads(int n) { currentContext().setKernelThreads(n); }
+int kernelThreads() { return currentContext().kernelThreads(); }
 
 void parallelFor(int64_t n, int64_t minChunk, const std::function<void(int64_t, int64_t)>& body) {
   const int threads = kernelThreads();

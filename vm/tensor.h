@@ -102,13 +102,15 @@ class AlignedBytes {
   // Header and bytes in one allocation. The bytes start on a 64-byte boundary (a
   // cache line: whole-vector loads never straddle two), the header just before
   // them; `offset` finds the start of the allocation again.
-  struct Block {
+  // A multiple of 16 bytes, which kSlack below relies on.
+  struct alignas(16) Block {
     std::atomic<uint32_t> refs;
     uint32_t offset;   // bytes from the allocation's start to this header
-    uint64_t charged;  // bytes charged to the budget for this block
+    uint64_t charged;          // bytes charged to `budget` for this block
+    HostMemoryBudget* budget;  // the context's it was made in (it may be freed in another)
     std::byte* bytes() { return reinterpret_cast<std::byte*>(this) + sizeof(Block); }
   };
-  static_assert(sizeof(Block) == 16);
+  static_assert(sizeof(Block) == 32);
   static constexpr size_t kAlignment = 64;
 
   static Block* allocate(size_t n) {
@@ -117,13 +119,14 @@ class AlignedBytes {
     // (and the budget refuses it) instead of wrapping.
     const uint64_t words = n == 0 ? 1 : n / 16 + (n % 16 != 0);
     const uint64_t charged = n == 0 ? 0 : saturatingMul(words, uint64_t(16));
-    chargeHostMemory(charged);
+    HostMemoryBudget& budget = hostMemoryBudget();
+    budget.charge(charged);
     // calloc: fresh pages from the system are known zero and stay untouched (not
     // resident) until written.
     constexpr uint64_t kSlack = sizeof(Block) + kAlignment - 16;  // malloc aligns to 16
     void* raw = words > (SIZE_MAX - kSlack) / 16 ? nullptr : std::calloc(1, kSlack + words * 16);
     if (!raw) {
-      releaseHostMemory(charged);
+      budget.release(charged);
       throw std::bad_alloc();
     }
     const uintptr_t start = reinterpret_cast<uintptr_t>(raw);
@@ -132,6 +135,7 @@ class AlignedBytes {
     new (&b->refs) std::atomic<uint32_t>(1);
     b->offset = static_cast<uint32_t>(bytes - sizeof(Block) - start);
     b->charged = charged;
+    b->budget = &budget;
     return b;
   }
   void unshare() {
@@ -145,7 +149,7 @@ class AlignedBytes {
   }
   void release() noexcept {
     if (block_ && block_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-      releaseHostMemory(block_->charged);
+      block_->budget->release(block_->charged);
       const uint32_t offset = block_->offset;
       block_->refs.~atomic();
       std::free(reinterpret_cast<std::byte*>(block_) - offset);

@@ -25,6 +25,10 @@
 #include "ir/dtype.h"    // DType
 #include "ir/op_info.h"  // OpCode: one enumerator per row of ir/ops.def
 
+namespace pir {
+class Context;  // ir/context.h
+}  // namespace pir
+
 namespace pir::api {
 
 // ---- results ------------------------------------------------------------------
@@ -153,6 +157,9 @@ struct ContextOptions {
   uint64_t maxSteps = 0;      // work budget per session (vm/session.h SessionOptions::maxSteps); 0: unlimited
   bool fuseElementwise = true;  // off: one VM instruction per op (`pir run --no-fuse`)
   Warnings warnings = Warnings::Report;  // of every program parsed or built in it
+  // A host-memory budget of its own, in bytes; 0: the process's shared one
+  // (3/4 of physical memory unless PIR_MAX_MEMORY or `--max-memory` set it).
+  uint64_t maxMemory = 0;
 };
 
 // A pass of the pipeline, as `pir help opt` lists it.
@@ -180,8 +187,24 @@ class Context {
   // the closest known name and the available passes (no location, no "error: ").
   Result<std::vector<std::string>> parsePipeline(std::string_view list) const;
 
+  // Stops what runs in this context (a run, a parse, an NPY read) at its next
+  // safe point with an "interrupted" error; other contexts go on. A Ctrl-C
+  // (SIGINT, when the program's handler raises ir/interrupt.h's source) reaches
+  // every context until one clears it. Callable from any thread;
+  // clearInterrupt() forgets this context's request and the Ctrl-Cs so far.
+  void interrupt();
+  void clearInterrupt();
+  // Host memory in use by this context's tensors, and its budget, in bytes.
+  uint64_t hostMemoryInUse() const;
+  uint64_t hostMemoryLimit() const;
+
+  // Its state (budgets, thread settings, pass registry, interrupt state): what
+  // every call made with this context runs under.
+  pir::Context& runtime() const { return *runtime_; }
+
  private:
   ContextOptions options_;
+  std::unique_ptr<pir::Context> runtime_;
 };
 
 // ---- modules --------------------------------------------------------------------

@@ -37,9 +37,14 @@ std::vector<std::string> dtypeNames();
 std::string didYouMean(std::string_view word, const std::vector<std::string>& candidates, std::string_view sigil = "");
 
 // ---- the process ----------------------------------------------------------------
-// Ctrl-C: asks what runs (a run, a parse, a preview) to stop at its next op
-// with the located error "interrupted". Async-signal-safe.
+// Ctrl-C: raises the process's one interrupt source, which asks what runs in
+// every context (a run, a parse, a preview) to stop at its next safe point with
+// the located error "interrupted", until clearInterrupt. Async-signal-safe: what
+// a SIGINT handler calls.
 void requestInterrupt();
+// How many interrupts the process has had (async-signal-safe): a caller that
+// must know whether one came during a call compares the counts around it.
+uint64_t interruptSignalCount();
 bool interruptRequested();
 void clearInterrupt();
 
