@@ -37,7 +37,7 @@ extern "C" void onRunSigint(int) { api::requestInterrupt(); }
 // long kernel does not poll). A SIGINT ignored by the parent stays ignored.
 class RunInterruptScope {
  public:
-  RunInterruptScope() : signalsBefore_(interruptSignalCount()) {
+  RunInterruptScope() : signalsBefore_(api::interruptSignalCount()) {
     struct sigaction action {};
     action.sa_handler = onRunSigint;
     sigemptyset(&action.sa_mask);
@@ -51,7 +51,7 @@ class RunInterruptScope {
   ~RunInterruptScope() {
     if (!installed_) return;
     sigaction(SIGINT, &previous_, nullptr);
-    if (interruptSignalCount() != signalsBefore_) {
+    if (api::interruptSignalCount() != signalsBefore_) {
       std::fflush(nullptr);
       ::raise(SIGINT);
     }

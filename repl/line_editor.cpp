@@ -170,7 +170,7 @@ LineEditor::Status LineEditor::readLine(const std::string& prompt, std::string& 
   const uint64_t signalsBefore = api::interruptSignalCount();
   int count = 0;
   const char* text = el_gets(s.el, &count);
-  if (interruptSignalCount() != signalsBefore) {
+  if (api::interruptSignalCount() != signalsBefore) {
     el_reset(s.el);  // drops the partial line and restores the terminal mode
     std::fputc('\n', stdout);
     std::fflush(stdout);
