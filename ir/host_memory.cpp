@@ -50,6 +50,11 @@ void setHostMemoryLimit(uint64_t bytes) { gLimit.store(bytes == 0 ? 1 : bytes); 
 
 uint64_t hostMemoryInUse() { return gInUse.load(std::memory_order_relaxed); }
 
+void requireHostMemory(uint64_t bytes) {
+  const uint64_t limit = hostMemoryLimit(), used = hostMemoryInUse();
+  if (saturatingAdd(used, bytes) > limit) throw HostMemoryExhausted(bytes, used, limit);
+}
+
 void chargeHostMemory(uint64_t bytes) {
   if (bytes == 0) return;
   const uint64_t limit = hostMemoryLimit();
