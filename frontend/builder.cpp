@@ -633,10 +633,17 @@ void Builder::statement(ast::BodyStmt&& stmt) {
     b.diags.fail(loc, "statement after return: `return` must be the last statement of @" + g.name,
                  g.returnLoc.valid() ? std::vector<Note>{{g.returnLoc, "the return is here"}} : std::vector<Note>{});
   }
-  if (auto* op = std::get_if<ast::OpStmt>(&stmt)) b.opStatement(g, *op, nullptr);
-  else if (auto* decl = std::get_if<ast::DeclStmt>(&stmt)) b.declStatement(g, *decl);
-  else if (auto* ex = std::get_if<ast::ExchangeStmt>(&stmt)) b.exchangeStatement(g, *ex);
-  else b.returnStatement(g, std::get<ast::ReturnStmt>(stmt));
+  // The IR a statement makes is charged to the host-memory budget
+  // (IrHostCharge): a statement that does not fit is an error at the statement.
+  const SourceLoc at = std::visit([](auto& s) { return s.loc; }, stmt);
+  try {
+    if (auto* op = std::get_if<ast::OpStmt>(&stmt)) b.opStatement(g, *op, nullptr);
+    else if (auto* decl = std::get_if<ast::DeclStmt>(&stmt)) b.declStatement(g, *decl);
+    else if (auto* ex = std::get_if<ast::ExchangeStmt>(&stmt)) b.exchangeStatement(g, *ex);
+    else b.returnStatement(g, std::get<ast::ReturnStmt>(stmt));
+  } catch (const HostMemoryExhausted& e) {
+    b.diags.fail(at, e.what());
+  }
 }
 
 void Builder::autodiff(ast::AutodiffItem&& item) {

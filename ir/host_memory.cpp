@@ -62,6 +62,10 @@ uint64_t hostMemoryLimit() { return hostMemoryBudget().limit(); }
 void setHostMemoryLimit(uint64_t bytes) { hostMemoryBudget().setLimit(bytes); }
 uint64_t hostMemoryInUse() { return hostMemoryBudget().inUse(); }
 void chargeHostMemory(uint64_t bytes) { hostMemoryBudget().charge(bytes); }
+void requireHostMemory(uint64_t bytes) {
+  const uint64_t limit = hostMemoryLimit(), used = hostMemoryInUse();
+  if (saturatingAdd(used, bytes) > limit) throw HostMemoryExhausted(bytes, used, limit);
+}
 void releaseHostMemory(uint64_t bytes) noexcept { hostMemoryBudget().release(bytes); }
 
 std::optional<uint64_t> parseByteSize(std::string_view text) {

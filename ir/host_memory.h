@@ -3,7 +3,8 @@
 // buffers, main-graph values, frames, constants, run backups and REPL snapshots,
 // loaded files) is an AlignedBytes, and AlignedBytes charges the budget before it
 // allocates; the parser charges the structures an input makes while it reads it
-// (frontend/parser.cpp). A request beyond the budget throws HostMemoryExhausted (a
+// (frontend/parser.cpp), and the IR is charged while it exists (IrHostCharge,
+// ir/ir.h). A request beyond the budget throws HostMemoryExhausted (a
 // std::bad_alloc), which the session reports at the command's location; nothing
 // is allocated and the state is as before the command.
 //
@@ -53,6 +54,9 @@ uint64_t hostMemoryInUse();
 // Charges `bytes` (throws HostMemoryExhausted, charging nothing, when over) / gives them back.
 void chargeHostMemory(uint64_t bytes);
 void releaseHostMemory(uint64_t bytes) noexcept;
+// Throws HostMemoryExhausted when `bytes` more would not fit; charges nothing (a
+// check before making something whose size is known only as a count).
+void requireHostMemory(uint64_t bytes);
 
 // The user's text for a refused allocation: the budget's message, or the system's refusal.
 std::string outOfMemoryText(const std::bad_alloc& e);

@@ -156,8 +156,26 @@ struct Ctx {
     if (auto why = groupingError(g, options.replication)) fail(a.groupLoc(), *why);
     return g.groupSize;
   }
-  void result(TensorType tt) { out.push_back(std::move(tt)); }
-  void result(DType d, Shape s) { out.push_back(TensorType{d, std::move(s)}); }
+  void result(TensorType tt) {
+    roomForResult();
+    out.push_back(std::move(tt));
+  }
+  void result(DType d, Shape s) {
+    roomForResult();
+    out.push_back(TensorType{d, std::move(s)});
+  }
+  // An op's results become IR values: every 4,096 results (a count may come from
+  // an attribute), they are checked against the host-memory budget before more
+  // are made, so an op that asks for more than fits stops early, at the op.
+  void roomForResult() const {
+    constexpr size_t kCheckEvery = 4096;
+    if (out.size() % kCheckEvery != kCheckEvery - 1) return;
+    try {
+      requireHostMemory(saturatingMul(static_cast<uint64_t>(out.size() + 1), valueHostBytes() + sizeof(TensorType)));
+    } catch (const HostMemoryExhausted& e) {
+      fail(e.what());
+    }
+  }
 };
 
 // The typed attributes of the rows whose Infer column is `Rule` (ir/op_attrs.h):

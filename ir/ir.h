@@ -18,6 +18,7 @@
 
 #include "ir/attr.h"
 #include "ir/dtype.h"
+#include "ir/host_memory.h"
 #include "ir/literal.h"
 #include "ir/op_info.h"
 #include "ir/source.h"
@@ -58,6 +59,36 @@ struct Resource {
   unsigned index = 0;  // position among Module::resources
 };
 
+// The host memory an IR object holds, charged to the host-memory budget
+// (ir/host_memory.h) when the object is made (a copy too) and given back when it
+// is destroyed, so an input or a transform that makes more IR than fits is an
+// error, not an exhausted machine. Counted, not measured: the object plus its
+// share of the tables that index it. One atomic update per object.
+class IrHostCharge {
+ public:
+  explicit IrHostCharge(uint64_t bytes) : bytes_(bytes) { chargeHostMemory(bytes_); }
+  IrHostCharge(const IrHostCharge& o) : bytes_(o.bytes_) { chargeHostMemory(bytes_); }
+  IrHostCharge& operator=(const IrHostCharge&) { return *this; }  // both sides stay charged for themselves
+  ~IrHostCharge() { releaseHostMemory(bytes_); }
+  // Charges `more` bytes on top (e.g. an op's operands once they are known).
+  void add(uint64_t more) {
+    chargeHostMemory(more);
+    bytes_ += more;
+  }
+
+ private:
+  uint64_t bytes_;
+};
+
+struct Value;
+struct Operand;
+// What one value (a result, parameter, var or const) is charged: the object, its
+// scope slots and its entry in Graph::values, plus typical name and shape storage.
+uint64_t valueHostBytes();
+// What one op is charged, without its operands; and per operand (a use).
+uint64_t opHostBytes();
+uint64_t operandHostBytes();
+
 struct Value {
   enum class Kind : uint8_t { Param, Var, Const, Result };
   Kind kind = Kind::Result;
@@ -71,6 +102,7 @@ struct Value {
   unsigned id = 0;         // index in Graph::values: dense, for VM slot maps
   uint64_t uid = nextUid();  // identity across Module::clone (a copy keeps it)
   SourceLoc loc;           // where the name was written (or the op, if generated)
+  IrHostCharge hostCharge{valueHostBytes()};
 };
 
 // One operand of an op: a value, a `$` resource or a literal. Graph-call
@@ -122,6 +154,7 @@ struct Op {
   Op* enclosing = nullptr;  // the exchange block holding this op, if any
   uint64_t uid = nextUid(); // identity across Module::clone (a copy keeps it)
   SourceLoc loc;            // of the op name (or `var`/`const`/`exchange` keyword)
+  IrHostCharge hostCharge{opHostBytes()};  // operands are added when the op joins a graph
 
   const OpInfo& info() const { return opInfo(code); }
   // The arguments of callee k: operands [first, first + numArgs).

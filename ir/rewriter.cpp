@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <unordered_set>
 
+#include "ir/checked_math.h"
 #include "ir/infer.h"
 #include "ir/internal_error.h"
 #include "ir/op_attrs.h"
@@ -210,6 +211,7 @@ std::unique_ptr<Op> cloneOpInto(Module& m, Graph& g, const Op& src, IRMapping& m
   c->callees = src.callees;
   c->parent = &g;
   c->enclosing = enclosing;
+  c->hostCharge.add(saturatingMul(static_cast<uint64_t>(src.operands.size()), operandHostBytes()));
   c->operands.reserve(src.operands.size());
   for (const Operand& o : src.operands) {
     Operand x = o;
@@ -497,6 +499,10 @@ void createResults(Module& m, Graph& g, Op& op, std::vector<TensorType>& types,
                    const std::vector<std::pair<std::string, SourceLoc>>& names) {
   const bool inplace = op.info().has(F_INPLACE);
   const size_t count = inplace ? std::min(types.size(), names.size()) : types.size();
+  // The op's uses and results are checked against the host-memory budget before
+  // any is made (a count may come from an attribute: `split_random_seed {n = ...}`).
+  requireHostMemory(saturatingMul(static_cast<uint64_t>(count), valueHostBytes()));
+  op.hostCharge.add(saturatingMul(static_cast<uint64_t>(op.operands.size()), operandHostBytes()));
   op.results.reserve(count);
   for (size_t i = 0; i < count; ++i) {
     const bool named = i < names.size() && !names[i].first.empty();
