@@ -66,17 +66,20 @@ struct Resource {
 // share of the tables that index it. One atomic update per object.
 class IrHostCharge {
  public:
-  explicit IrHostCharge(uint64_t bytes) : bytes_(bytes) { chargeHostMemory(bytes_); }
-  IrHostCharge(const IrHostCharge& o) : bytes_(o.bytes_) { chargeHostMemory(bytes_); }
+  // Charged to the budget of the context in effect when made, and given back to
+  // that same budget wherever it is destroyed (as a tensor's block is).
+  explicit IrHostCharge(uint64_t bytes) : budget_(&hostMemoryBudget()), bytes_(bytes) { budget_->charge(bytes_); }
+  IrHostCharge(const IrHostCharge& o) : budget_(&hostMemoryBudget()), bytes_(o.bytes_) { budget_->charge(bytes_); }
   IrHostCharge& operator=(const IrHostCharge&) { return *this; }  // both sides stay charged for themselves
-  ~IrHostCharge() { releaseHostMemory(bytes_); }
+  ~IrHostCharge() { budget_->release(bytes_); }
   // Charges `more` bytes on top (e.g. an op's operands once they are known).
   void add(uint64_t more) {
-    chargeHostMemory(more);
+    budget_->charge(more);
     bytes_ += more;
   }
 
  private:
+  HostMemoryBudget* budget_;
   uint64_t bytes_;
 };
 
