@@ -28,27 +28,11 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// Splits at top-level commas (commas inside [], () or "" do not split).
+// Splits at top-level commas (commas inside [], () or "" do not split), with
+// the spec reader's own rule (ir/attr_spec.h): the table's texts have no empty items.
 std::vector<std::string_view> splitTopLevel(std::string_view s) {
   std::vector<std::string_view> parts;
-  int depth = 0;
-  bool inString = false;
-  size_t start = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (inString) {
-      if (c == '"') inString = false;
-      continue;
-    }
-    if (c == '"') inString = true;
-    else if (c == '[' || c == '(') ++depth;
-    else if (c == ']' || c == ')') --depth;
-    else if (c == ',' && depth == 0) {
-      parts.push_back(trim(s.substr(start, i - start)));
-      start = i + 1;
-    }
-  }
-  if (!trim(s.substr(start)).empty() || !parts.empty()) parts.push_back(trim(s.substr(start)));
+  attrspec::forEachEntry(s, [&](int, std::string_view entry) { parts.push_back(entry); });
   return parts;
 }
 
