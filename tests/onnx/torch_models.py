@@ -23,10 +23,11 @@ Usage: torch_models.py PIR {outputs|profile|train} [-k NAME]...
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
+
+from backend_tests import streams_of  # the stream names the importer wrote, per ONNX name
 
 try:
     import numpy as np
@@ -39,7 +40,6 @@ except ImportError as e:
 
 RTOL = 1e-4
 OPSET = 13
-STREAM_LINE = re.compile(r"^# \$(\S+): ONNX (input|output) '(.*)'")
 
 
 class EncoderLayer(nn.Module):
@@ -141,18 +141,6 @@ def export(name, work):
     torch.onnx.export(model, inputs, path, input_names=in_names, output_names=out_names,
                       opset_version=OPSET, do_constant_folding=True)
     return path, [t.numpy() for t in inputs], in_names, out_names, [t.numpy() for t in expected]
-
-
-def streams_of(pir_path):
-    inputs, outputs = {}, {}
-    with open(pir_path) as f:
-        for line in f:
-            m = STREAM_LINE.match(line)
-            if m:
-                (inputs if m.group(2) == "input" else outputs)[m.group(3)] = m.group(1)
-            elif not line.startswith("#"):
-                break
-    return inputs, outputs
 
 
 def run(cmd):

@@ -1,4 +1,4 @@
-// Issue 11, "interruptible and linear": Ctrl-C (ir/interrupt.h) stops a run,
+// Interruptible and linear: Ctrl-C (ir/interrupt.h) stops a run,
 // a preview, a load and the parser with a located error and leaves the state
 // as any runtime error does; REPL input and echo previews cost work linear in
 // the input (asserted through counters, never clocks).
