@@ -11,6 +11,7 @@
 #include <Eigen/Core>
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstdlib>
 #include <cmath>
 #include <map>
@@ -163,7 +164,11 @@ void BM_PirMatMulKernel(benchmark::State& state) {
 // The kernel and both libraries called in turn, one call each per iteration,
 // each timed on its own: load that comes and goes on a shared machine hits all
 // three alike. vs_openblas / vs_onednn: the library's time per pir's (1.0 = as
-// fast; above 1, pir is faster); vs_best against the faster of the two.
+// fast; above 1, pir is faster); vs_best against the faster of the two; the
+// *_cpu ratios in process CPU time, which preemption does not inflate (the
+// figure to read at one thread on a loaded machine). At 2 threads each side's
+// helpers spin a while after its call and take the core the next call needs, so
+// 2-thread figures come from the separate benchmarks above.
 void BM_PirVsLibrariesAlternating(benchmark::State& state) {
   const int64_t n = state.range(0);
   SgemmFn blas = openBlasSgemm();
@@ -181,21 +186,34 @@ void BM_PirVsLibrariesAlternating(benchmark::State& state) {
   KernelContext ctx;
   const int ni = static_cast<int>(n);
   using Clock = std::chrono::steady_clock;
-  auto time = [](auto&& f) {
-    const auto t0 = Clock::now();
-    f();
-    return std::chrono::duration<double>(Clock::now() - t0).count();
+  auto cpuNow = [] {
+    timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
   };
-  double tPir = 0, tBlas = 0, tDnnl = 0;
+  struct Total {
+    double wall = 0, cpu = 0;
+  };
+  auto time = [&](Total& t, auto&& f) {
+    const auto t0 = Clock::now();
+    const double c0 = cpuNow();
+    f();
+    t.cpu += cpuNow() - c0;
+    t.wall += std::chrono::duration<double>(Clock::now() - t0).count();
+  };
+  Total pirT, blasT, dnnlT;
   for (auto _ : state) {
-    tPir += time([&] { k(in, out, ctx); });
-    tBlas += time([&] { blas(101, 111, 111, ni, ni, ni, 1.0f, m.a.data(), ni, m.b.data(), ni, 0.0f, m.c.data(), ni); });
-    tDnnl += time([&] { dnnl('N', 'N', n, n, n, 1.0f, m.a.data(), n, m.b.data(), n, 0.0f, m.c.data(), n); });
+    time(pirT, [&] { k(in, out, ctx); });
+    time(blasT, [&] { blas(101, 111, 111, ni, ni, ni, 1.0f, m.a.data(), ni, m.b.data(), ni, 0.0f, m.c.data(), ni); });
+    time(dnnlT, [&] { dnnl('N', 'N', n, n, n, 1.0f, m.a.data(), n, m.b.data(), n, 0.0f, m.c.data(), n); });
     benchmark::DoNotOptimize(m.c.data());
   }
-  state.counters["vs_openblas"] = tBlas / tPir;
-  state.counters["vs_onednn"] = tDnnl / tPir;
-  state.counters["vs_best"] = std::min(tBlas, tDnnl) / tPir;
+  const double tPir = pirT.wall;
+  state.counters["vs_openblas"] = blasT.wall / tPir;
+  state.counters["vs_onednn"] = dnnlT.wall / tPir;
+  state.counters["vs_best"] = std::min(blasT.wall, dnnlT.wall) / tPir;
+  state.counters["vs_openblas_cpu"] = blasT.cpu / pirT.cpu;
+  state.counters["vs_onednn_cpu"] = dnnlT.cpu / pirT.cpu;
   state.counters["pir_GFLOPs"] = 2e-9 * static_cast<double>(n * n * n) * static_cast<double>(state.iterations()) / tPir;
 }
 

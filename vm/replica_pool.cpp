@@ -93,7 +93,7 @@ class Workers {
     if (workers_ <= 1 || count == 1 || small) {
       const auto start = Clock::now();
       for (size_t i = 0; i < count; ++i) fn(i);
-      secondsPerItem = seconds(Clock::now() - start) / static_cast<double>(count);
+      learn(secondsPerItem, seconds(Clock::now() - start) / static_cast<double>(count));
       return;
     }
     startHelpers();
@@ -115,12 +115,19 @@ class Workers {
     fn_ = nullptr;
     // The items' own time, not the hand-off's: a loop of small items measured in
     // parallel must be seen to be small.
-    secondsPerItem = 1e-9 * static_cast<double>(itemNanos_.load()) / static_cast<double>(count);
+    learn(secondsPerItem, 1e-9 * static_cast<double>(itemNanos_.load()) / static_cast<double>(count));
   }
 
  private:
   using Clock = std::chrono::steady_clock;
   static double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+  // A measurement lowers the estimate at once but at most doubles it: on a busy
+  // machine a superstep preempted mid-way measures milliseconds, and one such
+  // outlier must not send the next supersteps to the helpers (a run of
+  // supersteps that really grew crosses the threshold after a few).
+  static void learn(double& estimate, double measured) {
+    estimate = estimate < 0 ? measured : std::min(measured, 2 * estimate);
+  }
 
   // Below this much estimated work a loop runs on the calling thread: about the
   // cost of waking a sleeping helper on a virtual machine, twice.
