@@ -115,6 +115,7 @@ class Pool {
     return (gen & kGenMask) << (2 * kField) | count << kField | next;
   }
   static uint64_t genOf(uint64_t w) { return w >> (2 * kField); }
+  static constexpr std::chrono::microseconds kLateSpin{20};
 
   // Claims and runs one job of generation `gen`; false when none is left.
   bool runOne(uint64_t gen) {
@@ -141,9 +142,13 @@ class Pool {
   }
   void loop() {
     uint64_t seen = 0;  // the last generation this helper looked at
+    bool late = false;  // the last split's jobs were all taken before this helper came
     for (;;) {
       auto fresh = [&] { return genOf(claim_.load(std::memory_order_acquire)) != (seen & kGenMask); };
-      if (!spinUntil(fresh)) {
+      // A helper that came too late to help (the other cores busy with other
+      // processes) spins only briefly: its spinning would take time from them
+      // and, with the caller running the jobs itself, save nothing.
+      if (!spinUntil(fresh, late ? kLateSpin : kSpinLimit)) {
         std::unique_lock<std::mutex> lock(m_);
         sleepers_.fetch_add(1, std::memory_order_relaxed);
         wake_.wait(lock, [&] { return stop_ || fresh(); });
@@ -151,6 +156,7 @@ class Pool {
         if (stop_) return;
       }
       seen = genOf(claim_.load(std::memory_order_acquire));
+      late = !runOne(seen);
       while (runOne(seen)) {
       }
     }
