@@ -49,6 +49,10 @@ const Table& table() {
 
 namespace {
 
+// Whether this thread runs a job of a split: a split inside it (a batched
+// matmul's GEMM) runs on this thread alone, as the threads are taken.
+thread_local bool insideSplit = false;
+
 // Helper threads that, with the caller, run the jobs of one split; started on
 // first need. Shared by every context (threads are a machine resource, not a
 // setting): a split runs in its caller's context (ir/context.h), one split at a
@@ -66,10 +70,6 @@ namespace {
 // splits, when every job of the previous one is done (done_ == its count), and
 // a helper reads them only after a successful claim. A helper that sleeps
 // checks the generation under m_, so no wake-up is lost.
-// Whether this thread runs a job of a split: a split inside it (a batched
-// matmul's GEMM) runs on this thread alone, as the threads are taken.
-thread_local bool insideSplit = false;
-
 class Pool {
  public:
   static Pool& get() {
@@ -128,9 +128,11 @@ class Pool {
         std::function<void()>& job = jobs_[next];
         {
           ContextScope scope(*context_);
-          insideSplit = true;
+          struct InsideSplit {
+            InsideSplit() { insideSplit = true; }
+            ~InsideSplit() { insideSplit = false; }
+          } inside;
           job();
-          insideSplit = false;
         }
         if (done_.fetch_add(1, std::memory_order_acq_rel) + 1 == total) {
           std::lock_guard<std::mutex> notify(m_);  // the caller checks done_ under m_ before it sleeps
