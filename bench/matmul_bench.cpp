@@ -11,9 +11,11 @@
 #include <Eigen/Core>
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstdlib>
 #include <cmath>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "vm/kernels.h"
@@ -159,6 +161,62 @@ void BM_PirMatMulKernel(benchmark::State& state) {
   state.SetLabel(gemmBackendName());
 }
 
+// The kernel and both libraries called in turn, one call each per iteration,
+// each timed on its own: load that comes and goes on a shared machine hits all
+// three alike. vs_openblas / vs_onednn: the library's time per pir's (1.0 = as
+// fast; above 1, pir is faster); vs_best against the faster of the two; the
+// *_cpu ratios in process CPU time, which preemption does not inflate (the
+// figure to read at one thread on a loaded machine). At 2 threads each side's
+// helpers spin a while after its call and take the core the next call needs, so
+// 2-thread figures come from the separate benchmarks above.
+void BM_PirVsLibrariesAlternating(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  SgemmFn blas = openBlasSgemm();
+  DnnlSgemmFn dnnl = oneDnnSgemm();
+  if (!blas || !dnnl) return state.SkipWithError("libopenblas or libdnnl not found");
+  Matrices m(n);
+  pir::Op op;
+  op.code = pir::OpCode::MatMul;
+  const TensorType t{DType::F32, {n, n}};
+  const TensorType ins[2] = {t, t};
+  PreparedKernel k = prepareKernel(op, ins, std::span<const TensorType>(&t, 1));
+  pir::vm::simd::setKernelThreads(benchThreads());
+  TensorRef in[2] = {{m.a.data(), &t}, {m.b.data(), &t}};
+  TensorRef out[1] = {{m.c.data(), &t}};
+  KernelContext ctx;
+  const int ni = static_cast<int>(n);
+  using Clock = std::chrono::steady_clock;
+  auto cpuNow = [] {
+    timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+  };
+  struct Total {
+    double wall = 0, cpu = 0;
+  };
+  auto time = [&](Total& t, auto&& f) {
+    const auto t0 = Clock::now();
+    const double c0 = cpuNow();
+    f();
+    t.cpu += cpuNow() - c0;
+    t.wall += std::chrono::duration<double>(Clock::now() - t0).count();
+  };
+  Total pirT, blasT, dnnlT;
+  for (auto _ : state) {
+    time(pirT, [&] { k(in, out, ctx); });
+    time(blasT, [&] { blas(101, 111, 111, ni, ni, ni, 1.0f, m.a.data(), ni, m.b.data(), ni, 0.0f, m.c.data(), ni); });
+    time(dnnlT, [&] { dnnl('N', 'N', n, n, n, 1.0f, m.a.data(), n, m.b.data(), n, 0.0f, m.c.data(), n); });
+    benchmark::DoNotOptimize(m.c.data());
+  }
+  const double tPir = pirT.wall;
+  state.counters["vs_openblas"] = blasT.wall / tPir;
+  state.counters["vs_onednn"] = dnnlT.wall / tPir;
+  state.counters["vs_best"] = std::min(blasT.wall, dnnlT.wall) / tPir;
+  state.counters["vs_openblas_cpu"] = blasT.cpu / pirT.cpu;
+  state.counters["vs_onednn_cpu"] = dnnlT.cpu / pirT.cpu;
+  state.counters["pir_GFLOPs"] = 2e-9 * static_cast<double>(n * n * n) * static_cast<double>(state.iterations()) / tPir;
+}
+
 void BM_AddF32x16Kernel(benchmark::State& state) {
   std::vector<float> a(16, 1.0f), b(16, 2.0f), c(16);
   pir::Op op;
@@ -181,6 +239,25 @@ BENCHMARK(BM_OpenBlasSgemm)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)-
 BENCHMARK(BM_OneDnnSgemm)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_EigenGemm)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_PirMatMulKernel)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_PirVsLibrariesAlternating)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_AddF32x16Kernel);
 
-BENCHMARK_MAIN();
+// OpenBLAS runs its native kernels here, as NumPy's does on this machine: an
+// OPENBLAS_CORETYPE or OPENBLAS_L2_SIZE in the environment (which would hold it to
+// other kernels) is removed before it loads. The kernel it chose is printed.
+int main(int argc, char** argv) {
+  unsetenv("OPENBLAS_CORETYPE");
+  unsetenv("OPENBLAS_L2_SIZE");
+  if (openBlasSgemm()) {
+    void* lib = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_NOLOAD);
+    if (!lib) lib = dlopen("libopenblas.so", RTLD_NOW | RTLD_NOLOAD);
+    if (auto corename = lib ? reinterpret_cast<const char* (*)()>(dlsym(lib, "openblas_get_corename")) : nullptr)
+      benchmark::AddCustomContext("openblas_core", corename());
+  }
+  benchmark::AddCustomContext("threads", std::to_string(benchThreads()));
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -9,6 +9,8 @@
 //                          on 2 threads; throughput ratio = 2 t(R=1) / t(R=2),
 //                          goal >= 1.8 on 2 cores; serial_overhead: 2 replicas on
 //                          1 thread per twice 1 replica (the pool's own cost).
+//   BM_TinyReplicasDefaultVsOneThread a tiny replicated program with the default
+//                          thread count per --threads=1; goal <= 1.
 // OPENBLAS_NUM_THREADS is pinned to 1 (one BLAS thread per running replica).
 //
 //   build/bench/replicas_bench
@@ -147,9 +149,46 @@ void BM_DataParallelScaling(benchmark::State& state) {
   state.counters["throughput_ratio"] = 2 * t1 / t2;
 }
 
+// A tiny replicated program (replicas of an f32[16] add, all-reduce and update, 500
+// supersteps a run) with the default thread count (the machine's) against
+// --threads=1, each a session built once and run alternately. Goal:
+// default_vs_one <= 1 (the default is never slower; each superstep's few
+// microseconds run on one thread rather than being handed to a helper).
+// Arg: the replica count.
+std::string tinyProgram(int replicas) {
+  return "ir {replication = " + std::to_string(replicas) +
+         "}\n"
+         "graph @step(%a: &f32[16]) -> () {\n"
+         "  %c = add %a, %a\n"
+         "  replicated_all_reduce_ %c {op = add}\n"
+         "  copy_var_update_ %a, %c\n"
+         "  return\n}\n"
+         "main {\n  var %a : f32[16] = uniform(-1, 1, 1)\n  repeat @step(%a) {count = 500}\n}\n";
+}
+
+void BM_TinyReplicasDefaultVsOneThread(benchmark::State& state) {
+  const int replicas = static_cast<int>(state.range(0));
+  Program byDefault(tinyProgram(replicas), 0), one(tinyProgram(replicas), 1);
+  if (!byDefault.ok || !one.ok) return state.SkipWithError("build failed");
+  byDefault.secondsPerRun();
+  one.secondsPerRun();
+  double td = 0, t1 = 0;
+  bool defaultFirst = true;
+  for (auto _ : state) {  // alternate the order too: neither always runs on the other's warm caches
+    if (defaultFirst) td += byDefault.secondsPerRun();
+    t1 += one.secondsPerRun();
+    if (!defaultFirst) td += byDefault.secondsPerRun();
+    defaultFirst = !defaultFirst;
+  }
+  state.counters["default_us"] = 1e6 * td / static_cast<double>(state.iterations());
+  state.counters["one_thread_us"] = 1e6 * t1 / static_cast<double>(state.iterations());
+  state.counters["default_vs_one"] = td / t1;
+}
+
 BENCHMARK(BM_AllReduceKernelVsMemcpy)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_AllReduceVsMemcpy)->Unit(benchmark::kMillisecond)->Iterations(20);
 BENCHMARK(BM_DataParallelScaling)->Unit(benchmark::kMillisecond)->Iterations(10);
+BENCHMARK(BM_TinyReplicasDefaultVsOneThread)->Arg(2)->Arg(8)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

@@ -15,6 +15,8 @@
 // (prepareMatMulTransposed), so neither the BLAS nor Eigen path copies it.
 #include "vm/kernel_util.h"
 
+#include <atomic>
+
 #if defined(PIR_USE_OPENBLAS) || defined(PIR_USE_DNNL)
 #include <dlfcn.h>
 
@@ -139,15 +141,36 @@ void eigenGemm(const T* a, const T* b, T* c, int64_t m, int64_t n, int64_t k, bo
   cm.noalias() = a2 * b2;
 }
 
-// Large products run as column blocks on the kernel threads (simd::parallelTasks).
-// The blocks depend on the shape alone: each holds at least kBlockColumns columns
-// and about kBlockWork multiply-adds or more, so any thread count computes the
-// same blocks and the same bits.
-constexpr int64_t kBlockColumns = 128, kBlockWork = int64_t{1} << 22;
-int64_t gemmColumnBlocks(int64_t m, int64_t n, int64_t k) {
-  const int64_t work = m * n * k;
-  if (work < 2 * kBlockWork || n < 2 * kBlockColumns) return 1;
-  return std::min(n / kBlockColumns, work / kBlockWork);
+// Large products run as blocks on the kernel threads (simd::parallelTasks). The
+// blocks depend on the shape alone, so any thread count computes the same blocks
+// and the same bits (oneDNN's result for an element depends on the shape of the
+// call that computes it, so the blocks must not follow the thread count).
+//
+// The rule, from oneDNN's single-thread time of blocked against whole calls on
+// the shapes of the MLP, the transformer and square products (docs/decisions.md
+// "GEMM backends"): by rows of the result, blocks of at least 64 rows, when there
+// are 128 rows or more, else by columns, blocks of at least 128; at most 4
+// blocks unless each still gets 256 rows (columns) or more; each block at least
+// kBlockWork multiply-adds. Row blocks are contiguous in the result, as are the
+// chunks of the elementwise ops that follow (simd::parallelFor), so a bias or an
+// activation finds its part of the product in its own core's cache.
+struct GemmBlocks {
+  bool byRows = true;
+  int64_t count = 1, size = 0;  // blocks, and rows (or columns) per block
+};
+constexpr int64_t kMinBlockRows = 64, kMinBlockColumns = 128, kBlockWork = int64_t{1} << 21;
+// Batched products of at least this many multiply-adds in all are split over the
+// kernel threads by batch (runMatMul): about 10 us of work, several hand-offs.
+constexpr int64_t kBatchSplitWork = int64_t{1} << 20;
+GemmBlocks gemmBlocks(int64_t m, int64_t n, int64_t k) {
+  GemmBlocks g;
+  g.byRows = m >= 2 * kMinBlockRows || n < 2 * kMinBlockColumns;
+  const int64_t extent = g.byRows ? m : n, least = g.byRows ? kMinBlockRows : kMinBlockColumns;
+  g.size = std::max(least, std::min<int64_t>(256, (extent + 3) / 4));
+  g.count = std::max<int64_t>(1, std::min((extent + g.size - 1) / g.size, m * n * k / kBlockWork));
+  g.size = (extent + g.count - 1) / g.count;
+  g.count = (extent + g.size - 1) / g.size;
+  return g;
 }
 
 }  // namespace
@@ -167,13 +190,20 @@ void gemmF32(const float* a, const float* b, float* c, int64_t m, int64_t n, int
   if (k == 0 || m * n * k < kLibraryMinWork) return eigenGemm(a, b, c, m, n, k, transA, transB);
 #ifdef PIR_USE_DNNL
   if (dnnl().sgemm) {
-    const int64_t blocks = gemmColumnBlocks(m, n, k), width = (n + blocks - 1) / blocks;
+    const GemmBlocks blocks = gemmBlocks(m, n, k);
     const int64_t lda = transA ? m : k, ldb = transB ? k : n;
-    bool ok = true;
-    simd::parallelTasks(blocks, [&](int64_t j) {
-      const int64_t c0 = j * width, cols = std::min(n, c0 + width) - c0;
-      const float* bj = transB ? b + c0 * ldb : b + c0;
-      if (!dnnlGemm(a, bj, c + c0, m, cols, k, transA, transB, lda, ldb, n)) ok = false;
+    std::atomic<bool> ok{true};
+    simd::parallelTasks(blocks.count, [&](int64_t j) {
+      const int64_t first = j * blocks.size;
+      if (blocks.byRows) {
+        const int64_t rows = std::min(m, first + blocks.size) - first;
+        const float* aj = transA ? a + first : a + first * lda;
+        if (!dnnlGemm(aj, b, c + first * n, rows, n, k, transA, transB, lda, ldb, n)) ok = false;
+      } else {
+        const int64_t cols = std::min(n, first + blocks.size) - first;
+        const float* bj = transB ? b + first * ldb : b + first;
+        if (!dnnlGemm(a, bj, c + first, m, cols, k, transA, transB, lda, ldb, n)) ok = false;
+      }
     });
     if (ok) return;  // else (never seen: bad arguments are checked before) the paths below
   }
@@ -212,7 +242,7 @@ template <class T> void runMatMul(const MatMulState& s, const TensorRef* ins, Te
   const T* a = ins[0].as<const T>();
   const T* b = ins[1].as<const T>();
   T* c = outs[0].as<T>();
-  for (size_t i = 0; i < s.batches.size(); ++i) {
+  auto product = [&](size_t i) {
     const auto [ao, bo] = s.batches[i];
     T* ci = c + static_cast<int64_t>(i) * m * n;
     if constexpr (kIsHalf<T>) {
@@ -230,7 +260,16 @@ template <class T> void runMatMul(const MatMulState& s, const TensorRef* ins, Te
     } else {
       gemm(a + ao, b + bo, ci, s);
     }
+  };
+  // Many small products (attention's per-head matmuls) run a contiguous run of
+  // batches per kernel thread; a product large enough to be split in blocks
+  // splits itself instead. Each product is one call either way: same bits.
+  const int64_t batches = static_cast<int64_t>(s.batches.size()), work = m * n * k;
+  if (batches > 1 && work < 2 * kBlockWork && batches * work >= kBatchSplitWork && simd::kernelThreads() > 1) {
+    simd::parallelTasks(batches, [&](int64_t i) { product(static_cast<size_t>(i)); });
+    return;
   }
+  for (size_t i = 0; i < s.batches.size(); ++i) product(i);
 }
 
 // The type the product sees: `stored` with its last two axes swapped when `trans`.

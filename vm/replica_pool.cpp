@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <exception>
@@ -60,20 +61,21 @@ int setBlasThreads(int threads) {
 
 namespace {
 
-// `workers - 1` helper threads that, with the calling thread, run parallel
-// loops. Indices are claimed from a shared counter: any thread may run any
-// index. Supersteps are short (a data-parallel step meets every few hundred
+// Up to `workers - 1` helper threads that, with the calling thread, run
+// parallel loops. Indices are claimed from a shared counter: any thread may run
+// any index. Supersteps are short (a data-parallel step meets every few hundred
 // microseconds), so both sides spin briefly before sleeping (vm/spin_wait.h): a
 // futex wake-up per hand-off would cost more than the work on a busy machine.
+//
+// A loop whose work is known to be small runs on the calling thread alone: a
+// hand-off costs microseconds when the helpers spin and tens of microseconds
+// when they sleep (or are not yet started), more than splitting a few
+// microseconds of work saves. The work is estimated from the loop's last run
+// (ReplicaCosts): a loop of unknown cost runs in parallel. The helpers start on
+// the first parallel loop, so a run whose loops are all small starts none.
 class Workers {
  public:
-  explicit Workers(int workers) {
-    for (int i = 1; i < workers; ++i)
-      threads_.emplace_back([this, context = &currentContext()] {
-        ContextScope scope(*context);  // the run's
-        serve();
-      });
-  }
+  explicit Workers(int workers) : workers_(workers), context_(&currentContext()) {}
   ~Workers() {
     {
       std::lock_guard lock(mu_);
@@ -83,18 +85,24 @@ class Workers {
     for (auto& t : threads_) t.join();
   }
 
-  // fn(i) for every i in [0, count); returns when all have run. fn must not throw.
-  void parallelFor(size_t count, const std::function<void(size_t)>& fn) {
+  // fn(i) for every i in [0, count); returns when all have run. fn must not
+  // throw. `secondsPerItem`: the loop's cost estimate (< 0: unknown), updated.
+  void parallelFor(size_t count, const std::function<void(size_t)>& fn, double& secondsPerItem) {
     if (count == 0) return;
-    if (threads_.empty() || count == 1) {
+    const bool small = secondsPerItem >= 0 && secondsPerItem * static_cast<double>(count) < kInlineBelowSeconds;
+    if (workers_ <= 1 || count == 1 || small) {
+      const auto start = Clock::now();
       for (size_t i = 0; i < count; ++i) fn(i);
+      learn(secondsPerItem, seconds(Clock::now() - start) / static_cast<double>(count));
       return;
     }
+    startHelpers();
     {
       std::lock_guard lock(mu_);
       fn_ = &fn;
       count_ = count;
       next_.store(0);
+      itemNanos_.store(0);
       busy_.store(threads_.size());
       generation_.fetch_add(1, std::memory_order_release);
     }
@@ -105,11 +113,41 @@ class Workers {
       done_.wait(lock, [&] { return busy_.load() == 0; });
     }
     fn_ = nullptr;
+    // The items' own time, not the hand-off's: a loop of small items measured in
+    // parallel must be seen to be small.
+    learn(secondsPerItem, 1e-9 * static_cast<double>(itemNanos_.load()) / static_cast<double>(count));
   }
 
  private:
+  using Clock = std::chrono::steady_clock;
+  static double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+  // A measurement lowers the estimate at once but at most doubles it: on a busy
+  // machine a superstep preempted mid-way measures milliseconds, and one such
+  // outlier must not send the next supersteps to the helpers (a run of
+  // supersteps that really grew crosses the threshold after a few).
+  static void learn(double& estimate, double measured) {
+    estimate = estimate < 0 ? measured : std::min(measured, 2 * estimate);
+  }
+
+  // Below this much estimated work a loop runs on the calling thread: about the
+  // cost of waking a sleeping helper on a virtual machine, twice.
+  static constexpr double kInlineBelowSeconds = 50e-6;
+
+  void startHelpers() {
+    while (static_cast<int>(threads_.size()) + 1 < workers_)
+      threads_.emplace_back([this] {
+        ContextScope scope(*context_);  // the run's
+        serve();
+      });
+  }
   void drain() {
-    for (size_t i; (i = next_.fetch_add(1)) < count_;) (*fn_)(i);
+    int64_t nanos = 0;
+    for (size_t i; (i = next_.fetch_add(1)) < count_;) {
+      const auto start = Clock::now();
+      (*fn_)(i);
+      nanos += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
+    }
+    itemNanos_.fetch_add(nanos, std::memory_order_relaxed);
   }
   void serve() {
     uint64_t seen = 0;
@@ -128,6 +166,8 @@ class Workers {
     }
   }
 
+  const int workers_;
+  Context* const context_;  // the run's
   std::vector<std::thread> threads_;
   std::mutex mu_;
   std::condition_variable cv_, done_;
@@ -135,6 +175,7 @@ class Workers {
   size_t count_ = 0;
   std::atomic<size_t> next_{0};
   std::atomic<size_t> busy_{0};
+  std::atomic<int64_t> itemNanos_{0};  // the current loop's items' time, summed over threads
   std::atomic<uint64_t> generation_{0};
   std::atomic<bool> stop_{false};
 };
@@ -204,7 +245,11 @@ uint64_t replicaBookkeepingBytes(const Module& m, const Program& p) {
 }
 
 void runReplicas(const Module& m, const Program& p, DeviceState& state, const SourceManager* sources, bool trace,
-                 int threads, Communicator& comm, std::vector<ReplicaOutcome>& outcomes, uint64_t maxSteps) {
+                 int threads, Communicator& comm, std::vector<ReplicaOutcome>& outcomes, uint64_t maxSteps,
+                 ReplicaCosts* costs) {
+  ReplicaCosts thisRun;
+  if (!costs) costs = &thisRun;
+  if (costs->program != &p) *costs = ReplicaCosts{&p};
   const int64_t R = std::max<int64_t>(1, m.options.replication);
   const int64_t first = comm.firstLocal(R), count = comm.localCount(R);
   // This process's replicas' bookkeeping, charged for the run (the session has
@@ -271,7 +316,7 @@ void runReplicas(const Module& m, const Program& p, DeviceState& state, const So
   };
   try {
   for (;;) {
-    pool.parallelFor(runnable.size(), [&](size_t i) { step(runnable[i]); });
+    pool.parallelFor(runnable.size(), [&](size_t i) { step(runnable[i]); }, costs->stepSeconds);
     runnable.clear();
     if (comm.processes() > 1) {
       std::string where;
@@ -374,7 +419,9 @@ void runReplicas(const Module& m, const Program& p, DeviceState& state, const So
       const int64_t n = collectiveItems(job);
       for (int64_t i = 0; i < n; ++i) items.emplace_back(static_cast<uint32_t>(k), i);
     }
-    pool.parallelFor(items.size(), [&](size_t i) { runCollectiveItem(meetings[items[i].first].job, items[i].second); });
+    pool.parallelFor(
+        items.size(), [&](size_t i) { runCollectiveItem(meetings[items[i].first].job, items[i].second); },
+        costs->collectiveItemSeconds);
 
     for (const Meeting& meeting : meetings)
       for (int mbr : meeting.members)

@@ -41,14 +41,25 @@ int setBlasThreads(int threads);  // returns the count applied (after the cap)
 // of thousands of replicas these are gigabytes.
 uint64_t replicaBookkeepingBytes(const Module& m, const Program& p);
 
+// What the replica pool learned of a program's cost in its last run: seconds
+// per replica resumed (up to its next collective) and per work item of a
+// collective; < 0: not measured. A pool runs a superstep whose estimated work is
+// small on one thread (a hand-off to its helpers would cost more), so a session
+// keeps this between runs: a small program's runs then never wake a helper.
+struct ReplicaCosts {
+  const Program* program = nullptr;  // the program measured (another resets the estimates)
+  double stepSeconds = -1, collectiveItemSeconds = -1;
+};
+
 // Runs the main graph once for each replica of this process (comm's local
 // range) over `state`, on at most `threads` threads (>= 1). `outcomes` gets one
 // entry per replica of the module (other processes' entries filled in by comm).
 // `trace`: record --trace lines. Never throws for a runtime error: faults are
 // in the outcomes. `maxSteps`: each replica's step budget
-// (Interpreter::setStepBudget), the steps taken are in the outcomes.
+// (Interpreter::setStepBudget), the steps taken are in the outcomes. `costs`:
+// the estimates of the session's previous runs, updated (none: this run's only).
 void runReplicas(const Module& m, const Program& p, DeviceState& state, const SourceManager* sources, bool trace,
                  int threads, Communicator& comm, std::vector<ReplicaOutcome>& outcomes,
-                 uint64_t maxSteps = Interpreter::kUnlimitedSteps);
+                 uint64_t maxSteps = Interpreter::kUnlimitedSteps, ReplicaCosts* costs = nullptr);
 
 }  // namespace pir::vm

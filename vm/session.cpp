@@ -376,7 +376,7 @@ void Session::runReplicaSet(SourceLoc loc, std::vector<ReplicaOutcome>& outcomes
   if (resolvedThreads_ == 0) resolvedThreads_ = options_.threads > 0 ? options_.threads : defaultThreads(comm);
   const int threads = resolvedThreads_;
   runReplicas(*mp_, *program_, st_->dev, &diags_.sources(), options_.trace != nullptr, threads, comm, outcomes,
-              stepBudget());
+              stepBudget(), &replicaCosts_);
   uint64_t taken = 0;  // the budget is per replica: the busiest one spent this much
   for (const ReplicaOutcome& o : outcomes) taken = std::max(taken, o.stepsTaken);
   tookSteps(std::max<uint64_t>(taken, 1));  // a run is a step even with no instruction

@@ -36,6 +36,7 @@
 #include "vm/bytecode.h"
 #include "vm/communicator.h"
 #include "vm/interpreter.h"
+#include "vm/replica_pool.h"
 #include "vm/tensor.h"
 
 namespace pir::vm {
@@ -169,6 +170,7 @@ class Session {
   Counters counters_;
   uint64_t stateVersion_ = 0;
   void stateChanged() { ++stateVersion_; }
+  ReplicaCosts replicaCosts_;  // the replica pool's estimates of program_, kept between runs
   int resolvedThreads_ = 0;  // options_.threads, or the machine's when 0 (runReplicaSet); 0: not yet read
   uint64_t stepsLeft_;  // of options_.maxSteps; not part of the state (an undo does not give steps back)
   // The budget of the next run, and the steps it took.

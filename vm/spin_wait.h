@@ -6,7 +6,8 @@
 
 namespace pir::vm {
 
-// Spins until `ready()` holds or about 200 us have passed; returns whether it holds.
+// Spins until `ready()` holds or about `limit` (default 200 us) has passed; returns
+// whether it holds.
 // Waking a sleeping thread through the kernel (futex) costs tens of microseconds on a
 // virtual machine, more than a short split saves, so both sides of a hand-off spin
 // first and sleep only when no work follows soon, as OpenMP runtimes do
@@ -15,9 +16,10 @@ namespace pir::vm {
 // than cores) the spinner gives its time slice to the thread it is waiting for, or to
 // another process, instead of burning it: a yield with nothing else to run returns at
 // once, so an idle machine sees the same latency.
+inline constexpr std::chrono::microseconds kSpinLimit{200};
 template <class Ready>
-bool spinUntil(Ready ready) {
-  constexpr auto kPauseOnly = std::chrono::microseconds(20), kSpin = std::chrono::microseconds(200);
+bool spinUntil(Ready ready, std::chrono::microseconds limit = kSpinLimit) {
+  constexpr auto kPauseOnly = std::chrono::microseconds(20);
   const auto start = std::chrono::steady_clock::now();
   for (;;) {
     for (int i = 0; i < 64; ++i) {
@@ -27,7 +29,7 @@ bool spinUntil(Ready ready) {
 #endif
     }
     const auto waited = std::chrono::steady_clock::now() - start;
-    if (waited >= kSpin) return false;
+    if (waited >= limit) return false;
     if (waited >= kPauseOnly) std::this_thread::yield();
   }
 }

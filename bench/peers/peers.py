@@ -275,6 +275,7 @@ def main():
               "first %.5f / %.5f, last %.5f / %.5f)" % (m, len(pl), "equal" if ok else "DIFFER", max(diffs), RTOL,
                                                          pl[0], tl[0], pl[-1], tl[-1]), flush=True)
 
+    summary = {}  # (model, T) -> (pir median steps/s, pir / torch median wall ratio)
     for T in (int(v) for v in a.threads.split(",")):
         env_pir = dict(os.environ, OPENBLAS_NUM_THREADS=str(T))
         configs = list(range(1, T + 1))
@@ -300,10 +301,17 @@ def main():
             tc = [v[1] for v in rows[m][best]]
             rw = [p / t for p, t in zip(pw, tw)]
             rc = [p / t for p, t in zip(pc, tc)]
+            summary[(m, T)] = (statistics.median(pw), statistics.median(rw))
             print("threads=%d %-12s pir %8.1f steps/s  torch(best: set_num_threads(%d)) %8.1f steps/s  "
                   "pir/torch wall median %.2f (rounds %s)  CPU median %.2f" % (
                       T, m, statistics.median(pw), best, statistics.median(tw), statistics.median(rw),
                       " ".join("%.2f" % r for r in rw), statistics.median(rc)), flush=True)
+    threads = [int(v) for v in a.threads.split(",")]
+    for T in threads[1:]:
+        for m in models:  # the thread passes are not interleaved: read with the load averages printed
+            (p1, r1_), (pT, rT) = summary[(m, threads[0])], summary[(m, T)]
+            print("%-12s pir(%d) / pir(%d) %.2f   pir / torch at %d threads %.2f, at %d %.2f" % (
+                m, T, threads[0], pT / p1, T, rT, threads[0], r1_))
     print("load average at end:", open("/proc/loadavg").read().split()[0])
     if not a.keep:
         shutil.rmtree(root)

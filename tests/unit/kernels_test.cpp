@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -455,25 +458,89 @@ TEST(Kernels, MatMulTransposedOperands) {
 // The GEMM's column blocks depend on the shape only: the same bits on 1 and on 2
 // kernel threads (the thread budget must not change results).
 TEST(Kernels, GemmSameBitsOnAnyThreadCount) {
-  const int64_t m = 64, k = 784, n = 512;
-  std::vector<float> a(m * k), b(k * n), c1(m * n), c2(m * n);
-  for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(std::sin(0.01 * static_cast<double>(i)));
-  for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(std::cos(0.02 * static_cast<double>(i)));
-  const int before = simd::kernelThreads();
-  simd::setKernelThreads(1);
-  gemmF32(a.data(), b.data(), c1.data(), m, n, k);
-  simd::setKernelThreads(2);
-  gemmF32(a.data(), b.data(), c2.data(), m, n, k);
-  simd::setKernelThreads(before);
-  EXPECT_EQ(std::memcmp(c1.data(), c2.data(), c1.size() * sizeof(float)), 0);
-  double worst = 0;  // and it is the product
-  for (int64_t i = 0; i < m; i += 7)
-    for (int64_t j = 0; j < n; j += 11) {
-      double s = 0;
-      for (int64_t p = 0; p < k; ++p) s += static_cast<double>(a[i * k + p]) * b[p * n + j];
-      worst = std::max(worst, std::abs(s - c1[i * n + j]));
+  // Products split by columns (m < n) and by rows (m >= n), into blocks of uneven
+  // sizes, with either operand stored transposed; 1, 2 and 3 threads (3 threads
+  // claim the blocks in another order than 2).
+  struct Shape3 {
+    int64_t m, n, k;
+    bool transA, transB;
+  };
+  for (const Shape3& sh : {Shape3{64, 512, 784, false, false}, Shape3{784, 256, 64, true, false},
+                           Shape3{300, 130, 1024, false, true}, Shape3{130, 333, 200, true, true}}) {
+    const int64_t m = sh.m, n = sh.n, k = sh.k;
+    SCOPED_TRACE(testing::Message() << m << "x" << n << "x" << k << " transA " << sh.transA << " transB " << sh.transB);
+    std::vector<float> a(m * k), b(k * n), c1(m * n), c(m * n);
+    for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(std::sin(0.01 * static_cast<double>(i)));
+    for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(std::cos(0.02 * static_cast<double>(i)));
+    const int before = simd::kernelThreads();
+    simd::setKernelThreads(1);
+    gemmF32(a.data(), b.data(), c1.data(), m, n, k, sh.transA, sh.transB);
+    for (int threads : {2, 3}) {
+      simd::setKernelThreads(threads);
+      std::fill(c.begin(), c.end(), -1.0f);
+      gemmF32(a.data(), b.data(), c.data(), m, n, k, sh.transA, sh.transB);
+      EXPECT_EQ(std::memcmp(c1.data(), c.data(), c1.size() * sizeof(float)), 0) << threads << " threads";
     }
-  EXPECT_LT(worst, 1e-3);
+    simd::setKernelThreads(before);
+    double worst = 0;  // and it is the product
+    for (int64_t i = 0; i < m; i += 7)
+      for (int64_t j = 0; j < n; j += 11) {
+        double s = 0;
+        for (int64_t p = 0; p < k; ++p)
+          s += static_cast<double>(sh.transA ? a[p * m + i] : a[i * k + p]) * (sh.transB ? b[j * k + p] : b[p * n + j]);
+        worst = std::max(worst, std::abs(s - c1[i * n + j]));
+      }
+    EXPECT_LT(worst, 1e-3);
+  }
+}
+
+TEST(Kernels, BatchedMatMulSameBitsOnAnyThreadCount) {
+  // 32 small products (attention's shape), split over the threads by batch, and
+  // a batch of products large enough to split themselves in blocks.
+  for (const auto& [batch, m, k, n] : {std::array<int64_t, 4>{32, 64, 32, 64}, std::array<int64_t, 4>{3, 256, 128, 256}}) {
+    std::vector<double> av(static_cast<size_t>(batch * m * k)), bv(static_cast<size_t>(batch * k * n));
+    for (size_t i = 0; i < av.size(); ++i) av[i] = std::sin(0.01 * static_cast<double>(i));
+    for (size_t i = 0; i < bv.size(); ++i) bv[i] = std::cos(0.02 * static_cast<double>(i));
+    Buf a(DType::F32, {batch, m, k}, av), b(DType::F32, {batch, k, n}, bv);
+    const int before = simd::kernelThreads();
+    std::vector<Buf> results;
+    for (int threads : {1, 2, 3}) {
+      simd::setKernelThreads(threads);
+      results.push_back(run1(makeOp(OpCode::MatMul), {&a, &b}, {DType::F32, {batch, m, n}}));
+    }
+    simd::setKernelThreads(before);
+    EXPECT_EQ(results[0].bytes, results[1].bytes) << batch << " batches";
+    EXPECT_EQ(results[0].bytes, results[2].bytes) << batch << " batches";
+    // The last batch's first element is its product.
+    double s = 0;
+    for (int64_t p = 0; p < k; ++p) s += av[static_cast<size_t>((batch - 1) * m * k + p)] * bv[static_cast<size_t>((batch - 1) * k * n + p * n)];
+    float got;
+    std::memcpy(&got, results[0].bytes.data() + static_cast<size_t>((batch - 1) * m * n) * sizeof(float), sizeof(float));
+    EXPECT_NEAR(got, s, 1e-3);
+  }
+}
+
+TEST(Kernels, KernelThreadsRunEveryTaskOnce) {
+  // Tasks are claimed by whichever thread is free: each runs exactly once, in
+  // any number of splits in a row, whatever the task count (more tasks than
+  // threads, fewer, and more than the pool's jobs per split).
+  const int before = simd::kernelThreads();
+  for (int threads : {2, 3}) {
+    simd::setKernelThreads(threads);
+    for (int64_t count : {1, 2, 5, 64, 10000}) {
+      std::vector<std::atomic<int>> runs(static_cast<size_t>(count));
+      for (int split = 0; split < 20; ++split) simd::parallelTasks(count, [&](int64_t i) { ++runs[i]; });
+      int wrong = 0;
+      for (auto& r : runs) wrong += r.load() != 20;
+      EXPECT_EQ(wrong, 0) << threads << " threads, " << count << " tasks";
+    }
+    std::vector<int> covered(1 << 20, 0);
+    simd::parallelFor(static_cast<int64_t>(covered.size()), 1024, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) ++covered[i];
+    });
+    EXPECT_EQ(std::count(covered.begin(), covered.end(), 1), static_cast<int64_t>(covered.size()));
+  }
+  simd::setKernelThreads(before);
 }
 
 // ---- reductions ----------------------------------------------------------------
