@@ -344,17 +344,17 @@ int helpHandler(const CommandSpec&, const CommandLine&, Streams&);
 int importHandler(const CommandSpec&, const CommandLine&, Streams&);
 
 constexpr const OptionSpec* kReplOptions[] = {&kMaxMemory, &kMaxSteps, &kPreviewSteps, &kWerror, &kNoWarnings};
-constexpr const OptionSpec* kImportOptions[] = {&kModelOutput, &kInputShape};
-constexpr const OptionSpec* kCheckOptions[] = {&kWerror, &kNoWarnings};
+constexpr const OptionSpec* kImportOptions[] = {&kModelOutput, &kInputShape, &kMaxMemory};
+constexpr const OptionSpec* kCheckOptions[] = {&kMaxMemory, &kWerror, &kNoWarnings};
 constexpr const OptionSpec* kRunOptions[] = {&kPasses,     &kTrace,    &kNoFuse,    &kProfile,   &kJson,
                                              &kTimeline,   &kThreads,  &kVerifyEach, &kMaxMemory, &kMaxSteps,
                                              &kFeed,       &kSave,     &kWerror,    &kNoWarnings};
-constexpr const OptionSpec* kOptOptions[] = {&kPasses, &kPrintAfterEach, &kVerifyEach, &kOutput, &kWerror, &kNoWarnings};
-constexpr const OptionSpec* kDotOptions[] = {&kGraph, &kOutput};
+constexpr const OptionSpec* kOptOptions[] = {&kPasses, &kPrintAfterEach, &kVerifyEach, &kOutput, &kMaxMemory, &kWerror, &kNoWarnings};
+constexpr const OptionSpec* kDotOptions[] = {&kGraph, &kOutput, &kMaxMemory};
 constexpr const OptionSpec* kProfileOptions[] = {&kPasses, &kJson,      &kTimeline, &kMapping,
                                                  &kMaxMemory, &kMaxSteps, &kFeed,     &kSave,
                                                  &kWerror,    &kNoWarnings};
-constexpr const OptionSpec* kDisasmOptions[] = {&kPasses, &kNoFuse};
+constexpr const OptionSpec* kDisasmOptions[] = {&kPasses, &kNoFuse, &kMaxMemory};
 constexpr const OptionSpec* kHelpOptions[] = {&kMarkdown};
 
 constexpr CommandSpec kCommands[] = {

@@ -4,6 +4,10 @@
 # RUN: %python %S/Inputs/long_line.py data 300000 > %t.data.pir
 # RUN: not %pir run --max-memory=1M %t.data.pir 2>&1 | FileCheck %s --check-prefix=DATA
 # RUN: env PIR_MAX_MEMORY=1M not %pir check %t.data.pir 2>&1 | FileCheck %s --check-prefix=DATA
+# RUN: not %pir check --max-memory=1M %t.data.pir 2>&1 | FileCheck %s --check-prefix=DATA
+# RUN: not %pir opt --max-memory=1M %t.data.pir 2>&1 | FileCheck %s --check-prefix=DATA
+# RUN: not %pir disasm --max-memory=1M %t.data.pir 2>&1 | FileCheck %s --check-prefix=DATA
+# RUN: not %pir dot --max-memory=1M %t.data.pir 2>&1 | FileCheck %s --check-prefix=DATA
 # RUN: not %pir repl --max-memory=1M < %t.data.pir 2>&1 | FileCheck %s --check-prefix=REPL
 # DATA: data.pir:1:{{[0-9]+}}: error: out of host memory: {{[0-9]+}} bytes more would exceed the budget of 1048576 bytes (1 MiB)
 # REPL: <repl>:1:{{[0-9]+}}: error: out of host memory: {{[0-9]+}} bytes more would exceed the budget of 1048576 bytes (1 MiB)
