@@ -48,6 +48,16 @@ template <class S> struct TypedTable {
   void (*sumRows)(const S* x, int64_t rows, int64_t cols, S* y);
   // y[c] = max/min over rows (NaN propagates), rows >= 1.
   void (*maxRows)(const S* x, int64_t rows, int64_t cols, S* y);
+  // max_pool of 2x2 windows at stride 2 without padding over `planes` planes of
+  // inH x inW (each window inside the plane: 2*outH <= inH, 2*outW <= inW). A window's
+  // cells are taken in row-major order: a NaN cell replaces a non-NaN maximum, a
+  // greater value replaces it (kernels_conv.cpp's rule, the same bits).
+  void (*maxPool2x2)(const S* x, S* y, int64_t planes, int64_t inH, int64_t inW, int64_t outH, int64_t outW);
+  // Its gradient: every cell of dx is written. Each window's g goes to the first of its
+  // cells that holds the maximum (as 0 + g), nowhere when a cell is NaN; every other
+  // cell, and the cells no window covers, get +0.
+  void (*maxPool2x2Grad)(const S* x, const S* g, S* dx, int64_t planes, int64_t inH, int64_t inW, int64_t outH,
+                         int64_t outW);
 };
 
 struct Table {
