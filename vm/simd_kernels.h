@@ -22,7 +22,9 @@ enum UnaryKind : int {
   kExp, kLog, kTanh, kSigmoid, kSqrt, kRsqrt, kReciprocal, kAbs, kNeg, kSquare, kRelu, kSwish, kGelu,
   kUnaryCount
 };
-enum BinaryKind : int { kAdd, kSub, kMul, kDiv, kMax, kMin, kBinaryCount };
+// kGeluGrad: g * gelu'(x) for (x, g), the tanh form's derivative with the operations
+// (and roundings) of autodiff's former chain of ops, through the table's tanh.
+enum BinaryKind : int { kAdd, kSub, kMul, kDiv, kMax, kMin, kGeluGrad, kBinaryCount };
 enum CompareKind : int { kEq, kNe, kGt, kGe, kLt, kLe, kCompareCount };
 // Which operands are one repeated element (a scalar broadcast along the run).
 enum BinaryMode : int { kVecVec, kVecScalar, kScalarVec, kModeCount };
