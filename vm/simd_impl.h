@@ -527,6 +527,31 @@ template <class S> void sumRows(const S* x, int64_t rows, int64_t cols, S* y) {
   }
 }
 
+template <class S> S maxOf(const S* x, int64_t n) {
+  using V = typename VOf<S>::V;
+  constexpr int64_t W = kLanes<S>;
+  S best = x[0];
+  bool nan = x[0] != x[0];
+  int64_t i = 0;
+  if (n >= W) {
+    V acc = load<V>(x), unordered = acc != acc ? splat<V>(S(1)) : splat<V>(S(0));
+    for (i = W; i + W <= n; i += W) {
+      const V v = load<V>(x + i);
+      acc = v > acc ? v : acc;
+      unordered = v != v ? splat<V>(S(1)) : unordered;
+    }
+    for (int64_t j = 0; j < W; ++j) {
+      best = acc[j] > best ? acc[j] : best;
+      nan = nan || unordered[j] != S(0);
+    }
+  }
+  for (; i < n; ++i) {
+    best = x[i] > best ? x[i] : best;
+    nan = nan || x[i] != x[i];
+  }
+  return nan ? S(__builtin_nan("")) : best;
+}
+
 template <class S> void maxRows(const S* x, int64_t rows, int64_t cols, S* y) {
   for (int64_t c0 = 0; c0 < cols; c0 += kColBlock) {
     const int64_t nc = cols - c0 < kColBlock ? cols - c0 : kColBlock;
@@ -842,6 +867,7 @@ template <class S> TypedTable<S> makeTyped() {
   t.sum = sumContiguous<S>;
   t.sumRows = sumRows<S>;
   t.maxRows = maxRows<S>;
+  t.maxOf = maxOf<S>;
   t.maxPool2x2 = maxPool2x2<S>;
   t.maxPool2x2Grad = maxPool2x2Grad<S>;
 #if PIR_SIMD_BYTES == 64

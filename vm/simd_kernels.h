@@ -48,6 +48,9 @@ template <class S> struct TypedTable {
   // y[c] = x[0][c] + x[1][c] + ... + x[rows-1][c] in row order (row r at
   // x + r*cols), for a reduction over a leading/strided axis. rows >= 1.
   void (*sumRows)(const S* x, int64_t rows, int64_t cols, S* y);
+  // The maximum of x[0..n), n >= 1: a NaN if any element is NaN; among equal maxima
+  // (+0 and -0) any one (a caller that needs the sign of a zero maximum recomputes it).
+  S (*maxOf)(const S* x, int64_t n);
   // y[c] = max/min over rows (NaN propagates), rows >= 1.
   void (*maxRows)(const S* x, int64_t rows, int64_t cols, S* y);
   // max_pool of 2x2 windows at stride 2 without padding over `planes` planes of
