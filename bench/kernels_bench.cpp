@@ -57,6 +57,13 @@ std::vector<Case> cases() {
       {"sum_axis0_64x256", OpCode::Sum, {{"axis", Attr::integer(0)}}, {m}, {DType::F32, {256}}},
       {"sum_axis1_64x256", OpCode::Sum, {{"axis", Attr::integer(1)}}, {m}, {DType::F32, {64}}},
       {"scaled_add_784x256", OpCode::ScaledAddInplace, {{"b", Attr::real(-0.1)}}, {big, big}, big, true},
+      // The elementwise math of bench/math_peers.py (NumPy beside it): inputs in
+      // [-1, 1), log's in (0, 2].
+      {"tanh_1M", OpCode::Tanh, {}, {m1}, m1},
+      {"exp_1M", OpCode::Exp, {}, {m1}, m1},
+      {"log_1M", OpCode::Log, {}, {m1}, m1},
+      {"sigmoid_1M", OpCode::Sigmoid, {}, {m1}, m1},
+      {"gelu_1M", OpCode::Gelu, {}, {m1}, m1},
   };
 }
 
@@ -84,6 +91,18 @@ void reference(const std::string& name, std::vector<std::vector<float>>& in, std
     Eigen::Map<ArrF>(out.data(), 256) = Eigen::Map<const MatF>(in[0].data(), 64, 256).colwise().sum().transpose();
   } else if (name == "sum_axis1_64x256") {
     Eigen::Map<ArrF>(out.data(), 64) = Eigen::Map<const MatF>(in[0].data(), 64, 256).rowwise().sum();
+  } else if (name == "tanh_1M" || name == "exp_1M" || name == "log_1M" || name == "sigmoid_1M" ||
+             name == "gelu_1M") {
+    const float* x = in[0].data();
+    float* y = out.data();
+    for (int i = 0; i < 1048576; ++i) {  // libm, one element at a time
+      const float v = x[i];
+      if (name == "tanh_1M") y[i] = std::tanh(v);
+      else if (name == "exp_1M") y[i] = std::exp(v);
+      else if (name == "log_1M") y[i] = std::log(v);
+      else if (name == "sigmoid_1M") y[i] = 1.0f / (1.0f + std::exp(-v));
+      else y[i] = 0.5f * v * (1.0f + std::tanh(0.7978845608f * (v + 0.044715f * v * v * v)));
+    }
   } else if (name == "scaled_add_784x256") {
     Eigen::Map<ArrF> x(in[0].data(), 200704);
     x = x + (-0.1f) * Eigen::Map<const ArrF>(in[1].data(), 200704);
@@ -100,6 +119,8 @@ struct Buffers {
     mask.resize(16384);
     for (size_t i = 0; i < mask.size(); ++i) mask[i] = in[0][i % in[0].size()] > 0;
     if (c.name == "add_scalar_1M") in[1][0] = 1.0f;
+    if (c.name == "log_1M")
+      for (float& v : in[0]) v = v + 1.0001f;  // (0, 2]
     if (c.name == "where_64x256") in[2][0] = 0.0f;
     out.resize(static_cast<size_t>(c.out.numElements()));
   }

@@ -137,6 +137,7 @@ const std::map<std::string_view, const char*>& opNotes() {
   static const std::map<std::string_view, const char*> notes = {
       {"gelu", "the tanh approximation"},
       {"gelu_erf", "the exact (erf) form"},
+      {"gelu_grad", "`g * gelu'(x)` (gelu's tanh form): the gradient of gelu for `x` given its output gradient `g`"},
       {"erf", "the error function (ONNX Erf)"},
       {"cast", "float to int truncates toward zero; out of range saturates; grad only between float dtypes"},
       {"detach", "blocks gradients"},

@@ -239,19 +239,9 @@ RULE(Relu) {
   unaryGive(c, mulBy(c, c.grad(0), maskOf(c, c.emitLit(OpCode::Greater, x, 0), x->type.dtype)));
 }
 RULE(Gelu) {
-  // y = x/2 (1 + tanh(u)), u = k (x + 0.044715 x^3), k = sqrt(2/pi):
-  // dy/dx = (1 + t)/2 + x/2 (1 - t^2) k (1 + 3*0.044715 x^2)
-  const double k = std::sqrt(2.0 / M_PI), a = 0.044715;
-  Value* x = c.inValue(0);
-  Value* x2 = c.emit(OpCode::Mul, {x, x});
-  Value* inner = c.emitLit(OpCode::Add, c.emitLit(OpCode::Mul, x2, a), 1);  // 1 + a x^2
-  Value* u = c.emitLit(OpCode::Mul, c.emit(OpCode::Mul, {x, inner}), k);
-  Value* t = c.emit(OpCode::Tanh, {u});
-  Value* left = c.emitLit(OpCode::Mul, c.emitLit(OpCode::Add, t, 1), 0.5);
-  Value* sech2 = c.emit(OpCode::Sub, {literal(1), val(c.emit(OpCode::Mul, {t, t}))});
-  Value* du = c.emitLit(OpCode::Mul, c.emitLit(OpCode::Add, c.emitLit(OpCode::Mul, x2, 3 * a), 1), k);
-  Value* right = c.emit(OpCode::Mul, {c.emitLit(OpCode::Mul, x, 0.5), c.emit(OpCode::Mul, {sech2, du})});
-  unaryGive(c, mulBy(c, c.grad(0), c.emit(OpCode::Add, {left, right})));
+  // One gelu_grad: g * dy/dx, y = x/2 (1 + tanh(u)), u = k (x + 0.044715 x^3), k = sqrt(2/pi)
+  // (the formula and its order of operations are the kernel's, vm/simd_impl.h vgeluGrad).
+  unaryGive(c, c.emit(OpCode::GeluGrad, {c.inValue(0), c.grad(0)}));
 }
 RULE(GeluErf) {
   // y = x Phi(x): dy/dx = Phi(x) + x phi(x). Phi(x) = y / x, and 1/2 at x = 0

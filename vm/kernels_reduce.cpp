@@ -247,8 +247,11 @@ template <class T, bool Log> void softmaxRows(const T* x, T* y, int64_t rows, in
   const ScratchCharge charge(Log ? static_cast<uint64_t>(cols) : 0, sizeof(T));  // one row of exp
   std::vector<T> scratch(Log ? static_cast<size_t>(cols) : 0);
   for (int64_t r = 0; r < rows; ++r, x += cols, y += cols) {
-    T mx = x[0];
-    for (int64_t i = 1; i < cols; ++i) mx = nanMax(mx, x[i]);
+    T mx = fns.maxOf(x, cols);
+    if (mx == T(0)) {  // a zero maximum takes the general path's sign: its serial order's
+      mx = x[0];
+      for (int64_t i = 1; i < cols; ++i) mx = nanMax(mx, x[i]);
+    }
     if (!std::isfinite(mx)) {
       // x - max has a NaN (+inf, a NaN, or -inf everywhere): the whole row is NaN
       // (PyTorch), as on the general path below.

@@ -398,8 +398,48 @@ template <class S, int K> inline S binOp(S a, S b) {
   else return (a != a || a < b) ? a : b;
 }
 
+// g * gelu'(x), gelu'(x) = (1 + t)/2 + x/2 (1 - t^2) k (1 + 3a x^2), t = tanh(k x (1 + a x^2)),
+// k = sqrt(2/pi), a = 0.044715: one IEEE operation per step in the order of the ops the
+// gradient rule emitted before it had this kernel (so the same bits), no contraction.
+template <class S> inline typename VOf<S>::V vgeluGrad(typename VOf<S>::V x, typename VOf<S>::V g) {
+  const S a = static_cast<S>(0.044715), a3 = static_cast<S>(3 * 0.044715);
+  const S k = static_cast<S>(0.7978845608028654);  // sqrt(2/pi)
+  const auto x2 = x * x;
+  const auto inner = x2 * a + S(1);
+  const auto t = vtanh<S>((x * inner) * k);
+  const auto left = (t + S(1)) * S(0.5);
+  const auto sech2 = S(1) - t * t;
+  const auto du = (x2 * a3 + S(1)) * k;
+  const auto right = (x * S(0.5)) * (sech2 * du);
+  return g * (left + right);
+}
+
+// A binary vector function over (a, b) in mode M; the tail padded (with zeros) and
+// computed by the same function, as mapUnary.
+template <class S, int M, class F> inline void mapBinary(const S* a, const S* b, S* y, int64_t n, F f) {
+  using V = typename VOf<S>::V;
+  constexpr int64_t W = kLanes<S>;
+  const V as = splat<V>(a[0]), bs = splat<V>(b[0]);
+  auto at = [&](int64_t i) { return M == kScalarVec ? as : load<V>(a + i); };
+  auto bt = [&](int64_t i) { return M == kVecScalar ? bs : load<V>(b + i); };
+  int64_t i = 0;
+  for (; i + W <= n; i += W) store(y + i, f(at(i), bt(i)));
+  if (i < n) {
+    S abuf[W] = {}, bbuf[W] = {};
+    const size_t bytes = static_cast<size_t>(n - i) * sizeof(S);
+    if (M != kScalarVec) std::memcpy(abuf, a + i, bytes);
+    if (M != kVecScalar) std::memcpy(bbuf, b + i, bytes);
+    const V r = f(M == kScalarVec ? as : load<V>(abuf), M == kVecScalar ? bs : load<V>(bbuf));
+    store(abuf, r);
+    std::memcpy(y + i, abuf, bytes);
+  }
+}
+
 template <class S, int K, int M> void binaryLoop(const S* a, const S* b, S* y, int64_t n) {
-  if constexpr (M == kVecVec) {
+  using V = typename VOf<S>::V;
+  if constexpr (K == kGeluGrad) {
+    mapBinary<S, M>(a, b, y, n, [](V x, V g) { return vgeluGrad<S>(x, g); });
+  } else if constexpr (M == kVecVec) {
     for (int64_t i = 0; i < n; ++i) y[i] = binOp<S, K>(a[i], b[i]);
   } else if constexpr (M == kVecScalar) {
     const S s = b[0];
@@ -487,6 +527,31 @@ template <class S> void sumRows(const S* x, int64_t rows, int64_t cols, S* y) {
   }
 }
 
+template <class S> S maxOf(const S* x, int64_t n) {
+  using V = typename VOf<S>::V;
+  constexpr int64_t W = kLanes<S>;
+  S best = x[0];
+  bool nan = x[0] != x[0];
+  int64_t i = 0;
+  if (n >= W) {
+    V acc = load<V>(x), unordered = acc != acc ? splat<V>(S(1)) : splat<V>(S(0));
+    for (i = W; i + W <= n; i += W) {
+      const V v = load<V>(x + i);
+      acc = v > acc ? v : acc;
+      unordered = v != v ? splat<V>(S(1)) : unordered;
+    }
+    for (int64_t j = 0; j < W; ++j) {
+      best = acc[j] > best ? acc[j] : best;
+      nan = nan || unordered[j] != S(0);
+    }
+  }
+  for (; i < n; ++i) {
+    best = x[i] > best ? x[i] : best;
+    nan = nan || x[i] != x[i];
+  }
+  return nan ? S(__builtin_nan("")) : best;
+}
+
 template <class S> void maxRows(const S* x, int64_t rows, int64_t cols, S* y) {
   for (int64_t c0 = 0; c0 < cols; c0 += kColBlock) {
     const int64_t nc = cols - c0 < kColBlock ? cols - c0 : kColBlock;
@@ -498,6 +563,150 @@ template <class S> void maxRows(const S* x, int64_t rows, int64_t cols, S* y) {
     }
   }
 }
+
+// max_pool's step: a NaN cell replaces a non-NaN maximum, a greater value replaces it.
+template <class S> inline S poolMax(S acc, S v) { return acc == acc && (v != v || v > acc) ? v : acc; }
+
+template <class S>
+void maxPool2x2(const S* x, S* y, int64_t planes, int64_t inH, int64_t inW, int64_t outH, int64_t outW) {
+  for (int64_t p = 0; p < planes; ++p)
+    for (int64_t oh = 0; oh < outH; ++oh) {
+      const S* __restrict r0 = x + (p * inH + 2 * oh) * inW;
+      const S* __restrict r1 = r0 + inW;
+      S* __restrict out = y + (p * outH + oh) * outW;
+      for (int64_t o = 0; o < outW; ++o)
+        out[o] = poolMax(poolMax(poolMax(r0[2 * o], r0[2 * o + 1]), r1[2 * o]), r1[2 * o + 1]);
+    }
+}
+
+template <class S>
+void maxPool2x2Grad(const S* x, const S* g, S* dx, int64_t planes, int64_t inH, int64_t inW, int64_t outH,
+                    int64_t outW) {
+  for (int64_t p = 0; p < planes; ++p) {
+    S* plane = dx + p * inH * inW;
+    for (int64_t oh = 0; oh < outH; ++oh) {
+      const S* __restrict a0 = x + (p * inH + 2 * oh) * inW;
+      const S* __restrict a1 = a0 + inW;
+      const S* __restrict go = g + (p * outH + oh) * outW;
+      S* __restrict d0 = plane + 2 * oh * inW;
+      S* __restrict d1 = d0 + inW;
+      for (int64_t o = 0; o < outW; ++o) {
+        const S c0 = a0[2 * o], c1 = a0[2 * o + 1], c2 = a1[2 * o], c3 = a1[2 * o + 1];
+        // The maximum so far starts at -inf with the first cell chosen; a strictly
+        // greater cell takes it.
+        S best = S(-__builtin_inf());
+        int32_t at = 0;
+        at = c0 > best ? 0 : at;
+        best = c0 > best ? c0 : best;
+        at = c1 > best ? 1 : at;
+        best = c1 > best ? c1 : best;
+        at = c2 > best ? 2 : at;
+        best = c2 > best ? c2 : best;
+        at = c3 > best ? 3 : at;
+        const bool nan = (c0 != c0) | (c1 != c1) | (c2 != c2) | (c3 != c3);
+        const S v = S(0) + go[o];
+        d0[2 * o] = !nan && at == 0 ? v : S(0);
+        d0[2 * o + 1] = !nan && at == 1 ? v : S(0);
+        d1[2 * o] = !nan && at == 2 ? v : S(0);
+        d1[2 * o + 1] = !nan && at == 3 ? v : S(0);
+      }
+      for (int64_t c = 2 * outW; c < inW; ++c) d0[c] = d1[c] = S(0);
+    }
+    for (int64_t r = 2 * outH; r < inH; ++r)
+      for (int64_t c = 0; c < inW; ++c) plane[r * inW + c] = S(0);
+  }
+}
+
+#if PIR_SIMD_BYTES == 64
+// f32 on AVX-512: 16 outputs at a time, the row's tail under a lane mask (rows of 7 or
+// 14 outputs are common); the even and odd cells of 32 inputs split by permutes.
+struct PoolLanes {
+  __mmask16 out;  // the outputs of this step
+  __mmask16 lo, hi;  // their 2 * n inputs, in two vectors
+  static PoolLanes of(int64_t n) {  // 1 <= n <= 16
+    const uint32_t in = n >= 16 ? 0xFFFFFFFFu : (1u << (2 * n)) - 1u;
+    return {static_cast<__mmask16>(n >= 16 ? 0xFFFF : (1u << n) - 1u), static_cast<__mmask16>(in),
+            static_cast<__mmask16>(in >> 16)};
+  }
+};
+// The even (left) and odd (right) cells of the 2 * n inputs at p.
+inline void loadPairs(const float* p, const PoolLanes& m, __m512& left, __m512& right) {
+  // Constants in the function, not at namespace scope: no AVX-512 code runs at start-up.
+  const __m512i kEvenLanes = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  const __m512i kOddLanes = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+  const __m512 a = _mm512_maskz_loadu_ps(m.lo, p), b = _mm512_maskz_loadu_ps(m.hi, p + 16);
+  left = _mm512_permutex2var_ps(a, kEvenLanes, b);
+  right = _mm512_permutex2var_ps(a, kOddLanes, b);
+}
+// poolMax per lane.
+inline __m512 poolMaxV(__m512 acc, __m512 v) {
+  const __mmask16 take = _mm512_cmp_ps_mask(acc, acc, _CMP_ORD_Q) &
+                         (_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q) | _mm512_cmp_ps_mask(v, acc, _CMP_GT_OQ));
+  return _mm512_mask_blend_ps(take, acc, v);
+}
+// Stores left/right interleaved as the 2 * n cells at p.
+inline void storePairs(float* p, const PoolLanes& m, __m512 left, __m512 right) {
+  const __m512i kInterleaveLo = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+  const __m512i kInterleaveHi = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+  _mm512_mask_storeu_ps(p, m.lo, _mm512_permutex2var_ps(left, kInterleaveLo, right));
+  _mm512_mask_storeu_ps(p + 16, m.hi, _mm512_permutex2var_ps(left, kInterleaveHi, right));
+}
+
+void maxPool2x2F32(const float* x, float* y, int64_t planes, int64_t inH, int64_t inW, int64_t outH, int64_t outW) {
+  for (int64_t p = 0; p < planes; ++p)
+    for (int64_t oh = 0; oh < outH; ++oh) {
+      const float* r0 = x + (p * inH + 2 * oh) * inW;
+      const float* r1 = r0 + inW;
+      float* out = y + (p * outH + oh) * outW;
+      for (int64_t o = 0; o < outW; o += 16) {
+        const PoolLanes m = PoolLanes::of(outW - o);
+        __m512 c0, c1, c2, c3;
+        loadPairs(r0 + 2 * o, m, c0, c1);
+        loadPairs(r1 + 2 * o, m, c2, c3);
+        _mm512_mask_storeu_ps(out + o, m.out, poolMaxV(poolMaxV(poolMaxV(c0, c1), c2), c3));
+      }
+    }
+}
+
+void maxPool2x2GradF32(const float* x, const float* g, float* dx, int64_t planes, int64_t inH, int64_t inW,
+                       int64_t outH, int64_t outW) {
+  const __m512 zero = _mm512_setzero_ps();
+  for (int64_t p = 0; p < planes; ++p) {
+    float* plane = dx + p * inH * inW;
+    for (int64_t oh = 0; oh < outH; ++oh) {
+      const float* a0 = x + (p * inH + 2 * oh) * inW;
+      const float* a1 = a0 + inW;
+      const float* go = g + (p * outH + oh) * outW;
+      float* d0 = plane + 2 * oh * inW;
+      float* d1 = d0 + inW;
+      for (int64_t o = 0; o < outW; o += 16) {
+        const PoolLanes m = PoolLanes::of(outW - o);
+        __m512 c0, c1, c2, c3;
+        loadPairs(a0 + 2 * o, m, c0, c1);
+        loadPairs(a1 + 2 * o, m, c2, c3);
+        // As the scalar loop: the first cell holds -inf's place, a strictly greater
+        // cell takes the maximum; the last cell that took it gets g.
+        const __m512 minusInf = _mm512_set1_ps(-__builtin_inff());
+        __m512 best = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(c0, minusInf, _CMP_GT_OQ), minusInf, c0);
+        const __mmask16 k1 = _mm512_cmp_ps_mask(c1, best, _CMP_GT_OQ);
+        best = _mm512_mask_blend_ps(k1, best, c1);
+        const __mmask16 k2 = _mm512_cmp_ps_mask(c2, best, _CMP_GT_OQ);
+        best = _mm512_mask_blend_ps(k2, best, c2);
+        const __mmask16 k3 = _mm512_cmp_ps_mask(c3, best, _CMP_GT_OQ);
+        const __mmask16 nan = _mm512_cmp_ps_mask(c0, c0, _CMP_UNORD_Q) | _mm512_cmp_ps_mask(c1, c1, _CMP_UNORD_Q) |
+                              _mm512_cmp_ps_mask(c2, c2, _CMP_UNORD_Q) | _mm512_cmp_ps_mask(c3, c3, _CMP_UNORD_Q);
+        const __mmask16 at3 = k3, at2 = k2 & ~k3, at1 = k1 & ~k2 & ~k3, at0 = ~(k1 | k2 | k3);
+        const __m512 v = _mm512_add_ps(zero, _mm512_maskz_loadu_ps(m.out, go + o));
+        storePairs(d0 + 2 * o, m, _mm512_maskz_mov_ps(at0 & ~nan, v), _mm512_maskz_mov_ps(at1 & ~nan, v));
+        storePairs(d1 + 2 * o, m, _mm512_maskz_mov_ps(at2 & ~nan, v), _mm512_maskz_mov_ps(at3 & ~nan, v));
+      }
+      for (int64_t c = 2 * outW; c < inW; ++c) d0[c] = d1[c] = 0.0f;
+    }
+    for (int64_t r = 2 * outH; r < inH; ++r)
+      for (int64_t c = 0; c < inW; ++c) plane[r * inW + c] = 0.0f;
+  }
+}
+#endif
 
 template <class E> void whereLoop(const bool* c, const void* xv, const void* zv, void* yv, int64_t n, int rep) {
   const E* x = static_cast<const E*>(xv);
@@ -646,6 +855,7 @@ template <class S> TypedTable<S> makeTyped() {
   t.binary[K][kVecScalar] = binaryLoop<S, K, kVecScalar>; \
   t.binary[K][kScalarVec] = binaryLoop<S, K, kScalarVec>;
   PIR_SIMD_BIN(kAdd) PIR_SIMD_BIN(kSub) PIR_SIMD_BIN(kMul) PIR_SIMD_BIN(kDiv) PIR_SIMD_BIN(kMax) PIR_SIMD_BIN(kMin)
+  PIR_SIMD_BIN(kGeluGrad)
 #undef PIR_SIMD_BIN
   t.scaledAdd = scaledAdd<S>;
 #define PIR_SIMD_CMP(K)                                   \
@@ -657,6 +867,15 @@ template <class S> TypedTable<S> makeTyped() {
   t.sum = sumContiguous<S>;
   t.sumRows = sumRows<S>;
   t.maxRows = maxRows<S>;
+  t.maxOf = maxOf<S>;
+  t.maxPool2x2 = maxPool2x2<S>;
+  t.maxPool2x2Grad = maxPool2x2Grad<S>;
+#if PIR_SIMD_BYTES == 64
+  if constexpr (std::is_same_v<S, float>) {
+    t.maxPool2x2 = maxPool2x2F32;
+    t.maxPool2x2Grad = maxPool2x2GradF32;
+  }
+#endif
   return t;
 }
 

@@ -22,7 +22,9 @@ enum UnaryKind : int {
   kExp, kLog, kTanh, kSigmoid, kSqrt, kRsqrt, kReciprocal, kAbs, kNeg, kSquare, kRelu, kSwish, kGelu,
   kUnaryCount
 };
-enum BinaryKind : int { kAdd, kSub, kMul, kDiv, kMax, kMin, kBinaryCount };
+// kGeluGrad: g * gelu'(x) for (x, g), the tanh form's derivative with the operations
+// (and roundings) of autodiff's former chain of ops, through the table's tanh.
+enum BinaryKind : int { kAdd, kSub, kMul, kDiv, kMax, kMin, kGeluGrad, kBinaryCount };
 enum CompareKind : int { kEq, kNe, kGt, kGe, kLt, kLe, kCompareCount };
 // Which operands are one repeated element (a scalar broadcast along the run).
 enum BinaryMode : int { kVecVec, kVecScalar, kScalarVec, kModeCount };
@@ -46,8 +48,21 @@ template <class S> struct TypedTable {
   // y[c] = x[0][c] + x[1][c] + ... + x[rows-1][c] in row order (row r at
   // x + r*cols), for a reduction over a leading/strided axis. rows >= 1.
   void (*sumRows)(const S* x, int64_t rows, int64_t cols, S* y);
+  // The maximum of x[0..n), n >= 1: a NaN if any element is NaN; among equal maxima
+  // (+0 and -0) any one (a caller that needs the sign of a zero maximum recomputes it).
+  S (*maxOf)(const S* x, int64_t n);
   // y[c] = max/min over rows (NaN propagates), rows >= 1.
   void (*maxRows)(const S* x, int64_t rows, int64_t cols, S* y);
+  // max_pool of 2x2 windows at stride 2 without padding over `planes` planes of
+  // inH x inW (each window inside the plane: 2*outH <= inH, 2*outW <= inW). A window's
+  // cells are taken in row-major order: a NaN cell replaces a non-NaN maximum, a
+  // greater value replaces it (kernels_conv.cpp's rule, the same bits).
+  void (*maxPool2x2)(const S* x, S* y, int64_t planes, int64_t inH, int64_t inW, int64_t outH, int64_t outW);
+  // Its gradient: every cell of dx is written. Each window's g goes to the first of its
+  // cells that holds the maximum (as 0 + g), nowhere when a cell is NaN; every other
+  // cell, and the cells no window covers, get +0.
+  void (*maxPool2x2Grad)(const S* x, const S* g, S* dx, int64_t planes, int64_t inH, int64_t inW, int64_t outH,
+                         int64_t outW);
 };
 
 struct Table {

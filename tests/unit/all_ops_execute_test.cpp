@@ -76,6 +76,7 @@ const std::map<std::string_view, Statement> kStatements = {
     {"relu", {"%r = relu %a"}},
     {"gelu", {"%r = gelu %a"}},
     {"gelu_erf", {"%r = gelu_erf %a"}},
+    {"gelu_grad", {"%r = gelu_grad %a, %a"}},
     {"erf", {"%r = erf %a"}},
     {"swish", {"%r = swish %a"}},
     {"softplus", {"%r = softplus %a"}},

@@ -1,0 +1,37 @@
+# gelu_grad %x, %g is g * gelu'(x) (the tanh form) in one pass, with the operations and
+# roundings of the chain of ops autodiff emitted for gelu before: the same bits as that
+# chain, in f32 and f64, over a length that ends in a partial vector.
+# RUN: sed 's/DT/f32/' %s > %t.f32.pir && %pir run %t.f32.pir | FileCheck %s
+# RUN: sed 's/DT/f64/' %s > %t.f64.pir && %pir run %t.f64.pir | FileCheck %s
+# RUN: sed 's/DT/f32/' %s > %t.nofuse.pir && %pir run --no-fuse %t.nofuse.pir | FileCheck %s
+main {
+  const %seed : u32[2] = [3, 4]
+  %s0, %s1 = split_random_seed %seed
+  %x = random_uniform %s0 {shape = [1003], low = -12, high = 12, dtype = DT}
+  %g = random_uniform %s1 {shape = [1003], low = -2, high = 2, dtype = DT}
+  %x2 = mul %x, %x
+  %i0 = mul %x2, 0.044715
+  %inner = add %i0, 1
+  %u0 = mul %x, %inner
+  %u = mul %u0, 0.7978845608028654
+  %t = tanh %u
+  %l0 = add %t, 1
+  %left = mul %l0, 0.5
+  %tt = mul %t, %t
+  %sech2 = sub 1, %tt
+  %d0 = mul %x2, 0.134145
+  %d1 = add %d0, 1
+  %du = mul %d1, 0.7978845608028654
+  %xh = mul %x, 0.5
+  %sd = mul %sech2, %du
+  %right = mul %xh, %sd
+  %d = add %left, %right
+  %old = mul %g, %d
+  %new = gelu_grad %x, %g
+  %ne = not_equal %old, %new
+  %ci = cast %ne {dtype = i32}
+  %differ = sum %ci
+}
+run
+print %differ
+# CHECK: %differ: i32[] = 0
