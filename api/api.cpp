@@ -802,6 +802,7 @@ Result<Session> Session::create(Context& context, Module& module, const SessionO
   options.threads = context.options().threads;
   options.maxSteps = context.options().maxSteps;
   options.fuseElementwise = context.options().fuseElementwise;
+  options.lowering = &lowerForCompile;
   options.trace = sessionOptions.trace;
   if (sessionOptions.stopAtFirstError) {
     // The script stops at its first error, so a failed run needs no backup; and

@@ -88,6 +88,7 @@ vm::SessionOptions sessionOptionsOf(const ContextOptions& c) {
   options.threads = c.threads;
   options.maxSteps = c.maxSteps;
   options.fuseElementwise = c.fuseElementwise;
+  options.lowering = &lowerForCompile;
   return options;
 }
 

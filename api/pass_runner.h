@@ -4,6 +4,7 @@
 // transform the front end runs at a directive.
 #pragma once
 #include <iosfwd>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -29,6 +30,13 @@ void registerDriverPasses();
 // in availablePasses().
 bool runPasses(Module& module, const std::vector<std::string>& passes, DiagnosticEngine& diags, bool verifyEach,
                std::ostream* afterEach, const std::set<std::string>* mainNamesRead = nullptr);
+
+// The lowering every session of the API compiles through
+// (vm::SessionOptions::lowering; decisions.md "Transpose folding is a pass"):
+// `module` copied and rewritten by the default lowering pipeline
+// (fold-transposes), or null when the pipeline would not change it (no copy).
+// The user's module, and so `print`, `:undo` and autodiff, never see it.
+std::shared_ptr<const Module> lowerForCompile(const Module& module, DiagnosticEngine& diags);
 
 // passes/autodiff.h's transform, for BuildOptions::autodiff.
 AutodiffTransform autodiffTransform();

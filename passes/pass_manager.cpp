@@ -20,6 +20,8 @@ constexpr std::array kPasses{
     PassInfo{"decompose-sum", "schedules a sum of more than two contributions as a chain of adds (PopXL decompose_sum)",
              &runDecomposeSum},
     PassInfo{"fold-constants", "evaluates ops whose operands are all constants", &runFoldConstants},
+    PassInfo{"fold-transposes", "reads a transpose of the last two axes that feeds a matmul through the matmul's transpose flag",
+             &runFoldTransposes},
     PassInfo{"inline", "replaces calls by the callee's body (by-value semantics kept)", &runInline},
 };
 

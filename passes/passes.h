@@ -16,6 +16,12 @@ bool runInline(Module& m, PassContext& ctx);
 bool runFoldConstants(Module& m, PassContext& ctx);
 // Schedules sums of more than two contributions as chains of adds (decompose_sum.cpp).
 bool runDecomposeSum(Module& m, PassContext& ctx);
+// Reads a transpose of the last two axes feeding a matmul through the matmul's
+// transpose flag (fold_transposes.cpp).
+bool runFoldTransposes(Module& m, PassContext& ctx);
+// Whether fold-transposes would change `m` (a matmul operand it folds), in one
+// walk and without copying: a caller that runs it on a copy skips the copy.
+bool hasTransposesToFold(const Module& m);
 
 // ---- helpers shared by the passes (pass_util.cpp) ----------------------------
 
