@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "api/pass_runner.h"
+#include "api/public_types.h"
 #include "api/preview.h"
 #include "api/session_driver.h"
 #include "device/device_model.h"
@@ -94,7 +95,7 @@ vm::SessionOptions sessionOptionsOf(const ContextOptions& c) {
 
 }  // namespace
 
-std::string Type::str() const { return TensorType{dtype, Shape(shape.begin(), shape.end())}.str(); }
+std::string Type::str() const { return TensorType{toIr(dtype), Shape(shape.begin(), shape.end())}.str(); }
 
 // ---- InputScanner ---------------------------------------------------------------------
 
@@ -347,7 +348,7 @@ void Interactive::setWarnings(Warnings warnings) { impl_->diags.setWarningPolicy
 std::optional<Type> Interactive::valueType(const std::string& name) const {
   const Value* v = impl_->module.main->lookup(name);
   if (!v) return std::nullopt;
-  return Type{v->type.dtype, v->type.shape};
+  return Type{fromIr(v->type.dtype), v->type.shape};
 }
 
 std::optional<ResourceInfo> Interactive::resource(const std::string& name) const {
@@ -358,7 +359,7 @@ std::optional<ResourceInfo> Interactive::resource(const std::string& name) const
   info.kind = r->kind == Resource::Kind::H2D   ? ResourceInfo::Kind::HostToDevice
               : r->kind == Resource::Kind::D2H ? ResourceInfo::Kind::DeviceToHost
                                                : ResourceInfo::Kind::RemoteBuffer;
-  info.type = Type{r->type.dtype, r->type.shape};
+  info.type = Type{fromIr(r->type.dtype), r->type.shape};
   info.entries = r->entries;
   return info;
 }
