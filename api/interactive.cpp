@@ -289,7 +289,7 @@ struct Interactive::Impl : BuildListener {
     Module::Checkpoint checkpoint = module.checkpoint();
     auto snapshot = session.snapshot();
     // Any later input may print any main value: passes keep them all.
-    guarded([&] { ok = pir::runPasses(module, passes, diags, true, nullptr); });
+    guarded([&] { ok = pir::runPasses(module, passes, diags, true, nullptr).succeeded(); });
     if (!ok) {
       module.rollback(checkpoint);
       session.restore(snapshot);

@@ -15,7 +15,7 @@ namespace pir {
 
 namespace {
 
-bool runMergeExchange(Module& m, passes::PassContext& ctx) { return device::mergeExchange(m, ctx.diags); }
+LogicalResult runMergeExchange(Module& m, passes::PassContext& ctx) { return device::mergeExchange(m, ctx.diags); }
 
 // The default context (the `pir` tool's) has them from the start.
 const bool kDriverPassesRegistered = (registerDriverPasses(), true);
@@ -40,8 +40,8 @@ std::vector<std::string> availablePasses() {
   return names;
 }
 
-bool runPasses(Module& module, const std::vector<std::string>& names, DiagnosticEngine& diags, bool verifyEach,
-               std::ostream* afterEach, const std::set<std::string>* mainNamesRead) {
+LogicalResult runPasses(Module& module, const std::vector<std::string>& names, DiagnosticEngine& diags,
+                        bool verifyEach, std::ostream* afterEach, const std::set<std::string>* mainNamesRead) {
   registerDriverPasses();
   passes::Pipeline pipeline;
   for (const std::string& name : names) {
@@ -65,7 +65,7 @@ std::shared_ptr<const Module> lowerForCompile(const Module& module, DiagnosticEn
   passes::Pipeline pipeline;
   for (std::string_view name : kLowering) pipeline.push_back(passes::findPass(name));
   // The pass reports nothing of its own: a failure here is a bug of the pass.
-  if (!passes::runPipeline(*lowered, pipeline, diags)) internalError("the compile lowering failed");
+  if (passes::runPipeline(*lowered, pipeline, diags).failed()) internalError("the compile lowering failed");
   return lowered;
 }
 

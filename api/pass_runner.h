@@ -12,6 +12,7 @@
 #include "frontend/builder.h"
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
+#include "ir/result.h"
 
 namespace pir {
 
@@ -26,10 +27,10 @@ void registerDriverPasses();
 // its own printing and passes nullptr). `mainNamesRead`: the main values the
 // script's commands read (mainValuesReadBy, api/session_driver.h), which passes
 // keep (PassContext::mainNamesRead); null when not known (every main value is
-// kept). Returns false after a reported error; std::logic_error for a name not
-// in availablePasses().
-bool runPasses(Module& module, const std::vector<std::string>& passes, DiagnosticEngine& diags, bool verifyEach,
-               std::ostream* afterEach, const std::set<std::string>* mainNamesRead = nullptr);
+// kept). failure() after a reported error (ir/result.h); a name not in
+// availablePasses() is an internal error.
+LogicalResult runPasses(Module& module, const std::vector<std::string>& passes, DiagnosticEngine& diags,
+                        bool verifyEach, std::ostream* afterEach, const std::set<std::string>* mainNamesRead = nullptr);
 
 // The lowering every session of the API compiles through
 // (vm::SessionOptions::lowering; decisions.md "Transpose folding is a pass"):

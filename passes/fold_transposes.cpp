@@ -122,7 +122,7 @@ bool hasTransposesToFold(const Module& m) {
   return found;
 }
 
-bool runFoldTransposes(Module& m, PassContext&) {
+LogicalResult runFoldTransposes(Module& m, PassContext&) {
   std::unordered_set<const Value*> activations;  // forward values a gradient graph stands for
   for (Graph* g : graphsCalleesFirst(m))
     for (const Value* v : g->activations) activations.insert(v);
@@ -136,7 +136,7 @@ bool runFoldTransposes(Module& m, PassContext&) {
     }
     if (!topLevel.empty()) eraseOps(m, *g, topLevel);
   }
-  return true;
+  return success();
 }
 
 }  // namespace pir::passes

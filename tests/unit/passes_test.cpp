@@ -37,7 +37,7 @@ struct Built {
     options.verifyEach = true;
     options.evaluator = evaluator;
     options.mainNamesRead = &namesRead;
-    return runPipeline(module, *pipeline, diags, options);
+    return runPipeline(module, *pipeline, diags, options).succeeded();
   }
   std::string text() const { return printModule(module); }
 };
