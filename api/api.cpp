@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "api/pass_runner.h"
+#include "api/public_types.h"
 #include "api/session_driver.h"
 #include "device/device_model.h"
 #include "device/dot.h"
@@ -78,7 +79,7 @@ std::shared_ptr<Literal> literalOf(const Tensor& t) {
 
 ast::Type astType(const Type& t) {
   ast::Type a;
-  a.dtype = t.dtype;
+  a.dtype = toIr(t.dtype);
   a.shape = t.shape;
   return a;
 }
@@ -137,7 +138,7 @@ AttrDict attrDict(const Attrs& attrs) {
 
 Tensor tensorOf(const vm::HostTensor& h) {
   Tensor t;
-  t.dtype = h.type.dtype;
+  t.dtype = fromIr(h.type.dtype);
   t.shape = h.type.shape;
   t.bytes.resize(h.bytes.size());
   if (!t.bytes.empty()) std::memcpy(t.bytes.data(), h.data(), t.bytes.size());
@@ -151,12 +152,12 @@ Tensor tensorOf(const vm::HostTensor& h) {
 int64_t Tensor::numElements() const { return pir::numElements(shape); }
 
 Tensor Tensor::fromDoubles(DType dtype, std::vector<int64_t> shape, const std::vector<double>& values) {
-  vm::HostTensor h(TensorType{dtype, shape});
+  vm::HostTensor h(TensorType{toIr(dtype), shape});
   for (int64_t i = 0; i < h.numElements() && static_cast<size_t>(i) < values.size(); ++i) h.set(i, values[i]);
   return tensorOf(h);
 }
 
-double Tensor::at(int64_t i) const { return vm::loadElement(bytes.data(), dtype, i); }
+double Tensor::at(int64_t i) const { return vm::loadElement(bytes.data(), toIr(dtype), i); }
 
 std::vector<double> Tensor::toDoubles() const {
   std::vector<double> v(static_cast<size_t>(std::max<int64_t>(0, numElements())));
@@ -165,7 +166,7 @@ std::vector<double> Tensor::toDoubles() const {
 }
 
 std::string Tensor::format(const std::string& name) const {
-  return vm::formatValueLine(name, dtype, shape, bytes.data());
+  return vm::formatValueLine(name, toIr(dtype), shape, bytes.data());
 }
 
 std::string Tensor::literal() const {
@@ -173,14 +174,14 @@ std::string Tensor::literal() const {
   std::string out;
   out.reserve(static_cast<size_t>(std::max<int64_t>(n, 0)) * 6 + 16);
   if (shape.empty()) {
-    appendNumber(out, at(0), dtype);
+    appendNumber(out, at(0), toIr(dtype));
     return out;
   }
   if (n == 0) return "[]";
   std::vector<int64_t> index(shape.size(), 0);
   out.append(shape.size(), '[');
   for (int64_t i = 0; i < n; ++i) {
-    appendNumber(out, at(i), dtype);
+    appendNumber(out, at(i), toIr(dtype));
     size_t closed = 0;  // the dimensions this element ends
     for (size_t d = shape.size(); d-- > 0;) {
       if (++index[d] < shape[d]) break;
@@ -197,7 +198,7 @@ std::string Tensor::literal() const {
 }
 
 bool TensorView::contiguous() const {
-  int64_t step = dtypeSize(dtype);
+  int64_t step = dtypeSize(toIr(dtype));
   for (size_t d = byteStrides.size(); d-- > 0;) {
     if (shape[d] != 1 && byteStrides[d] != step) return false;
     step *= shape[d];
@@ -209,7 +210,7 @@ struct SharedTensor::Impl {
   vm::HostTensor tensor;
 };
 
-DType SharedTensor::dtype() const { return impl_->tensor.type.dtype; }
+DType SharedTensor::dtype() const { return fromIr(impl_->tensor.type.dtype); }
 const std::vector<int64_t>& SharedTensor::shape() const { return impl_->tensor.type.shape; }
 const std::byte* SharedTensor::data() const { return impl_->tensor.bytes.data(); }
 size_t SharedTensor::byteSize() const { return impl_->tensor.bytes.size(); }
@@ -218,10 +219,10 @@ Tensor SharedTensor::copy() const { return tensorOf(impl_->tensor); }
 std::optional<DType> dtypeFromName(std::string_view name) {
   auto parsed = parseDType(name);
   if (!parsed) return std::nullopt;
-  return parsed->dtype;
+  return fromIr(parsed->dtype);
 }
 
-std::string dtypeToString(DType dtype) { return std::string(pir::dtypeName(dtype)); }
+std::string dtypeToString(DType dtype) { return std::string(pir::dtypeName(toIr(dtype))); }
 
 Result<Tensor> loadNpy(const std::string& path) {
   try {
@@ -232,11 +233,11 @@ Result<Tensor> loadNpy(const std::string& path) {
 }
 
 Status saveNpy(const std::string& path, const Tensor& tensor) {
-  if (static_cast<int64_t>(tensor.bytes.size()) != tensor.numElements() * dtypeSize(tensor.dtype))
+  if (static_cast<int64_t>(tensor.bytes.size()) != tensor.numElements() * dtypeSize(toIr(tensor.dtype)))
     return Status::failure("error: save " + path + ": " + std::to_string(tensor.bytes.size()) +
                            " bytes do not hold a " + dtypeToString(tensor.dtype) + shapeToString(tensor.shape) + "\n");
   try {
-    vm::writeNpy(path, tensor.dtype, tensor.shape, tensor.bytes.data());
+    vm::writeNpy(path, toIr(tensor.dtype), tensor.shape, tensor.bytes.data());
     return Status();
   } catch (const std::exception& e) {
     return Status::failure(std::string("error: ") + e.what() + "\n");
@@ -305,10 +306,10 @@ std::string attrTypeName(AttrType t) {
 
 std::vector<OpSpec> opTable() {
   std::vector<OpSpec> table;
-  for (int c = 0; c < kNumOpCodes; ++c) {
-    const OpInfo& info = opInfo(static_cast<OpCode>(c));
+  for (int c = 0; c < ::pir::kNumOpCodes; ++c) {
+    const OpInfo& info = opInfo(static_cast<::pir::OpCode>(c));
     if (info.has(F_DECL) || info.has(F_REGION)) continue;
-    OpSpec spec{info.code, std::string(info.name), info.operandNames, info.minOperands, info.maxOperands,
+    OpSpec spec{fromIr(info.code), std::string(info.name), info.operandNames, info.minOperands, info.maxOperands,
                 info.has(F_INPLACE), info.has(F_CONTROL), {}, {}};
     for (const OperandSpec& o : info.operands)
       spec.operands.push_back(OpOperandSpec{std::string(o.name), o.role == OperandRole::Resource});
@@ -468,7 +469,7 @@ std::string Module::takeWarnings() { return std::exchange(impl_->warnings, {}); 
 
 namespace {
 
-Type typeOf(const TensorType& t) { return Type{t.dtype, t.shape}; }
+Type typeOf(const TensorType& t) { return Type{fromIr(t.dtype), t.shape}; }
 
 std::string bareName(const std::string& name, char sigil) {
   return !name.empty() && name[0] == sigil ? name.substr(1) : name;
@@ -666,7 +667,7 @@ Result<std::vector<Ref>> Module::op(OpCode code, const std::vector<Operand>& ope
   std::vector<Ref> results;
   Status s = impl_->change([&](Builder& b) {
     ast::OpStmt st;
-    st.opName = std::string(opName(code));
+    st.opName = std::string(opName(toIr(code)));
     for (const std::string& n : resultNames) st.results.push_back(astName(n));
     for (const Operand& o : operands) st.operands.push_back(astOperand(o));
     st.attrs = attrDict(attrs);
@@ -682,7 +683,7 @@ Result<Ref> Module::op1(OpCode code, const std::vector<Operand>& operands, const
   auto r = op(code, operands, attrs, resultName.empty() ? std::vector<std::string>{} : std::vector{resultName});
   if (!r) return r.status();
   if (r->size() != 1)
-    return Status::failure("error: " + std::string(opName(code)) + " has " + std::to_string(r->size()) +
+    return Status::failure("error: " + std::string(opName(toIr(code))) + " has " + std::to_string(r->size()) +
                            " results, not one\n");
   return r->front();
 }
@@ -692,7 +693,7 @@ Result<std::vector<Ref>> Module::call(const std::string& graph, const std::vecto
   std::vector<Ref> results;
   Status s = impl_->change([&](Builder& b) {
     ast::OpStmt st;
-    st.opName = std::string(opName(OpCode::Call));
+    st.opName = std::string(opName(::pir::OpCode::Call));
     for (const std::string& n : resultNames) st.results.push_back(astName(n));
     ast::Operand callee;
     callee.kind = ast::Operand::Kind::Call;
@@ -802,6 +803,7 @@ Result<Session> Session::create(Context& context, Module& module, const SessionO
   options.threads = context.options().threads;
   options.maxSteps = context.options().maxSteps;
   options.fuseElementwise = context.options().fuseElementwise;
+  options.lowering = &lowerForCompile;
   options.trace = sessionOptions.trace;
   if (sessionOptions.stopAtFirstError) {
     // The script stops at its first error, so a failed run needs no backup; and
@@ -839,7 +841,7 @@ Status Session::feed(const std::string& stream, const TensorView& data) {
   if (!data.data && elements != 0) return Status::failure("error: feed " + stream + ": the data pointer is null\n");
   return guarded(s.m->text, s.m->diags, [&] {
     s.driver->release();
-    s.session->feedMemory(bareName(stream, '$'), data.dtype, data.shape, data.byteStrides, data.data, {});
+    s.session->feedMemory(bareName(stream, '$'), toIr(data.dtype), data.shape, data.byteStrides, data.data, {});
   });
 }
 

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "api/pass_runner.h"
+#include "api/public_types.h"
 #include "api/preview.h"
 #include "api/session_driver.h"
 #include "device/device_model.h"
@@ -88,12 +89,13 @@ vm::SessionOptions sessionOptionsOf(const ContextOptions& c) {
   options.threads = c.threads;
   options.maxSteps = c.maxSteps;
   options.fuseElementwise = c.fuseElementwise;
+  options.lowering = &lowerForCompile;
   return options;
 }
 
 }  // namespace
 
-std::string Type::str() const { return TensorType{dtype, Shape(shape.begin(), shape.end())}.str(); }
+std::string Type::str() const { return TensorType{toIr(dtype), Shape(shape.begin(), shape.end())}.str(); }
 
 // ---- InputScanner ---------------------------------------------------------------------
 
@@ -287,7 +289,7 @@ struct Interactive::Impl : BuildListener {
     Module::Checkpoint checkpoint = module.checkpoint();
     auto snapshot = session.snapshot();
     // Any later input may print any main value: passes keep them all.
-    guarded([&] { ok = pir::runPasses(module, passes, diags, true, nullptr); });
+    guarded([&] { ok = pir::runPasses(module, passes, diags, true, nullptr).succeeded(); });
     if (!ok) {
       module.rollback(checkpoint);
       session.restore(snapshot);
@@ -346,7 +348,7 @@ void Interactive::setWarnings(Warnings warnings) { impl_->diags.setWarningPolicy
 std::optional<Type> Interactive::valueType(const std::string& name) const {
   const Value* v = impl_->module.main->lookup(name);
   if (!v) return std::nullopt;
-  return Type{v->type.dtype, v->type.shape};
+  return Type{fromIr(v->type.dtype), v->type.shape};
 }
 
 std::optional<ResourceInfo> Interactive::resource(const std::string& name) const {
@@ -357,7 +359,7 @@ std::optional<ResourceInfo> Interactive::resource(const std::string& name) const
   info.kind = r->kind == Resource::Kind::H2D   ? ResourceInfo::Kind::HostToDevice
               : r->kind == Resource::Kind::D2H ? ResourceInfo::Kind::DeviceToHost
                                                : ResourceInfo::Kind::RemoteBuffer;
-  info.type = Type{r->type.dtype, r->type.shape};
+  info.type = Type{fromIr(r->type.dtype), r->type.shape};
   info.entries = r->entries;
   return info;
 }

@@ -1,18 +1,21 @@
 #include "api/pass_runner.h"
 
+#include <array>
 #include <stdexcept>
+#include <string_view>
 
 #include "device/merge_exchange.h"
 #include "ir/internal_error.h"
 #include "passes/autodiff.h"
 #include "passes/pass_manager.h"
+#include "passes/passes.h"
 #include "vm/const_eval.h"
 
 namespace pir {
 
 namespace {
 
-bool runMergeExchange(Module& m, passes::PassContext& ctx) { return device::mergeExchange(m, ctx.diags); }
+LogicalResult runMergeExchange(Module& m, passes::PassContext& ctx) { return device::mergeExchange(m, ctx.diags); }
 
 // The default context (the `pir` tool's) has them from the start.
 const bool kDriverPassesRegistered = (registerDriverPasses(), true);
@@ -37,8 +40,8 @@ std::vector<std::string> availablePasses() {
   return names;
 }
 
-bool runPasses(Module& module, const std::vector<std::string>& names, DiagnosticEngine& diags, bool verifyEach,
-               std::ostream* afterEach, const std::set<std::string>* mainNamesRead) {
+LogicalResult runPasses(Module& module, const std::vector<std::string>& names, DiagnosticEngine& diags,
+                        bool verifyEach, std::ostream* afterEach, const std::set<std::string>* mainNamesRead) {
   registerDriverPasses();
   passes::Pipeline pipeline;
   for (const std::string& name : names) {
@@ -53,6 +56,17 @@ bool runPasses(Module& module, const std::vector<std::string>& names, Diagnostic
   static const vm::KernelEvaluator evaluator;  // stateless: shared by every pipeline
   options.evaluator = &evaluator;
   return passes::runPipeline(module, pipeline, diags, options);
+}
+
+std::shared_ptr<const Module> lowerForCompile(const Module& module, DiagnosticEngine& diags) {
+  if (!passes::hasTransposesToFold(module)) return nullptr;
+  std::shared_ptr<Module> lowered = module.clone();
+  static constexpr std::array kLowering{"fold-transposes"};
+  passes::Pipeline pipeline;
+  for (std::string_view name : kLowering) pipeline.push_back(passes::findPass(name));
+  // The pass reports nothing of its own: a failure here is a bug of the pass.
+  if (passes::runPipeline(*lowered, pipeline, diags).failed()) internalError("the compile lowering failed");
+  return lowered;
 }
 
 AutodiffTransform autodiffTransform() { return &pir::autodiff; }

@@ -4,6 +4,7 @@
 // transform the front end runs at a directive.
 #pragma once
 #include <iosfwd>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "frontend/builder.h"
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
+#include "ir/result.h"
 
 namespace pir {
 
@@ -25,10 +27,17 @@ void registerDriverPasses();
 // its own printing and passes nullptr). `mainNamesRead`: the main values the
 // script's commands read (mainValuesReadBy, api/session_driver.h), which passes
 // keep (PassContext::mainNamesRead); null when not known (every main value is
-// kept). Returns false after a reported error; std::logic_error for a name not
-// in availablePasses().
-bool runPasses(Module& module, const std::vector<std::string>& passes, DiagnosticEngine& diags, bool verifyEach,
-               std::ostream* afterEach, const std::set<std::string>* mainNamesRead = nullptr);
+// kept). failure() after a reported error (ir/result.h); a name not in
+// availablePasses() is an internal error.
+LogicalResult runPasses(Module& module, const std::vector<std::string>& passes, DiagnosticEngine& diags,
+                        bool verifyEach, std::ostream* afterEach, const std::set<std::string>* mainNamesRead = nullptr);
+
+// The lowering every session of the API compiles through
+// (vm::SessionOptions::lowering; decisions.md "Transpose folding is a pass"):
+// `module` copied and rewritten by the default lowering pipeline
+// (fold-transposes), or null when the pipeline would not change it (no copy).
+// The user's module, and so `print`, `:undo` and autodiff, never see it.
+std::shared_ptr<const Module> lowerForCompile(const Module& module, DiagnosticEngine& diags);
 
 // passes/autodiff.h's transform, for BuildOptions::autodiff.
 AutodiffTransform autodiffTransform();

@@ -25,11 +25,11 @@ SessionDriver::SessionDriver(Module& source, vm::Session& session, DiagnosticEng
 
 SessionDriver::~SessionDriver() = default;
 
-bool SessionDriver::build(uint32_t file, const std::string& baseDir) {
+LogicalResult SessionDriver::build(uint32_t file, const std::string& baseDir) {
   Script script;
   BuildOptions options;
   options.autodiff = autodiffTransform();
-  if (!buildFromBuffer(source_, diags_, file, baseDir, &script, options)) return false;
+  if (buildFromBuffer(source_, diags_, file, baseDir, &script, options).failed()) return failure();
   if (!mainNamesRead_) {
     builtNamesRead_ = mainValuesReadBy(script);
     mainNamesRead_ = &builtNamesRead_;
@@ -37,9 +37,9 @@ bool SessionDriver::build(uint32_t file, const std::string& baseDir) {
   try {
     run(script);
   } catch (const CompileError&) {
-    return false;  // already reported
+    return failure();  // already reported
   }
-  return true;
+  return success();
 }
 
 void SessionDriver::run(const Script& script) {

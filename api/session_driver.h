@@ -35,10 +35,12 @@ class SessionDriver {
   ~SessionDriver();
 
   // Parses and verifies buffer `file` whole into the source module, then runs
-  // its commands. False after a reported error (a parse, verify or run error).
-  bool build(uint32_t file, const std::string& baseDir);
+  // its commands. failure() after a reported error (a parse, verify or run
+  // error; ir/result.h): the CompileError of a failed command stops here.
+  LogicalResult build(uint32_t file, const std::string& baseDir);
 
-  // Runs every command of `script` in order. Throws CompileError (reported).
+  // Runs every command of `script` in order. Throws CompileError (reported):
+  // the unwinding inside this layer that build() and the public API convert.
   void run(const Script& script);
   void command(const ScriptCommand& cmd);
   // The default session of a file without commands: `run`, then `print` of

@@ -18,7 +18,7 @@ std::string version() { return PIR_VERSION; }
 
 std::vector<std::string> dtypeNames() {
   std::vector<std::string> names;
-  for (int t = 0; t < kNumDTypes; ++t) names.emplace_back(dtypeName(static_cast<DType>(t)));
+  for (int t = 0; t < kNumDTypes; ++t) names.emplace_back(dtypeName(static_cast<::pir::DType>(t)));
   return names;
 }
 

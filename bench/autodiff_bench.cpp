@@ -42,7 +42,7 @@ Parsed parse(const std::string& text) {
   Parsed p;
   uint32_t file = p.sources->add("bench.pir", text);
   p.diags = std::make_unique<pir::DiagnosticEngine>(*p.sources);
-  p.ok = pir::buildFromBuffer(*p.module, *p.diags, file, ".");
+  p.ok = pir::buildFromBuffer(*p.module, *p.diags, file, ".").succeeded();
   return p;
 }
 

@@ -40,7 +40,7 @@ struct Fixture {
   std::unique_ptr<pir::Module> module = std::make_unique<pir::Module>();
   bool build() {
     static const std::string text = generateProgram();
-    return pir::buildFromBuffer(*module, *diags, sources->add("bench.pir", text), ".");
+    return pir::buildFromBuffer(*module, *diags, sources->add("bench.pir", text), ".").succeeded();
   }
 };
 

@@ -81,9 +81,9 @@ size_t mergeExchangeBlocks(Module& m) {
   return blocks + mergeGraph(m, *m.main);
 }
 
-bool mergeExchange(Module& m, DiagnosticEngine&) {
+LogicalResult mergeExchange(Module& m, DiagnosticEngine&) {
   mergeExchangeBlocks(m);
-  return true;
+  return success();
 }
 
 }  // namespace pir::device

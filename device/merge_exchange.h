@@ -15,11 +15,12 @@
 
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
+#include "ir/result.h"
 
 namespace pir::device {
 
-// The pass: returns true (it cannot fail on a verified module).
-bool mergeExchange(Module& m, DiagnosticEngine& diags);
+// The pass: success() (it cannot fail on a verified module).
+LogicalResult mergeExchange(Module& m, DiagnosticEngine& diags);
 
 // The same transformation; returns the number of exchange blocks it formed.
 size_t mergeExchangeBlocks(Module& m);

@@ -1,6 +1,7 @@
 // The device model's working state (device/tile_model.h): layouts, memory
 // peaks and witnesses, the static tensors, and each op's phase costs.
 #include "device/tile_model.h"
+#include "ir/matmul_operands.h"
 
 namespace pir::device::detail {
 
@@ -312,10 +313,9 @@ const OpCost& Model::costOf(Layout& l, LayoutOp& lop) {
     const TileMapping& x = *ins[i];
     if (static_cast<int>(i) == target && x == out) continue;  // written where it is
     if (cls == CostClass::MatMul && i < 2 && out.elements > 0) {
-      const TensorType& ta = op.operands[0].type();
-      const TensorType& tb = op.operands[1].type();
-      const uint64_t n = tb.rank() >= 1 ? static_cast<uint64_t>(std::max<int64_t>(tb.shape.back(), 1)) : 1;
-      const uint64_t kdim = ta.rank() >= 1 ? static_cast<uint64_t>(std::max<int64_t>(ta.shape.back(), 1)) : 1;
+      const Shape ta = matmulOperandShape(op, 0), tb = matmulOperandShape(op, 1);
+      const uint64_t n = !tb.empty() ? static_cast<uint64_t>(std::max<int64_t>(tb.back(), 1)) : 1;
+      const uint64_t kdim = !ta.empty() ? static_cast<uint64_t>(std::max<int64_t>(ta.back(), 1)) : 1;
       ex.gathered(x, out, [&](int64_t k) -> uint64_t {
         uint64_t s = static_cast<uint64_t>(k * out.chunk), e = s + static_cast<uint64_t>(out.elementsOn(k));
         uint64_t need = i == 0 ? ((e - 1) / n - s / n + 1) * kdim : std::min<uint64_t>(n, e - s) * kdim;

@@ -754,8 +754,8 @@ void Builder::reset() {
 
 Script Builder::takeCommands() { return std::exchange(impl_->commands, {}); }
 
-bool buildFromBuffer(Module& module, DiagnosticEngine& diags, uint32_t file, const std::string& baseDir,
-                     Script* script, const BuildOptions& options) {
+LogicalResult buildFromBuffer(Module& module, DiagnosticEngine& diags, uint32_t file, const std::string& baseDir,
+                              Script* script, const BuildOptions& options) {
   Builder builder(module, diags, baseDir, options);
   // A large file is mostly main-graph statements (at least ~24 bytes each, one
   // per line or `;`): reserving up front avoids regrowing the scope and op/value
@@ -776,13 +776,13 @@ bool buildFromBuffer(Module& module, DiagnosticEngine& diags, uint32_t file, con
     parseBuffer(file, builder, diags);
   } catch (const CompileError&) {
     builder.reset();
-    return false;
+    return failure();
   }
   if (script) {
     Script read = builder.takeCommands();
     script->insert(script->end(), std::make_move_iterator(read.begin()), std::make_move_iterator(read.end()));
   }
-  return true;
+  return success();
 }
 
 }  // namespace pir

@@ -9,6 +9,7 @@
 #include "frontend/script.h"
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
+#include "ir/result.h"
 
 namespace pir {
 
@@ -76,9 +77,9 @@ class Builder final : public ast::ParseSink {
 
 // Parses and builds a whole buffer (already added to diags.sources()) into
 // `module`; its session commands are appended to `script` (when given; else
-// they are checked and dropped). Nothing runs. Returns false after the first
-// error (already reported).
-bool buildFromBuffer(Module& module, DiagnosticEngine& diags, uint32_t file, const std::string& baseDir,
-                     Script* script = nullptr, const BuildOptions& options = {});
+// they are checked and dropped). Nothing runs. failure() after the first error
+// (already reported; ir/result.h).
+LogicalResult buildFromBuffer(Module& module, DiagnosticEngine& diags, uint32_t file, const std::string& baseDir,
+                              Script* script = nullptr, const BuildOptions& options = {});
 
 }  // namespace pir

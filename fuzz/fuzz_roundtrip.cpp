@@ -31,7 +31,7 @@ bool build(const std::string& text, pir::Module& module, std::ostream& sink, con
   pir::DiagnosticEngine diags(sources);
   diags.setStream(&sink);
   try {
-    return pir::buildFromBuffer(module, diags, file, dir, script);
+    return pir::buildFromBuffer(module, diags, file, dir, script).succeeded();
   } catch (const pir::CompileError&) {
     return false;
   }

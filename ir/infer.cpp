@@ -1,5 +1,6 @@
 // Result-type rules of ops.md, one function per `Infer` name of ir/ops.def.
 #include "ir/infer.h"
+#include "ir/matmul_operands.h"
 
 #include "ir/checked_math.h"
 #include "ir/op_attrs.h"
@@ -423,7 +424,13 @@ void inferMatMul(Ctx& c) {
   if (!isFloat(a.dtype) && a.dtype != DType::I32) c.failOperand(0, "expects float or i32 operands, got " + a.str());
   if (a.rank() == 0) c.failOperand(0, "operand must have at least one dimension, got " + a.str());
   if (b.rank() == 0) c.failOperand(1, "operand must have at least one dimension, got " + b.str());
-  Shape sa = a.shape, sb = b.shape;
+  const attrs::MatMul flags{c.op};
+  if (flags.transpose_a() && a.rank() < 2)
+    c.fail(flags.transpose_aLoc(), "transpose_a needs an operand of rank 2 or more, got " + a.str());
+  if (flags.transpose_b() && b.rank() < 2)
+    c.fail(flags.transpose_bLoc(), "transpose_b needs an operand of rank 2 or more, got " + b.str());
+  // The operands as multiplied (ir/matmul_operands.h).
+  Shape sa = matmulOperandShape(c.op, 0), sb = matmulOperandShape(c.op, 1);
   bool promoteA = sa.size() == 1, promoteB = sb.size() == 1;
   if (promoteA) sa.insert(sa.begin(), 1);
   if (promoteB) sb.push_back(1);
@@ -587,21 +594,10 @@ void inferFlatten(Ctx& c) { c.result(c.t(0).dtype, {c.t(0).numElements()}); }
 void inferTranspose(Ctx& c) {
   const TensorType& x = c.t(0);
   const RuleAttrs<"Transpose"> a{c.op};
-  const std::optional<std::vector<int64_t>> permAttr = a.perm();
-  std::vector<int64_t> perm;
-  if (permAttr) perm = *permAttr;
-  else
-    for (int64_t i = x.rank() - 1; i >= 0; --i) perm.push_back(i);
-  std::vector<bool> seen(x.shape.size(), false);
-  bool ok = static_cast<int64_t>(perm.size()) == x.rank();
-  for (size_t i = 0; ok && i < perm.size(); ++i) {
-    int64_t p = perm[i] < 0 ? perm[i] + x.rank() : perm[i];
-    if (p < 0 || p >= x.rank() || seen[p]) ok = false;
-    else seen[p] = true, perm[i] = p;
-  }
-  if (!ok) c.fail(a.permLoc(), "perm " + intsToString(*permAttr) + " is not a permutation of the axes of " + x.str());
+  const std::optional<std::vector<int64_t>> perm = transposePerm(c.op, x.rank());
+  if (!perm) c.fail(a.permLoc(), "perm " + intsToString(*a.perm()) + " is not a permutation of the axes of " + x.str());
   Shape s;
-  for (int64_t p : perm) s.push_back(x.shape[p]);
+  for (int64_t p : *perm) s.push_back(x.shape[p]);
   c.result(x.dtype, std::move(s));
 }
 void inferSqueeze(Ctx& c) {
@@ -1100,6 +1096,22 @@ std::optional<Shape> broadcastShapes(const Shape& a, const Shape& b) {
     else if (y != 1) return std::nullopt;
   }
   return s;
+}
+
+std::optional<std::vector<int64_t>> transposePerm(const Op& op, int64_t rank) {
+  const std::optional<std::vector<int64_t>> written = attrs::View<attrs::inferRule("Transpose")>{op}.perm();
+  std::vector<int64_t> perm;
+  if (written) perm = *written;
+  else
+    for (int64_t i = rank - 1; i >= 0; --i) perm.push_back(i);
+  if (static_cast<int64_t>(perm.size()) != rank) return std::nullopt;
+  std::vector<bool> seen(static_cast<size_t>(std::max<int64_t>(rank, 0)), false);
+  for (int64_t& p : perm) {
+    if (p < 0) p += rank;
+    if (p < 0 || p >= rank || seen[static_cast<size_t>(p)]) return std::nullopt;
+    seen[static_cast<size_t>(p)] = true;
+  }
+  return perm;
 }
 
 bool attrInts(const Attr& a, std::vector<int64_t>& out) {

@@ -44,6 +44,11 @@ const Value* aliasRoot(const Value* v);
 // NumPy broadcasting of two shapes; nullopt when they do not broadcast.
 std::optional<Shape> broadcastShapes(const Shape& a, const Shape& b);
 
+// The axis permutation of a transpose / transpose_ op whose operand has `rank`
+// axes: its perm with negative axes counted from the end, or the reversed axes
+// when absent. nullopt when that is not a permutation of the axes.
+std::optional<std::vector<int64_t>> transposePerm(const Op& op, int64_t rank);
+
 // Integer list attribute values: a list/tuple of ints, or a single int as [n].
 // Returns false when `a` is not of that form.
 bool attrInts(const Attr& a, std::vector<int64_t>& out);

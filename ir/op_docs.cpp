@@ -155,6 +155,7 @@ const std::map<std::string_view, const char*>& opNotes() {
       {"layer_norm", "normalises over the last axis"},
       {"layer_norm_grad", "the gradients of layer_norm for `x`, `gamma` and `beta` given its output gradient `g`"},
       {"batch_norm_inference", "gradient for `x`"},
+      {"matmul", "`transpose_a` / `transpose_b`: that operand (rank >= 2) is read with its last two axes swapped, without a copy (what `fold-transposes` writes)"},
       {"conv", "NCHW / OIHW; `padding` is `[top, left, bottom, right]` in 2-D"},
       {"conv_grad_input", "the gradient of conv for `x` (`shape`) given its output gradient `g`; the attributes are conv's"},
       {"conv_grad_weight", "the gradient of conv for `w` (`shape`) given `x` and the output gradient `g`"},

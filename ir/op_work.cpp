@@ -2,14 +2,16 @@
 
 #include <algorithm>
 
+#include "ir/matmul_operands.h"
+
 namespace pir {
 
 uint64_t multiplyAddsPerResultElement(const Op& op) {
   switch (op.info().costClass) {
     case CostClass::MatMul: {
       if (op.operands.empty()) return 0;
-      const TensorType& a = op.operands[0].type();
-      return a.rank() >= 1 ? static_cast<uint64_t>(std::max<int64_t>(a.shape.back(), 1)) : 1;
+      const Shape a = matmulOperandShape(op, 0);
+      return !a.empty() ? static_cast<uint64_t>(std::max<int64_t>(a.back(), 1)) : 1;
     }
     case CostClass::Conv: {
       if (op.operands.size() < 2) return 0;

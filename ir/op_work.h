@@ -9,8 +9,8 @@
 namespace pir {
 
 // Multiply-adds per result element of a MatMul- or Conv-class op: a matmul's
-// contraction length (operand 0's last dim, at least 1; the logical operand,
-// also when the VM reads it transposed), a convolution's weights per output
+// contraction length (operand 0's last dim as multiplied, ir/matmul_operands.h;
+// at least 1), a convolution's weights per output
 // channel (operand 1's elements over its first dim; 1 when that dim is absent
 // or 0). 0 for every other class: its work is the elements it touches.
 uint64_t multiplyAddsPerResultElement(const Op& op);

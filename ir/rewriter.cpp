@@ -79,6 +79,13 @@ void setOperand(Module& m, Op& op, size_t index, Operand o) {
   m.journal([&op, index, old = std::move(old)]() mutable { op.operands[index] = std::move(old); });
 }
 
+void setAttributes(Module& m, Op& op, const AttrDict& attrs) {
+  AttrDict old = op.attrs;
+  for (const auto& [name, value] : attrs.entries) op.attrs.set(name, value);
+  m.touch();
+  m.journal([&op, old = std::move(old)]() mutable { op.attrs = std::move(old); });
+}
+
 void setOptions(Module& m, const IrOptions& options) {
   IrOptions old = m.options;
   m.options = options;

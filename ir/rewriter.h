@@ -87,6 +87,10 @@ void forEachOp(const Graph& g, const std::function<void(const Op&)>& f);
 size_t replaceAllUsesWith(Module& m, Value* from, Value* to);
 // Sets operand `index` of `op` (journaled).
 void setOperand(Module& m, Op& op, size_t index, Operand o);
+// Sets each attribute of `attrs` on `op` (replacing one of the same name, else
+// appended), journaled. The caller keeps the op valid (a typed dictionary from
+// ir/op_build.h names only attributes of the row).
+void setAttributes(Module& m, Op& op, const AttrDict& attrs);
 // Sets return `index` of `g` to `v` (same type).
 void setReturnValue(Module& m, Graph& g, size_t index, Value* v);
 // Sets activation `index` of gradient graph `g` to `v`.

@@ -722,16 +722,16 @@ struct ModuleChecker {
 
 }  // namespace
 
-bool verifyModule(const Module& module, DiagnosticEngine& diags) {
+LogicalResult verifyModule(const Module& module, DiagnosticEngine& diags) {
   try {
     ModuleChecker checker(module, diags);
     checkIrOptions(module.options, diags);
     for (auto& g : module.graphs) checker.checkGraph(*g);
     checker.checkGraph(*module.main);
   } catch (const CompileError&) {
-    return false;
+    return failure();
   }
-  return true;
+  return success();
 }
 
 }  // namespace pir

@@ -12,6 +12,7 @@
 
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
+#include "ir/result.h"
 
 namespace pir {
 
@@ -90,7 +91,7 @@ void checkGradientAttributes(const Module& m, const Graph& g, DiagnosticEngine& 
 // result types, literal types, scoping (operands defined earlier in the same
 // graph), call bindings, returns against output types, in-place writes to
 // constants, exchange blocks, var placement in main. Reports the first error
-// and returns false; true when the module is valid.
-bool verifyModule(const Module& module, DiagnosticEngine& diags);
+// and returns failure() (ir/result.h); success() when the module is valid.
+LogicalResult verifyModule(const Module& module, DiagnosticEngine& diags);
 
 }  // namespace pir

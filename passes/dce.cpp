@@ -130,7 +130,7 @@ size_t dceGraph(Module& m, Graph& g, SideEffects& effects, WrittenParams& writte
 
 }  // namespace
 
-bool runDce(Module& m, PassContext& ctx) {
+LogicalResult runDce(Module& m, PassContext& ctx) {
   SideEffects effects;  // erasing dead ops never removes an effect, so this stays valid
   GradientsOf gradients;  // dce erases ops, never graphs or gradOf links
   for (const auto& g : m.graphs)
@@ -139,7 +139,7 @@ bool runDce(Module& m, PassContext& ctx) {
     WrittenParams written;  // recomputed per round: dead in-place writes disappear
     size_t removed = 0;
     for (Graph* g : graphsCalleesFirst(m)) removed += dceGraph(m, *g, effects, written, gradients, ctx);
-    if (removed == 0) return true;
+    if (removed == 0) return success();
   }
 }
 

@@ -166,9 +166,9 @@ class Scheduler {
 
 }  // namespace
 
-bool runDecomposeSum(Module& m, PassContext&) {
+LogicalResult runDecomposeSum(Module& m, PassContext&) {
   for (Graph* g : graphsCalleesFirst(m)) Scheduler(m, *g).run();
-  return true;
+  return success();
 }
 
 }  // namespace pir::passes

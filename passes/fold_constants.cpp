@@ -157,8 +157,8 @@ bool foldOp(Module& m, Graph& g, Op& op, const std::unordered_set<const Value*>&
 
 }  // namespace
 
-bool runFoldConstants(Module& m, PassContext& ctx) {
-  if (!ctx.evaluator) return true;  // nothing can be evaluated without the VM's kernels
+LogicalResult runFoldConstants(Module& m, PassContext& ctx) {
+  if (!ctx.evaluator) return success();  // nothing can be evaluated without the VM's kernels
   for (Graph* g : graphsCalleesFirst(m)) {
     // Folding replaces the op at its place; collect first, then fold in order.
     std::vector<Op*> ops;
@@ -166,7 +166,7 @@ bool runFoldConstants(Module& m, PassContext& ctx) {
     const std::unordered_set<const Value*> written = rootsWrittenInPlace(*g);
     for (Op* op : ops) foldOp(m, *g, *op, written, *ctx.evaluator, ctx.diags);
   }
-  return true;
+  return success();
 }
 
 }  // namespace pir::passes

@@ -17,6 +17,7 @@
 #include <stdexcept>
 
 #include "ir/infer.h"
+#include "ir/matmul_operands.h"
 #include "ir/op_attrs.h"
 #include "ir/window.h"
 
@@ -614,21 +615,25 @@ Value* swapLast2(GradContext& c, Value* v) {
 RULE(MatMul) {
   // NumPy matmul: a 1-D operand is promoted ([k] -> [1,k] on the left, [k,1] on
   // the right); batch dimensions broadcast. Work on the promoted forms, then
-  // sum the broadcast batch dimensions away and undo the promotion.
-  const Shape sa = c.inType(0).shape, sb = c.inType(1).shape;
+  // sum the broadcast batch dimensions away and undo the promotion. An operand
+  // read transposed (ir/matmul_operands.h) is worked on as multiplied, and its
+  // gradient transposed back to the stored layout.
+  const bool ta = matmulReadsTransposed(c.op, 0), tb = matmulReadsTransposed(c.op, 1);
+  const Shape sa = matmulOperandShape(c.op, 0), sb = matmulOperandShape(c.op, 1);
   Shape pa = sa, pb = sb;
   if (sa.size() == 1) pa.insert(pa.begin(), 1);
   if (sb.size() == 1) pb.push_back(1);
   // Each gradient needs only the other operand: take activations lazily.
-  auto a = [&] { return c.reshape(c.inValue(0), pa); };
-  auto b = [&] { return c.reshape(c.inValue(1), pb); };
+  auto a = [&] { return c.reshape(ta ? swapLast2(c, c.inValue(0)) : c.inValue(0), pa); };
+  auto b = [&] { return c.reshape(tb ? swapLast2(c, c.inValue(1)) : c.inValue(1), pb); };
+  auto stored = [&](bool transposed, Value* v) { return transposed ? swapLast2(c, v) : v; };
   Value* g = c.grad(0);
   Shape pg = g->type.shape;
   if (sb.size() == 1) pg.push_back(1);
   if (sa.size() == 1) pg.insert(pg.end() - 1, 1);
   g = c.reshape(g, pg);
-  if (c.wants(0)) c.give(0, c.reshape(c.sumTo(c.emit(OpCode::MatMul, {g, swapLast2(c, b())}), pa), sa));
-  if (c.wants(1)) c.give(1, c.reshape(c.sumTo(c.emit(OpCode::MatMul, {swapLast2(c, a()), g}), pb), sb));
+  if (c.wants(0)) c.give(0, stored(ta, c.reshape(c.sumTo(c.emit(OpCode::MatMul, {g, swapLast2(c, b())}), pa), sa)));
+  if (c.wants(1)) c.give(1, stored(tb, c.reshape(c.sumTo(c.emit(OpCode::MatMul, {swapLast2(c, a()), g}), pb), sb)));
 }
 
 namespace {

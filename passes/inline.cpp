@@ -309,7 +309,7 @@ InlinePlan planInline(Module& m) {
 
 }  // namespace
 
-bool runInline(Module& m, PassContext& ctx) {
+LogicalResult runInline(Module& m, PassContext& ctx) {
   InlinePlan plan = planInline(m);
   // What the graphs that stay will hold, checked before anything changes: a chain
   // of graphs each calling the next twice doubles per level.
@@ -333,7 +333,7 @@ bool runInline(Module& m, PassContext& ctx) {
     if (g->gradOf) gradients[g->gradOf].push_back(g.get());
   for (Graph* g : plan.staying) inlineCallsIn(m, *g, ctx.diags, written, gradients);
   eraseGraphs(m, plan.erased);  // at once: one erase per graph is quadratic in the graph count
-  return true;
+  return success();
 }
 
 }  // namespace pir::passes

@@ -20,6 +20,8 @@ constexpr std::array kPasses{
     PassInfo{"decompose-sum", "schedules a sum of more than two contributions as a chain of adds (PopXL decompose_sum)",
              &runDecomposeSum},
     PassInfo{"fold-constants", "evaluates ops whose operands are all constants", &runFoldConstants},
+    PassInfo{"fold-transposes", "reads a transpose of the last two axes that feeds a matmul through the matmul's transpose flag",
+             &runFoldTransposes},
     PassInfo{"inline", "replaces calls by the callee's body (by-value semantics kept)", &runInline},
 };
 
@@ -60,7 +62,7 @@ std::string_view trim(std::string_view s) {
 // Re-checks the module after `pass`; a failure is the pass's bug, reported as such.
 bool verifyAfter(const Module& module, const PassInfo& pass, DiagnosticEngine& diags) {
   DiagnosticEngine scratch(diags.sources());
-  if (verifyModule(module, scratch)) return true;
+  if (verifyModule(module, scratch).succeeded()) return true;
   Diagnostic d;
   for (const Diagnostic& e : scratch.all())
     if (e.severity == Severity::Error) {
@@ -130,8 +132,8 @@ std::optional<Pipeline> parsePipeline(std::string_view text, std::string& error)
 
 std::string afterPassHeader(std::string_view pass) { return "# -- after " + std::string(pass) + " --\n"; }
 
-bool runPipeline(Module& module, std::span<const PassInfo* const> pipeline, DiagnosticEngine& diags,
-                 const PipelineOptions& options) {
+LogicalResult runPipeline(Module& module, std::span<const PassInfo* const> pipeline, DiagnosticEngine& diags,
+                          const PipelineOptions& options) {
 #ifdef NDEBUG
   const bool verify = options.verifyEach;
 #else
@@ -140,18 +142,18 @@ bool runPipeline(Module& module, std::span<const PassInfo* const> pipeline, Diag
   PassContext ctx{diags, options.evaluator, options.mainNamesRead};
   for (const PassInfo* pass : pipeline) {
     try {
-      if (!pass->run(module, ctx)) return false;
+      if (pass->run(module, ctx).failed()) return failure();
     } catch (const CompileError&) {
-      return false;  // already reported
+      return failure();  // already reported
     } catch (const std::logic_error& e) {
       // A mutation-API precondition the pass broke (ir/rewriter.h): a pass bug.
       diags.report({Severity::Error, {}, "internal: pass '" + std::string(pass->name) + "' failed: " + e.what(), {}});
-      return false;
+      return failure();
     }
-    if (verify && !verifyAfter(module, *pass, diags)) return false;
+    if (verify && !verifyAfter(module, *pass, diags)) return failure();
     if (options.printAfterEach) *options.printAfterEach << afterPassHeader(pass->name) << printModule(module);
   }
-  return true;
+  return success();
 }
 
 }  // namespace pir::passes

@@ -21,6 +21,7 @@
 
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
+#include "ir/result.h"
 
 namespace pir {
 class ConstantEvaluator;  // ir/evaluator.h
@@ -40,10 +41,11 @@ struct PassContext {
   const std::set<std::string>* mainNamesRead = nullptr;
 };
 
-// Runs the pass on `module`. Errors are reported through ctx.diags (which throws
-// CompileError); returns false after a reported error. Whether the pass changed
-// anything shows in Module::generation.
-using PassFn = bool (*)(Module& module, PassContext& ctx);
+// Runs the pass on `module`. Errors are reported through ctx.diags (which may
+// unwind as CompileError inside the pass: runPipeline converts it); failure()
+// after a reported error (ir/result.h). Whether the pass changed anything shows
+// in Module::generation.
+using PassFn = LogicalResult (*)(Module& module, PassContext& ctx);
 
 struct PassInfo {
   std::string_view name;     // as written in --passes
@@ -77,11 +79,12 @@ struct PipelineOptions {
 };
 
 // Runs `pipeline` in order on `module`. Stops at the first pass that fails or
-// leaves invalid IR and returns false (the error has been reported to `diags`);
+// leaves invalid IR and returns failure() (the error has been reported to
+// `diags`; no CompileError escapes);
 // the module then holds whatever the failing pass left (callers that must not
 // keep that roll the module back).
-bool runPipeline(Module& module, std::span<const PassInfo* const> pipeline, DiagnosticEngine& diags,
-                 const PipelineOptions& options = {});
+LogicalResult runPipeline(Module& module, std::span<const PassInfo* const> pipeline, DiagnosticEngine& diags,
+                          const PipelineOptions& options = {});
 
 // The header printed before the IR after each pass. A comment, so that every
 // section of `--print-after-each` output is itself a valid program.

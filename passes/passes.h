@@ -9,13 +9,19 @@
 namespace pir::passes {
 
 // Removes ops whose results are never used and that have no side effect (dce.cpp).
-bool runDce(Module& m, PassContext& ctx);
+LogicalResult runDce(Module& m, PassContext& ctx);
 // Replaces `call`s by the callee's body, by-value semantics kept (inline.cpp).
-bool runInline(Module& m, PassContext& ctx);
+LogicalResult runInline(Module& m, PassContext& ctx);
 // Evaluates pure ops whose operands are all constants (fold_constants.cpp).
-bool runFoldConstants(Module& m, PassContext& ctx);
+LogicalResult runFoldConstants(Module& m, PassContext& ctx);
 // Schedules sums of more than two contributions as chains of adds (decompose_sum.cpp).
-bool runDecomposeSum(Module& m, PassContext& ctx);
+LogicalResult runDecomposeSum(Module& m, PassContext& ctx);
+// Reads a transpose of the last two axes feeding a matmul through the matmul's
+// transpose flag (fold_transposes.cpp).
+LogicalResult runFoldTransposes(Module& m, PassContext& ctx);
+// Whether fold-transposes would change `m` (a matmul operand it folds), in one
+// walk and without copying: a caller that runs it on a copy skips the copy.
+bool hasTransposesToFold(const Module& m);
 
 // ---- helpers shared by the passes (pass_util.cpp) ----------------------------
 

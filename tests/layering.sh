@@ -10,6 +10,9 @@
 #   python           -> the public header pir/ only (the bindings use the C++ API alone)
 #   repl             -> the public headers pir/ only (the `pir` tool and its REPL
 #                       are thin over the C++ API)
+#   include/pir      -> the public headers pir/ only (and the standard library):
+#                       the API's enums come from pir/tables.h, generated from
+#                       ir/'s tables (api/public_tables.cmake), not from ir/
 src=${1:?usage: layering.sh SOURCE_DIR}
 status=0
 check() {
@@ -43,5 +46,6 @@ check importers/onnx importers pir
 check api pir grammar ir frontend passes device vm
 check python pir
 check repl pir
+check include/pir pir
 if [ -s "$tmp" ]; then exit 1; fi
 echo "layering: ok"

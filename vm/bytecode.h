@@ -115,6 +115,9 @@ struct Program {
   bool hasCollectives = false;          // replicas must run concurrently (barriers)
   size_t mainOpCount = 0;               // Module::main->ops.size() when compiled
   size_t graphCount = 0;
+  // The module compiled, when it is a lowered copy of the session's
+  // (SessionOptions::lowering): the code's ops and values point into it.
+  std::shared_ptr<const Module> lowered;
 
   const CompiledGraph* find(const Graph* g) const {
     if (g->isMain) return main.get();

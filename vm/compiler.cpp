@@ -1,6 +1,7 @@
 #include "vm/compiler.h"
 
 #include "ir/checked_math.h"
+#include "ir/internal_error.h"
 #include "ir/infer.h"
 #include "ir/op_attrs.h"
 
@@ -18,7 +19,6 @@
 #include "vm/npy.h"
 #include "vm/random.h"
 #include "vm/tensor.h"
-#include "vm/transpose_folding.h"
 #include "vm/write_set.h"
 
 namespace pir::vm {
@@ -129,10 +129,11 @@ struct CollectiveRows {
 };
 constexpr auto kCollectiveKindOf = bindRows<CollectiveRows>();
 
-// One graph to bytecode: its ops flattened, transposes folded into matmuls
-// (vm/transpose_folding.h), slots and arena planned (vm/frame_plan.h), then
-// emitted here: one instruction per op by its row's emit rule, fused chains
-// (vm/fusion.h) as one instruction, and the copies that keep views in sync.
+// One graph to bytecode: its ops flattened, slots and arena planned
+// (vm/frame_plan.h), then emitted here: one instruction per op by its row's
+// emit rule, fused chains (vm/fusion.h) as one instruction, and the copies that
+// keep views in sync. (Transposes reach matmuls already folded: the session
+// compiles a lowered copy, api/pass_runner.h lowerForCompile.)
 class GraphCompiler {
  public:
   // `p`: the compiled subgraphs and variables; new variables are appended when
@@ -166,9 +167,8 @@ class GraphCompiler {
       for (const auto& op : g.ops) take(*op);
     }
 
-    folds_ = foldTransposesIntoMatMuls(g, ops, writes_);
     // Main reuses buffers only when told which values commands read after the run.
-    plan.plan(g, ops, folds_, !g.isMain || (options_.keptMainNames && !include));
+    plan.plan(g, ops, !g.isMain || (options_.keptMainNames && !include));
     emitAll(ops, g.isMain);
 
     // Returned views are read by the caller; every main-graph value may be printed
@@ -261,7 +261,7 @@ class GraphCompiler {
   const CompiledGraph* calleeOf(const Op& op, size_t k) {
     const Graph* g = op.callees.at(k).graph;
     const CompiledGraph* c = p_.find(g);
-    if (!c) diags_.fail(op.loc, "internal: @" + g->name + " is not compiled");
+    if (!c) internalError("@" + g->name + " is not compiled");
     return c;
   }
 
@@ -343,7 +343,8 @@ class GraphCompiler {
   }
 
   void emit(const Op& op) {
-    forEachValueUse(op, folds_, [&](const Value* v) { refreshView(slotOf(v)); });
+    for (const Operand& o : op.operands)
+      if (o.kind == Operand::Kind::Value) refreshView(slotOf(o.value));
     if (op.info().has(F_VIEW)) {
       // A view that shares its operand's storage (or is unbound) is no code at all.
       const Value* v = op.results.empty() ? nullptr : op.results[0];
@@ -492,33 +493,26 @@ class GraphCompiler {
     const OpInfo& info = op.info();
     // Every family without an emit rule has a compute kernel (static_asserts here and
     // in vm/kernels_dispatch.cpp); an op that reached here without one is a compiler bug.
-    if (!hasKernel(op.code)) diags_.fail(op.loc, "internal: the VM has no code for '" + std::string(info.name) + "'");
+    if (!hasKernel(op.code)) internalError("the VM has no code for '" + std::string(info.name) + "'");
     in.opc = Opc::Kernel;
     std::vector<TensorType> inTypes, outTypes;
-    auto fold = folds_.find(&op);
-    for (size_t i = 0; i < op.operands.size(); ++i) {
-      const Operand& o = op.operands[i];
+    for (const Operand& o : op.operands) {
       if (o.kind != Operand::Kind::Value && o.kind != Operand::Kind::Literal) continue;
-      const Value* source = fold != folds_.end() && i < 2 ? fold->second.source[i] : nullptr;
-      if (source) in.b |= 1u << i;  // read transposed (Instr::b of a Kernel)
-      pushArg(source ? slotOf(source) : operandSlot(o), source ? &source->type : &o.type());
-      inTypes.push_back(source ? source->type : o.type());
+      pushArg(operandSlot(o), &o.type());
+      inTypes.push_back(o.type());
       ++in.nIn;
     }
     std::vector<const TensorType*> resultTypes;
     for (const Value* v : op.results) resultTypes.push_back(v ? &v->type : nullptr);
     if (resultTypes.empty() && inplaceTarget(op) >= 0) resultTypes.push_back(cg_->argTypes[in.args]);
     for (size_t r = 0; r < resultTypes.size(); ++r) {
-      if (!resultTypes[r]) diags_.fail(op.loc, "internal: " + std::string(info.name) + " result without a type");
+      if (!resultTypes[r]) internalError(std::string(info.name) + " result without a type");
       outTypes.push_back(*resultTypes[r]);
     }
     pushResults(op, resultTypes, in);
     try {
       in.a = static_cast<uint32_t>(cg_->kernels.size());
-      cg_->kernels.push_back(fold == folds_.end()
-                                 ? prepareKernel(op, inTypes, outTypes)
-                                 : prepareMatMulTransposed(inTypes.at(0), in.b & 1u, inTypes.at(1), in.b & 2u,
-                                                           outTypes.at(0)));
+      cg_->kernels.push_back(prepareKernel(op, inTypes, outTypes));
     } catch (const KernelError& e) {
       diags_.fail(op.loc, prefixed(info.name, e.what()));
     }
@@ -604,7 +598,6 @@ class GraphCompiler {
   CompileOptions options_;
   CompiledGraph* cg_ = nullptr;
   FramePlanner* plan_ = nullptr;  // the graph being compiled's slots (compile's local)
-  MatMulFolds folds_;             // matmuls reading transposes' operands
   std::set<uint32_t> stale_;      // views to refresh before a read
 };
 

@@ -8,6 +8,7 @@
 
 #include "vm/bytecode.h"
 #include "vm/fusion.h"
+#include "ir/matmul_operands.h"
 
 namespace pir::vm {
 
@@ -95,8 +96,8 @@ std::string disassemble(const CompiledGraph& g, const Program& p, const SourceMa
       case Opc::Fused:
       case Opc::ViewSync:
         line += "k" + std::to_string(in.a) + " ";
-        for (unsigned i = 0; in.opc == Opc::Kernel && i < 2; ++i)
-          if (in.b & (1u << i)) line += "in" + std::to_string(i) + "^T ";  // in i read transposed
+        for (unsigned i = 0; in.opc == Opc::Kernel && in.op && i < 2; ++i)
+          if (matmulReadsTransposed(*in.op, i)) line += "in" + std::to_string(i) + "^T ";  // in i read transposed
         break;
       case Opc::Collective: {
         const CollectiveSpec& c = g.collectives.at(in.a);

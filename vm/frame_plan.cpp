@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ir/checked_math.h"
+#include "ir/internal_error.h"
 #include "vm/device.h"
 #include "vm/kernels.h"
 
@@ -12,7 +13,7 @@ void FramePlanner::bindGivens(const std::vector<std::pair<const Value*, const Ho
   for (const auto& [v, t] : givens) cg_.valueSlot[v->id] = constSlot(*t, v);
 }
 
-void FramePlanner::plan(const Graph& g, const std::vector<const Op*>& ops, const MatMulFolds& folds, bool reuse) {
+void FramePlanner::plan(const Graph& g, const std::vector<const Op*>& ops, bool reuse) {
   reuse_ = reuse;
   // Params: bound by the caller; a written by-value param gets an arena copy.
   const std::vector<bool>& written = g.isMain ? noWrites_ : writes_.paramsWritten(&g);
@@ -46,7 +47,8 @@ void FramePlanner::plan(const Graph& g, const std::vector<const Op*>& ops, const
 
   // Last use of every arena slot (reads and in-place writes).
   for (size_t k = 0; k < ops.size(); ++k)
-    forEachValueUse(*ops[k], folds, [&](const Value* v) { extendThroughViews(slotOf(v), k); });
+    for (const Operand& o : ops[k]->operands)
+      if (o.kind == Operand::Kind::Value) extendThroughViews(slotOf(o.value), k);
 
   // Linear scan: allocate at definition, free after last use.
   std::vector<std::vector<uint32_t>> dying(ops.size() + 1);
@@ -113,7 +115,7 @@ void FramePlanner::checkSize(const TensorType& t, const std::string& what, Sourc
 
 uint32_t FramePlanner::slotOf(const Value* v) {
   if (v->id < cg_.valueSlot.size() && cg_.valueSlot[v->id] != kNoSlot) return cg_.valueSlot[v->id];
-  diags_.fail(v->loc, "internal: %" + v->name + " used before the VM gave it a slot");
+  internalError("%" + v->name + " used before the VM gave it a slot");
 }
 
 void FramePlanner::extendTo(uint32_t slot, size_t pos) {
@@ -170,7 +172,7 @@ void FramePlanner::assignResults(const Op& op, size_t pos) {
     auto it = std::find(vars.begin(), vars.end(), v);
     uint32_t index = static_cast<uint32_t>(it - vars.begin());
     if (it == vars.end()) {
-      if (!addVariables_) diags_.fail(v->loc, "internal: variable %" + v->name + " is not compiled");
+      if (!addVariables_) internalError("variable %" + v->name + " is not compiled");
       addVariables_->push_back(v);
     }
     SlotInfo s;
@@ -206,7 +208,7 @@ uint32_t FramePlanner::operandSlot(const Operand& o) {
     checkSize(o.literalType, "literal", o.loc);
     return constSlot(materialize(*o.literal, o.literalType, baseSeed, "literal operand", diags_), nullptr);
   }
-  diags_.fail(o.loc, "internal: operand is not a tensor");
+  internalError("operand is not a tensor");
 }
 
 uint32_t FramePlanner::scratchSlot(const TensorType& t) {

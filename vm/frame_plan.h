@@ -28,9 +28,8 @@
 #include "ir/ir.h"
 #include "vm/bytecode.h"
 #include "vm/compiler.h"
-#include "vm/param_writes.h"
+#include "ir/write_analysis.h"
 #include "vm/tensor.h"
-#include "vm/transpose_folding.h"
 
 namespace pir::vm {
 
@@ -58,10 +57,10 @@ class FramePlanner {
   // Binds `givens` as constants (before plan: the ops that read them are planned against them).
   void bindGivens(const std::vector<std::pair<const Value*, const HostTensor*>>& givens);
 
-  // Plans `ops`, the flattened ops of `g` in program order (`folds`: matmuls that
-  // read a transpose's source instead). `reuse`: arena buffers are shared between
-  // values whose lifetimes do not overlap; else every value keeps its own.
-  void plan(const Graph& g, const std::vector<const Op*>& ops, const MatMulFolds& folds, bool reuse);
+  // Plans `ops`, the flattened ops of `g` in program order. `reuse`: arena
+  // buffers are shared between values whose lifetimes do not overlap; else every
+  // value keeps its own.
+  void plan(const Graph& g, const std::vector<const Op*>& ops, bool reuse);
 
   // The slot of a value planned already (a located internal error otherwise).
   uint32_t slotOf(const Value* v);

@@ -80,8 +80,9 @@ PreparedKernel preparePermutedCopy(const TensorType& in, std::span<const int64_t
 
 // matmul whose operands may be stored transposed: `aStored` is read with its last
 // two axes swapped when `transA` (likewise b), without a copy (the GEMM's transpose
-// flags). The compiler uses it to fold a `transpose` of the last two axes into the
-// matmul that reads it. `out` is the product's type. Throws KernelError.
+// flags). A matmul op's kernel reads the flags from its transpose_a / transpose_b
+// attributes; this entry is for callers without an op (kernel tests, benches).
+// `out` is the product's type. Throws KernelError.
 PreparedKernel prepareMatMulTransposed(const TensorType& aStored, bool transA, const TensorType& bStored, bool transB,
                                        const TensorType& out);
 

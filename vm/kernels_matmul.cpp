@@ -10,10 +10,12 @@
 // i32 uses Eigen's GEMM (i32 in uint32 so that overflow wraps without UB); f16
 // converts to f32, multiplies, and rounds each result once.
 //
-// An operand may be stored transposed (its last two axes swapped): the compiler
-// folds `transpose` ops that feed a matmul into the GEMM's transpose flags
-// (prepareMatMulTransposed), so neither the BLAS nor Eigen path copies it.
+// An operand may be read transposed (its last two axes swapped): the op's
+// transpose_a / transpose_b flags (ir/matmul_operands.h; the fold-transposes
+// pass sets them for a `transpose` feeding the matmul) become the GEMM's
+// transpose flags, so neither the BLAS nor Eigen path copies it.
 #include "vm/kernel_util.h"
+#include "ir/matmul_operands.h"
 
 #include <atomic>
 
@@ -347,7 +349,7 @@ PreparedKernel prepareMatMulImpl(const TensorType& aStored, bool transA, const T
 
 PreparedKernel prepareMatMul(const Op& op, InTypes in, InTypes out) {
   if (in.size() != 2) throw KernelError("matmul needs two operands of one dtype and rank >= 1");
-  return prepareMatMulImpl(in[0], false, in[1], false, out, &op);
+  return prepareMatMulImpl(in[0], matmulReadsTransposed(op, 0), in[1], matmulReadsTransposed(op, 1), out, &op);
 }
 
 }  // namespace detail

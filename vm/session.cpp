@@ -196,7 +196,9 @@ void Session::ensureReady() {
   CompileOptions compileOptions;
   compileOptions.fuseElementwise = options_.fuseElementwise;
   compileOptions.keptMainNames = options_.keptMainNames ? &*options_.keptMainNames : nullptr;
-  std::shared_ptr<Program> p = compileProgram(*mp_, diags_, compileOptions);
+  std::shared_ptr<const Module> lowered = options_.lowering ? options_.lowering(*mp_, diags_) : nullptr;
+  std::shared_ptr<Program> p = compileProgram(lowered ? *lowered : *mp_, diags_, compileOptions);
+  p->lowered = std::move(lowered);
   ++counters_.programCompiles;
   {
     // Frames (main values kept whole, subgraph arenas), variables and the
@@ -269,12 +271,12 @@ void Session::ensureReady() {
 // Under MPI: the same program and the same loaded data in every process
 // (vm/process_agreement.h), before any of it runs.
 void Session::checkSameProgramAcrossProcesses(const Program& p, const State& ns) {
-  std::unordered_map<const Value*, size_t> varIndex;
-  for (size_t i = 0; i < ns.vars.size(); ++i) varIndex[ns.vars[i]] = i;
+  std::unordered_map<uint64_t, size_t> varIndex;  // by uid: the program may be a lowered copy's
+  for (size_t i = 0; i < ns.varUids.size(); ++i) varIndex[ns.varUids[i]] = i;
   auto loadedData = [&](const Op& op) -> uint64_t {
     if (!op.init || op.init->kind != Literal::Kind::Load || op.results.empty()) return 0;
     const Value* v = op.results[0];
-    if (auto it = varIndex.find(v); it != varIndex.end()) {
+    if (auto it = varIndex.find(v->uid); it != varIndex.end()) {
       uint64_t h = 0;
       const std::byte* previous = nullptr;  // replicas of one group share their buffer
       for (const auto& replica : ns.dev.vars) {
@@ -595,9 +597,10 @@ void Session::write(const std::string& variable, const Literal& data, SourceLoc 
   const Value* v = mainValueNamed(variable, loc);
   if (v->kind != Value::Kind::Var) diags_.fail(loc, "write: %" + variable + " is not a variable");
   ensureReady();
-  auto it = std::find(st_->vars.begin(), st_->vars.end(), v);
-  if (it == st_->vars.end()) diags_.fail(loc, "write: %" + variable + " is not compiled");
-  const size_t index = static_cast<size_t>(it - st_->vars.begin());
+  // By uid: the compiled variables may be a lowered copy's (SessionOptions::lowering).
+  auto it = std::find(st_->varUids.begin(), st_->varUids.end(), v->uid);
+  if (it == st_->varUids.end()) diags_.fail(loc, "write: %" + variable + " is not compiled");
+  const size_t index = static_cast<size_t>(it - st_->varUids.begin());
   ReplicaGroups grouping = groupingOf(*mp_, *v, diags_);
   TensorType dt = groupedType(v->type, grouping.numGroups());
   if (data.kind == Literal::Kind::Data && !data.isScalar() && !data.listFits(dt.shape))

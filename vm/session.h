@@ -20,6 +20,7 @@
 // commands overwrite, charged to the host-memory budget like any buffer.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -59,6 +60,12 @@ struct SessionOptions {
   // main value is kept (the REPL, where any may be printed later).
   std::optional<std::set<std::string>> keptMainNames = std::nullopt;
   bool fuseElementwise = true;     // vm/compiler.h CompileOptions (off: one instruction per op)
+  // What the session compiles for a module: a transformed copy of it (the API
+  // layer's lowering pipeline, api/pass_runner.h lowerForCompile; vm/ runs no
+  // passes), which keeps the module's uids, value ids and main op positions, or
+  // null for the module as it is. Unset: the module as it is. The module the
+  // session runs (module(), `print`, feeds, previews) stays the one it was given.
+  std::function<std::shared_ptr<const Module>(const Module&, DiagnosticEngine&)> lowering;
 };
 
 class Session {

@@ -22,8 +22,7 @@
 #include <variant>
 #include <vector>
 
-#include "ir/dtype.h"    // DType
-#include "ir/op_info.h"  // OpCode: one enumerator per row of ir/ops.def
+#include "pir/tables.h"  // DType, OpCode, the enum attribute types (generated from ir/'s tables)
 
 namespace pir {
 class Context;  // ir/context.h
@@ -86,9 +85,6 @@ class [[nodiscard]] Result {
 };
 
 // ---- tensors ------------------------------------------------------------------
-
-using ::pir::DType;
-using ::pir::OpCode;
 
 // A host tensor: dtype, shape and the row-major little-endian bytes
 // (dtypeSize(dtype) bytes per element; f16 as IEEE binary16, bool as one byte 0/1).
@@ -239,7 +235,7 @@ struct Word {
   explicit Word(std::string t) : text(std::move(t)) {}
   // An enumerator of an enum attribute type (ir/op_enums.def): its word.
   template <class E>
-    requires requires { EnumTraits<E>::kId; }
+    requires requires { EnumWords<E>::kWords; }
   Word(E e) : text(enumWord(e)) {}  // NOLINT
 };
 struct GraphRef {

@@ -246,7 +246,7 @@ TEST(AllOps, EveryOpVerifiesRunsAndPrints) {
     Session session(m, diags, out, {});
     pir::SessionDriver driver(m, session, diags);
     const std::string text = std::string(kPrelude) + it->second.text + "\nrun\nprint " + it->second.printed + "\n";
-    const bool ok = driver.build(sm.add("op.pir", text), ".");
+    const bool ok = driver.build(sm.add("op.pir", text), ".").succeeded();
     EXPECT_TRUE(ok) << err.str() << "\n--- program ---\n" << text;
     EXPECT_EQ(err.str(), "");
     EXPECT_TRUE(usesOp(m.main->ops, code) || [&] {
@@ -357,7 +357,7 @@ bool runGiant(const std::string& text, const Statement& st, bool execute, std::s
   std::string program = std::string(kGiantPrelude) + text + "\n";
   if (execute) program += "run\nprint " + std::string(st.printed) + "\n";
   const uint32_t file = sm.add("giant.pir", program);
-  const bool ok = execute ? driver.build(file, ".") : buildFromBuffer(m, diags, file, ".");
+  const bool ok = execute ? driver.build(file, ".").succeeded() : buildFromBuffer(m, diags, file, ".").succeeded();
   err = errs.str() + (execute ? "\n--- output ---\n" + out.str() : "") + "\n--- program ---\n" + program;
   return ok && errs.str().empty();
 }

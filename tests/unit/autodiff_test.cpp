@@ -24,7 +24,7 @@ struct Fixture {
   explicit Fixture(const std::string& text) {
     diags.setStream(&err);
     uint32_t id = sources.add("test.pir", text);
-    ok = buildFromBuffer(module, diags, id, ".");
+    ok = buildFromBuffer(module, diags, id, ".").succeeded();
   }
   bool ok = false;
 };

@@ -30,7 +30,7 @@ class BuilderTest : public ::testing::Test {
 
   bool build(const std::string& text) {
     uint32_t file = sm.add("t.pir", text);
-    return buildFromBuffer(module, diags, file, baseDir, &script, {.listener = &listener});
+    return buildFromBuffer(module, diags, file, baseDir, &script, {.listener = &listener}).succeeded();
   }
   // "LINE:COL: message" of the first error, or "" if none.
   std::string error() const {

@@ -65,7 +65,7 @@ TEST(Context, BudgetsAndThreadsAreTheContexts) {
   EXPECT_EQ(small.runtime().kernelThreads(), 1);
 }
 
-bool doNothing(pir::Module&, passes::PassContext&) { return true; }
+pir::LogicalResult doNothing(pir::Module&, passes::PassContext&) { return pir::success(); }
 
 TEST(Context, WithoutABudgetOfItsOwnAContextSharesTheProcesss) {
   Context shared;

@@ -24,7 +24,7 @@ struct Built {
   bool ok = false;
   explicit Built(const std::string& text) {
     diags.setStream(&err);
-    ok = buildFromBuffer(m, diags, sm.add("d.pir", text), ".");
+    ok = buildFromBuffer(m, diags, sm.add("d.pir", text), ".").succeeded();
   }
 };
 

@@ -80,7 +80,7 @@ struct Fixture {
   pir::SessionDriver driver{m, session, diags};
   Fixture() { diags.setStream(&err); }
   bool build(const std::string& text) {
-    return driver.build(sm.add("s.pir", text), ".");
+    return driver.build(sm.add("s.pir", text), ".").succeeded();
   }
 };
 
@@ -151,7 +151,7 @@ TEST_F(InterruptTest, BudgetIsStillExactAcrossSlices) {
     std::string program = "const %c : f32[] = 1\nmain {\n";
     for (uint64_t i = 0; i < instructions; ++i) program += "  %a" + std::to_string(i) + " = add %c, 1\n";
     program += "}\nrun\n";
-    const bool ok = driver.build(sm.add("s.pir", program), ".");
+    const bool ok = driver.build(sm.add("s.pir", program), ".").succeeded();
     if (!ok) {
       EXPECT_TRUE(contains(err.str(), "error: add: the step budget is spent: this instruction needs 1 step, 0 left"))
           << err.str();

@@ -68,7 +68,7 @@ class OpBuildTest : public ::testing::Test {
   void SetUp() override { diags.setStream(&err); }
   bool build(const std::string& text) {
     uint32_t file = sm.add("t.pir", text);
-    return buildFromBuffer(m, diags, file, ".");
+    return buildFromBuffer(m, diags, file, ".").succeeded();
   }
   Op& lastOp() { return *m.main->ops.back(); }
 };

@@ -75,13 +75,13 @@ TEST(PassManager, MisspelledPassSuggestsTheClosestName) {
 
 // A pass that breaks the IR: the add's recorded result type no longer matches
 // what its operands infer.
-bool breakTheIR(Module& m, PassContext&) {
+LogicalResult breakTheIR(Module& m, PassContext&) {
   for (auto& op : m.main->ops)
     if (op->code == OpCode::Add) op->results[0]->type.shape = {3};
-  return true;
+  return success();
 }
-bool doNothing(Module&, PassContext&) { return true; }
-bool failWithADiagnostic(Module&, PassContext& ctx) { ctx.diags.fail({}, "the pass refused"); }
+LogicalResult doNothing(Module&, PassContext&) { return success(); }
+LogicalResult failWithADiagnostic(Module&, PassContext& ctx) { ctx.diags.fail({}, "the pass refused"); }
 
 TEST(PassManager, VerifyEachReportsAPassThatLeavesInvalidIR) {
   Built b(kProgram);
@@ -101,7 +101,7 @@ TEST(PassManager, StopsAtTheFirstFailingPass) {
   int ran = 0;
   static int* counter = nullptr;
   counter = &ran;
-  const PassInfo count{"count", "counts", [](Module&, PassContext&) { return ++*counter, true; }};
+  const PassInfo count{"count", "counts", [](Module&, PassContext&) { return ++*counter, success(); }};
   const PassInfo fail{"fail", "fails", &failWithADiagnostic};
   const PassInfo* pipeline[] = {&count, &fail, &count};
   EXPECT_FALSE(runPipeline(b.module, pipeline, b.diags));

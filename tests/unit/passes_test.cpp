@@ -37,14 +37,15 @@ struct Built {
     options.verifyEach = true;
     options.evaluator = evaluator;
     options.mainNamesRead = &namesRead;
-    return runPipeline(module, *pipeline, diags, options);
+    return runPipeline(module, *pipeline, diags, options).succeeded();
   }
   std::string text() const { return printModule(module); }
 };
 
 // Something for every pass to do: calls (by value, by reference, nested), dead
-// code, foldable constants, a sum of four contributions and two consecutive
-// transfers (merge-exchange, registered where api/ is linked).
+// code, foldable constants, a sum of four contributions, a matmul over a
+// transpose (fold-transposes) and two consecutive transfers (merge-exchange,
+// registered where api/ is linked).
 const char* kProgram = R"(
 h2d $x : f32[2]
 d2h $y : f32[2]
@@ -76,6 +77,9 @@ main {
   %g = call @grad(%x, %c)
   call @acc(%w, %g)
   exp %x
+  const %q : f32[2,2] = [[1, 2], [3, 4]]
+  %qt = transpose %q
+  %qm = matmul %qt, %q
   host_store $y, %g
   host_store $z, %c
 }

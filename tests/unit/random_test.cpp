@@ -202,7 +202,7 @@ struct RunProgram {
     diags.setStream(&err);
     session = std::make_unique<Session>(m, diags, out, options);
     driver = std::make_unique<pir::SessionDriver>(m, *session, diags);
-    ok = driver->build(sm.add("r.pir", text), ".");
+    ok = driver->build(sm.add("r.pir", text), ".").succeeded();
   }
   HostTensor value(const std::string& name) { return session->valueOf(name, {}); }
 };

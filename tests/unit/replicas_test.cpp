@@ -34,9 +34,9 @@ struct Fixture {
     if (withTrace) options.trace = &trace;
     session = std::make_unique<Session>(m, diags, out, options);
     driver = std::make_unique<pir::SessionDriver>(m, *session, diags);
-    ok = driver->build(sm.add("s.pir", text), ".");
+    ok = driver->build(sm.add("s.pir", text), ".").succeeded();
   }
-  bool more(const std::string& text) { return driver->build(sm.add("s.pir", text), "."); }
+  bool more(const std::string& text) { return driver->build(sm.add("s.pir", text), ".").succeeded(); }
 };
 
 // A job over `inputs` of type t (all members computed here).

@@ -33,12 +33,12 @@ struct Fixture {
     session = std::make_unique<Session>(m, diags, out, options);
     driver = std::make_unique<pir::SessionDriver>(m, *session, diags);
     uint32_t file = sm.add("s.pir", text);
-    ok = driver->build(file, ".");
+    ok = driver->build(file, ".").succeeded();
   }
   // Runs one more session command given as text (like a REPL line).
   bool more(const std::string& text) {
     uint32_t file = sm.add("s.pir", text);
-    return driver->build(file, ".");
+    return driver->build(file, ".").succeeded();
   }
   std::string take() {
     std::string s = out.str();

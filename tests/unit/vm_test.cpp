@@ -28,7 +28,7 @@ RunResult runText(const std::string& text, SessionOptions options = {}) {
   Module m;
   Session s(m, diags, out, options);
   pir::SessionDriver driver(m, s, diags);
-  bool ok = driver.build(file, ".");
+  bool ok = driver.build(file, ".").succeeded();
   if (ok) {
     try {
       driver.finish();

@@ -1,6 +1,6 @@
 // Which parameters each graph writes in place (ir/rewriter.h
-// paramsWrittenInPlace), memoised for one compile, and the flattened op order
-// the compiler works on.
+// paramsWrittenInPlace), memoised for one walk over a module (the VM's compile,
+// the fold-transposes pass), and the flattened op order both work on.
 #pragma once
 #include <memory>
 #include <unordered_map>
@@ -9,7 +9,7 @@
 #include "ir/ir.h"
 #include "ir/rewriter.h"
 
-namespace pir::vm {
+namespace pir {
 
 class WriteAnalysis {
  public:
@@ -43,4 +43,4 @@ class WriteAnalysis {
   std::unordered_map<const Graph*, std::vector<bool>> memo_;
 };
 
-}  // namespace pir::vm
+}  // namespace pir
