@@ -338,6 +338,15 @@ PreparedKernel preparePadGrad(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareTile(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareTrilu(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareHardmax(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareGatherElements(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareScatterElements(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareRange(const Op& op, InTypes in, InTypes out);
+// vm/kernels_resize_op.cpp, vm/kernels_lrn.cpp, vm/kernels_einsum.cpp
+PreparedKernel prepareResize(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareResizeGrad(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareLrn(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareLrnGrad(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareEinsum(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareCumSum(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareTopK(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareNorm(const Op& op, InTypes in, InTypes out);  // layer/group/batch norm
