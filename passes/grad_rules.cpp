@@ -812,7 +812,7 @@ RULE(GatherElements) {
 GRAD_OPERANDS(ScatterElements, i != 1)  // the indices
 RULE(ScatterElements) {
   // none: x keeps g where nothing was written, an update gets g at its target
-  // (the last of duplicates wins the value, every one gets the gradient);
+  // when it is the one that stays (the last of duplicates);
   // add: both get g; mul: x gets g times the product of its updates, an update
   // g * y / update; min, max: the gradient goes to x and to the updates equal
   // to the result (all of them on ties).
@@ -825,7 +825,16 @@ RULE(ScatterElements) {
   switch (reduction) {
     case ScatterReduction::None:
       if (c.wants(0)) c.give(0, c.emit({val(g), c.in(1), val(c.zeros(c.inType(2)))}, build::ScatterElements{}.axis(axis)));
-      if (c.wants(2)) c.give(2, gatherAt(g));
+      if (c.wants(2)) {
+        // Only the update that stays (the last of duplicates) gets g: each
+        // update's position id, scattered the same way, reads back its own id.
+        const Shape& is = c.inType(1).shape;
+        Value* ids = c.reshape(c.emit(std::vector<Operand>{}, build::Range{}.start(0).limit(static_cast<double>(numElements(is))).dtype(DType::I32)), is);
+        Value* kept = c.emit({val(c.zeros(TensorType{DType::I32, c.inType(0).shape})), c.in(1), val(ids)},
+                             build::ScatterElements{}.axis(axis));
+        Value* stays = maskOf(c, c.emit(OpCode::Equal, {gatherAt(kept), ids}), dt);
+        c.give(2, c.emit(OpCode::Mul, {gatherAt(g), stays}));
+      }
       break;
     case ScatterReduction::Add:
       if (c.wants(0)) c.give(0, g);

@@ -70,6 +70,12 @@ template <class T> void runResizeGrad(const resize::Plan& p, const TensorRef* in
   resize::resizeGrad(p, ins[0].as<const T>(), outs[0].as<T>());
 }
 
+// resize_grad of an empty g: x's gradient is zero (no plan over g's axes, which
+// may be huge though empty).
+template <class T> void runZeros(const int64_t& n, const TensorRef*, TensorRef* outs, KernelContext&) {
+  std::fill(outs[0].as<T>(), outs[0].as<T>() + n, T(0));
+}
+
 }  // namespace
 
 PreparedKernel prepareResize(const Op& op, InTypes in, InTypes out) {
@@ -84,6 +90,7 @@ PreparedKernel prepareResizeGrad(const Op& op, InTypes in, InTypes out) {
   if (out[0].numElements() == 0) return nothingToWrite();
   return dispatchDType(in[0].dtype, [&]<class T>() {
     if constexpr (!kIsFloat<T>) return unsupported(op, in[0]), PreparedKernel{};
+    else if (in[0].numElements() == 0) return makeKernel<int64_t, runZeros<T>>(out[0].numElements());
     else return makeKernel<resize::Plan, runResizeGrad<T>>(planOf(op, out[0].shape, in[0].shape));
   });
 }
