@@ -515,6 +515,12 @@ void requireGradShape(Ctx& c, size_t i, const Shape& forwardOut, const std::stri
 void inferConv(Ctx& c) {
   c.requireFloat(0);
   c.requireSameDType(0, 1);
+  if (c.n() > 2) {
+    c.requireSameDType(0, 2);
+    const TensorType& w = c.t(1);
+    if (w.rank() < 1 || c.t(2).shape != Shape{w.shape[0]})
+      c.failOperand(2, "bias " + c.t(2).str() + " must have one value per output channel of the weights " + w.str());
+  }
   c.result(c.t(0).dtype, convOutputShape(c, c.t(0), c.t(1), RuleAttrs<"Conv">{c.op}));
 }
 void inferConvGradInput(Ctx& c) {  // g, w

@@ -163,7 +163,7 @@ const std::map<std::string_view, const char*>& opNotes() {
       {"layer_norm", "normalises over the last axis"},
       {"layer_norm_grad", "the gradients of layer_norm for `x`, `gamma` and `beta` given its output gradient `g`"},
       {"batch_norm_inference", "gradient for `x`"},
-      {"conv", "NCHW / OIHW; `padding` is `[top, left, bottom, right]` in 2-D"},
+      {"conv", "NCHW / OIHW; the optional `b` (one value per output channel, ONNX Conv's B) is added to each channel; `padding` is `[top, left, bottom, right]` in 2-D"},
       {"conv_grad_input", "the gradient of conv for `x` (`shape`) given its output gradient `g`; the attributes are conv's"},
       {"conv_grad_weight", "the gradient of conv for `w` (`shape`) given `x` and the output gradient `g`"},
       {"max_pool_grad", "`g` goes to the first window element (row-major) equal to the window's maximum; none for a NaN maximum"},

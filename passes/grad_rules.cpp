@@ -670,6 +670,7 @@ RULE(Conv) {
                                             .padding(w.padding())
                                             .dilation(w.dilation)
                                             .groups(groups)));
+  if (c.op.operands.size() > 2 && c.wants(2)) c.give(2, c.emit({g}, build::Sum{}.axis(allBut(xs.size(), 1))));
   if (c.wants(0))
     c.give(0, c.emit({g, c.inValue(1)}, build::ConvGradInput{}
                                             .shape(xs)

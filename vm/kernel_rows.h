@@ -42,6 +42,7 @@
 #define PIR_KERNEL_LayerNormGrad PIR_KERNEL(LayerNormGrad, LayerNormGrad)
 #define PIR_KERNEL_MatMul PIR_KERNEL(MatMul, MatMul)
 #define PIR_KERNEL_Conv PIR_KERNEL(Conv, Conv)
+#define PIR_KERNEL_ConvBias PIR_KERNEL(ConvBias, ConvBias)
 #define PIR_KERNEL_Pool(fn) PIR_KERNEL(Pool, fn)
 #define PIR_KERNEL_ConvGradInput PIR_KERNEL(ConvGradInput, ConvGradInput)
 #define PIR_KERNEL_ConvGradWeight PIR_KERNEL(ConvGradWeight, ConvGradWeight)

@@ -1154,12 +1154,7 @@ void mapConv(NodeContext& c) {
   std::string attrs = "{stride = " + intsText(w.strides) + ", padding = " + intsText(w.pads) + ", dilation = " +
                       intsText(w.dilations) + ", groups = " + std::to_string(c.attrInt("group", 1)) + "}";
   std::string x = c.in(0), wt = c.in(1);
-  if (!c.has(2)) return (void)c.result(0, "conv " + x + ", " + wt + " " + attrs);
-  std::string y = c.temp("conv " + x + ", " + wt + " " + attrs);
-  std::vector<int64_t> bshape(in.size() - 1, 1);
-  bshape[0] = ws[0];
-  std::string b = c.temp("reshape " + c.in(2) + " {shape = " + intsText(bshape) + "}");
-  c.result(0, "add " + y + ", " + b);
+  c.result(0, "conv " + x + ", " + wt + (c.has(2) ? ", " + c.in(2) : std::string()) + " " + attrs);
 }
 
 // `[0.5, 2]`, a .pir float list.
