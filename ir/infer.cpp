@@ -3,10 +3,12 @@
 #include "ir/matmul_operands.h"
 
 #include "ir/checked_math.h"
+#include "ir/einsum_spec.h"
 #include "ir/op_attrs.h"
 #include "ir/window.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <string>
 
@@ -520,6 +522,12 @@ void requireGradShape(Ctx& c, size_t i, const Shape& forwardOut, const std::stri
 void inferConv(Ctx& c) {
   c.requireFloat(0);
   c.requireSameDType(0, 1);
+  if (c.n() > 2) {
+    c.requireSameDType(0, 2);
+    const TensorType& w = c.t(1);
+    if (w.rank() < 1 || c.t(2).shape != Shape{w.shape[0]})
+      c.failOperand(2, "bias " + c.t(2).str() + " must have one value per output channel of the weights " + w.str());
+  }
   c.result(c.t(0).dtype, convOutputShape(c, c.t(0), c.t(1), RuleAttrs<"Conv">{c.op}));
 }
 void inferConvGradInput(Ctx& c) {  // g, w
@@ -834,6 +842,149 @@ void inferOneHot(Ctx& c) {
   Shape s = c.t(0).shape;
   s.push_back(classes);
   c.result(a.dtype(), std::move(s));
+}
+// ---- the ONNX layout ops, resize, lrn, conv_transpose, einsum ----------------
+
+// gather_elements' and scatter_elements' indices: x's rank, and off the axis no
+// longer than x (the index positions off the axis address x directly).
+void requireElementIndices(Ctx& c, const TensorType& x, int64_t axis) {
+  c.requireInteger(1, "indices");
+  const TensorType& i = c.t(1);
+  if (i.rank() != x.rank()) c.failOperand(1, "indices " + i.str() + " must have the rank of " + x.str());
+  for (size_t d = 0; d < i.shape.size(); ++d)
+    if (static_cast<int64_t>(d) != axis && i.shape[d] > x.shape[d])
+      c.failOperand(1, "indices " + i.str() + " are longer than " + x.str() + " on axis " + std::to_string(d));
+}
+void inferGatherElements(Ctx& c) {
+  const TensorType& x = c.t(0);
+  const RuleAttrs<"GatherElements"> a{c.op};
+  requireElementIndices(c, x, c.axis(a.axis(), x, a.axisLoc()));
+  c.result(x.dtype, c.t(1).shape);
+}
+void inferScatterElements(Ctx& c) {
+  const TensorType& x = c.t(0);
+  const RuleAttrs<"ScatterElements"> a{c.op};
+  requireElementIndices(c, x, c.axis(a.axis(), x, a.axisLoc()));
+  c.requireSameDType(0, 2);
+  if (c.t(2).shape != c.t(1).shape)
+    c.failOperand(2, "updates " + c.t(2).str() + " must have the shape of indices " + c.t(1).str());
+  if (x.dtype == DType::Bool && a.reduction() != ScatterReduction::None)
+    c.fail(a.reductionLoc(), "reduction " + std::string(enumWord(a.reduction())) + " needs a numeric operand, got " + x.str());
+  c.result(x);
+}
+
+using ResizeAttrs = attrs::View<attrs::inferRule("Resize") | attrs::inferRule("ResizeGrad")>;
+// resize from `in` to `out` (resize_grad: back): one size and scale per axis,
+// a region of interest of a begin and an end per axis.
+void checkResize(Ctx& c, const ResizeAttrs& a, const Shape& in, const Shape& out) {
+  if (out.size() != in.size())
+    c.fail(a.shapeLoc(), "shape " + intsToString(out) + " needs one size per axis of " + shapeToString(in));
+  for (size_t d = 0; d < in.size(); ++d)
+    if (out[d] < 0 || (in[d] == 0 && out[d] != 0))
+      c.fail(a.shapeLoc(), "shape " + intsToString(out) + ": axis " + std::to_string(d) + " of " + shapeToString(in) +
+                               " cannot resize to " + std::to_string(out[d]));
+  if (const std::optional<std::vector<double>> scales = a.scales()) {
+    if (scales->size() != in.size()) c.fail(a.scalesLoc(), "scales needs one value per axis of " + shapeToString(in));
+    for (double s : *scales)
+      if (!(s > 0) || !std::isfinite(s)) c.fail(a.scalesLoc(), "scales must be positive and finite");
+  }
+  if (const std::optional<std::vector<double>> roi = a.roi())
+    if (roi->size() != 2 * in.size())
+      c.fail(a.roiLoc(), "roi needs the begin of every axis, then the end: " + std::to_string(2 * in.size()) + " values");
+}
+Shape shapeAttr(const std::vector<int64_t>& v) { return Shape(v.begin(), v.end()); }
+void inferResize(Ctx& c) {
+  c.requireNumeric(0);
+  const ResizeAttrs a{c.op};
+  const Shape out = shapeAttr(a.shape());
+  checkResize(c, a, c.t(0).shape, out);
+  c.result(c.t(0).dtype, out);
+}
+void inferResizeGrad(Ctx& c) {  // g (resize's output) -> x's shape
+  c.requireFloat(0);
+  const ResizeAttrs a{c.op};
+  const Shape x = shapeAttr(a.shape());
+  checkResize(c, a, x, c.t(0).shape);
+  c.result(c.t(0).dtype, x);
+}
+
+void inferRange(Ctx& c) {
+  const RuleAttrs<"Range"> a{c.op};
+  if (a.dtype() == DType::Bool) c.fail(a.dtypeLoc(), "dtype must be numeric, got bool");
+  const double start = a.start(), limit = a.limit(), delta = a.delta();
+  if (!std::isfinite(start) || !std::isfinite(limit)) c.fail("start and limit must be finite");
+  if (delta == 0 || !std::isfinite(delta)) c.fail(a.deltaLoc(), "delta must be finite and non-zero");
+  const double n = std::ceil((limit - start) / delta);
+  // 2^40 elements are far past any host's memory; the budget refuses far less.
+  if (n > 1099511627776.0) c.fail(a.limitLoc(), "range of " + std::to_string(n) + " elements is too long");
+  c.result(a.dtype(), {n > 0 ? static_cast<int64_t>(n) : 0});
+}
+
+using LrnAttrs = attrs::View<attrs::inferRule("Lrn") | attrs::inferRule("LrnGrad")>;
+void checkLrn(Ctx& c) {
+  c.requireFloat(0);
+  if (c.t(0).rank() < 2) c.failOperand(0, "lrn needs N, C and any further axes, got " + c.t(0).str());
+  const LrnAttrs a{c.op};
+  if (a.size() < 1) c.fail(a.sizeLoc(), "size must be >= 1, got " + std::to_string(a.size()));
+}
+void inferLrn(Ctx& c) {
+  checkLrn(c);
+  c.result(c.t(0));
+}
+void inferLrnGrad(Ctx& c) {  // x, g
+  checkLrn(c);
+  if (!(c.t(1) == c.t(0))) c.failOperand(1, "the gradient " + c.t(1).str() + " must have the type of x " + c.t(0).str());
+  c.result(c.t(0));
+}
+
+void inferConvTranspose(Ctx& c) {  // x [N, C_in, ...], w [C_in, C_out / groups, k...]
+  c.requireFloat(0);
+  c.requireSameDType(0, 1);
+  const RuleAttrs<"ConvTranspose"> a{c.op};
+  const TensorType& x = c.t(0);
+  const TensorType& w = c.t(1);
+  if (x.rank() < 3 || x.rank() > 5) c.failOperand(0, "input must be N,C plus 1 to 3 spatial dims, got " + x.str());
+  if (w.rank() != x.rank()) c.failOperand(1, "weights " + w.str() + " must have the rank of the input " + x.str());
+  const int64_t groups = a.groups();
+  if (w.shape[0] != x.shape[1])
+    c.failOperand(1, "weights " + w.str() + " take " + std::to_string(w.shape[0]) + " input channels, got " + x.str());
+  if (groups <= 0 || x.shape[1] % groups != 0)
+    c.fail(a.groupsLoc(), "groups = " + std::to_string(groups) + " must divide the input channels (" + std::to_string(x.shape[1]) + ")");
+  const size_t spatial = x.shape.size() - 2;
+  const std::vector<int64_t> kernel(w.shape.begin() + 2, w.shape.end());
+  const Window win = windowOf(c, spatial, &kernel);
+  std::vector<int64_t> extra = a.output_padding().value_or(std::vector<int64_t>(spatial, 0));
+  if (extra.size() == 1 && spatial > 1) extra.assign(spatial, extra[0]);
+  if (extra.size() != spatial) c.fail(a.output_paddingLoc(), "output_padding needs " + std::to_string(spatial) + " values");
+  const std::optional<int64_t> outChannels = checkedMul(w.shape[1], groups);
+  if (!outChannels) c.failOperand(1, "weights " + w.str() + " times groups overflow int64");
+  Shape s{x.shape[0], *outChannels};
+  for (size_t i = 0; i < spatial; ++i) {
+    // (in - 1) * stride + dilated kernel - the pads + output_padding
+    if (extra[i] < 0 || extra[i] >= std::max(win.stride[i], win.dilation[i]))
+      c.fail(a.output_paddingLoc(), "output_padding " + std::to_string(extra[i]) + " must be in [0, max(stride, dilation))");
+    std::optional<int64_t> n = checkedMul(std::max<int64_t>(x.shape[2 + i] - 1, 0), win.stride[i]);
+    const std::optional<int64_t> reach = checkedMul(win.dilation[i], kernel[i] - 1);
+    if (n && reach) n = checkedAdd(*n, *reach + 1 + extra[i]);
+    if (n) n = checkedAdd(*n, -win.padBegin[i]);
+    if (n) n = checkedAdd(*n, -win.padEnd[i]);
+    if (!n || *n < 1)
+      c.fail(a.paddingLoc(), "padding " + intsToString(win.padding()) + " leaves no output on spatial axis " + std::to_string(i) + " of " + x.str());
+    s.push_back(*n);
+  }
+  // The conv whose input gradient this is maps the result back onto x.
+  requireGradShape(c, 0, convOutputShape(c, TensorType{x.dtype, s}, w, a), "the conv whose input gradient conv_transpose is");
+  c.result(x.dtype, std::move(s));
+}
+
+void inferEinsum(Ctx& c) {
+  c.requireNumeric(0);
+  c.requireSameDType(0, 1);
+  const RuleAttrs<"Einsum"> a{c.op};
+  std::string problem;
+  const std::optional<einsum::Plan> p = einsum::plan(a.equation(), c.t(0).shape, c.t(1).shape, problem);
+  if (!p) c.fail(a.equationLoc(), "equation '" + std::string(a.equation()) + "': " + problem);
+  c.result(c.t(0).dtype, Shape(p->outShape.begin(), p->outShape.end()));
 }
 using ShapeAndDTypeAttrs = attrs::View<attrs::inferRule("Init") | attrs::inferRule("Random")>;
 TensorType shapeAndDType(Ctx& c) {

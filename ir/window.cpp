@@ -9,7 +9,8 @@ namespace {
 
 // Every row with window attributes.
 using WindowAttrs = attrs::View<attrs::ops(OpCode::Conv, OpCode::AveragePool, OpCode::MaxPool, OpCode::ConvGradInput,
-                                           OpCode::ConvGradWeight, OpCode::MaxPoolGrad, OpCode::AveragePoolGrad)>;
+                                           OpCode::ConvGradWeight, OpCode::MaxPoolGrad, OpCode::AveragePoolGrad,
+                                           OpCode::ConvTranspose)>;
 
 // As the shape rules write a list in messages: [1,2].
 std::string listText(const std::vector<int64_t>& v) {

@@ -16,6 +16,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "ir/einsum_spec.h"
 #include "ir/infer.h"
 #include "ir/matmul_operands.h"
 #include "ir/op_attrs.h"
@@ -664,6 +665,7 @@ RULE(Conv) {
                                             .padding(w.padding())
                                             .dilation(w.dilation)
                                             .groups(groups)));
+  if (c.op.operands.size() > 2 && c.wants(2)) c.give(2, c.emit({g}, build::Sum{}.axis(allBut(xs.size(), 1))));
   if (c.wants(0))
     c.give(0, c.emit({g, c.inValue(1)}, build::ConvGradInput{}
                                             .shape(xs)
@@ -671,6 +673,54 @@ RULE(Conv) {
                                             .padding(w.padding())
                                             .dilation(w.dilation)
                                             .groups(groups)));
+}
+
+RULE(ConvTranspose) {
+  // conv_transpose is the input gradient of a conv with the same window and
+  // weights, so its gradients are that conv (for x) and that conv's weight
+  // gradient with the roles of its input and output swapped (for w).
+  const Shape ws = c.inType(1).shape;
+  const std::vector<int64_t> kernel(ws.begin() + 2, ws.end());
+  const Window w = forwardWindow(c, &kernel);
+  const int64_t groups = pir::attrs::ConvTranspose{c.op}.groups();
+  Value* g = c.grad(0);
+  if (c.wants(0))
+    c.give(0, c.emit({g, c.inValue(1)},
+                     build::Conv{}.stride(w.stride).padding(w.padding()).dilation(w.dilation).groups(groups)));
+  if (c.wants(1))
+    c.give(1, c.emit({g, c.inValue(0)}, build::ConvGradWeight{}
+                                            .shape(ws)
+                                            .stride(w.stride)
+                                            .padding(w.padding())
+                                            .dilation(w.dilation)
+                                            .groups(groups)));
+}
+RULE(Einsum) {
+  // Each operand's gradient is an einsum of the output gradient and the other
+  // operand onto the letters it shares with them; letters the operand alone
+  // has were summed, so their gradient is that einsum broadcast along them.
+  std::string problem;
+  const std::optional<einsum::Plan> p =
+      einsum::plan(pir::attrs::Einsum{c.op}.equation(), c.inType(0).shape, c.inType(1).shape, problem);
+  Value* g = c.grad(0);
+  for (int which = 0; which < 2; ++which) {
+    if (!c.wants(static_cast<size_t>(which))) continue;
+    const std::string& self = which == 0 ? p->a : p->b;
+    const std::string& other = which == 0 ? p->b : p->a;
+    const Shape& shape = c.inType(static_cast<size_t>(which)).shape;
+    std::string shared;
+    Shape kept = shape;
+    for (size_t d = 0; d < self.size(); ++d) {
+      if (other.find(self[d]) != std::string::npos || p->out.find(self[d]) != std::string::npos) shared += self[d];
+      else kept[d] = 1;
+    }
+    Value* otherValue = c.inValue(static_cast<size_t>(1 - which));
+    const std::string equation = which == 0 ? p->out + "," + other + "->" + shared : other + "," + p->out + "->" + shared;
+    Value* d = which == 0 ? c.emit({g, otherValue}, build::Einsum{}.equation(equation))
+                          : c.emit({otherValue, g}, build::Einsum{}.equation(equation));
+    d = c.reshape(d, kept);
+    c.give(static_cast<size_t>(which), kept == shape ? d : c.emit({d}, build::Broadcast{}.shape(shape)));
+  }
 }
 
 RULE(MaxPool) {
@@ -728,6 +778,76 @@ RULE(Tile) {
 RULE(Trilu) {
   const pir::attrs::Trilu attr{c.op};
   c.give(0, c.emit({c.grad(0)}, build::Trilu{}.upper(attr.upper()).k(attr.k())));
+}
+RULE(Resize) {
+  // Each x element gets g times the weight with which each output read it.
+  const pir::attrs::Resize a{c.op};
+  build::ResizeGrad r = build::ResizeGrad{}
+                            .shape(c.inType(0).shape)
+                            .mode(a.mode())
+                            .coordinate_transformation_mode(a.coordinate_transformation_mode())
+                            .nearest_mode(a.nearest_mode())
+                            .extrapolation_value(a.extrapolation_value())
+                            .cubic_coeff_a(a.cubic_coeff_a())
+                            .exclude_outside(a.exclude_outside());
+  if (const std::optional<std::vector<double>> scales = a.scales()) r.scales(*scales);
+  if (const std::optional<std::vector<double>> roi = a.roi()) r.roi(*roi);
+  c.give(0, c.emit({c.grad(0)}, std::move(r)));
+}
+RULE(Lrn) {
+  const pir::attrs::Lrn a{c.op};
+  c.give(0, c.emit({c.inValue(0), c.grad(0)}, build::LrnGrad{}.size(a.size()).alpha(a.alpha()).beta(a.beta()).bias(a.bias())));
+}
+GRAD_OPERANDS(GatherElements, i == 0)  // the indices
+RULE(GatherElements) {
+  // Each gathered element's gradient adds into the x element it was read from.
+  const int64_t axis = c.normAxis(pir::attrs::GatherElements{c.op}.axis(), c.inType(0).shape.size());
+  c.give(0, c.emit({val(c.zeros(c.inType(0))), c.in(1), val(c.grad(0))},
+                   build::ScatterElements{}.axis(axis).reduction(ScatterReduction::Add)));
+}
+GRAD_OPERANDS(ScatterElements, i != 1)  // the indices
+RULE(ScatterElements) {
+  // none: x keeps g where nothing was written, an update gets g at its target
+  // when it is the one that stays (the last of duplicates);
+  // add: both get g; mul: x gets g times the product of its updates, an update
+  // g * y / update; min, max: the gradient goes to x and to the updates equal
+  // to the result (all of them on ties).
+  const pir::attrs::ScatterElements a{c.op};
+  const int64_t axis = c.normAxis(a.axis(), c.inType(0).shape.size());
+  const ScatterReduction reduction = a.reduction();
+  Value* g = c.grad(0);
+  auto gatherAt = [&](Value* v) { return c.emit({val(v), c.in(1)}, build::GatherElements{}.axis(axis)); };
+  const DType dt = c.inType(0).dtype;
+  switch (reduction) {
+    case ScatterReduction::None:
+      if (c.wants(0)) c.give(0, c.emit({val(g), c.in(1), val(c.zeros(c.inType(2)))}, build::ScatterElements{}.axis(axis)));
+      if (c.wants(2)) {
+        // Only the update that stays (the last of duplicates) gets g: each
+        // update's position id, scattered the same way, reads back its own id.
+        const Shape& is = c.inType(1).shape;
+        Value* ids = c.reshape(c.emit(std::vector<Operand>{}, build::Range{}.start(0).limit(static_cast<double>(numElements(is))).dtype(DType::I32)), is);
+        Value* kept = c.emit({val(c.zeros(TensorType{DType::I32, c.inType(0).shape})), c.in(1), val(ids)},
+                             build::ScatterElements{}.axis(axis));
+        Value* stays = maskOf(c, c.emit(OpCode::Equal, {gatherAt(kept), ids}), dt);
+        c.give(2, c.emit(OpCode::Mul, {gatherAt(g), stays}));
+      }
+      break;
+    case ScatterReduction::Add:
+      if (c.wants(0)) c.give(0, g);
+      if (c.wants(2)) c.give(2, gatherAt(g));
+      break;
+    case ScatterReduction::Mul:
+      if (c.wants(0))
+        c.give(0, c.emit({val(g), c.in(1), val(c.inValue(2))}, build::ScatterElements{}.axis(axis).reduction(ScatterReduction::Mul)));
+      if (c.wants(2)) c.give(2, c.emit(OpCode::Div, {gatherAt(c.emit(OpCode::Mul, {g, c.out(0)})), c.inValue(2)}));
+      break;
+    case ScatterReduction::Min:
+    case ScatterReduction::Max:
+      if (c.wants(0)) c.give(0, c.emit(OpCode::Mul, {g, maskOf(c, c.emit(OpCode::Equal, {c.out(0), c.inValue(0)}), dt)}));
+      if (c.wants(2))
+        c.give(2, c.emit(OpCode::Mul, {gatherAt(g), maskOf(c, c.emit(OpCode::Equal, {gatherAt(c.out(0)), c.inValue(2)}), dt)}));
+      break;
+  }
 }
 RULE(Concat) {
   Value* g = c.grad(0);

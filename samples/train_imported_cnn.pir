@@ -21,9 +21,7 @@ d2h $loss : f32[]
 
 graph @model(%image: f32[6,1,8,8], %y: i32[6], %conv_weight: f32[4,1,3,3], %conv_bias: f32[4], %fc_weight: f32[3,64], %fc_bias: f32[3]) -> (f32[]) {
   # imported statements (pir import imported_cnn.onnx)
-  %_conv_Conv_output_0_t = conv %image, %conv_weight {stride = [1, 1], padding = [1, 1, 1, 1], dilation = [1, 1]} : f32[6,4,8,8]
-  %_conv_Conv_output_0_t_2 = reshape %conv_bias {shape = [4, 1, 1]} : f32[4,1,1]
-  %_conv_Conv_output_0 = add %_conv_Conv_output_0_t, %_conv_Conv_output_0_t_2 : f32[6,4,8,8]
+  %_conv_Conv_output_0 = conv %image, %conv_weight, %conv_bias {stride = [1, 1], padding = [1, 1, 1, 1], dilation = [1, 1]} : f32[6,4,8,8]
   %_Relu_output_0 = relu %_conv_Conv_output_0 : f32[6,4,8,8]
   %_MaxPool_output_0 = max_pool %_Relu_output_0 {kernel = [2, 2], stride = [2, 2], padding = [0, 0, 0, 0]} : f32[6,4,4,4]
   %_Flatten_output_0 = reshape %_MaxPool_output_0 {shape = [6, 64]} : f32[6,64]

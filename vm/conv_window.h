@@ -18,7 +18,8 @@ struct Window {
 
 // The attributes of every row whose kernel walks a window.
 using WindowAttrs = attrs::View<attrs::ops(OpCode::Conv, OpCode::AveragePool, OpCode::MaxPool, OpCode::ConvGradInput,
-                                           OpCode::ConvGradWeight, OpCode::MaxPoolGrad, OpCode::AveragePoolGrad)>;
+                                           OpCode::ConvGradWeight, OpCode::MaxPoolGrad, OpCode::AveragePoolGrad,
+                                           OpCode::ConvTranspose)>;
 
 // The window of `op` (resolved by ir/window.h) over the input type `x` (N, C,
 // spatial...); `convKernel` is a conv's weights' spatial shape, null for the

@@ -338,11 +338,22 @@ PreparedKernel preparePadGrad(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareTile(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareTrilu(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareHardmax(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareGatherElements(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareScatterElements(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareRange(const Op& op, InTypes in, InTypes out);
+// vm/kernels_resize_op.cpp, vm/kernels_lrn.cpp, vm/kernels_einsum.cpp
+PreparedKernel prepareResize(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareResizeGrad(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareLrn(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareLrnGrad(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareEinsum(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareCumSum(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareTopK(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareNorm(const Op& op, InTypes in, InTypes out);  // layer/group/batch norm
 PreparedKernel prepareNllLoss(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareConv(const Op& op, InTypes in, InTypes out);
+// conv with its optional bias (vm/kernels_conv_bias.cpp): prepareConv, then the bias added.
+PreparedKernel prepareConvBias(const Op& op, InTypes in, InTypes out);
 PreparedKernel preparePool(const Op& op, InTypes in, InTypes out);  // average_pool, max_pool
 PreparedKernel prepareLayerNormGrad(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareConvGradInput(const Op& op, InTypes in, InTypes out);

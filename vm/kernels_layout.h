@@ -171,7 +171,7 @@ void gatherElements(const T* x, const Dims& xShape, const I* indices, const Dims
   });
 }
 
-enum class ScatterReduction { None, Add, Mul, Min, Max };
+using ScatterReduction = pir::ScatterReduction;  // ir/op_enums.def
 
 // out = x, then each updates[i] combined into out at (i with axis coordinate
 // indices[i]); with `None` a later update of the same element wins (ONNX leaves

@@ -12,6 +12,7 @@ bool parseCoordinateMode(std::string_view t, CoordinateMode& out) {
   else if (t == "align_corners") out = CoordinateMode::AlignCorners;
   else if (t == "asymmetric") out = CoordinateMode::Asymmetric;
   else if (t == "tf_crop_and_resize") out = CoordinateMode::TfCropAndResize;
+  else if (t == "tf_half_pixel_for_nn") out = CoordinateMode::TfHalfPixelForNn;
   else return false;
   return true;
 }
@@ -31,9 +32,14 @@ double sourceCoordinate(int64_t o, int64_t inLen, int64_t outLen, double scale, 
   switch (mode) {
     case CoordinateMode::HalfPixel: return (x + 0.5) / scale - 0.5;
     case CoordinateMode::PytorchHalfPixel: return outLen > 1 ? (x + 0.5) / scale - 0.5 : 0.0;
-    case CoordinateMode::AlignCorners:
-      return outLen > 1 ? x * static_cast<double>(inLen - 1) / static_cast<double>(outLen - 1) : 0.0;
+    case CoordinateMode::AlignCorners: {
+      // ONNX divides by the resized length as scaled (input * scale, unrounded),
+      // which is the output length when the scale is the size ratio.
+      const double resized = scale * static_cast<double>(inLen);
+      return outLen > 1 && resized > 1 ? x * static_cast<double>(inLen - 1) / (resized - 1) : 0.0;
+    }
     case CoordinateMode::Asymmetric: return x / scale;
+    case CoordinateMode::TfHalfPixelForNn: return (x + 0.5) / scale;
     case CoordinateMode::TfCropAndResize:
       return outLen > 1 ? roiStart * (inLen - 1) + x * (roiEnd - roiStart) * (inLen - 1) / (outLen - 1)
                         : 0.5 * (roiStart + roiEnd) * (inLen - 1);
@@ -51,6 +57,34 @@ int64_t nearestIndex(double c, NearestMode mode) {
     case NearestMode::Ceil: return static_cast<int64_t>(std::ceil(c));
   }
   return 0;
+}
+
+// The cubic convolution kernel of coefficient A at distance x (Keys).
+double cubicWeight(double x, double A) {
+  x = std::abs(x);
+  if (x <= 1) return ((A + 2) * x - (A + 3)) * x * x + 1;
+  if (x < 2) return ((A * x - 5 * A) * x + 8 * A) * x - 4 * A;
+  return 0;
+}
+
+// The four taps of output position o at input coordinate c: floor(c) - 1 ..
+// floor(c) + 2, read at the edge when outside (or weighted 0 and the rest
+// renormalised with exclude_outside).
+void cubicTaps(double c, int64_t len, const Attributes& a, AxisTaps& t, int64_t o) {
+  const double f = std::floor(c);
+  const double frac = c - f;
+  double sum = 0;
+  for (int k = 0; k < 4; ++k) {
+    const int64_t i = static_cast<int64_t>(f) - 1 + k;
+    double w = cubicWeight(frac + 1 - k, a.cubicCoeffA);
+    if (a.excludeOutside && (i < 0 || i >= len)) w = 0;
+    t.index[k][o] = std::clamp<int64_t>(i, 0, len - 1);
+    t.weight[k][o] = w;
+    sum += w;
+  }
+  if (a.excludeOutside && sum != 0)
+    for (int k = 0; k < 4; ++k) t.weight[k][o] /= sum;
+  t.taps = 4;
 }
 
 }  // namespace
@@ -80,6 +114,10 @@ Plan planResize(const Dims& in, const Dims& out, const Attributes& a) {
       if (a.mode == Mode::Nearest) {
         t.index[0][o] = std::clamp<int64_t>(nearestIndex(c, a.nearest), 0, len - 1);
         t.weight[0][o] = 1;
+        continue;
+      }
+      if (a.mode == Mode::Cubic) {
+        cubicTaps(c, len, a, t, o);
         continue;
       }
       const double f = std::floor(c);

@@ -1,7 +1,7 @@
-// resize (ONNX Resize-13, modes nearest and linear): each output coordinate is
-// mapped back to an input coordinate by the coordinate transformation mode, then
-// read by its nearest neighbour or interpolated (n-linear: separable, one pair of
-// taps per axis). The taps depend only on shapes and attributes, so they are
+// resize (ONNX Resize-13, modes nearest, linear and cubic): each output
+// coordinate is mapped back to an input coordinate by the coordinate
+// transformation mode, then read by its nearest neighbour or interpolated
+// (separable: n-linear with one pair of taps per axis, n-cubic with four). The taps depend only on shapes and attributes, so they are
 // computed once (planResize) and the forward and the gradient (the transposed
 // sum) walk the same plan. Independent of how the op table binds kernels.
 #pragma once
@@ -13,8 +13,8 @@ namespace pir::vm::resize {
 
 using Dims = std::vector<int64_t>;
 
-enum class Mode { Nearest, Linear };
-enum class CoordinateMode { HalfPixel, PytorchHalfPixel, AlignCorners, Asymmetric, TfCropAndResize };
+enum class Mode { Nearest, Linear, Cubic };
+enum class CoordinateMode { HalfPixel, PytorchHalfPixel, AlignCorners, Asymmetric, TfCropAndResize, TfHalfPixelForNn };
 enum class NearestMode { RoundPreferFloor, RoundPreferCeil, Floor, Ceil };
 
 // The ONNX attribute spellings; false for an unknown one.
@@ -30,14 +30,19 @@ struct Attributes {
   // tf_crop_and_resize only: the region, starts then ends per axis (normalised).
   std::vector<double> roi;
   double extrapolationValue = 0;
+  // cubic only: the kernel's coefficient A, and whether taps outside the input
+  // get weight 0 (the others renormalised) instead of reading the edge.
+  double cubicCoeffA = -0.75;
+  bool excludeOutside = false;
 };
 
-// One axis's taps for each output position: read `index[0]` with `weight[0]`
-// and `index[1]` with `weight[1]`; index -1 reads the extrapolation value.
+// One axis's taps for each output position: read `index[k]` with `weight[k]`
+// for k < taps; index -1 reads the extrapolation value.
 struct AxisTaps {
-  std::vector<int64_t> index[2];
-  std::vector<double> weight[2];
-  int taps = 1;  // 1 (nearest, or an axis whose positions map exactly) or 2
+  static constexpr int kMaxTaps = 4;
+  std::vector<int64_t> index[kMaxTaps];
+  std::vector<double> weight[kMaxTaps];
+  int taps = 1;  // 1 (nearest, or an axis whose positions map exactly), 2 (linear) or 4 (cubic)
 };
 
 struct Plan {

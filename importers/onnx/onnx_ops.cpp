@@ -5,6 +5,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -832,12 +833,13 @@ void mapGather(NodeContext& c) {
 }
 
 void mapScatterElements(NodeContext& c) {
-  if (c.attrString("reduction", "none") != "none") c.fail("reduction '" + c.attrString("reduction", "") + "' is not supported");
-  std::vector<int64_t> in = c.shape(0);
-  int64_t axis = normAxis(c, c.attrInt("axis", 0), static_cast<int64_t>(in.size()));
-  std::string x = c.in(0);
-  std::string i = nonNegativeIndices(c, 1, in[axis]);
-  c.result(0, "scatter " + x + ", " + i + ", " + c.in(2) + " {axis = " + std::to_string(axis) + "}");
+  const std::string reduction = c.attrString("reduction", "none");
+  if (reduction != "none" && reduction != "add" && reduction != "mul" && reduction != "min" && reduction != "max")
+    c.fail("reduction '" + reduction + "' is not supported");
+  const int64_t axis = normAxis(c, c.attrInt("axis", 0), c.rank(0));
+  std::string rhs = "scatter_elements " + c.in(0) + ", " + c.in(1) + ", " + c.in(2) + " {axis = " + std::to_string(axis);
+  if (reduction != "none") rhs += ", reduction = " + reduction;
+  c.result(0, rhs + "}");
 }
 
 void mapExpand(NodeContext& c) {
@@ -920,36 +922,11 @@ void mapTrilu(NodeContext& c) {
   c.result(0, "trilu " + c.in(0) + " {upper = " + (upper ? "true" : "false") + ", k = " + std::to_string(k) + "}");
 }
 
-// GatherElements from pir ops: a one-hot of the indices over the gathered axis
-// picks x's element (x moved so that the axis is last, then summed away).
 void mapGatherElements(NodeContext& c) {
-  std::vector<int64_t> xs = c.shape(0), is = c.shape(1);
-  int64_t r = static_cast<int64_t>(xs.size());
-  if (int64_t(is.size()) != r) c.fail("data and indices differ in rank");
-  int64_t axis = normAxis(c, c.attrInt("axis", 0), r);
-  Elem e = c.elem(0);
-  if (e == Elem::Bool) c.fail("bool data is not supported");
-  std::string x = c.in(0);
-  // The other axes of x cut to the indices' extent.
-  std::vector<int64_t> start, stop, axes;
-  for (int64_t k = 0; k < r; ++k)
-    if (k != axis && is[k] != xs[k]) {
-      if (is[k] > xs[k]) c.fail("indices are larger than the data on axis " + std::to_string(k));
-      start.push_back(0), stop.push_back(is[k]), axes.push_back(k);
-    }
-  if (!axes.empty())
-    x = c.temp("slice " + x + " {start = " + intsText(start) + ", stop = " + intsText(stop) + ", axes = " + intsText(axes) + "}");
-  int64_t dim = xs[axis];
-  std::string idx = nonNegativeIndices(c, 1, dim);
-  std::string oh = c.temp("onehot " + idx + " {num_classes = " + std::to_string(dim) + ", dtype = " + elemText(e) + "}");
-  std::vector<int64_t> perm;
-  for (int64_t k = 0; k < r; ++k)
-    if (k != axis) perm.push_back(k);
-  perm.push_back(axis);
-  std::string xt = c.temp("transpose " + x + " {perm = " + intsText(perm) + "}");
-  std::string xu = c.temp("unsqueeze " + xt + " {axes = [" + std::to_string(axis) + "]}");
-  std::string prod = c.temp("mul " + oh + ", " + xu);
-  c.result(0, "sum " + prod + " {axis = [" + std::to_string(r) + "]}");
+  const int64_t r = c.rank(0);
+  if (c.rank(1) != r) c.fail("data and indices differ in rank");
+  const int64_t axis = normAxis(c, c.attrInt("axis", 0), r);
+  c.result(0, "gather_elements " + c.in(0) + ", " + c.in(1) + " {axis = " + std::to_string(axis) + "}");
 }
 
 void mapDepthToSpace(NodeContext& c) {
@@ -1177,12 +1154,200 @@ void mapConv(NodeContext& c) {
   std::string attrs = "{stride = " + intsText(w.strides) + ", padding = " + intsText(w.pads) + ", dilation = " +
                       intsText(w.dilations) + ", groups = " + std::to_string(c.attrInt("group", 1)) + "}";
   std::string x = c.in(0), wt = c.in(1);
-  if (!c.has(2)) return (void)c.result(0, "conv " + x + ", " + wt + " " + attrs);
-  std::string y = c.temp("conv " + x + ", " + wt + " " + attrs);
+  c.result(0, "conv " + x + ", " + wt + (c.has(2) ? ", " + c.in(2) : std::string()) + " " + attrs);
+}
+
+// `[0.5, 2]`, a .pir float list.
+std::string floatsText(const std::vector<double>& v) {
+  std::string s = "[";
+  for (size_t k = 0; k < v.size(); ++k) s += (k ? ", " : "") + floatText(v[k]);
+  return s + "]";
+}
+
+// Resize (opsets 10 to 17) and Upsample: the output sizes are resolved here from
+// `sizes` or `scales` (floor(in * scale)); `scales` is kept when given, since the
+// coordinate modes divide by it rather than by the size ratio.
+void resizeTo(NodeContext& c, std::vector<double> scales, std::vector<int64_t> sizes, std::vector<double> roi,
+              const std::string& coordinates, const std::string& nearest) {
+  const std::vector<int64_t> in = c.shape(0);
+  const size_t r = in.size();
+  std::string mode = c.attrString("mode", "nearest");
+  if (mode != "nearest" && mode != "linear" && mode != "cubic") c.fail("mode '" + mode + "' is not supported");
+  if (coordinates != "half_pixel" && coordinates != "pytorch_half_pixel" && coordinates != "align_corners" &&
+      coordinates != "asymmetric" && coordinates != "tf_crop_and_resize" && coordinates != "tf_half_pixel_for_nn")
+    c.fail("coordinate_transformation_mode '" + coordinates + "' is not supported");
+  if (!sizes.empty()) {
+    if (sizes.size() != r) c.fail("sizes has " + std::to_string(sizes.size()) + " entries for rank " + std::to_string(r));
+    scales.clear();
+  } else {
+    if (scales.size() != r) c.fail("scales has " + std::to_string(scales.size()) + " entries for rank " + std::to_string(r));
+    for (size_t d = 0; d < r; ++d) {
+      if (!(scales[d] > 0) || !std::isfinite(scales[d])) c.fail("scales must be positive and finite");
+      // ONNX computes the size in float; tf_crop_and_resize scales the region.
+      double extent = static_cast<double>(in[d]);
+      if (coordinates == "tf_crop_and_resize" && roi.size() == 2 * r) extent *= roi[r + d] - roi[d];
+      sizes.push_back(static_cast<int64_t>(std::floor(static_cast<double>(static_cast<float>(extent * scales[d])))));
+    }
+  }
+  checkedElementCount(sizes, "the resized shape");
+  std::string rhs = "resize " + c.in(0) + " {shape = " + intsText(sizes) + ", mode = " + mode +
+                    ", coordinate_transformation_mode = " + coordinates;
+  if (mode == "nearest") rhs += ", nearest_mode = " + nearest;
+  if (mode == "cubic") {
+    if (double a = c.attrFloat("cubic_coeff_a", -0.75); a != -0.75) rhs += ", cubic_coeff_a = " + floatText(a);
+    if (c.attrInt("exclude_outside", 0) != 0) rhs += ", exclude_outside = true";
+  }
+  if (!scales.empty()) rhs += ", scales = " + floatsText(scales);
+  if (coordinates == "tf_crop_and_resize") {
+    if (roi.size() != 2 * r) c.fail("tf_crop_and_resize needs roi: the begin of every axis, then the end");
+    rhs += ", roi = " + floatsText(roi);
+    if (double e = c.attrFloat("extrapolation_value", 0.0); e != 0) rhs += ", extrapolation_value = " + floatText(e);
+  }
+  c.result(0, rhs + "}");
+}
+
+std::vector<double> knownFloats(NodeContext& c, int input, const char* what) {
+  if (!c.has(input)) return {};
+  const ConstTensor& t = c.requireKnown(input, what);
+  std::vector<double> v;
+  for (int64_t k = 0; k < t.size(); ++k) v.push_back(t.at(k));
+  return v;
+}
+
+void mapResize(NodeContext& c) {
+  if (c.opset() < 11) {  // X, scales; asymmetric coordinates
+    resizeTo(c, knownFloats(c, 1, "scales"), {}, {}, "asymmetric", "floor");
+    return;
+  }
+  std::vector<int64_t> sizes;
+  if (c.has(3)) sizes = c.requireInts(3, "sizes");
+  std::vector<double> scales = knownFloats(c, 2, "scales");
+  if (!sizes.empty()) scales.clear();
+  resizeTo(c, scales, sizes, knownFloats(c, 1, "roi"), c.attrString("coordinate_transformation_mode", "half_pixel"),
+           c.attrString("nearest_mode", "round_prefer_floor"));
+}
+
+void mapUpsample(NodeContext& c) {
+  // Upsample: asymmetric coordinates, the nearest input at or before (floor).
+  std::vector<double> scales = c.opset() < 9 ? c.attrFloats("scales").value_or(std::vector<double>{}) : knownFloats(c, 1, "scales");
+  resizeTo(c, scales, {}, {}, "asymmetric", "floor");
+}
+
+void mapLRN(NodeContext& c) {
+  const int64_t size = c.attrInt("size", 0);
+  if (size < 1) c.fail("size must be >= 1");
+  c.result(0, "lrn " + c.in(0) + " {size = " + std::to_string(size) + ", alpha = " + floatText(c.attrFloat("alpha", 1e-4)) +
+                  ", beta = " + floatText(c.attrFloat("beta", 0.75)) + ", bias = " + floatText(c.attrFloat("bias", 1.0)) + "}");
+}
+
+// ConvTranspose: `conv_transpose` with pads resolved (output_shape and auto_pad
+// give the total padding, which ONNX splits); a negative pad, which ONNX allows
+// when output_shape asks for more than the full output, becomes zeros around the
+// result (`pad`); the bias is added like Conv's.
+void mapConvTranspose(NodeContext& c) {
+  std::vector<int64_t> in = c.shape(0), ws = c.shape(1);
+  if (in.size() < 3 || in.size() > 5) c.fail("ConvTranspose needs 1 to 3 spatial dims");
+  if (ws.size() != in.size())
+    c.fail("the weight W has rank " + std::to_string(ws.size()) + "; it must have the input's rank " + std::to_string(in.size()));
+  const size_t n = in.size() - 2;
+  std::vector<int64_t> kernel = c.attrInts("kernel_shape").value_or(std::vector<int64_t>(ws.begin() + 2, ws.end()));
+  std::vector<int64_t> strides = c.attrInts("strides").value_or(std::vector<int64_t>(n, 1));
+  std::vector<int64_t> dilations = c.attrInts("dilations").value_or(std::vector<int64_t>(n, 1));
+  std::vector<int64_t> extra = c.attrInts("output_padding").value_or(std::vector<int64_t>(n, 0));
+  std::vector<int64_t> pads = c.attrInts("pads").value_or(std::vector<int64_t>(2 * n, 0));
+  if (kernel.size() != n || strides.size() != n || dilations.size() != n || extra.size() != n || pads.size() != 2 * n)
+    c.fail("kernel_shape, strides, dilations, output_padding or pads do not match the spatial rank " + std::to_string(n));
+  for (size_t k = 0; k < n; ++k)
+    if (strides[k] <= 0 || dilations[k] <= 0 || kernel[k] != ws[k + 2]) c.fail("strides and dilations must be positive, kernel_shape W's");
+  const std::string autoPad = c.attrString("auto_pad", "NOTSET");
+  std::optional<std::vector<int64_t>> outShape = c.attrInts("output_shape");
+  if (!outShape && (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER")) {
+    outShape = std::vector<int64_t>(n);
+    for (size_t k = 0; k < n; ++k) (*outShape)[k] = in[k + 2] * strides[k];
+  } else if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER") {
+    c.fail("auto_pad '" + autoPad + "' is not supported");
+  }
+  if (autoPad == "VALID") std::fill(pads.begin(), pads.end(), 0);
+  if (outShape) {
+    if (outShape->size() == n + 2) outShape->erase(outShape->begin(), outShape->begin() + 2);
+    if (outShape->size() != n) c.fail("output_shape has " + std::to_string(outShape->size()) + " entries for " + std::to_string(n) + " spatial dims");
+    for (size_t k = 0; k < n; ++k) {
+      const int64_t total = strides[k] * (in[k + 2] - 1) + extra[k] + (kernel[k] - 1) * dilations[k] + 1 - (*outShape)[k];
+      // ONNX's split, with Python's floor division for a negative total.
+      const int64_t half = total >= 0 ? total / 2 : -((1 - total) / 2);
+      pads[k] = autoPad == "SAME_UPPER" ? half : total - half;
+      pads[k + n] = total - pads[k];
+    }
+  }
+  std::vector<int64_t> cut(2 * n), grow(in.size() * 2, 0);
+  bool grows = false;
+  for (size_t k = 0; k < 2 * n; ++k) {
+    cut[k] = std::max<int64_t>(pads[k], 0);
+    const size_t axis = 2 + k % n + (k < n ? 0 : in.size());
+    grow[axis] = std::max<int64_t>(-pads[k], 0);
+    grows = grows || grow[axis] != 0;
+  }
+  std::string attrs = "{stride = " + intsText(strides) + ", padding = " + intsText(cut) + ", dilation = " +
+                      intsText(dilations) + ", groups = " + std::to_string(c.attrInt("group", 1));
+  bool anyExtra = false;
+  for (int64_t e : extra) anyExtra = anyExtra || e != 0;
+  if (anyExtra) attrs += ", output_padding = " + intsText(extra);
+  attrs += "}";
+  const bool last = !c.has(2) && !grows;
+  std::string y = "conv_transpose " + c.in(0) + ", " + c.in(1) + " " + attrs;
+  y = last ? c.result(0, y) : c.temp(y);
+  if (last) return;
+  if (grows) y = padValue(c, y, grow, "constant", 0.0, !c.has(2));
+  if (!c.has(2)) return;
   std::vector<int64_t> bshape(in.size() - 1, 1);
-  bshape[0] = ws[0];
+  bshape[0] = c.typeOf(y).shape[1];
   std::string b = c.temp("reshape " + c.in(2) + " {shape = " + intsText(bshape) + "}");
   c.result(0, "add " + y + ", " + b);
+}
+
+// Einsum: two operands onto `einsum`; one operand (a transpose, a sum) onto
+// `sum` and `transpose`. Repeated letters within an operand (a diagonal) and
+// ellipses are not supported.
+void mapEinsum(NodeContext& c) {
+  std::string eq;
+  for (char ch : c.attrString("equation", "")) if (ch != ' ') eq += ch;
+  if (eq.find("...") != std::string::npos) c.fail("an ellipsis in the equation is not supported");
+  const int inputs = c.numInputs();
+  if (inputs == 2) return (void)c.result(0, "einsum " + c.in(0) + ", " + c.in(1) + " {equation = \"" + eq + "\"}");
+  if (inputs != 1) c.fail("einsum of " + std::to_string(inputs) + " operands is not supported (one or two are)");
+  const size_t arrow = eq.find("->");
+  const std::string a = eq.substr(0, arrow);
+  for (char ch : a)
+    if (!std::isalpha(static_cast<unsigned char>(ch))) c.fail("equation '" + eq + "' is not letters");
+    else if (std::count(a.begin(), a.end(), ch) > 1) c.fail(std::string("letter '") + ch + "' repeats in an operand (a diagonal): not supported");
+  if (static_cast<int64_t>(a.size()) != c.rank(0)) c.fail("equation '" + eq + "' does not match the input's rank");
+  std::string out;
+  if (arrow == std::string::npos) {
+    out = a;
+    std::sort(out.begin(), out.end());
+  } else {
+    out = eq.substr(arrow + 2);
+  }
+  std::string kept;
+  std::vector<int64_t> summed;
+  for (size_t d = 0; d < a.size(); ++d)
+    if (out.find(a[d]) == std::string::npos) summed.push_back(static_cast<int64_t>(d));
+    else kept += a[d];
+  std::vector<int64_t> perm;
+  for (char ch : out) {
+    const size_t at = kept.find(ch);
+    if (at == std::string::npos || std::count(out.begin(), out.end(), ch) > 1) c.fail(std::string("output letter '") + ch + "' is not an input letter once");
+    perm.push_back(static_cast<int64_t>(at));
+  }
+  std::string x = c.in(0);
+  bool identity = true;
+  for (size_t k = 0; k < perm.size(); ++k) identity = identity && perm[k] == static_cast<int64_t>(k);
+  if (!summed.empty()) {
+    const std::string rhs = "sum " + x + " {axis = " + intsText(summed) + "}";
+    x = identity ? c.result(0, rhs) : c.temp(rhs);
+  }
+  if (!identity) return (void)c.result(0, "transpose " + x + " {perm = " + intsText(perm) + "}");
+  if (summed.empty()) c.alias(0, x);
 }
 
 // Out size of a pooling window along one axis (ONNX, with ceil_mode).
@@ -1583,6 +1748,11 @@ const std::unordered_map<std::string, Handler>& table() {
       {"MatMul", mapMatMul},
       {"Gemm", mapGemm},
       {"Conv", mapConv},
+      {"ConvTranspose", mapConvTranspose},
+      {"Resize", mapResize},
+      {"Upsample", mapUpsample},
+      {"LRN", mapLRN},
+      {"Einsum", mapEinsum},
       {"MaxPool", mapMaxPool},
       {"AveragePool", mapAveragePool},
       {"GlobalAveragePool", mapGlobalAveragePool},
