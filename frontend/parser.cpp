@@ -417,7 +417,7 @@ PIR_ACTION(string_body) {
     char c = raw[i];
     if (c == '\\' && i + 1 < raw.size()) {
       char e = raw[++i];
-      s.str += e == 'n' ? '\n' : e == 't' ? '\t' : e;  // \" and \\ stand for themselves
+      s.str += e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e;  // \" and \\ stand for themselves
     } else {
       s.str += c;
     }

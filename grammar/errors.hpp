@@ -48,7 +48,7 @@ PIR_GRAMMAR_ERROR(resource_name_chars, "expected a name after '$'");
 
 // Numbers and strings.
 PIR_GRAMMAR_ERROR(exponent_digits, "expected digits in the exponent");
-PIR_GRAMMAR_ERROR(escape_code, "unknown escape sequence: expected \\\", \\\\, \\n or \\t");
+PIR_GRAMMAR_ERROR(escape_code, "unknown escape sequence: expected \\\", \\\\, \\n, \\t or \\r");
 PIR_GRAMMAR_OPENER(string_open);
 PIR_GRAMMAR_ERROR(string_close, "unterminated string");
 template <>

@@ -134,11 +134,12 @@ struct number : seq<opt<one<'-'>>,
 // unsigned_integer = digit { digit } !name_char ;
 struct unsigned_integer : seq<plus<digit>, not_at<name_char>> {};
 
-// Strings: "..." with the escapes \" \\ \n \t. A string may span lines.
+// Strings: "..." with the escapes \" \\ \n \t \r. A string may span lines; a raw CR in
+// the source is a line end (SourceManager), so a CR in a value is written \r.
 // string_open = '"' ;
 struct string_open : one<'"'> {};
-// escape_code = '"' | '\' | 'n' | 't' ;
-struct escape_code : one<'"', '\\', 'n', 't'> {};
+// escape_code = '"' | '\' | 'n' | 't' | 'r' ;
+struct escape_code : one<'"', '\\', 'n', 't', 'r'> {};
 // escape = '\' escape_code ;
 struct escape : seq<one<'\\'>, expect<escape_code>> {};
 // string_body = { escape | any byte except '"' and '\' } ;

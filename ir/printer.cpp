@@ -37,6 +37,7 @@ void appendQuoted(std::string& out, const std::string& s) {
       case '\\': out += "\\\\"; break;
       case '\n': out += "\\n"; break;
       case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;  // a raw CR would read back as a line end
       default: out += c;
     }
   }
