@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <type_traits>
 
 #include "api/pass_runner.h"
 #include "api/public_types.h"
@@ -44,16 +45,25 @@ std::string firstErrorMessage(const DiagnosticEngine& diags, size_t from, const 
   return fallback;
 }
 
+// `body` returns void or LogicalResult: a failure() it returns has been
+// reported, like the CompileError it may throw (a layer below that still unwinds).
 template <class F>
 Status guarded(std::ostringstream& text, const DiagnosticEngine& diags, F&& body) {
   text.str({});
   const size_t before = diags.all().size();
+  auto reportedFailure = [&](const std::string& what) {
+    std::string s = text.str();
+    return Status::failure(s.empty() ? what : s, firstErrorMessage(diags, before, what));
+  };
   try {
-    body();
+    if constexpr (std::is_same_v<std::invoke_result_t<F>, LogicalResult>) {
+      if (body().failed()) return reportedFailure(firstErrorMessage(diags, before, "error"));
+    } else {
+      body();
+    }
     return Status();
   } catch (const CompileError& e) {
-    std::string s = text.str();
-    return Status::failure(s.empty() ? e.what() : s, firstErrorMessage(diags, before, e.what()));
+    return reportedFailure(e.what());
   } catch (const std::bad_alloc& e) {
     // Sessions report budget refusals at the command; this is what escapes
     // them (parsing, compiling): a refusal of the host-memory budget says what
@@ -359,7 +369,7 @@ struct Module::Impl {
   Status change(F&& body) {
     ContextScope scope(context->runtime());
     pir::Module::Checkpoint cp = module.checkpoint();
-    Status s = guarded(text, diags, [&] { body(build()); });
+    Status s = guarded(text, diags, [&] { return body(build()); });
     if (!s) module.rollback(cp);
     else warnings += text.str();
     return s;
@@ -396,8 +406,7 @@ Result<Module> Module::parse(Context& context, std::string_view text, std::strin
   Status s = guarded(m.text, m.diags, [&] {
     BuildOptions options;
     options.autodiff = autodiffTransform();
-    if (!buildFromBuffer(m.module, m.diags, file, m.baseDir, &m.script, options))
-      throw CompileError({Severity::Error, {}, "the text did not build", {}});
+    return buildFromBuffer(m.module, m.diags, file, m.baseDir, &m.script, options);
   });
   if (!s) return s;
   m.warnings = m.text.str();
@@ -418,8 +427,7 @@ Result<std::string> Module::check(Context& context, std::string_view text, std::
   Impl m(context);
   const uint32_t file = m.sources.add(std::move(name), std::string(text));
   Status s = guarded(m.text, m.diags, [&] {
-    if (!buildWithRecovery(m.module, m.diags, file, baseDir, kMaxReportedErrors, autodiffTransform()))
-      throw CompileError({Severity::Error, {}, "the text has errors", {}});
+    return successIf(buildWithRecovery(m.module, m.diags, file, baseDir, kMaxReportedErrors, autodiffTransform()));
   });
   if (!s) return s;
   return m.text.str();
@@ -428,10 +436,7 @@ Result<std::string> Module::check(Context& context, std::string_view text, std::
 std::string Module::print() const { return printModule(impl_->module); }
 
 Status Module::verify() const {
-  return guarded(impl_->text, impl_->diags, [&] {
-    if (!verifyModule(impl_->module, impl_->diags))
-      throw CompileError({Severity::Error, {}, "the module does not verify", {}});
-  });
+  return guarded(impl_->text, impl_->diags, [&] { return verifyModule(impl_->module, impl_->diags); });
 }
 
 Status Module::runPasses(const std::vector<std::string>& passes, bool verifyEach, std::ostream* printAfterEach) {
@@ -443,9 +448,9 @@ Status Module::runPasses(const std::vector<std::string>& passes, bool verifyEach
   // The module's script reads these main values: passes keep them.
   const std::set<std::string> namesRead = mainValuesReadBy(impl_->script);
   return impl_->change([&](Builder&) {
-    if (!pir::runPasses(impl_->module, passes, impl_->diags, verifyEach, printAfterEach, &namesRead) ||
-        !verifyModule(impl_->module, impl_->diags))
-      throw CompileError({Severity::Error, {}, "the pass pipeline failed", {}});
+    return successIf(pir::runPasses(impl_->module, passes, impl_->diags, verifyEach, printAfterEach, &namesRead)
+                         .succeeded() &&
+                     verifyModule(impl_->module, impl_->diags).succeeded());
   });
 }
 
@@ -755,6 +760,17 @@ Status Module::autodiff(const std::string& forward, const std::string& gradient,
 
 // ---- sessions ---------------------------------------------------------------------------
 
+namespace {
+
+// Points the session back at the source module when a call ends, however it
+// ends (SessionDriver::release).
+struct ReleaseAtExit {
+  SessionDriver& driver;
+  ~ReleaseAtExit() { driver.release(); }
+};
+
+}  // namespace
+
 struct Session::Impl {
   Module::Impl* m;
   SessionOptions options;
@@ -763,25 +779,26 @@ struct Session::Impl {
   std::unique_ptr<vm::Session> session;
   std::unique_ptr<SessionDriver> driver;
 
-  // Runs the commands the builder just read (already checked), after the parse.
-  void runRead() {
-    for (const ScriptCommand& c : m->build().takeCommands()) driver->command(c);
-    driver->release();
+  // Runs the commands the builder just read (already checked), after the parse,
+  // up to the first that fails.
+  LogicalResult runRead() {
+    for (const ScriptCommand& c : m->build().takeCommands())
+      if (driver->command(c).failed()) return failure();
+    return success();
   }
   template <class F>
   Status command(F&& body) {
     ContextScope scope(m->context->runtime());
-    Status s = guarded(m->text, m->diags, [&] {
+    ReleaseAtExit release{*driver};
+    return guarded(m->text, m->diags, [&]() -> LogicalResult {
       try {
         body(m->build());
-        runRead();
       } catch (...) {
         m->build().takeCommands();
-        driver->release();
         throw;
       }
+      return runRead();
     });
-    return s;
   }
 };
 
@@ -841,7 +858,7 @@ Status Session::feed(const std::string& stream, const TensorView& data) {
   if (!data.data && elements != 0) return Status::failure("error: feed " + stream + ": the data pointer is null\n");
   return guarded(s.m->text, s.m->diags, [&] {
     s.driver->release();
-    s.session->feedMemory(bareName(stream, '$'), toIr(data.dtype), data.shape, data.byteStrides, data.data, {});
+    return s.session->feedMemory(bareName(stream, '$'), toIr(data.dtype), data.shape, data.byteStrides, data.data, {});
   });
 }
 
@@ -854,24 +871,18 @@ Status Session::run(int64_t times) {
   c.command.kind = SessionCommand::Kind::Run;
   c.command.count = times;
   c.point = s.m->module.point();
-  return guarded(s.m->text, s.m->diags, [&] {
-    try {
-      s.driver->command(c);
-    } catch (...) {
-      s.driver->release();
-      throw;
-    }
-    s.driver->release();
-  });
+  ReleaseAtExit release{*s.driver};
+  return guarded(s.m->text, s.m->diags, [&] { return s.driver->command(c); });
 }
 
 Status Session::runScript() {
   ContextScope scope(impl_->m->context->runtime());
   Impl& s = *impl_;
-  return guarded(s.m->text, s.m->diags, [&] {
-    s.driver->run(s.m->script);
-    s.driver->finish();
+  return guarded(s.m->text, s.m->diags, [&]() -> LogicalResult {
+    // After a failure the session stays on the program of the failed command.
+    if (s.driver->run(s.m->script).failed() || s.driver->finish().failed()) return failure();
     s.driver->release();
+    return success();
   });
 }
 
@@ -909,8 +920,8 @@ Status Session::runScript(const ScriptData& data) {
   bool fed = false;
   // Before the first `run` (or the default run, or at the end): the saves are
   // checked, so a --save that names nothing fails before a long run; the feeds happen.
-  auto feedOnce = [&] {
-    if (fed) return;
+  auto feedOnce = [&]() -> LogicalResult {
+    if (fed) return success();
     fed = true;
     for (const auto& save : data.saves) saveTarget(module, diags, saveWhat(save), save.first);
     for (const auto& f : data.feeds) {
@@ -926,22 +937,18 @@ Status Session::runScript(const ScriptData& data) {
       Literal literal;
       literal.kind = Literal::Kind::Load;
       literal.path = literal.resolvedPath = f.second;
-      s.session->feed(name, literal, {});
+      if (s.session->feed(name, literal, {}).failed()) return failure();
     }
+    return success();
   };
-  return guarded(s.m->text, diags, [&] {
-    try {
-      for (const ScriptCommand& c : s.m->script) {
-        if (c.command.kind == SessionCommand::Kind::Run) feedOnce();
-        s.driver->command(c);
-      }
-      feedOnce();
-      s.driver->finish();
-    } catch (...) {
-      s.driver->release();
-      throw;
+  ReleaseAtExit release{*s.driver};
+  return guarded(s.m->text, diags, [&]() -> LogicalResult {
+    for (const ScriptCommand& c : s.m->script) {
+      if (c.command.kind == SessionCommand::Kind::Run && feedOnce().failed()) return failure();
+      if (s.driver->command(c).failed()) return failure();
     }
-    s.driver->release();
+    if (feedOnce().failed()) return failure();
+    return s.driver->finish();
   });
 }
 
@@ -951,7 +958,7 @@ Status Session::save(const std::string& name, const std::string& path, const std
   return guarded(s.m->text, s.m->diags, [&] {
     s.driver->release();
     const std::string target = saveTarget(s.m->module, s.m->diags, what.empty() ? "save " + name : what, name);
-    s.session->save(target, path, {});
+    return s.session->save(target, path, {});
   });
 }
 
@@ -961,7 +968,12 @@ Result<Tensor> Session::read(const std::string& name) {
   if (target.empty() || (target[0] != '$' && target[0] != '%'))
     target = (impl_->m->module.findResource(name) ? "$" : "%") + name;
   Tensor t;
-  Status s = guarded(impl_->m->text, impl_->m->diags, [&] { t = tensorOf(impl_->session->valueOf(target, {})); });
+  Status s = guarded(impl_->m->text, impl_->m->diags, [&]() -> LogicalResult {
+    FailureOr<vm::HostTensor> value = impl_->session->valueOf(target, {});
+    if (value.failed()) return failure();
+    t = tensorOf(*value);
+    return success();
+  });
   if (!s) return s;
   return t;
 }
@@ -972,7 +984,12 @@ Result<SharedTensor> Session::readShared(const std::string& name) {
   if (target.empty() || (target[0] != '$' && target[0] != '%'))
     target = (impl_->m->module.findResource(name) ? "$" : "%") + name;
   auto impl = std::make_shared<SharedTensor::Impl>();
-  Status s = guarded(impl_->m->text, impl_->m->diags, [&] { impl->tensor = impl_->session->valueOf(target, {}); });
+  Status s = guarded(impl_->m->text, impl_->m->diags, [&]() -> LogicalResult {
+    FailureOr<vm::HostTensor> value = impl_->session->valueOf(target, {});
+    if (value.failed()) return failure();
+    impl->tensor = std::move(*value);
+    return success();
+  });
   if (!s) return s;
   return SharedTensor(std::move(impl));
 }
@@ -982,7 +999,7 @@ Status Session::reset() {
   Impl& s = *impl_;
   return guarded(s.m->text, s.m->diags, [&] {
     s.driver->release();
-    s.session->reset();
+    return s.session->reset();
   });
 }
 
@@ -1019,7 +1036,7 @@ Result<ProfileReports> Session::profileReports(const ProfileRequest& request) {
   Impl& s = *impl_;
   Module::Impl& m = *s.m;
   ProfileReports reports;
-  Status status = guarded(m.text, m.diags, [&] {
+  Status status = guarded(m.text, m.diags, [&]() -> LogicalResult {
     // A program that does not fit has no profile: the graph-compile error instead.
     std::unique_ptr<pir::Module> copy;
     const pir::Module* profiled = &m.module;
@@ -1027,7 +1044,7 @@ Result<ProfileReports> Session::profileReports(const ProfileRequest& request) {
       copy = m.module.clone();
       if (!pir::runPasses(*copy, s.options.passes, m.diags, false, nullptr,
                           s.keptMainNames ? &*s.keptMainNames : nullptr))
-        throw CompileError({Severity::Error, {}, "the pass pipeline failed", {}});
+        return failure();
       profiled = copy.get();
     }
     device::checkDeviceMemory(*profiled, m.diags);
@@ -1035,6 +1052,7 @@ Result<ProfileReports> Session::profileReports(const ProfileRequest& request) {
     if (request.text) reports.text = device::formatProfile(p, m.sources, request.mapping);
     if (request.json) reports.json = device::profileJson(p, m.sources);
     if (request.timeline) reports.timeline = device::timelineJson(p);
+    return success();
   });
   if (!status) return status;
   return reports;
@@ -1049,9 +1067,12 @@ Result<std::string> Session::disassemble(const std::string& graph) {
     if (!only) return unknownGraph(graph);
   }
   std::string text;
-  Status status = guarded(s.m->text, s.m->diags, [&] {
+  Status status = guarded(s.m->text, s.m->diags, [&]() -> LogicalResult {
     s.driver->release();
-    text = s.session->disassemble(only);
+    FailureOr<std::string> bytecode = s.session->disassemble(only);
+    if (bytecode.failed()) return failure();
+    text = std::move(*bytecode);
+    return success();
   });
   if (!status) return status;
   return text;

@@ -7,6 +7,7 @@
 #include <deque>
 #include <ostream>
 #include <sstream>
+#include <type_traits>
 #include <utility>
 
 #include "api/pass_runner.h"
@@ -181,15 +182,19 @@ struct Interactive::Impl : BuildListener {
   }
 
   // ---- the input's session commands, after its parse --------------------------
-  void command(const ScriptCommand& sc) {
+  LogicalResult command(const ScriptCommand& sc) {
     const SessionCommand& c = sc.command;
     if (c.kind != SessionCommand::Kind::Print && c.kind != SessionCommand::Kind::Save) sessionChanged = true;
-    driver.command(sc);
-    if (!echo || c.kind != SessionCommand::Kind::Run) return;
+    if (driver.command(sc).failed()) return failure();
+    if (!echo || c.kind != SessionCommand::Kind::Run) return success();
     for (const Resource* stream : session.lastRunWrittenStreams()) {
-      vm::HostTensor buffer = session.valueOf("$" + stream->name, c.loc);
-      pending << vm::formatValueLine("$" + stream->name, buffer.type.dtype, buffer.type.shape, std::as_const(buffer).data()) << "\n";
+      FailureOr<vm::HostTensor> buffer = session.valueOf("$" + stream->name, c.loc);
+      if (buffer.failed()) return failure();
+      pending << vm::formatValueLine("$" + stream->name, buffer->type.dtype, buffer->type.shape,
+                                     std::as_const(*buffer).data())
+              << "\n";
     }
+    return success();
   }
 
   // ---- evaluation ---------------------------------------------------------------
@@ -209,12 +214,13 @@ struct Interactive::Impl : BuildListener {
     bool ok = false;
     try {
       parseBuffer(file, into, diags);
-      // The input parsed and verified whole: now its commands run.
-      for (const ScriptCommand& c : into.takeCommands()) command(c);
-      driver.release();
+      // The input parsed and verified whole: now its commands run, up to the first that fails.
       ok = true;
+      for (const ScriptCommand& c : into.takeCommands())
+        if (ok && command(c).failed()) ok = false;
+      if (ok) driver.release();
     } catch (const CompileError&) {
-      // Already reported.
+      // Already reported: the parse (parseBuffer), or a listener (a preview) that stopped it.
     } catch (const std::bad_alloc&) {
       diags.report({Severity::Error, {}, "out of memory evaluating this input", {}});
     } catch (const std::exception& e) {
@@ -269,13 +275,18 @@ struct Interactive::Impl : BuildListener {
     return evaluateBuffer(file, fileBuilder, ":load " + name);
   }
 
-  // Runs an action; an exception becomes a reported failure.
+  // Runs an action (void, or LogicalResult: a failure() is reported already);
+  // an exception becomes a reported failure.
   template <class F>
   bool guarded(F&& action) {
     try {
-      action();
-      return true;
-    } catch (const CompileError&) {
+      if constexpr (std::is_same_v<std::invoke_result_t<F>, LogicalResult>) {
+        return action().succeeded();
+      } else {
+        action();
+        return true;
+      }
+    } catch (const CompileError&) {  // device/'s checks (checkDeviceMemory, profileModule) unwind so
     } catch (const std::exception& e) {
       diags.report({Severity::Error, {}, e.what(), {}});
     }
@@ -302,7 +313,7 @@ struct Interactive::Impl : BuildListener {
 
   bool reset() {
     auto snapshot = session.snapshot();
-    if (!guarded([&] { session.reset(); })) return false;
+    if (!guarded([&] { return session.reset(); })) return false;
     pushUndo(module.checkpoint(), std::move(snapshot), ":reset");
     return true;
   }
@@ -403,18 +414,26 @@ std::string Interactive::dot(const std::string& graph) const {
 
 std::optional<std::string> Interactive::disassemble(const std::string& graph) {
   std::string text;
-  if (!impl_->guarded([&] { text = impl_->session.disassemble(impl_->graphNamed(graph)); })) return std::nullopt;
+  if (!impl_->guarded([&]() -> LogicalResult {
+        FailureOr<std::string> bytecode = impl_->session.disassemble(impl_->graphNamed(graph));
+        if (bytecode.failed()) return failure();
+        text = std::move(*bytecode);
+        return success();
+      }))
+    return std::nullopt;
   return text;
 }
 
 std::optional<std::string> Interactive::profile() {
   std::string text;
   Impl& m = *impl_;
-  if (!m.guarded([&] {
-        m.session.program();  // compiled, and the memory checked, as a run would
+  if (!m.guarded([&]() -> LogicalResult {
+        // Compiled, and the memory checked, as a run would.
+        if (m.session.program().failed()) return failure();
         device::checkDeviceMemory(m.module, m.diags);
         text = device::formatProfile(device::profileModule(m.module, m.diags, -1, &m.session.branchExecutions()),
                                      m.sources, false);
+        return success();
       }))
     return std::nullopt;
   return text;

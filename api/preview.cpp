@@ -206,7 +206,15 @@ Preview Previewer::preview(const Value& v) {
   // Subgraph bytecode comes from the compiled program; a cone of main-only
   // ops needs none of it (nor the rest of main compiled).
   static const vm::Program kNoProgram;
-  const vm::Program* compiled = callsSubgraphs ? &session_.program() : session_.compiledProgram();
+  // A program that does not compile fails the input (reported already): the
+  // previewer is a parse listener, which stops the parse by throwing (frontend/ast.h).
+  auto stopTheInput = [&] { throw CompileError(diags_.all().back()); };
+  const vm::Program* compiled = session_.compiledProgram();
+  if (callsSubgraphs) {
+    FailureOr<const vm::Program*> program = session_.program();
+    if (program.failed()) stopTheInput();
+    compiled = *program;
+  }
   const vm::Program& program = compiled ? *compiled : kNoProgram;
   std::reverse(include.begin(), include.end());
   counters_.opsCompiled += include.size();
@@ -223,12 +231,18 @@ Preview Previewer::preview(const Value& v) {
   try {
     PreviewMemoryLimit memoryLimit(budget_.maxBytes);
     std::vector<const Value*> variables;
-    std::unique_ptr<vm::CompiledGraph> sub =
+    FailureOr<std::unique_ptr<vm::CompiledGraph>> compiledSub =
         vm::compileMainSubset(module, program, include, diags_, givens, &variables,
                               vm::CompileOptions{.fuseElementwise = session_.options().fuseElementwise});
+    if (compiledSub.failed()) stopTheInput();
+    std::unique_ptr<vm::CompiledGraph> sub = std::move(*compiledSub);
     vm::DeviceState tmp;  // shares the variables (copy-on-write): the subset unshares what it writes
     tmp.vars.emplace_back();
-    for (const Value* var : variables) tmp.vars[0].push_back(session_.variableNow(*var));
+    for (const Value* var : variables) {
+      FailureOr<vm::HostTensor> now = session_.variableNow(*var);
+      if (now.failed()) stopTheInput();
+      tmp.vars[0].push_back(std::move(*now));
+    }
     tmp.remote.emplace_back(module.resources.size());
     tmp.streams.resize(module.resources.size());
     tmp.mainValues.resize(1);

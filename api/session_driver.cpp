@@ -34,21 +34,18 @@ LogicalResult SessionDriver::build(uint32_t file, const std::string& baseDir) {
     builtNamesRead_ = mainValuesReadBy(script);
     mainNamesRead_ = &builtNamesRead_;
   }
-  try {
-    run(script);
-  } catch (const CompileError&) {
-    return failure();  // already reported
-  }
+  return run(script);
+}
+
+LogicalResult SessionDriver::run(const Script& script) {
+  for (const ScriptCommand& c : script)
+    if (command(c).failed()) return failure();
   return success();
 }
 
-void SessionDriver::run(const Script& script) {
-  for (const ScriptCommand& c : script) command(c);
-}
-
-void SessionDriver::command(const ScriptCommand& c) {
+LogicalResult SessionDriver::command(const ScriptCommand& c) {
   sawCommand_ = true;
-  syncProgram(c.point);
+  if (syncProgram(c.point).failed()) return failure();
   if (c.command.kind == SessionCommand::Kind::Run) runs_ += c.command.count;
   // A `%` target is the value the name meant when the command was read.
   bool renamed = false;
@@ -58,13 +55,13 @@ void SessionDriver::command(const ScriptCommand& c) {
   SessionCommand cmd = c.command;
   for (size_t i = 0; i < c.values.size(); ++i)
     if (c.values[i]) cmd.names[i] = "%" + c.values[i]->name;
-  session_.command(cmd);
+  return session_.command(cmd);
 }
 
-void SessionDriver::finish() {
-  if (sawCommand_) return;
-  syncProgram(source_.point());
-  session_.runDefault();
+LogicalResult SessionDriver::finish() {
+  if (sawCommand_) return success();
+  if (syncProgram(source_.point()).failed()) return failure();
+  return session_.runDefault();
 }
 
 void SessionDriver::release() {
@@ -75,22 +72,23 @@ void SessionDriver::release() {
 
 // Points the session at the program of `point`: the source itself when the
 // point is its present and no pass runs, else a copy (cut back, transformed).
-void SessionDriver::syncProgram(const ProgramPoint& point) {
+LogicalResult SessionDriver::syncProgram(const ProgramPoint& point) {
   const bool whole = point == source_.point();
   if (whole && passes_.empty()) {
     release();
-    return;
+    return success();
   }
-  if (current_ && currentPoint_ == point) return;
+  if (current_ && currentPoint_ == point) return success();
   std::unique_ptr<Module> next = source_.clone();
   if (!whole) truncateMainTo(*next, point);
   if (!passes_.empty() && !runPasses(*next, passes_, diags_, verifyEach_, nullptr, mainNamesRead_))
-    throw CompileError({Severity::Error, {}, "the pass pipeline failed", {}});  // already reported
+    return failure();
   session_.setModule(*next);
   // The previous copy stays alive until the session has recompiled from the new one.
   previous_ = std::move(current_);
   current_ = std::move(next);
   currentPoint_ = point;
+  return success();
 }
 
 }  // namespace pir

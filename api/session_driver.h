@@ -36,16 +36,16 @@ class SessionDriver {
 
   // Parses and verifies buffer `file` whole into the source module, then runs
   // its commands. failure() after a reported error (a parse, verify or run
-  // error; ir/result.h): the CompileError of a failed command stops here.
+  // error; ir/result.h).
   LogicalResult build(uint32_t file, const std::string& baseDir);
 
-  // Runs every command of `script` in order. Throws CompileError (reported):
-  // the unwinding inside this layer that build() and the public API convert.
-  void run(const Script& script);
-  void command(const ScriptCommand& cmd);
+  // Runs every command of `script` in order, up to the first that fails
+  // (reported; the session is as before that command).
+  LogicalResult run(const Script& script);
+  LogicalResult command(const ScriptCommand& cmd);
   // The default session of a file without commands: `run`, then `print` of
   // every d2h stream (language.md §11). Does nothing if a command ran.
-  void finish();
+  LogicalResult finish();
   // Points the session back at the source module as it stands (after a
   // command that ran an earlier point or a transformed copy).
   void release();
@@ -57,7 +57,8 @@ class SessionDriver {
   const std::set<std::string>* mainNamesRead() const { return mainNamesRead_; }
 
  private:
-  void syncProgram(const ProgramPoint& point);
+  // failure(): the passes failed on the copy (reported).
+  LogicalResult syncProgram(const ProgramPoint& point);
 
   Module& source_;
   vm::Session& session_;

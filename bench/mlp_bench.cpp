@@ -169,13 +169,13 @@ void BM_MlpStep(benchmark::State& state) {
   PirMlp pirMlp(data, dir.path, threads);
   if (!pirMlp.ok) return state.SkipWithError(pirMlp.err.str().c_str());
   DirectMlp direct(data);
-  pirMlp.session->run(1);  // warm-up: compile, arenas, OpenBLAS load
+  if (pirMlp.session->run(1).failed()) return state.SkipWithError(pirMlp.err.str().c_str());  // warm-up: compile, arenas, OpenBLAS load
   pir::vm::setBlasThreads(threads);
   for (int s = 0; s < kSteps; ++s) benchmark::DoNotOptimize(direct.step(s));
   double pirSeconds = 0, directSeconds = 0;
   for (auto _ : state) {
     auto t0 = Clock::now();
-    pirMlp.session->run(1);  // 16 steps
+    (void)pirMlp.session->run(1);  // 16 steps; an error is reported, and checked below
     auto t1 = Clock::now();
     pir::vm::setBlasThreads(threads);  // as the session sets it for its run
     for (int s = 0; s < kSteps; ++s) benchmark::DoNotOptimize(direct.step(s));
@@ -186,7 +186,9 @@ void BM_MlpStep(benchmark::State& state) {
   if (pirMlp.diags.errorCount()) return state.SkipWithError(pirMlp.err.str().c_str());
   // Both trained the same number of steps from the same start: the weights agree
   // to float32 rounding, or the ceiling is not the same computation.
-  const pir::vm::HostTensor w1 = pirMlp.session->valueOf("%W1", {});
+  pir::FailureOr<pir::vm::HostTensor> w1Read = pirMlp.session->valueOf("%W1", {});
+  if (w1Read.failed()) return state.SkipWithError(pirMlp.err.str().c_str());
+  const pir::vm::HostTensor& w1 = *w1Read;
   double worst = 0;
   for (size_t i = 0; i < direct.w1.size(); ++i)
     worst = std::max(worst, std::abs(w1.get(static_cast<int64_t>(i)) - direct.w1[i]));

@@ -47,7 +47,12 @@ struct CompiledChain {
       state.SkipWithError("build failed");
       return false;
     }
-    const pir::vm::Program& program = session.program();
+    pir::FailureOr<const pir::vm::Program*> compiled = session.program();
+    if (compiled.failed()) {
+      state.SkipWithError("compile failed");
+      return false;
+    }
+    const pir::vm::Program& program = **compiled;
     device.vars.resize(1);
     device.remote.resize(1);
     device.mainValues.emplace_back(program.main->arenaBytes);

@@ -30,11 +30,7 @@ bool build(const std::string& text, pir::Module& module, std::ostream& sink, con
   uint32_t file = sources.add("<fuzz>", text);
   pir::DiagnosticEngine diags(sources);
   diags.setStream(&sink);
-  try {
-    return pir::buildFromBuffer(module, diags, file, dir, script).succeeded();
-  } catch (const pir::CompileError&) {
-    return false;
-  }
+  return pir::buildFromBuffer(module, diags, file, dir, script).succeeded();
 }
 
 // Host memory the parse may take per byte of text, at most: the AST and IR of a

@@ -22,14 +22,16 @@ namespace {
 class BoundedSession {
  public:
   BoundedSession(pir::Module& m, pir::vm::Session& s, pir::DiagnosticEngine& diags) : m_(m), driver_(m, s, diags) {}
-  void run(const pir::Script& script) {
+  // failure() at the first command that fails (reported): the rest do not run.
+  pir::LogicalResult run(const pir::Script& script) {
     for (const pir::ScriptCommand& c : script) {
       sawCommand = true;
       if (!withinBudget()) continue;
       if (c.command.kind == pir::SessionCommand::Kind::Run && c.command.count > pir::fuzz::kMaxRuns) continue;
-      driver_.command(c);
+      if (driver_.command(c).failed()) return pir::failure();
     }
     driver_.release();
+    return pir::success();
   }
   bool withinBudget() const { return m_.options.replication <= pir::fuzz::kMaxReplicas; }
   bool sawCommand = false;
@@ -53,17 +55,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   pir::Module module;
   pir::vm::Session session(module, diags, out, pir::fuzz::boundedSessionOptions());
   BoundedSession bounded(module, session, diags);
-  try {
-    pir::Script script;
-    if (pir::buildFromBuffer(module, diags, file, dir, &script)) {
-      bounded.run(script);
-      if (!bounded.sawCommand && bounded.withinBudget()) session.runDefault();
-    } else if (diags.errorCount() == 0) {
-      __builtin_trap();  // every failure is reported with a message
-    }
-  } catch (const pir::CompileError&) {
-    if (diags.errorCount() == 0) __builtin_trap();
-  }
+  pir::Script script;
+  const bool ok = pir::buildFromBuffer(module, diags, file, dir, &script).succeeded() &&
+                  bounded.run(script).succeeded() &&
+                  (bounded.sawCommand || !bounded.withinBudget() || session.runDefault().succeeded());
+  if (!ok && diags.errorCount() == 0) __builtin_trap();  // every failure is reported with a message
   if (text.find("save") != std::string::npos) pir::fuzz::clearWorkDir();
   return 0;
 }

@@ -629,7 +629,10 @@ void orderCallees(const Graph* g, std::set<const Graph*>& done, std::set<const G
 
 }  // namespace
 
-std::unique_ptr<Program> compileProgram(const Module& m, DiagnosticEngine& diags, const CompileOptions& options) {
+namespace {
+
+// compileProgram's body: a failure unwinds as the CompileError diags.fail throws.
+std::unique_ptr<Program> compileProgramOrThrow(const Module& m, DiagnosticEngine& diags, const CompileOptions& options) {
   auto p = std::make_unique<Program>();
   WriteAnalysis writes;
   std::set<const Graph*> done, active;
@@ -654,15 +657,30 @@ std::unique_ptr<Program> compileProgram(const Module& m, DiagnosticEngine& diags
   return p;
 }
 
-std::unique_ptr<CompiledGraph> compileMainSubset(const Module& m, const Program& p, const std::vector<size_t>& include,
-                                                 DiagnosticEngine& diags,
-                                                 const std::vector<std::pair<const Value*, const HostTensor*>>& givens,
-                                                 std::vector<const Value*>* variables, const CompileOptions& options) {
-  WriteAnalysis writes;
-  GraphCompiler gc(m, p, variables, diags, writes, options);
-  std::unique_ptr<CompiledGraph> sub = gc.compile(*m.main, &include, &givens);
-  computeWriteSet(*sub, p);
-  return sub;
+}  // namespace
+
+FailureOr<std::unique_ptr<Program>> compileProgram(const Module& m, DiagnosticEngine& diags,
+                                                   const CompileOptions& options) {
+  try {
+    return compileProgramOrThrow(m, diags, options);
+  } catch (const CompileError&) {
+    return failure();  // reported
+  }
+}
+
+FailureOr<std::unique_ptr<CompiledGraph>> compileMainSubset(
+    const Module& m, const Program& p, const std::vector<size_t>& include, DiagnosticEngine& diags,
+    const std::vector<std::pair<const Value*, const HostTensor*>>& givens, std::vector<const Value*>* variables,
+    const CompileOptions& options) {
+  try {
+    WriteAnalysis writes;
+    GraphCompiler gc(m, p, variables, diags, writes, options);
+    std::unique_ptr<CompiledGraph> sub = gc.compile(*m.main, &include, &givens);
+    computeWriteSet(*sub, p);
+    return sub;
+  } catch (const CompileError&) {
+    return failure();  // reported
+  }
 }
 
 }  // namespace pir::vm

@@ -20,6 +20,7 @@
 
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
+#include "ir/result.h"
 #include "vm/bytecode.h"
 
 namespace pir::vm {
@@ -33,9 +34,9 @@ struct CompileOptions {
   const std::set<std::string>* keptMainNames = nullptr;
 };
 
-// Compiles every graph of `m`. Reports and throws CompileError when a tensor
+// Compiles every graph of `m`. failure() (reported to `diags`) when a tensor
 // does not fit on the device or an op has no kernel.
-std::unique_ptr<Program> compileProgram(const Module& m, DiagnosticEngine& diags, const CompileOptions& options = {});
+FailureOr<std::unique_ptr<Program>> compileProgram(const Module& m, DiagnosticEngine& diags, const CompileOptions& options = {});
 
 // Compiles only the main-graph ops at the positions `include` lists, ascending
 // (the preview of a value: its upstream cone), against `p`'s subgraphs and
@@ -43,12 +44,12 @@ std::unique_ptr<Program> compileProgram(const Module& m, DiagnosticEngine& diags
 // `givens`: values the subset reads but does not compute (the REPL's earlier
 // previews), bound as constants. `variables`: when given, the variables the
 // subset reads are listed there (a Var slot's index is its position) instead
-// of being looked up in `p`.
-std::unique_ptr<CompiledGraph> compileMainSubset(const Module& m, const Program& p, const std::vector<size_t>& include,
-                                                 DiagnosticEngine& diags,
-                                                 const std::vector<std::pair<const Value*, const HostTensor*>>& givens = {},
-                                                 std::vector<const Value*>* variables = nullptr,
-                                                 const CompileOptions& options = {});
+// of being looked up in `p`. failure() as compileProgram.
+FailureOr<std::unique_ptr<CompiledGraph>> compileMainSubset(const Module& m, const Program& p, const std::vector<size_t>& include,
+                                                            DiagnosticEngine& diags,
+                                                            const std::vector<std::pair<const Value*, const HostTensor*>>& givens = {},
+                                                            std::vector<const Value*>* variables = nullptr,
+                                                            const CompileOptions& options = {});
 
 // The operand index an in-place op overwrites (remote_load_ writes operand 2,
 // every other F_INPLACE op operand 0); -1 for other ops.
@@ -59,7 +60,9 @@ int inplaceTarget(const Op& op);
 // (a different dtype only if every value converts exactly); generators fill with
 // vm/random.h. Values out of the dtype's range are errors. `what` names the
 // target in diagnostics ("feed $x", "%W").
-// `baseSeed` is the IR option `seed` (runtime.md §6).
+// `baseSeed` is the IR option `seed` (runtime.md §6). Reports and throws
+// CompileError: vm's own unwinding (its callers are the compiler and the
+// session, which convert it at their public calls).
 HostTensor materialize(const Literal& lit, const TensorType& t, uint32_t baseSeed, std::string_view what,
                        DiagnosticEngine& diags);
 

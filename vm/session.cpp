@@ -101,9 +101,19 @@ TensorType groupedType(const TensorType& t, int64_t groups) {
 
 }  // namespace
 
-const Program& Session::program() {
-  ensureReady();
-  return *program_;
+template <class F>
+LogicalResult Session::reported(F&& body) {
+  try {
+    body();
+    return success();
+  } catch (const CompileError&) {
+    return failure();  // reported by DiagnosticEngine::fail before it threw
+  }
+}
+
+FailureOr<const Program*> Session::program() {
+  if (reported([&] { ensureReady(); }).failed()) return failure();
+  return program_.get();
 }
 
 // INIT of variable `v` as one tensor ([num_groups] + S when grouped). A value a
@@ -197,7 +207,10 @@ void Session::ensureReady() {
   compileOptions.fuseElementwise = options_.fuseElementwise;
   compileOptions.keptMainNames = options_.keptMainNames ? &*options_.keptMainNames : nullptr;
   std::shared_ptr<const Module> lowered = options_.lowering ? options_.lowering(*mp_, diags_) : nullptr;
-  std::shared_ptr<Program> p = compileProgram(lowered ? *lowered : *mp_, diags_, compileOptions);
+  FailureOr<std::unique_ptr<Program>> compiled = compileProgram(lowered ? *lowered : *mp_, diags_, compileOptions);
+  // Reported already: unwind to the public call, as diags_.fail does.
+  if (compiled.failed()) throw CompileError(diags_.all().back());
+  std::shared_ptr<Program> p = std::move(*compiled);
   p->lowered = std::move(lowered);
   ++counters_.programCompiles;
   {
@@ -306,53 +319,61 @@ void Session::checkSameProgramAcrossProcesses(const Program& p, const State& ns)
 
 // ---- commands ----------------------------------------------------------------
 
-void Session::command(const SessionCommand& cmd) {
-  try {
-    commandUnchecked(cmd);
-  } catch (const std::bad_alloc& e) {
-    // The host-memory budget (or the allocator) refused a buffer: nothing was
-    // committed (state is built aside and swapped in), so the session is as before.
-    diags_.fail(cmd.loc, outOfMemoryText(e));
-  }
+LogicalResult Session::command(const SessionCommand& cmd) {
+  return reported([&] {
+    try {
+      commandUnchecked(cmd);
+    } catch (const std::bad_alloc& e) {
+      // The host-memory budget (or the allocator) refused a buffer: nothing was
+      // committed (state is built aside and swapped in), so the session is as before.
+      diags_.fail(cmd.loc, outOfMemoryText(e));
+    }
+  });
 }
 
 void Session::commandUnchecked(const SessionCommand& cmd) {
   switch (cmd.kind) {
     case SessionCommand::Kind::Feed:
-      if (cmd.data) feed(cmd.target, *cmd.data, cmd.loc);
+      if (cmd.data) feedLiteral(cmd.target, *cmd.data, cmd.loc);
       break;
-    case SessionCommand::Kind::Run: run(cmd.count, cmd.loc); break;
+    case SessionCommand::Kind::Run: runTimes(cmd.count, cmd.loc); break;
     case SessionCommand::Kind::Print:
       for (size_t i = 0; i < cmd.names.size(); ++i)
-        print(cmd.names[i], i < cmd.nameLocs.size() ? cmd.nameLocs[i] : cmd.loc);
+        printValue(cmd.names[i], i < cmd.nameLocs.size() ? cmd.nameLocs[i] : cmd.loc);
       break;
     case SessionCommand::Kind::Write:
-      if (cmd.data) write(cmd.target, *cmd.data, cmd.loc);
+      if (cmd.data) writeVariable(cmd.target, *cmd.data, cmd.loc);
       break;
     case SessionCommand::Kind::Save:
       for (size_t i = 0; i < cmd.names.size(); ++i)
-        save(cmd.names[i], cmd.resolvedPath.empty() ? cmd.path : cmd.resolvedPath,
-             i < cmd.nameLocs.size() ? cmd.nameLocs[i] : cmd.loc);
+        saveValue(cmd.names[i], cmd.resolvedPath.empty() ? cmd.path : cmd.resolvedPath,
+                  i < cmd.nameLocs.size() ? cmd.nameLocs[i] : cmd.loc);
       break;
   }
 }
 
-void Session::runDefault() {
-  try {
-    run(1, {});
-  } catch (const std::bad_alloc& e) {
-    diags_.fail(mp_->main->loc, outOfMemoryText(e));
-  }
-  // Every d2h stream, a stream the run did not write included (its zeros).
-  for (const auto& r : mp_->resources)
-    if (r->kind == Resource::Kind::D2H) {
-      HostTensor t = valueOf("$" + r->name, r->loc, false);
-      out_ << formatValueLine("$" + r->name, t.type.dtype, t.type.shape, std::as_const(t).data()) << '\n';
+LogicalResult Session::runDefault() {
+  return reported([&] {
+    try {
+      runTimes(1, {});
+    } catch (const std::bad_alloc& e) {
+      diags_.fail(mp_->main->loc, outOfMemoryText(e));
     }
-  out_.flush();
+    // Every d2h stream, a stream the run did not write included (its zeros).
+    for (const auto& r : mp_->resources)
+      if (r->kind == Resource::Kind::D2H) {
+        HostTensor t = valueOf("$" + r->name, r->loc, false);
+        out_ << formatValueLine("$" + r->name, t.type.dtype, t.type.shape, std::as_const(t).data()) << '\n';
+      }
+    out_.flush();
+  });
 }
 
-void Session::run(int64_t times, SourceLoc loc) {
+LogicalResult Session::run(int64_t times, SourceLoc loc) {
+  return reported([&] { runTimes(times, loc); });
+}
+
+void Session::runTimes(int64_t times, SourceLoc loc) {
   stateChanged();  // variables change
   for (int64_t i = 0; i < times; ++i) {
     // Ctrl-C between runs too: `run N` of a short program may never reach a slice end.
@@ -512,7 +533,11 @@ const std::byte* Session::mainValueData(const Value& v, int replica) const {
   return nullptr;
 }
 
-void Session::feed(const std::string& stream, const Literal& data, SourceLoc loc) {
+LogicalResult Session::feed(const std::string& stream, const Literal& data, SourceLoc loc) {
+  return reported([&] { feedLiteral(stream, data, loc); });
+}
+
+void Session::feedLiteral(const std::string& stream, const Literal& data, SourceLoc loc) {
   const Resource* r = resourceNamed(stream, loc);
   if (r->kind != Resource::Kind::H2D)
     diags_.fail(loc, "feed: $" + stream + " is not an h2d stream");
@@ -535,64 +560,70 @@ void Session::feed(const std::string& stream, const Literal& data, SourceLoc loc
   sb.fed = true;
 }
 
-void Session::feedMemory(const std::string& stream, DType dtype, std::span<const int64_t> shape,
-                         std::span<const int64_t> byteStrides, const void* data, SourceLoc loc) {
-  const Resource* r = resourceNamed(stream, loc);
-  if (r->kind != Resource::Kind::H2D) diags_.fail(loc, "feed: $" + stream + " is not an h2d stream");
-  ensureReady();
-  const TensorType bt = mp_->hostBufferType(*r);
-  const std::vector<int64_t> given(shape.begin(), shape.end());
-  const int64_t n = bt.numElements();
-  if (given != bt.shape && !(n == 1 && numElements(given) == 1))
-    diags_.fail(loc, "feed $" + stream + ": expected data of shape " + shapeToString(bt.shape) + " (the stream buffer " +
-                         bt.str() + "), got " + std::string(dtypeName(dtype)) + shapeToString(given));
-  if (!byteStrides.empty() && byteStrides.size() != shape.size())
-    diags_.fail(loc, "feed $" + stream + ": " + std::to_string(byteStrides.size()) + " strides for " +
-                         std::to_string(shape.size()) + " dimensions");
-  StreamBuffer& sb = st_->dev.streams[r->index];
-  // Kept (shared, no copy) so that a disagreement between MPI processes leaves the buffer as it was.
-  const bool agree = processCommunicator().processes() > 1;
-  AlignedBytes before = agree ? sb.bytes : AlignedBytes();
-  sb.bytes.discardIfShared();  // overwritten whole
-  std::byte* dst = sb.bytes.data();
-  const auto* src = static_cast<const std::byte*>(data);
-  // The byte step of each dimension, and whether the layout is row-major anyway.
-  std::vector<int64_t> strides(shape.size());
-  bool rowMajor = true;
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 1, step = dtypeSize(dtype); d >= 0; --d) {
-    strides[d] = byteStrides.empty() ? step : byteStrides[d];
-    if (shape[d] != 1 && strides[d] != step) rowMajor = false;
-    step *= shape[d];
-  }
-  if (rowMajor && dtype == bt.dtype) {
-    copyBytes(dst, src, sb.bytes.size());
-  } else {
-    std::vector<int64_t> index(shape.size(), 0);
-    int64_t offset = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      storeElement(dst, bt.dtype, i, loadElement(src + offset, dtype, 0));
-      for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
-        if (++index[d] < shape[d]) {
-          offset += strides[d];
-          break;
+LogicalResult Session::feedMemory(const std::string& stream, DType dtype, std::span<const int64_t> shape,
+                                  std::span<const int64_t> byteStrides, const void* data, SourceLoc loc) {
+  return reported([&] {
+    const Resource* r = resourceNamed(stream, loc);
+    if (r->kind != Resource::Kind::H2D) diags_.fail(loc, "feed: $" + stream + " is not an h2d stream");
+    ensureReady();
+    const TensorType bt = mp_->hostBufferType(*r);
+    const std::vector<int64_t> given(shape.begin(), shape.end());
+    const int64_t n = bt.numElements();
+    if (given != bt.shape && !(n == 1 && numElements(given) == 1))
+      diags_.fail(loc, "feed $" + stream + ": expected data of shape " + shapeToString(bt.shape) + " (the stream buffer " +
+                           bt.str() + "), got " + std::string(dtypeName(dtype)) + shapeToString(given));
+    if (!byteStrides.empty() && byteStrides.size() != shape.size())
+      diags_.fail(loc, "feed $" + stream + ": " + std::to_string(byteStrides.size()) + " strides for " +
+                           std::to_string(shape.size()) + " dimensions");
+    StreamBuffer& sb = st_->dev.streams[r->index];
+    // Kept (shared, no copy) so that a disagreement between MPI processes leaves the buffer as it was.
+    const bool agree = processCommunicator().processes() > 1;
+    AlignedBytes before = agree ? sb.bytes : AlignedBytes();
+    sb.bytes.discardIfShared();  // overwritten whole
+    std::byte* dst = sb.bytes.data();
+    const auto* src = static_cast<const std::byte*>(data);
+    // The byte step of each dimension, and whether the layout is row-major anyway.
+    std::vector<int64_t> strides(shape.size());
+    bool rowMajor = true;
+    for (int64_t d = static_cast<int64_t>(shape.size()) - 1, step = dtypeSize(dtype); d >= 0; --d) {
+      strides[d] = byteStrides.empty() ? step : byteStrides[d];
+      if (shape[d] != 1 && strides[d] != step) rowMajor = false;
+      step *= shape[d];
+    }
+    if (rowMajor && dtype == bt.dtype) {
+      copyBytes(dst, src, sb.bytes.size());
+    } else {
+      std::vector<int64_t> index(shape.size(), 0);
+      int64_t offset = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        storeElement(dst, bt.dtype, i, loadElement(src + offset, dtype, 0));
+        for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+          if (++index[d] < shape[d]) {
+            offset += strides[d];
+            break;
+          }
+          offset -= strides[d] * (shape[d] - 1);
+          index[d] = 0;
         }
-        offset -= strides[d] * (shape[d] - 1);
-        index[d] = 0;
       }
     }
-  }
-  if (agree) {
-    try {
-      checkSameData(std::as_const(sb.bytes).data(), sb.bytes.size(), "feed $" + stream, loc, processCommunicator(), diags_);
-    } catch (...) {
-      sb.bytes = before;
-      throw;
+    if (agree) {
+      try {
+        checkSameData(std::as_const(sb.bytes).data(), sb.bytes.size(), "feed $" + stream, loc, processCommunicator(), diags_);
+      } catch (...) {
+        sb.bytes = before;
+        throw;
+      }
     }
-  }
-  sb.fed = true;
+    sb.fed = true;
+  });
 }
 
-void Session::write(const std::string& variable, const Literal& data, SourceLoc loc) {
+LogicalResult Session::write(const std::string& variable, const Literal& data, SourceLoc loc) {
+  return reported([&] { writeVariable(variable, data, loc); });
+}
+
+void Session::writeVariable(const std::string& variable, const Literal& data, SourceLoc loc) {
   stateChanged();
   const Value* v = mainValueNamed(variable, loc);
   if (v->kind != Value::Kind::Var) diags_.fail(loc, "write: %" + variable + " is not a variable");
@@ -619,6 +650,12 @@ void Session::write(const std::string& variable, const Literal& data, SourceLoc 
       copyBytes(st_->dev.remote[r][home.buffer->index].data() + home.offset * bytes,
                   std::as_const(t).bytes.data() + row * bytes, bytes);
   }
+}
+
+FailureOr<HostTensor> Session::valueOf(const std::string& name, SourceLoc loc) {
+  HostTensor t;
+  if (reported([&] { t = valueOf(name, loc, true); }).failed()) return failure();
+  return t;
 }
 
 HostTensor Session::valueOf(const std::string& name, SourceLoc loc, bool requireWritten) {
@@ -705,14 +742,22 @@ HostTensor Session::valueOf(const std::string& name, SourceLoc loc, bool require
   return out;
 }
 
-void Session::print(const std::string& name, SourceLoc loc) {
-  HostTensor t = valueOf(name, loc);
+LogicalResult Session::print(const std::string& name, SourceLoc loc) {
+  return reported([&] { printValue(name, loc); });
+}
+
+void Session::printValue(const std::string& name, SourceLoc loc) {
+  HostTensor t = valueOf(name, loc, true);
   out_ << formatValueLine(name, t.type.dtype, t.type.shape, std::as_const(t).data()) << '\n';
   out_.flush();
 }
 
-void Session::save(const std::string& name, const std::string& path, SourceLoc loc) {
-  HostTensor t = valueOf(name, loc);
+LogicalResult Session::save(const std::string& name, const std::string& path, SourceLoc loc) {
+  return reported([&] { saveValue(name, path, loc); });
+}
+
+void Session::saveValue(const std::string& name, const std::string& path, SourceLoc loc) {
+  HostTensor t = valueOf(name, loc, true);
   // Under MPI every process holds the gathered value; rank 0 writes the file
   // and every process learns how that went before going on (a later `load`
   // of it must find it).
@@ -729,17 +774,19 @@ void Session::save(const std::string& name, const std::string& path, SourceLoc l
   if (!error.empty()) diags_.fail(loc, "save: " + error);
 }
 
-void Session::reset() {
+LogicalResult Session::reset() {
   stateChanged();
-  ensureReady();
-  for (auto& sb : st_->dev.streams) sb = StreamBuffer{AlignedBytes(sb.bytes.size()), false};
-  for (auto& rep : st_->dev.remote)
-    for (auto& b : rep) b = AlignedBytes(b.size());
-  for (size_t i = 0; i < st_->vars.size(); ++i) initVariable(i, *st_);
-  for (auto& mv : st_->dev.mainValues) mv = AlignedBytes(mv.size());
-  st_->validOps = 0;
-  lastWritten_.clear();
-  branchExecutions_.clear();
+  return reported([&] {
+    ensureReady();
+    for (auto& sb : st_->dev.streams) sb = StreamBuffer{AlignedBytes(sb.bytes.size()), false};
+    for (auto& rep : st_->dev.remote)
+      for (auto& b : rep) b = AlignedBytes(b.size());
+    for (size_t i = 0; i < st_->vars.size(); ++i) initVariable(i, *st_);
+    for (auto& mv : st_->dev.mainValues) mv = AlignedBytes(mv.size());
+    st_->validOps = 0;
+    lastWritten_.clear();
+    branchExecutions_.clear();
+  });
 }
 
 std::shared_ptr<const Session::Snapshot> Session::snapshot() const {
@@ -769,7 +816,13 @@ void Session::restore(const std::shared_ptr<const Snapshot>& s) {
 
 // ---- for previews (api/preview.h) ---------------------------------------------
 
-HostTensor Session::variableNow(const Value& v) {
+FailureOr<HostTensor> Session::variableNow(const Value& v) {
+  HostTensor now;
+  if (reported([&] { now = variableNowOrThrow(v); }).failed()) return failure();
+  return now;
+}
+
+HostTensor Session::variableNowOrThrow(const Value& v) {
   for (size_t i = 0; i < st_->varUids.size(); ++i)
     if (st_->varUids[i] == v.uid && !st_->dev.vars.empty() && i < st_->dev.vars[0].size() &&
         st_->dev.vars[0][i].type == v.type)
@@ -785,8 +838,8 @@ HostTensor Session::variableNow(const Value& v) {
 }
 
 
-std::string Session::disassemble(const Graph* g) {
-  ensureReady();
+FailureOr<std::string> Session::disassemble(const Graph* g) {
+  if (reported([&] { ensureReady(); }).failed()) return failure();
   if (!g) return vm::disassemble(*program_, diags_.sources());
   const CompiledGraph* cg = program_->find(g);
   return cg ? vm::disassemble(*cg, *program_, diags_.sources()) : std::string();

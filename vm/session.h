@@ -15,7 +15,13 @@
 //
 // A run that fails (runtime.md §8) leaves the state exactly as before that run
 // (what the run may write is backed up, copy-on-write, and restored); the error
-// of the lowest failing replica is reported at the op's location. Snapshots
+// of the lowest failing replica is reported at the op's location.
+//
+// Every call that can fail returns LogicalResult / FailureOr (ir/result.h):
+// the error is reported to the session's DiagnosticEngine, located, and the
+// state is as before the call. Inside, an error unwinds as the CompileError
+// DiagnosticEngine::fail throws, up to the public call, which converts it: no
+// CompileError leaves a Session. Snapshots
 // share every buffer with the state (vm/tensor.h): they cost only what later
 // commands overwrite, charged to the host-memory budget like any buffer.
 #pragma once
@@ -34,6 +40,7 @@
 #include "ir/diagnostics.h"
 #include "ir/grouping.h"
 #include "ir/ir.h"
+#include "ir/result.h"
 #include "vm/bytecode.h"
 #include "vm/communicator.h"
 #include "vm/interpreter.h"
@@ -74,32 +81,32 @@ class Session {
   Session(Module& module, DiagnosticEngine& diags, std::ostream& out, SessionOptions options = {});
   ~Session();
 
-  // Runs one session command (language.md §11). Errors are reported and thrown
-  // as CompileError (the state is as before the command).
-  void command(const SessionCommand& cmd);
+  // Runs one session command (language.md §11). failure(): reported, and the
+  // state is as before the command.
+  LogicalResult command(const SessionCommand& cmd);
 
   // The default session of a file without commands: `run`, then `print` of every
   // d2h stream in declaration order.
-  void runDefault();
+  LogicalResult runDefault();
   // `run N` (each run is all-or-nothing).
-  void run(int64_t times = 1, SourceLoc loc = {});
+  LogicalResult run(int64_t times = 1, SourceLoc loc = {});
 
   // The tensor `print NAME` shows (NAME with its sigil: "$y", "%W"); `loc` for errors.
   // A stream's shares the stream buffer (copy-on-write, vm/tensor.h): no copy.
   // A d2h stream no run has written yet is an error ("has no value yet"), as a
   // main value before its run is.
-  HostTensor valueOf(const std::string& name, SourceLoc loc) { return valueOf(name, loc, true); }
+  FailureOr<HostTensor> valueOf(const std::string& name, SourceLoc loc);
   // `print` / `save` of one name.
-  void print(const std::string& name, SourceLoc loc);
-  void save(const std::string& name, const std::string& path, SourceLoc loc);
-  void feed(const std::string& stream, const Literal& data, SourceLoc loc);
+  LogicalResult print(const std::string& name, SourceLoc loc);
+  LogicalResult save(const std::string& name, const std::string& path, SourceLoc loc);
+  LogicalResult feed(const std::string& stream, const Literal& data, SourceLoc loc);
   // `feed` from memory: the elements of `shape` (the host buffer shape, or of one
   // element when the buffer has one) of `dtype` at `data`, `byteStrides` apart per
   // dimension (empty: row-major), written into the stream buffer in one pass:
   // converted to the stream's dtype and gathered when they differ, else copied.
-  void feedMemory(const std::string& stream, DType dtype, std::span<const int64_t> shape,
-                  std::span<const int64_t> byteStrides, const void* data, SourceLoc loc);
-  void write(const std::string& variable, const Literal& data, SourceLoc loc);
+  LogicalResult feedMemory(const std::string& stream, DType dtype, std::span<const int64_t> shape,
+                           std::span<const int64_t> byteStrides, const void* data, SourceLoc loc);
+  LogicalResult write(const std::string& variable, const Literal& data, SourceLoc loc);
 
   // Runs `module` from now on: the next command recompiles it; variables and
   // last-run values carry over by Value::uid (a Module::clone keeps uids, so
@@ -111,8 +118,9 @@ class Session {
   const Module& module() const { return *mp_; }
 
   // Variables back to their initial values; stream buffers (fed and d2h) and
-  // remote buffers cleared; no main-graph values until the next run.
-  void reset();
+  // remote buffers cleared; no main-graph values until the next run. failure():
+  // the program did not compile.
+  LogicalResult reset();
 
   // The whole mutable state, for the REPL's all-or-nothing inputs.
   struct Snapshot;
@@ -123,8 +131,9 @@ class Session {
   // previews, api/preview.h), without changing the session:
   // Replica 0's value of variable `v` now: its state, or (declared since the
   // last compile) its initial value, which the next compile then adopts (a
-  // random initialiser is drawn once).
-  HostTensor variableNow(const Value& v);
+  // random initialiser is drawn once). failure(): the initial value could not
+  // be made (a load() that does not read, ...).
+  FailureOr<HostTensor> variableNow(const Value& v);
   // The program as last compiled, or null (program() compiles).
   const Program* compiledProgram() const { return program_.get(); }
   // Changes whenever the variables or the program may have changed (run, write,
@@ -139,22 +148,35 @@ class Session {
   const Counters& counters() const { return counters_; }
 
   // The bytecode of `g` (null: every graph), compiling if needed.
-  std::string disassemble(const Graph* g);
+  FailureOr<std::string> disassemble(const Graph* g);
 
   // d2h streams written by the last successful run, in declaration order.
   const std::vector<const Resource*>& lastRunWrittenStreams() const { return lastWritten_; }
   // The conditional branches replica 0 ran over the session's successful runs (the profile lists what ran).
   const device::BranchExecutions& branchExecutions() const { return branchExecutions_; }
 
-  // Compiles (if the program changed) and initialises new variables. Throws
-  // CompileError (reported).
-  const Program& program();
+  // Compiles (if the program changed) and initialises new variables; the
+  // program stays the session's until it recompiles.
+  FailureOr<const Program*> program();
 
 
  private:
+  // The implementations of the public calls: an error is reported and unwinds
+  // as CompileError (DiagnosticEngine::fail) to the public call, which returns
+  // failure(). Each leaves the state as before when it throws.
   HostTensor valueOf(const std::string& name, SourceLoc loc, bool requireWritten);
-  struct State;
   void commandUnchecked(const SessionCommand& cmd);
+  void runTimes(int64_t times, SourceLoc loc);
+  void printValue(const std::string& name, SourceLoc loc);
+  void saveValue(const std::string& name, const std::string& path, SourceLoc loc);
+  void feedLiteral(const std::string& stream, const Literal& data, SourceLoc loc);
+  void writeVariable(const std::string& variable, const Literal& data, SourceLoc loc);
+  HostTensor variableNowOrThrow(const Value& v);
+  // Runs `body`, one of the implementations above: its CompileError becomes failure().
+  template <class F>
+  LogicalResult reported(F&& body);
+
+  struct State;
   void ensureReady();
   void checkSameProgramAcrossProcesses(const Program& p, const State& ns);
   void initVariable(size_t index, State& st);

@@ -59,7 +59,9 @@ TEST(Context, BudgetsAndThreadsAreTheContexts) {
   // Each run sets its context's kernel threads from its thread budget (a user's
   // OPENBLAS_NUM_THREADS caps it).
   EXPECT_EQ(small.runtime().kernelThreads(), 1);
-  if (!std::getenv("OPENBLAS_NUM_THREADS")) EXPECT_EQ(large.runtime().kernelThreads(), 2);
+  if (!std::getenv("OPENBLAS_NUM_THREADS")) {
+    EXPECT_EQ(large.runtime().kernelThreads(), 2);
+  }
   large.runtime().setKernelThreads(3);
   EXPECT_EQ(large.runtime().kernelThreads(), 3);
   EXPECT_EQ(small.runtime().kernelThreads(), 1);

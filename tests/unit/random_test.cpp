@@ -204,7 +204,11 @@ struct RunProgram {
     driver = std::make_unique<pir::SessionDriver>(m, *session, diags);
     ok = driver->build(sm.add("r.pir", text), ".").succeeded();
   }
-  HostTensor value(const std::string& name) { return session->valueOf(name, {}); }
+  HostTensor value(const std::string& name) {
+    FailureOr<HostTensor> t = session->valueOf(name, {});
+    EXPECT_TRUE(t) << err.str();
+    return t.failed() ? HostTensor() : std::move(*t);
+  }
 };
 
 TEST(RandomOps, ReferencePhiloxMatchesRandom123) {
@@ -301,7 +305,9 @@ run
     RunProgram p(text, SessionOptions{threads});
     ASSERT_TRUE(p.ok) << p.err.str();
     for (int again = 0; again < 2; ++again) {
-      if (again) p.session->run();
+      if (again) {
+        EXPECT_TRUE(p.session->run()) << p.err.str();
+      }
       const HostTensor r = p.value("%r");
       ASSERT_EQ(r.type.str(), "f64[2,9]");
       std::vector<double> values;

@@ -294,7 +294,9 @@ main {
 }
 )");
   ASSERT_TRUE(f.ok) << f.err.str();
-  const Program& p = f.session->program();
+  FailureOr<const Program*> compiled = f.session->program();
+  ASSERT_TRUE(compiled) << f.err.str();
+  const Program& p = **compiled;
   DeviceState state;
   state.vars.assign(2, std::vector<HostTensor>{HostTensor(TensorType{DType::F32, {2}})});
   state.remote.resize(2);
@@ -347,7 +349,9 @@ main {
 }
 )");
   ASSERT_TRUE(f.ok) << f.err.str();
-  const Program& p = f.session->program();
+  FailureOr<const Program*> compiled = f.session->program();
+  ASSERT_TRUE(compiled) << f.err.str();
+  const Program& p = **compiled;
   uint32_t collectivePc = 0;
   while (collectivePc < p.main->code.size() && p.main->code[collectivePc].opc != Opc::Collective) ++collectivePc;
   ASSERT_LT(collectivePc, p.main->code.size());
@@ -365,12 +369,13 @@ main {
     runReplicas(f.m, p, state, &f.sm, false, 1, comm, outcomes);
     ASSERT_TRUE(outcomes[0].fault.has_value()) << "pc " << peer.pc << " bytes " << peer.inputBytes;
     EXPECT_EQ(comm.inputsShared, 0);  // nothing is read from the peer
-    if (peer.kind == ReplicaStatus::Parked)
+    if (peer.kind == ReplicaStatus::Parked) {
       EXPECT_NE(std::string(outcomes[0].fault->what())
                     .find("replica 1 of the group waits at a collective this program does not have, or with another "
                           "operand size (the MPI processes run different programs)"),
                 std::string::npos)
           << outcomes[0].fault->what();
+    }
   }
 }
 

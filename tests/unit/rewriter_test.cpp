@@ -34,8 +34,8 @@ class RewriterTest : public ::testing::Test {
   std::string run(const std::vector<std::string>& names) {
     std::ostringstream out;
     vm::Session s(m, diags, out);
-    s.run();
-    for (auto& n : names) s.print(n, {});
+    EXPECT_TRUE(s.run()) << err.str();
+    for (auto& n : names) EXPECT_TRUE(s.print(n, {})) << err.str();
     return out.str();
   }
   void expectValid() { EXPECT_TRUE(verifyModule(m, diags)) << err.str() << printModule(m); }
@@ -320,8 +320,8 @@ TEST_F(RewriterTest, SessionRecompilesAfterAnInPlaceRewrite) {
   build(kProgram);
   std::ostringstream out;
   vm::Session s(m, diags, out);
-  s.run();
-  s.print("%d", {});
+  ASSERT_TRUE(s.run());
+  ASSERT_TRUE(s.print("%d", {}));
   // Same op count, different op: pointer-prefix checks would miss this.
   Value* c = value("main", "c");
   OpBuilder b(m, *m.main, diags);
@@ -329,8 +329,8 @@ TEST_F(RewriterTest, SessionRecompilesAfterAnInPlaceRewrite) {
   Value* z = b.create1(OpCode::Sub, {value("main", "a"), value("main", "b")}, {}, "z");
   replaceAllUsesWith(m, c, z);
   eraseOp(m, *c->def);
-  s.run();
-  s.print("%d", {});
+  ASSERT_TRUE(s.run());
+  ASSERT_TRUE(s.print("%d", {}));
   EXPECT_EQ(out.str(), "%d: f32[2] = [4, 10]\n%d: f32[2] = [-1, 0]\n");
 }
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <stdexcept>
 #include <sstream>
 
 #include "frontend/builder.h"
@@ -44,6 +45,18 @@ struct Fixture {
     std::string s = out.str();
     out.str("");
     return s;
+  }
+  // The value `print NAME` shows (an empty tensor, the test failed, when there is none).
+  HostTensor value(const std::string& name) {
+    FailureOr<HostTensor> t = session->valueOf(name, {});
+    EXPECT_TRUE(t) << err.str();
+    return t.failed() ? HostTensor() : std::move(*t);
+  }
+  // The program the session runs, compiled (the test stops when it does not compile).
+  const Program& compiled() {
+    FailureOr<const Program*> p = session->program();
+    if (p.failed()) throw std::runtime_error("the program does not compile: " + err.str());
+    return **p;
   }
 };
 
@@ -167,7 +180,7 @@ run
             std::string::npos)
       << f.err.str();
   // Nothing of the failed run is kept.
-  f.session->print("%w", {});
+  EXPECT_TRUE(f.session->print("%w", {})) << f.err.str();
   EXPECT_EQ(f.take(), "%w: i32[] = 1\n");
 }
 
@@ -204,8 +217,8 @@ run
 )");
   EXPECT_FALSE(f.ok);
   EXPECT_EQ(f.take(), "$y: f32[2] = [3, 4]\n");
-  EXPECT_EQ(f.session->valueOf("$rb", {}).type.str(), "f32[2,2]");
-  EXPECT_EQ(f.session->valueOf("$rb", {}).get(3), 4);
+  EXPECT_EQ(f.value("$rb").type.str(), "f32[2,2]");
+  EXPECT_EQ(f.value("$rb").get(3), 4);
   EXPECT_NE(f.err.str().find("s.pir:9:8: error: remote_load: offset 2 is out of range for $rb with 2 entries"),
             std::string::npos)
       << f.err.str();
@@ -262,18 +275,18 @@ main {
   ASSERT_TRUE(after.has_value());
   EXPECT_EQ(after->get(0), 3);  // sees the in-place update before it...
   EXPECT_FALSE(previewer.preview(*value("q")).value.has_value());  // ...but nothing fed from the host
-  f.session->print("%w", {});
+  EXPECT_TRUE(f.session->print("%w", {})) << f.err.str();
   EXPECT_EQ(f.take(), "%w: f32[] = 2\n");  // previews change nothing
 
   auto snap = f.session->snapshot();
   EXPECT_TRUE(f.more("feed $x = 1\nrun\nprint %w, %q\n"));
   EXPECT_EQ(f.take(), "%w: f32[] = 3\n%q: f32[] = 7\n");
   f.session->restore(snap);
-  f.session->print("%w", {});
+  EXPECT_TRUE(f.session->print("%w", {})) << f.err.str();
   EXPECT_EQ(f.take(), "%w: f32[] = 2\n");
   EXPECT_TRUE(f.more("feed $x = 1\nrun\nrun\n"));
-  f.session->reset();
-  f.session->print("%w", {});
+  EXPECT_TRUE(f.session->reset()) << f.err.str();
+  EXPECT_TRUE(f.session->print("%w", {})) << f.err.str();
   EXPECT_EQ(f.take(), "%w: f32[] = 2\n");
   EXPECT_FALSE(f.more("run\n"));  // reset cleared the fed stream
 }
@@ -301,7 +314,7 @@ main {
 }
 )");
   ASSERT_TRUE(f.ok) << f.err.str();
-  f.session->save("%w", path.string(), {});
+  EXPECT_TRUE(f.session->save("%w", path.string(), {})) << f.err.str();
   NpyArray a = readNpy(path.string());
   EXPECT_EQ(a.tensor.type.str(), "i32[2,2]");
   EXPECT_EQ(a.tensor.get(3), 4);
@@ -379,7 +392,7 @@ TEST(Session, FeedFromAnNpyFileAndAFailedRunKeepsNothing) {
   // (Without the rollback slot 1 would hold [1, 2] and slot 0 [1, 2].)
   EXPECT_FALSE(f.more("host_store $y, %a\nhost_store $y, %a\n%n = host_load $never\nrun\n"));
   EXPECT_NE(f.err.str().find("host_load: stream $never was never fed"), std::string::npos) << f.err.str();
-  f.session->print("$y", {});
+  EXPECT_TRUE(f.session->print("$y", {})) << f.err.str();
   EXPECT_EQ(f.take(), "$y: f32[2,2] = [[4, 6], [0, 0]]\n");
   std::filesystem::remove(path);
 }
@@ -547,19 +560,19 @@ print %w
 )");
   ASSERT_TRUE(f.ok) << f.err.str();
   EXPECT_EQ(f.take(), "%w: f32[2] = [11, 12]\n");
-  EXPECT_EQ(f.session->valueOf("$rb", {}).get(3), 12);
+  EXPECT_EQ(f.value("$rb").get(3), 12);
   EXPECT_FALSE(f.more("feed $d = 0\nrun\n"));
   EXPECT_NE(f.err.str().find("div: integer division by zero"), std::string::npos) << f.err.str();
-  f.session->print("%w", {});
-  f.session->print("%s", {});
+  EXPECT_TRUE(f.session->print("%w", {})) << f.err.str();
+  EXPECT_TRUE(f.session->print("%s", {})) << f.err.str();
   EXPECT_EQ(f.take(), "%w: f32[2] = [11, 12]\n%s: f32[2] = [16, 18]\n");
   // The remote store of the failed run wrote 21, 22: gone.
-  HostTensor rb = f.session->valueOf("$rb", {});
+  HostTensor rb = f.value("$rb");
   EXPECT_EQ(rb.get(0), 0);
   EXPECT_EQ(rb.get(2), 11);
   EXPECT_EQ(rb.get(3), 12);
   // The write set is exactly what the run writes.
-  const CompiledGraph& main = *f.session->program().main;
+  const CompiledGraph& main = *f.compiled().main;
   EXPECT_EQ(main.writtenVars, std::vector<uint32_t>{0});  // %w, not %untouched
   EXPECT_EQ(main.writtenRemote.size(), 1u);
   EXPECT_TRUE(main.writtenStreams.empty());
@@ -578,7 +591,7 @@ main {
 }
 )");
   ASSERT_TRUE(f.ok) << f.err.str();
-  f.session->program();
+  EXPECT_TRUE(f.session->program()) << f.err.str();
   const uint64_t variable = 262144 * 4;
   EXPECT_TRUE(f.more("run\n"));
   const uint64_t settled = hostMemoryInUse();
@@ -591,14 +604,14 @@ main {
   EXPECT_GE(withSnapshot, settled + variable);            // the old %a...
   EXPECT_LT(withSnapshot, settled + variable + 4096);     // ...and the small main arena, nothing of %b
   f.session->restore(snap);
-  f.session->print("%a", {});
+  EXPECT_TRUE(f.session->print("%a", {})) << f.err.str();
   EXPECT_EQ(f.take(), "%a: f32[262144] = [3, 3, 3, ..., 3, 3, 3]\n");
   snap.reset();
   EXPECT_TRUE(f.more("run\n"));
   EXPECT_EQ(hostMemoryInUse(), settled);
   // A failed run keeps nothing either.
   EXPECT_FALSE(f.more("h2d $never : f32[]\n%n = host_load $never\nrun\n"));
-  f.session->print("%a", {});
+  EXPECT_TRUE(f.session->print("%a", {})) << f.err.str();
   EXPECT_EQ(f.take(), "%a: f32[262144] = [4, 4, 4, ..., 4, 4, 4]\n");
 }
 
@@ -622,8 +635,8 @@ main {
   options.restoreOnFailure = false;
   Fixture some(text, options);
   ASSERT_TRUE(all.ok && some.ok) << all.err.str() << some.err.str();
-  EXPECT_EQ(all.session->program().main->arenaBytes, 6u * 4096);
-  EXPECT_EQ(some.session->program().main->arenaBytes, 3u * 4096);  // %x2 kept + two live at a time
+  EXPECT_EQ(all.compiled().main->arenaBytes, 6u * 4096);
+  EXPECT_EQ(some.compiled().main->arenaBytes, 3u * 4096);  // %x2 kept + two live at a time
   EXPECT_TRUE(some.more("run\nprint %x2\n"));
   EXPECT_EQ(some.take(), "%x2: f32[1024] = [2, 2, 2, ..., 2, 2, 2]\n");
   EXPECT_FALSE(some.more("print %x4\n"));
@@ -675,7 +688,7 @@ TEST(Session, SeventyThousandOperandsAndResults) {
             "]\nmain {\n  " + names + " = split %x {axis = 0, splits = [" + ones + "]}\n  %c = concat " + names +
             " {axis = 0}\n  host_store $y, %c\n}\nrun\n");
   ASSERT_TRUE(f.ok) << f.err.str().substr(0, 500);
-  HostTensor y = f.session->valueOf("$y", {});
+  HostTensor y = f.value("$y");
   ASSERT_EQ(y.numElements(), n);
   for (int i = 0; i < n; i += 9973) EXPECT_EQ(y.get(i), i % 7) << i;
   EXPECT_EQ(y.get(n - 1), (n - 1) % 7);

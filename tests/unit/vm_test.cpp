@@ -3,11 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include <sstream>
 
 #include "frontend/builder.h"
 #include "api/session_driver.h"
+#include "vm/compiler.h"
+#include "vm/npy.h"
 #include "vm/session.h"
 #include "tests/unit/spec_examples.h"
 
@@ -28,14 +31,7 @@ RunResult runText(const std::string& text, SessionOptions options = {}) {
   Module m;
   Session s(m, diags, out, options);
   pir::SessionDriver driver(m, s, diags);
-  bool ok = driver.build(file, ".").succeeded();
-  if (ok) {
-    try {
-      driver.finish();
-    } catch (const CompileError&) {
-      ok = false;
-    }
-  }
+  const bool ok = driver.build(file, ".").succeeded() && driver.finish().succeeded();
   return {ok && diags.errorCount() == 0, out.str(), err.str()};
 }
 
@@ -309,7 +305,9 @@ main {
   std::ostringstream out;
   Session s(m, diags, out);
   ASSERT_TRUE(buildFromBuffer(m, diags, file, "."));
-  const CompiledGraph& g = *s.program().graphs.at(0);
+  FailureOr<const Program*> compiled = s.program();
+  ASSERT_TRUE(compiled);
+  const CompiledGraph& g = *(*compiled)->graphs.at(0);
   int large = 0, small = 0;
   for (const SlotInfo& slot : g.slots) {
     if (slot.kind != SlotInfo::Kind::Arena) continue;
@@ -345,12 +343,15 @@ main {
   std::ostringstream out;
   Session s(m, diags, out);
   ASSERT_TRUE(buildFromBuffer(m, diags, file, "."));
-  const Program& p = s.program();
-  const CompiledGraph& chain = *p.graphs.at(0);
+  FailureOr<const Program*> compiled = s.program();
+  ASSERT_TRUE(compiled);
+  const CompiledGraph& chain = *(*compiled)->graphs.at(0);
   // Four f32[4] results, at most two live at once: two 16-byte buffers.
   EXPECT_EQ(chain.arenaBytes, 32u);
-  s.run();
-  EXPECT_EQ(s.valueOf("%r", {}).get(3), 4);
+  ASSERT_TRUE(s.run());
+  FailureOr<HostTensor> r = s.valueOf("%r", {});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->get(3), 4);
 }
 
 TEST(Vm, DisassemblyListsEveryGraphWithLocations) {
@@ -366,7 +367,9 @@ TEST(Vm, DisassemblyListsEveryGraphWithLocations) {
   std::ostringstream out;
   Session s(m, diags, out);
   ASSERT_TRUE(buildFromBuffer(m, diags, file, "."));
-  std::string text = s.disassemble(nullptr);
+  FailureOr<std::string> disassembled = s.disassemble(nullptr);
+  ASSERT_TRUE(disassembled);
+  const std::string& text = *disassembled;
   EXPECT_NE(text.find("@g "), std::string::npos) << text;
   EXPECT_NE(text.find("@main "), std::string::npos) << text;
   EXPECT_NE(text.find("kernel       add"), std::string::npos) << text;
@@ -394,6 +397,59 @@ run
   EXPECT_EQ(text.substr(0, head.size()), head) << text;
   EXPECT_TRUE(text.ends_with(" us)\n")) << text;
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << text;
+}
+
+// vm's public calls report an error (located, in the engine) and return
+// failure(); the session is as before the call.
+TEST(Vm, SessionCallsReturnFailureWithTheDiagnostic) {
+  SourceManager sm;
+  uint32_t file = sm.add("t.pir", "h2d $x : f32[2]\nmain {\n  var %w : f32[2] = [1, 2]\n}\n");
+  DiagnosticEngine diags(sm);
+  std::ostringstream out, err;
+  diags.setStream(&err);
+  Module m;
+  Session s(m, diags, out);
+  ASSERT_TRUE(buildFromBuffer(m, diags, file, ".")) << err.str();
+  const SourceLoc at{file, 3, 3};
+
+  EXPECT_TRUE(s.print("%nope", at).failed());
+  EXPECT_NE(err.str().find("t.pir:3:3: error: unknown main-graph value %nope"), std::string::npos) << err.str();
+  FailureOr<HostTensor> never = s.valueOf("$x", at);
+  EXPECT_TRUE(never.failed());
+  EXPECT_NE(err.str().find("error: print: h2d stream $x was never fed"), std::string::npos) << err.str();
+  Literal two;
+  two.kind = Literal::Kind::Data;
+  two.shape = {2};
+  two.values = {3, 4};
+  EXPECT_TRUE(s.feed("w", two, at).failed());
+  EXPECT_NE(err.str().find("error: unknown stream or buffer $w"), std::string::npos) << err.str();
+  EXPECT_TRUE(s.write("x", two, at).failed());
+  EXPECT_NE(err.str().find("error: unknown main-graph value %x"), std::string::npos) << err.str();
+  EXPECT_EQ(diags.errorCount(), 4);
+
+  // Nothing changed: %w prints its initial value.
+  ASSERT_TRUE(s.print("%w", at)) << err.str();
+  EXPECT_EQ(out.str(), "%w: f32[2] = [1, 2]\n");
+}
+
+// A constant's file that is gone by the time the program compiles (it was
+// there when the text was read).
+TEST(Vm, CompileProgramReturnsFailureWithTheDiagnostic) {
+  const std::filesystem::path path = std::filesystem::temp_directory_path() / "pir_vm_test_gone.npy";
+  writeNpy(path.string(), HostTensor(TensorType{DType::F32, {2}}));
+  SourceManager sm;
+  uint32_t file = sm.add("t.pir", "main {\n  const %c : f32[2] = load(\"" + path.string() + "\")\n}\n");
+  DiagnosticEngine diags(sm);
+  std::ostringstream err;
+  diags.setStream(&err);
+  Module m;
+  ASSERT_TRUE(buildFromBuffer(m, diags, file, ".")) << err.str();
+  std::filesystem::remove(path);
+  FailureOr<std::unique_ptr<Program>> p = compileProgram(m, diags);
+  EXPECT_TRUE(p.failed());
+  EXPECT_EQ(diags.errorCount(), 1);
+  EXPECT_NE(err.str().find("t.pir:2:23: error: %c: " + path.string() + ": cannot open file"), std::string::npos)
+      << err.str();
 }
 
 }  // namespace
