@@ -65,9 +65,9 @@ TEST(Grammar, NamesAndSigils) {
 }
 
 TEST(Grammar, StringsAndComments) {
-  EXPECT_TRUE(matchesAll<g::string>(R"("a \"q\" \\ \n \t b")"));
+  EXPECT_TRUE(matchesAll<g::string>(R"("a \"q\" \\ \n \t \r b")"));
   EXPECT_TRUE(matchesAll<g::string>("\"two\nlines\""));
-  EXPECT_EQ(raisedMessage<g::string>(R"("bad \q")"), "unknown escape sequence: expected \\\", \\\\, \\n or \\t");
+  EXPECT_EQ(raisedMessage<g::string>(R"("bad \q")"), "unknown escape sequence: expected \\\", \\\\, \\n, \\t or \\r");
   EXPECT_EQ(raisedMessage<g::string>(R"("open)"), "unterminated string");
   EXPECT_TRUE(matchesAll<g::skip>("  # comment\n\t# another\n"));
   EXPECT_TRUE(matchesAll<g::separators>(" ; ;\n# c\n;"));

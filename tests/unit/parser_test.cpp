@@ -438,7 +438,7 @@ TEST(Parser, ErrorMessages) {
   r = parse("save $y \"out.npy");
   EXPECT_EQ(firstLine(r.error), "t.pir:1:9: error: unterminated string");
   r = parse("%y = op %x {s = \"a\\qb\"}");
-  EXPECT_EQ(firstLine(r.error), "t.pir:1:20: error: unknown escape sequence: expected \\\", \\\\, \\n or \\t");
+  EXPECT_EQ(firstLine(r.error), "t.pir:1:20: error: unknown escape sequence: expected \\\", \\\\, \\n, \\t or \\r");
   r = parse("%a, %b\n");
   EXPECT_EQ(firstLine(r.error), "t.pir:1:7: error: expected '=' after the result names");
   r = parse("%a = 3");
