@@ -140,20 +140,35 @@ void BM_EigenGemm(benchmark::State& state) {
   setFlops(state, n);
 }
 
+// pir's f32 matmul kernel on m's n x n matrices (c = a b), prepared once.
+class PirSquareMatMul {
+ public:
+  PirSquareMatMul(Matrices& m, int64_t n) : t_{DType::F32, {n, n}} {
+    pir::Op op;
+    op.code = pir::OpCode::MatMul;
+    const TensorType ins[2] = {t_, t_};
+    kernel_ = prepareKernel(op, ins, std::span<const TensorType>(&t_, 1));
+    pir::vm::simd::setKernelThreads(benchThreads());
+    in_[0] = {m.a.data(), &t_};
+    in_[1] = {m.b.data(), &t_};
+    out_[0] = {m.c.data(), &t_};
+  }
+  void operator()() { kernel_(in_, out_, ctx_); }
+
+ private:
+  TensorType t_;
+  PreparedKernel kernel_;
+  TensorRef in_[2];
+  TensorRef out_[1];
+  KernelContext ctx_;
+};
+
 void BM_PirMatMulKernel(benchmark::State& state) {
   const int64_t n = state.range(0);
   Matrices m(n);
-  pir::Op op;
-  op.code = pir::OpCode::MatMul;
-  const TensorType t{DType::F32, {n, n}};
-  const TensorType ins[2] = {t, t};
-  PreparedKernel k = prepareKernel(op, ins, std::span<const TensorType>(&t, 1));
-  pir::vm::simd::setKernelThreads(benchThreads());
-  TensorRef in[2] = {{m.a.data(), &t}, {m.b.data(), &t}};
-  TensorRef out[1] = {{m.c.data(), &t}};
-  KernelContext ctx;
+  PirSquareMatMul k(m, n);
   const double s = timeLoop(state, [&] {
-    k(in, out, ctx);
+    k();
     benchmark::DoNotOptimize(m.c.data());
   });
   setFlops(state, n);
@@ -175,15 +190,7 @@ void BM_PirVsLibrariesAlternating(benchmark::State& state) {
   DnnlSgemmFn dnnl = oneDnnSgemm();
   if (!blas || !dnnl) return state.SkipWithError("libopenblas or libdnnl not found");
   Matrices m(n);
-  pir::Op op;
-  op.code = pir::OpCode::MatMul;
-  const TensorType t{DType::F32, {n, n}};
-  const TensorType ins[2] = {t, t};
-  PreparedKernel k = prepareKernel(op, ins, std::span<const TensorType>(&t, 1));
-  pir::vm::simd::setKernelThreads(benchThreads());
-  TensorRef in[2] = {{m.a.data(), &t}, {m.b.data(), &t}};
-  TensorRef out[1] = {{m.c.data(), &t}};
-  KernelContext ctx;
+  PirSquareMatMul k(m, n);
   const int ni = static_cast<int>(n);
   using Clock = std::chrono::steady_clock;
   auto cpuNow = [] {
@@ -203,7 +210,7 @@ void BM_PirVsLibrariesAlternating(benchmark::State& state) {
   };
   Total pirT, blasT, dnnlT;
   for (auto _ : state) {
-    time(pirT, [&] { k(in, out, ctx); });
+    time(pirT, [&] { k(); });
     time(blasT, [&] { blas(101, 111, 111, ni, ni, ni, 1.0f, m.a.data(), ni, m.b.data(), ni, 0.0f, m.c.data(), ni); });
     time(dnnlT, [&] { dnnl('N', 'N', n, n, n, 1.0f, m.a.data(), n, m.b.data(), n, 0.0f, m.c.data(), n); });
     benchmark::DoNotOptimize(m.c.data());
