@@ -1022,10 +1022,12 @@ Result<std::string> Session::profile(bool json) {
   ContextScope scope(impl_->m->context->runtime());
   std::string report;
   Module::Impl& m = *impl_->m;
-  Status s = guarded(m.text, m.diags, [&] {
-    device::checkDeviceMemory(m.module, m.diags);
-    device::Profile p = device::profileModule(m.module, m.diags, impl_->driver->runs());
-    report = json ? device::profileJson(p, m.sources) : device::formatProfile(p, m.sources, false);
+  Status s = guarded(m.text, m.diags, [&]() -> LogicalResult {
+    if (device::checkDeviceMemory(m.module, m.diags).failed()) return failure();
+    FailureOr<device::Profile> p = device::profileModule(m.module, m.diags, impl_->driver->runs());
+    if (p.failed()) return failure();
+    report = json ? device::profileJson(*p, m.sources) : device::formatProfile(*p, m.sources, false);
+    return success();
   });
   if (!s) return s;
   return report;
@@ -1047,11 +1049,13 @@ Result<ProfileReports> Session::profileReports(const ProfileRequest& request) {
         return failure();
       profiled = copy.get();
     }
-    device::checkDeviceMemory(*profiled, m.diags);
-    device::Profile p = device::profileModule(*profiled, m.diags, s.driver->runs(), &s.session->branchExecutions());
-    if (request.text) reports.text = device::formatProfile(p, m.sources, request.mapping);
-    if (request.json) reports.json = device::profileJson(p, m.sources);
-    if (request.timeline) reports.timeline = device::timelineJson(p);
+    if (device::checkDeviceMemory(*profiled, m.diags).failed()) return failure();
+    FailureOr<device::Profile> p =
+        device::profileModule(*profiled, m.diags, s.driver->runs(), &s.session->branchExecutions());
+    if (p.failed()) return failure();
+    if (request.text) reports.text = device::formatProfile(*p, m.sources, request.mapping);
+    if (request.json) reports.json = device::profileJson(*p, m.sources);
+    if (request.timeline) reports.timeline = device::timelineJson(*p);
     return success();
   });
   if (!status) return status;

@@ -286,7 +286,7 @@ struct Interactive::Impl : BuildListener {
         action();
         return true;
       }
-    } catch (const CompileError&) {  // device/'s checks (checkDeviceMemory, profileModule) unwind so
+    } catch (const CompileError&) {  // the front end's statements unwind so (reported)
     } catch (const std::exception& e) {
       diags.report({Severity::Error, {}, e.what(), {}});
     }
@@ -430,9 +430,10 @@ std::optional<std::string> Interactive::profile() {
   if (!m.guarded([&]() -> LogicalResult {
         // Compiled, and the memory checked, as a run would.
         if (m.session.program().failed()) return failure();
-        device::checkDeviceMemory(m.module, m.diags);
-        text = device::formatProfile(device::profileModule(m.module, m.diags, -1, &m.session.branchExecutions()),
-                                     m.sources, false);
+        if (device::checkDeviceMemory(m.module, m.diags).failed()) return failure();
+        FailureOr<device::Profile> p = device::profileModule(m.module, m.diags, -1, &m.session.branchExecutions());
+        if (p.failed()) return failure();
+        text = device::formatProfile(*p, m.sources, false);
         return success();
       }))
     return std::nullopt;

@@ -55,7 +55,10 @@ MemoryReport analyzeMemory(const Module& m, DiagnosticEngine& diags) {
   return memoryOf(model);
 }
 
-void checkDeviceMemory(const Module& m, DiagnosticEngine& diags) {
+namespace {
+
+// checkDeviceMemory's body: reports and throws CompileError (diags.fail).
+void checkDeviceMemoryOrThrow(const Module& m, DiagnosticEngine& diags) {
   Model model(m, diags);
   MemoryReport r = memoryOf(model);
   const TileUsage* worst = nullptr;
@@ -116,6 +119,17 @@ void checkDeviceMemory(const Module& m, DiagnosticEngine& diags) {
   }
   if (!loc.valid() && !m.main->ops.empty()) loc = m.main->ops.front()->loc;
   diags.fail(loc, msg, std::move(notes));
+}
+
+}  // namespace
+
+LogicalResult checkDeviceMemory(const Module& m, DiagnosticEngine& diags) {
+  try {
+    checkDeviceMemoryOrThrow(m, diags);
+    return success();
+  } catch (const CompileError&) {  // reported by diags.fail
+    return failure();
+  }
 }
 
 std::vector<TensorMappingInfo> tensorMappings(const Module& m, DiagnosticEngine& diags) {

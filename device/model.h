@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/result.h"
 #include "device/mapping.h"
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
@@ -68,8 +69,9 @@ MemoryReport analyzeMemory(const Module& m, DiagnosticEngine& diags);
 
 // The graph-compile check: if any tile's peak exceeds tile_memory, reports a
 // located error naming the tile, the bytes needed and available and the
-// largest tensors live there at the peak, and throws CompileError.
-void checkDeviceMemory(const Module& m, DiagnosticEngine& diags);
+// largest tensors live there at the peak, and fails (also for a program it
+// cannot analyse, reported).
+LogicalResult checkDeviceMemory(const Module& m, DiagnosticEngine& diags);
 
 // Every device tensor of the graphs the program reaches, with its mapping.
 std::vector<TensorMappingInfo> tensorMappings(const Module& m, DiagnosticEngine& diags);

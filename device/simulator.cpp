@@ -260,7 +260,10 @@ class Simulator {
 
 }  // namespace
 
-Profile profileModule(const Module& m, DiagnosticEngine& diags, int64_t runs, const BranchExecutions* branches) {
+namespace {
+
+// profileModule's body: reports and throws CompileError (diags.fail).
+Profile profileModuleOrThrow(const Module& m, DiagnosticEngine& diags, int64_t runs, const BranchExecutions* branches) {
   Profile p;
   p.options = m.options;
   p.runs = runs;
@@ -276,6 +279,17 @@ Profile profileModule(const Module& m, DiagnosticEngine& diags, int64_t runs, co
                    " op executions (calls nested too deeply to simulate)");
   }
   return p;
+}
+
+}  // namespace
+
+FailureOr<Profile> profileModule(const Module& m, DiagnosticEngine& diags, int64_t runs,
+                                 const BranchExecutions* branches) {
+  try {
+    return profileModuleOrThrow(m, diags, runs, branches);
+  } catch (const CompileError&) {  // reported by diags.fail
+    return failure();
+  }
 }
 
 }  // namespace pir::device

@@ -79,6 +79,7 @@ struct Profile {
 // `branches`: what the session's conditionals ran; a conditional found there is
 // costed as it ran (each branch with its share of the executions), one not found
 // (never run, or no session) by its costlier branch.
-Profile profileModule(const Module& m, DiagnosticEngine& diags, int64_t runs,
-                      const BranchExecutions* branches = nullptr);
+// Fails (reported) for a program it cannot analyse or simulate.
+FailureOr<Profile> profileModule(const Module& m, DiagnosticEngine& diags, int64_t runs,
+                                 const BranchExecutions* branches = nullptr);
 }  // namespace pir::device

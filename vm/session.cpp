@@ -202,7 +202,8 @@ void Session::ensureReady() {
   sizeBuffers(ns.dev);
 
   // The graph-compile out-of-memory check of runtime.md §7, before anything is built.
-  device::checkDeviceMemory(*mp_, diags_);
+  // Reported already on failure: unwind to the public call, as diags_.fail does.
+  if (device::checkDeviceMemory(*mp_, diags_).failed()) throw CompileError(diags_.all().back());
   CompileOptions compileOptions;
   compileOptions.fuseElementwise = options_.fuseElementwise;
   compileOptions.keptMainNames = options_.keptMainNames ? &*options_.keptMainNames : nullptr;
