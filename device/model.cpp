@@ -124,12 +124,7 @@ void checkDeviceMemoryOrThrow(const Module& m, DiagnosticEngine& diags) {
 }  // namespace
 
 LogicalResult checkDeviceMemory(const Module& m, DiagnosticEngine& diags) {
-  try {
-    checkDeviceMemoryOrThrow(m, diags);
-    return success();
-  } catch (const CompileError&) {  // reported by diags.fail
-    return failure();
-  }
+  return catchReported([&] { checkDeviceMemoryOrThrow(m, diags); });
 }
 
 std::vector<TensorMappingInfo> tensorMappings(const Module& m, DiagnosticEngine& diags) {

@@ -285,11 +285,7 @@ Profile profileModuleOrThrow(const Module& m, DiagnosticEngine& diags, int64_t r
 
 FailureOr<Profile> profileModule(const Module& m, DiagnosticEngine& diags, int64_t runs,
                                  const BranchExecutions* branches) {
-  try {
-    return profileModuleOrThrow(m, diags, runs, branches);
-  } catch (const CompileError&) {  // reported by diags.fail
-    return failure();
-  }
+  return catchReported([&] { return profileModuleOrThrow(m, diags, runs, branches); });
 }
 
 }  // namespace pir::device

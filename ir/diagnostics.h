@@ -8,8 +8,10 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
+#include "ir/result.h"
 #include "ir/source.h"
 
 namespace pir {
@@ -49,6 +51,28 @@ struct CompileError : std::runtime_error {
   Diagnostic diag;
   explicit CompileError(Diagnostic d) : std::runtime_error(d.message), diag(std::move(d)) {}
 };
+
+// Runs `body` at a layer's boundary, where its CompileError (already reported)
+// becomes a result: LogicalResult for a body returning nothing, FailureOr<T>
+// for one returning T.
+template <class F>
+auto catchReported(F&& body) {
+  using T = std::invoke_result_t<F>;
+  if constexpr (std::is_void_v<T>) {
+    try {
+      body();
+      return success();
+    } catch (const CompileError&) {
+      return failure();
+    }
+  } else {
+    try {
+      return FailureOr<T>(body());
+    } catch (const CompileError&) {
+      return FailureOr<T>(failure());
+    }
+  }
+}
 
 class DiagnosticEngine {
  public:

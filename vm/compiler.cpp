@@ -661,26 +661,20 @@ std::unique_ptr<Program> compileProgramOrThrow(const Module& m, DiagnosticEngine
 
 FailureOr<std::unique_ptr<Program>> compileProgram(const Module& m, DiagnosticEngine& diags,
                                                    const CompileOptions& options) {
-  try {
-    return compileProgramOrThrow(m, diags, options);
-  } catch (const CompileError&) {
-    return failure();  // reported
-  }
+  return catchReported([&] { return compileProgramOrThrow(m, diags, options); });
 }
 
 FailureOr<std::unique_ptr<CompiledGraph>> compileMainSubset(
     const Module& m, const Program& p, const std::vector<size_t>& include, DiagnosticEngine& diags,
     const std::vector<std::pair<const Value*, const HostTensor*>>& givens, std::vector<const Value*>* variables,
     const CompileOptions& options) {
-  try {
+  return catchReported([&] {
     WriteAnalysis writes;
     GraphCompiler gc(m, p, variables, diags, writes, options);
     std::unique_ptr<CompiledGraph> sub = gc.compile(*m.main, &include, &givens);
     computeWriteSet(*sub, p);
     return sub;
-  } catch (const CompileError&) {
-    return failure();  // reported
-  }
+  });
 }
 
 }  // namespace pir::vm

@@ -101,18 +101,8 @@ TensorType groupedType(const TensorType& t, int64_t groups) {
 
 }  // namespace
 
-template <class F>
-LogicalResult Session::reported(F&& body) {
-  try {
-    body();
-    return success();
-  } catch (const CompileError&) {
-    return failure();  // reported by DiagnosticEngine::fail before it threw
-  }
-}
-
 FailureOr<const Program*> Session::program() {
-  if (reported([&] { ensureReady(); }).failed()) return failure();
+  if (catchReported([&] { ensureReady(); }).failed()) return failure();
   return program_.get();
 }
 
@@ -321,7 +311,7 @@ void Session::checkSameProgramAcrossProcesses(const Program& p, const State& ns)
 // ---- commands ----------------------------------------------------------------
 
 LogicalResult Session::command(const SessionCommand& cmd) {
-  return reported([&] {
+  return catchReported([&] {
     try {
       commandUnchecked(cmd);
     } catch (const std::bad_alloc& e) {
@@ -354,7 +344,7 @@ void Session::commandUnchecked(const SessionCommand& cmd) {
 }
 
 LogicalResult Session::runDefault() {
-  return reported([&] {
+  return catchReported([&] {
     try {
       runTimes(1, {});
     } catch (const std::bad_alloc& e) {
@@ -371,7 +361,7 @@ LogicalResult Session::runDefault() {
 }
 
 LogicalResult Session::run(int64_t times, SourceLoc loc) {
-  return reported([&] { runTimes(times, loc); });
+  return catchReported([&] { runTimes(times, loc); });
 }
 
 void Session::runTimes(int64_t times, SourceLoc loc) {
@@ -535,7 +525,7 @@ const std::byte* Session::mainValueData(const Value& v, int replica) const {
 }
 
 LogicalResult Session::feed(const std::string& stream, const Literal& data, SourceLoc loc) {
-  return reported([&] { feedLiteral(stream, data, loc); });
+  return catchReported([&] { feedLiteral(stream, data, loc); });
 }
 
 void Session::feedLiteral(const std::string& stream, const Literal& data, SourceLoc loc) {
@@ -563,7 +553,7 @@ void Session::feedLiteral(const std::string& stream, const Literal& data, Source
 
 LogicalResult Session::feedMemory(const std::string& stream, DType dtype, std::span<const int64_t> shape,
                                   std::span<const int64_t> byteStrides, const void* data, SourceLoc loc) {
-  return reported([&] {
+  return catchReported([&] {
     const Resource* r = resourceNamed(stream, loc);
     if (r->kind != Resource::Kind::H2D) diags_.fail(loc, "feed: $" + stream + " is not an h2d stream");
     ensureReady();
@@ -621,7 +611,7 @@ LogicalResult Session::feedMemory(const std::string& stream, DType dtype, std::s
 }
 
 LogicalResult Session::write(const std::string& variable, const Literal& data, SourceLoc loc) {
-  return reported([&] { writeVariable(variable, data, loc); });
+  return catchReported([&] { writeVariable(variable, data, loc); });
 }
 
 void Session::writeVariable(const std::string& variable, const Literal& data, SourceLoc loc) {
@@ -655,7 +645,7 @@ void Session::writeVariable(const std::string& variable, const Literal& data, So
 
 FailureOr<HostTensor> Session::valueOf(const std::string& name, SourceLoc loc) {
   HostTensor t;
-  if (reported([&] { t = valueOf(name, loc, true); }).failed()) return failure();
+  if (catchReported([&] { t = valueOf(name, loc, true); }).failed()) return failure();
   return t;
 }
 
@@ -744,7 +734,7 @@ HostTensor Session::valueOf(const std::string& name, SourceLoc loc, bool require
 }
 
 LogicalResult Session::print(const std::string& name, SourceLoc loc) {
-  return reported([&] { printValue(name, loc); });
+  return catchReported([&] { printValue(name, loc); });
 }
 
 void Session::printValue(const std::string& name, SourceLoc loc) {
@@ -754,7 +744,7 @@ void Session::printValue(const std::string& name, SourceLoc loc) {
 }
 
 LogicalResult Session::save(const std::string& name, const std::string& path, SourceLoc loc) {
-  return reported([&] { saveValue(name, path, loc); });
+  return catchReported([&] { saveValue(name, path, loc); });
 }
 
 void Session::saveValue(const std::string& name, const std::string& path, SourceLoc loc) {
@@ -777,7 +767,7 @@ void Session::saveValue(const std::string& name, const std::string& path, Source
 
 LogicalResult Session::reset() {
   stateChanged();
-  return reported([&] {
+  return catchReported([&] {
     ensureReady();
     for (auto& sb : st_->dev.streams) sb = StreamBuffer{AlignedBytes(sb.bytes.size()), false};
     for (auto& rep : st_->dev.remote)
@@ -819,7 +809,7 @@ void Session::restore(const std::shared_ptr<const Snapshot>& s) {
 
 FailureOr<HostTensor> Session::variableNow(const Value& v) {
   HostTensor now;
-  if (reported([&] { now = variableNowOrThrow(v); }).failed()) return failure();
+  if (catchReported([&] { now = variableNowOrThrow(v); }).failed()) return failure();
   return now;
 }
 
@@ -840,7 +830,7 @@ HostTensor Session::variableNowOrThrow(const Value& v) {
 
 
 FailureOr<std::string> Session::disassemble(const Graph* g) {
-  if (reported([&] { ensureReady(); }).failed()) return failure();
+  if (catchReported([&] { ensureReady(); }).failed()) return failure();
   if (!g) return vm::disassemble(*program_, diags_.sources());
   const CompiledGraph* cg = program_->find(g);
   return cg ? vm::disassemble(*cg, *program_, diags_.sources()) : std::string();

@@ -172,9 +172,6 @@ class Session {
   void feedLiteral(const std::string& stream, const Literal& data, SourceLoc loc);
   void writeVariable(const std::string& variable, const Literal& data, SourceLoc loc);
   HostTensor variableNowOrThrow(const Value& v);
-  // Runs `body`, one of the implementations above: its CompileError becomes failure().
-  template <class F>
-  LogicalResult reported(F&& body);
 
   struct State;
   void ensureReady();
