@@ -248,20 +248,17 @@ TEST(LrnKernel, MatchesTheFormulaAndItsGradient) {
   // channel 3 at spatial 1: window channels 2..3: (-0.5)^2 + 2^2
   EXPECT_NEAR(y[7], 2 / std::pow(1.5 + 0.2 / 3 * (0.25 + 4), 0.75), 1e-12);
   const Vec g = {1, -2, 0.5, 1, 3, -1, 0.25, 2};
-  Vec dx(8);
-  lrn::lrnGrad(x.data(), g.data(), {1, 4, 2}, a, dx.data());
-  expectGradient(x, g, [&](const Vec& v) {
-    Vec out(8);
-    lrn::lrn(v.data(), {1, 4, 2}, a, out.data());
-    return out;
-  }, dx);
-  a.size = 4;  // an even window reaches one channel further up than down
-  lrn::lrnGrad(x.data(), g.data(), {1, 4, 2}, a, dx.data());
-  expectGradient(x, g, [&](const Vec& v) {
-    Vec out(8);
-    lrn::lrn(v.data(), {1, 4, 2}, a, out.data());
-    return out;
-  }, dx);
+  // The window above, then an even one, which reaches one channel further up than down.
+  for (const int64_t size : {a.size, int64_t(4)}) {
+    a.size = size;
+    Vec dx(8);
+    lrn::lrnGrad(x.data(), g.data(), {1, 4, 2}, a, dx.data());
+    expectGradient(x, g, [&](const Vec& v) {
+      Vec out(8);
+      lrn::lrn(v.data(), {1, 4, 2}, a, out.data());
+      return out;
+    }, dx);
+  }
 }
 
 // ---- einsum plan ----------------------------------------------------------
