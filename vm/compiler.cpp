@@ -193,7 +193,8 @@ class GraphCompiler {
 
   // Instr::work: one step, plus one per kElementsPerStep elements the instruction
   // reads and writes; a fused chain touches its widest operand once per op, and a
-  // matmul or convolution counts its multiply-adds. Saturates (a budget of 2^32
+  // kernel adds the visits its operands do not show (multiply-adds, window cells,
+  // topk's comparisons: ir/op_work.h). Saturates (a budget of 2^32
   // steps and more is not one a bounded run sets).
   static uint32_t workOf(const CompiledGraph& cg, const Instr& in) {
     uint64_t elements = 0, widest = 0;
@@ -203,10 +204,7 @@ class GraphCompiler {
       widest = std::max(widest, n);
     }
     if (in.opc == Opc::Fused) elements = saturatingAdd(elements, saturatingMul(widest, cg.fused[in.b].size()));
-    if (in.opc == Opc::Kernel && in.op && !in.op->results.empty() && in.op->results[0]) {
-      const uint64_t out = static_cast<uint64_t>(in.op->results[0]->type.numElements());
-      elements = saturatingAdd(elements, saturatingMul(out, multiplyAddsPerResultElement(*in.op)));
-    }
+    if (in.opc == Opc::Kernel && in.op) elements = saturatingAdd(elements, kernelVisitsBeyondOperands(*in.op));
     return static_cast<uint32_t>(std::min<uint64_t>(1 + elements / kElementsPerStep, UINT32_MAX));
   }
 

@@ -450,6 +450,27 @@ TEST(Session, StepBudgetWeighsElements) {
   EXPECT_NE(err.find("needs 4289 steps, 4288 left"), std::string::npos) << err;
 }
 
+// Kernels whose work outgrows their tensors are charged for it (ir/op_work.h), so
+// a small tensor cannot buy a long run: a sliding window counts its cells at every
+// position, topk its partial sort's comparisons.
+TEST(Session, StepBudgetWeighsWindowsAndSelection) {
+  auto stepsNeeded = [](const std::string& body) -> std::string {
+    SessionOptions options;
+    options.maxSteps = 1;
+    Fixture f(body + "run\n", options);
+    const std::string err = f.err.str();
+    const size_t at = err.find("needs ");
+    return at == std::string::npos ? err : err.substr(at, err.find(' ', at + 6) - at);
+  };
+  // 4096 + 1089 elements, and 1089 windows of 32 x 32 cells: 1 + 1120321 / 64 steps.
+  EXPECT_EQ(stepsNeeded("var %x : f32[1,1,64,64] = 0\nmain {\n  %p = max_pool %x {kernel = [32, 32], stride = [1, 1]}\n}\n"),
+            "needs 17506");
+  // lrn over 512 channels of 8 columns: 2 x 4096 elements, and 4096 windows of 512.
+  EXPECT_EQ(stepsNeeded("var %x : f32[1,512,8] = 1\nmain {\n  %y = lrn %x {size = 512}\n}\n"), "needs 32897");
+  // 4096 + 1024 + 1024 elements, and 4096 x ceil(log2(1025)) = 45056 comparisons.
+  EXPECT_EQ(stepsNeeded("var %x : f32[4096] = 0\nmain {\n  %v, %i = topk %x {k = 1024}\n}\n"), "needs 801");
+}
+
 // The budget is the session's: runs spend it together, the run that would exceed
 // it fails with the state restored, and so does every later run.
 TEST(Session, StepBudgetIsSharedByTheSessionsRuns) {
