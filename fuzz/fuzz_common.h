@@ -20,7 +20,7 @@ namespace pir::fuzz {
 // instruction, or 64 elements it touches; vm::SessionOptions::maxSteps), runs per
 // `run N`, replicas.
 inline constexpr uint64_t kHostMemoryBytes = uint64_t(8) << 20;
-inline constexpr uint64_t kMaxSteps = 200000;
+inline constexpr uint64_t kMaxSteps = 25000;
 inline constexpr int64_t kMaxRuns = 16;
 inline constexpr int64_t kMaxReplicas = 8;
 
