@@ -113,6 +113,7 @@ struct Buffer {
 
 struct StepKernel {
   PreparedKernel full, tail;      // for a block of kFusionBlock (or the whole chain) / the last, shorter block
+  ElementRun direct;              // the loop both kernels are, when they are one (called with the block's length)
   std::vector<uint32_t> ins, outs;  // buffer indices
   std::vector<TensorType> types;  // per operand then result: the block types the kernels were prepared for
   std::vector<TensorType> tailTypes;
@@ -207,6 +208,12 @@ void runBlocks(const FusedState& s, const TensorRef* ins, TensorRef* outs, Kerne
       }
     }
     for (const StepKernel& step : s.steps) {
+      if (step.direct) {
+        const std::byte* args[2];
+        for (size_t j = 0; j < step.ins.size(); ++j) args[j] = ptr[step.ins[j]];
+        step.direct.invoke(step.direct.loop, args, ptr[step.outs[0]], n);
+        continue;
+      }
       const std::vector<TensorType>& types = tail ? step.tailTypes : step.types;
       const size_t nin = step.ins.size();
       for (size_t j = 0; j < nin; ++j) refs[j] = TensorRef{ptr[step.ins[j]], &types[j]};
@@ -333,6 +340,8 @@ FusedChain buildFusedChain(std::span<const FusionStep> steps, const std::functio
     k.full = prepareKernel(*step.op, std::span(full).first(nin), std::span(full).subspan(nin));
     if (tailLen > 0 && s.blocks > 1)
       k.tail = prepareKernel(*step.op, std::span(tail).first(nin), std::span(tail).subspan(nin));
+    if (k.full.run && nin <= 2 && k.outs.size() == 1 && (k.tail.fn == nullptr || k.tail.run == k.full.run))
+      k.direct = k.full.run;
     k.types = std::move(full);
     k.tailTypes = std::move(tail);
     s.maxArgs = std::max(s.maxArgs, k.types.size());

@@ -9,6 +9,7 @@
 // kernels; prepareKernel is only asked for ops with a compute kernel.
 #pragma once
 #include <cstdint>
+#include <cstddef>
 #include <memory>
 #include <ostream>
 #include <span>
@@ -46,9 +47,25 @@ struct KernelContext {
 // whose alias result is unbound still gets outs[0].
 using KernelFn = void (*)(const void* state, const TensorRef* ins, TensorRef* outs, KernelContext& ctx);
 
+// The loop of an elementwise kernel over one contiguous run, for a caller that
+// splits the work itself: `invoke(loop, ins, out, n)` computes elements [0, n) of
+// the result at `out` from `ins` (one pointer per operand, each either the run's
+// elements or, where the kernel was prepared with a scalar operand, its one
+// element). Fused chains call it per block, without TensorRefs, the broadcast
+// plan or a thread split.
+struct ElementRun {
+  using AnyFn = void (*)();  // the typed loop, cast back by invoke
+  using Invoke = void (*)(AnyFn loop, const std::byte* const* ins, std::byte* out, int64_t n);
+  Invoke invoke = nullptr;
+  AnyFn loop = nullptr;
+  explicit operator bool() const { return invoke != nullptr; }
+  friend bool operator==(const ElementRun&, const ElementRun&) = default;
+};
+
 struct PreparedKernel {
   KernelFn fn = nullptr;
   std::shared_ptr<const void> state;  // kernel-specific, immutable while running
+  ElementRun run;  // set by kernels that are one loop for the types they were prepared with
   void operator()(const TensorRef* ins, TensorRef* outs, KernelContext& ctx) const {
     fn(state.get(), ins, outs, ctx);
   }

@@ -233,6 +233,25 @@ template <class T, class B> void applySimdBinary(const BroadcastPlan& p, const T
   });
 }
 
+// The SIMD loop of a binary op as an ElementRun, when the plan is one run with at
+// most one repeated operand (elementwise, or a tensor and a scalar).
+template <class T, class B> ElementRun simdBinaryRun(const BroadcastPlan& p) {
+  if constexpr (kSimdBinary<T, B>) {
+    const bool ra = p.innerBroadcast[0] != 0, rb = p.innerBroadcast[1] != 0;
+    if (!(p.flat || p.outer.empty()) || (ra && rb)) return {};
+    const int mode = p.flat ? simd::kVecVec : ra ? simd::kScalarVec : rb ? simd::kVecScalar : simd::kVecVec;
+    ElementRun run;
+    run.loop = reinterpret_cast<ElementRun::AnyFn>(typedTable<T>().binary[B::kSimd][mode]);
+    run.invoke = [](ElementRun::AnyFn loop, const std::byte* const* ins, std::byte* out, int64_t n) {
+      reinterpret_cast<simd::BinaryFn<T>>(loop)(reinterpret_cast<const T*>(ins[0]), reinterpret_cast<const T*>(ins[1]),
+                                                reinterpret_cast<T*>(out), n);
+    };
+    return run;
+  } else {
+    return {};
+  }
+}
+
 template <class T, class B> constexpr bool kSimdCompare =
     (std::is_same_v<T, float> || std::is_same_v<T, double>) && B::kSimdCompare >= 0;
 
@@ -414,8 +433,14 @@ template <class Fn> PreparedKernel BinaryFunctions::prepare(const Op& op, InType
     s.variadic.push_back(planBroadcast(pair, out[0].shape));
   }
   PreparedKernel k = dispatchDType(in[0].dtype, [&]<class T>() {
-    if constexpr (accepts<T>(Fn::kAccepts)) return makeKernel<BinaryState, runBinary<T, Fn>>(std::move(s));
-    else return PreparedKernel{};
+    if constexpr (accepts<T>(Fn::kAccepts)) {
+      const ElementRun run = in.size() == 2 ? simdBinaryRun<T, Fn>(s.plan) : ElementRun{};
+      PreparedKernel prepared = makeKernel<BinaryState, runBinary<T, Fn>>(std::move(s));
+      prepared.run = run;
+      return prepared;
+    } else {
+      return PreparedKernel{};
+    }
   });
   if (!k.fn) unsupported(op, in[0]);
   return k;

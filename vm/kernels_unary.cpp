@@ -223,8 +223,18 @@ template <class Fn> PreparedKernel UnaryFunctions::prepare(const Op& op, InTypes
     s.simdF64 = reinterpret_cast<UnaryState::AnyFn>(simd::table().f64.unary[Fn::kSimd]);
   }
   PreparedKernel k = dispatchDType(in[0].dtype, [&]<class T>() {
-    if constexpr (accepts<T>(Fn::kAccepts)) return makeKernel<UnaryState, runUnary<T, Fn>>(s);
-    else return PreparedKernel{};
+    if constexpr (accepts<T>(Fn::kAccepts)) {
+      PreparedKernel prepared = makeKernel<UnaryState, runUnary<T, Fn>>(s);
+      if constexpr (!kPredicate<Fn> && Fn::kSimd >= 0 && (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
+        prepared.run.loop = reinterpret_cast<ElementRun::AnyFn>(std::is_same_v<T, float> ? s.simdF32 : s.simdF64);
+        prepared.run.invoke = [](ElementRun::AnyFn loop, const std::byte* const* ins, std::byte* out, int64_t n) {
+          reinterpret_cast<simd::UnaryFn<T>>(loop)(reinterpret_cast<const T*>(ins[0]), reinterpret_cast<T*>(out), n);
+        };
+      }
+      return prepared;
+    } else {
+      return PreparedKernel{};
+    }
   });
   if (!k.fn) unsupported(op, in[0]);
   return k;
