@@ -347,6 +347,13 @@ void inferSameAxisFloat(Ctx& c) {
   c.axis(a.axis(), c.t(0), a.axisLoc());
   c.result(c.t(0));
 }
+void inferSoftmaxGrad(Ctx& c) {  // y, g
+  c.requireFloat(0);
+  const RuleAttrs<"SoftmaxGrad"> a{c.op};
+  c.axis(a.axis(), c.t(0), a.axisLoc());
+  if (!(c.t(1) == c.t(0))) c.failOperand(1, "the gradient " + c.t(1).str() + " must have the type of y " + c.t(0).str());
+  c.result(c.t(0));
+}
 void inferTopK(Ctx& c) {
   c.requireNumeric(0);
   const RuleAttrs<"TopK"> a{c.op};

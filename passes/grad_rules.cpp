@@ -479,9 +479,17 @@ RULE(TopK) {
   Value* z = c.zeros(c.inType(0));
   c.give(0, c.emit({z, c.out(1), g}, build::Scatter{}.axis(axis)));
 }
+// f32 and f64 take the one-kernel gradients (the same bits as the chains below);
+// other float types keep the chains, whose roundings to that type after every op
+// the kernels do not repeat.
+bool oneKernelSoftmaxGrad(const TensorType& y) { return y.dtype == DType::F32 || y.dtype == DType::F64; }
 RULE(Softmax) {
   const int64_t axis = pir::attrs::Softmax{c.op}.axis();
   Value* y = c.out(0);
+  if (oneKernelSoftmaxGrad(y->type)) {
+    c.give(0, c.emit({y, c.grad(0)}, build::SoftmaxGrad{}.axis(axis)));
+    return;
+  }
   Value* gy = c.emit(OpCode::Mul, {c.grad(0), y});
   Value* s = c.emit({gy}, build::Sum{}.axis(axis).keepdims(true));
   c.give(0, c.emit(OpCode::Sub, {gy, c.emit(OpCode::Mul, {y, s})}));
@@ -489,6 +497,10 @@ RULE(Softmax) {
 RULE(LogSoftmax) {
   const int64_t axis = pir::attrs::LogSoftmax{c.op}.axis();
   Value* g = c.grad(0);
+  if (oneKernelSoftmaxGrad(c.out(0)->type)) {
+    c.give(0, c.emit({c.out(0), g}, build::LogSoftmaxGrad{}.axis(axis)));
+    return;
+  }
   Value* s = c.emit({g}, build::Sum{}.axis(axis).keepdims(true));
   Value* p = c.emit(OpCode::Exp, {c.out(0)});
   c.give(0, c.emit(OpCode::Sub, {g, c.emit(OpCode::Mul, {p, s})}));

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <set>
 #include <unordered_map>
 
@@ -43,6 +44,21 @@ void storeChecked(HostTensor& out, int64_t i, double v, std::string_view what, S
   out.set(i, t == DType::Bool ? (v != 0 ? 1.0 : 0.0) : v);
 }
 
+// Copies element 0 of `out` over all its elements: a broadcast literal is checked and
+// converted once, not once per element.
+void repeatFirstElement(HostTensor& out, int64_t n) {
+  if (n <= 1) return;
+  const size_t size = static_cast<size_t>(dtypeSize(out.type.dtype));
+  std::byte* data = static_cast<std::byte*>(out.data());
+  size_t done = size;  // doubling copies: log2(n) calls
+  const size_t total = static_cast<size_t>(n) * size;
+  while (done < total) {
+    const size_t chunk = std::min(done, total - done);
+    std::memcpy(data + done, data, chunk);
+    done += chunk;
+  }
+}
+
 }  // namespace
 
 HostTensor materialize(const Literal& lit, const TensorType& t, uint32_t baseSeed, std::string_view what,
@@ -53,7 +69,8 @@ HostTensor materialize(const Literal& lit, const TensorType& t, uint32_t baseSee
     case Literal::Kind::Data: {
       if (lit.shape.empty()) {
         if (lit.values.size() != 1) diags.fail(lit.loc, std::string(what) + ": malformed scalar literal");
-        for (int64_t i = 0; i < n; ++i) storeChecked(out, i, lit.values[0], what, lit.loc, diags);
+        if (n > 0) storeChecked(out, 0, lit.values[0], what, lit.loc, diags);
+        repeatFirstElement(out, n);
         return out;
       }
       if (!lit.listFits(t.shape))
@@ -91,7 +108,8 @@ HostTensor materialize(const Literal& lit, const TensorType& t, uint32_t baseSee
     }
     case Literal::Kind::Zeros: return out;
     case Literal::Kind::Ones:
-      for (int64_t i = 0; i < n; ++i) out.set(i, 1);
+      if (n > 0) out.set(0, 1);
+      repeatFirstElement(out, n);
       return out;
     case Literal::Kind::Uniform:
     case Literal::Kind::Normal: {

@@ -37,6 +37,7 @@
 #define PIR_KERNEL_CumSum PIR_KERNEL(CumSum, CumSum)
 #define PIR_KERNEL_TopK PIR_KERNEL(TopK, TopK)
 #define PIR_KERNEL_Softmax(fn) PIR_KERNEL(Softmax, fn)
+#define PIR_KERNEL_SoftmaxGrad(fn) PIR_KERNEL(SoftmaxGrad, fn)
 #define PIR_KERNEL_NllLoss PIR_KERNEL(NllLoss, NllLoss)
 #define PIR_KERNEL_Norm(fn) PIR_KERNEL(Norm, fn)
 #define PIR_KERNEL_LayerNormGrad PIR_KERNEL(LayerNormGrad, LayerNormGrad)

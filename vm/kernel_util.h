@@ -318,6 +318,7 @@ PreparedKernel prepareScaledAdd(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareReduce(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareArgReduce(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareSoftmax(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareSoftmaxGrad(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareMatMul(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareTranspose(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareBroadcast(const Op& op, InTypes in, InTypes out);

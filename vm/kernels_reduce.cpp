@@ -407,4 +407,111 @@ template <class Fn> PreparedKernel SoftmaxFunctions::prepare(const Op& op, InTyp
 
 PreparedKernel prepareSoftmax(const Op& op, InTypes in, InTypes out) { return prepareBound<SoftmaxFunctions>(op, in, out); }
 
+// ---- softmax_grad / log_softmax_grad ------------------------------------------------
+
+// The operands as [outer, axis, inner] slabs.
+struct SoftmaxGradState {
+  int64_t outer = 1, axis = 1, inner = 1;
+};
+
+// One slab of f32/f64 at a time with the operations of the chain of ops the
+// gradients used to be, in their order and roundings, so the bits are the same:
+//   softmax:     gy = g * y;  s = sum(gy over the axis);  dx = gy - y * s
+//   log_softmax: s = sum(g over the axis);  dx = g - exp(y) * s
+// The sums take the reduction's order (vm/simd_kernels.h): 16 partials along a
+// contiguous axis, row by row over a leading one.
+template <class T, bool Log> void softmaxGradSlabs(const SoftmaxGradState& s, const T* y, const T* g, T* dx) {
+  const auto& fns = simdTable<T>();
+  const int64_t slab = s.axis * s.inner, rowScratch = s.inner == 1 ? s.axis : s.inner;
+  const ScratchCharge charge(static_cast<uint64_t>(s.inner + rowScratch), sizeof(T));
+  std::vector<T> sums(static_cast<size_t>(s.inner)), t(static_cast<size_t>(rowScratch));
+  const auto mul = fns.binary[simd::kMul], sub = fns.binary[simd::kSub];
+  for (int64_t o = 0; o < s.outer; ++o, y += slab, g += slab, dx += slab) {
+    const T* summed = g;
+    if constexpr (!Log) {
+      mul[simd::kVecVec](g, y, dx, slab);
+      summed = dx;
+    }
+    if (s.inner == 1) sums[0] = fns.sum(summed, s.axis);
+    else fns.sumRows(summed, s.axis, s.inner, sums.data());
+    const T* kept = Log ? g : dx;  // g, or g * y
+    if (s.inner == 1) {
+      if constexpr (Log) fns.unary[simd::kExp](y, t.data(), s.axis);
+      mul[simd::kVecScalar](Log ? t.data() : y, sums.data(), t.data(), s.axis);
+      sub[simd::kVecVec](kept, t.data(), dx, s.axis);
+      continue;
+    }
+    for (int64_t a = 0; a < s.axis; ++a) {
+      const int64_t at = a * s.inner;
+      if constexpr (Log) fns.unary[simd::kExp](y + at, t.data(), s.inner);
+      mul[simd::kVecVec](Log ? t.data() : y + at, sums.data(), t.data(), s.inner);
+      sub[simd::kVecVec](kept + at, t.data(), dx + at, s.inner);
+    }
+  }
+}
+
+// Other float types: the same formulas in f32, rounded once.
+template <class T, bool Log> void softmaxGradViaF32(const SoftmaxGradState& s, const T* y, const T* g, T* dx) {
+  const int64_t n = s.outer * s.axis * s.inner;
+  const ScratchCharge charge(static_cast<uint64_t>(n), 3 * sizeof(float));
+  std::vector<float> yf(static_cast<size_t>(n)), gf(static_cast<size_t>(n)), df(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) yf[i] = static_cast<float>(y[i]), gf[i] = static_cast<float>(g[i]);
+  softmaxGradSlabs<float, Log>(s, yf.data(), gf.data(), df.data());
+  for (int64_t i = 0; i < n; ++i) dx[i] = static_cast<T>(df[i]);
+}
+
+template <class T, bool Log>
+void runSoftmaxGrad(const SoftmaxGradState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  if (s.outer == 0 || s.axis == 0 || s.inner == 0) return;
+  const T* y = ins[0].as<const T>();
+  const T* g = ins[1].as<const T>();
+  T* dx = outs[0].as<T>();
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    // Slabs are independent: large operands split them over the kernel threads.
+    const int64_t slab = s.axis * s.inner;
+    const int64_t perChunk = std::max<int64_t>(1, kMinElementsPerThread / slab);
+    if (s.outer >= 2 * perChunk && simd::kernelThreads() > 1) {
+      simd::parallelFor(s.outer, perChunk, [&](int64_t o0, int64_t o1) {
+        SoftmaxGradState part = s;
+        part.outer = o1 - o0;
+        softmaxGradSlabs<T, Log>(part, y + o0 * slab, g + o0 * slab, dx + o0 * slab);
+      });
+      return;
+    }
+    softmaxGradSlabs<T, Log>(s, y, g, dx);
+  } else {
+    softmaxGradViaF32<T, Log>(s, y, g, dx);
+  }
+}
+
+// softmax_grad / log_softmax_grad (`SoftmaxGrad(Softmax)`, `SoftmaxGrad(LogSoftmax)`).
+struct SoftmaxGradFunctions {
+  static constexpr std::string_view family = "SoftmaxGrad";
+  template <class Fn> static PreparedKernel prepare(const Op& op, InTypes in, InTypes out);
+  struct Softmax { static constexpr bool kLog = false; };
+  struct LogSoftmax { static constexpr bool kLog = true; };
+};
+
+template <class Fn> PreparedKernel SoftmaxGradFunctions::prepare(const Op& op, InTypes in, InTypes out) {
+  if (in.size() != 2 || out.empty() || !(in[1] == in[0]) || !(out[0] == in[0]))
+    throw KernelError("'" + std::string(op.info().name) + "' needs y and g of one type");
+  if (!isFloat(in[0].dtype)) unsupported(op, in[0]);
+  const Shape& shape = in[0].shape;
+  SoftmaxGradState s;  // a scalar is one slab of one element
+  if (!shape.empty()) {
+    const size_t axis = static_cast<size_t>(resolveAxis(attrs::View<attrs::kernelFamily("SoftmaxGrad")>{op}.axis(), in[0].rank()));
+    s.outer = dimProduct(shape, 0, axis);
+    s.axis = dimProduct(shape, axis, axis + 1);
+    s.inner = dimProduct(shape, axis + 1, shape.size());
+  }
+  return dispatchDType(in[0].dtype, [&]<class T>() {
+    if constexpr (!kIsFloat<T>) return PreparedKernel{};
+    else return makeKernel<SoftmaxGradState, runSoftmaxGrad<T, Fn::kLog>>(s);
+  });
+}
+
+PreparedKernel prepareSoftmaxGrad(const Op& op, InTypes in, InTypes out) {
+  return prepareBound<SoftmaxGradFunctions>(op, in, out);
+}
+
 }  // namespace pir::vm::detail

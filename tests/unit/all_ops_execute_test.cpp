@@ -187,6 +187,8 @@ const std::map<std::string_view, Statement> kStatements = {
     {"resize_grad", {"%r = resize_grad %img {shape = [1, 1, 2, 5], mode = linear}"}},
     {"lrn", {"%r = lrn %img {size = 3}"}},
     {"lrn_grad", {"%r = lrn_grad %a, %b {size = 2}"}},
+    {"softmax_grad", {"%r = softmax_grad %a, %b"}},
+    {"log_softmax_grad", {"%r = log_softmax_grad %a, %b {axis = 0}"}},
     {"conv_transpose", {"const %k : f32[1,2,2,2] = 1\n%r = conv_transpose %img, %k {stride = [2, 2], output_padding = [1, 0]}"}},
     {"einsum", {"%r = einsum %a, %b {equation = \"ij,kj->ik\"}"}},
     {"pad_grad", {"%r = pad_grad %a {pads = [0, 1, 0, 0], mode = edge}"}},
