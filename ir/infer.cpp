@@ -377,6 +377,9 @@ void inferNllLoss(Ctx& c) {
   if (labels.shape != expect)
     c.failOperand(1, "labels " + labels.str() + " do not match probs " + probs.str() + " (expected shape " +
                          shapeToString(expect) + ")");
+  if (c.n() > 2 && (c.t(2).dtype != probs.dtype || c.t(2).shape != Shape{probs.shape.back()}))
+    c.failOperand(2, "weight " + c.t(2).str() + " must hold one weight per class of probs " + probs.str() + ": " +
+                         TensorType{probs.dtype, {probs.shape.back()}}.str());
   if (RuleAttrs<"NllLoss">{c.op}.reduction() == LossReduction::None) c.result(probs.dtype, expect);
   else c.result(probs.dtype, {});
 }
@@ -981,6 +984,9 @@ void inferConvTranspose(Ctx& c) {  // x [N, C_in, ...], w [C_in, C_out / groups,
   }
   // The conv whose input gradient this is maps the result back onto x.
   requireGradShape(c, 0, convOutputShape(c, TensorType{x.dtype, s}, w, a), "the conv whose input gradient conv_transpose is");
+  if (c.n() > 2 && (c.t(2).dtype != x.dtype || c.t(2).shape != Shape{*outChannels}))
+    c.failOperand(2, "bias " + c.t(2).str() + " must have one value per output channel: " +
+                         TensorType{x.dtype, {*outChannels}}.str());
   c.result(x.dtype, std::move(s));
 }
 

@@ -459,17 +459,11 @@ RULE(L2) {
   c.give(0, mulBy(c, c.expandReduced(c.grad(0), reduced, s), w));
 }
 RULE(CumSum) {
-  // The gradient is the reversed cumulative sum of the reversed gradient.
+  // y = M x along the axis, M the triangle of ones (strictly so when exclusive):
+  // the gradient M^T g is the cumsum of g in the other direction, exclusive alike.
   Value* g = c.grad(0);
-  const size_t rank = g->type.shape.size();
-  if (rank == 0) return c.give(0, g);
-  const int64_t axis = c.normAxis(pir::attrs::CumSum{c.op}.axis(), rank);
-  const int64_t n = g->type.shape[static_cast<size_t>(axis)];
-  std::vector<int64_t> rev(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) rev[static_cast<size_t>(i)] = n - 1 - i;
-  Value* r = spread(c, g, axis, rev);
-  Value* s = c.emit({r}, build::CumSum{}.axis(axis));
-  c.give(0, spread(c, s, axis, rev));
+  const pir::attrs::CumSum attr{c.op};
+  c.give(0, c.emit({g}, build::CumSum{}.axis(attr.axis()).exclusive(attr.exclusive()).reverse(!attr.reverse())));
 }
 RULE(TopK) {
   Value* g = c.grad(0);
@@ -507,8 +501,9 @@ RULE(LogSoftmax) {
 }
 GRAD_OPERANDS(NllLoss, i == 0)  // the labels
 RULE(NllLoss) {
-  // loss_r = -p[r, t_r] (log_prob) or -log p[r, t_r], for rows whose label is
-  // not ignored; mean divides by the number of such rows.
+  // loss_r = -w[t_r] * p[r, t_r] (log_prob) or -w[t_r] * log p[r, t_r], for rows whose
+  // label is not ignored, w the class weights (1 without them); mean divides by
+  // the sum of those rows' w[t_r].
   const TensorType& pt = c.inType(0);
   const DType dt = pt.dtype;
   const int64_t classes = pt.shape.back();
@@ -516,20 +511,30 @@ RULE(NllLoss) {
   Value* g = c.grad(0);
   const pir::attrs::NllLoss attr{c.op};
   const LossReduction reduction = attr.reduction();
-  Value* keep = nullptr;  // 0/1 per row (labels' shape), when ignore_index is given
+  Value* kept = nullptr;  // bool per row (labels' shape), when ignore_index is given
   if (const std::optional<int64_t> ignore = attr.ignore_index())
-    keep = maskOf(c, c.emitLit(OpCode::NotEqual, labels, static_cast<double>(*ignore)), dt);
+    kept = c.emitLit(OpCode::NotEqual, labels, static_cast<double>(*ignore));
+  Value* keep = kept ? maskOf(c, kept, dt) : nullptr;  // 0/1
+  // Each counted row's weight (labels' shape): its label's class weight, 0 when ignored.
+  Value* counted = keep;
+  if (c.op.operands.size() > 2) {
+    // An ignored label may lie outside [0, C): its row reads class 0's weight, masked off.
+    Value* safe = kept ? c.emit(OpCode::Where, {kept, labels, c.scalar(labels->type.dtype, 0)}) : labels;
+    Value* w = c.emit({c.inValue(2), safe}, build::Gather{}.axis(0));
+    counted = keep ? c.emit(OpCode::Mul, {w, keep}) : w;
+  }
   Value* rowWeight;  // labels' shape
   if (reduction == LossReduction::None) {
-    rowWeight = keep ? c.emit(OpCode::Mul, {g, keep}) : g;
+    rowWeight = counted ? c.emit(OpCode::Mul, {g, counted}) : g;
   } else {
     Value* scale = g;
     if (reduction == LossReduction::Mean) {
-      Value* count = keep ? c.emit(OpCode::Sum, {keep}) : c.scalar(dt, static_cast<double>(numElements(c.inType(1).shape)));
-      scale = c.emit(OpCode::Div, {g, count});
+      Value* total = counted ? c.emit(OpCode::Sum, {counted})
+                             : c.scalar(dt, static_cast<double>(numElements(c.inType(1).shape)));
+      scale = c.emit(OpCode::Div, {g, total});
     }
-    rowWeight = keep ? c.emit(OpCode::Mul, {keep, scale})
-                     : c.emit({scale}, build::Broadcast{}.shape(c.inType(1).shape));
+    rowWeight = counted ? c.emit(OpCode::Mul, {counted, scale})
+                        : c.emit({scale}, build::Broadcast{}.shape(c.inType(1).shape));
   }
   Shape column = c.inType(1).shape;
   column.push_back(1);
@@ -699,6 +704,7 @@ RULE(ConvTranspose) {
   if (c.wants(0))
     c.give(0, c.emit({g, c.inValue(1)},
                      build::Conv{}.stride(w.stride).padding(w.padding()).dilation(w.dilation).groups(groups)));
+  if (c.op.operands.size() > 2 && c.wants(2)) c.give(2, c.emit({g}, build::Sum{}.axis(allBut(g->type.shape.size(), 1))));
   if (c.wants(1))
     c.give(1, c.emit({g, c.inValue(0)}, build::ConvGradWeight{}
                                             .shape(ws)

@@ -353,7 +353,7 @@ PreparedKernel prepareTopK(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareNorm(const Op& op, InTypes in, InTypes out);  // layer/group/batch norm
 PreparedKernel prepareNllLoss(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareConv(const Op& op, InTypes in, InTypes out);
-// conv with its optional bias (vm/kernels_conv_bias.cpp): prepareConv, then the bias added.
+// conv and conv_transpose with their optional bias (vm/kernels_conv_bias.cpp): the op's kernel, then the bias added.
 PreparedKernel prepareConvBias(const Op& op, InTypes in, InTypes out);
 PreparedKernel preparePool(const Op& op, InTypes in, InTypes out);  // average_pool, max_pool
 PreparedKernel prepareLayerNormGrad(const Op& op, InTypes in, InTypes out);

@@ -169,6 +169,8 @@ template <class T> void runOneHot(const OneHotState& s, const TensorRef* ins, Te
 
 struct CumSumState {
   AxisSplit x;
+  bool exclusive = false;  // each element left out of its own sum
+  bool reverse = false;    // summed from the end of the axis
 };
 
 template <class T> void runCumSum(const CumSumState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
@@ -177,11 +179,17 @@ template <class T> void runCumSum(const CumSumState& s, const TensorRef* ins, Te
   using Block = Eigen::Array<A, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   const int64_t len = s.x.axisLen, inner = s.x.inner;
   const ScratchCharge charge(len * inner, sizeof(A));  // one slice's accumulator
+  // Row `at(k)` is the k-th along the direction of summation.
+  auto at = [&](int64_t k) { return s.reverse ? len - 1 - k : k; };
   for (int64_t o = 0; o < s.x.outer; ++o) {
     const int64_t base = o * len * inner;
     Block b = Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
                   ins[0].as<const T>() + base, len, inner).template cast<A>();
-    for (int64_t r = 1; r < len; ++r) b.row(r) += b.row(r - 1);
+    for (int64_t k = 1; k < len; ++k) b.row(at(k)) += b.row(at(k - 1));
+    if (s.exclusive && len > 0) {  // the inclusive sums moved one step on: row k gets row k-1's
+      for (int64_t k = len - 1; k > 0; --k) b.row(at(k)) = b.row(at(k - 1));
+      b.row(at(0)).setZero();
+    }
     Eigen::Map<Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(outs[0].as<T>() + base, len, inner) =
         b.template cast<T>();
   }
@@ -305,8 +313,9 @@ PreparedKernel prepareCumSum(const Op& op, InTypes in, InTypes out) {
     if (in.empty()) throw KernelError("cumsum needs an operand");
     unsupported(op, in[0]);
   }
-  const int64_t axis = resolveAxis(attrs::View<attrs::kernelFamily("CumSum")>{op}.axis(), in[0].rank());
-  CumSumState s{splitAround(in[0].shape, axis)};
+  const attrs::View<attrs::kernelFamily("CumSum")> attr{op};
+  const int64_t axis = resolveAxis(attr.axis(), in[0].rank());
+  CumSumState s{splitAround(in[0].shape, axis), attr.exclusive(), attr.reverse()};
   return dispatchDType(in[0].dtype, [&]<class T>() {
     if constexpr (kIsBool<T>) return PreparedKernel{};
     else return makeKernel<CumSumState, runCumSum<T>>(s);

@@ -65,7 +65,7 @@ template <class T> void runBatchNorm(const BatchNormState& s, const TensorRef* i
 
 struct NllState {
   int64_t rows = 0, classes = 0;
-  bool logProb = false, hasIgnore = false;
+  bool logProb = false, hasIgnore = false, weighted = false;  // weighted: the class weights are operand 2
   int64_t ignoreIndex = 0;
   using Reduction = LossReduction;
   Reduction reduction = Reduction::Mean;
@@ -74,9 +74,10 @@ struct NllState {
 template <class T> void runNllLoss(const NllState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   using C = ComputeOf<T>;
   const T* probs = ins[0].as<const T>();
+  const T* weights = s.weighted ? ins[2].as<const T>() : nullptr;
   T* y = outs[0].as<T>();
   C total = 0;
-  int64_t counted = 0;
+  C counted = 0;  // the mean's divisor: the counted rows' weights (1 each without weights)
   for (int64_t r = 0; r < s.rows; ++r) {
     const int64_t label = static_cast<int64_t>(readAsDouble(ins[1], r));
     C loss = 0;
@@ -85,14 +86,15 @@ template <class T> void runNllLoss(const NllState& s, const TensorRef* ins, Tens
         throw KernelError("label " + std::to_string(label) + " is out of range for " + std::to_string(s.classes) +
                           " classes");
       const C p = static_cast<C>(probs[r * s.classes + label]);
-      loss = s.logProb ? -p : -std::log(p);
-      ++counted;
+      const C w = weights ? static_cast<C>(weights[label]) : C(1);
+      loss = (s.logProb ? -p : -std::log(p)) * w;
+      counted += w;
     }
     if (s.reduction == NllState::Reduction::None) y[r] = static_cast<T>(loss);
     total += loss;
   }
   if (s.reduction == NllState::Reduction::Sum) y[0] = static_cast<T>(total);
-  else if (s.reduction == NllState::Reduction::Mean) y[0] = static_cast<T>(total / C(counted));  // 0/0: NaN
+  else if (s.reduction == NllState::Reduction::Mean) y[0] = static_cast<T>(total / counted);  // 0/0: NaN
 }
 
 template <template <class> class Run, class State> PreparedKernel floatKernel(const Op& op, const TensorType& t, State s) {
@@ -151,9 +153,12 @@ struct NormFunctions {
 PreparedKernel prepareNorm(const Op& op, InTypes in, InTypes out) { return prepareBound<NormFunctions>(op, in, out); }
 
 PreparedKernel prepareNllLoss(const Op& op, InTypes in, InTypes out) {
-  if (in.size() != 2 || in[0].rank() < 1 || !isInteger(in[1].dtype)) throw KernelError("nll_loss needs probs and integer labels");
+  if (in.size() < 2 || in[0].rank() < 1 || !isInteger(in[1].dtype)) throw KernelError("nll_loss needs probs and integer labels");
   NllState s;
   s.classes = in[0].shape.back();
+  s.weighted = in.size() > 2;
+  if (s.weighted && (in[2].dtype != in[0].dtype || in[2].shape != Shape{s.classes}))
+    throw KernelError("nll_loss: the weight " + in[2].str() + " needs one value per class of " + in[0].str());
   s.rows = in[1].numElements();
   const attrs::View<attrs::kernelFamily("NllLoss")> attr{op};
   s.logProb = attr.log_prob();

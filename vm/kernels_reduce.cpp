@@ -209,18 +209,28 @@ template <class T, class R> void runReduce(const ReduceState& s, const TensorRef
 
 // ---- argmax / argmin ---------------------------------------------------------
 
-template <class T, bool IsMax> void runArgReduce(const ReduceState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+struct ArgReduceState {
+  ReduceState layout;      // the axis moved last: rows of `cols` candidates
+  bool lastIndex = false;  // select_last_index: the last extreme wins, not the first
+};
+
+template <class T, bool IsMax>
+void runArgReduce(const ArgReduceState& a, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  const ReduceState& s = a.layout;
   const ScratchCharge charge(s.reorder.needed ? static_cast<uint64_t>(s.rows * s.cols) * sizeof(T) : 0);
   Vec<T> scratch;
   const T* x = reordered(s.reorder, ins[0].as<const T>(), s.rows * s.cols, scratch);
   int32_t* y = outs[0].as<int32_t>();
   using C = ComputeOf<T>;
+  // Candidates are visited from the winning end: the first one met that no later
+  // one beats wins, and a NaN is the extreme (NumPy; with select_last_index, the
+  // last NaN, as ONNX's reference computes it on the reversed row).
+  const int64_t first = a.lastIndex ? s.cols - 1 : 0, step = a.lastIndex ? -1 : 1;
   for (int64_t r = 0; r < s.rows; ++r) {
-    // The first extreme wins; a NaN is the extreme (NumPy).
     const T* row = x + r * s.cols;
-    int64_t best = 0;
-    C bv = static_cast<C>(row[0]);
-    for (int64_t i = 1; i < s.cols && bv == bv; ++i) {
+    int64_t best = first;
+    C bv = static_cast<C>(row[first]);
+    for (int64_t k = 1, i = first + step; k < s.cols && bv == bv; ++k, i += step) {
       const C v = static_cast<C>(row[i]);
       if (v != v || (IsMax ? v > bv : v < bv)) {
         best = i;
@@ -360,11 +370,12 @@ struct ArgReduceFunctions {
 
 template <class Fn> PreparedKernel ArgReduceFunctions::prepare(const Op& op, InTypes in, InTypes out) {
   if (in.empty()) throw KernelError("argmax/argmin needs an operand");
-  const int64_t axis = resolveAxis(attrs::View<attrs::kernelFamily("ArgReduce")>{op}.axis(), in[0].rank());
-  ReduceState s = axisLast(in[0], axis);
+  const attrs::View<attrs::kernelFamily("ArgReduce")> attr{op};
+  const int64_t axis = resolveAxis(attr.axis(), in[0].rank());
+  ArgReduceState s{axisLast(in[0], axis), attr.select_last_index()};
   if (in[0].rank() > 0 && in[0].shape[axis] == 0)
     throw KernelError("'" + std::string(op.info().name) + "' of an empty axis");
-  return dispatchDType(in[0].dtype, [&]<class T>() { return makeKernel<ReduceState, runArgReduce<T, Fn::kIsMax>>(s); });
+  return dispatchDType(in[0].dtype, [&]<class T>() { return makeKernel<ArgReduceState, runArgReduce<T, Fn::kIsMax>>(s); });
 }
 
 PreparedKernel prepareArgReduce(const Op& op, InTypes in, InTypes out) {

@@ -996,22 +996,10 @@ void mapReduceLogSum(NodeContext& c) {
 }
 
 void argReduce(NodeContext& c, const char* op) {
-  if (c.attrInt("select_last_index", 0) != 0) {
-    // The last extreme: the first one of the input reversed along the axis.
-    int64_t r = c.rank(0);
-    int64_t axis = normAxis(c, c.attrInt("axis", 0), r);
-    int64_t dim = c.shape(0)[axis];
-    std::string flipped = c.temp("slice " + c.in(0) + " {start = [" + std::to_string(dim - 1) + "], stop = [" +
-                                 std::to_string(-dim - 1) + "], step = [-1], axes = [" + std::to_string(axis) + "]}");
-    std::string idx = c.temp(std::string(op) + " " + flipped + " {axis = " + std::to_string(axis) +
-                             (c.attrInt("keepdims", 1) ? ", keepdims = true}" : "}"));
-    std::string back = c.temp("sub " + idx + ", " + std::to_string(dim - 1));
-    c.result(0, "neg " + back);
-    return;
-  }
   int64_t axis = normAxis(c, c.attrInt("axis", 0), c.rank(0));
   c.result(0, std::string(op) + " " + c.in(0) + " {axis = " + std::to_string(axis) +
-                  (c.attrInt("keepdims", 1) ? ", keepdims = true}" : "}"));
+                  (c.attrInt("keepdims", 1) ? ", keepdims = true" : "") +
+                  (c.attrInt("select_last_index", 0) ? ", select_last_index = true}" : "}"));
 }
 void mapArgMax(NodeContext& c) { argReduce(c, "argmax"); }
 void mapArgMin(NodeContext& c) { argReduce(c, "argmin"); }
@@ -1026,23 +1014,10 @@ void mapTopK(NodeContext& c) {
 }
 
 void mapCumSum(NodeContext& c) {
-  int64_t r = c.rank(0);
-  int64_t axis = normAxis(c, c.requireInts(1, "axis").at(0), r);
-  bool exclusive = c.attrInt("exclusive", 0) != 0, reverse = c.attrInt("reverse", 0) != 0;
-  int64_t dim = c.shape(0)[axis];
-  std::string ax = std::to_string(axis);
-  std::string flip = "{start = [" + std::to_string(dim - 1) + "], stop = [" + std::to_string(-dim - 1) +
-                     "], step = [-1], axes = [" + ax + "]}";
-  std::string x = c.in(0);
-  if (reverse) x = c.temp("slice " + x + " " + flip);
-  bool last = !exclusive && !reverse;
-  std::string s = last ? c.result(0, "cumsum " + x + " {axis = " + ax + "}") : c.temp("cumsum " + x + " {axis = " + ax + "}");
-  if (last) return;
-  if (exclusive) {
-    std::string e = "sub " + s + ", " + x;
-    s = reverse ? c.temp(e) : c.result(0, e);
-  }
-  if (reverse) c.result(0, "slice " + s + " " + flip);
+  int64_t axis = normAxis(c, c.requireInts(1, "axis").at(0), c.rank(0));
+  c.result(0, "cumsum " + c.in(0) + " {axis = " + std::to_string(axis) +
+                  (c.attrInt("exclusive", 0) ? ", exclusive = true" : "") +
+                  (c.attrInt("reverse", 0) ? ", reverse = true}" : "}"));
 }
 
 // ---- softmax family (opset < 13 coerces to 2-D at axis) -----------------------------
@@ -1243,7 +1218,7 @@ void mapLRN(NodeContext& c) {
 // ConvTranspose: `conv_transpose` with pads resolved (output_shape and auto_pad
 // give the total padding, which ONNX splits); a negative pad, which ONNX allows
 // when output_shape asks for more than the full output, becomes zeros around the
-// result (`pad`); the bias is added like Conv's.
+// result (`pad`), and the bias (conv_transpose's operand otherwise) is added after it.
 void mapConvTranspose(NodeContext& c) {
   std::vector<int64_t> in = c.shape(0), ws = c.shape(1);
   if (in.size() < 3 || in.size() > 5) c.fail("ConvTranspose needs 1 to 3 spatial dims");
@@ -1293,11 +1268,11 @@ void mapConvTranspose(NodeContext& c) {
   for (int64_t e : extra) anyExtra = anyExtra || e != 0;
   if (anyExtra) attrs += ", output_padding = " + intsText(extra);
   attrs += "}";
-  const bool last = !c.has(2) && !grows;
-  std::string y = "conv_transpose " + c.in(0) + ", " + c.in(1) + " " + attrs;
-  y = last ? c.result(0, y) : c.temp(y);
-  if (last) return;
-  if (grows) y = padValue(c, y, grow, "constant", 0.0, !c.has(2));
+  const std::string bias = c.has(2) ? ", " + c.in(2) : std::string();
+  if (!grows) return (void)c.result(0, "conv_transpose " + c.in(0) + ", " + c.in(1) + bias + " " + attrs);
+  // The grown border holds the bias too, so it is added after the padding.
+  std::string y = c.temp("conv_transpose " + c.in(0) + ", " + c.in(1) + " " + attrs);
+  y = padValue(c, y, grow, "constant", 0.0, !c.has(2));
   if (!c.has(2)) return;
   std::vector<int64_t> bshape(in.size() - 1, 1);
   bshape[0] = c.typeOf(y).shape[1];
@@ -1583,64 +1558,32 @@ void mapOneHot(NodeContext& c) {
   c.result(0, "transpose " + h + " {perm = " + intsText(perm) + "}");
 }
 
-// NLL with class weights (or a mean that ignore_index changes), from pir ops:
-// the target's log-probability picked by a one-hot mask, weighted, reduced.
-// `logp` is [N, C, d...]; the labels are input `labels`, weights input `weights`.
-void nllComposite(NodeContext& c, const std::string& logp, int labels, int weights) {
-  TypeInfo lt = c.typeOf(logp);
-  int64_t r = lt.rank();
-  int64_t classes = lt.shape[1];
-  std::string dt = elemText(lt.elem);
-  std::string t = c.in(labels);
-  Elem te = c.elem(labels);
-  std::string mask, safe = t;
-  if (c.hasAttr("ignore_index")) {
-    mask = c.temp("not_equal " + t + ", " + scalarConst(c, te, double(c.attrInt("ignore_index", 0))));
-    safe = c.temp("where " + mask + ", " + t + ", " + scalarConst(c, te, 0));
-  }
-  std::string oh = c.temp("onehot " + safe + " {num_classes = " + std::to_string(classes) + ", dtype = " + dt + "}");
-  std::vector<int64_t> perm = {0, r - 1};
-  for (int64_t k = 1; k < r - 1; ++k) perm.push_back(k);
-  std::string ohT = r == 2 ? oh : c.temp("transpose " + oh + " {perm = " + intsText(perm) + "}");
-  std::string picked = c.temp("sum " + c.temp("mul " + logp + ", " + ohT) + " {axis = [1]}");
-  std::string w;
-  if (weights >= 0 && c.has(weights)) w = c.temp("gather " + c.in(weights) + ", " + safe + " {axis = 0}");
-  if (!mask.empty()) {
-    std::string m = c.temp("cast " + mask + " {dtype = " + dt + "}");
-    w = w.empty() ? m : c.temp("mul " + w + ", " + m);
-  }
-  std::string reduction = c.attrString("reduction", "mean");
-  std::string loss = w.empty() ? picked : c.temp("mul " + picked + ", " + w);
-  if (reduction == "none") return (void)c.result(0, "neg " + loss);
-  std::string total = c.temp("neg " + c.temp("sum " + loss));
-  if (reduction == "sum") return (void)c.alias(0, total);
-  if (reduction != "mean") c.fail("reduction '" + reduction + "' is not supported");
-  if (w.empty()) return (void)c.result(0, "div " + total + ", " + std::to_string(product(c.shape(labels))));
-  c.result(0, "div " + total + ", " + c.temp("sum " + w));
-}
-
-void mapSoftmaxCrossEntropyLoss(NodeContext& c) {
-  std::string scores = c.in(0);
-  std::string logp = c.wantsOutput(1) ? c.result(1, "log_softmax " + scores + " {axis = 1}")
-                                      : c.temp("log_softmax " + scores + " {axis = 1}");
-  nllComposite(c, logp, 1, 2);
-}
-
-void mapNegativeLogLikelihoodLoss(NodeContext& c) {
-  if (c.has(2) || c.hasAttr("ignore_index")) return nllComposite(c, c.in(0), 1, 2);
-  std::vector<int64_t> s = c.shape(0);
-  int64_t r = static_cast<int64_t>(s.size());
-  std::string x = c.in(0);
+// NegativeLogLikelihoodLoss over `logp` [N, C, d...] (input 0, or SoftmaxCrossEntropyLoss's
+// log_softmax): `nll_loss` takes the classes last, so d... moves before them; the
+// labels are input 1 and the class weights, when given, input 2.
+void nllLoss(NodeContext& c, std::string logp) {
+  const int64_t r = c.typeOf(logp).rank();
+  if (r < 2) c.fail("the input must be [N, C, d...], got rank " + std::to_string(r));
   if (r > 2) {  // [N, C, d...] -> [N, d..., C]
     std::vector<int64_t> perm = {0};
     for (int64_t k = 2; k < r; ++k) perm.push_back(k);
     perm.push_back(1);
-    x = c.temp("transpose " + x + " {perm = " + intsText(perm) + "}");
+    logp = c.temp("transpose " + logp + " {perm = " + intsText(perm) + "}");
   }
-  std::string attrs = "{reduction = " + c.attrString("reduction", "mean") + ", log_prob = true";
+  const std::string reduction = c.attrString("reduction", "mean");
+  if (reduction != "mean" && reduction != "sum" && reduction != "none") c.fail("reduction '" + reduction + "' is not supported");
+  std::string attrs = "{reduction = " + reduction + ", log_prob = true";
   if (c.hasAttr("ignore_index")) attrs += ", ignore_index = " + std::to_string(c.attrInt("ignore_index", 0));
-  c.result(0, "nll_loss " + x + ", " + c.in(1) + " " + attrs + "}");
+  c.result(0, "nll_loss " + logp + ", " + c.in(1) + (c.has(2) ? ", " + c.in(2) : std::string()) + " " + attrs + "}");
 }
+
+void mapSoftmaxCrossEntropyLoss(NodeContext& c) {
+  std::string scores = c.in(0);
+  nllLoss(c, c.wantsOutput(1) ? c.result(1, "log_softmax " + scores + " {axis = 1}")
+                              : c.temp("log_softmax " + scores + " {axis = 1}"));
+}
+
+void mapNegativeLogLikelihoodLoss(NodeContext& c) { nllLoss(c, c.in(0)); }
 
 const std::unordered_map<std::string, Handler>& table() {
   static const std::unordered_map<std::string, Handler> kTable = {

@@ -418,3 +418,30 @@ def test_pirs_warnings_are_python_warnings_at_the_users_line():
         with pytest.warns(PirWarning, match=r"<popxl @f>:3:\d+: warning: add_: writes %\w+ in place") as caught:
             ir.create_graph(f, a)
     assert caught[0].filename == __file__
+
+
+def test_generated_ops_take_the_onnx_attributes_and_optional_operands():
+    # The op table's new attributes and optional operands reach popxl.ops by
+    # themselves: cumsum's direction, argmax's select_last_index, nll_loss's class
+    # weights as a third operand (values: NumPy, the weighted mean as PyTorch's).
+    ir = popxl.Ir()
+    x = np.array([[1, 3, 3], [2, 0, 2]], np.float32)
+    probs = np.array([[0.2, 0.5, 0.3], [0.6, 0.25, 0.15]], np.float32)
+    labels = np.array([1, 2], np.int32)
+    weight = np.array([0.5, 2, 1.25], np.float32)
+    with ir.main_graph:
+        xt = popxl.constant(x, name="x")
+        c = ops.cumsum(xt, axis=1, exclusive=True, reverse=True)
+        a = ops.argmax(xt, axis=1, select_last_index=True)
+        loss = ops.nll_loss(popxl.constant(probs, name="p"), popxl.constant(labels, name="t"),
+                            popxl.constant(weight, name="w"))
+        streams = []
+        for t in (c, a, loss):
+            s = popxl.d2h_stream(t.shape, t.dtype, name="out_" + t.name)
+            ops.host_store(s, t)
+            streams.append(s)
+    got = run_once(ir)
+    np.testing.assert_array_equal(got[streams[0]], [[6, 3, 0], [2, 2, 0]])
+    np.testing.assert_array_equal(got[streams[1]], [2, 2])
+    want = -(2 * np.log(0.5) + 1.25 * np.log(0.15)) / (2 + 1.25)
+    np.testing.assert_allclose(got[streams[2]], want, rtol=1e-6)

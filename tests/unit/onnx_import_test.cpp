@@ -267,6 +267,57 @@ TEST(OnnxImport, OpsMapOntoPirOps) {
   EXPECT_NE(r.text.find("%y = trilu %g : f32[2,4]"), std::string::npos) << r.text;
 }
 
+TEST(OnnxImport, AttributesAndOptionalInputsMapOntoOneOp) {
+  // ArgMax's select_last_index, CumSum's exclusive and reverse, NLL's class
+  // weights with ignore_index over [N, C, d] (moved to classes last), SCE's
+  // weights, and ConvTranspose's B: each one pir op with the attribute or operand.
+  ModelBuilder m;
+  m.input("x", onnx::TensorProto::FLOAT, {2, 3, 4});
+  m.input("t", onnx::TensorProto::INT64, {2, 4});
+  m.input("wt", onnx::TensorProto::FLOAT, {3});
+  m.input("c", onnx::TensorProto::FLOAT, {1, 2, 3, 3});
+  m.input("k", onnx::TensorProto::FLOAT, {2, 3, 2, 2});
+  m.input("kb", onnx::TensorProto::FLOAT, {3});
+  m.initInt64("ax", {-1}, true);
+  onnx::NodeProto& am = m.node("ArgMax", {"x"}, {"am"});
+  intAttr(am, "axis", 1);
+  intAttr(am, "select_last_index", 1);
+  onnx::NodeProto& cs = m.node("CumSum", {"x", "ax"}, {"cs"});
+  intAttr(cs, "exclusive", 1);
+  intAttr(cs, "reverse", 1);
+  intAttr(m.node("NegativeLogLikelihoodLoss", {"x", "t", "wt"}, {"nll"}), "ignore_index", -1);
+  m.node("SoftmaxCrossEntropyLoss", {"x", "t", "wt"}, {"sce"});
+  m.node("ConvTranspose", {"c", "k", "kb"}, {"ct"});
+  for (const char* o : {"am", "cs", "nll", "sce", "ct"}) m.output(o);
+  ImportResult r = importOnnx(m.bytes(), options());
+  EXPECT_NE(r.text.find("%am = argmax %x {axis = 1, keepdims = true, select_last_index = true} : i32[2,1,4]"),
+            std::string::npos)
+      << r.text;
+  EXPECT_NE(r.text.find("%cs = cumsum %x {axis = 2, exclusive = true, reverse = true} : f32[2,3,4]"), std::string::npos)
+      << r.text;
+  EXPECT_NE(r.text.find("transpose %x {perm = [0, 2, 1]} : f32[2,4,3]"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find(", %t, %wt {ignore_index = -1, log_prob = true} : f32[]"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("%ct = conv_transpose %c, %k, %kb {stride = [1, 1], padding = [0, 0, 0, 0], dilation = [1, 1]} "
+                        ": f32[1,3,4,4]"),
+            std::string::npos)
+      << r.text;
+  // No composition left: no reversed slices, no one-hot mask, no separate bias add.
+  for (const char* gone : {"slice", "onehot", "gather", "add "})
+    EXPECT_EQ(r.text.find(gone), std::string::npos) << gone << "\n" << r.text;
+}
+
+TEST(OnnxImport, NllWeightsOfAnotherShapeAreAnErrorAtTheNode) {
+  ModelBuilder m;
+  m.input("x", onnx::TensorProto::FLOAT, {2, 3});
+  m.input("t", onnx::TensorProto::INT64, {2});
+  m.input("wt", onnx::TensorProto::FLOAT, {4});
+  m.node("NegativeLogLikelihoodLoss", {"x", "t", "wt"}, {"y"}, "nll");
+  m.output("y");
+  const std::string e = importError(m.bytes());
+  EXPECT_NE(e.find("node 0 'nll' (op_type NegativeLogLikelihoodLoss"), std::string::npos) << e;
+  EXPECT_NE(e.find("weight f32[4] must hold one weight per class of probs f32[2,3]: f32[3]"), std::string::npos) << e;
+}
+
 TEST(OnnxImport, UnsupportedNodeNamesNodeOpTypeDomainOpsetAndFile) {
   ModelBuilder m(11);
   m.input("x", onnx::TensorProto::FLOAT, {2});

@@ -22,7 +22,7 @@
 # EXT: In place of:    abs (overwrites `x`)
 # EXT: Extension:      not in the spec's op catalogue (ops.md)
 # RUN: %pir help nll_loss | FileCheck %s --check-prefix=NLL
-# NLL: usage: %r = nll_loss probs, labels {reduction = mean, ignore_index = none (optional), log_prob = false}
+# NLL: usage: %r = nll_loss probs, labels[, weight] {reduction = mean, ignore_index = none (optional), log_prob = false}
 # NLL: reduction: mean|sum|none   default mean
 # NLL: ignore_index: int          optional; absent: none
 # RUN: %pir help host_store | FileCheck %s --check-prefix=STORE

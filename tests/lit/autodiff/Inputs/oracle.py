@@ -331,6 +331,23 @@ for op, is_max in (("max", True), ("min", False)):
 
 case("cumsum", "cumsum along axis 1.", "graph @f(%x: f32[2,4]) -> (f32[2,4]) {\n  %y = cumsum %x {axis = 1}\n  return %y\n}",
      [("x", rnd(50, 2, 4))], ["y"], lambda x: torch.cumsum(x, 1))
+
+
+def cumsum_torch(x, axis, exclusive, reverse):
+    if reverse:
+        x = torch.flip(x, [axis])
+    y = torch.cumsum(x, axis)
+    if exclusive:
+        y = y - x
+    return torch.flip(y, [axis]) if reverse else y
+
+
+for cname, axis, excl, rev, seed in (("exclusive", 1, True, False, 160), ("reverse", 0, False, True, 161),
+                                     ("reverse_exclusive", -1, True, True, 162)):
+    attrs = "axis = %d" % axis + (", exclusive = true" if excl else "") + (", reverse = true" if rev else "")
+    case("cumsum_" + cname, "cumsum {%s}: the gradient is the cumsum of g the other way, exclusive alike." % attrs,
+         "graph @f(%%x: f32[3,4]) -> (f32[3,4]) {\n  %%y = cumsum %%x {%s}\n  return %%y\n}" % attrs,
+         [("x", rnd(seed, 3, 4))], ["y"], lambda x, axis=axis, excl=excl, rev=rev: cumsum_torch(x, axis, excl, rev))
 case("topk", "topk values: the gradient is scattered to the chosen positions; indices carry none.",
      """graph @f(%x: f32[2,5]) -> (f32[2,3]) {
   %v, %i = topk %x {k = 3}
@@ -366,6 +383,24 @@ case("nll_loss_log_prob", "nll_loss with log_prob = true: the operand holds log-
   %l = nll_loss %p, %t {log_prob = true}
   return %l
 }""", [("p", rnd(56, 4, 3)), ("t", labels)], ["l"], lambda p, t: F.nll_loss(p, t))
+class_weights = np.array([0.5, 2, 1.25], dtype=np.float32)
+for red in ("mean", "sum", "none"):
+    case("nll_loss_weight_%s" % red,
+         "nll_loss with class weights, reduction = %s: each row's gradient scaled by its label's weight%s." % (
+             red, "; the mean divides by the sum of the rows' weights" if red == "mean" else ""),
+         """graph @f(%%p: f32[4,3], %%t: i32[4], %%w: f32[3]) -> (%s) {
+  %%l = nll_loss %%p, %%t, %%w {reduction = %s}
+  return %%l
+}""" % ("f32[4]" if red == "none" else "f32[]", red), [("p", probs), ("t", labels), ("w", class_weights)], ["l"],
+         lambda p, t, w, red=red: F.nll_loss(torch.log(p), t, weight=w.detach(), reduction=red), required=["p"])
+case("nll_loss_weight_ignore_index",
+     "nll_loss with class weights over [N, d, C] log-probabilities and an ignore_index outside the classes:\n"
+     "ignored rows get no gradient, the mean divides by the other rows' weights (ONNX's and PyTorch's).",
+     """graph @f(%p: f32[2,3,3], %t: i32[2,3], %w: f32[3]) -> (f32[]) {
+  %l = nll_loss %p, %t, %w {ignore_index = -1, log_prob = true}
+  return %l
+}""", [("p", rnd(163, 2, 3, 3)), ("t", ints([[2, -1, 0], [1, 1, -1]])), ("w", class_weights)], ["l"],
+     lambda p, t, w: F.nll_loss(p.permute(0, 2, 1), t, weight=w.detach(), ignore_index=-1), required=["p"])
 case("layer_norm", "layer_norm over the last axis: gradients for x, gamma and beta.",
      """graph @f(%x: f32[3,4], %g: f32[4], %b: f32[4]) -> (f32[3,4]) {
   %y = layer_norm %x, %g, %b
@@ -422,6 +457,13 @@ conv_case("2d_dilation_groups", (1, 4, 5, 5), (4, 2, 2, 2), [1, 2], [1, 1, 1, 1]
 conv_case("2d_uncovered", (1, 1, 6, 6), (2, 1, 2, 2), [3, 3], [0, 0, 0, 0], [1, 1], 1, 86)
 conv_case("1d", (2, 2, 7), (3, 2, 3), [2], [1, 2], [1], 1, 88)
 conv_case("3d", (1, 2, 3, 4, 3), (2, 2, 2, 2, 2), [1, 2, 1], [0, 1, 0, 1, 0, 0], [1, 1, 1], 1, 90)
+
+case("conv_transpose_bias", "conv_transpose with its bias: the bias's gradient is g summed over all but the channels.",
+     """graph @f(%x: f32[1,2,2,3], %w: f32[2,3,2,2], %b: f32[3]) -> (f32[1,3,3,5]) {
+  %y = conv_transpose %x, %w, %b {stride = [2, 2], padding = [1, 0, 0, 1]}
+  return %y
+}""", [("x", rnd(164, 1, 2, 2, 3)), ("w", rnd(165, 2, 3, 2, 2)), ("b", rnd(166, 3))], ["y"],
+     lambda x, w, b: F.conv_transpose2d(x, w, b, stride=2)[:, :, 1:, :-1])
 
 
 def pool_torch(kind, x, kernel, stride, padding):
