@@ -512,7 +512,11 @@ template <class Attrs> Shape poolOutputShape(Ctx& c, const TensorType& x, const 
   size_t spatial = x.shape.size() - 2;
   const Window win = windowOf(c, spatial, nullptr);
   Shape s{x.shape[0], x.shape[1]};
-  for (size_t i = 0; i < spatial; ++i) s.push_back(windowOutput(c, win, i, x, a.paddingLoc(), a.kernelLoc(), "the kernel is longer than int64"));
+  const bool dilated = a.dilation().has_value();
+  for (size_t i = 0; i < spatial; ++i)
+    s.push_back(windowOutput(c, win, i, x, a.paddingLoc(), dilated ? a.dilationLoc() : a.kernelLoc(),
+                             dilated ? "dilation " + std::to_string(win.dilation[i]) + " makes the kernel longer than int64"
+                                     : std::string("the kernel is longer than int64")));
   return s;
 }
 // A gradient op's `shape` attribute: the forward tensor's type (dtype of operand i).
@@ -559,6 +563,16 @@ void inferConvGradWeight(Ctx& c) {  // x, g
 void inferPool(Ctx& c) {
   c.requireNumeric(0);
   c.result(c.t(0).dtype, poolOutputShape(c, c.t(0), RuleAttrs<"Pool">{c.op}));
+}
+void inferPoolWithIndices(Ctx& c) {  // x -> y, indices
+  c.requireNumeric(0);
+  const TensorType& x = c.t(0);
+  Shape s = poolOutputShape(c, x, RuleAttrs<"PoolWithIndices">{c.op});
+  // The indices are i32, pir's index type: every flat index of x must fit.
+  if (x.numElements() - 1 > INT32_MAX)
+    c.failOperand(0, "the flat indices of " + x.str() + " do not fit in i32");
+  c.result(x.dtype, s);
+  c.result(DType::I32, std::move(s));
 }
 void inferMaxPoolGrad(Ctx& c) {  // x, g
   c.requireFloat(0);

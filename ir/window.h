@@ -1,7 +1,7 @@
 // The window geometry of conv, the pools and their gradient ops, resolved once
 // from the op's attributes: a single value spreads to every spatial axis,
-// `stride` defaults to 1 (conv) or the kernel (pools), `dilation` to 1 (pools
-// have none), `padding` ([begin..., end...]) to 0. Shape inference
+// `stride` defaults to 1 (conv) or the kernel (pools), `dilation` to 1,
+// `padding` ([begin..., end...]) to 0, `ceil_mode` (pools) to false. Shape inference
 // (ir/infer.cpp, which reports the faults at the attribute), the gradient rules
 // (passes/grad_rules.cpp) and the VM's window kernels (vm/conv_window.h) all read
 // this one resolution.
@@ -19,6 +19,9 @@ namespace pir {
 // One value per spatial axis.
 struct Window {
   std::vector<int64_t> kernel, stride, dilation, padBegin, padEnd;
+  // The output length rounds up (ONNX/PyTorch ceil_mode): the last window may
+  // reach past the end padding, but none starts in it.
+  bool ceilMode = false;
 
   size_t rank() const { return kernel.size(); }
   // `padding` as written: begins, then ends.
@@ -37,6 +40,9 @@ struct Window {
     int64_t length = 0;  // the output length when it fits
   };
   Axis axis(size_t i, int64_t in) const;
+  // How many cells of the window of output `o` along axis i lie inside the padded
+  // input [-padBegin, in + padEnd): average_pool's count_include_pad divisor.
+  int64_t cellsInsidePadding(size_t i, int64_t in, int64_t o) const;
 };
 
 // A window attribute with the wrong number of values or a value out of range.

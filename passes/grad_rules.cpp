@@ -741,22 +741,33 @@ RULE(Einsum) {
   }
 }
 
-RULE(MaxPool) {
+// The window attributes a pool gradient op repeats from its forward pool (only
+// those not at their defaults, so the gradient prints as written).
+template <class Build> Build& poolWindow(Build& b, const Window& w) {
+  b.kernel(w.kernel).stride(w.stride).padding(w.padding());
+  if (std::any_of(w.dilation.begin(), w.dilation.end(), [](int64_t d) { return d != 1; })) b.dilation(w.dilation);
+  if (w.ceilMode) b.ceil_mode(true);
+  return b;
+}
+void maxPoolGrad(GradContext& c) {
   // Each output's gradient goes to the first window element (row-major) equal to
   // the maximum; padding cells are never chosen (max_pool_grad).
-  const Window w = forwardWindow(c, nullptr);
-  c.give(0, c.emit({c.inValue(0), c.grad(0)},
-                   build::MaxPoolGrad{}.kernel(w.kernel).stride(w.stride).padding(w.padding())));
+  Value* g = c.grad(0);
+  if (!g) return;  // max_pool_with_indices: only the indices are used
+  build::MaxPoolGrad b;
+  c.give(0, c.emit({c.inValue(0), g}, poolWindow(b, forwardWindow(c, nullptr))));
 }
+RULE(MaxPool) { maxPoolGrad(c); }
+// The indices carry no gradient; the values' is max_pool's.
+RULE(MaxPoolWithIndices) { maxPoolGrad(c); }
 RULE(AveragePool) {
-  // Each output averages its real (non-padding) cells: they get g / count
-  // (average_pool_grad).
-  const Window w = forwardWindow(c, nullptr);
-  c.give(0, c.emit({c.grad(0)}, build::AveragePoolGrad{}
-                                    .shape(c.inType(0).shape)
-                                    .kernel(w.kernel)
-                                    .stride(w.stride)
-                                    .padding(w.padding())));
+  // Each output averages its real (non-padding) cells, or with count_include_pad
+  // every cell inside the padded input: they get g / count (average_pool_grad).
+  build::AveragePoolGrad b;
+  b.shape(c.inType(0).shape);
+  poolWindow(b, forwardWindow(c, nullptr));
+  if (pir::attrs::AveragePool{c.op}.count_include_pad()) b.count_include_pad(true);
+  c.give(0, c.emit({c.grad(0)}, b));
 }
 
 // ---- shapes ------------------------------------------------------------------------------------

@@ -11,13 +11,18 @@ namespace pir::vm::detail {
 struct Window {
   std::array<int64_t, 3> in{1, 1, 1}, out{1, 1, 1}, kernel{1, 1, 1}, stride{1, 1, 1}, dilation{1, 1, 1},
       padBegin{0, 0, 0};
+  // Per axis and output position, the window's cells inside the padded input
+  // (ir/window.h cellsInsidePadding): average_pool's count_include_pad divisor.
+  std::array<std::vector<int64_t>, 3> cellsInsidePadding{std::vector<int64_t>{1}, std::vector<int64_t>{1},
+                                                         std::vector<int64_t>{1}};
   int64_t inSize() const { return in[0] * in[1] * in[2]; }
   int64_t outSize() const { return out[0] * out[1] * out[2]; }
   int64_t kernelSize() const { return kernel[0] * kernel[1] * kernel[2]; }
 };
 
 // The attributes of every row whose kernel walks a window.
-using WindowAttrs = attrs::View<attrs::ops(OpCode::Conv, OpCode::AveragePool, OpCode::MaxPool, OpCode::ConvGradInput,
+using WindowAttrs = attrs::View<attrs::ops(OpCode::Conv, OpCode::AveragePool, OpCode::MaxPool, OpCode::MaxPoolWithIndices,
+                                           OpCode::ConvGradInput,
                                            OpCode::ConvGradWeight, OpCode::MaxPoolGrad, OpCode::AveragePoolGrad,
                                            OpCode::ConvTranspose)>;
 
@@ -42,6 +47,9 @@ inline Window planWindow(const Op& op, const TensorType& x, const std::vector<in
     const pir::Window::Axis a = r.axis(i, w.in[d]);
     if (a.fit != pir::Window::Fit::Fits) throw KernelError("the window is larger than the padded input " + x.str());
     w.out[d] = a.length;
+    std::vector<int64_t>& inside = w.cellsInsidePadding[d];
+    inside.resize(static_cast<size_t>(a.length));
+    for (int64_t o = 0; o < a.length; ++o) inside[static_cast<size_t>(o)] = r.cellsInsidePadding(i, w.in[d], o);
   }
   return w;
 }

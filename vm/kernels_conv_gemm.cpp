@@ -251,6 +251,7 @@ template <class T> void runConvGradInput(const ConvGeometry& s, const TensorRef*
 struct PoolGradState {
   Window win;
   int64_t planes = 0;  // N * C
+  bool countIncludePad = false;  // average_pool_grad: the divisor counts the padding cells
 };
 
 // A dx buffer in the compute type, zeroed: dx itself, or a copy written back by finish().
@@ -337,7 +338,9 @@ template <class T> void runMaxPoolGrad(const PoolGradState& s, const TensorRef* 
   dx.finish();
 }
 
-// ins: g. Each output's gradient is shared equally by its window's real cells.
+// ins: g. Each output's gradient is shared equally by its window's real cells
+// (with count_include_pad, divided by the cells inside the padded input as the
+// forward did; the padding cells' shares fall away).
 template <class T> void runAveragePoolGrad(const PoolGradState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   using C = ComputeOf<T>;
   const Window& w = s.win;
@@ -352,11 +355,17 @@ template <class T> void runAveragePoolGrad(const PoolGradState& s, const TensorR
     C* d = dx.data + p * inSize;
     for (int64_t od = 0; od < w.out[0]; ++od)
       for (int64_t oh = 0; oh < w.out[1]; ++oh, g += width) {
-        std::fill(count.begin(), count.end(), 0);
         int64_t* n = count.data();
-        forEachKernelCell(w, od, oh, [&](int64_t, int64_t lo, int64_t hi, int64_t) {
-          for (int64_t o = lo; o < hi; ++o) ++n[o];
-        });
+        if (s.countIncludePad) {
+          const int64_t rows = w.cellsInsidePadding[0][static_cast<size_t>(od)] *
+                               w.cellsInsidePadding[1][static_cast<size_t>(oh)];
+          for (int64_t o = 0; o < width; ++o) n[o] = rows * w.cellsInsidePadding[2][static_cast<size_t>(o)];
+        } else {
+          std::fill(count.begin(), count.end(), 0);
+          forEachKernelCell(w, od, oh, [&](int64_t, int64_t lo, int64_t hi, int64_t) {
+            for (int64_t o = lo; o < hi; ++o) ++n[o];
+          });
+        }
         C* sh = share.data();
         for (int64_t o = 0; o < width; ++o) sh[o] = static_cast<C>(g[o]) / static_cast<C>(n[o]);
         forEachKernelCell(w, od, oh, [&](int64_t row, int64_t lo, int64_t hi, int64_t offset) {
@@ -444,7 +453,9 @@ PreparedKernel prepareMaxPoolGrad(const Op& op, InTypes in, InTypes) {  // x, g 
 
 PreparedKernel prepareAveragePoolGrad(const Op& op, InTypes in, InTypes out) {  // g -> dx
   if (in.size() != 1 || out.size() != 1) throw KernelError("average_pool_grad needs one gradient");
-  return floatKernel<AveragePoolGradRun>(op, in[0].dtype, poolGradState(op, out[0], in[0]));
+  PoolGradState s = poolGradState(op, out[0], in[0]);
+  s.countIncludePad = attrs::AveragePoolGrad{op}.count_include_pad();
+  return floatKernel<AveragePoolGradRun>(op, in[0].dtype, s);
 }
 
 }  // namespace pir::vm::detail

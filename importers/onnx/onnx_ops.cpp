@@ -1325,94 +1325,27 @@ void mapEinsum(NodeContext& c) {
   if (summed.empty()) c.alias(0, x);
 }
 
-// Out size of a pooling window along one axis (ONNX, with ceil_mode).
-int64_t poolOut(int64_t size, int64_t padded, int64_t eff, int64_t stride, int64_t padBegin, bool ceil) {
-  int64_t span = padded - eff;
-  if (span < 0) return 0;
-  if (!ceil) return span / stride + 1;
-  int64_t out = (span + stride - 1) / stride + 1;
-  if ((out - 1) * stride >= size + padBegin) --out;
-  return out;
-}
-
-// Max pooling with dilations, which pir's max_pool lacks: the input padded
-// with -inf, one strided slice per kernel offset, and their maximum.
-void dilatedMaxPool(NodeContext& c, const Window& w) {
-  std::vector<int64_t> in = c.shape(0);
-  size_t n = in.size() - 2;
-  bool ceil = c.attrInt("ceil_mode", 0) != 0;
-  std::vector<int64_t> out(n), full(2 * in.size(), 0);
-  for (size_t k = 0; k < n; ++k) {
-    int64_t eff = (w.kernel[k] - 1) * w.dilations[k] + 1;
-    int64_t padded = in[k + 2] + w.pads[k] + w.pads[k + n];
-    out[k] = poolOut(in[k + 2], padded, eff, w.strides[k], w.pads[k], ceil);
-    if (out[k] <= 0) c.fail("the pooling window is larger than the padded input");
-    int64_t need = (out[k] - 1) * w.strides[k] + eff;
-    full[k + 2] = w.pads[k];
-    full[k + 2 + in.size()] = std::max<int64_t>(w.pads[k + n], need - in[k + 2] - w.pads[k]);
-  }
-  Elem e = c.elem(0);
-  double low = elemIsFloat(e) ? -INFINITY : -2147483648.0;
-  std::string x = padValue(c, c.in(0), full, "constant", low, false);
-  std::vector<int64_t> offset(n, 0);
-  std::string ops;
-  int count = 0;
-  while (true) {
-    std::vector<int64_t> start, stop, axes;
-    for (size_t k = 0; k < n; ++k) {
-      start.push_back(offset[k] * w.dilations[k]);
-      stop.push_back(offset[k] * w.dilations[k] + (out[k] - 1) * w.strides[k] + 1);
-      axes.push_back(static_cast<int64_t>(k + 2));
-    }
-    ops += (count++ ? ", " : "") + c.temp("slice " + x + " {start = " + intsText(start) + ", stop = " + intsText(stop) +
-                                          ", step = " + intsText(w.strides) + ", axes = " + intsText(axes) + "}");
-    size_t k = n;
-    while (k > 0 && ++offset[k - 1] == w.kernel[k - 1]) offset[--k] = 0;
-    if (k == 0) break;
-  }
-  c.result(0, count == 1 ? "identity " + ops : "maximum " + ops);
-}
-
+// MaxPool / AveragePool: ceil_mode, dilations and count_include_pad are the pool
+// ops' own attributes; MaxPool's Indices output is max_pool_with_indices' second
+// result (i32, as pir's other indices), storage_order its own.
 void pool(NodeContext& c, bool isMax) {
-  if (c.wantsOutput(1)) c.fail("the Indices output is not supported");
   std::vector<int64_t> in = c.shape(0);
   if (in.size() < 3 || in.size() > 5) c.fail("pooling needs 1 to 3 spatial dims");
   Window w = windowAttrs(c, in, {});
-  size_t n = in.size() - 2;
-  for (int64_t d : w.dilations)
-    if (d != 1) {
-      if (!isMax) c.fail("dilations other than 1 are not supported for AveragePool");
-      return dilatedMaxPool(c, w);
-    }
-  if (c.attrInt("storage_order", 0) != 0) c.fail("storage_order = 1 is not supported");
-  std::string x = c.in(0);
-  bool includePad = !isMax && c.attrInt("count_include_pad", 0) != 0;
-  if (includePad) {
-    // Padding cells count: pad with zeros explicitly, then pool without padding.
-    std::vector<int64_t> full(2 * in.size(), 0);
-    for (size_t k = 0; k < n; ++k) {
-      full[k + 2] = w.pads[k];
-      full[k + 2 + in.size()] = w.pads[k + n];
-      in[k + 2] += w.pads[k] + w.pads[k + n];
-    }
-    x = padValue(c, x, full, "constant", 0.0, false);
-    std::fill(w.pads.begin(), w.pads.end(), 0);
-  }
-  if (c.attrInt("ceil_mode", 0) != 0) {
-    for (size_t k = 0; k < n; ++k) {
-      int64_t size = in[k + 2] + w.pads[k] + w.pads[k + n];
-      int64_t span = size - w.kernel[k];
-      if (span < 0) continue;
-      int64_t outCeil = (span + w.strides[k] - 1) / w.strides[k] + 1;
-      // The last window must start inside the input or the begin padding.
-      if ((outCeil - 1) * w.strides[k] >= in[k + 2] + w.pads[k]) --outCeil;
-      int64_t need = (outCeil - 1) * w.strides[k] + w.kernel[k] - size;
-      if (need > 0) w.pads[k + n] += need;
-    }
-  }
+  const bool indices = isMax && c.wantsOutput(1);
+  const int64_t storageOrder = c.attrInt("storage_order", 0);
+  if (indices && storageOrder != 0 && storageOrder != 1)
+    c.fail("storage_order must be 0 or 1, got " + std::to_string(storageOrder));
   std::string attrs = "{kernel = " + intsText(w.kernel) + ", stride = " + intsText(w.strides) + ", padding = " +
-                      intsText(w.pads) + "}";
-  c.result(0, std::string(isMax ? "max_pool " : "average_pool ") + x + " " + attrs);
+                      intsText(w.pads);
+  if (std::any_of(w.dilations.begin(), w.dilations.end(), [](int64_t d) { return d != 1; }))
+    attrs += ", dilation = " + intsText(w.dilations);
+  if (c.attrInt("ceil_mode", 0) != 0) attrs += ", ceil_mode = true";
+  if (!isMax && c.attrInt("count_include_pad", 0) != 0) attrs += ", count_include_pad = true";
+  if (indices && storageOrder == 1) attrs += ", storage_order = column_major";
+  attrs += "}";
+  if (indices) return c.results(2, "max_pool_with_indices " + c.in(0) + " " + attrs);
+  c.result(0, std::string(isMax ? "max_pool " : "average_pool ") + c.in(0) + " " + attrs);
 }
 void mapMaxPool(NodeContext& c) { pool(c, true); }
 void mapAveragePool(NodeContext& c) { pool(c, false); }

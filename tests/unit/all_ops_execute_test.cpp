@@ -152,6 +152,7 @@ const std::map<std::string_view, Statement> kStatements = {
     {"conv", {"const %k : f32[1,1,2,2] = 1\n%r = conv %img, %k"}},
     {"average_pool", {"%r = average_pool %img {kernel = [2, 2]}"}},
     {"max_pool", {"%r = max_pool %img {kernel = [2, 2]}"}},
+    {"max_pool_with_indices", {"%r, %ri = max_pool_with_indices %img {kernel = [2, 2], ceil_mode = true}", "%r, %ri"}},
     {"layer_norm_grad", {"const %gm : f32[3] = 1\n%r, %dg, %db = layer_norm_grad %img, %gm, %img"}},
     {"conv_grad_input", {"const %k : f32[1,1,2,2] = 1\nconst %dy : f32[1,1,2,2] = 1\n%r = conv_grad_input %dy, %k {shape = [1, 1, 3, 3]}"}},
     {"conv_grad_weight", {"const %dy : f32[1,1,2,2] = 1\n%r = conv_grad_weight %img, %dy {shape = [1, 1, 2, 2]}"}},

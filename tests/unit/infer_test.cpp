@@ -295,6 +295,64 @@ TEST_F(InferTest, ConvAndPool) {
   EXPECT_EQ(infer(OpCode::MaxPool, {F32({1, 2, 6, 6})}, attrs({{"kernel", ints({2, 2})}}))[0], F32({1, 2, 3, 3}));
 }
 
+TEST_F(InferTest, PoolCeilModeAndDilation) {
+  const Attr yes = Attr::boolean(true);
+  // floor((5 + 0 - 2) / 2) + 1 = 2; ceil gives 3 (the last window holds one real cell).
+  EXPECT_EQ(infer(OpCode::MaxPool, {F32({1, 1, 5})}, attrs({{"kernel", ints({2})}}))[0], F32({1, 1, 2}));
+  EXPECT_EQ(infer(OpCode::MaxPool, {F32({1, 1, 5})}, attrs({{"kernel", ints({2})}, {"ceil_mode", yes}}))[0],
+            F32({1, 1, 3}));
+  // ONNX's rule: a window that would start in the end padding is dropped. 6 + 1 + 0,
+  // kernel 2, stride 2: ceil((7 - 2) / 2) + 1 = 4, and the fourth starts at 6 - 1 = 5,
+  // inside the input: kept. Over 5 + 0 + 2 the fourth would start at 6, in the end
+  // padding: dropped (3, as floor). Likewise at stride 3 over 5 + 0 + 1.
+  EXPECT_EQ(infer(OpCode::AveragePool, {F32({1, 1, 6})},
+                  attrs({{"kernel", ints({2})}, {"padding", ints({1, 0})}, {"ceil_mode", yes}}))[0],
+            F32({1, 1, 4}));
+  EXPECT_EQ(infer(OpCode::AveragePool, {F32({1, 1, 5})},
+                  attrs({{"kernel", ints({2})}, {"padding", ints({0, 2})}, {"ceil_mode", yes}}))[0],
+            F32({1, 1, 3}));
+  EXPECT_EQ(infer(OpCode::AveragePool, {F32({1, 1, 5})},
+                  attrs({{"kernel", ints({2})}, {"stride", ints({3})}, {"padding", ints({0, 1})}, {"ceil_mode", yes}}))[0],
+            F32({1, 1, 2}));
+  // A window longer than the input by less than a stride: one output under ceil_mode
+  // (PyTorch's too), an error without it.
+  EXPECT_EQ(infer(OpCode::MaxPool, {F32({1, 1, 2})},
+                  attrs({{"kernel", ints({3})}, {"stride", ints({2})}, {"ceil_mode", yes}}))[0],
+            F32({1, 1, 1}));
+  EXPECT_TRUE(infer(OpCode::MaxPool, {F32({1, 1, 2})}, attrs({{"kernel", ints({3})}, {"stride", ints({2})}})).empty());
+  EXPECT_TRUE(infer(OpCode::MaxPool, {F32({1, 1, 2})},
+                    attrs({{"kernel", ints({5})}, {"stride", ints({2})}, {"ceil_mode", yes}})).empty());
+  EXPECT_EQ(error, "max_pool: window of size 5 is larger than the padded input f32[1,1,2]");
+  // Strides and paddings near int64's limit neither overflow nor crash.
+  EXPECT_EQ(infer(OpCode::MaxPool, {F32({1, 1, 4})},
+                  attrs({{"kernel", ints({2})}, {"stride", ints({INT64_MAX})}, {"ceil_mode", yes}}))[0],
+            F32({1, 1, 1}));
+  EXPECT_EQ(infer(OpCode::AveragePool, {F32({1, 1, 4})},
+                  attrs({{"kernel", ints({2})}, {"stride", ints({INT64_MAX})}, {"padding", ints({0, INT64_MAX - 4})},
+                         {"ceil_mode", yes}}))[0],
+            F32({1, 1, 1}));
+  // Dilation stretches the window to d * (k - 1) + 1 cells; one value spreads.
+  EXPECT_EQ(infer(OpCode::MaxPool, {F32({1, 1, 7, 7})},
+                  attrs({{"kernel", ints({3, 3})}, {"stride", ints({1, 1})}, {"dilation", ints({2})}}))[0],
+            F32({1, 1, 3, 3}));
+  infer(OpCode::AveragePool, {F32({1, 1, 7, 7})}, attrs({{"kernel", ints({3, 3})}, {"dilation", ints({0, 1})}}));
+  EXPECT_EQ(error, "average_pool: attribute 'dilation' values must be >= 1, got [0,1]");
+  // max_pool_with_indices: the values and their i32 indices.
+  auto r = infer(OpCode::MaxPoolWithIndices, {T(DType::I16, {2, 3, 5})}, attrs({{"kernel", ints({2})}, {"ceil_mode", yes}}));
+  ASSERT_EQ(r.size(), 2u) << error;
+  EXPECT_EQ(r[0], T(DType::I16, {2, 3, 3}));
+  EXPECT_EQ(r[1], T(DType::I32, {2, 3, 3}));
+  // The gradient ops check g against the forward output of the same attributes.
+  EXPECT_EQ(infer(OpCode::MaxPoolGrad, {F32({1, 1, 5}), F32({1, 1, 3})}, attrs({{"kernel", ints({2})}, {"ceil_mode", yes}}))[0],
+            F32({1, 1, 5}));
+  infer(OpCode::MaxPoolGrad, {F32({1, 1, 5}), F32({1, 1, 2})}, attrs({{"kernel", ints({2})}, {"ceil_mode", yes}}));
+  EXPECT_NE(error.find("is not shaped as the output [1,1,3]"), std::string::npos) << error;
+  EXPECT_EQ(infer(OpCode::AveragePoolGrad, {F32({1, 1, 3})},
+                  attrs({{"shape", ints({1, 1, 5})}, {"kernel", ints({2})}, {"ceil_mode", yes},
+                         {"count_include_pad", yes}}))[0],
+            F32({1, 1, 5}));
+}
+
 TEST_F(InferTest, RandomCollectivesAndIo) {
   auto r = infer(OpCode::RandomUniform, {T(DType::U32, {2})}, attrs({{"shape", ints({3})}}));
   ASSERT_EQ(r.size(), 1u) << error;

@@ -318,6 +318,62 @@ TEST(OnnxImport, NllWeightsOfAnotherShapeAreAnErrorAtTheNode) {
   EXPECT_NE(e.find("weight f32[4] must hold one weight per class of probs f32[2,3]: f32[3]"), std::string::npos) << e;
 }
 
+void intsAttr(onnx::NodeProto& n, const std::string& name, const std::vector<int64_t>& v) {
+  auto* a = n.add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::INTS);
+  for (int64_t x : v) a->add_ints(x);
+}
+
+TEST(OnnxImport, PoolAttributesMapOntoThePoolOps) {
+  // ceil_mode, dilations and count_include_pad are the pools' own attributes, and
+  // MaxPool's Indices output is max_pool_with_indices (no padding, slices or
+  // maximum of slices composed around them).
+  ModelBuilder m;
+  m.input("x", onnx::TensorProto::FLOAT, {1, 2, 7, 7});
+  onnx::NodeProto& mp = m.node("MaxPool", {"x"}, {"a"});
+  intsAttr(mp, "kernel_shape", {3, 3});
+  intsAttr(mp, "strides", {2, 2});
+  intsAttr(mp, "pads", {1, 1, 1, 1});
+  intsAttr(mp, "dilations", {2, 2});
+  intAttr(mp, "ceil_mode", 1);
+  onnx::NodeProto& ap = m.node("AveragePool", {"a"}, {"b"});
+  intsAttr(ap, "kernel_shape", {2, 2});
+  intsAttr(ap, "pads", {1, 1, 1, 1});
+  intAttr(ap, "count_include_pad", 1);
+  intAttr(ap, "ceil_mode", 1);
+  onnx::NodeProto& ip = m.node("MaxPool", {"x"}, {"c", "i"});
+  intsAttr(ip, "kernel_shape", {2, 2});
+  intAttr(ip, "storage_order", 1);
+  m.output("b");
+  m.output("c");
+  m.output("i");
+  ImportResult r = importOnnx(m.bytes(), options());
+  EXPECT_NE(r.text.find("%a = max_pool %x {kernel = [3, 3], stride = [2, 2], padding = [1, 1, 1, 1], dilation = [2, 2], "
+                        "ceil_mode = true} : f32[1,2,3,3]"),
+            std::string::npos)
+      << r.text;
+  EXPECT_NE(r.text.find("average_pool %a {kernel = [2, 2], stride = [1, 1], padding = [1, 1, 1, 1], ceil_mode = true, "
+                        "count_include_pad = true} : f32[1,2,4,4]"),
+            std::string::npos)
+      << r.text;
+  EXPECT_NE(r.text.find("max_pool_with_indices %x {kernel = [2, 2], stride = [1, 1], padding = [0, 0, 0, 0], "
+                        "storage_order = column_major} : f32[1,2,6,6], i32[1,2,6,6]"),
+            std::string::npos)
+      << r.text;
+  for (const char* composed : {"= pad ", "= slice ", "= maximum "}) EXPECT_EQ(r.text.find(composed), std::string::npos) << r.text;
+
+  ModelBuilder bad;
+  bad.input("x", onnx::TensorProto::FLOAT, {1, 1, 4, 4});
+  onnx::NodeProto& n = bad.node("MaxPool", {"x"}, {"y", "i"}, "p");
+  intsAttr(n, "kernel_shape", {2, 2});
+  intAttr(n, "storage_order", 2);
+  bad.output("y");
+  bad.output("i");
+  EXPECT_EQ(importError(bad.bytes()),
+            "m.onnx: error: node 0 'p' (op_type MaxPool, domain ai.onnx, opset 13): storage_order must be 0 or 1, got 2");
+}
+
 TEST(OnnxImport, UnsupportedNodeNamesNodeOpTypeDomainOpsetAndFile) {
   ModelBuilder m(11);
   m.input("x", onnx::TensorProto::FLOAT, {2});

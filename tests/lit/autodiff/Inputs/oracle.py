@@ -494,6 +494,66 @@ for kind in ("average_pool", "max_pool"):
                  pir_type(x), ",".join(map(str, out)), kind, attrs), [("x", x)], ["y"],
              lambda x, kind=kind, kernel=kernel, stride=stride, padding=padding: pool_torch(kind, x, kernel, stride, padding))
 
+
+def pool_torch_native(kind, x, kernel, stride, pad, dilation, ceil_mode, count_include_pad):
+    """PyTorch's own pools (symmetric padding `pad` per axis)."""
+    nd = x.dim() - 2
+    if kind == "max_pool":
+        return {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}[nd](
+            x, kernel, stride, pad, dilation=dilation, ceil_mode=ceil_mode)
+    assert all(d == 1 for d in dilation)
+    return {1: F.avg_pool1d, 2: F.avg_pool2d, 3: F.avg_pool3d}[nd](
+        x, kernel, stride, pad, ceil_mode=ceil_mode, count_include_pad=count_include_pad)
+
+
+def average_pool_dilated_2d(x, kernel, stride, padding, dilation):
+    """average_pool with dilation (which PyTorch's avg_pool lacks) over the real
+    cells: the windows' sums of x and of ones, by F.unfold."""
+    pt, pl, pb, pr = padding
+    xp = F.pad(x, [pl, pr, pt, pb])
+    mp = F.pad(torch.ones_like(x), [pl, pr, pt, pb])
+    n, c, h, w = xp.shape
+    cols = lambda t: F.unfold(t.reshape(n * c, 1, h, w), kernel, dilation=dilation, stride=stride)
+    s, m = cols(xp).sum(1), cols(mp).sum(1)
+    oh = (h - dilation[0] * (kernel[0] - 1) - 1) // stride[0] + 1
+    ow = (w - dilation[1] * (kernel[1] - 1) - 1) // stride[1] + 1
+    return (s / m).reshape(n, c, oh, ow)
+
+
+def pool_case(kind, name, xs, kernel, stride, pad, dilation, ceil_mode, count_include_pad, seed, fn=None):
+    """A pool with ceil_mode / dilation / count_include_pad: pir's attributes
+    (padding written [begin..., end...]) against PyTorch's pool."""
+    x = rnd(seed, *xs)
+    fn = fn or (lambda x: pool_torch_native(kind, x, kernel, stride, pad, dilation, ceil_mode, count_include_pad))
+    out = tuple(fn(torch.zeros(xs, dtype=T)).shape)
+    attrs = "kernel = [%s], stride = [%s], padding = [%s]" % (
+        ", ".join(map(str, kernel)), ", ".join(map(str, stride)), ", ".join(map(str, list(pad) + list(pad))))
+    if any(d != 1 for d in dilation):
+        attrs += ", dilation = [%s]" % ", ".join(map(str, dilation))
+    if ceil_mode:
+        attrs += ", ceil_mode = true"
+    if count_include_pad:
+        attrs += ", count_include_pad = true"
+    case("%s_%s" % (kind, name), "%s %s {%s}." % (kind, pir_type(x), attrs),
+         "graph @f(%%x: %s) -> (f32[%s]) {\n  %%y = %s %%x {%s}\n  return %%y\n}" % (
+             pir_type(x), ",".join(map(str, out)), kind, attrs), [("x", x)], ["y"], fn)
+
+
+# ceil_mode (the last windows reach past the end padding), dilation, count_include_pad.
+pool_case("max_pool", "2d_ceil_dilation", (1, 2, 7, 6), [2, 3], [2, 2], [1, 1], [2, 1], True, False, 120)
+pool_case("max_pool", "1d_ceil", (2, 1, 8), [3], [2], [1], [1], True, False, 121)
+pool_case("average_pool", "2d_ceil", (1, 2, 5, 6), [3, 2], [2, 2], [1, 0], [1, 1], True, False, 122)
+pool_case("average_pool", "2d_ceil_count_include_pad", (1, 2, 5, 6), [3, 2], [2, 2], [1, 1], [1, 1], True, True, 123)
+pool_case("average_pool", "2d_count_include_pad", (2, 1, 5, 4), [3, 3], [2, 1], [1, 1], [1, 1], False, True, 124)
+pool_case("average_pool", "2d_dilation", (1, 2, 6, 7), [2, 3], [1, 2], [1, 1], [2, 2], False, False, 125,
+          fn=lambda x: average_pool_dilated_2d(x, [2, 3], [1, 2], [1, 1, 1, 1], [2, 2]))
+case("max_pool_with_indices", "max_pool_with_indices: the gradient flows through the values (max_pool's); the indices have none.",
+     """graph @f(%x: f32[2,2,5,5]) -> (f32[2,2,3,3], i32[2,2,3,3]) {
+  %y, %i = max_pool_with_indices %x {kernel = [3, 3], stride = [2, 2], padding = [1, 1, 1, 1], ceil_mode = true}
+  return %y, %i
+}""", [("x", rnd(126, 2, 2, 5, 5))], ["y", "i"],
+     lambda x: F.max_pool2d(x, 3, 2, 1, ceil_mode=True, return_indices=True), provided=["y"])
+
 # shapes
 def shape_case(name, xs, body, outty, fn, doc=None, seed=110):
     case("shape_" + name, doc or name + ".", "graph @f(%%x: %s) -> (%s) {\n%s\n}" % (pir_type(rnd(0, *xs)), outty, body),
