@@ -75,6 +75,11 @@ class Builder final : public ast::ParseSink {
   std::shared_ptr<Impl> impl_;
 };
 
+// Sizes the main graph's scope and op/value lists for the statements a large
+// buffer holds (an estimate from its lines), so that building it never regrows
+// them; a small buffer reserves nothing.
+void reserveForBuffer(Module& module, const std::string& text);
+
 // Parses and builds a whole buffer (already added to diags.sources()) into
 // `module`; its session commands are appended to `script` (when given; else
 // they are checked and dropped). Nothing runs. failure() after the first error
