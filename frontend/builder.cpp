@@ -633,6 +633,8 @@ void Builder::endMain(SourceLoc) {
   b.semantic([&](DiagnosticEngine& d) { warnUnwrittenStreamSlots(b.m, d); });
 }
 
+void Builder::resultNamed(std::string_view name) { impl_->current().scope.prefetch(name); }
+
 void Builder::statement(ast::BodyStmt&& stmt) {
   Impl& b = *impl_;
   b.markItem();

@@ -57,6 +57,7 @@ class Builder final : public ast::ParseSink {
   void beginMain(SourceLoc loc) override;
   void endMain(SourceLoc closeBrace) override;
   void statement(ast::BodyStmt&&) override;
+  void resultNamed(std::string_view name) override;
   void autodiff(ast::AutodiffItem&&) override;
   void feed(ast::FeedCmd&&) override;
   void run(ast::RunCmd&&) override;

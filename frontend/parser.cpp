@@ -597,6 +597,7 @@ PIR_ACTION(call_close) {
 PIR_ACTION(result_name) {
   ast::Name n = sigilName(in, s);
   s.syntax(kResultBytes + kNameCopies * textBytes(n.text.size()), n.loc);
+  s.sink.resultNamed(n.text);
   if (s.op.results.empty()) s.op.loc = n.loc;
   s.op.results.push_back(std::move(n));
 }

@@ -71,6 +71,7 @@ class RecoveringSink final : public ast::ParseSink {
   void endMain(SourceLoc loc) override {
     guard([&] { b_.endMain(loc); });
   }
+  void resultNamed(std::string_view name) override { b_.resultNamed(name); }
   void statement(ast::BodyStmt&& stmt) override {
     if (skipGraph_) return;
     std::vector<std::string>& defines = defines_;  // reused: no allocation per statement

@@ -40,6 +40,10 @@ Value* ValueScope::find(std::string_view name) const {
   return s.idPlusOne ? valueOf(s) : nullptr;
 }
 
+void ValueScope::prefetch(std::string_view name) const {
+  if (!slots_.empty()) __builtin_prefetch(&slots_[hashName(name) & (slots_.size() - 1)]);
+}
+
 void ValueScope::insert(Value* v) {
   if ((size_ + 1) * 4 > slots_.size() * 3) grow();  // load factor <= 3/4
   uint32_t h = hashName(v->name);

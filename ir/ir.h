@@ -222,6 +222,10 @@ class ValueScope {
   bool empty() const { return size_ == 0; }
   void reserve(size_t n);
   void clear() { slots_.clear(); size_ = 0; }
+  // A hint that `name` is about to be looked up or inserted: starts loading its
+  // home slot into the cache (in a large table, that load is a cache miss the
+  // caller can overlap with other work). Changes nothing.
+  void prefetch(std::string_view name) const;
   // Calls f(Value*) for every entry, in no particular order (completion, dumps).
   template <class F> void forEach(F&& f) const {
     for (auto& s : slots_)
