@@ -37,6 +37,9 @@ inline void note(void* p, bool add) {
 }
 }  // namespace heap
 
+// These replace the global operators: GCC's -Wmismatched-new-delete cannot tell
+// that a block from this operator new is malloc's.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 void* operator new(std::size_t n) {
   void* p = std::malloc(n ? n : 1);
   if (!p) throw std::bad_alloc();
