@@ -1,8 +1,12 @@
 // Front-end throughput: parse + verify (and print) of a generated program of
 // one million op statements (issue goal: >= 1M ops/s for parse + verify).
 #include <benchmark/benchmark.h>
+#include <malloc.h>
 
+#include <atomic>
+#include <cstdlib>
 #include <memory>
+#include <new>
 #include <string>
 
 #include "frontend/builder.h"
@@ -10,6 +14,46 @@
 #include "ir/diagnostics.h"
 #include "ir/ir.h"
 #include "repl/allocator.h"
+
+// Heap accounting for BM_ParseVerifyMemory: while `counting` is set, every
+// operator new/delete adds or takes its block's usable size (the allocator's
+// size class, what the block really costs) to `live`, and `peak` follows the
+// largest `live`. Off, the overhead is one relaxed load per call.
+namespace heap {
+std::atomic<bool> counting{false};
+std::atomic<int64_t> live{0};
+std::atomic<int64_t> peak{0};
+inline void note(void* p, bool add) {
+  if (!p || !counting.load(std::memory_order_relaxed)) return;
+  const auto n = static_cast<int64_t>(malloc_usable_size(p));
+  if (!add) {
+    live.fetch_sub(n, std::memory_order_relaxed);
+    return;
+  }
+  const int64_t now = live.fetch_add(n, std::memory_order_relaxed) + n;
+  int64_t seen = peak.load(std::memory_order_relaxed);
+  while (now > seen && !peak.compare_exchange_weak(seen, now, std::memory_order_relaxed)) {
+  }
+}
+}  // namespace heap
+
+// These replace the global operators: GCC's -Wmismatched-new-delete cannot tell
+// that a block from this operator new is malloc's.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+void* operator new(std::size_t n) {
+  void* p = std::malloc(n ? n : 1);
+  if (!p) throw std::bad_alloc();
+  heap::note(p, true);
+  return p;
+}
+void* operator new[](std::size_t n) { return ::operator new(n); }
+void operator delete(void* p) noexcept {
+  heap::note(p, false);
+  std::free(p);
+}
+void operator delete[](void* p) noexcept { ::operator delete(p); }
+void operator delete(void* p, std::size_t) noexcept { ::operator delete(p); }
+void operator delete[](void* p, std::size_t) noexcept { ::operator delete(p); }
 
 namespace {
 
@@ -59,6 +103,34 @@ void BM_ParseVerify(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * 1'000'000);
 }
 BENCHMARK(BM_ParseVerify)->Unit(benchmark::kMillisecond)->Iterations(8);
+
+// The heap that parse + verify of the million-op program takes: `bytes_per_op`
+// is the peak of live heap during the build over the heap before it (the IR
+// kept plus the parse's transient peaks), `kept_bytes_per_op` what the module
+// holds once built. Block sizes are the allocator's usable sizes; the source
+// text (made before) is not counted.
+void BM_ParseVerifyMemory(benchmark::State& state) {
+  const std::string& text = program();
+  double peakPerOp = 0, keptPerOp = 0;
+  for (auto _ : state) {
+    auto sources = std::make_unique<pir::SourceManager>();
+    uint32_t file = sources->add("bench.pir", text);
+    auto diags = std::make_unique<pir::DiagnosticEngine>(*sources);
+    heap::live = 0;
+    heap::peak = 0;
+    heap::counting = true;
+    auto module = std::make_unique<pir::Module>();
+    if (!pir::buildFromBuffer(*module, *diags, file, ".")) state.SkipWithError("program did not verify");
+    heap::counting = false;
+    peakPerOp = static_cast<double>(heap::peak.load()) / 1e6;
+    keptPerOp = static_cast<double>(heap::live.load()) / 1e6;
+    module.reset();
+  }
+  state.counters["bytes_per_op"] = peakPerOp;
+  state.counters["kept_bytes_per_op"] = keptPerOp;
+  state.SetItemsProcessed(state.iterations() * 1'000'000);
+}
+BENCHMARK(BM_ParseVerifyMemory)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 // The whole cycle a `pir opt` of the file does: parse, verify, print, tear down.
 void BM_ParseVerifyPrint(benchmark::State& state) {

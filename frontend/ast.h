@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -144,6 +145,9 @@ class ParseSink {
   virtual void endMain(SourceLoc closeBrace) = 0;
   // A statement of the current graph, or of main (inside `main {}` or bare).
   virtual void statement(BodyStmt&&) = 0;
+  // A hint, before its statement: the statement being read names a result
+  // `name` (the builder starts fetching that name's place in the scope).
+  virtual void resultNamed(std::string_view /*name*/) {}
   virtual void autodiff(AutodiffItem&&) = 0;
   virtual void feed(FeedCmd&&) = 0;
   virtual void run(RunCmd&&) = 0;

@@ -41,6 +41,7 @@ struct Builder::Impl {
 
   Graph* openGraph = nullptr;  // the subgraph whose body is being read
   std::vector<TensorType> types;  // scratch for inferred result types
+  std::vector<std::pair<std::string, SourceLoc>> resultNames;  // scratch: an op statement's result names
 
   // The rules of the language are checked by ir/verifier.h. In resolve-only
   // mode (BuildMode::ResolveOnly) a failed rule is ignored and the statement is
@@ -279,10 +280,18 @@ struct Builder::Impl {
     if (region && !info.has(F_IO))
       diags.fail(s.opLoc, "exchange: only IO ops (host_load, host_store, remote_load, remote_load_, remote_store) may "
                           "appear in an exchange block, not " + s.opName);
-    // Duplicate result names, in linear time (an op may have 10^5 results).
+    // Duplicate result names, in linear time (an op may have 10^5 results); a
+    // few results are compared pairwise, without building a map.
+    constexpr size_t kPairwiseResults = 8;
     std::unordered_map<std::string_view, size_t> firstUse;
     for (size_t i = 0; i < s.results.size(); ++i) {
       checkFreeValueName(g, s.results[i]);
+      if (s.results.size() <= kPairwiseResults) {
+        for (size_t j = 0; j < i; ++j)
+          if (s.results[j].text == s.results[i].text)
+            redefinition(s.results[i].loc, sigilName('%', s.results[i].text), s.results[j].loc);
+        continue;
+      }
       auto [it, fresh] = firstUse.emplace(s.results[i].text, i);
       if (!fresh) redefinition(s.results[i].loc, sigilName('%', s.results[i].text), s.results[it->second].loc);
     }
@@ -335,8 +344,8 @@ struct Builder::Impl {
       }
     }
     // Results: named ones first, then generated names; an in-place op binds its alias only if named.
-    std::vector<std::pair<std::string, SourceLoc>> names;
-    names.reserve(s.results.size());
+    std::vector<std::pair<std::string, SourceLoc>>& names = resultNames;  // reused: no allocation per op
+    names.clear();
     for (ast::Name& n : s.results) names.emplace_back(std::move(n.text), n.loc);
     createResults(m, g, *op, types, names);
     Op* raw = op.get();
@@ -624,6 +633,8 @@ void Builder::endMain(SourceLoc) {
   b.semantic([&](DiagnosticEngine& d) { warnUnwrittenStreamSlots(b.m, d); });
 }
 
+void Builder::resultNamed(std::string_view name) { impl_->current().scope.prefetch(name); }
+
 void Builder::statement(ast::BodyStmt&& stmt) {
   Impl& b = *impl_;
   b.markItem();
@@ -754,24 +765,26 @@ void Builder::reset() {
 
 Script Builder::takeCommands() { return std::exchange(impl_->commands, {}); }
 
-LogicalResult buildFromBuffer(Module& module, DiagnosticEngine& diags, uint32_t file, const std::string& baseDir,
-                              Script* script, const BuildOptions& options) {
-  Builder builder(module, diags, baseDir, options);
+void reserveForBuffer(Module& module, const std::string& text) {
   // A large file is mostly main-graph statements (at least ~24 bytes each, one
   // per line or `;`): reserving up front avoids regrowing the scope and op/value
   // lists. A file of a few long lines (a literal, an operand list) reserves for
   // its few statements only.
-  const std::string& text = diags.sources().buffer(file).text;
   size_t bytes = text.size();
-  if (bytes > (1u << 20)) {
-    const size_t statements = 1 + static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) +
-                              static_cast<size_t>(std::count(text.begin(), text.end(), ';'));
-    size_t estimate = std::min(bytes / 24, statements);
-    Graph& main = *module.main;
-    main.scope.reserve(main.scope.size() + estimate);
-    main.values.reserve(main.values.size() + estimate);
-    main.ops.reserve(main.ops.size() + estimate);
-  }
+  if (bytes <= (1u << 20)) return;
+  const size_t statements = 1 + static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) +
+                            static_cast<size_t>(std::count(text.begin(), text.end(), ';'));
+  size_t estimate = std::min(bytes / 24, statements);
+  Graph& main = *module.main;
+  main.scope.reserve(main.scope.size() + estimate);
+  main.values.reserve(main.values.size() + estimate);
+  main.ops.reserve(main.ops.size() + estimate);
+}
+
+LogicalResult buildFromBuffer(Module& module, DiagnosticEngine& diags, uint32_t file, const std::string& baseDir,
+                              Script* script, const BuildOptions& options) {
+  Builder builder(module, diags, baseDir, options);
+  reserveForBuffer(module, diags.sources().buffer(file).text);
   try {
     parseBuffer(file, builder, diags);
   } catch (const CompileError&) {

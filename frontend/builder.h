@@ -57,6 +57,7 @@ class Builder final : public ast::ParseSink {
   void beginMain(SourceLoc loc) override;
   void endMain(SourceLoc closeBrace) override;
   void statement(ast::BodyStmt&&) override;
+  void resultNamed(std::string_view name) override;
   void autodiff(ast::AutodiffItem&&) override;
   void feed(ast::FeedCmd&&) override;
   void run(ast::RunCmd&&) override;
@@ -74,6 +75,11 @@ class Builder final : public ast::ParseSink {
   struct Impl;
   std::shared_ptr<Impl> impl_;
 };
+
+// Sizes the main graph's scope and op/value lists for the statements a large
+// buffer holds (an estimate from its lines), so that building it never regrows
+// them; a small buffer reserves nothing.
+void reserveForBuffer(Module& module, const std::string& text);
 
 // Parses and builds a whole buffer (already added to diags.sources()) into
 // `module`; its session commands are appended to `script` (when given; else

@@ -184,6 +184,10 @@ struct ParseState {
   // ---- scratch for the item being parsed (reset when an item starts or is emitted)
   ast::Type type;
   ast::OpStmt op;
+  // The statement handed to the sink: its op swaps with `op`, so the two keep
+  // their vectors' capacity from statement to statement (no allocation per
+  // statement for the results and operands lists).
+  ast::BodyStmt emitted{std::in_place_type<ast::OpStmt>};
   ast::Name label;
   std::vector<ast::Operand>* operandTarget = nullptr;
   std::vector<ast::Operand>* callerTarget = nullptr;
@@ -358,12 +362,20 @@ AttrDict takeDict(ParseState& s) {
 }
 
 void emitOp(ParseState& s) {
-  if (s.inExchange) s.exchange.ops.push_back(std::move(s.op));
-  else s.sink.statement(ast::BodyStmt(std::in_place_type<ast::OpStmt>, std::move(s.op)));
-  // Reset in place (cheaper than assigning a fresh OpStmt on every statement).
+  if (s.inExchange) {
+    s.exchange.ops.push_back(std::move(s.op));
+  } else {
+    ast::OpStmt* held = std::get_if<ast::OpStmt>(&s.emitted);
+    if (!held) held = &s.emitted.emplace<ast::OpStmt>();
+    std::swap(*held, s.op);
+    s.sink.statement(std::move(s.emitted));
+  }
+  // Reset in place (cheaper than assigning a fresh OpStmt on every statement):
+  // `op` holds a moved-from or an earlier statement, every member is cleared.
   ast::OpStmt& op = s.op;
   op.results.clear();
   op.opName.clear();
+  op.opLoc = {};
   op.operands.clear();
   op.attrs.entries.clear();
   op.attrs.keyLocs.clear();
@@ -585,6 +597,7 @@ PIR_ACTION(call_close) {
 PIR_ACTION(result_name) {
   ast::Name n = sigilName(in, s);
   s.syntax(kResultBytes + kNameCopies * textBytes(n.text.size()), n.loc);
+  s.sink.resultNamed(n.text);
   if (s.op.results.empty()) s.op.loc = n.loc;
   s.op.results.push_back(std::move(n));
 }

@@ -71,9 +71,11 @@ class RecoveringSink final : public ast::ParseSink {
   void endMain(SourceLoc loc) override {
     guard([&] { b_.endMain(loc); });
   }
+  void resultNamed(std::string_view name) override { b_.resultNamed(name); }
   void statement(ast::BodyStmt&& stmt) override {
     if (skipGraph_) return;
-    std::vector<std::string> defines;
+    std::vector<std::string>& defines = defines_;  // reused: no allocation per statement
+    defines.clear();
     bool usesBad = false;
     std::visit([&](auto& s) { scan(s, defines, usesBad); }, stmt);
     Graph* g = inGraph_ ? m_.findGraph(graphName_) : m_.main.get();
@@ -189,6 +191,7 @@ class RecoveringSink final : public ast::ParseSink {
   std::set<std::pair<std::string, std::string>> badValues_;  // (graph, %name); graph "" is main
   std::set<std::pair<std::string, std::string>> badLabels_;  // (graph, call label)
   std::vector<std::string> pendingLabels_;
+  std::vector<std::string> defines_;  // the names the current statement defines
   std::set<std::string> badGraphs_, badResources_;
 };
 
@@ -226,6 +229,7 @@ bool buildWithRecovery(Module& module, DiagnosticEngine& diags, uint32_t file, c
   Builder builder(module, diags, baseDir, options);
   RecoveringSink sink(builder, module, diags, maxErrors);
   const std::string& text = diags.sources().buffer(file).text;
+  reserveForBuffer(module, text);
   size_t offset = 0;
   size_t statementStart = 0;
   for (;;) {

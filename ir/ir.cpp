@@ -11,6 +11,11 @@ uint64_t valueHostBytes() { return sizeof(Value) + 96; }
 uint64_t opHostBytes() { return sizeof(Op) + 64; }
 uint64_t operandHostBytes() { return sizeof(Operand) + 16; }
 
+const std::string& CallLabel::str() const {
+  static const std::string kNone;
+  return text_ ? *text_ : kNone;
+}
+
 uint64_t nextUid() {
   // Process-wide on purpose: serial numbers need only be unique, in any context.
   static std::atomic<uint64_t> next{1};
@@ -18,38 +23,43 @@ uint64_t nextUid() {
 }
 
 namespace {
-uint64_t hashName(std::string_view name) { return std::hash<std::string_view>{}(name); }
+uint32_t hashName(std::string_view name) { return static_cast<uint32_t>(std::hash<std::string_view>{}(name)); }
 }  // namespace
 
-size_t ValueScope::findSlot(std::string_view name, uint64_t hash) const {
+size_t ValueScope::findSlot(std::string_view name, uint32_t hash) const {
   size_t mask = slots_.size() - 1;
   for (size_t i = hash & mask;; i = (i + 1) & mask) {
     const Slot& s = slots_[i];
-    if (!s.value || (s.hash == hash && s.value->name == name)) return i;
+    if (!s.idPlusOne || (s.hash == hash && valueOf(s)->name == name)) return i;
   }
 }
 
 Value* ValueScope::find(std::string_view name) const {
   if (slots_.empty()) return nullptr;
-  return slots_[findSlot(name, hashName(name))].value;
+  const Slot& s = slots_[findSlot(name, hashName(name))];
+  return s.idPlusOne ? valueOf(s) : nullptr;
+}
+
+void ValueScope::prefetch(std::string_view name) const {
+  if (!slots_.empty()) __builtin_prefetch(&slots_[hashName(name) & (slots_.size() - 1)]);
 }
 
 void ValueScope::insert(Value* v) {
   if ((size_ + 1) * 4 > slots_.size() * 3) grow();  // load factor <= 3/4
-  uint64_t h = hashName(v->name);
+  uint32_t h = hashName(v->name);
   Slot& s = slots_[findSlot(v->name, h)];
-  if (!s.value) ++size_;
-  s = Slot{h, v};
+  if (!s.idPlusOne) ++size_;
+  s = Slot{h, v->id + 1};
 }
 
 void ValueScope::erase(const Value* v) {
   if (slots_.empty()) return;
   size_t mask = slots_.size() - 1;
   size_t i = findSlot(v->name, hashName(v->name));
-  if (slots_[i].value != v) return;
+  if (!slots_[i].idPlusOne || valueOf(slots_[i]) != v) return;
   // Backward-shift deletion: move later entries of the probe run into the hole.
   size_t hole = i;
-  for (size_t j = (i + 1) & mask; slots_[j].value; j = (j + 1) & mask) {
+  for (size_t j = (i + 1) & mask; slots_[j].idPlusOne; j = (j + 1) & mask) {
     size_t home = slots_[j].hash & mask;
     // Entry j may move to the hole if its home is not in (hole, j] cyclically.
     bool between = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
@@ -70,9 +80,9 @@ void ValueScope::reserve(size_t n) {
   slots_.assign(want, Slot{});
   size_t mask = want - 1;
   for (const Slot& s : old) {
-    if (!s.value) continue;
+    if (!s.idPlusOne) continue;
     size_t i = s.hash & mask;
-    while (slots_[i].value) i = (i + 1) & mask;
+    while (slots_[i].idPlusOne) i = (i + 1) & mask;
     slots_[i] = s;
   }
 }

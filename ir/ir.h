@@ -92,19 +92,21 @@ uint64_t valueHostBytes();
 uint64_t opHostBytes();
 uint64_t operandHostBytes();
 
+// Members are ordered so that none is padded: a program holds one Value per
+// result, and 128 bytes is an allocator size class (160 was the next one up).
 struct Value {
   enum class Kind : uint8_t { Param, Var, Const, Result };
   Kind kind = Kind::Result;
-  std::string name;  // without '%'
   bool generatedName = false;  // the source left it unnamed
-  TensorType type;
   bool byRef = false;      // Param: `&` in the parameter list
-  Op* def = nullptr;       // Var/Const/Result: the defining op
   unsigned resultIndex = 0;
+  std::string name;  // without '%'
+  TensorType type;
+  Op* def = nullptr;       // Var/Const/Result: the defining op
   Graph* graph = nullptr;
-  unsigned id = 0;         // index in Graph::values: dense, for VM slot maps
   uint64_t uid = nextUid();  // identity across Module::clone (a copy keeps it)
   SourceLoc loc;           // where the name was written (or the op, if generated)
+  unsigned id = 0;         // index in Graph::values: dense, for VM slot maps
   IrHostCharge hostCharge{valueHostBytes()};
 };
 
@@ -113,12 +115,12 @@ struct Value {
 // is an Operand of some op or a graph return.
 struct Operand {
   enum class Kind : uint8_t { Value, Resource, Literal };
-  Kind kind = Kind::Value;
   Value* value = nullptr;
   Resource* resource = nullptr;
   std::shared_ptr<Literal> literal;  // Kind::Literal (shared: literals are immutable once built)
   TensorType literalType;            // Kind::Literal: resolved by the verifier (language.md §5)
   SourceLoc loc;
+  Kind kind = Kind::Value;  // after loc, in its padding: an operand is 80 bytes, not 88
 
   // The type this operand supplies (Value or Literal). Undefined for Resource.
   const TensorType& type() const { return kind == Kind::Value ? value->type : literalType; }
@@ -144,19 +146,46 @@ struct CalleeRef {
   SourceLoc loc;  // of '@'
 };
 
+// The label of a call (`as LABEL`), front-end only: most ops have none, so
+// the text lives on the heap only when there is one and an op pays one pointer.
+class CallLabel {
+ public:
+  CallLabel() = default;
+  CallLabel(const CallLabel& o) : text_(o.text_ ? std::make_unique<std::string>(*o.text_) : nullptr) {}
+  CallLabel(CallLabel&&) noexcept = default;
+  CallLabel& operator=(const CallLabel& o) {
+    if (this != &o) text_ = o.text_ ? std::make_unique<std::string>(*o.text_) : nullptr;
+    return *this;
+  }
+  CallLabel& operator=(CallLabel&&) noexcept = default;
+  CallLabel& operator=(std::string text) {
+    text_ = text.empty() ? nullptr : std::make_unique<std::string>(std::move(text));
+    return *this;
+  }
+  bool empty() const { return !text_; }
+  const std::string& str() const;
+  operator const std::string&() const { return str(); }
+  bool operator==(std::string_view other) const { return std::string_view(str()) == other; }
+
+ private:
+  std::unique_ptr<std::string> text_;  // nullptr: no label
+};
+
+// Members are ordered so that code fills loc's padding: 240 bytes, inside the
+// allocator's 256-byte size class (272 took a 320-byte block).
 struct Op {
-  OpCode code;
   std::vector<Operand> operands;
   std::vector<CalleeRef> callees;  // call/repeat: 1, conditional: 2, others: none
   std::vector<Value*> results;     // in-place ops: empty when the alias result is unbound
   AttrDict attrs;
   std::vector<std::unique_ptr<Op>> region;  // exchange block body
   std::shared_ptr<Literal> init;            // var / const: DATA or INIT
-  std::string label;                        // `as LABEL` on a call (front-end only: `using` finds it; never printed)
+  CallLabel label;                          // `as LABEL` on a call (front-end only: `using` finds it; never printed)
   Graph* parent = nullptr;
   Op* enclosing = nullptr;  // the exchange block holding this op, if any
   uint64_t uid = nextUid(); // identity across Module::clone (a copy keeps it)
   SourceLoc loc;            // of the op name (or `var`/`const`/`exchange` keyword)
+  OpCode code;
   IrHostCharge hostCharge{opHostBytes()};  // operands are added when the op joins a graph
 
   const OpInfo& info() const { return opInfo(code); }
@@ -174,11 +203,15 @@ struct Op {
 };
 
 // The `%` namespace of one graph: name -> Value. Open addressing with linear
-// probing and backward-shift deletion; the key is the Value's own name, so a
-// slot is 16 bytes and a lookup usually touches one cache line (the builder
-// resolves every operand through it, and parse + verify must reach 1M ops/s).
+// probing and backward-shift deletion; the key is the Value's own name. A slot
+// is 8 bytes, 32 bits of the name's hash and the value's id (its index in the
+// graph's value list, plus one; 0: empty), so the table of a million-value
+// graph is 16 MB, and a lookup usually touches one cache line of it (the
+// builder resolves every operand through it). Invariant: every value in scope
+// is the graph's, at `values[v->id]`.
 class ValueScope {
  public:
+  explicit ValueScope(const std::vector<std::unique_ptr<Value>>& values) : values_(&values) {}
   Value* find(std::string_view name) const;
   bool contains(std::string_view name) const { return find(name) != nullptr; }
   // Adds `v` under v->name; an existing entry of that name is replaced.
@@ -189,24 +222,35 @@ class ValueScope {
   bool empty() const { return size_ == 0; }
   void reserve(size_t n);
   void clear() { slots_.clear(); size_ = 0; }
+  // A hint that `name` is about to be looked up or inserted: starts loading its
+  // home slot into the cache (in a large table, that load is a cache miss the
+  // caller can overlap with other work). Changes nothing.
+  void prefetch(std::string_view name) const;
   // Calls f(Value*) for every entry, in no particular order (completion, dumps).
   template <class F> void forEach(F&& f) const {
     for (auto& s : slots_)
-      if (s.value) f(s.value);
+      if (s.idPlusOne) f(valueOf(s));
   }
 
  private:
   struct Slot {
-    uint64_t hash = 0;
-    Value* value = nullptr;  // nullptr: empty slot
+    uint32_t hash = 0;
+    uint32_t idPlusOne = 0;  // 0: empty slot
   };
-  size_t findSlot(std::string_view name, uint64_t hash) const;  // the slot of `name`, or the empty slot ending its probe
+  Value* valueOf(const Slot& s) const { return (*values_)[s.idPlusOne - 1].get(); }
+  size_t findSlot(std::string_view name, uint32_t hash) const;  // the slot of `name`, or the empty slot ending its probe
   void grow();
+  const std::vector<std::unique_ptr<Value>>* values_;  // the graph's value list, by id
   std::vector<Slot> slots_;  // size 0 or a power of two
   size_t size_ = 0;
 };
 
 struct Graph {
+  Graph() = default;
+  // Not copied or moved: the scope refers to the value list by address.
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+
   std::string name;  // without '@'; "main" for the main graph
   bool isMain = false;
   std::vector<Value*> params;
@@ -229,7 +273,7 @@ struct Graph {
   // a value whose op was erased stays here, detached: `def == nullptr` and not
   // in scope, so VM slot maps can size by values.size()).
   std::vector<std::unique_ptr<Value>> values;
-  ValueScope scope;
+  ValueScope scope{values};
 
   uint64_t nextGeneratedName = 0;  // a hint: generated `%N` names are tried from here up
   // A hint per wanted name: `name.K` is tried from K here up (inlining a chain D

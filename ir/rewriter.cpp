@@ -159,8 +159,8 @@ Value* newValue(Module& m, Graph& g, Value::Kind kind, std::string name, bool ge
   v->id = static_cast<unsigned>(g.values.size());
   v->loc = loc;
   Value* raw = v.get();
-  g.scope.insert(raw);
   g.values.push_back(std::move(v));
+  g.scope.insert(raw);  // after the push: the scope finds values by id
   m.touch();
   // Undo: out of scope; the Value object stays (ids are dense), or is
   // truncated with the main graph's values by Module::rollback.

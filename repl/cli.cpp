@@ -73,11 +73,13 @@ constexpr int kMaxThreads = 4096;
 
 // Unlike the other commands, check goes on after an error to report every
 // independent error of the file, up to a cap (api::Module::check).
-int checkCommand(const std::string& file, api::Warnings warnings, std::istream& in, std::ostream& err) {
+int checkCommand(const std::string& file, api::Warnings warnings, std::istream& in, std::ostream& err,
+                 bool processExitsAfter) {
   std::optional<SourceText> source = readSource(file, in, err);
   if (!source) return kUsageError;
   api::Context context({.warnings = warnings});
-  api::Result<std::string> checked = api::Module::check(context, source->text, source->name, baseDirOf(file));
+  api::Result<std::string> checked =
+      api::Module::check(context, std::move(source->text), source->name, baseDirOf(file), processExitsAfter);
   err << (checked ? *checked : checked.error());
   return checked ? kOk : kProgramError;
 }
@@ -120,6 +122,9 @@ struct Streams {
   std::istream& in;
   std::ostream& out;
   std::ostream& err;
+  // The process ends when the command returns (cli::main, not cli::run): what
+  // the command built may be left to the exit instead of being freed.
+  bool processExitsAfter = false;
 };
 
 // The command line as read: the positional argument and every option of any
@@ -594,7 +599,7 @@ int profileHandler(const CommandSpec&, const CommandLine& line, Streams& io) {
 }
 
 int checkHandler(const CommandSpec&, const CommandLine& line, Streams& io) {
-  return checkCommand(*line.positional, line.warnings, io.in, io.err);
+  return checkCommand(*line.positional, line.warnings, io.in, io.err, io.processExitsAfter);
 }
 
 int optHandler(const CommandSpec&, const CommandLine& line, Streams& io) {
@@ -654,7 +659,8 @@ int helpHandler(const CommandSpec& help, const CommandLine& line, Streams& io) {
   return usageError(io.err, "unknown command, keyword or op '" + topic + "'" + api::didYouMean(topic, names), nullptr);
 }
 
-int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err) {
+int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err,
+             bool processExitsAfter) {
   if (args.empty()) return replCommand(ReplOptions{}, in, out, err);
   const std::string& name = args[0];
   if (name == "--help" || name == "-h") {
@@ -681,7 +687,7 @@ int dispatch(const std::vector<std::string>& args, std::istream& in, std::ostrea
   // The process's host-memory budget (api::setHostMemoryLimit); it overrides
   // PIR_MAX_MEMORY, which run() applied before dispatching.
   if (line.maxMemory) api::setHostMemoryLimit(*line.maxMemory);
-  Streams io{in, out, err};
+  Streams io{in, out, err, processExitsAfter};
   return command->handler(*command, line, io);
 }
 
@@ -764,7 +770,10 @@ bool writeFileAtomically(const std::string& path, const std::string& text, std::
   return true;
 }
 
-int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err) {
+namespace {
+
+int runCommandLine(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err,
+                   bool processExitsAfter) {
   // Bad input must never crash the tool: anything that escapes a command is
   // reported, not rethrown.
   try {
@@ -772,7 +781,7 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
       err << "pir: error: " << *envError << '\n';
       return kUsageError;
     }
-    return dispatch(args, in, out, err);
+    return dispatch(args, in, out, err, processExitsAfter);
   } catch (const std::bad_alloc& e) {
     // The API reports memory refusals as a call's failure; this is the last
     // resort, still a message and exit 1, never an abort. A refusal of the
@@ -786,10 +795,16 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
   }
 }
 
+}  // namespace
+
+int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err) {
+  return runCommandLine(args, in, out, err, /*processExitsAfter=*/false);
+}
+
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   std::vector<std::string> args(argv + 1, argv + argc);
-  int status = run(args, std::cin, std::cout, std::cerr);
+  int status = runCommandLine(args, std::cin, std::cout, std::cerr, /*processExitsAfter=*/true);
   std::cout.flush();
   return status;
 }
