@@ -383,23 +383,32 @@ void inferNllLoss(Ctx& c) {
   if (RuleAttrs<"NllLoss">{c.op}.reduction() == LossReduction::None) c.result(probs.dtype, expect);
   else c.result(probs.dtype, {});
 }
+void requireParamShape(Ctx& c, size_t i, const TensorType& x, const Shape& shape, const char* what) {
+  if (c.t(i).dtype != x.dtype || c.t(i).shape != shape)
+    c.failOperand(i, std::string(what) + " must be " + TensorType{x.dtype, shape}.str() + ", got " + c.t(i).str());
+}
 void requireParamShape(Ctx& c, size_t i, const TensorType& x, int64_t channels, const char* what) {
-  if (c.t(i).dtype != x.dtype || c.t(i).shape != Shape{channels})
-    c.failOperand(i, std::string(what) + " must be " + TensorType{x.dtype, {channels}}.str() + ", got " + c.t(i).str());
+  requireParamShape(c, i, x, Shape{channels}, what);
+}
+// layer_norm's normalised dims, x.shape[axis:] (ONNX LayerNormalization): the shape
+// of gamma and beta; the kernels see them as one flattened inner dim.
+template <class Attrs> Shape layerNormShape(Ctx& c, const TensorType& x, const Attrs& a) {
+  if (x.rank() < 1) c.failOperand(0, "expects at least one axis, got " + x.str());
+  const int64_t axis = c.axis(a.axis(), x, a.axisLoc());
+  return Shape(x.shape.begin() + axis, x.shape.end());
 }
 void inferLayerNorm(Ctx& c) {
   c.requireFloat(0);
   const TensorType& x = c.t(0);
-  if (x.rank() < 1) c.failOperand(0, "expects at least one axis, got " + x.str());
-  requireParamShape(c, 1, x, x.shape.back(), "gamma");
-  requireParamShape(c, 2, x, x.shape.back(), "beta");
+  const Shape normalised = layerNormShape(c, x, RuleAttrs<"LayerNorm">{c.op});
+  requireParamShape(c, 1, x, normalised, "gamma");
+  requireParamShape(c, 2, x, normalised, "beta");
   c.result(x);
 }
 void inferLayerNormGrad(Ctx& c) {  // x, gamma, g
   c.requireFloat(0);
   const TensorType& x = c.t(0);
-  if (x.rank() < 1) c.failOperand(0, "expects at least one axis, got " + x.str());
-  requireParamShape(c, 1, x, x.shape.back(), "gamma");
+  requireParamShape(c, 1, x, layerNormShape(c, x, RuleAttrs<"LayerNormGrad">{c.op}), "gamma");
   if (c.t(2) != x) c.failOperand(2, "the gradient must be " + x.str() + ", got " + c.t(2).str());
   c.result(x);
   c.result(c.t(1));
@@ -622,7 +631,24 @@ void inferReshape(Ctx& c) {
   }
   c.result(x.dtype, Shape(shape.begin(), shape.end()));
 }
-void inferFlatten(Ctx& c) { c.result(c.t(0).dtype, {c.t(0).numElements()}); }
+// Without `axis` all elements in one dim; with it ONNX Flatten's
+// [prod(dims before axis), prod(dims from axis)], axis in [-r, r].
+void inferFlatten(Ctx& c) {
+  const TensorType& x = c.t(0);
+  const RuleAttrs<"Flatten"> a{c.op};
+  if (!a.axis()) {
+    c.result(x.dtype, {x.numElements()});
+    return;
+  }
+  const int64_t rank = x.rank();
+  int64_t axis = *a.axis();
+  if (axis < -rank || axis > rank)
+    c.fail(a.axisLoc(), "axis " + std::to_string(axis) + " is out of range for " + x.str() + " (in [" +
+                            std::to_string(-rank) + ", " + std::to_string(rank) + "])");
+  if (axis < 0) axis += rank;
+  c.result(x.dtype, {numElements(Shape(x.shape.begin(), x.shape.begin() + axis)),
+                     numElements(Shape(x.shape.begin() + axis, x.shape.end()))});
+}
 void inferTranspose(Ctx& c) {
   const TensorType& x = c.t(0);
   const RuleAttrs<"Transpose"> a{c.op};
@@ -863,8 +889,15 @@ void inferOneHot(Ctx& c) {
   int64_t classes = a.num_classes();
   if (classes < 1) c.fail(a.num_classesLoc(), "num_classes must be >= 1, got " + std::to_string(classes));
   if (a.values().size() != 2) c.fail(a.valuesLoc(), "values must list [off, on]");
+  // The class axis goes at `axis` of the result (rank r + 1), in [-(r + 1), r].
+  const int64_t rank = c.t(0).rank();
+  int64_t axis = a.axis();
+  if (axis < -(rank + 1) || axis > rank)
+    c.fail(a.axisLoc(), "axis " + std::to_string(axis) + " is out of range for the classes of " + c.t(0).str() +
+                            " (in [" + std::to_string(-(rank + 1)) + ", " + std::to_string(rank) + "])");
+  if (axis < 0) axis += rank + 1;
   Shape s = c.t(0).shape;
-  s.push_back(classes);
+  s.insert(s.begin() + axis, classes);
   c.result(a.dtype(), std::move(s));
 }
 // ---- the ONNX layout ops, resize, lrn, conv_transpose, einsum ----------------

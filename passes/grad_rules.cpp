@@ -585,8 +585,9 @@ std::vector<int64_t> allBut(size_t rank, size_t keep) {
 
 RULE(LayerNorm) {
   // One layer_norm_grad gives all three; beta does not enter it.
+  const pir::attrs::LayerNorm attr{c.op};
   Op* grads = c.b.create({val(c.inValue(0)), val(c.inValue(1)), val(c.grad(0))},
-                         build::LayerNormGrad{}.epsilon(pir::attrs::LayerNorm{c.op}.epsilon()));
+                         build::LayerNormGrad{}.epsilon(attr.epsilon()).axis(attr.axis()));
   for (size_t i = 0; i < 3; ++i)
     if (c.wants(i)) c.give(i, grads->results[i]);
 }

@@ -24,7 +24,7 @@ graph @model(%image: f32[6,1,8,8], %y: i32[6], %conv_weight: f32[4,1,3,3], %conv
   %_conv_Conv_output_0 = conv %image, %conv_weight, %conv_bias {stride = [1, 1], padding = [1, 1, 1, 1], dilation = [1, 1]} : f32[6,4,8,8]
   %_Relu_output_0 = relu %_conv_Conv_output_0 : f32[6,4,8,8]
   %_MaxPool_output_0 = max_pool %_Relu_output_0 {kernel = [2, 2], stride = [2, 2], padding = [0, 0, 0, 0]} : f32[6,4,4,4]
-  %_Flatten_output_0 = reshape %_MaxPool_output_0 {shape = [6, 64]} : f32[6,64]
+  %_Flatten_output_0 = flatten %_MaxPool_output_0 {axis = 1} : f32[6,64]
   %logits_t = transpose %fc_weight {perm = [1, 0]} : f32[64,3]
   %logits_t_2 = matmul %_Flatten_output_0, %logits_t : f32[6,3]
   %logits = add %logits_t_2, %fc_bias : f32[6,3]

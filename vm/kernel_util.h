@@ -152,6 +152,16 @@ inline int64_t dimProduct(const Shape& shape, size_t begin, size_t end) {
   return n;
 }
 
+// layer_norm's and layer_norm_grad's row length: the product of x's dims from
+// `axis` (negative counts from the end), the normalised dims flattened; the rows are
+// the dims before it. The exact product, also when an outer dim is 0 (no rows).
+inline int64_t layerNormCols(const Op& op, const TensorType& x, int64_t axis) {
+  const int64_t rank = x.rank();
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank) unsupported(op, x);
+  return numElements(Shape(x.shape.begin() + axis, x.shape.end()));
+}
+
 // Kernel scratch (reordered copies, sort orders, per-slice accumulators) is
 // host memory like any tensor: a ScratchCharge charges `bytes` to the
 // host-memory budget for its lifetime (throwing HostMemoryExhausted, charging

@@ -149,20 +149,23 @@ void runStrided(const StridedState& s, const TensorRef* ins, TensorRef* outs, Ke
 
 // ---- onehot -------------------------------------------------------------------------
 
+// indices viewed as [outer, inner] split at `axis`; the result is [outer, classes, inner]
+// (inner = 1 with the class axis last).
 struct OneHotState {
-  int64_t n = 0, classes = 0;
+  int64_t outer = 0, inner = 1, classes = 0;
   double off = 0, on = 1;
 };
 
 template <class T> void runOneHot(const OneHotState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   T* y = outs[0].as<T>();
   const T off = convertValue<T>(s.off), on = convertValue<T>(s.on);
-  std::fill(y, y + s.n * s.classes, off);
-  for (int64_t i = 0; i < s.n; ++i) {
-    int64_t c = readIndex(ins[0], i);
-    if (c < 0 && c >= -s.classes) c += s.classes;
-    if (c >= 0 && c < s.classes) y[i * s.classes + c] = on;
-  }
+  std::fill(y, y + s.outer * s.classes * s.inner, off);
+  for (int64_t o = 0; o < s.outer; ++o)
+    for (int64_t j = 0; j < s.inner; ++j) {
+      int64_t c = readIndex(ins[0], o * s.inner + j);
+      if (c < 0 && c >= -s.classes) c += s.classes;
+      if (c >= 0 && c < s.classes) y[(o * s.classes + c) * s.inner + j] = on;
+    }
 }
 
 // ---- cumsum -------------------------------------------------------------------------
@@ -299,7 +302,12 @@ PreparedKernel prepareSubsample(const Op& op, InTypes in, InTypes out) {
 PreparedKernel prepareOneHot(const Op& op, InTypes in, InTypes out) {
   if (in.empty() || !isInteger(in[0].dtype)) throw KernelError("onehot needs integer indices");
   const attrs::View<attrs::kernelFamily("OneHot")> attr{op};
-  OneHotState s{in[0].numElements(), attr.num_classes(), 0, 1};
+  const int64_t rank = in[0].rank();
+  int64_t axis = attr.axis();
+  if (axis < 0) axis += rank + 1;
+  if (axis < 0 || axis > rank) throw KernelError("onehot: axis " + std::to_string(attr.axis()) + " is out of range");
+  OneHotState s{dimProduct(in[0].shape, 0, static_cast<size_t>(axis)),
+                dimProduct(in[0].shape, static_cast<size_t>(axis), in[0].shape.size()), attr.num_classes(), 0, 1};
   if (const std::vector<double> v = attr.values(); v.size() == 2) {
     s.off = v[0];
     s.on = v[1];

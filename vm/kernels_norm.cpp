@@ -1,4 +1,4 @@
-// Normalisation and loss kernels: layer_norm (last axis), group_norm and
+// Normalisation and loss kernels: layer_norm (the dims from `axis`), group_norm and
 // batch_norm_inference (channels on axis 1), nll_loss. Float dtypes; f16
 // computes in f32. Variances are biased (divide by the count), as in PopXL.
 #include "vm/kernel_util.h"
@@ -119,10 +119,10 @@ struct NormFunctions {
     return Fn::prepare(op, x, eps);
   }
 
-  struct LayerNorm {  // over the last axis
+  struct LayerNorm {  // over the dims from `axis`, as one flattened row
     static PreparedKernel prepare(const Op& op, const TensorType& x, double eps) {
-      const int64_t last = x.shape.back();
-      NormState s{last == 0 ? 0 : x.numElements() / last, last, last, 1, eps};
+      const int64_t cols = layerNormCols(op, x, attrs::LayerNorm{op}.axis());
+      NormState s{cols == 0 ? 0 : x.numElements() / cols, cols, cols, 1, eps};
       return floatKernel<GroupNormRun>(op, x, s);
     }
   };

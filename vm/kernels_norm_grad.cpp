@@ -1,5 +1,5 @@
-// layer_norm_grad: the gradients of layer_norm (normalised over the last axis) for x,
-// gamma and beta, one row at a time in one kernel:
+// layer_norm_grad: the gradients of layer_norm (normalised over the dims from `axis`,
+// one flattened row) for x, gamma and beta, one row at a time in one kernel:
 //   xhat = (x - mean) * rstd,  rstd = 1 / sqrt(var + epsilon)  (biased variance)
 //   dxhat = g * gamma
 //   dx = (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)) * rstd
@@ -79,14 +79,16 @@ void runLayerNormGrad(const LayerNormGradState& s, const TensorRef* ins, TensorR
 }  // namespace
 
 PreparedKernel prepareLayerNormGrad(const Op& op, InTypes in, InTypes out) {
-  if (in.size() != 3 || out.size() != 3 || in[0].rank() < 1 || in[2] != in[0] || in[1].dtype != in[0].dtype ||
-      in[1].shape != Shape{in[0].shape.back()})
-    throw KernelError("layer_norm_grad needs x, gamma of its last axis and a gradient shaped as x");
+  if (in.size() != 3 || out.size() != 3 || in[0].rank() < 1 || in[2] != in[0] || in[1].dtype != in[0].dtype)
+    throw KernelError("layer_norm_grad needs x, gamma of its normalised dims and a gradient shaped as x");
   if (!isFloat(in[0].dtype)) unsupported(op, in[0]);
+  const attrs::LayerNormGrad attr{op};
   LayerNormGradState s;
-  s.cols = in[0].shape.back();
+  s.cols = layerNormCols(op, in[0], attr.axis());
+  if (in[1].numElements() != s.cols)
+    throw KernelError("layer_norm_grad needs x, gamma of its normalised dims and a gradient shaped as x");
   s.rows = s.cols == 0 ? 0 : in[0].numElements() / s.cols;
-  s.epsilon = attrs::View<attrs::kernelFamily("LayerNormGrad")>{op}.epsilon();
+  s.epsilon = attr.epsilon();
   return dispatchDType(in[0].dtype, [&]<class T>() {
     if constexpr (kIsFloat<T>) return makeKernel<LayerNormGradState, runLayerNormGrad<T>>(s);
     else return PreparedKernel{};

@@ -614,7 +614,10 @@ void mapFlatten(NodeContext& c) {
   int64_t axis = c.attrInt("axis", 1);
   if (axis < 0) axis += r;
   if (axis < 0 || axis > r) c.fail("axis " + std::to_string(c.attrInt("axis", 1)) + " is out of range");
-  emitReshape(c, {product(in, 0, axis), product(in, axis)});
+  const std::vector<int64_t> shape{product(in, 0, axis), product(in, axis)};
+  if (const ConstTensor* k = c.known(0); (k && k->size() <= kMaxFoldElements) || in == shape)
+    return emitReshape(c, shape);  // folded, or the identity
+  c.result(0, "flatten " + c.in(0) + " {axis = " + std::to_string(axis) + "}");
 }
 
 void mapTranspose(NodeContext& c) {
@@ -1417,9 +1420,13 @@ void mapLayerNormalization(NodeContext& c) {
   std::string x = c.in(0), scale = c.in(1);
   std::vector<int64_t> normShape(s.begin() + axis, s.end());
   bool stats = c.wantsOutput(1) || c.wantsOutput(2);
-  if (!stats && axis == r - 1 && c.shape(1) == normShape && (!c.has(2) || c.shape(2) == normShape)) {
+  // layer_norm takes gamma and beta of the normalised shape; broadcasting ones and
+  // the Mean / InvStdDev outputs take the composition below.
+  if (!stats && c.shape(1) == normShape && (!c.has(2) || c.shape(2) == normShape)) {
     std::string bias = c.has(2) ? c.in(2) : c.constant(foldBroadcastTo(scalarOf(c.elem(0), 0), normShape));
-    c.result(0, "layer_norm " + x + ", " + scale + ", " + bias + " {epsilon = " + floatText(eps) + "}");
+    std::string attrs = "{epsilon = " + floatText(eps);
+    if (axis != r - 1) attrs += ", axis = " + std::to_string(axis);
+    c.result(0, "layer_norm " + x + ", " + scale + ", " + bias + " " + attrs + "}");
     return;
   }
   std::vector<int64_t> axes;
@@ -1473,22 +1480,13 @@ void mapOneHot(NodeContext& c) {
   int64_t axis = c.attrInt("axis", -1);
   if (axis < -(r + 1) || axis > r) c.fail("axis out of range");
   if (axis < 0) axis += r + 1;
-  std::string idx;
-  if (elemIsFloat(c.elem(0))) {
-    idx = c.temp("cast " + c.in(0) + " {dtype = i32}");
-    std::string neg = c.temp("less " + idx + ", 0");
-    std::string moved = c.temp("add " + idx + ", " + std::to_string(depth));
-    idx = c.temp("where " + neg + ", " + moved + ", " + idx);
-  } else {
-    idx = nonNegativeIndices(c, 0, depth);
-  }
+  // onehot counts an index in [-depth, 0) from the end, as ONNX does; float indices
+  // are cast first (toward zero).
+  std::string idx = elemIsFloat(c.elem(0)) ? c.temp("cast " + c.in(0) + " {dtype = i32}") : c.in(0);
   std::string attrs = "{num_classes = " + std::to_string(depth) + ", values = [" + floatText(values.at(0)) + ", " +
-                      floatText(values.at(1)) + "], dtype = " + elemText(values.elem) + "}";
-  if (axis == r) return (void)c.result(0, "onehot " + idx + " " + attrs);
-  std::string h = c.temp("onehot " + idx + " " + attrs);
-  std::vector<int64_t> perm;
-  for (int64_t k = 0; k <= r; ++k) perm.push_back(k < axis ? k : k == axis ? r : k - 1);
-  c.result(0, "transpose " + h + " {perm = " + intsText(perm) + "}");
+                      floatText(values.at(1)) + "], dtype = " + elemText(values.elem);
+  if (axis != r) attrs += ", axis = " + std::to_string(axis);
+  c.result(0, "onehot " + idx + " " + attrs + "}");
 }
 
 // NegativeLogLikelihoodLoss over `logp` [N, C, d...] (input 0, or SoftmaxCrossEntropyLoss's

@@ -306,6 +306,29 @@ TEST(OnnxImport, AttributesAndOptionalInputsMapOntoOneOp) {
     EXPECT_EQ(r.text.find(gone), std::string::npos) << gone << "\n" << r.text;
 }
 
+TEST(OnnxImport, AxesOfFlattenOneHotAndLayerNormMapOntoOneOp) {
+  // Flatten's axis, OneHot's class axis (negative indices wrapped by onehot itself)
+  // and LayerNormalization over the dims from its axis: each one pir op with `axis`,
+  // no reshape, transpose, index fix-up or mean/rsqrt composition around it.
+  ModelBuilder m;
+  m.input("x", onnx::TensorProto::FLOAT, {2, 3, 4});
+  m.input("t", onnx::TensorProto::INT64, {2, 4});
+  m.input("s", onnx::TensorProto::FLOAT, {3, 4});
+  m.input("b", onnx::TensorProto::FLOAT, {3, 4});
+  m.initInt64("depth", {3}, true);
+  m.initFloat("vals", {0, 1}, {2});
+  intAttr(m.node("Flatten", {"x"}, {"fl"}), "axis", -1);
+  intAttr(m.node("OneHot", {"t", "depth", "vals"}, {"oh"}), "axis", 1);
+  intAttr(m.node("LayerNormalization", {"x", "s", "b"}, {"ln"}), "axis", -2);
+  for (const char* o : {"fl", "oh", "ln"}) m.output(o);
+  ImportResult r = importOnnx(m.bytes(), options());
+  EXPECT_NE(r.text.find("%fl = flatten %x {axis = 2} : f32[6,4]"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("%oh = onehot %t {num_classes = 3, axis = 1} : f32[2,3,4]"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("%ln = layer_norm %x, %s, %b {axis = 1} : f32[2,3,4]"), std::string::npos) << r.text;
+  for (const char* composed : {"reshape", "transpose", "where", "less", "mean", "rsqrt"})
+    EXPECT_EQ(r.text.find(composed), std::string::npos) << composed << "\n" << r.text;
+}
+
 TEST(OnnxImport, NllWeightsOfAnotherShapeAreAnErrorAtTheNode) {
   ModelBuilder m;
   m.input("x", onnx::TensorProto::FLOAT, {2, 3});

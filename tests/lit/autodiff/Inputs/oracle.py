@@ -407,6 +407,12 @@ case("layer_norm", "layer_norm over the last axis: gradients for x, gamma and be
   return %y
 }""", [("x", rnd(57, 3, 4)), ("g", rnd(58, 4)), ("b", rnd(59, 4))], ["y"],
      lambda x, g, b: F.layer_norm(x, (4,), g, b, eps=1e-5))
+case("layer_norm_axes", "layer_norm over the last two axes (axis = 1, ONNX LayerNormalization): gamma and beta [3, 4].",
+     """graph @f(%x: f32[2,3,4], %g: f32[3,4], %b: f32[3,4]) -> (f32[2,3,4]) {
+  %y = layer_norm %x, %g, %b {axis = 1}
+  return %y
+}""", [("x", rnd(240, 2, 3, 4)), ("g", rnd(241, 3, 4)), ("b", rnd(242, 3, 4))], ["y"],
+     lambda x, g, b: F.layer_norm(x, (3, 4), g, b, eps=1e-5))
 case("group_norm", "group_norm with 2 groups of 2 channels.",
      """graph @f(%x: f32[2,4,3], %g: f32[4], %b: f32[4]) -> (f32[2,4,3]) {
   %y = group_norm %x, %g, %b {groups = 2}
@@ -562,6 +568,8 @@ def shape_case(name, xs, body, outty, fn, doc=None, seed=110):
 
 shape_case("reshape", (2, 3), "  %y = reshape %x {shape = [3, -1]}\n  return %y", "f32[3,2]", lambda x: x.reshape(3, 2))
 shape_case("flatten", (2, 3, 2), "  %y = flatten %x\n  return %y", "f32[12]", lambda x: x.reshape(-1))
+shape_case("flatten_axis", (2, 3, 2), "  %y = flatten %x {axis = 2}\n  return %y", "f32[6,2]", lambda x: x.reshape(6, 2),
+           doc="flatten with an axis (ONNX Flatten): [2, 3, 2] to [6, 2].")
 shape_case("transpose", (2, 3, 4), "  %y = transpose %x {perm = [1, 2, 0]}\n  return %y", "f32[3,4,2]",
            lambda x: x.permute(1, 2, 0))
 shape_case("transpose_default", (2, 3, 4), "  %y = transpose %x\n  return %y", "f32[4,3,2]", lambda x: x.permute(2, 1, 0))
