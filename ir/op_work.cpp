@@ -4,6 +4,7 @@
 #include <bit>
 #include <limits>
 
+#include "ir/checked_math.h"
 #include "ir/matmul_operands.h"
 #include "ir/op_attrs.h"
 
@@ -12,7 +13,6 @@ namespace {
 
 constexpr uint64_t kSaturated = std::numeric_limits<uint64_t>::max();
 
-uint64_t saturatingMul(uint64_t a, uint64_t b) { return b != 0 && a > kSaturated / b ? kSaturated : a * b; }
 uint64_t elementsOf(const TensorType& t) { return static_cast<uint64_t>(std::max<int64_t>(t.numElements(), 0)); }
 
 // The ops whose kernels slide a window over their input.

@@ -204,6 +204,12 @@ template <class T> const simd::TypedTable<T>& typedTable() {
   else return simd::table().f64;
 }
 
+// Which operand of a run is one repeated element (a flat plan repeats neither).
+int simdBinaryMode(const BroadcastPlan& p) {
+  if (p.flat) return simd::kVecVec;
+  return p.innerBroadcast[0] != 0 ? simd::kScalarVec : p.innerBroadcast[1] != 0 ? simd::kVecScalar : simd::kVecVec;
+}
+
 template <class T, class B> void applySimdBinary(const BroadcastPlan& p, const T* a, const T* b, T* y) {
   const auto& fns = typedTable<T>().binary[B::kSimd];
   if (p.flat) {
@@ -212,7 +218,7 @@ template <class T, class B> void applySimdBinary(const BroadcastPlan& p, const T
     return;
   }
   const bool ra = p.innerBroadcast[0] != 0, rb = p.innerBroadcast[1] != 0;
-  const int mode = ra ? simd::kScalarVec : rb ? simd::kVecScalar : simd::kVecVec;
+  const int mode = simdBinaryMode(p);
   const auto fn = fns[mode];
   if (p.outer.empty()) {  // one run: e.g. a tensor and a scalar
     if (ra && rb) {
@@ -237,11 +243,9 @@ template <class T, class B> void applySimdBinary(const BroadcastPlan& p, const T
 // most one repeated operand (elementwise, or a tensor and a scalar).
 template <class T, class B> ElementRun simdBinaryRun(const BroadcastPlan& p) {
   if constexpr (kSimdBinary<T, B>) {
-    const bool ra = p.innerBroadcast[0] != 0, rb = p.innerBroadcast[1] != 0;
-    if (!(p.flat || p.outer.empty()) || (ra && rb)) return {};
-    const int mode = p.flat ? simd::kVecVec : ra ? simd::kScalarVec : rb ? simd::kVecScalar : simd::kVecVec;
+    if (!(p.flat || p.outer.empty()) || (p.innerBroadcast[0] != 0 && p.innerBroadcast[1] != 0)) return {};
     ElementRun run;
-    run.loop = reinterpret_cast<ElementRun::AnyFn>(typedTable<T>().binary[B::kSimd][mode]);
+    run.loop = reinterpret_cast<ElementRun::AnyFn>(typedTable<T>().binary[B::kSimd][simdBinaryMode(p)]);
     run.invoke = [](ElementRun::AnyFn loop, const std::byte* const* ins, std::byte* out, int64_t n) {
       reinterpret_cast<simd::BinaryFn<T>>(loop)(reinterpret_cast<const T*>(ins[0]), reinterpret_cast<const T*>(ins[1]),
                                                 reinterpret_cast<T*>(out), n);
