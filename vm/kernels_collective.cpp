@@ -227,6 +227,10 @@ void runCollectiveItem(const CollectiveJob& job, int64_t item) {
   const int64_t n = xt.numElements();
   const size_t elem = static_cast<size_t>(dtypeSize(xt.dtype));
   const int64_t groupSize = groupSizeOf(job);
+  // An empty operand has nothing to reduce, gather or slice (nor padding: its
+  // scatter chunks are empty too); its other dims may be huge, and the loops
+  // below walk them.
+  if (n == 0) return;
   switch (job.spec->kind) {
     case CollectiveSpec::Kind::AllReduce: {
       const int64_t begin = item * kItemElements, end = std::min(n, begin + kItemElements);

@@ -359,6 +359,16 @@ const std::multimap<std::string_view, Statement> kGiantStatements = {
     {"transpose", {"%r = transpose %a {perm = [0, 2, 1]}"}},
     {"transpose_", {"%r = transpose_ %w {perm = [0, 2, 1]}", "%r, %w"}},
     {"reshape", {"%r = reshape %a {shape = [0, " GIANT "]}"}},
+    {"onehot", {"const %gi : i32[" GIANT ",0] = 0\n%r = onehot %gi {num_classes = 3, axis = 1}"}},
+    {"onehot", {"const %gi : i32[" GIANT ",0] = 0\n%r = onehot %gi {num_classes = 3, axis = 0}"}},
+    {"layer_norm", {"const %e : f32[4,0] = 0\n%r = layer_norm %a, %e, %e {axis = 1}"}},
+    {"flatten", {"%r = flatten %a {axis = 2}"}},
+    {"max_pool_with_indices", {"%r, %ri = max_pool_with_indices %img {kernel = [1, 1], dilation = [2, 2]}", "%r, %ri"}},
+    {"average_pool", {"%r = average_pool %img {kernel = [1, 2], padding = [0, 1, 0, 1], count_include_pad = true, ceil_mode = true}"}},
+    {"replicated_slice", {"%r = replicated_slice %a {axis = 1}"}},
+    {"replicated_slice", {"%r = replicated_slice %a {axis = 2}"}},
+    {"replicated_all_gather", {"%r = replicated_all_gather %a {axis = 1, output_shape = concat}"}},
+    {"replicated_all_gather", {"%r = replicated_all_gather %a {axis = 2, output_shape = concat}"}},
 };
 #undef GIANT
 
