@@ -63,12 +63,6 @@ inline bool isTiled2x2(const Window& w) {
          w.out[0] == w.in[0] && 2 * w.out[1] <= w.in[1] && 2 * w.out[2] <= w.in[2];
 }
 
-// The SIMD table of a float compute type (vm/simd_kernels.h).
-template <class C> const simd::TypedTable<C>& simdTableOf() {
-  if constexpr (std::is_same_v<C, float>) return simd::table().f32;
-  else return simd::table().f64;
-}
-
 // The output columns [lo, hi) of a row whose input column o * stride + offset lies in [0, in).
 inline void inBounds(int64_t in, int64_t out, int64_t stride, int64_t offset, int64_t& lo, int64_t& hi) {
   lo = offset >= 0 ? 0 : (-offset + stride - 1) / stride;

@@ -200,6 +200,23 @@ template <class Body> inline void splitRange(int64_t n, Body&& body) {
   simd::parallelFor(n, kMinElementsPerThread, body);
 }
 
+// body(firstRow, endRow) over [0, rows) for kernels whose rows (of `rowElements`
+// each) are independent: one call on this thread unless the whole is large, then
+// a contiguous run of rows per thread. A row is computed by the same operations
+// whichever part it falls in, so the bits do not depend on the thread count. The
+// body must not throw or charge memory (charge for every part before the split).
+template <class Body> inline void splitRows(int64_t rows, int64_t rowElements, Body&& body) {
+  const int64_t elements = rows > 0 && rowElements > 0 && rows <= INT64_MAX / rowElements ? rows * rowElements : 0;
+  if (elements < 2 * kMinElementsPerThread || rows < 2 || simd::kernelThreads() <= 1) {
+    if (rows > 0) body(int64_t{0}, rows);
+    return;
+  }
+  const int64_t minRows = std::max<int64_t>(1, kMinElementsPerThread / rowElements);
+  const int64_t parts = std::min<int64_t>(simd::kernelThreads(), rows / minRows);
+  if (parts <= 1) return body(int64_t{0}, rows);
+  simd::parallelTasks(parts, [&](int64_t j) { body(j * rows / parts, (j + 1) * rows / parts); });
+}
+
 // ---- PreparedKernel construction -------------------------------------------
 
 // Wraps `Fn(const State&, ins, outs, ctx)` and its state into a PreparedKernel.

@@ -41,7 +41,7 @@ template <class T, bool IsMax> void runPool(const PoolState& s, const TensorRef*
   const C start = IsMax ? (kIsFloat<T> ? C(-INFINITY) : static_cast<C>(std::numeric_limits<T>::lowest())) : C(0);
   if constexpr (IsMax && (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
     if (isTiled2x2(w))
-      return simdTableOf<T>().maxPool2x2(ins[0].as<const T>(), outs[0].as<T>(), s.planes * w.in[0], w.in[1], w.in[2],
+      return simd::tableOf<T>().maxPool2x2(ins[0].as<const T>(), outs[0].as<T>(), s.planes * w.in[0], w.in[1], w.in[2],
                                          w.out[1], w.out[2]);
   }
   const ScratchCharge charge(static_cast<uint64_t>(width), sizeof(C) + sizeof(int64_t));

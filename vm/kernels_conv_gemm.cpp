@@ -301,7 +301,7 @@ template <class T> void runMaxPoolGrad(const PoolGradState& s, const TensorRef* 
   const int64_t inSize = w.inSize(), outSize = w.outSize(), width = w.out[2], stride = w.stride[2];
   if constexpr (std::is_same_v<T, C>) {
     if (isTiled2x2(w))  // one pass writing every cell of dx
-      return simdTableOf<C>().maxPool2x2Grad(ins[0].as<const T>(), ins[1].as<const T>(), outs[0].as<T>(),
+      return simd::tableOf<C>().maxPool2x2Grad(ins[0].as<const T>(), ins[1].as<const T>(), outs[0].as<T>(),
                                              s.planes * w.in[0], w.in[1], w.in[2], w.out[1], w.out[2]);
   }
   const ScratchCharge charge(static_cast<uint64_t>(width) * (sizeof(C) + 12) +

@@ -6,39 +6,74 @@
 namespace pir::vm::detail {
 namespace {
 
-template <class T> using Rows = Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
-// x viewed as [n, groups, perGroup] normalised over perGroup; then each element's
-// channel c = (index / spatial) % channels scales by gamma[c] and shifts by beta[c].
+// x viewed as [rows, perRow], each row normalised; then each element's channel
+// c = (index / spatial) % channels scales by gamma[c] and shifts by beta[c].
 struct NormState {
   int64_t rows = 0, perRow = 0;        // normalisation groups and their size
-  int64_t channels = 1, spatial = 1;   // affine parameter layout
+  int64_t channels = 1, spatial = 1;   // affine parameter layout; perRow is a multiple of spatial
   double epsilon = 1e-5;
 };
 
+// One row at a time with the SIMD table's loops, the operations of layer_norm_grad's
+// xhat in its order:
+//   mean = sum(x) / n,  rstd = 1 / sqrt(sum((x - mean)^2) / n + epsilon),
+//   y = (x - mean) * rstd * gamma[c] + beta[c]
+// The sums take the table's documented order, which depends on the row alone (not
+// on where it lies), so a row's result does not depend on its position, and rows
+// split over the kernel threads give the same bits as one thread.
 template <class T> void runGroupNorm(const NormState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   using C = ComputeOf<T>;
   if (s.rows * s.perRow == 0) return;
-  const ScratchCharge charge(static_cast<uint64_t>(s.rows * s.perRow), sizeof(C));  // the normalised copy
-  Rows<C> x = Eigen::Map<const Rows<T>>(ins[0].as<const T>(), s.rows, s.perRow).template cast<C>();
-  const Vec<C> mean = x.rowwise().mean();
-  x.colwise() -= mean;
-  const Vec<C> invStd = (x.square().rowwise().mean() + C(s.epsilon)).rsqrt();
-  x.colwise() *= invStd;
-  // Affine: view as [outer, channels, spatial].
-  const CVecMap<T> gamma(ins[1].as<const T>(), s.channels), beta(ins[2].as<const T>(), s.channels);
-  if (s.spatial == 1 && s.channels == s.perRow) {  // layer_norm: parameters along each row
-    const Eigen::Array<C, 1, Eigen::Dynamic> g = gamma.template cast<C>().transpose();
-    const Eigen::Array<C, 1, Eigen::Dynamic> b = beta.template cast<C>().transpose();
-    x = (x.rowwise() * g).rowwise() + b;
-  } else {
-    const int64_t outer = s.rows * s.perRow / (s.channels * s.spatial);
-    Eigen::Map<Rows<C>> y3(x.data(), outer * s.channels, s.spatial);
-    for (int64_t o = 0; o < outer; ++o)
-      for (int64_t c = 0; c < s.channels; ++c)
-        y3.row(o * s.channels + c) = y3.row(o * s.channels + c) * C(gamma[c]) + C(beta[c]);
+  const auto& f = simd::tableOf<C>();
+  const int64_t n = s.perRow, perChannelBlock = s.perRow / s.spatial;
+  const size_t cols = static_cast<size_t>(n);
+  constexpr bool kConvert = !std::is_same_v<T, C>;
+  // gamma and beta in C; per part, two rows of C (and with a conversion two more).
+  const ScratchCharge charge(saturatingMul(saturatingMul(cols, kConvert ? 4 : 2), static_cast<uint64_t>(simd::kernelThreads())) +
+                                 2 * static_cast<uint64_t>(s.channels),
+                             sizeof(C));
+  std::vector<C> gamma(static_cast<size_t>(s.channels)), beta(static_cast<size_t>(s.channels));
+  for (int64_t c = 0; c < s.channels; ++c) {
+    gamma[static_cast<size_t>(c)] = static_cast<C>(ins[1].as<const T>()[c]);
+    beta[static_cast<size_t>(c)] = static_cast<C>(ins[2].as<const T>()[c]);
   }
-  VecMap<T>(outs[0].as<T>(), s.rows * s.perRow) = Eigen::Map<const Vec<C>>(x.data(), s.rows * s.perRow).template cast<T>();
+  const bool perColumn = s.spatial == 1 && s.channels == s.perRow;  // layer_norm: parameters along each row
+  const C count = static_cast<C>(n), eps = static_cast<C>(s.epsilon);
+  constexpr int kVS = simd::kVecScalar, kVV = simd::kVecVec;
+  splitRows(s.rows, n, [&](int64_t r0, int64_t r1) {
+    std::vector<C> xhat(cols), sq(cols), xrow(kConvert ? cols : 0), yrow(kConvert ? cols : 0);
+    for (int64_t r = r0; r < r1; ++r) {
+      const T* x = ins[0].as<const T>() + r * n;
+      T* y = outs[0].as<T>() + r * n;
+      const C* xr;
+      C* out;
+      if constexpr (kConvert) {
+        for (size_t j = 0; j < cols; ++j) xrow[j] = static_cast<C>(x[j]);
+        xr = xrow.data(), out = yrow.data();
+      } else {
+        xr = x, out = y;
+      }
+      const C mean = f.sum(xr, n) / count;
+      f.binary[simd::kSub][kVS](xr, &mean, xhat.data(), n);
+      f.binary[simd::kMul][kVV](xhat.data(), xhat.data(), sq.data(), n);
+      const C rstd = C(1) / std::sqrt(f.sum(sq.data(), n) / count + eps);
+      f.binary[simd::kMul][kVS](xhat.data(), &rstd, xhat.data(), n);
+      if (perColumn) {
+        f.binary[simd::kMul][kVV](xhat.data(), gamma.data(), out, n);
+        f.binary[simd::kAdd][kVV](out, beta.data(), out, n);
+      } else {
+        const int64_t firstChannel = r * perChannelBlock % s.channels;
+        for (int64_t b = 0; b < perChannelBlock; ++b) {
+          const size_t c = static_cast<size_t>((firstChannel + b) % s.channels);
+          const int64_t at = b * s.spatial;
+          f.binary[simd::kMul][kVS](xhat.data() + at, &gamma[c], out + at, s.spatial);
+          f.binary[simd::kAdd][kVS](out + at, &beta[c], out + at, s.spatial);
+        }
+      }
+      if constexpr (kConvert)
+        for (size_t j = 0; j < cols; ++j) y[j] = static_cast<T>(yrow[j]);
+    }
+  });
 }
 
 struct BatchNormState {
@@ -52,7 +87,11 @@ template <class T> void runBatchNorm(const BatchNormState& s, const TensorRef* i
   const Vec<C> bias = CVecMap<T>(ins[2].as<const T>(), s.channels).template cast<C>();
   const Vec<C> mean = CVecMap<T>(ins[3].as<const T>(), s.channels).template cast<C>();
   const Vec<C> var = CVecMap<T>(ins[4].as<const T>(), s.channels).template cast<C>();
-  const Vec<C> mul = scale * (var + C(s.epsilon)).rsqrt();
+  // 1 / sqrt per channel, correctly rounded: Eigen's rsqrt is approximate for the
+  // channels it takes in whole vectors only, so a channel's result would depend on
+  // its index.
+  Vec<C> mul(s.channels);
+  for (int64_t c = 0; c < s.channels; ++c) mul[c] = scale[c] * (C(1) / std::sqrt(var[c] + C(s.epsilon)));
   const Vec<C> add = bias - mean * mul;
   const T* x = ins[0].as<const T>();
   T* y = outs[0].as<T>();

@@ -17,58 +17,93 @@ struct LayerNormGradState {
   double epsilon = 1e-5;
 };
 
-// The SIMD loops of the compute type (vm/simd_kernels.h).
-template <class C> const simd::TypedTable<C>& simdTable() {
-  if constexpr (std::is_same_v<C, float>) return simd::table().f32;
-  else return simd::table().f64;
-}
+// The rows of one part: per row a few vector passes over row-sized scratch (in L1
+// for usual widths); the sums are the SIMD table's (16 interleaved partials), not one
+// serial chain. Each row's g * xhat goes to `gx` (its row of a [rows, cols] array)
+// when given, else is added to dgamma and g to dbeta, row by row.
+template <class T> struct LayerNormGradRows {
+  using C = ComputeOf<T>;
+  const LayerNormGradState& s;
+  const C* gamma;
+  const T* x;
+  const T* g;
+  T* dx;
+  void run(int64_t r0, int64_t r1, C* gx, C* dgamma, C* dbeta) const {
+    const auto& f = simd::tableOf<C>();
+    const int64_t cols = s.cols;
+    const size_t n = static_cast<size_t>(cols);
+    std::vector<C> xhat(n), dxhat(n), tmp(n), xrow, grow, dxrow;
+    if constexpr (!std::is_same_v<T, C>) xrow.resize(n), grow.resize(n), dxrow.resize(n);
+    const C count = static_cast<C>(cols), eps = static_cast<C>(s.epsilon);
+    constexpr int kVS = simd::kVecScalar, kVV = simd::kVecVec;
+    for (int64_t r = r0; r < r1; ++r) {
+      const T* xs = x + r * cols;
+      const T* gs = g + r * cols;
+      T* dxs = dx + r * cols;
+      const C* xr;
+      const C* gr;
+      C* out;
+      if constexpr (std::is_same_v<T, C>) {
+        xr = xs, gr = gs, out = dxs;
+      } else {
+        for (size_t j = 0; j < n; ++j) xrow[j] = static_cast<C>(xs[j]), grow[j] = static_cast<C>(gs[j]);
+        xr = xrow.data(), gr = grow.data(), out = dxrow.data();
+      }
+      const C mean = f.sum(xr, cols) / count;
+      f.binary[simd::kSub][kVS](xr, &mean, xhat.data(), cols);  // x - mean
+      f.binary[simd::kMul][kVV](xhat.data(), xhat.data(), tmp.data(), cols);
+      const C rstd = C(1) / std::sqrt(f.sum(tmp.data(), cols) / count + eps);
+      f.binary[simd::kMul][kVS](xhat.data(), &rstd, xhat.data(), cols);  // xhat
+      f.binary[simd::kMul][kVV](gr, gamma, dxhat.data(), cols);          // dxhat = g * gamma
+      const C m1 = f.sum(dxhat.data(), cols) / count;
+      f.binary[simd::kMul][kVV](dxhat.data(), xhat.data(), tmp.data(), cols);
+      const C m2 = f.sum(tmp.data(), cols) / count;
+      if (gx) {
+        f.binary[simd::kMul][kVV](gr, xhat.data(), gx + r * cols, cols);
+      } else {
+        f.binary[simd::kMul][kVV](gr, xhat.data(), tmp.data(), cols);
+        f.binary[simd::kAdd][kVV](dgamma, tmp.data(), dgamma, cols);
+        f.binary[simd::kAdd][kVV](dbeta, gr, dbeta, cols);
+      }
+      // dx = (dxhat - m1 - xhat * m2) * rstd
+      f.binary[simd::kMul][kVS](xhat.data(), &m2, tmp.data(), cols);
+      f.binary[simd::kSub][kVS](dxhat.data(), &m1, dxhat.data(), cols);
+      f.binary[simd::kSub][kVV](dxhat.data(), tmp.data(), dxhat.data(), cols);
+      f.binary[simd::kMul][kVS](dxhat.data(), &rstd, out, cols);
+      if constexpr (!std::is_same_v<T, C>)
+        for (size_t j = 0; j < n; ++j) dxs[j] = static_cast<T>(dxrow[j]);
+    }
+  }
+};
 
-// Each row runs as a few vector passes over row-sized scratch (in L1 for usual widths):
-// the sums are the SIMD table's (16 interleaved partials), not one serial chain.
+// Large f32/f64 operands split their rows over the kernel threads; dgamma and dbeta
+// are then summed from the rows' g * xhat and g afterwards, in row order, with the
+// same additions as the one-thread path, so the bits do not depend on the split.
 template <class T>
 void runLayerNormGrad(const LayerNormGradState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   using C = ComputeOf<T>;
-  const auto& f = simdTable<C>();
+  const auto& f = simd::tableOf<C>();
   const int64_t cols = s.cols;
-  const T* x = ins[0].as<const T>();
-  const T* g = ins[2].as<const T>();
-  T* dx = outs[0].as<T>();
   const size_t n = static_cast<size_t>(cols);
-  const ScratchCharge charge(static_cast<uint64_t>(cols), 9 * sizeof(C));  // the rows below
-  std::vector<C> gamma(n), dgamma(n, C(0)), dbeta(n, C(0)), xhat(n), dxhat(n), tmp(n), xrow, grow, dxrow;
+  const bool split = std::is_same_v<T, C> && simd::kernelThreads() > 1 &&
+                     s.rows * cols >= 2 * kMinElementsPerThread && s.rows >= 2;
+  const uint64_t threads = split ? static_cast<uint64_t>(simd::kernelThreads()) : 1;
+  // gamma, dgamma, dbeta; per part the rows of LayerNormGradRows::run; when split, gx.
+  const ScratchCharge charge(saturatingMul(n, 3 + 6 * threads) + (split ? saturatingMul(n, static_cast<uint64_t>(s.rows)) : 0),
+                             sizeof(C));
+  std::vector<C> gamma(n), dgamma(n, C(0)), dbeta(n, C(0));
   for (int64_t j = 0; j < cols; ++j) gamma[static_cast<size_t>(j)] = static_cast<C>(ins[1].as<const T>()[j]);
-  if constexpr (!std::is_same_v<T, C>) xrow.resize(n), grow.resize(n), dxrow.resize(n);
-  const C count = static_cast<C>(cols), eps = static_cast<C>(s.epsilon);
-  constexpr int kVS = simd::kVecScalar, kVV = simd::kVecVec;
-  for (int64_t r = 0; r < s.rows; ++r, x += cols, g += cols, dx += cols) {
-    const C* xr;
-    const C* gr;
-    C* out;
-    if constexpr (std::is_same_v<T, C>) {
-      xr = x, gr = g, out = dx;
-    } else {
-      for (size_t j = 0; j < n; ++j) xrow[j] = static_cast<C>(x[j]), grow[j] = static_cast<C>(g[j]);
-      xr = xrow.data(), gr = grow.data(), out = dxrow.data();
+  const LayerNormGradRows<T> rows{s, gamma.data(), ins[0].as<const T>(), ins[2].as<const T>(), outs[0].as<T>()};
+  if (!split) {
+    rows.run(0, s.rows, nullptr, dgamma.data(), dbeta.data());
+  } else if constexpr (std::is_same_v<T, C>) {
+    std::vector<C> gx(n * static_cast<size_t>(s.rows));
+    splitRows(s.rows, cols, [&](int64_t r0, int64_t r1) { rows.run(r0, r1, gx.data(), nullptr, nullptr); });
+    const C* g = ins[2].as<const T>();
+    for (int64_t r = 0; r < s.rows; ++r) {
+      f.binary[simd::kAdd][simd::kVecVec](dgamma.data(), gx.data() + r * cols, dgamma.data(), cols);
+      f.binary[simd::kAdd][simd::kVecVec](dbeta.data(), g + r * cols, dbeta.data(), cols);
     }
-    const C mean = f.sum(xr, cols) / count;
-    f.binary[simd::kSub][kVS](xr, &mean, xhat.data(), cols);  // x - mean
-    f.binary[simd::kMul][kVV](xhat.data(), xhat.data(), tmp.data(), cols);
-    const C rstd = C(1) / std::sqrt(f.sum(tmp.data(), cols) / count + eps);
-    f.binary[simd::kMul][kVS](xhat.data(), &rstd, xhat.data(), cols);  // xhat
-    f.binary[simd::kMul][kVV](gr, gamma.data(), dxhat.data(), cols);    // dxhat = g * gamma
-    const C m1 = f.sum(dxhat.data(), cols) / count;
-    f.binary[simd::kMul][kVV](dxhat.data(), xhat.data(), tmp.data(), cols);
-    const C m2 = f.sum(tmp.data(), cols) / count;
-    f.binary[simd::kMul][kVV](gr, xhat.data(), tmp.data(), cols);
-    f.binary[simd::kAdd][kVV](dgamma.data(), tmp.data(), dgamma.data(), cols);
-    f.binary[simd::kAdd][kVV](dbeta.data(), gr, dbeta.data(), cols);
-    // dx = (dxhat - m1 - xhat * m2) * rstd
-    f.binary[simd::kMul][kVS](xhat.data(), &m2, tmp.data(), cols);
-    f.binary[simd::kSub][kVS](dxhat.data(), &m1, dxhat.data(), cols);
-    f.binary[simd::kSub][kVV](dxhat.data(), tmp.data(), dxhat.data(), cols);
-    f.binary[simd::kMul][kVS](dxhat.data(), &rstd, out, cols);
-    if constexpr (!std::is_same_v<T, C>)
-      for (size_t j = 0; j < n; ++j) dx[j] = static_cast<T>(dxrow[j]);
   }
   for (int64_t j = 0; j < cols; ++j) {
     outs[1].as<T>()[j] = static_cast<T>(dgamma[static_cast<size_t>(j)]);

@@ -79,10 +79,6 @@ template <class T> const T* reordered(const Reorder& r, const T* x, int64_t n, V
   return scratch.data();
 }
 
-template <class C> const simd::TypedTable<C>& simdTable() {
-  if constexpr (std::is_same_v<C, float>) return simd::table().f32;
-  else return simd::table().f64;
-}
 
 struct ReduceState {
   Reorder reorder;
@@ -120,7 +116,7 @@ void planBlock(ReduceState& s, const Shape& shape, const std::vector<int64_t>& a
 // row (y = x[0] + x[1] + ... in index order), vectorised across the kept
 // elements. Both are deterministic and independent of thread count.
 template <class T, class R> void reduceSumBlock(const ReduceState& s, const T* x, T* y) {
-  const auto& fns = simdTable<T>();
+  const auto& fns = simd::tableOf<T>();
   const int64_t slab = s.reduced * s.inner;
   if (s.inner == 1) {
     for (int64_t o = 0; o < s.outer; ++o) y[o] = fns.sum(x + o * s.reduced, s.reduced);
@@ -196,7 +192,7 @@ template <class T, class R> void runReduce(const ReduceState& s, const TensorRef
       Vec<C> mx = mc.rowwise().redux([](C a, C b) { return nanMax(a, b); });
       mx = mx.isFinite().select(mx, C(0));
       RowArr<C> e = mc.colwise() - mx;
-      const auto& fns = simdTable<C>();
+      const auto& fns = simd::tableOf<C>();
       fns.unary[simd::kExp](e.data(), e.data(), e.size());
       r.resize(s.rows);
       for (int64_t i = 0; i < s.rows; ++i) r[i] = fns.sum(e.data() + i * s.cols, s.cols);
@@ -252,10 +248,10 @@ struct SoftmaxState {
 // Softmax over the last axis of f32/f64 rows, one row at a time in the output and
 // one row of scratch: the operations of the general path below, in its order, so the
 // bits are the same without its five full-size temporaries.
-template <class T, bool Log> void softmaxRows(const T* x, T* y, int64_t rows, int64_t cols) {
-  const auto& fns = simdTable<T>();
-  const ScratchCharge charge(Log ? static_cast<uint64_t>(cols) : 0, sizeof(T));  // one row of exp
-  std::vector<T> scratch(Log ? static_cast<size_t>(cols) : 0);
+// Rows are independent: large operands split them over the kernel threads.
+template <class T, bool Log> void softmaxRowRange(const T* x, T* y, int64_t rows, int64_t cols) {
+  const auto& fns = simd::tableOf<T>();
+  std::vector<T> scratch(Log ? static_cast<size_t>(cols) : 0);  // one row of exp, charged by softmaxRows
   for (int64_t r = 0; r < rows; ++r, x += cols, y += cols) {
     T mx = fns.maxOf(x, cols);
     if (mx == T(0)) {  // a zero maximum takes the general path's sign: its serial order's
@@ -281,6 +277,14 @@ template <class T, bool Log> void softmaxRows(const T* x, T* y, int64_t rows, in
   }
 }
 
+template <class T, bool Log> void softmaxRows(const T* x, T* y, int64_t rows, int64_t cols) {
+  const ScratchCharge charge(Log ? saturatingMul(static_cast<uint64_t>(cols), static_cast<uint64_t>(simd::kernelThreads())) : 0,
+                             sizeof(T));
+  splitRows(rows, cols, [&](int64_t r0, int64_t r1) {
+    softmaxRowRange<T, Log>(x + r0 * cols, y + r0 * cols, r1 - r0, cols);
+  });
+}
+
 template <class T, bool Log> void runSoftmax(const SoftmaxState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   using C = ComputeOf<T>;
   const int64_t rows = s.layout.rows, cols = s.layout.cols, n = rows * cols;
@@ -301,7 +305,7 @@ template <class T, bool Log> void runSoftmax(const SoftmaxState& s, const Tensor
   const RowArr<C> shifted = xc.colwise() - mx;
   // exp, sums and log through the vm/simd_kernels.h loops (exact to ~1 ulp,
   // the same function for every element).
-  const auto& fns = simdTable<C>();
+  const auto& fns = simd::tableOf<C>();
   RowArr<C> e(rows, cols);
   fns.unary[simd::kExp](shifted.data(), e.data(), n);
   Vec<C> sum(rows);
@@ -432,9 +436,8 @@ struct SoftmaxGradState {
 // The sums take the reduction's order (vm/simd_kernels.h): 16 partials along a
 // contiguous axis, row by row over a leading one.
 template <class T, bool Log> void softmaxGradSlabs(const SoftmaxGradState& s, const T* y, const T* g, T* dx) {
-  const auto& fns = simdTable<T>();
+  const auto& fns = simd::tableOf<T>();
   const int64_t slab = s.axis * s.inner, rowScratch = s.inner == 1 ? s.axis : s.inner;
-  const ScratchCharge charge(static_cast<uint64_t>(s.inner + rowScratch), sizeof(T));
   std::vector<T> sums(static_cast<size_t>(s.inner)), t(static_cast<size_t>(rowScratch));
   const auto mul = fns.binary[simd::kMul], sub = fns.binary[simd::kSub];
   for (int64_t o = 0; o < s.outer; ++o, y += slab, g += slab, dx += slab) {
@@ -464,7 +467,8 @@ template <class T, bool Log> void softmaxGradSlabs(const SoftmaxGradState& s, co
 // Other float types: the same formulas in f32, rounded once.
 template <class T, bool Log> void softmaxGradViaF32(const SoftmaxGradState& s, const T* y, const T* g, T* dx) {
   const int64_t n = s.outer * s.axis * s.inner;
-  const ScratchCharge charge(static_cast<uint64_t>(n), 3 * sizeof(float));
+  const int64_t rowScratch = s.inner == 1 ? s.axis : s.inner;  // softmaxGradSlabs's
+  const ScratchCharge charge(static_cast<uint64_t>(3 * n + s.inner + rowScratch), sizeof(float));
   std::vector<float> yf(static_cast<size_t>(n)), gf(static_cast<size_t>(n)), df(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) yf[i] = static_cast<float>(y[i]), gf[i] = static_cast<float>(g[i]);
   softmaxGradSlabs<float, Log>(s, yf.data(), gf.data(), df.data());
@@ -479,17 +483,16 @@ void runSoftmaxGrad(const SoftmaxGradState& s, const TensorRef* ins, TensorRef* 
   T* dx = outs[0].as<T>();
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
     // Slabs are independent: large operands split them over the kernel threads.
-    const int64_t slab = s.axis * s.inner;
-    const int64_t perChunk = std::max<int64_t>(1, kMinElementsPerThread / slab);
-    if (s.outer >= 2 * perChunk && simd::kernelThreads() > 1) {
-      simd::parallelFor(s.outer, perChunk, [&](int64_t o0, int64_t o1) {
-        SoftmaxGradState part = s;
-        part.outer = o1 - o0;
-        softmaxGradSlabs<T, Log>(part, y + o0 * slab, g + o0 * slab, dx + o0 * slab);
-      });
-      return;
-    }
-    softmaxGradSlabs<T, Log>(s, y, g, dx);
+    const int64_t slab = s.axis * s.inner, rowScratch = s.inner == 1 ? s.axis : s.inner;
+    // Each part's scratch (softmaxGradSlabs), charged before the split.
+    const ScratchCharge charge(saturatingMul(static_cast<uint64_t>(s.inner + rowScratch),
+                                             static_cast<uint64_t>(simd::kernelThreads())),
+                               sizeof(T));
+    splitRows(s.outer, slab, [&](int64_t o0, int64_t o1) {
+      SoftmaxGradState part = s;
+      part.outer = o1 - o0;
+      softmaxGradSlabs<T, Log>(part, y + o0 * slab, g + o0 * slab, dx + o0 * slab);
+    });
   } else {
     softmaxGradViaF32<T, Log>(s, y, g, dx);
   }

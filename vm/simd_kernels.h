@@ -14,6 +14,7 @@
 // (as NumPy's do); the IEEE ops and the summation orders do not.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 #include <functional>
 
 namespace pir::vm::simd {
@@ -78,6 +79,11 @@ struct Table {
 
 // The table for this CPU (chosen on first use, then fixed).
 const Table& table();
+// Its part for one float compute type (float or double).
+template <class C> const TypedTable<C>& tableOf() {
+  if constexpr (std::is_same_v<C, float>) return table().f32;
+  else return table().f64;
+}
 // The table of one instruction set, or nullptr if the CPU lacks it (tests
 // compare the ISAs with each other).
 const Table* tableFor(const char* isa);

@@ -437,6 +437,85 @@ TEST(Numerics, SoftmaxRowsDoNotDependOnTheirPosition) {
   }
 }
 
+// Runs `code` with attributes on `ins`, one result per type of `outTypes`.
+std::vector<Tensor> runOpWith(OpCode code, std::vector<Tensor*> ins, std::vector<TensorType> outTypes,
+                              std::vector<std::pair<std::string, Attr>> attrs = {}) {
+  Op op;
+  op.code = code;
+  for (auto& [name, value] : attrs) op.attrs.set(name, value);
+  std::vector<TensorType> inTypes;
+  std::vector<TensorRef> inRefs;
+  for (Tensor* t : ins) {
+    inTypes.push_back(t->type);
+    inRefs.push_back(t->ref());
+  }
+  PreparedKernel k = prepareKernel(op, inTypes, outTypes);
+  std::vector<Tensor> outs;
+  std::vector<TensorRef> outRefs;
+  for (const TensorType& t : outTypes) outs.emplace_back(t.dtype, t.shape);
+  for (Tensor& t : outs) outRefs.push_back(t.ref());
+  KernelContext ctx;
+  k(inRefs.data(), outRefs.data(), ctx);
+  return outs;
+}
+
+// The same row (or channel) at every index of 1..20 gives the same bits in
+// layer_norm, group_norm and batch_norm_inference, f32 and f64, for 40 rows of
+// random values: a result does not depend on where its row lies (batch_norm's
+// 1 / sqrt was Eigen's approximate vector rsqrt for channels in whole vectors and
+// the exact one for the rest).
+TEST(Numerics, NormalisationsDoNotDependOnPosition) {
+  std::vector<LD> row = {0.1L, -3, 2.5L, 7, -0.0L, 1e-3L, 4.25L};
+  const int64_t C = static_cast<int64_t>(row.size());
+  uint64_t seed = 12345;
+  for (int trial = 0; trial < 40; ++trial) {
+    if (trial > 0)
+      for (LD& v : row) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        v = static_cast<LD>(static_cast<int64_t>(seed >> 40) % 2000) / 64 - 15;
+      }
+    for (DType dt : {DType::F32, DType::F64}) {
+      Tensor gamma(dt, {C}), beta(dt, {C});
+      for (int64_t c = 0; c < C; ++c) gamma.set(c, 1.5L + c), beta.set(c, 0.25L * c);
+      std::vector<uint64_t> firstLayer;
+      for (int64_t rows = 1; rows <= 20; ++rows) {
+        Tensor x(dt, {rows, C});
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t c = 0; c < C; ++c) x.set(r * C + c, row[c]);
+        const Tensor y = runOpWith(OpCode::LayerNorm, {&x, &gamma, &beta}, {{dt, {rows, C}}})[0];
+        if (firstLayer.empty())
+          for (int64_t c = 0; c < C; ++c) firstLayer.push_back(y.raw(c));
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t c = 0; c < C; ++c)
+            EXPECT_EQ(y.raw(r * C + c), firstLayer[c]) << dtypeName(dt) << " layer_norm row " << r << " of " << rows;
+      }
+      // group_norm over [n, 1 channel, C] and batch_norm_inference over [1, n channels,
+      // C]: every group or channel holds `row`, with the same parameters.
+      std::vector<uint64_t> firstGroup, firstBatch;
+      for (int64_t n = 1; n <= 20; ++n) {
+        Tensor x(dt, {n, 1, C}), one(dt, {1}), zero(dt, {1});
+        one.set(0, 1.5L), zero.set(0, 0.25L);
+        for (int64_t i = 0; i < n; ++i)
+          for (int64_t c = 0; c < C; ++c) x.set(i * C + c, row[c]);
+        const Tensor g = runOpWith(OpCode::GroupNorm, {&x, &one, &zero}, {{dt, {n, 1, C}}},
+                                   {{"groups", Attr::integer(1)}})[0];
+        Tensor xb(dt, {1, n, C}), scale(dt, {n}), bias(dt, {n}), mean(dt, {n}), var(dt, {n});
+        for (int64_t i = 0; i < n * C; ++i) xb.set(i, x.get(i));
+        for (int64_t ch = 0; ch < n; ++ch)
+          scale.set(ch, 1.5L), bias.set(ch, 0.25L), mean.set(ch, 0.5L), var.set(ch, row[0] * row[0] + 0.75L);
+        const Tensor b = runOpWith(OpCode::BatchNormInference, {&xb, &scale, &bias, &mean, &var}, {{dt, {1, n, C}}})[0];
+        if (firstGroup.empty())
+          for (int64_t c = 0; c < C; ++c) firstGroup.push_back(g.raw(c)), firstBatch.push_back(b.raw(c));
+        for (int64_t i = 0; i < n; ++i)
+          for (int64_t c = 0; c < C; ++c) {
+            EXPECT_EQ(g.raw(i * C + c), firstGroup[c]) << dtypeName(dt) << " group_norm group " << i << " of " << n;
+            EXPECT_EQ(b.raw(i * C + c), firstBatch[c]) << dtypeName(dt) << " batch_norm channel " << i << " of " << n;
+          }
+      }
+    }
+  }
+}
+
 // ---- threads --------------------------------------------------------------------------------
 
 TEST(Numerics, KernelThreadsGiveTheSameBits) {
@@ -454,6 +533,37 @@ TEST(Numerics, KernelThreadsGiveTheSameBits) {
   simd::setKernelThreads(1);
   EXPECT_EQ(t1.bytes, t2.bytes);
   EXPECT_EQ(a1.bytes, a2.bytes);
+}
+
+// The row kernels split their rows over the kernel threads when large: softmax,
+// log_softmax, their gradients, layer_norm and layer_norm_grad give the same bits
+// at 1 and 2 threads, with rows of an odd width (129), so that each part starts at
+// another alignment (2100 rows of 129: twice the split threshold of 64K elements
+// per thread, vm/kernel_util.h).
+TEST(Numerics, RowKernelsSplitOverThreadsGiveTheSameBits) {
+  const int64_t rows = 2100, C = 129;
+  const TensorType t{DType::F32, {rows, C}}, v{DType::F32, {C}};
+  Tensor x(DType::F32, {rows, C}), g(DType::F32, {rows, C}), gamma(DType::F32, {C}), beta(DType::F32, {C});
+  for (int64_t i = 0; i < rows * C; ++i) {
+    x.set(i, std::sin(i * 0.37) * 4 + (i % 11));
+    g.set(i, std::cos(i * 0.11));
+  }
+  for (int64_t c = 0; c < C; ++c) gamma.set(c, 1 + 0.01 * c), beta.set(c, -0.5 + 0.02 * c);
+  auto all = [&] {
+    std::vector<Tensor> r;
+    for (OpCode code : {OpCode::Softmax, OpCode::LogSoftmax}) r.push_back(runOpWith(code, {&x}, {t})[0]);
+    r.push_back(runOpWith(OpCode::SoftmaxGrad, {&r[0], &g}, {t})[0]);
+    r.push_back(runOpWith(OpCode::LogSoftmaxGrad, {&r[1], &g}, {t})[0]);
+    r.push_back(runOpWith(OpCode::LayerNorm, {&x, &gamma, &beta}, {t})[0]);
+    for (Tensor& y : runOpWith(OpCode::LayerNormGrad, {&x, &gamma, &g}, {t, v, v})) r.push_back(std::move(y));
+    return r;
+  };
+  const std::vector<Tensor> one = all();
+  simd::setKernelThreads(2);
+  const std::vector<Tensor> two = all();
+  simd::setKernelThreads(1);
+  ASSERT_EQ(one.size(), two.size());
+  for (size_t i = 0; i < one.size(); ++i) EXPECT_EQ(one[i].bytes, two[i].bytes) << "result " << i;
 }
 
 }  // namespace
