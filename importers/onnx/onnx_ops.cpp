@@ -84,8 +84,14 @@ ConstTensor intVector(const std::vector<int64_t>& v) {
 }
 
 // A scalar constant of dtype `e` (for operands pir would otherwise type from
-// the first operand, as in `where %c, %x, 0`).
-std::string scalarConst(NodeContext& c, Elem e, double v) { return c.constant(scalarOf(e, v)); }
+// the first operand, as in `where %c, %x, 0`). `v` may come from a float
+// attribute: for an integer `e` it must be a number within int64 (the constant's
+// own narrowing then checks e's range).
+std::string scalarConst(NodeContext& c, Elem e, double v) {
+  if (!elemIsFloat(e) && !(v >= -0x1p63 && v < 0x1p63))
+    c.fail("the value " + std::to_string(v) + " does not fit the input's integer type " + elemName(e));
+  return c.constant(scalarOf(e, v));
+}
 
 std::string elemText(Elem e) { return elemName(e); }
 
@@ -537,7 +543,7 @@ void mapRange(NodeContext& c) {
   if (delta == 0) c.fail("delta is zero");
   double count = std::ceil((limit - start) / delta);
   if (!(count < double(kMaxFoldElements) * 64)) c.fail("the range has too many elements");
-  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(count));
+  const int64_t n = count > 0 ? static_cast<int64_t>(count) : 0;  // count < 2^k here, or NaN: fails above
   ConstTensor r;
   r.elem = s.elem;
   r.shape = {n};
@@ -1164,7 +1170,10 @@ void resizeTo(NodeContext& c, std::vector<double> scales, std::vector<int64_t> s
       // ONNX computes the size in float; tf_crop_and_resize scales the region.
       double extent = static_cast<double>(in[d]);
       if (coordinates == "tf_crop_and_resize" && roi.size() == 2 * r) extent *= roi[r + d] - roi[d];
-      sizes.push_back(static_cast<int64_t>(std::floor(static_cast<double>(static_cast<float>(extent * scales[d])))));
+      const double size = std::floor(static_cast<double>(static_cast<float>(extent * scales[d])));
+      if (!(size >= 0 && size < 0x1p62))
+        c.fail("the resized size of dim " + std::to_string(d) + " (" + std::to_string(size) + ") is out of range");
+      sizes.push_back(static_cast<int64_t>(size));
     }
   }
   checkedElementCount(sizes, "the resized shape");

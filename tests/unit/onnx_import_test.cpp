@@ -1,6 +1,8 @@
 // The ONNX importer (docs/importing.md): the name rule, shape folding, int64
 // narrowing, hostile input and every error path; `pir import` end to end.
 #include <gtest/gtest.h>
+
+#include <limits>
 #include <onnx/onnx_pb.h>
 
 #include <filesystem>
@@ -59,6 +61,7 @@ struct ModelBuilder {
     for (float v : values) t->add_float_data(v);
     return *t;
   }
+  onnx::TensorProto& initFloatScalar(const std::string& name, float value) { return initFloat(name, {value}, {}); }
   onnx::NodeProto& node(const std::string& op, std::vector<std::string> in, std::vector<std::string> out,
                         const std::string& name = "") {
     auto* n = g().add_node();
@@ -453,6 +456,49 @@ TEST(OnnxImport, AConcatOfScalarsIsAnError) {
   m.output("y");
   const std::string e = importError(m.bytes());
   EXPECT_NE(e.find("Concat needs inputs of rank >= 1; input 0 is a scalar"), std::string::npos) << e;
+}
+
+TEST(OnnxImport, AFloatAttributeOnAnIntegerInputMustFitItsType) {
+  // Shrink's lambd and bias become constants of the input's type: a value beyond
+  // int64 (or NaN) was converted to it (UBSan in the fuzz target), one beyond i32
+  // must not wrap.
+  for (float v : {-1.8e24f, std::numeric_limits<float>::quiet_NaN(), 3e9f}) {
+    ModelBuilder m;
+    m.input("x", onnx::TensorProto::INT32, {3});
+    auto& n = m.node("Shrink", {"x"}, {"y"}, "s");
+    auto* a = n.add_attribute();
+    a->set_name("lambd");
+    a->set_type(onnx::AttributeProto::FLOAT);
+    a->set_f(v);
+    m.output("y");
+    const std::string e = importError(m.bytes());
+    EXPECT_NE(e.find("node 0 's' (op_type Shrink"), std::string::npos) << v << ": " << e;
+    EXPECT_NE(e.find("i32"), std::string::npos) << v << ": " << e;
+    if (!(v == 3e9f)) EXPECT_NE(e.find("does not fit the input's integer type i32"), std::string::npos) << v << ": " << e;
+  }
+}
+
+TEST(OnnxImport, FoldedSizesBeyondRangeAreErrorsNotConversions) {
+  // A Range whose count is far below zero is empty (the count was converted to
+  // int64 first); a Resize whose scaled size is past 2^62 or infinite is an error.
+  ModelBuilder range;
+  range.initFloatScalar("s", 0);
+  range.initFloatScalar("l", -3e38f);
+  range.initFloatScalar("d", 1e-30f);
+  range.node("Range", {"s", "l", "d"}, {"y"}, "r");
+  range.output("y");
+  const ImportResult ok = importOnnx(range.bytes(), options());
+  EXPECT_NE(body(ok.text).find("f32[0]"), std::string::npos) << ok.text;
+
+  ModelBuilder resize;
+  resize.input("x", onnx::TensorProto::FLOAT, {1, 1, 4, 4});
+  resize.initFloat("roi", {}, {0});
+  resize.initFloat("scales", {1, 1, 3e38f, 2}, {4});
+  resize.node("Resize", {"x", "roi", "scales"}, {"y"}, "z");
+  resize.output("y");
+  const std::string e = importError(resize.bytes());
+  EXPECT_NE(e.find("node 0 'z' (op_type Resize"), std::string::npos) << e;
+  EXPECT_NE(e.find("the resized size of dim 2"), std::string::npos) << e;
 }
 
 TEST(OnnxImport, AScalarHasNoAxis) {
