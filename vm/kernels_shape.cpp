@@ -14,7 +14,7 @@ struct ViewState {
   std::vector<int64_t> strides;  // operand element strides per result dim
   int64_t offset = 0;            // operand element offset of the first result element
   int elemSize = 1;
-  int64_t total = 0;
+  int64_t total = 0;             // elements of operand 0 (what transpose_ saves before it writes)
 };
 
 void runView(const ViewState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
@@ -26,7 +26,16 @@ void runView(const ViewState& s, const TensorRef* ins, TensorRef* outs, KernelCo
     scratch.assign(static_cast<const char*>(ins[0].data), static_cast<const char*>(ins[0].data) + s.total * s.elemSize);
     src = scratch.data() + s.offset * s.elemSize;
   }
-  stridedCopy(outs[0].data, src, s.shape, s.strides, s.elemSize);
+  // Large views split along the result's first dim (each part a view of its own).
+  const int64_t first = s.shape.empty() ? 1 : s.shape[0];
+  const int64_t perFirst = first > 0 ? numElements(s.shape) / first : 0;  // the result exists: no overflow
+  splitRows(first, perFirst, [&](int64_t r0, int64_t r1) {
+    if (r0 == 0 && r1 == first) return stridedCopy(outs[0].data, src, s.shape, s.strides, s.elemSize);
+    Shape part = s.shape;
+    part[0] = r1 - r0;
+    stridedCopy(static_cast<char*>(outs[0].data) + r0 * perFirst * s.elemSize, src + r0 * s.strides[0] * s.elemSize,
+                part, s.strides, s.elemSize);
+  });
 }
 
 // A view that is a batch of 2-D transposes: result [batch, cols, rows] read
@@ -49,8 +58,9 @@ void runTranspose(const TransposeState& s, const TensorRef* ins, TensorRef* outs
   }
   const auto fn = simd::table().transpose[s.elemSize == 1 ? 0 : s.elemSize == 2 ? 1 : s.elemSize == 4 ? 2 : 3];
   const int64_t step = s.rows * s.cols * s.elemSize;
-  for (int64_t b = 0; b < s.batch; ++b)
-    fn(src + b * step, static_cast<char*>(outs[0].data) + b * step, s.rows, s.cols);
+  splitRows(s.batch, s.rows * s.cols, [&](int64_t b0, int64_t b1) {
+    for (int64_t b = b0; b < b1; ++b) fn(src + b * step, static_cast<char*>(outs[0].data) + b * step, s.rows, s.cols);
+  });
 }
 
 // The view, or a blocked transpose when the view (size-1 dims dropped, dims

@@ -566,6 +566,37 @@ TEST(Numerics, RowKernelsSplitOverThreadsGiveTheSameBits) {
   for (size_t i = 0; i < one.size(); ++i) EXPECT_EQ(one[i].bytes, two[i].bytes) << "result " << i;
 }
 
+
+// Large views and transposes split along their first dim: the same bytes at 1 and 2
+// threads for a batch of 2-D transposes, a general permutation (attention's head
+// split), a broadcast and a strided slice.
+TEST(Numerics, ViewsSplitOverThreadsGiveTheSameBytes) {
+  auto ints = [](std::vector<int64_t> v) {
+    std::vector<Attr> items;
+    for (int64_t x : v) items.push_back(Attr::integer(x));
+    return Attr::list(items);
+  };
+  Tensor batch(DType::F32, {8, 300, 129}), heads(DType::F32, {16, 130, 4, 32}), row(DType::F32, {129}),
+      wide(DType::F32, {2100, 129});
+  for (Tensor* t : {&batch, &heads, &row, &wide})
+    for (int64_t i = 0; i < t->type.numElements(); ++i) t->set(i, static_cast<LD>(i % 1000) - 0.5L);
+  auto all = [&] {
+    return std::vector<Tensor>{
+        runOpWith(OpCode::Transpose, {&batch}, {{DType::F32, {8, 129, 300}}}, {{"perm", ints({0, 2, 1})}})[0],
+        runOpWith(OpCode::Transpose, {&heads}, {{DType::F32, {16, 4, 130, 32}}}, {{"perm", ints({0, 2, 1, 3})}})[0],
+        runOpWith(OpCode::Broadcast, {&row}, {{DType::F32, {2100, 129}}}, {{"shape", ints({2100, 129})}})[0],
+        runOpWith(OpCode::Slice, {&wide}, {{DType::F32, {2100, 65}}},
+                  {{"start", ints({0})}, {"stop", ints({129})}, {"step", ints({2})}, {"axes", ints({1})}})[0]};
+  };
+  const std::vector<Tensor> one = all();
+  simd::setKernelThreads(2);
+  const std::vector<Tensor> two = all();
+  simd::setKernelThreads(1);
+  for (size_t i = 0; i < one.size(); ++i) EXPECT_EQ(one[i].bytes, two[i].bytes) << "result " << i;
+  for (int64_t r = 0; r < 300; r += 37)
+    for (int64_t c = 0; c < 129; c += 11) EXPECT_EQ(one[0].get(5 * 129 * 300 + c * 300 + r), batch.get(5 * 300 * 129 + r * 129 + c));
+  EXPECT_EQ(one[3].get(2099 * 65 + 64), wide.get(2099 * 129 + 128));
+}
 }  // namespace
 }  // namespace pir::vm
 
