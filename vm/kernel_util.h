@@ -187,7 +187,7 @@ class ScratchCharge {
 
 // Elements per thread below which an elementwise loop is not split (a split
 // costs a few microseconds of wake-up).
-inline constexpr int64_t kMinElementsPerThread = 64 * 1024;
+inline constexpr int64_t kMinElementsPerThread = 8 * 1024;
 
 // body(begin, end) over [0, n): one call on this thread unless kernel threads
 // are enabled and n is large (simd::parallelFor). No allocation on the

@@ -22,6 +22,9 @@ namespace {
 
 // Column-matrix elements per block of images: the block holds at least one image.
 constexpr int64_t kColumnBlockElements = int64_t{1} << 20;
+// Column-matrix elements of the whole batch from which it is cut into at least 2
+// blocks, and from 4x this into at least 4: blocks run on the kernel threads.
+constexpr int64_t kSplitColumnElements = int64_t{1} << 17;
 
 struct ConvGeometry {
   Window win;
@@ -30,12 +33,30 @@ struct ConvGeometry {
   int64_t og() const { return outChannels / groups; }
   int64_t K() const { return cg() * win.kernelSize(); }
   int64_t P() const { return win.outSize(); }
-  // Images per GEMM: the column matrix of a block stays near kColumnBlockElements.
+  // Images per GEMM: the column matrix of a block stays near kColumnBlockElements,
+  // and a large batch makes 2 or 4 blocks (for the kernel threads). The blocks
+  // depend on the shape alone, so the bits do not depend on the thread count.
   int64_t imagesPerBlock() const {
     const int64_t perImage = std::max<int64_t>(1, K() * P());
-    return std::clamp<int64_t>(kColumnBlockElements / perImage, 1, std::max<int64_t>(1, batch));
+    int64_t images = std::clamp<int64_t>(kColumnBlockElements / perImage, 1, std::max<int64_t>(1, batch));
+    const int64_t columns = batch > 0 && perImage <= INT64_MAX / batch ? batch * perImage : INT64_MAX;
+    const int64_t minBlocks = columns >= 4 * kSplitColumnElements ? 4 : columns >= kSplitColumnElements ? 2 : 1;
+    return std::max<int64_t>(1, std::min(images, (batch + minBlocks - 1) / minBlocks));
+  }
+  int64_t blocks() const {
+    const int64_t b = imagesPerBlock();
+    return (batch + b - 1) / b;
   }
 };
+
+// The blocks of images [0, count) in contiguous runs, one per kernel thread:
+// body(part, firstBlock, endBlock), part < parts(count).
+int64_t blockParts(int64_t count) { return std::max<int64_t>(1, std::min<int64_t>(simd::kernelThreads(), count)); }
+template <class Body> void forBlockParts(int64_t count, Body&& body) {
+  const int64_t parts = blockParts(count);
+  if (parts == 1) return body(int64_t{0}, int64_t{0}, count);
+  simd::parallelTasks(parts, [&](int64_t j) { body(j, j * count / parts, (j + 1) * count / parts); });
+}
 
 // Calls run(row, src, lo, hi, stride, offset) for every run of the column matrix of one
 // image: `row` is the run's first column-matrix element (out[2] of them), `src` the
@@ -150,72 +171,84 @@ template <class T> void runConv(const ConvGeometry& s, const TensorRef* ins, Ten
   T* y = outs[0].as<T>();
   if (s.batch == 0 || og == 0 || P == 0) return;
   if (K == 0) return std::fill(y, y + s.batch * s.outChannels * P, T(0));
-  const int64_t block = s.imagesPerBlock();
-  const ScratchCharge charge(static_cast<uint64_t>((K + og) * block * P + (std::is_same_v<T, C> ? 0 : s.outChannels * K)),
-                             sizeof(C));
+  const int64_t block = s.imagesPerBlock(), count = s.blocks(), parts = blockParts(count);
+  const ScratchCharge charge(
+      static_cast<uint64_t>((K + og) * block * P * parts + (std::is_same_v<T, C> ? 0 : s.outChannels * K)), sizeof(C));
   std::vector<C> wCopy;
   const C* weights = asCompute<T, C>(ins[1].as<const T>(), s.outChannels * K, wCopy);
   const T* x = ins[0].as<const T>();
-  const std::unique_ptr<C[]> col = scratch<C>(K * block * P), result = scratch<C>(og * block * P);
-  for (int64_t n0 = 0; n0 < s.batch; n0 += block) {
-    const int64_t nb = std::min(block, s.batch - n0), ld = nb * P;
-    for (int64_t grp = 0; grp < s.groups; ++grp) {
-      for (int64_t n = 0; n < nb; ++n)
-        im2col(s.win, x + ((n0 + n) * s.channels + grp * cg) * inSize, cg, col.get() + n * P, ld);
-      gemm<C>(weights + grp * og * K, col.get(), result.get(), og, ld, K);
-      for (int64_t o = 0; o < og; ++o)
-        for (int64_t n = 0; n < nb; ++n) {
-          const C* src = result.get() + o * ld + n * P;
-          T* dst = y + ((n0 + n) * s.outChannels + grp * og + o) * P;
-          for (int64_t p = 0; p < P; ++p) dst[p] = static_cast<T>(src[p]);
-        }
+  const std::unique_ptr<C[]> cols = scratch<C>(K * block * P * parts), results = scratch<C>(og * block * P * parts);
+  forBlockParts(count, [&](int64_t part, int64_t b0, int64_t b1) {
+    C* col = cols.get() + part * K * block * P;
+    C* result = results.get() + part * og * block * P;
+    for (int64_t n0 = b0 * block; n0 < std::min(s.batch, b1 * block); n0 += block) {
+      const int64_t nb = std::min(block, s.batch - n0), ld = nb * P;
+      for (int64_t grp = 0; grp < s.groups; ++grp) {
+        for (int64_t n = 0; n < nb; ++n)
+          im2col(s.win, x + ((n0 + n) * s.channels + grp * cg) * inSize, cg, col + n * P, ld);
+        gemm<C>(weights + grp * og * K, col, result, og, ld, K);
+        for (int64_t o = 0; o < og; ++o)
+          for (int64_t n = 0; n < nb; ++n) {
+            const C* src = result + o * ld + n * P;
+            T* dst = y + ((n0 + n) * s.outChannels + grp * og + o) * P;
+            for (int64_t p = 0; p < P; ++p) dst[p] = static_cast<T>(src[p]);
+          }
+      }
     }
-  }
+  });
 }
 
-// ins: x, g; outs: dW [O, cg, kernel...].
+// ins: x, g; outs: dW [O, cg, kernel...]. Each block of images makes its own
+// partial dW, up to one block per kernel thread at a time; the partials are added
+// in block order, the first one as is, as one thread would add them.
 template <class T> void runConvGradWeight(const ConvGeometry& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   using C = ComputeOf<T>;
   const int64_t cg = s.cg(), og = s.og(), K = s.K(), P = s.P(), inSize = s.win.inSize();
   T* dw = outs[0].as<T>();
   const int64_t total = s.outChannels * K;
   if (total == 0) return;
-  const ScratchCharge charge(static_cast<uint64_t>(total + og * K + (K + og) * s.imagesPerBlock() * P), sizeof(C));
-  std::vector<C> acc(static_cast<size_t>(total), C(0));
-  if (s.batch > 0 && P > 0) {
-    const T* x = ins[0].as<const T>();
-    const T* g = ins[1].as<const T>();
-    const int64_t block = s.imagesPerBlock();
-    const std::unique_ptr<C[]> col = scratch<C>(K * block * P), grad = scratch<C>(og * block * P),
-                               part = scratch<C>(og * K);
-    for (int64_t n0 = 0; n0 < s.batch; n0 += block) {
-      const int64_t nb = std::min(block, s.batch - n0), ld = nb * P;
-      for (int64_t grp = 0; grp < s.groups; ++grp) {
-        for (int64_t n = 0; n < nb; ++n)
-          im2col(s.win, x + ((n0 + n) * s.channels + grp * cg) * inSize, cg, col.get() + n * P, ld);
-        gatherGradient(s, g, n0, nb, grp, grad.get());
-        C* dst = acc.data() + grp * og * K;
-        if (n0 == 0) {
-          gemm<C>(grad.get(), col.get(), dst, og, K, ld, false, true);
-        } else {
-          gemm<C>(grad.get(), col.get(), part.get(), og, K, ld, false, true);
-          for (int64_t i = 0; i < og * K; ++i) dst[i] += part[i];
+  if (s.batch == 0 || P == 0) return std::fill(dw, dw + total, T(0));
+  const int64_t block = s.imagesPerBlock(), count = s.blocks(), parts = blockParts(count);
+  const ScratchCharge charge(static_cast<uint64_t>(total * (1 + parts) + (K + og) * block * P * parts), sizeof(C));
+  std::vector<C> acc(static_cast<size_t>(total)), partials(static_cast<size_t>(total * parts));
+  const T* x = ins[0].as<const T>();
+  const T* g = ins[1].as<const T>();
+  const std::unique_ptr<C[]> cols = scratch<C>(K * block * P * parts), grads = scratch<C>(og * block * P * parts);
+  for (int64_t first = 0; first < count; first += parts) {  // a wave: blocks [first, first + wave)
+    const int64_t wave = std::min(parts, count - first);
+    forBlockParts(wave, [&](int64_t part, int64_t b0, int64_t b1) {
+      C* col = cols.get() + part * K * block * P;
+      C* grad = grads.get() + part * og * block * P;
+      for (int64_t b = b0; b < b1; ++b) {
+        const int64_t n0 = (first + b) * block, nb = std::min(block, s.batch - n0), ld = nb * P;
+        for (int64_t grp = 0; grp < s.groups; ++grp) {
+          for (int64_t n = 0; n < nb; ++n)
+            im2col(s.win, x + ((n0 + n) * s.channels + grp * cg) * inSize, cg, col + n * P, ld);
+          gatherGradient(s, g, n0, nb, grp, grad);
+          gemm<C>(grad, col, partials.data() + b * total + grp * og * K, og, K, ld, false, true);
         }
       }
+    });
+    for (int64_t b = 0; b < wave; ++b) {
+      const C* p = partials.data() + b * total;
+      if (first + b == 0) std::copy(p, p + total, acc.data());
+      else
+        for (int64_t i = 0; i < total; ++i) acc[static_cast<size_t>(i)] += p[i];
     }
   }
   for (int64_t i = 0; i < total; ++i) dw[i] = static_cast<T>(acc[static_cast<size_t>(i)]);
 }
 
-// ins: g, w; outs: dx [N, C, in...].
+// ins: g, w; outs: dx [N, C, in...]. Blocks of images write their own images of dx.
 template <class T> void runConvGradInput(const ConvGeometry& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   using C = ComputeOf<T>;
   const int64_t cg = s.cg(), og = s.og(), K = s.K(), P = s.P(), inSize = s.win.inSize();
   T* dx = outs[0].as<T>();
   const int64_t total = s.batch * s.channels * inSize;
   if (total == 0) return;
+  const int64_t block = s.imagesPerBlock(), count = s.blocks(), parts = blockParts(count);
   const ScratchCharge charge(
-      static_cast<uint64_t>((K + og) * s.imagesPerBlock() * P + (std::is_same_v<T, C> ? 0 : total + s.outChannels * K)),
+      static_cast<uint64_t>((K + og) * block * P * parts + (std::is_same_v<T, C> ? 0 : total + s.outChannels * K)),
       sizeof(C));
   std::vector<C> accCopy;
   C* acc;
@@ -230,17 +263,20 @@ template <class T> void runConvGradInput(const ConvGeometry& s, const TensorRef*
     std::vector<C> wCopy;
     const C* weights = asCompute<T, C>(ins[1].as<const T>(), s.outChannels * K, wCopy);
     const T* g = ins[0].as<const T>();
-    const int64_t block = s.imagesPerBlock();
-    const std::unique_ptr<C[]> dcol = scratch<C>(K * block * P), grad = scratch<C>(og * block * P);
-    for (int64_t n0 = 0; n0 < s.batch; n0 += block) {
-      const int64_t nb = std::min(block, s.batch - n0), ld = nb * P;
-      for (int64_t grp = 0; grp < s.groups; ++grp) {
-        gatherGradient(s, g, n0, nb, grp, grad.get());
-        gemm<C>(weights + grp * og * K, grad.get(), dcol.get(), K, ld, og, true, false);
-        for (int64_t n = 0; n < nb; ++n)
-          col2im(s.win, dcol.get() + n * P, cg, acc + ((n0 + n) * s.channels + grp * cg) * inSize, ld);
+    const std::unique_ptr<C[]> dcols = scratch<C>(K * block * P * parts), grads = scratch<C>(og * block * P * parts);
+    forBlockParts(count, [&](int64_t part, int64_t b0, int64_t b1) {
+      C* dcol = dcols.get() + part * K * block * P;
+      C* grad = grads.get() + part * og * block * P;
+      for (int64_t n0 = b0 * block; n0 < std::min(s.batch, b1 * block); n0 += block) {
+        const int64_t nb = std::min(block, s.batch - n0), ld = nb * P;
+        for (int64_t grp = 0; grp < s.groups; ++grp) {
+          gatherGradient(s, g, n0, nb, grp, grad);
+          gemm<C>(weights + grp * og * K, grad, dcol, K, ld, og, true, false);
+          for (int64_t n = 0; n < nb; ++n)
+            col2im(s.win, dcol + n * P, cg, acc + ((n0 + n) * s.channels + grp * cg) * inSize, ld);
+        }
       }
-    }
+    });
   }
   if constexpr (!std::is_same_v<T, C>)
     for (int64_t i = 0; i < total; ++i) dx[i] = static_cast<T>(acc[i]);

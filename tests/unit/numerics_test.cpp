@@ -597,6 +597,48 @@ TEST(Numerics, ViewsSplitOverThreadsGiveTheSameBytes) {
     for (int64_t c = 0; c < 129; c += 11) EXPECT_EQ(one[0].get(5 * 129 * 300 + c * 300 + r), batch.get(5 * 300 * 129 + r * 129 + c));
   EXPECT_EQ(one[3].get(2099 * 65 + 64), wide.get(2099 * 129 + 128));
 }
+
+// A large batch of convolutions splits into blocks of images fixed by the shape
+// (vm/kernels_conv_gemm.cpp), run on the kernel threads: conv, conv_grad_input and
+// conv_grad_weight (whose partial sums are added in block order) give the same bits
+// at 1 and 2 threads, with 2 and with 4 blocks and a batch the blocks do not divide.
+TEST(Numerics, ConvolutionsSplitOverThreadsGiveTheSameBits) {
+  auto ints = [](std::vector<int64_t> v) {
+    std::vector<Attr> items;
+    for (int64_t x : v) items.push_back(Attr::integer(x));
+    return Attr::list(items);
+  };
+  for (int64_t batch : {7, 8, 23}) {
+    const int64_t C = 3, H = 32, W = 32, O = 5;
+    Tensor x(DType::F32, {batch, C, H, W}), w(DType::F32, {O, C, 3, 3}), g(DType::F32, {batch, O, H, W});
+    for (int64_t i = 0; i < x.type.numElements(); ++i) x.set(i, std::sin(i * 0.013) * 3);
+    for (int64_t i = 0; i < w.type.numElements(); ++i) w.set(i, std::cos(i * 0.7));
+    for (int64_t i = 0; i < g.type.numElements(); ++i) g.set(i, std::sin(i * 0.029 + 1));
+    const Attr pad = ints({1, 1, 1, 1});
+    auto all = [&] {
+      return std::vector<Tensor>{
+          runOpWith(OpCode::Conv, {&x, &w}, {g.type}, {{"padding", pad}})[0],
+          runOpWith(OpCode::ConvGradInput, {&g, &w}, {x.type}, {{"shape", ints(x.type.shape)}, {"padding", pad}})[0],
+          runOpWith(OpCode::ConvGradWeight, {&x, &g}, {w.type}, {{"shape", ints(w.type.shape)}, {"padding", pad}})[0]};
+    };
+    const std::vector<Tensor> one = all();
+    simd::setKernelThreads(2);
+    const std::vector<Tensor> two = all();
+    simd::setKernelThreads(1);
+    for (size_t i = 0; i < one.size(); ++i) EXPECT_EQ(one[i].bytes, two[i].bytes) << "batch " << batch << " result " << i;
+    // One value of each against a direct sum (to within f32 rounding).
+    LD y = 0, dw = 0;
+    for (int64_t c = 0; c < C; ++c)
+      for (int64_t kh = 0; kh < 3; ++kh)
+        for (int64_t kw = 0; kw < 3; ++kw) y += x.get(((batch - 1) * C + c) * H * W + (4 + kh - 1) * W + (5 + kw - 1)) *
+                                                w.get(((2 * C + c) * 3 + kh) * 3 + kw);
+    for (int64_t n = 0; n < batch; ++n)
+      for (int64_t i = 1; i < H; ++i)
+        for (int64_t j = 0; j < W; ++j) dw += x.get((n * C + 1) * H * W + (i - 1) * W + j) * g.get((n * O + 3) * H * W + i * W + j);
+    EXPECT_NEAR(static_cast<double>(two[0].get(((batch - 1) * O + 2) * H * W + 4 * W + 5)), static_cast<double>(y), 1e-4);
+    EXPECT_NEAR(static_cast<double>(two[2].get(((3 * C + 1) * 3 + 0) * 3 + 1)), static_cast<double>(dw), 1e-3 * std::fabs(static_cast<double>(dw)) + 1e-3);
+  }
+}
 }  // namespace
 }  // namespace pir::vm
 
