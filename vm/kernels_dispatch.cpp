@@ -132,7 +132,9 @@ static void copyRuns(E* dst, const E* src, const Shape& shape, const std::vector
     } else if (innerStride > 0) {
       VecMap<E>(dst, inner) =
           Eigen::Map<const Vec<E>, 0, Eigen::InnerStride<>>(src + off, inner, Eigen::InnerStride<>(innerStride));
-    } else {  // repeated (0) or reversed (negative) runs
+    } else if (innerStride == 0) {  // a repeated element (a broadcast's innermost dim)
+      std::fill(dst, dst + inner, src[off]);
+    } else {  // reversed runs
       for (int64_t i = 0; i < inner; ++i) dst[i] = src[off + i * innerStride];
     }
     dst += inner;
