@@ -58,6 +58,38 @@ template <class Body> void forBlockParts(int64_t count, Body&& body) {
   simd::parallelTasks(parts, [&](int64_t j) { body(j, j * count / parts, (j + 1) * count / parts); });
 }
 
+// Scratch of n elements, left uninitialised (every use writes before it reads).
+template <class C> std::unique_ptr<C[]> scratch(int64_t n) { return std::unique_ptr<C[]>(new C[static_cast<size_t>(n)]); }
+
+// Each part's scratch for one block of images: a [K, block * P] column matrix and an
+// [og, block * P] matrix (the result, or the gathered gradient), left uninitialised.
+template <class C> class BlockScratch {
+ public:
+  BlockScratch(const ConvGeometry& s, int64_t parts)
+      : columns_(s.K() * s.imagesPerBlock() * s.P()), outputs_(s.og() * s.imagesPerBlock() * s.P()),
+        col_(scratch<C>(columns_ * parts)), out_(scratch<C>(outputs_ * parts)) {}
+  // Elements for `parts` parts, to charge before the split.
+  static uint64_t elements(const ConvGeometry& s, int64_t parts) {
+    return static_cast<uint64_t>((s.K() + s.og()) * s.imagesPerBlock() * s.P() * parts);
+  }
+  C* columns(int64_t part) const { return col_.get() + part * columns_; }
+  C* outputs(int64_t part) const { return out_.get() + part * outputs_; }
+
+ private:
+  int64_t columns_, outputs_;
+  std::unique_ptr<C[]> col_, out_;
+};
+
+// body(col, out, firstImage, images) for every block of images of the batch, the
+// blocks split over the kernel threads, each part with its own scratch.
+template <class C, class Body> void forEachImageBlock(const ConvGeometry& s, const BlockScratch<C>& scratch, Body&& body) {
+  const int64_t block = s.imagesPerBlock();
+  forBlockParts(s.blocks(), [&](int64_t part, int64_t b0, int64_t b1) {
+    for (int64_t n0 = b0 * block; n0 < std::min(s.batch, b1 * block); n0 += block)
+      body(scratch.columns(part), scratch.outputs(part), n0, std::min(block, s.batch - n0));
+  });
+}
+
 // Calls run(row, src, lo, hi, stride, offset) for every run of the column matrix of one
 // image: `row` is the run's first column-matrix element (out[2] of them), `src` the
 // input row it reads (nullptr when the run lies in the padding), columns [lo, hi) read
@@ -139,8 +171,6 @@ void gemm(const C* a, const C* b, C* c, int64_t m, int64_t n, int64_t k, bool tr
   }
 }
 
-// Scratch of n elements, left uninitialised (every use writes before it reads).
-template <class C> std::unique_ptr<C[]> scratch(int64_t n) { return std::unique_ptr<C[]>(new C[static_cast<size_t>(n)]); }
 
 // A tensor in the compute type: the data itself, or a converted copy (f16).
 template <class T, class C> const C* asCompute(const T* p, int64_t n, std::vector<C>& copy) {
@@ -171,29 +201,26 @@ template <class T> void runConv(const ConvGeometry& s, const TensorRef* ins, Ten
   T* y = outs[0].as<T>();
   if (s.batch == 0 || og == 0 || P == 0) return;
   if (K == 0) return std::fill(y, y + s.batch * s.outChannels * P, T(0));
-  const int64_t block = s.imagesPerBlock(), count = s.blocks(), parts = blockParts(count);
+  const int64_t parts = blockParts(s.blocks());
   const ScratchCharge charge(
-      static_cast<uint64_t>((K + og) * block * P * parts + (std::is_same_v<T, C> ? 0 : s.outChannels * K)), sizeof(C));
+      BlockScratch<C>::elements(s, parts) + (std::is_same_v<T, C> ? 0 : static_cast<uint64_t>(s.outChannels * K)),
+      sizeof(C));
   std::vector<C> wCopy;
   const C* weights = asCompute<T, C>(ins[1].as<const T>(), s.outChannels * K, wCopy);
   const T* x = ins[0].as<const T>();
-  const std::unique_ptr<C[]> cols = scratch<C>(K * block * P * parts), results = scratch<C>(og * block * P * parts);
-  forBlockParts(count, [&](int64_t part, int64_t b0, int64_t b1) {
-    C* col = cols.get() + part * K * block * P;
-    C* result = results.get() + part * og * block * P;
-    for (int64_t n0 = b0 * block; n0 < std::min(s.batch, b1 * block); n0 += block) {
-      const int64_t nb = std::min(block, s.batch - n0), ld = nb * P;
-      for (int64_t grp = 0; grp < s.groups; ++grp) {
-        for (int64_t n = 0; n < nb; ++n)
-          im2col(s.win, x + ((n0 + n) * s.channels + grp * cg) * inSize, cg, col + n * P, ld);
-        gemm<C>(weights + grp * og * K, col, result, og, ld, K);
-        for (int64_t o = 0; o < og; ++o)
-          for (int64_t n = 0; n < nb; ++n) {
-            const C* src = result + o * ld + n * P;
-            T* dst = y + ((n0 + n) * s.outChannels + grp * og + o) * P;
-            for (int64_t p = 0; p < P; ++p) dst[p] = static_cast<T>(src[p]);
-          }
-      }
+  const BlockScratch<C> scratch(s, parts);
+  forEachImageBlock(s, scratch, [&](C* col, C* result, int64_t n0, int64_t nb) {
+    const int64_t ld = nb * P;
+    for (int64_t grp = 0; grp < s.groups; ++grp) {
+      for (int64_t n = 0; n < nb; ++n)
+        im2col(s.win, x + ((n0 + n) * s.channels + grp * cg) * inSize, cg, col + n * P, ld);
+      gemm<C>(weights + grp * og * K, col, result, og, ld, K);
+      for (int64_t o = 0; o < og; ++o)
+        for (int64_t n = 0; n < nb; ++n) {
+          const C* src = result + o * ld + n * P;
+          T* dst = y + ((n0 + n) * s.outChannels + grp * og + o) * P;
+          for (int64_t p = 0; p < P; ++p) dst[p] = static_cast<T>(src[p]);
+        }
     }
   });
 }
@@ -209,16 +236,16 @@ template <class T> void runConvGradWeight(const ConvGeometry& s, const TensorRef
   if (total == 0) return;
   if (s.batch == 0 || P == 0) return std::fill(dw, dw + total, T(0));
   const int64_t block = s.imagesPerBlock(), count = s.blocks(), parts = blockParts(count);
-  const ScratchCharge charge(static_cast<uint64_t>(total * (1 + parts) + (K + og) * block * P * parts), sizeof(C));
+  const ScratchCharge charge(static_cast<uint64_t>(total * (1 + parts)) + BlockScratch<C>::elements(s, parts), sizeof(C));
   std::vector<C> acc(static_cast<size_t>(total)), partials(static_cast<size_t>(total * parts));
   const T* x = ins[0].as<const T>();
   const T* g = ins[1].as<const T>();
-  const std::unique_ptr<C[]> cols = scratch<C>(K * block * P * parts), grads = scratch<C>(og * block * P * parts);
+  const BlockScratch<C> scratch(s, parts);
   for (int64_t first = 0; first < count; first += parts) {  // a wave: blocks [first, first + wave)
     const int64_t wave = std::min(parts, count - first);
     forBlockParts(wave, [&](int64_t part, int64_t b0, int64_t b1) {
-      C* col = cols.get() + part * K * block * P;
-      C* grad = grads.get() + part * og * block * P;
+      C* col = scratch.columns(part);
+      C* grad = scratch.outputs(part);
       for (int64_t b = b0; b < b1; ++b) {
         const int64_t n0 = (first + b) * block, nb = std::min(block, s.batch - n0), ld = nb * P;
         for (int64_t grp = 0; grp < s.groups; ++grp) {
@@ -246,9 +273,10 @@ template <class T> void runConvGradInput(const ConvGeometry& s, const TensorRef*
   T* dx = outs[0].as<T>();
   const int64_t total = s.batch * s.channels * inSize;
   if (total == 0) return;
-  const int64_t block = s.imagesPerBlock(), count = s.blocks(), parts = blockParts(count);
+  const int64_t parts = blockParts(s.blocks());
   const ScratchCharge charge(
-      static_cast<uint64_t>((K + og) * block * P * parts + (std::is_same_v<T, C> ? 0 : total + s.outChannels * K)),
+      BlockScratch<C>::elements(s, parts) +
+          (std::is_same_v<T, C> ? 0 : static_cast<uint64_t>(total + s.outChannels * K)),
       sizeof(C));
   std::vector<C> accCopy;
   C* acc;
@@ -263,18 +291,14 @@ template <class T> void runConvGradInput(const ConvGeometry& s, const TensorRef*
     std::vector<C> wCopy;
     const C* weights = asCompute<T, C>(ins[1].as<const T>(), s.outChannels * K, wCopy);
     const T* g = ins[0].as<const T>();
-    const std::unique_ptr<C[]> dcols = scratch<C>(K * block * P * parts), grads = scratch<C>(og * block * P * parts);
-    forBlockParts(count, [&](int64_t part, int64_t b0, int64_t b1) {
-      C* dcol = dcols.get() + part * K * block * P;
-      C* grad = grads.get() + part * og * block * P;
-      for (int64_t n0 = b0 * block; n0 < std::min(s.batch, b1 * block); n0 += block) {
-        const int64_t nb = std::min(block, s.batch - n0), ld = nb * P;
-        for (int64_t grp = 0; grp < s.groups; ++grp) {
-          gatherGradient(s, g, n0, nb, grp, grad);
-          gemm<C>(weights + grp * og * K, grad, dcol, K, ld, og, true, false);
-          for (int64_t n = 0; n < nb; ++n)
-            col2im(s.win, dcol + n * P, cg, acc + ((n0 + n) * s.channels + grp * cg) * inSize, ld);
-        }
+    const BlockScratch<C> scratch(s, parts);
+    forEachImageBlock(s, scratch, [&](C* dcol, C* grad, int64_t n0, int64_t nb) {
+      const int64_t ld = nb * P;
+      for (int64_t grp = 0; grp < s.groups; ++grp) {
+        gatherGradient(s, g, n0, nb, grp, grad);
+        gemm<C>(weights + grp * og * K, grad, dcol, K, ld, og, true, false);
+        for (int64_t n = 0; n < nb; ++n)
+          col2im(s.win, dcol + n * P, cg, acc + ((n0 + n) * s.channels + grp * cg) * inSize, ld);
       }
     });
   }

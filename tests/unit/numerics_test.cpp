@@ -69,22 +69,37 @@ struct Tensor {
   TensorRef ref() { return TensorRef{bytes.data(), &type}; }
 };
 
-Tensor runOp(OpCode code, std::vector<Tensor*> ins, TensorType outType) {
+// Runs `code` with attributes on `ins`, one result per type of `outTypes`.
+std::vector<Tensor> runOpWith(OpCode code, std::vector<Tensor*> ins, std::vector<TensorType> outTypes,
+                              std::vector<std::pair<std::string, Attr>> attrs = {}) {
   Op op;
   op.code = code;
+  for (auto& [name, value] : attrs) op.attrs.set(name, value);
   std::vector<TensorType> inTypes;
   std::vector<TensorRef> inRefs;
   for (Tensor* t : ins) {
     inTypes.push_back(t->type);
     inRefs.push_back(t->ref());
   }
-  const TensorType outs[1] = {outType};
-  PreparedKernel k = prepareKernel(op, inTypes, outs);
-  Tensor out(outType.dtype, outType.shape);
-  TensorRef outRef = out.ref();
+  PreparedKernel k = prepareKernel(op, inTypes, outTypes);
+  std::vector<Tensor> outs;
+  std::vector<TensorRef> outRefs;
+  for (const TensorType& t : outTypes) outs.emplace_back(t.dtype, t.shape);
+  for (Tensor& t : outs) outRefs.push_back(t.ref());
   KernelContext ctx;
-  k(inRefs.data(), &outRef, ctx);
-  return out;
+  k(inRefs.data(), outRefs.data(), ctx);
+  return outs;
+}
+
+Tensor runOp(OpCode code, std::vector<Tensor*> ins, TensorType outType) {
+  return runOpWith(code, std::move(ins), {std::move(outType)})[0];
+}
+
+// An attribute list of integers.
+Attr intList(std::vector<int64_t> v) {
+  std::vector<Attr> items;
+  for (int64_t x : v) items.push_back(Attr::integer(x));
+  return Attr::list(std::move(items));
 }
 
 // ---- formats and ulps -------------------------------------------------------------
@@ -391,16 +406,8 @@ TEST(Numerics, SumOrdersAreDocumentedAndDeterministic) {
       x.set(i, v[i]);
     }
     for (int64_t axis : {0, 1}) {
-      Op op;
-      op.code = OpCode::Sum;
-      op.attrs.set("axis", Attr::integer(axis));
       const int64_t outN = axis == 0 ? cols : rows;
-      const TensorType in[1] = {x.type}, out[1] = {{DType::F32, {outN}}};
-      PreparedKernel k = prepareKernel(op, in, out);
-      Tensor y(DType::F32, {outN});
-      TensorRef ir = x.ref(), orf = y.ref();
-      KernelContext ctx;
-      k(&ir, &orf, ctx);
+      const Tensor y = runOpWith(OpCode::Sum, {&x}, {{DType::F32, {outN}}}, {{"axis", Attr::integer(axis)}})[0];
       for (int64_t o = 0; o < outN; ++o) {
         float want;
         if (axis == 1 || cols == 1) {  // the reduced elements are contiguous
@@ -435,28 +442,6 @@ TEST(Numerics, SoftmaxRowsDoNotDependOnTheirPosition) {
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t c = 0; c < C; ++c) EXPECT_EQ(y.raw(r * C + c), first[c]) << "row " << r << " of " << rows;
   }
-}
-
-// Runs `code` with attributes on `ins`, one result per type of `outTypes`.
-std::vector<Tensor> runOpWith(OpCode code, std::vector<Tensor*> ins, std::vector<TensorType> outTypes,
-                              std::vector<std::pair<std::string, Attr>> attrs = {}) {
-  Op op;
-  op.code = code;
-  for (auto& [name, value] : attrs) op.attrs.set(name, value);
-  std::vector<TensorType> inTypes;
-  std::vector<TensorRef> inRefs;
-  for (Tensor* t : ins) {
-    inTypes.push_back(t->type);
-    inRefs.push_back(t->ref());
-  }
-  PreparedKernel k = prepareKernel(op, inTypes, outTypes);
-  std::vector<Tensor> outs;
-  std::vector<TensorRef> outRefs;
-  for (const TensorType& t : outTypes) outs.emplace_back(t.dtype, t.shape);
-  for (Tensor& t : outs) outRefs.push_back(t.ref());
-  KernelContext ctx;
-  k(inRefs.data(), outRefs.data(), ctx);
-  return outs;
 }
 
 // The same row (or channel) at every index of 1..20 gives the same bits in
@@ -571,22 +556,17 @@ TEST(Numerics, RowKernelsSplitOverThreadsGiveTheSameBits) {
 // threads for a batch of 2-D transposes, a general permutation (attention's head
 // split), a broadcast and a strided slice.
 TEST(Numerics, ViewsSplitOverThreadsGiveTheSameBytes) {
-  auto ints = [](std::vector<int64_t> v) {
-    std::vector<Attr> items;
-    for (int64_t x : v) items.push_back(Attr::integer(x));
-    return Attr::list(items);
-  };
   Tensor batch(DType::F32, {8, 300, 129}), heads(DType::F32, {16, 130, 4, 32}), row(DType::F32, {129}),
       wide(DType::F32, {2100, 129});
   for (Tensor* t : {&batch, &heads, &row, &wide})
     for (int64_t i = 0; i < t->type.numElements(); ++i) t->set(i, static_cast<LD>(i % 1000) - 0.5L);
   auto all = [&] {
     return std::vector<Tensor>{
-        runOpWith(OpCode::Transpose, {&batch}, {{DType::F32, {8, 129, 300}}}, {{"perm", ints({0, 2, 1})}})[0],
-        runOpWith(OpCode::Transpose, {&heads}, {{DType::F32, {16, 4, 130, 32}}}, {{"perm", ints({0, 2, 1, 3})}})[0],
-        runOpWith(OpCode::Broadcast, {&row}, {{DType::F32, {2100, 129}}}, {{"shape", ints({2100, 129})}})[0],
+        runOpWith(OpCode::Transpose, {&batch}, {{DType::F32, {8, 129, 300}}}, {{"perm", intList({0, 2, 1})}})[0],
+        runOpWith(OpCode::Transpose, {&heads}, {{DType::F32, {16, 4, 130, 32}}}, {{"perm", intList({0, 2, 1, 3})}})[0],
+        runOpWith(OpCode::Broadcast, {&row}, {{DType::F32, {2100, 129}}}, {{"shape", intList({2100, 129})}})[0],
         runOpWith(OpCode::Slice, {&wide}, {{DType::F32, {2100, 65}}},
-                  {{"start", ints({0})}, {"stop", ints({129})}, {"step", ints({2})}, {"axes", ints({1})}})[0]};
+                  {{"start", intList({0})}, {"stop", intList({129})}, {"step", intList({2})}, {"axes", intList({1})}})[0]};
   };
   const std::vector<Tensor> one = all();
   simd::setKernelThreads(2);
@@ -603,23 +583,18 @@ TEST(Numerics, ViewsSplitOverThreadsGiveTheSameBytes) {
 // conv_grad_weight (whose partial sums are added in block order) give the same bits
 // at 1 and 2 threads, with 2 and with 4 blocks and a batch the blocks do not divide.
 TEST(Numerics, ConvolutionsSplitOverThreadsGiveTheSameBits) {
-  auto ints = [](std::vector<int64_t> v) {
-    std::vector<Attr> items;
-    for (int64_t x : v) items.push_back(Attr::integer(x));
-    return Attr::list(items);
-  };
   for (int64_t batch : {7, 8, 23}) {
     const int64_t C = 3, H = 32, W = 32, O = 5;
     Tensor x(DType::F32, {batch, C, H, W}), w(DType::F32, {O, C, 3, 3}), g(DType::F32, {batch, O, H, W});
     for (int64_t i = 0; i < x.type.numElements(); ++i) x.set(i, std::sin(i * 0.013) * 3);
     for (int64_t i = 0; i < w.type.numElements(); ++i) w.set(i, std::cos(i * 0.7));
     for (int64_t i = 0; i < g.type.numElements(); ++i) g.set(i, std::sin(i * 0.029 + 1));
-    const Attr pad = ints({1, 1, 1, 1});
+    const Attr pad = intList({1, 1, 1, 1});
     auto all = [&] {
       return std::vector<Tensor>{
           runOpWith(OpCode::Conv, {&x, &w}, {g.type}, {{"padding", pad}})[0],
-          runOpWith(OpCode::ConvGradInput, {&g, &w}, {x.type}, {{"shape", ints(x.type.shape)}, {"padding", pad}})[0],
-          runOpWith(OpCode::ConvGradWeight, {&x, &g}, {w.type}, {{"shape", ints(w.type.shape)}, {"padding", pad}})[0]};
+          runOpWith(OpCode::ConvGradInput, {&g, &w}, {x.type}, {{"shape", intList(x.type.shape)}, {"padding", pad}})[0],
+          runOpWith(OpCode::ConvGradWeight, {&x, &g}, {w.type}, {{"shape", intList(w.type.shape)}, {"padding", pad}})[0]};
     };
     const std::vector<Tensor> one = all();
     simd::setKernelThreads(2);
@@ -655,15 +630,7 @@ TEST(Numerics, L2IsCorrectlyRoundedAtEveryPosition) {
       x.set(r * 3 + 1, 0);
       x.set(r * 3 + 2, 0);
     }
-    Op op;
-    op.code = OpCode::L2;
-    op.attrs.set("axis", Attr::integer(1));
-    const TensorType in[1] = {x.type}, out[1] = {{DType::F32, {rows}}};
-    PreparedKernel k = prepareKernel(op, in, out);
-    Tensor y(DType::F32, {rows});
-    TensorRef ir = x.ref(), orf = y.ref();
-    KernelContext ctx;
-    k(&ir, &orf, ctx);
+    const Tensor y = runOpWith(OpCode::L2, {&x}, {{DType::F32, {rows}}}, {{"axis", Attr::integer(1)}})[0];
     for (int64_t r = 0; r < rows; ++r) EXPECT_EQ(static_cast<float>(y.get(r)), 7.0f) << r << " of " << rows;
   }
 }
