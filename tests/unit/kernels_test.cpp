@@ -494,6 +494,27 @@ TEST(Kernels, GemmSameBitsOnAnyThreadCount) {
   }
 }
 
+// A product of 256 rows or more with B stored transposed transposes B first
+// (vm/kernels_matmul.cpp): it gives the bits of the same product with B stored plain,
+// on 1 and 2 threads.
+TEST(Kernels, GemmOfManyRowsReadsATransposedBAsPlain) {
+  for (const auto& [m, n, k] : {std::array<int64_t, 3>{512, 128, 512}, std::array<int64_t, 3>{300, 70, 90}}) {
+    SCOPED_TRACE(testing::Message() << m << "x" << n << "x" << k);
+    std::vector<float> a(m * k), b(k * n), bt(n * k), plain(m * n), flagged(m * n);
+    for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(std::sin(0.013 * static_cast<double>(i)));
+    for (int64_t p = 0; p < k; ++p)
+      for (int64_t j = 0; j < n; ++j) b[p * n + j] = bt[j * k + p] = static_cast<float>(std::cos(0.7 * (p * n + j)));
+    const int before = simd::kernelThreads();
+    for (int threads : {1, 2}) {
+      simd::setKernelThreads(threads);
+      gemmF32(a.data(), b.data(), plain.data(), m, n, k, false, false);
+      gemmF32(a.data(), bt.data(), flagged.data(), m, n, k, false, true);
+      EXPECT_EQ(std::memcmp(plain.data(), flagged.data(), plain.size() * sizeof(float)), 0) << threads << " threads";
+    }
+    simd::setKernelThreads(before);
+  }
+}
+
 TEST(Kernels, BatchedMatMulSameBitsOnAnyThreadCount) {
   // 32 small products (attention's shape), split over the threads by batch, and
   // a batch of products large enough to split themselves in blocks.
