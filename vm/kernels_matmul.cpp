@@ -18,12 +18,12 @@
 #include "ir/matmul_operands.h"
 
 #include <atomic>
+#include <optional>
 
 #if defined(PIR_USE_OPENBLAS) || defined(PIR_USE_DNNL)
 #include <dlfcn.h>
 
 #include <mutex>
-#include <optional>
 #endif
 #ifdef PIR_USE_OPENBLAS
 #include <cblas.h>
@@ -162,8 +162,6 @@ struct GemmBlocks {
   int64_t count = 1, size = 0;  // blocks, and rows (or columns) per block
 };
 constexpr int64_t kMinBlockRows = 64, kMinBlockColumns = 128, kBlockWork = int64_t{1} << 21;
-// Rows of the result from which a transposed B is transposed once before the GEMM.
-constexpr int64_t kPlainBRows = 256;
 // Batched products of at least this many multiply-adds in all are split over the
 // kernel threads by batch (runMatMul): about 10 us of work, several hand-offs.
 constexpr int64_t kBatchSplitWork = int64_t{1} << 20;
@@ -195,19 +193,6 @@ void gemmF32(const float* a, const float* b, float* c, int64_t m, int64_t n, int
   if (k == 0 || m * n * k < kLibraryMinWork) return eigenGemm(a, b, c, m, n, k, transA, transB);
 #ifdef PIR_USE_DNNL
   if (dnnl().sgemm) {
-    // oneDNN's sgemm reads a transposed B 2-20% slower than a plain one, and each
-    // row block below packs B again (128-row blocks of the transformer's 512x128x512
-    // backward product: 1.19x): a product of 256 rows or more transposes B once, in
-    // cache blocks, for 1-3% of its time. The choice follows the shape alone.
-    std::vector<float> plainB;
-    std::optional<detail::ScratchCharge> plainBCharge;
-    if (transB && !transA && m >= kPlainBRows) {
-      plainBCharge.emplace(static_cast<uint64_t>(k * n), sizeof(float));
-      plainB.resize(static_cast<size_t>(k * n));
-      simd::table().transpose[2](b, plainB.data(), n, k);  // [n, k] -> [k, n]
-      b = plainB.data();
-      transB = false;
-    }
     const GemmBlocks blocks = gemmBlocks(m, n, k);
     const int64_t lda = transA ? m : k, ldb = transB ? k : n;
     std::atomic<bool> ok{true};
@@ -242,24 +227,51 @@ struct MatMulState {
   std::vector<std::pair<int64_t, int64_t>> batches;
 };
 
-template <class T> void gemm(const T* a, const T* b, T* c, const MatMulState& s) {
+template <class T> void gemm(const T* a, const T* b, T* c, const MatMulState& s, bool transB) {
   if constexpr (std::is_same_v<T, float>) {
-    gemmF32(a, b, c, s.m, s.n, s.k, s.transA, s.transB);
+    gemmF32(a, b, c, s.m, s.n, s.k, s.transA, transB);
   } else {
 #ifdef PIR_USE_OPENBLAS
     if constexpr (std::is_same_v<T, double>)
-      if (s.k > 0 && s.m * s.n * s.k >= kLibraryMinWork && blasGemm(a, b, c, s.m, s.n, s.k, s.transA, s.transB))
+      if (s.k > 0 && s.m * s.n * s.k >= kLibraryMinWork && blasGemm(a, b, c, s.m, s.n, s.k, s.transA, transB))
         return;
 #endif
-    eigenGemm(a, b, c, s.m, s.n, s.k, s.transA, s.transB);
+    eigenGemm(a, b, c, s.m, s.n, s.k, s.transA, transB);
   }
 }
+
+// oneDNN's sgemm reads a B stored transposed 2-20% slower than a plain one, and each
+// row block of a split packs it again (the transformer's 512x128x512 backward product
+// in 128-row blocks: 1.19x): an f32 product of this many rows or more, with B (and not
+// A) transposed, transposes B first, in cache blocks, for 1-3% of its time. The choice
+// follows the shape alone, so the bits do not depend on the thread count.
+constexpr int64_t kPlainBRows = 256;
 
 template <class T> void runMatMul(const MatMulState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   const int64_t m = s.m, n = s.n, k = s.k;
   const T* a = ins[0].as<const T>();
   const T* b = ins[1].as<const T>();
   T* c = outs[0].as<T>();
+  bool transB = s.transB;
+  std::vector<T> plainB;
+  std::optional<ScratchCharge> plainBCharge;
+  if constexpr (std::is_same_v<T, float>) {
+    if (s.transB && !s.transA && m >= kPlainBRows && n > 0 && k > 0) {
+      // Every matrix of B at its own offset, each [n, k] -> [k, n] in place of it.
+      int64_t end = 0;
+      for (const auto& [ao, bo] : s.batches) end = std::max(end, bo + n * k);
+      plainBCharge.emplace(static_cast<uint64_t>(end), sizeof(T));
+      plainB.resize(static_cast<size_t>(end));
+      std::vector<int64_t> done;
+      for (const auto& [ao, bo] : s.batches) {
+        if (std::find(done.begin(), done.end(), bo) != done.end()) continue;
+        done.push_back(bo);
+        simd::table().transpose[2](b + bo, plainB.data() + bo, n, k);
+      }
+      b = plainB.data();
+      transB = false;
+    }
+  }
   auto product = [&](size_t i) {
     const auto [ao, bo] = s.batches[i];
     T* ci = c + static_cast<int64_t>(i) * m * n;
@@ -269,14 +281,14 @@ template <class T> void runMatMul(const MatMulState& s, const TensorRef* ins, Te
       const MF af = Eigen::Map<const RowMat<T>>(a + ao, s.transA ? k : m, s.transA ? m : k).template cast<float>();
       const MF bf = Eigen::Map<const RowMat<T>>(b + bo, s.transB ? n : k, s.transB ? k : n).template cast<float>();
       MF cf(m, n);
-      gemmF32(af.data(), bf.data(), cf.data(), m, n, k, s.transA, s.transB);
+      gemmF32(af.data(), bf.data(), cf.data(), m, n, k, s.transA, transB);
       Eigen::Map<RowMat<T>>(ci, m, n) = cf.template cast<T>();
     } else if constexpr (std::is_same_v<T, int32_t>) {
       // i32 in uint32 so that overflow wraps without UB.
       gemm(reinterpret_cast<const uint32_t*>(a + ao), reinterpret_cast<const uint32_t*>(b + bo),
-           reinterpret_cast<uint32_t*>(ci), s);
+           reinterpret_cast<uint32_t*>(ci), s, transB);
     } else {
-      gemm(a + ao, b + bo, ci, s);
+      gemm(a + ao, b + bo, ci, s, transB);
     }
   };
   // Many small products (attention's per-head matmuls) run a contiguous run of

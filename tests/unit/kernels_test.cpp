@@ -494,21 +494,28 @@ TEST(Kernels, GemmSameBitsOnAnyThreadCount) {
   }
 }
 
-// A product of 256 rows or more with B stored transposed transposes B first
+// A matmul of 256 rows or more with B stored transposed transposes B first
 // (vm/kernels_matmul.cpp): it gives the bits of the same product with B stored plain,
-// on 1 and 2 threads.
-TEST(Kernels, GemmOfManyRowsReadsATransposedBAsPlain) {
-  for (const auto& [m, n, k] : {std::array<int64_t, 3>{512, 128, 512}, std::array<int64_t, 3>{300, 70, 90}}) {
-    SCOPED_TRACE(testing::Message() << m << "x" << n << "x" << k);
-    std::vector<float> a(m * k), b(k * n), bt(n * k), plain(m * n), flagged(m * n);
+// on 1 and 2 threads, for one product and for a batch whose B broadcasts.
+TEST(Kernels, MatMulOfManyRowsReadsATransposedBAsPlain) {
+  for (const auto& [batch, m, n, k] : {std::array<int64_t, 4>{1, 512, 128, 512}, std::array<int64_t, 4>{1, 300, 70, 90},
+                                       std::array<int64_t, 4>{3, 256, 40, 64}}) {
+    SCOPED_TRACE(testing::Message() << batch << " x " << m << "x" << n << "x" << k);
+    const TensorType at{DType::F32, {batch, m, k}}, bt{DType::F32, {n, k}}, bp{DType::F32, {k, n}}, ct{DType::F32, {batch, m, n}};
+    std::vector<float> a(batch * m * k), b(k * n), bT(n * k), plain(batch * m * n), flagged(batch * m * n);
     for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(std::sin(0.013 * static_cast<double>(i)));
     for (int64_t p = 0; p < k; ++p)
-      for (int64_t j = 0; j < n; ++j) b[p * n + j] = bt[j * k + p] = static_cast<float>(std::cos(0.7 * (p * n + j)));
+      for (int64_t j = 0; j < n; ++j) b[p * n + j] = bT[j * k + p] = static_cast<float>(std::cos(0.7 * (p * n + j)));
     const int before = simd::kernelThreads();
     for (int threads : {1, 2}) {
       simd::setKernelThreads(threads);
-      gemmF32(a.data(), b.data(), plain.data(), m, n, k, false, false);
-      gemmF32(a.data(), bt.data(), flagged.data(), m, n, k, false, true);
+      for (bool transB : {false, true}) {
+        PreparedKernel kernel = prepareMatMulTransposed(at, false, transB ? bt : bp, transB, ct);
+        TensorRef ins[2] = {{a.data(), &at}, {transB ? bT.data() : b.data(), transB ? &bt : &bp}};
+        TensorRef out{transB ? flagged.data() : plain.data(), &ct};
+        KernelContext ctx;
+        kernel(ins, &out, ctx);
+      }
       EXPECT_EQ(std::memcmp(plain.data(), flagged.data(), plain.size() * sizeof(float)), 0) << threads << " threads";
     }
     simd::setKernelThreads(before);
