@@ -223,6 +223,7 @@ namespace {
 struct MatMulState {
   int64_t m = 0, n = 0, k = 0;
   bool transA = false, transB = false;  // the operand is stored with its last two axes swapped
+  int64_t bElements = 0;                 // of the stored b: its matrices lie end to end
   // Per output batch: element offsets of its a and b matrices.
   std::vector<std::pair<int64_t, int64_t>> batches;
 };
@@ -257,17 +258,10 @@ template <class T> void runMatMul(const MatMulState& s, const TensorRef* ins, Te
   std::optional<ScratchCharge> plainBCharge;
   if constexpr (std::is_same_v<T, float>) {
     if (s.transB && !s.transA && m >= kPlainBRows && n > 0 && k > 0) {
-      // Every matrix of B at its own offset, each [n, k] -> [k, n] in place of it.
-      int64_t end = 0;
-      for (const auto& [ao, bo] : s.batches) end = std::max(end, bo + n * k);
-      plainBCharge.emplace(static_cast<uint64_t>(end), sizeof(T));
-      plainB.resize(static_cast<size_t>(end));
-      std::vector<int64_t> done;
-      for (const auto& [ao, bo] : s.batches) {
-        if (std::find(done.begin(), done.end(), bo) != done.end()) continue;
-        done.push_back(bo);
-        simd::table().transpose[2](b + bo, plainB.data() + bo, n, k);
-      }
+      // Every matrix of B, each [n, k] -> [k, n] in place of it (the batches' offsets stay).
+      plainBCharge.emplace(static_cast<uint64_t>(s.bElements), sizeof(T));
+      plainB.resize(static_cast<size_t>(s.bElements));
+      for (int64_t at = 0; at < s.bElements; at += n * k) simd::table().transpose[2](b + at, plainB.data() + at, n, k);
       b = plainB.data();
       transB = false;
     }
@@ -329,6 +323,7 @@ PreparedKernel prepareMatMulImpl(const TensorType& aStored, bool transA, const T
   s.n = bs.back();
   s.transA = transA;
   s.transB = transB;
+  s.bElements = bStored.numElements();
   if (bs[bs.size() - 2] != s.k)
     throw KernelError("matmul: inner dimensions differ: " + aType.str() + " and " + bType.str());
   const Shape aBatch(as.begin(), as.end() - 2), bBatch(bs.begin(), bs.end() - 2);

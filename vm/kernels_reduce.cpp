@@ -79,7 +79,6 @@ template <class T> const T* reordered(const Reorder& r, const T* x, int64_t n, V
   return scratch.data();
 }
 
-
 struct ReduceState {
   Reorder reorder;
   int64_t rows = 0, cols = 0;  // rows: outputs; cols: elements reduced into each
