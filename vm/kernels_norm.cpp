@@ -2,6 +2,7 @@
 // batch_norm_inference (channels on axis 1), nll_loss. Float dtypes; f16
 // computes in f32. Variances are biased (divide by the count), as in PopXL.
 #include "vm/kernel_util.h"
+#include "vm/norm_row.h"
 
 namespace pir::vm::detail {
 namespace {
@@ -38,7 +39,7 @@ template <class T> void runGroupNorm(const NormState& s, const TensorRef* ins, T
     beta[static_cast<size_t>(c)] = static_cast<C>(ins[2].as<const T>()[c]);
   }
   const bool perColumn = s.spatial == 1 && s.channels == s.perRow;  // layer_norm: parameters along each row
-  const C count = static_cast<C>(n), eps = static_cast<C>(s.epsilon);
+  const C eps = static_cast<C>(s.epsilon);
   constexpr int kVS = simd::kVecScalar, kVV = simd::kVecVec;
   splitRows(s.rows, n, [&](int64_t r0, int64_t r1) {
     std::vector<C> xhat(cols), sq(cols), xrow(kConvert ? cols : 0), yrow(kConvert ? cols : 0);
@@ -53,11 +54,7 @@ template <class T> void runGroupNorm(const NormState& s, const TensorRef* ins, T
       } else {
         xr = x, out = y;
       }
-      const C mean = f.sum(xr, n) / count;
-      f.binary[simd::kSub][kVS](xr, &mean, xhat.data(), n);
-      f.binary[simd::kMul][kVV](xhat.data(), xhat.data(), sq.data(), n);
-      const C rstd = C(1) / std::sqrt(f.sum(sq.data(), n) / count + eps);
-      f.binary[simd::kMul][kVS](xhat.data(), &rstd, xhat.data(), n);
+      normaliseRow(xr, n, eps, xhat.data(), sq.data());
       if (perColumn) {
         f.binary[simd::kMul][kVV](xhat.data(), gamma.data(), out, n);
         f.binary[simd::kAdd][kVV](out, beta.data(), out, n);

@@ -8,6 +8,7 @@
 // (rows in order; within a row the SIMD table's documented order), so the bits do not
 // depend on the number of threads.
 #include "vm/kernel_util.h"
+#include "vm/norm_row.h"
 
 namespace pir::vm::detail {
 namespace {
@@ -49,11 +50,7 @@ template <class T> struct LayerNormGradRows {
         for (size_t j = 0; j < n; ++j) xrow[j] = static_cast<C>(xs[j]), grow[j] = static_cast<C>(gs[j]);
         xr = xrow.data(), gr = grow.data(), out = dxrow.data();
       }
-      const C mean = f.sum(xr, cols) / count;
-      f.binary[simd::kSub][kVS](xr, &mean, xhat.data(), cols);  // x - mean
-      f.binary[simd::kMul][kVV](xhat.data(), xhat.data(), tmp.data(), cols);
-      const C rstd = C(1) / std::sqrt(f.sum(tmp.data(), cols) / count + eps);
-      f.binary[simd::kMul][kVS](xhat.data(), &rstd, xhat.data(), cols);  // xhat
+      const C rstd = normaliseRow(xr, cols, eps, xhat.data(), tmp.data());
       f.binary[simd::kMul][kVV](gr, gamma, dxhat.data(), cols);          // dxhat = g * gamma
       const C m1 = f.sum(dxhat.data(), cols) / count;
       f.binary[simd::kMul][kVV](dxhat.data(), xhat.data(), tmp.data(), cols);
