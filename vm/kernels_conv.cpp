@@ -40,9 +40,14 @@ template <class T, bool IsMax> void runPool(const PoolState& s, const TensorRef*
   // a window without real cells gives -inf (integers: the lowest value).
   const C start = IsMax ? (kIsFloat<T> ? C(-INFINITY) : static_cast<C>(std::numeric_limits<T>::lowest())) : C(0);
   if constexpr (IsMax && (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
-    if (isTiled2x2(w))
-      return simd::tableOf<T>().maxPool2x2(ins[0].as<const T>(), outs[0].as<T>(), s.planes * w.in[0], w.in[1], w.in[2],
-                                         w.out[1], w.out[2]);
+    if (isTiled2x2(w)) {  // planes are independent: a run of them per kernel thread
+      const int64_t planeIn = w.in[1] * w.in[2], planeOut = w.out[1] * w.out[2];
+      splitRows(s.planes * w.in[0], planeIn, [&](int64_t first, int64_t end) {
+        simd::tableOf<T>().maxPool2x2(ins[0].as<const T>() + first * planeIn, outs[0].as<T>() + first * planeOut,
+                                      end - first, w.in[1], w.in[2], w.out[1], w.out[2]);
+      });
+      return;
+    }
   }
   const ScratchCharge charge(static_cast<uint64_t>(width), sizeof(C) + sizeof(int64_t));
   std::vector<C> acc(static_cast<size_t>(width));

@@ -21,7 +21,7 @@ namespace pir::vm::detail {
 namespace {
 
 // Column-matrix elements per block of images: the block holds at least one image.
-constexpr int64_t kColumnBlockElements = int64_t{1} << 20;
+constexpr int64_t kColumnBlockElements = int64_t{1} << 16;
 // Column-matrix elements of the whole batch from which it is cut into at least 2
 // blocks, and from 4x this into at least 4: blocks run on the kernel threads.
 constexpr int64_t kSplitColumnElements = int64_t{1} << 17;
@@ -120,36 +120,133 @@ void forEachRun(const Window& w, In* x, int64_t cg, Elem* col, int64_t ld, F&& r
   }
 }
 
+// n elements of p set to 0 by a plain loop: the runs zeroed here are a padding's
+// width, a few elements, where a call to memset would cost more than the stores.
+template <class C> __attribute__((optimize("no-tree-loop-distribute-patterns"))) void zeroFew(C* p, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) p[i] = C(0);
+}
+
+// True when the windows move one cell at a time along the rows and columns and the
+// output rows are as long as the input's (a `same` padding): then the column-matrix
+// row of one kernel cell is the input shifted by a constant, a contiguous copy.
+bool rowsAreShiftedInput(const Window& w) { return w.stride[1] == 1 && w.stride[2] == 1 && w.in[2] == w.out[2]; }
+
+// im2col for rowsAreShiftedInput windows: per kernel cell and output depth, one copy of
+// the input rows the windows read, then zeros over the cells that lie in the padding:
+// the rows above and below, and in every row the columns [0, lo) and [hi, width),
+// where the copy brought in the ends of the neighbouring rows. Same values as the run
+// by run im2col below.
+template <class T, class C>
+__attribute__((optimize("no-tree-loop-distribute-patterns"))) void im2colShifted(const Window& w, const T* x, int64_t cg, C* col, int64_t ld) {
+  const int64_t width = w.out[2], height = w.out[1], planeOut = height * width, inSize = w.inSize();
+  for (int64_t c = 0; c < cg; ++c)
+    for (int64_t kd = 0; kd < w.kernel[0]; ++kd)
+      for (int64_t kh = 0; kh < w.kernel[1]; ++kh)
+        for (int64_t kw = 0; kw < w.kernel[2]; ++kw) {
+          C* row = col + (((c * w.kernel[0] + kd) * w.kernel[1] + kh) * w.kernel[2] + kw) * ld;
+          const int64_t offset = kw * w.dilation[2] - w.padBegin[2];
+          const int64_t shift = kh * w.dilation[1] - w.padBegin[1];  // input row = output row + shift
+          int64_t lo, hi;
+          inBounds(w.in[2], width, 1, offset, lo, hi);
+          const int64_t top = std::clamp<int64_t>(-shift, 0, height);               // first real row
+          const int64_t bottom = std::clamp<int64_t>(w.in[1] - shift, top, height);  // past the last
+          for (int64_t od = 0; od < w.out[0]; ++od) {
+            C* r = row + od * planeOut;
+            const int64_t id = od * w.stride[0] - w.padBegin[0] + kd * w.dilation[0];
+            if (id < 0 || id >= w.in[0] || lo >= hi || top >= bottom) {
+              std::fill(r, r + planeOut, C(0));
+              continue;
+            }
+            // Output cell p = oh * width + ow reads input cell p + base of the plane;
+            // [first, last) starts and ends at real cells, so every read is inside it.
+            const int64_t base = (id * w.in[1] + shift) * width + offset;
+            const int64_t first = top * width + lo, last = (bottom - 1) * width + hi;
+            const T* src = x + (c * inSize + base + first);
+            std::fill(r, r + first, C(0));
+            C* dst = r + first;
+            if constexpr (std::is_same_v<T, C>) std::memcpy(dst, src, static_cast<size_t>(last - first) * sizeof(C));
+            else
+              for (int64_t p = 0; p < last - first; ++p) dst[p] = static_cast<C>(src[p]);
+            std::fill(r + last, r + planeOut, C(0));
+            // Between consecutive real rows the cells [hi, width) of one and [0, lo) of the
+            // next are one run (one cell for a padding of 1).
+            for (int64_t oh = top; oh + 1 < bottom; ++oh)
+              for (int64_t p = oh * width + hi; p < (oh + 1) * width + lo; ++p) r[p] = C(0);
+          }
+        }
+}
+
 // col[K, P] (row length ld) = the windows of one image's group (cg planes at x).
 template <class T, class C> void im2col(const Window& w, const T* x, int64_t cg, C* col, int64_t ld) {
+  if (rowsAreShiftedInput(w)) return im2colShifted(w, x, cg, col, ld);
   const int64_t width = w.out[2];
   forEachRun(w, x, cg, col, ld, [width](C* r, const T* src, int64_t lo, int64_t hi, int64_t stride, int64_t offset) {
     if (!src) {
       std::fill(r, r + width, C(0));
       return;
     }
-    std::fill(r, r + lo, C(0));
+    zeroFew(r, lo);
     if (stride == 1) {
       const T* s = src + offset;
       for (int64_t o = lo; o < hi; ++o) r[o] = static_cast<C>(s[o]);
     } else {
       for (int64_t o = lo; o < hi; ++o) r[o] = static_cast<C>(src[o * stride + offset]);
     }
-    std::fill(r + hi, r + width, C(0));
+    zeroFew(r + hi, width - hi);
   });
 }
 
-// dx (cg planes) += the columns of dcol[K, P] (row length ld) at the cells they read.
-template <class C> void col2im(const Window& w, const C* dcol, int64_t cg, C* dx, int64_t ld) {
-  forEachRun(w, dx, cg, dcol, ld, [](const C* r, C* dst, int64_t lo, int64_t hi, int64_t stride, int64_t offset) {
-    if (!dst) return;
-    if (stride == 1) {
-      C* d = dst + offset;
-      for (int64_t o = lo; o < hi; ++o) d[o] += r[o];
-    } else {
-      for (int64_t o = lo; o < hi; ++o) dst[o * stride + offset] += r[o];
-    }
-  });
+// col2im for rowsAreShiftedInput windows: per kernel cell and output depth, one
+// contiguous add of the column-matrix row onto the input rows it read, after setting
+// to +0 the row's cells that lie in the padding between two real rows (they would
+// land on the neighbouring row's cells). Adding +0 changes no sum: a cell of dx starts
+// at +0 and is never -0, so the bits are those of the run-by-run col2im below.
+template <class C>
+__attribute__((optimize("no-tree-loop-distribute-patterns"))) void col2imShifted(const Window& w, C* dcol, int64_t cg,
+                                                                                  C* dx, int64_t ld) {
+  const int64_t width = w.out[2], height = w.out[1], planeOut = height * width, inSize = w.inSize();
+  for (int64_t c = 0; c < cg; ++c)
+    for (int64_t kd = 0; kd < w.kernel[0]; ++kd)
+      for (int64_t kh = 0; kh < w.kernel[1]; ++kh)
+        for (int64_t kw = 0; kw < w.kernel[2]; ++kw) {
+          C* row = dcol + (((c * w.kernel[0] + kd) * w.kernel[1] + kh) * w.kernel[2] + kw) * ld;
+          const int64_t offset = kw * w.dilation[2] - w.padBegin[2];
+          const int64_t shift = kh * w.dilation[1] - w.padBegin[1];
+          int64_t lo, hi;
+          inBounds(w.in[2], width, 1, offset, lo, hi);
+          const int64_t top = std::clamp<int64_t>(-shift, 0, height);
+          const int64_t bottom = std::clamp<int64_t>(w.in[1] - shift, top, height);
+          if (lo >= hi || top >= bottom) continue;
+          for (int64_t od = 0; od < w.out[0]; ++od) {
+            const int64_t id = od * w.stride[0] - w.padBegin[0] + kd * w.dilation[0];
+            if (id < 0 || id >= w.in[0]) continue;
+            C* r = row + od * planeOut;
+            for (int64_t oh = top; oh + 1 < bottom; ++oh)
+              for (int64_t p = oh * width + hi; p < (oh + 1) * width + lo; ++p) r[p] = C(0);
+            const int64_t first = top * width + lo, last = (bottom - 1) * width + hi;
+            C* __restrict d = dx + (c * inSize + (id * w.in[1] + shift) * width + offset + first);
+            const C* __restrict src = r + first;
+            for (int64_t p = 0; p < last - first; ++p) d[p] += src[p];
+          }
+        }
+}
+
+// dx (cg planes) += the columns of dcol[K, P] (row length ld) at the cells they read;
+// each cell of dx takes the kernel cells' columns in kernel-cell order. dcol is
+// scratch: the shifted path overwrites its padding cells.
+template <class C> void col2im(const Window& w, C* dcol, int64_t cg, C* dx, int64_t ld) {
+  if (rowsAreShiftedInput(w)) return col2imShifted(w, dcol, cg, dx, ld);
+  forEachRun(w, dx, cg, static_cast<const C*>(dcol), ld,
+             [](const C* r, C* dst, int64_t lo, int64_t hi, int64_t stride, int64_t offset) {
+               if (!dst) return;
+               if (stride == 1) {
+                 C* __restrict d = dst + offset;
+                 const C* __restrict s = r;
+                 for (int64_t o = lo; o < hi; ++o) d[o] += s[o];
+               } else {
+                 for (int64_t o = lo; o < hi; ++o) dst[o * stride + offset] += r[o];
+               }
+             });
 }
 
 // c[m, n] = op(a) · op(b), row-major; f32 through the matmul kernel's GEMM.
@@ -281,8 +378,8 @@ template <class T> void runConvGradInput(const ConvGeometry& s, const TensorRef*
   std::vector<C> accCopy;
   C* acc;
   if constexpr (std::is_same_v<T, C>) {
-    acc = dx;
-    std::fill(dx, dx + total, T(0));
+    acc = dx;  // each block zeroes its own images first
+    if (P == 0 || og == 0 || K == 0) std::fill(dx, dx + total, T(0));
   } else {
     accCopy.assign(static_cast<size_t>(total), C(0));
     acc = accCopy.data();
@@ -294,6 +391,7 @@ template <class T> void runConvGradInput(const ConvGeometry& s, const TensorRef*
     const BlockScratch<C> scratch(s, parts);
     forEachImageBlock(s, scratch, [&](C* dcol, C* grad, int64_t n0, int64_t nb) {
       const int64_t ld = nb * P;
+      if constexpr (std::is_same_v<T, C>) std::fill(acc + n0 * s.channels * inSize, acc + (n0 + nb) * s.channels * inSize, C(0));
       for (int64_t grp = 0; grp < s.groups; ++grp) {
         gatherGradient(s, g, n0, nb, grp, grad);
         gemm<C>(weights + grp * og * K, grad, dcol, K, ld, og, true, false);
@@ -360,9 +458,15 @@ template <class T> void runMaxPoolGrad(const PoolGradState& s, const TensorRef* 
   const Window& w = s.win;
   const int64_t inSize = w.inSize(), outSize = w.outSize(), width = w.out[2], stride = w.stride[2];
   if constexpr (std::is_same_v<T, C>) {
-    if (isTiled2x2(w))  // one pass writing every cell of dx
-      return simd::tableOf<C>().maxPool2x2Grad(ins[0].as<const T>(), ins[1].as<const T>(), outs[0].as<T>(),
-                                             s.planes * w.in[0], w.in[1], w.in[2], w.out[1], w.out[2]);
+    if (isTiled2x2(w)) {  // one pass writing every cell of dx; a run of planes per kernel thread
+      const int64_t planeIn = w.in[1] * w.in[2], planeOut = w.out[1] * w.out[2];
+      splitRows(s.planes * w.in[0], planeIn, [&](int64_t first, int64_t end) {
+        simd::tableOf<C>().maxPool2x2Grad(ins[0].as<const T>() + first * planeIn, ins[1].as<const T>() + first * planeOut,
+                                          outs[0].as<T>() + first * planeIn, end - first, w.in[1], w.in[2], w.out[1],
+                                          w.out[2]);
+      });
+      return;
+    }
   }
   const ScratchCharge charge(static_cast<uint64_t>(width) * (sizeof(C) + 12) +
                              (std::is_same_v<T, C> ? 0 : static_cast<uint64_t>(s.planes * inSize) * sizeof(C)));

@@ -45,6 +45,7 @@ struct Reorder {
   bool needed = false;
   Shape shape;                  // the reordered shape
   std::vector<int64_t> strides; // source strides for each reordered dim
+  size_t keptDims = 0;          // the leading dims of `shape` that are kept (not moved last)
 };
 
 Reorder reorderTrailing(const Shape& shape, const std::vector<int64_t>& last) {
@@ -55,6 +56,7 @@ Reorder reorderTrailing(const Shape& shape, const std::vector<int64_t>& last) {
   for (int64_t a : last) isLast[a] = true;
   for (size_t d = 0; d < shape.size(); ++d)
     if (!isLast[d]) order.push_back(static_cast<int64_t>(d));
+  r.keptDims = order.size();
   for (int64_t a : last) order.push_back(a);
   // Only dims of size > 1 matter for whether data moves.
   int64_t prev = -1;
@@ -128,6 +130,32 @@ template <class T, class R> void reduceSumBlock(const ReduceState& s, const T* x
   }
 }
 
+// Float sum and mean over axes that must be reordered: the reordered copy and the
+// rows' sums split over the kernel threads along the first kept dim. Each part copies
+// its rows to their places in the one scratch buffer and sums them there, so every
+// row is summed at the same address by the same code as in one pass: the bits do not
+// depend on the thread count. False when there is no kept dim to split along.
+template <class T, class R> bool reduceSumReordered(const ReduceState& s, const T* x, T* y) {
+  const Reorder& r = s.reorder;
+  if (r.keptDims == 0 || s.rows == 0 || s.cols == 0) return false;
+  const int64_t lead = r.shape[0], rowsPerLead = s.rows / lead;
+  const ScratchCharge charge(static_cast<uint64_t>(s.rows * s.cols) * sizeof(T));
+  Vec<T> scratch(s.rows * s.cols);
+  splitRows(lead, rowsPerLead * s.cols, [&](int64_t first, int64_t end) {
+    Shape part = r.shape;
+    part[0] = end - first;
+    T* rows = scratch.data() + first * rowsPerLead * s.cols;
+    stridedCopy(rows, x + first * r.strides[0], part, r.strides, sizeof(T));
+    using C = ComputeOf<T>;
+    const auto m = CRowArrMap<T>(rows, (end - first) * rowsPerLead, s.cols).template cast<C>();
+    Vec<C> sums;
+    if constexpr (kIs<R, Red::Sum>) sums = m.rowwise().sum();
+    else sums = m.rowwise().sum() / C(s.cols);
+    VecMap<T>(y + first * rowsPerLead, (end - first) * rowsPerLead) = sums.template cast<T>();
+  });
+  return true;
+}
+
 template <class C> C nanMax(C a, C b) { return (a != a || a > b) ? a : b; }
 template <class C> C nanMin(C a, C b) { return (a != a || a < b) ? a : b; }
 
@@ -137,6 +165,9 @@ template <class T, class R> void runReduce(const ReduceState& s, const TensorRef
       reduceSumBlock<T, R>(s, ins[0].as<const T>(), outs[0].as<T>());
       return;
     }
+  }
+  if constexpr (kIsFloat<T> && (kIs<R, Red::Sum> || kIs<R, Red::Mean>)) {
+    if (s.reorder.needed && reduceSumReordered<T, R>(s, ins[0].as<const T>(), outs[0].as<T>())) return;
   }
   // Scratch: the reordered input; logsumexp's shifted copy.
   const uint64_t n = static_cast<uint64_t>(s.rows * s.cols);

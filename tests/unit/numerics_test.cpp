@@ -614,6 +614,148 @@ TEST(Numerics, ConvolutionsSplitOverThreadsGiveTheSameBits) {
     EXPECT_NEAR(static_cast<double>(two[2].get(((3 * C + 1) * 3 + 0) * 3 + 1)), static_cast<double>(dw), 1e-3 * std::fabs(static_cast<double>(dw)) + 1e-3);
   }
 }
+
+// sum and mean over axes that are not adjacent (a conv bias's gradient: [N, C, H, W]
+// over N, H and W) reorder and sum their rows split over the kernel threads: the same
+// bits at 1 and 2 threads, and each output the direct sum to within f32 rounding.
+TEST(Numerics, SumsOverReorderedAxesSplitOverThreadsGiveTheSameBits) {
+  const int64_t N = 12, C = 7, H = 15, W = 17;
+  Tensor x(DType::F32, {N, C, H, W});
+  for (int64_t i = 0; i < x.type.numElements(); ++i) x.set(i, std::sin(i * 0.091) * 2 + 0.125);
+  const std::vector<std::pair<std::string, Attr>> axes{{"axis", intList({0, 2, 3})}};
+  auto all = [&] {
+    return std::vector<Tensor>{runOpWith(OpCode::Sum, {&x}, {{DType::F32, {C}}}, axes)[0],
+                               runOpWith(OpCode::Mean, {&x}, {{DType::F32, {C}}}, axes)[0]};
+  };
+  const std::vector<Tensor> one = all();
+  simd::setKernelThreads(2);
+  const std::vector<Tensor> two = all();
+  simd::setKernelThreads(1);
+  for (size_t i = 0; i < one.size(); ++i) EXPECT_EQ(one[i].bytes, two[i].bytes) << "result " << i;
+  for (int64_t c = 0; c < C; ++c) {
+    LD ref = 0;
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t p = 0; p < H * W; ++p) ref += x.get((n * C + c) * H * W + p);
+    EXPECT_NEAR(static_cast<double>(two[0].get(c)), static_cast<double>(ref), 1e-3) << c;
+    EXPECT_NEAR(static_cast<double>(two[1].get(c)), static_cast<double>(ref / (N * H * W)), 1e-6) << c;
+  }
+}
+
+// max_pool and max_pool_grad of 2x2 windows split their planes over the kernel
+// threads: the same bits at 1 and 2 threads, an odd input width (a column no window
+// reads), each output its window's maximum and each gradient at its window's maximum.
+TEST(Numerics, PoolsSplitOverThreadsGiveTheSameBits) {
+  const int64_t N = 6, C = 5, H = 30, W = 31, OH = 15, OW = 15;
+  Tensor x(DType::F32, {N, C, H, W}), g(DType::F32, {N, C, OH, OW});
+  for (int64_t i = 0; i < x.type.numElements(); ++i) x.set(i, std::sin(i * 0.77) * 3);
+  for (int64_t i = 0; i < g.type.numElements(); ++i) g.set(i, 1 + (i % 13));
+  const std::vector<std::pair<std::string, Attr>> kernel{{"kernel", intList({2, 2})}};
+  auto all = [&] {
+    return std::vector<Tensor>{runOpWith(OpCode::MaxPool, {&x}, {g.type}, kernel)[0],
+                               runOpWith(OpCode::MaxPoolGrad, {&x, &g}, {x.type}, kernel)[0]};
+  };
+  const std::vector<Tensor> one = all();
+  simd::setKernelThreads(2);
+  const std::vector<Tensor> two = all();
+  simd::setKernelThreads(1);
+  for (size_t i = 0; i < one.size(); ++i) EXPECT_EQ(one[i].bytes, two[i].bytes) << "result " << i;
+  for (int64_t plane = 0; plane < N * C; plane += 7)
+    for (int64_t oh = 0; oh < OH; oh += 3)
+      for (int64_t ow = 0; ow < OW; ow += 2) {
+        const int64_t base = plane * H * W + 2 * oh * W + 2 * ow;
+        const int64_t cells[4] = {base, base + 1, base + W, base + W + 1};
+        int64_t best = cells[0];
+        for (int64_t c : cells)
+          if (x.get(c) > x.get(best)) best = c;
+        const int64_t o = (plane * OH + oh) * OW + ow;
+        EXPECT_EQ(two[0].get(o), x.get(best)) << o;
+        EXPECT_EQ(two[1].get(best), g.get(o)) << o;
+      }
+  for (int64_t plane = 0; plane < N * C; ++plane)
+    for (int64_t h = 0; h < H; ++h) EXPECT_EQ(two[1].get(plane * H * W + h * W + W - 1), 0) << plane;
+}
+
+// conv and conv_grad_weight against direct sums over every output, for windows that
+// take the column matrix's shifted-copy path (stride 1, rows as long as the input's:
+// `same` paddings, dilated, uneven, 1-D and 3-D) and for some that do not (stride 2,
+// unpadded), with several channels so that rows of one kernel cell follow another's.
+TEST(Numerics, ConvolutionsMatchDirectSumsOverWindowShapes) {
+  struct Case {
+    std::vector<int64_t> in, kernel, stride, padding, dilation;
+  };
+  const std::vector<Case> cases = {
+      {{9, 11}, {3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}},    // same, the CNN's
+      {{7, 10}, {3, 5}, {1, 1}, {1, 2, 1, 2}, {1, 1}},    // same, wider kernel
+      {{8, 9}, {3, 3}, {1, 1}, {2, 2, 2, 2}, {2, 2}},     // same, dilated
+      {{6, 9}, {2, 3}, {1, 1}, {0, 0, 1, 1}, {1, 1}},     // rows shrink, columns kept
+      {{6, 8}, {1, 3}, {1, 1}, {0, 2, 0, 0}, {1, 1}},     // uneven: all padding before
+      {{5, 7}, {3, 3}, {1, 1}, {3, 1, 3, 1}, {1, 1}},     // padding beyond the kernel: empty rows
+      {{13}, {5}, {1}, {2, 2}, {1}},                      // 1-D
+      {{4, 5, 6}, {3, 3, 3}, {1, 1, 1}, {1, 1, 1, 1, 1, 1}, {1, 1, 1}},  // 3-D
+      {{9, 11}, {3, 3}, {2, 2}, {1, 1, 1, 1}, {1, 1}},    // strided: the run-by-run path
+      {{9, 11}, {3, 3}, {1, 1}, {0, 0, 0, 0}, {1, 1}},    // unpadded: the run-by-run path
+  };
+  for (const Case& c : cases) {
+    const size_t rank = c.in.size();
+    const int64_t N = 3, C = 2, O = 3;
+    std::vector<int64_t> out(rank);
+    for (size_t d = 0; d < rank; ++d)
+      out[d] = (c.in[d] + c.padding[d] + c.padding[rank + d] - c.dilation[d] * (c.kernel[d] - 1) - 1) / c.stride[d] + 1;
+    Shape xs{N, C}, ws{O, C}, ys{N, O};
+    for (size_t d = 0; d < rank; ++d) xs.push_back(c.in[d]), ws.push_back(c.kernel[d]), ys.push_back(out[d]);
+    Tensor x(DType::F32, xs), w(DType::F32, ws), g(DType::F32, ys);
+    for (int64_t i = 0; i < x.type.numElements(); ++i) x.set(i, std::sin(i * 0.37) + 0.25);
+    for (int64_t i = 0; i < w.type.numElements(); ++i) w.set(i, std::cos(i * 0.61));
+    for (int64_t i = 0; i < g.type.numElements(); ++i) g.set(i, std::sin(i * 0.23 + 1));
+    const std::vector<std::pair<std::string, Attr>> window{
+        {"stride", intList(c.stride)}, {"padding", intList(c.padding)}, {"dilation", intList(c.dilation)}};
+    auto withShape = [&](const Shape& shape) {
+      auto a = window;
+      a.emplace_back("shape", intList(shape));
+      return a;
+    };
+    const Tensor y = runOpWith(OpCode::Conv, {&x, &w}, {g.type}, window)[0];
+    const Tensor dw = runOpWith(OpCode::ConvGradWeight, {&x, &g}, {w.type}, withShape(ws))[0];
+    const Tensor dx = runOpWith(OpCode::ConvGradInput, {&g, &w}, {x.type}, withShape(xs))[0];
+    std::vector<LD> yRef(static_cast<size_t>(y.type.numElements())), dwRef(static_cast<size_t>(dw.type.numElements())),
+        dxRef(static_cast<size_t>(dx.type.numElements()));
+    // Every (image, output position, kernel cell) pair whose input cell is real.
+    std::array<int64_t, 3> in{1, 1, 1}, o3{1, 1, 1}, k3{1, 1, 1}, st{1, 1, 1}, dil{1, 1, 1}, pb{0, 0, 0};
+    for (size_t d = 0; d < rank; ++d) {
+      const size_t e = 3 - rank + d;
+      in[e] = c.in[d], o3[e] = out[d], k3[e] = c.kernel[d], st[e] = c.stride[d], dil[e] = c.dilation[d], pb[e] = c.padding[d];
+    }
+    const int64_t inSize = in[0] * in[1] * in[2], outSize = o3[0] * o3[1] * o3[2], kSize = k3[0] * k3[1] * k3[2];
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t o = 0; o < O; ++o)
+        for (int64_t p = 0; p < outSize; ++p)
+          for (int64_t ch = 0; ch < C; ++ch)
+            for (int64_t k = 0; k < kSize; ++k) {
+              const int64_t pos[3] = {p / (o3[1] * o3[2]), p / o3[2] % o3[1], p % o3[2]};
+              const int64_t kk[3] = {k / (k3[1] * k3[2]), k / k3[2] % k3[1], k % k3[2]};
+              int64_t cell = 0;
+              bool real = true;
+              for (int d = 0; d < 3; ++d) {
+                const int64_t i = pos[d] * st[d] - pb[d] + kk[d] * dil[d];
+                real = real && i >= 0 && i < in[d];
+                cell = cell * in[d] + i;
+              }
+              if (!real) continue;
+              const int64_t xi = (n * C + ch) * inSize + cell, wi = (o * C + ch) * kSize + k, yi = (n * O + o) * outSize + p;
+              yRef[static_cast<size_t>(yi)] += x.get(xi) * w.get(wi);
+              dwRef[static_cast<size_t>(wi)] += x.get(xi) * g.get(yi);
+              dxRef[static_cast<size_t>(xi)] += g.get(yi) * w.get(wi);
+            }
+    auto near = [&](const Tensor& t, const std::vector<LD>& ref, const char* what) {
+      for (size_t i = 0; i < ref.size(); ++i)
+        ASSERT_NEAR(static_cast<double>(t.get(static_cast<int64_t>(i))), static_cast<double>(ref[i]), 1e-4)
+            << what << " element " << i << " of the case with input " << ::testing::PrintToString(c.in);
+    };
+    near(y, yRef, "conv");
+    near(dw, dwRef, "conv_grad_weight");
+    near(dx, dxRef, "conv_grad_input");
+  }
+}
 }  // namespace
 }  // namespace pir::vm
 
