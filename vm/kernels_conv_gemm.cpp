@@ -38,15 +38,19 @@ struct ConvGeometry {
   int64_t og() const { return outChannels / groups; }
   int64_t K() const { return cg() * win.kernelSize(); }
   int64_t P() const { return win.outSize(); }
-  // Images per GEMM: the column matrix of a block stays near kColumnBlockElements,
-  // and a large batch makes 2 or 4 blocks (for the kernel threads). The blocks
-  // depend on the shape alone, so the bits do not depend on the thread count.
+  // Images per GEMM: the batch is cut into blocks of equal size whose column matrices
+  // stay near kColumnBlockElements; a large batch makes at least 2 or 4 blocks (for the
+  // kernel threads), and 3 or more blocks are rounded up to a multiple of 4, so that 2
+  // or 4 threads get equal shares. The blocks depend on the shape alone, so the bits
+  // do not depend on the thread count.
   int64_t imagesPerBlock() const {
-    const int64_t perImage = std::max<int64_t>(1, K() * P());
-    int64_t images = std::clamp<int64_t>(kColumnBlockElements / perImage, 1, std::max<int64_t>(1, batch));
-    const int64_t columns = batch > 0 && perImage <= INT64_MAX / batch ? batch * perImage : INT64_MAX;
+    const int64_t perImage = std::max<int64_t>(1, K() * P()), n = std::max<int64_t>(1, batch);
+    const int64_t columns = perImage <= INT64_MAX / n ? n * perImage : INT64_MAX;
     const int64_t minBlocks = columns >= 4 * kSplitColumnElements ? 4 : columns >= kSplitColumnElements ? 2 : 1;
-    return std::max<int64_t>(1, std::min(images, (batch + minBlocks - 1) / minBlocks));
+    int64_t count = std::max(minBlocks, columns / kColumnBlockElements + (columns % kColumnBlockElements != 0));
+    if (count >= 3) count = count / 4 * 4 + (count % 4 != 0 ? 4 : 0);
+    count = std::min(count, n);
+    return (n + count - 1) / count;
   }
   int64_t blocks() const {
     const int64_t b = imagesPerBlock();
