@@ -10,7 +10,8 @@ residual blocks (ln_blocks.pir) and the MLP (mlp.pir), each one SGD step per bat
    the same start; a step passes when |pir - torch| <= RTOL * max(1, |torch|).
 3. Speed, per thread count T (default 1 and 2) and per round (default 5; the peers
    alternate within a round): pir steps/s from two whole processes, 16 * (R2 - R1) steps
-   over T(`run R2`) - T(`run R1`), so start-up, parse, NPY loads and compile cancel, with
+   over T(`run R2`) - T(`run R1`), so start-up, parse, NPY loads and compile cancel (R2 is
+   raised per model until that difference takes about --min-seconds at one thread), with
    OPENBLAS_NUM_THREADS=T (pir's kernel threads). PyTorch in a child process per
    configuration, torch.set_num_threads(n) and its OpenBLAS at n threads for every
    n <= T, with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed from its environment so
@@ -19,10 +20,11 @@ residual blocks (ln_blocks.pir) and the MLP (mlp.pir), each one SGD step per bat
    The ratio pir / torch is taken per round; the median of the rounds is reported.
 
 usage: peers.py [--pir PATH] [--models cnn,transformer,ln_blocks,mlp] [--threads 1,2]
-                [--rounds 5] [--runs 1,6] [--keep DIR]
+                [--rounds 5] [--runs 1,6] [--min-seconds 0.5] [--keep DIR]
 PATH defaults to the build tree next to this script (../../build/repl/pir).
 """
 import argparse
+import math
 import ctypes
 import json
 import os
@@ -232,7 +234,9 @@ def main():
     ap.add_argument("--models", default="cnn,transformer,ln_blocks,mlp")
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--runs", default="1,6", help="R1,R2: pir's steps/s from `run R1` and `run R2`")
+    ap.add_argument("--runs", default="1,6", help="R1,R2: pir's steps/s from `run R1` and `run R2` (R2 at least)")
+    ap.add_argument("--min-seconds", type=float, default=0.5,
+                    help="raise R2 per model until pir's timed difference takes about this long at one thread")
     ap.add_argument("--keep", help="write the programs and data here instead of a temporary folder")
     ap.add_argument("--worker")
     ap.add_argument("--info", action="store_true")
@@ -249,7 +253,6 @@ def main():
     import numpy as np
     pir = os.path.abspath(a.pir)
     r1, r2 = (int(v) for v in a.runs.split(","))
-    steps = STEPS_PER_RUN * (r2 - r1)
     models = a.models.split(",")
     root = a.keep or tempfile.mkdtemp(prefix="pir_peers_")
     env_torch = native_env()
@@ -257,15 +260,21 @@ def main():
           "| cores:", os.cpu_count(), "| load average at start:", open("/proc/loadavg").read().split()[0])
     print("torch (native kernels):", subprocess.run([sys.executable, __file__, "--info"], env=env_torch,
                                                      capture_output=True, text=True, check=True).stdout.strip())
-    dirs, progs = {}, {}
+    dirs, progs, runs = {}, {}, {}
     failed = False
     for m in models:
         d = dirs[m] = os.path.join(root, m)
         os.makedirs(d, exist_ok=True)
         for k, v in gen_data(m, np).items():
             np.save(os.path.join(d, k + ".npy"), v)
-        progs[m] = {r: pir_program(d, m, "run %d\nprint $loss\n" % r) for r in (r1, r2)}
         check = pir_program(d, m, "run 1\nprint $loss\nrun 1\nprint $loss\n")
+        # Runs enough for pir's timed difference to last about --min-seconds at one thread:
+        # a 30 ms difference (the MLP's 80 steps) is within this machine's start-up noise.
+        env1 = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+        probe = {r: pir_program(d, m, "run %d\nprint $loss\n" % r) for r in (r1, r2)}
+        per_run = max(1e-4, (child_cpu([pir, "run", probe[r2]], env1)[0] - child_cpu([pir, "run", probe[r1]], env1)[0]) / (r2 - r1))
+        runs[m] = max(r2, r1 + math.ceil(a.min_seconds / per_run))
+        progs[m] = {r1: probe[r1], runs[m]: probe[r2] if runs[m] == r2 else pir_program(d, m, "run %d\nprint $loss\n" % runs[m])}
         pl = pir_losses(child_cpu([pir, "run", check], dict(os.environ, OPENBLAS_NUM_THREADS="1"))[2])
         tl = json.loads(child_cpu(torch_cmd(m, d, 1, ["--losses", str(len(pl))]), env_torch)[2])["losses"]
         diffs = [abs(p - t) / max(1.0, abs(t)) for p, t in zip(pl, tl)]
@@ -282,9 +291,11 @@ def main():
         rows = {m: {"pir": [], **{c: [] for c in configs}} for m in models}
         for rnd in range(a.rounds):
             for m in models:
+                steps = STEPS_PER_RUN * (runs[m] - r1)
+
                 def run_pir():
                     w1, c1, _ = child_cpu([pir, "run", progs[m][r1]], env_pir)
-                    w2, c2, _ = child_cpu([pir, "run", progs[m][r2]], env_pir)
+                    w2, c2, _ = child_cpu([pir, "run", progs[m][runs[m]]], env_pir)
                     rows[m]["pir"].append((steps / (w2 - w1), steps / max(c2 - c1, 1e-9)))
 
                 def run_torch():
