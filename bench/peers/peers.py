@@ -207,6 +207,25 @@ def child_cpu(cmd, env):
     return wall, cpu, out.decode()
 
 
+CORE_PROBE = ("import numpy as np, time\n"
+              "a = np.ones((160, 160), np.float32)\n"
+              "t = time.perf_counter()\n"
+              "for _ in range(3000): a @ a\n"
+              "print(time.perf_counter() - t)\n")
+
+
+def cores_delivered(n):
+    """How many cores' worth of compute n copies of a one-thread load get at once: n times
+    one copy's time alone over the slowest copy's time beside the others. On a virtual
+    machine whose vCPUs share physical cores for a while this drops towards 1, and every
+    multi-threaded figure of that round with it."""
+    env = dict(native_env(), OPENBLAS_NUM_THREADS="1")
+    run = lambda k: [subprocess.Popen([sys.executable, "-c", CORE_PROBE], env=env, stdout=subprocess.PIPE) for _ in range(k)]
+    alone = float(run(1)[0].communicate()[0])
+    together = max(float(p.communicate()[0]) for p in run(n))
+    return n * alone / together
+
+
 def pir_program(d, model, session):
     text = open(os.path.join(HERE, model + ".pir")).read()
     text, n = re.subn(r"^run 1\nprint \$loss\n", session, text, flags=re.M)
@@ -289,7 +308,10 @@ def main():
         env_pir = dict(os.environ, OPENBLAS_NUM_THREADS=str(T))
         configs = list(range(1, T + 1))
         rows = {m: {"pir": [], **{c: [] for c in configs}} for m in models}
+        delivered = []
         for rnd in range(a.rounds):
+            if T > 1:
+                delivered.append(cores_delivered(T))
             for m in models:
                 steps = STEPS_PER_RUN * (runs[m] - r1)
 
@@ -317,6 +339,9 @@ def main():
                   "pir/torch wall median %.2f (rounds %s)  CPU median %.2f" % (
                       T, m, statistics.median(pw), best, statistics.median(tw), statistics.median(rw),
                       " ".join("%.2f" % r for r in rw), statistics.median(rc)), flush=True)
+        if delivered:
+            print("threads=%d the machine delivered %s cores to %d one-thread loads at the start of each round"
+                  % (T, " ".join("%.2f" % d for d in delivered), T), flush=True)
     threads = [int(v) for v in a.threads.split(",")]
     for T in threads[1:]:
         for m in models:  # the thread passes are not interleaved: read with the load averages printed
