@@ -150,21 +150,15 @@ class Pool {
       // A helper that came too late to help (the other cores busy with other
       // processes) spins only briefly: its spinning would take time from them
       // and, with the caller running the jobs itself, save nothing.
-      bool slept = false;
       if (!spinUntil(fresh, late ? kLateSpin : kSpinLimit)) {
         std::unique_lock<std::mutex> lock(m_);
         sleepers_.fetch_add(1, std::memory_order_relaxed);
         wake_.wait(lock, [&] { return stop_ || fresh(); });
         sleepers_.fetch_sub(1, std::memory_order_relaxed);
         if (stop_) return;
-        slept = true;
       }
       seen = genOf(claim_.load(std::memory_order_acquire));
-      // Late only if it was awake and still missed the jobs: a helper woken from
-      // sleep is late by the wake-up itself (tens to hundreds of microseconds on a
-      // virtual machine, longer than many splits' jobs), and spinning only briefly
-      // after that would put it back to sleep before every split.
-      late = !runOne(seen) && !slept;
+      late = !runOne(seen);
       while (runOne(seen)) {
       }
     }
