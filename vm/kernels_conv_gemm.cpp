@@ -50,11 +50,11 @@ struct ConvGeometry {
     int64_t count = std::max(minBlocks, columns / kColumnBlockElements + (columns % kColumnBlockElements != 0));
     if (count >= 3) count = count / 4 * 4 + (count % 4 != 0 ? 4 : 0);
     count = std::min(count, n);
-    return (n + count - 1) / count;
+    return (n - 1) / count + 1;
   }
   int64_t blocks() const {
     const int64_t b = imagesPerBlock();
-    return (batch + b - 1) / b;
+    return batch <= 0 ? 0 : (batch - 1) / b + 1;
   }
 };
 
