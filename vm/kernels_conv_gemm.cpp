@@ -160,49 +160,70 @@ template <class C> __attribute__((optimize("no-tree-loop-distribute-patterns")))
 // row of one kernel cell is the input shifted by a constant, a contiguous copy.
 bool rowsAreShiftedInput(const Window& w) { return w.stride[1] == 1 && w.stride[2] == 1 && w.in[2] == w.out[2]; }
 
-// im2col for rowsAreShiftedInput windows: per kernel cell and output depth, one copy of
-// the input rows the windows read, then zeros over the cells that lie in the padding:
-// the rows above and below, and in every row the columns [0, lo) and [hi, width),
-// where the copy brought in the ends of the neighbouring rows. Same values as the run
-// by run im2col below.
-template <class T, class C>
-__attribute__((optimize("no-tree-loop-distribute-patterns"))) void im2colShifted(const Window& w, const T* x, int64_t cg, C* col, int64_t ld) {
-  const int64_t width = w.out[2], height = w.out[1], planeOut = height * width, inSize = w.inSize();
+// One kernel cell's column-matrix row at one output depth, for rowsAreShiftedInput
+// windows: output cell p = oh * width + ow reads element `source + p` of the image's
+// group (its cg planes), for rows [top, bottom) and columns [lo, hi); every other cell
+// lies in the padding. No cell is real when top == bottom.
+struct ShiftedRow {
+  int64_t source = 0, top = 0, bottom = 0, lo = 0, hi = 0;
+  // The cells from the first real one to the last: [first, last).
+  int64_t first(int64_t width) const { return top * width + lo; }
+  int64_t last(int64_t width) const { return (bottom - 1) * width + hi; }
+};
+
+// f(row, shifted) for every kernel cell and output depth of one image's group, `row`
+// the column-matrix row's cells for that depth (out[1] * out[2] of them).
+template <class Elem, class F> void forEachShiftedRow(const Window& w, int64_t cg, Elem* col, int64_t ld, F&& f) {
+  const int64_t width = w.out[2], height = w.out[1], inSize = w.inSize();
   for (int64_t c = 0; c < cg; ++c)
     for (int64_t kd = 0; kd < w.kernel[0]; ++kd)
       for (int64_t kh = 0; kh < w.kernel[1]; ++kh)
         for (int64_t kw = 0; kw < w.kernel[2]; ++kw) {
-          C* row = col + (((c * w.kernel[0] + kd) * w.kernel[1] + kh) * w.kernel[2] + kw) * ld;
+          Elem* row = col + (((c * w.kernel[0] + kd) * w.kernel[1] + kh) * w.kernel[2] + kw) * ld;
           const int64_t offset = kw * w.dilation[2] - w.padBegin[2];
           const int64_t shift = kh * w.dilation[1] - w.padBegin[1];  // input row = output row + shift
-          int64_t lo, hi;
-          inBounds(w.in[2], width, 1, offset, lo, hi);
-          const int64_t top = std::clamp<int64_t>(-shift, 0, height);               // first real row
-          const int64_t bottom = std::clamp<int64_t>(w.in[1] - shift, top, height);  // past the last
+          ShiftedRow s;
+          inBounds(w.in[2], width, 1, offset, s.lo, s.hi);
+          const int64_t top = std::clamp<int64_t>(-shift, 0, height);
+          const int64_t bottom = std::clamp<int64_t>(w.in[1] - shift, top, height);
           for (int64_t od = 0; od < w.out[0]; ++od) {
-            C* r = row + od * planeOut;
             const int64_t id = od * w.stride[0] - w.padBegin[0] + kd * w.dilation[0];
-            if (id < 0 || id >= w.in[0] || lo >= hi || top >= bottom) {
-              std::fill(r, r + planeOut, C(0));
-              continue;
-            }
-            // Output cell p = oh * width + ow reads input cell p + base of the plane;
-            // [first, last) starts and ends at real cells, so every read is inside it.
-            const int64_t base = (id * w.in[1] + shift) * width + offset;
-            const int64_t first = top * width + lo, last = (bottom - 1) * width + hi;
-            const T* src = x + (c * inSize + base + first);
-            std::fill(r, r + first, C(0));
-            C* dst = r + first;
-            if constexpr (std::is_same_v<T, C>) std::memcpy(dst, src, static_cast<size_t>(last - first) * sizeof(C));
-            else
-              for (int64_t p = 0; p < last - first; ++p) dst[p] = static_cast<C>(src[p]);
-            std::fill(r + last, r + planeOut, C(0));
-            // Between consecutive real rows the cells [hi, width) of one and [0, lo) of the
-            // next are one run (one cell for a padding of 1).
-            for (int64_t oh = top; oh + 1 < bottom; ++oh)
-              for (int64_t p = oh * width + hi; p < (oh + 1) * width + lo; ++p) r[p] = C(0);
+            const bool real = id >= 0 && id < w.in[0] && s.lo < s.hi;
+            s.top = real ? top : 0;
+            s.bottom = real ? bottom : 0;
+            s.source = c * inSize + (id * w.in[1] + shift) * width + offset;
+            f(row + od * height * width, s);
           }
         }
+}
+
+// Between two real rows, the cells [hi, width) of one and [0, lo) of the next are one
+// run (one cell for a padding of 1): set to 0 by a plain loop, where a call to memset
+// would cost more than the stores.
+template <class C>
+__attribute__((optimize("no-tree-loop-distribute-patterns"))) void zeroBetweenRows(C* r, int64_t width,
+                                                                                    const ShiftedRow& s) {
+  for (int64_t oh = s.top; oh + 1 < s.bottom; ++oh)
+    for (int64_t p = oh * width + s.hi; p < (oh + 1) * width + s.lo; ++p) r[p] = C(0);
+}
+
+// im2col for rowsAreShiftedInput windows: per kernel cell and output depth, one copy of
+// the input cells from the first real one to the last, then zeros over the cells in the
+// padding (the rows above and below, and between rows the cells the copy brought in
+// from the neighbouring rows' ends). Same values as the run-by-run im2col below.
+template <class T, class C> void im2colShifted(const Window& w, const T* x, int64_t cg, C* col, int64_t ld) {
+  const int64_t width = w.out[2], planeOut = w.out[1] * width;
+  forEachShiftedRow(w, cg, col, ld, [&](C* r, const ShiftedRow& s) {
+    if (s.top == s.bottom) return std::fill(r, r + planeOut, C(0));
+    const int64_t first = s.first(width), last = s.last(width);
+    const T* src = x + (s.source + first);
+    std::fill(r, r + first, C(0));
+    if constexpr (std::is_same_v<T, C>) std::memcpy(r + first, src, static_cast<size_t>(last - first) * sizeof(C));
+    else
+      for (int64_t p = 0; p < last - first; ++p) r[first + p] = static_cast<C>(src[p]);
+    std::fill(r + last, r + planeOut, C(0));
+    zeroBetweenRows(r, width, s);
+  });
 }
 
 // col[K, P] (row length ld) = the windows of one image's group (cg planes at x).
@@ -226,38 +247,20 @@ template <class T, class C> void im2col(const Window& w, const T* x, int64_t cg,
 }
 
 // col2im for rowsAreShiftedInput windows: per kernel cell and output depth, one
-// contiguous add of the column-matrix row onto the input rows it read, after setting
-// to +0 the row's cells that lie in the padding between two real rows (they would
-// land on the neighbouring row's cells). Adding +0 changes no sum: a cell of dx starts
-// at +0 and is never -0, so the bits are those of the run-by-run col2im below.
-template <class C>
-__attribute__((optimize("no-tree-loop-distribute-patterns"))) void col2imShifted(const Window& w, C* dcol, int64_t cg,
-                                                                                  C* dx, int64_t ld) {
-  const int64_t width = w.out[2], height = w.out[1], planeOut = height * width, inSize = w.inSize();
-  for (int64_t c = 0; c < cg; ++c)
-    for (int64_t kd = 0; kd < w.kernel[0]; ++kd)
-      for (int64_t kh = 0; kh < w.kernel[1]; ++kh)
-        for (int64_t kw = 0; kw < w.kernel[2]; ++kw) {
-          C* row = dcol + (((c * w.kernel[0] + kd) * w.kernel[1] + kh) * w.kernel[2] + kw) * ld;
-          const int64_t offset = kw * w.dilation[2] - w.padBegin[2];
-          const int64_t shift = kh * w.dilation[1] - w.padBegin[1];
-          int64_t lo, hi;
-          inBounds(w.in[2], width, 1, offset, lo, hi);
-          const int64_t top = std::clamp<int64_t>(-shift, 0, height);
-          const int64_t bottom = std::clamp<int64_t>(w.in[1] - shift, top, height);
-          if (lo >= hi || top >= bottom) continue;
-          for (int64_t od = 0; od < w.out[0]; ++od) {
-            const int64_t id = od * w.stride[0] - w.padBegin[0] + kd * w.dilation[0];
-            if (id < 0 || id >= w.in[0]) continue;
-            C* r = row + od * planeOut;
-            for (int64_t oh = top; oh + 1 < bottom; ++oh)
-              for (int64_t p = oh * width + hi; p < (oh + 1) * width + lo; ++p) r[p] = C(0);
-            const int64_t first = top * width + lo, last = (bottom - 1) * width + hi;
-            C* __restrict d = dx + (c * inSize + (id * w.in[1] + shift) * width + offset + first);
-            const C* __restrict src = r + first;
-            for (int64_t p = 0; p < last - first; ++p) d[p] += src[p];
-          }
-        }
+// contiguous add of the column-matrix row onto the input cells it read, after setting
+// to +0 its cells between two real rows (they would land on the neighbouring rows'
+// cells). Adding +0 changes no sum: a cell of dx starts at +0 and is never -0, so the
+// bits are those of the run-by-run col2im below.
+template <class C> void col2imShifted(const Window& w, C* dcol, int64_t cg, C* dx, int64_t ld) {
+  const int64_t width = w.out[2];
+  forEachShiftedRow(w, cg, dcol, ld, [&](C* r, const ShiftedRow& s) {
+    if (s.top == s.bottom) return;
+    zeroBetweenRows(r, width, s);
+    const int64_t first = s.first(width), last = s.last(width);
+    C* __restrict d = dx + (s.source + first);
+    const C* __restrict src = r + first;
+    for (int64_t p = 0; p < last - first; ++p) d[p] += src[p];
+  });
 }
 
 // dx (cg planes) += the columns of dcol[K, P] (row length ld) at the cells they read;
