@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""Derives the constants of vm/simd_impl.h's f32 log (logF32): its 32-entry table and its
-polynomial, printed as C++. Needs NumPy and mpmath.
+"""Derives the constants of vm/simd_impl.h's f32 log (logF32: its 32-entry table and its
+polynomial) and f32 tanh (vtanh's polynomial below 1), printed as C++. Needs NumPy and
+mpmath.
 
 Table: z in [kOff, 2 kOff) (kOff = 0x3f320000, 0.6953125) is split by its bit pattern into
 32 intervals of 2^18 patterns; 1.0 lies in the middle of interval 19. Each interval gets
@@ -12,6 +13,9 @@ of 2^-16 (hi: k*ln2hi + hi is then exact for |k| < 256) and the rest rounded to 
 Polynomial: log1p(r) ~ r + r^2 (c0 + c1 r + c2 r^2 + c3 r^3) over the r range of the table, the
 error relative to r near-minimax (Lawson's iteratively reweighted least squares at
 Chebyshev nodes), coefficients rounded to f32.
+
+tanh: tanh(a) ~ a + a^3 R(a^2) on [0, 1], R of degree 6, the error relative to tanh(a)
+near-minimax (the same method), coefficients rounded to f32.
 
 usage: math_tables.py
 """
@@ -68,6 +72,24 @@ def poly(a, b, deg=4, n=4000):
     return c32, (np.abs(A @ c32 - q) * np.abs(r)).max()
 
 
+def tanh_poly(deg=6, n=3000):
+    t = np.cos(np.pi * (np.arange(n) + 0.5) / n)
+    u = (1 + t) / 2
+    a = np.sqrt(u)
+    th = np.array([float(mp.tanh(mp.mpf(x))) for x in a])
+    R = np.array([float((mp.tanh(mp.mpf(x)) - mp.mpf(x)) / mp.mpf(x) ** 3) for x in a])
+    wgt = a ** 3 / th
+    A = np.vander(u, deg + 1, increasing=True)
+    w = np.ones_like(u)
+    for _ in range(80):
+        sw = np.sqrt(w) * wgt
+        c, *_ = np.linalg.lstsq(A * sw[:, None], R * sw, rcond=None)
+        e = np.abs(A @ c - R) * wgt
+        w = w * e / (w * e).sum()
+    c32 = np.array([np.float32(x) for x in c], dtype=np.float64)
+    return c32, (np.abs(A @ c32 - R) * wgt).max()
+
+
 def main():
     rows, rmin, rmax = table()
     ln2 = mp.log(2)
@@ -86,6 +108,8 @@ def main():
     print("logcLo[32] = {%s};" % ", ".join(hexf(r[2]) for r in rows))
     print("ln2hi = %rf, ln2lo = %s;" % (ln2hi, hexf(ln2lo)))
     print("poly[4] = {%s};  // max error relative to r: 2^%.2f" % (", ".join(hexf(v) for v in c), np.log2(err)))
+    c, err = tanh_poly()
+    print("tanh R[7] = {%s};  // max error relative to tanh: 2^%.2f" % (", ".join(hexf(v) for v in c), np.log2(err)))
 
 
 if __name__ == "__main__":

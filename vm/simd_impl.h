@@ -357,14 +357,16 @@ template <class S> inline typename VOf<S>::V vlog(typename VOf<S>::V x) {
 
 // ---- tanh, sigmoid ----------------------------------------------------------
 // tanh on a = |x|, sign restored by bits (tanh(-0) = -0):
-//   a < split (1.0 for f32, 0.9 for f64): a + a^3 * R(a^2), R = (P - Q)/(a^2 Q)
-//     from a Pade approximant of Lambert's continued fraction (depth 6 for f32,
-//     10 for f64; truncation < 5e-10 resp. 1e-17 relative at the split);
-//     a^3 R is at most 0.31 of the result, so R's rounding errors are damped;
+//   a < split (1.0 for f32, 0.9 for f64): a + a^3 * R(a^2); a^3 R is at most
+//     0.31 of the result, so R's rounding errors are damped.
+//     f32: R a polynomial of degree 6 (bench/math_tables.py: near-minimax
+//     relative to tanh, error < 2^-27 with its f32 coefficients), no division;
+//     f64: R = (P - Q)/(a^2 Q) from a Pade approximant of Lambert's continued
+//     fraction (depth 10; truncation < 1e-17 relative at the split);
 //   a >= split: 1 - 2/(e^(2a) + 1), a clamped to 9.1 (f32) / 19.1 (f64)
 //     where tanh already rounds to 1.
-// Both branches share one division. A vector whose lanes are all below the
-// split skips the exponential: the same operations for those lanes, so the
+// For f64 both branches share one division. A vector whose lanes are all below
+// the split skips the exponential: the same operations for those lanes, so the
 // bits do not depend on the neighbours.
 template <class S> inline typename VOf<S>::V vtanh(typename VOf<S>::V x) {
   using T = VOf<S>;
@@ -375,31 +377,34 @@ template <class S> inline typename VOf<S>::V vtanh(typename VOf<S>::V x) {
   const S split = kF ? S(1.0f) : S(0.9);
   const auto small = a < split;
   const V z = a * a;
-  V rn, rq;
+  const S top = kF ? S(9.1f) : S(19.1);
+  V y;
   if constexpr (kF) {
-    static constexpr float n[] = {-0.3333333333333333f, -0.01818181818181818f, -9.62000962000962e-05f};
-    static constexpr float d[] = {1.0f, 0.45454545454545453f, 0.020202020202020204f, 9.62000962000962e-05f};
-    rn = horner(z, n);
-    rq = horner(z, d);
+    static constexpr float r[] = {-0x1.55553cp-2f, 0x1.110be2p-3f,  -0x1.b96222p-5f, 0x1.60098ep-6f,
+                                  -0x1.0460bap-7f, 0x1.2da4dap-9f, -0x1.77dceep-12f};
+    y = fmadd(a * z, horner(z, r), a);
+    if (!allLanes(small)) {  // NaN lanes are not small
+      const V ac = a < top ? a : splat<V>(top);  // NaN -> top; restored at the end
+      const V e = vexpMid<S>(ac + ac);
+      y = small ? y : S(1) + splat<V>(S(-2)) / (e + S(1));
+    }
   } else {
     static constexpr double n[] = {-0.3333333333333333, -0.02456140350877193, -0.0004422821760283061,
                                    -2.184109511250894e-06, -1.5273493085670588e-09};
     static constexpr double d[] = {1.0, 0.47368421052631576, 0.02889576883384933, 0.00048159614723082214,
                                    2.2681137232220826e-06, 1.5273493085670588e-09};
-    rn = horner(z, n);
-    rq = horner(z, d);
-  }
-  V y;
-  if (allLanes(small)) {  // no lane needs the exponential (NaN lanes are not small)
-    y = a + (a * z * rn) / rq;
-  } else {
-    const S top = kF ? S(9.1f) : S(19.1);
-    const V ac = a < top ? a : splat<V>(top);  // NaN -> top; restored at the end
-    const V e = vexpMid<S>(ac + ac);
-    const V num = small ? a * z * rn : splat<V>(S(-2));
-    const V den = small ? rq : e + S(1);
-    const V base = small ? a : splat<V>(S(1));
-    y = base + num / den;
+    const V rn = horner(z, n);
+    const V rq = horner(z, d);
+    if (allLanes(small)) {
+      y = a + (a * z * rn) / rq;
+    } else {
+      const V ac = a < top ? a : splat<V>(top);  // NaN -> top; restored at the end
+      const V e = vexpMid<S>(ac + ac);
+      const V num = small ? a * z * rn : splat<V>(S(-2));
+      const V den = small ? rq : e + S(1);
+      const V base = small ? a : splat<V>(S(1));
+      y = base + num / den;
+    }
   }
   const U sign = bits<U>(x) & bits<U>(splat<V>(S(-0.0)));
   const V ys = bits<V>(bits<U>(y) | sign);
