@@ -98,13 +98,25 @@ inline vd fmadd(vd a, vd b, vd c) {
 #endif
 }
 
-// True if every lane of a comparison mask is set.
-template <class M> inline bool allLanes(M m) {
-  using E = std::remove_cvref_t<decltype(m[0])>;
-  E all = E(-1);
-  for (size_t i = 0; i < sizeof(M) / sizeof(E); ++i) all &= m[i];
-  return all != 0;
+// Bit i set if lane i of a comparison mask (all ones or zeros per lane) is
+// set: one movemask instead of a lane-by-lane reduction.
+template <class M> inline unsigned laneBits(M m) {
+  constexpr size_t kE = sizeof(m[0]);
+  static_assert(kE == 4 || kE == 8);
+#if PIR_SIMD_BYTES == 64
+  if constexpr (kE == 4) return _mm512_movepi32_mask(bits<__m512i>(m));
+  else return _mm512_movepi64_mask(bits<__m512i>(m));
+#elif PIR_SIMD_BYTES == 32
+  if constexpr (kE == 4) return static_cast<unsigned>(_mm256_movemask_ps(bits<__m256>(m)));
+  else return static_cast<unsigned>(_mm256_movemask_pd(bits<__m256d>(m)));
+#else
+  if constexpr (kE == 4) return static_cast<unsigned>(_mm_movemask_ps(bits<__m128>(m)));
+  else return static_cast<unsigned>(_mm_movemask_pd(bits<__m128d>(m)));
+#endif
 }
+// True if every lane / any lane of a comparison mask is set.
+template <class M> inline bool allLanes(M m) { return laneBits(m) == (1u << (sizeof(M) / sizeof(m[0]))) - 1; }
+template <class M> inline bool anyLane(M m) { return laneBits(m) != 0; }
 
 // Horner: c[0] + x*(c[1] + x*(... + x*c[N-1])).
 template <class V, class S, int N> inline V horner(V x, const S (&c)[N]) {
@@ -202,68 +214,159 @@ template <class S> inline typename VOf<S>::V vexp(typename VOf<S>::V x) {
 }
 
 // ---- log ------------------------------------------------------------------
-// fdlibm's method: x = 2^k * m with m in [sqrt(2)/2, sqrt(2)), f = m - 1
+// t[i & 31] for every lane i of idx: one two-register permute on AVX-512;
+// on AVX2 four one-register permutes merged by bits 3 and 4 of i (cheaper
+// than a gather); lane by lane on SSE2.
+inline vf lookup32(vi idx, const float (&t)[32]) {
+#if PIR_SIMD_BYTES == 64
+  return _mm512_permutex2var_ps(_mm512_loadu_ps(t), bits<__m512i>(idx), _mm512_loadu_ps(t + 16));
+#elif PIR_SIMD_BYTES == 32
+  const __m256i i = bits<__m256i>(idx);
+  const __m256 bit3 = bits<__m256>(idx << 28), bit4 = bits<__m256>(idx << 27);  // as sign bits
+  const __m256 lo = _mm256_blendv_ps(_mm256_permutevar8x32_ps(_mm256_loadu_ps(t), i),
+                                     _mm256_permutevar8x32_ps(_mm256_loadu_ps(t + 8), i), bit3);
+  const __m256 hi = _mm256_blendv_ps(_mm256_permutevar8x32_ps(_mm256_loadu_ps(t + 16), i),
+                                     _mm256_permutevar8x32_ps(_mm256_loadu_ps(t + 24), i), bit3);
+  return bits<vf>(_mm256_blendv_ps(lo, hi, bit4));
+#else
+  vf v;
+  for (int i = 0; i < 4; ++i) v[i] = t[idx[i] & 31];
+  return v;
+#endif
+}
+
+// f32: x = 2^k z with z in [kOff, 2 kOff), kOff = 0.6953125; z's bit pattern
+// picks one of 32 intervals, whose invc (at most 6 significant bits, near
+// 1/z) gives r = z*invc - 1, |r| < 0.0232. With invc that short and |r| <
+// 2^-5, r is a float exactly (FMA: one rounding of an exact value; without
+// FMA z is split in two so that each product is exact). Then
+//   log(x) = (k ln2hi + logcHi) + r + r^2 q(r) + (k ln2lo + logcLo),
+// logc = -log(invc), ln2hi and logcHi multiples of 2^-16, so the first sum H
+// is exact for |k| < 256; H + r is added with its rounding error recovered
+// (Fast2Sum: |H| >= |r| or H = 0, checked by the generator), so the result
+// is rounded about once (bench/math_ulp: at most 0.54 ulp). Interval 19 holds 1.0
+// with invc = 1 and logc = 0: log(1) = +0 and, near 1, r = z - 1.
+// bench/math_tables.py derives the table and q (near-minimax relative to r).
+// The lanes that need more (zero, subnormal, negative, inf, NaN) are found
+// with one test; a vector with any such lane scales its subnormals into the
+// normal range and patches the others, its normal lanes going through the
+// same operations as in a vector without them (logF32Core(x, 0)), so a
+// result never depends on its neighbours.
+constexpr int32_t kLogOff = 0x3f320000;
+constexpr float kLogInvC[32] = {
+    1.4375f,  1.40625f, 1.375f,     1.34375f,  1.3125f,   1.28125f,  1.25f,      1.21875f,
+    1.21875f, 1.1875f,  1.15625f,   1.15625f,  1.125f,    1.09375f,  1.09375f,   1.0625f,
+    1.0625f,  1.03125f, 1.03125f,   1.0f,      0.96875f,  0.9375f,   0.921875f,  0.890625f,
+    0.859375f, 0.84375f, 0.828125f, 0.796875f, 0.78125f,  0.765625f, 0.75f,      0.734375f};
+constexpr float kLogCHi[32] = {
+    -0.3628997802734375f, -0.3409271240234375f, -0.318450927734375f,  -0.29547119140625f,
+    -0.2719268798828125f, -0.247833251953125f,  -0.22314453125f,      -0.1978302001953125f,
+    -0.1978302001953125f, -0.171844482421875f,  -0.1451873779296875f, -0.1451873779296875f,
+    -0.1177825927734375f, -0.0896148681640625f, -0.0896148681640625f, -0.0606231689453125f,
+    -0.0606231689453125f, -0.0307769775390625f, -0.0307769775390625f, 0.0f,
+    0.0317535400390625f,  0.064544677734375f,   0.0813446044921875f,  0.1158294677734375f,
+    0.15155029296875f,    0.1699066162109375f,  0.1885986328125f,     0.22705078125f,
+    0.246856689453125f,   0.267059326171875f,   0.287689208984375f,   0.3087310791015625f};
+constexpr float kLogCLo[32] = {
+    -0x1.7f6bbep-18f, 0x1.2053fcp-21f,  -0x1.78438cp-19f, 0x1.d451eep-18f,  -0x1.cababap-18f, -0x1.86d5e4p-19f,
+    0x1.070cacp-20f,  0x1.2b185ep-18f,  0x1.2b185ep-18f,  -0x1.83853cp-18f, 0x1.683fp-18f,    0x1.683fp-18f,
+    -0x1.db8abcp-22f, 0x1.6ba8d4p-19f,  0x1.6ba8d4p-19f,  -0x1.86008cp-20f, -0x1.86008cp-20f, 0x1.64f188p-18f,
+    0x1.64f188p-18f,  0.0f,             -0x1.44ec32p-18f, -0x1.9d2988p-18f, 0x1.15d208p-20f,  0x1.3b1c22p-19f,
+    -0x1.a7f538p-22f, -0x1.fca55ep-18f, -0x1.f4d572p-18f, 0x1.bf932ap-18f,  0x1.c6cb3cp-19f,  0x1.d044fcp-19f,
+    -0x1.deecb2p-18f, 0x1.277334p-18f};
+
+// log(x) for positive normal x, its exponent plus kadj (the subnormal scaling).
+inline vf logF32Core(vf x, vi kadj) {
+  const vi ix = bits<vi>(x);
+  const vi tmp = ix - kLogOff;
+  const vi k = (tmp >> 23) + kadj;  // arithmetic shift: k < 0 below kOff
+  const vi idx = tmp >> 18;         // the interval in the low 5 bits
+  const vf z = bits<vf>(ix - (tmp & int32_t(0xff800000)));
+  const vf invc = lookup32(idx, kLogInvC);
+#if PIR_SIMD_FMA
+  const vf r = fmadd(z, invc, splat<vf>(-1.0f));
+#else
+  // z = zh + zl with zh's 18 leading bits: zh*invc (24 bits) and zl*invc are
+  // exact, zh*invc - 1 is exact (Sterbenz), and the sum r is a float.
+  const vf zh = bits<vf>(bits<vi>(z) & int32_t(0xffffffc0));
+  const vf r = (zh * invc - 1.0f) + (z - zh) * invc;
+#endif
+  const vf kf = __builtin_convertvector(k, vf);
+  const vf hi = fmadd(kf, splat<vf>(0.693145751953125f), lookup32(idx, kLogCHi));  // exact
+  const vf lo = fmadd(kf, splat<vf>(0x1.7f7d1cp-20f), lookup32(idx, kLogCLo));
+  const vf s = hi + r;
+  const vf err = (hi - s) + r;
+  static constexpr float q[] = {-0x1p-1f, 0x1.55556ep-2f, -0x1.00175p-2f, 0x1.972948p-3f};
+  const vf t = fmadd(r * r, horner(r, q), lo + err);
+  return s + t;
+}
+
+inline vf logF32(vf x) {
+  const vu ux = bits<vu>(x);
+  // Positive normal: bit patterns [0x00800000, 0x7f800000).
+  const auto special = (ux - 0x00800000u) >= 0x7f000000u;
+  if (!anyLane(special)) return logF32Core(x, vi{});
+  const auto sub = (x < 0x1p-126f) & (x > 0.0f);
+  const vf y = logF32Core(sub ? x * 0x1p23f : x, sub ? splat<vi>(-23) : vi{});
+  const float inf = __builtin_inff();
+  vf out = x == 0.0f ? splat<vf>(-inf) : y;
+  out = x == inf ? x : out;
+  out = x < 0.0f ? splat<vf>(__builtin_nanf("")) : out;
+  return x != x ? x : out;
+}
+
+// f64: fdlibm's method: x = 2^k * m with m in [sqrt(2)/2, sqrt(2)), f = m - 1
 // (exact), log(1+f) = f - (f^2/2 - s*(f^2/2 + R(s^2))) with s = f/(2+f), and
 // k*ln2 added in two parts. Subnormals are scaled into the normal range first.
-template <class S> inline typename VOf<S>::V vlog(typename VOf<S>::V x) {
-  using T = VOf<S>;
-  using V = typename T::V;
-  using I = typename T::I;
-  using U = typename T::U;
-  constexpr bool kF = sizeof(S) == 4;
-  const S minNormal = kF ? S(0x1p-126f) : S(0x1p-1022);
-  const auto sub = (x < minNormal) & (x > S(0));
-  const V xs = sub ? x * (kF ? S(0x1p23f) : S(0x1p54)) : x;
-  const I kadj = sub ? splat<I>(kF ? -23 : -54) : I{};
-  const U ix = bits<U>(xs);
-  I k = bits<I>(ix >> T::kMantBits) - T::kBias + kadj;
-  using E = std::remove_reference_t<decltype(U{}[0])>;
-  const U mantMask = splat<U>((E(1) << T::kMantBits) - 1);
-  const U m = ix & mantMask;
+inline vd logF64(vd x) {
+  const auto sub = (x < 0x1p-1022) & (x > 0.0);
+  const vd xs = sub ? x * 0x1p54 : x;
+  const vl kadj = sub ? splat<vl>(-54) : vl{};
+  const vul ix = bits<vul>(xs);
+  vl k = bits<vl>(ix >> 52) - 1023 + kadj;
+  const vul m = ix & ((uint64_t(1) << 52) - 1);
   // sqrt(2)'s mantissa bits: m above it is halved (exponent -1) and k += 1.
-  const auto big = bits<I>(m) > (kF ? splat<I>(0x3504f3) : splat<I>(static_cast<decltype(I{}[0])>(0x6a09e667f3bcdLL)));
-  const U oneBits = splat<U>(E(T::kBias) << T::kMantBits), halfBits = splat<U>(E(T::kBias - 1) << T::kMantBits);
-  const V mv = bits<V>(m | (big ? halfBits : oneBits));
-  k = k + (big ? splat<I>(1) : I{});
-  const V f = mv - S(1);
-  const V s = f / (f + S(2));
-  const V z = s * s;
-  const V w = z * z;
-  V r;
-  if constexpr (kF) {
-    static constexpr float odd[] = {0xaaaaaa.0p-24f, 0x91e9ee.0p-25f};
-    static constexpr float even[] = {0xccce13.0p-25f, 0xf89e26.0p-26f};
-    r = z * horner(w, odd) + w * horner(w, even);
-  } else {
-    static constexpr double odd[] = {6.666666666666735130e-01, 2.857142874366239149e-01, 1.818357216161805012e-01,
-                                     1.479819860511658591e-01};
-    static constexpr double even[] = {3.999999999940941908e-01, 2.222219843214978396e-01, 1.531383769920937332e-01};
-    r = z * horner(w, odd) + w * horner(w, even);
-  }
-  // k as a float without a 64-bit int->double conversion (not in AVX2).
-  const V magic = splat<V>(kF ? S(0x1.8p23f) : S(0x1.8p52));
-  const V dk = bits<V>(k + bits<I>(magic)) - magic;
-  const S ln2hi = kF ? S(6.9313812256e-01f) : S(6.93147180369123816490e-01);
-  const S ln2lo = kF ? S(9.0580006145e-06f) : S(1.90821492927058770002e-10);
-  const V hfsq = S(0.5) * f * f;
-  V y = dk * ln2hi - ((hfsq - (s * (hfsq + r) + dk * ln2lo)) - f);
-  const S inf = __builtin_inf();
-  y = x == S(0) ? splat<V>(-inf) : y;
+  const auto big = bits<vl>(m) > int64_t(0x6a09e667f3bcdLL);
+  const vd mv = bits<vd>(m | (big ? splat<vul>(uint64_t(1022) << 52) : splat<vul>(uint64_t(1023) << 52)));
+  k = k + (big ? splat<vl>(1) : vl{});
+  const vd f = mv - 1.0;
+  const vd s = f / (f + 2.0);
+  const vd z = s * s;
+  const vd w = z * z;
+  static constexpr double odd[] = {6.666666666666735130e-01, 2.857142874366239149e-01, 1.818357216161805012e-01,
+                                   1.479819860511658591e-01};
+  static constexpr double even[] = {3.999999999940941908e-01, 2.222219843214978396e-01, 1.531383769920937332e-01};
+  const vd r = z * horner(w, odd) + w * horner(w, even);
+  // k as a double without a 64-bit int->double conversion (not in AVX2).
+  const vd magic = splat<vd>(0x1.8p52);
+  const vd dk = bits<vd>(k + bits<vl>(magic)) - magic;
+  const double ln2hi = 6.93147180369123816490e-01, ln2lo = 1.90821492927058770002e-10;
+  const vd hfsq = 0.5 * f * f;
+  vd y = dk * ln2hi - ((hfsq - (s * (hfsq + r) + dk * ln2lo)) - f);
+  const double inf = __builtin_inf();
+  y = x == 0.0 ? splat<vd>(-inf) : y;
   y = x == inf ? x : y;
-  y = x < S(0) ? splat<V>(static_cast<S>(__builtin_nan(""))) : y;
+  y = x < 0.0 ? splat<vd>(__builtin_nan("")) : y;
   return x != x ? x : y;
+}
+
+template <class S> inline typename VOf<S>::V vlog(typename VOf<S>::V x) {
+  if constexpr (sizeof(S) == 4) return logF32(x);
+  else return logF64(x);
 }
 
 // ---- tanh, sigmoid ----------------------------------------------------------
 // tanh on a = |x|, sign restored by bits (tanh(-0) = -0):
-//   a < split (1.0 for f32, 0.9 for f64): a + a^3 * R(a^2), R = (P - Q)/(a^2 Q)
-//     from a Pade approximant of Lambert's continued fraction (depth 6 for f32,
-//     10 for f64; truncation < 5e-10 resp. 1e-17 relative at the split);
-//     a^3 R is at most 0.31 of the result, so R's rounding errors are damped;
+//   a < split (1.0 for f32, 0.9 for f64): a + a^3 * R(a^2); a^3 R is at most
+//     0.31 of the result, so R's rounding errors are damped.
+//     f32: R a polynomial of degree 6 (bench/math_tables.py: near-minimax
+//     relative to tanh, error < 2^-27 with its f32 coefficients), no division;
+//     f64: R = (P - Q)/(a^2 Q) from a Pade approximant of Lambert's continued
+//     fraction (depth 10; truncation < 1e-17 relative at the split);
 //   a >= split: 1 - 2/(e^(2a) + 1), a clamped to 9.1 (f32) / 19.1 (f64)
 //     where tanh already rounds to 1.
-// Both branches share one division. A vector whose lanes are all below the
-// split skips the exponential: the same operations for those lanes, so the
+// For f64 both branches share one division. A vector whose lanes are all below
+// the split skips the exponential: the same operations for those lanes, so the
 // bits do not depend on the neighbours.
 template <class S> inline typename VOf<S>::V vtanh(typename VOf<S>::V x) {
   using T = VOf<S>;
@@ -274,31 +377,34 @@ template <class S> inline typename VOf<S>::V vtanh(typename VOf<S>::V x) {
   const S split = kF ? S(1.0f) : S(0.9);
   const auto small = a < split;
   const V z = a * a;
-  V rn, rq;
+  const S top = kF ? S(9.1f) : S(19.1);
+  V y;
   if constexpr (kF) {
-    static constexpr float n[] = {-0.3333333333333333f, -0.01818181818181818f, -9.62000962000962e-05f};
-    static constexpr float d[] = {1.0f, 0.45454545454545453f, 0.020202020202020204f, 9.62000962000962e-05f};
-    rn = horner(z, n);
-    rq = horner(z, d);
+    static constexpr float r[] = {-0x1.55553cp-2f, 0x1.110be2p-3f,  -0x1.b96222p-5f, 0x1.60098ep-6f,
+                                  -0x1.0460bap-7f, 0x1.2da4dap-9f, -0x1.77dceep-12f};
+    y = fmadd(a * z, horner(z, r), a);
+    if (!allLanes(small)) {  // NaN lanes are not small
+      const V ac = a < top ? a : splat<V>(top);  // NaN -> top; restored at the end
+      const V e = vexpMid<S>(ac + ac);
+      y = small ? y : S(1) + splat<V>(S(-2)) / (e + S(1));
+    }
   } else {
     static constexpr double n[] = {-0.3333333333333333, -0.02456140350877193, -0.0004422821760283061,
                                    -2.184109511250894e-06, -1.5273493085670588e-09};
     static constexpr double d[] = {1.0, 0.47368421052631576, 0.02889576883384933, 0.00048159614723082214,
                                    2.2681137232220826e-06, 1.5273493085670588e-09};
-    rn = horner(z, n);
-    rq = horner(z, d);
-  }
-  V y;
-  if (allLanes(small)) {  // no lane needs the exponential (NaN lanes are not small)
-    y = a + (a * z * rn) / rq;
-  } else {
-    const S top = kF ? S(9.1f) : S(19.1);
-    const V ac = a < top ? a : splat<V>(top);  // NaN -> top; restored at the end
-    const V e = vexpMid<S>(ac + ac);
-    const V num = small ? a * z * rn : splat<V>(S(-2));
-    const V den = small ? rq : e + S(1);
-    const V base = small ? a : splat<V>(S(1));
-    y = base + num / den;
+    const V rn = horner(z, n);
+    const V rq = horner(z, d);
+    if (allLanes(small)) {
+      y = a + (a * z * rn) / rq;
+    } else {
+      const V ac = a < top ? a : splat<V>(top);  // NaN -> top; restored at the end
+      const V e = vexpMid<S>(ac + ac);
+      const V num = small ? a * z * rn : splat<V>(S(-2));
+      const V den = small ? rq : e + S(1);
+      const V base = small ? a : splat<V>(S(1));
+      y = base + num / den;
+    }
   }
   const U sign = bits<U>(x) & bits<U>(splat<V>(S(-0.0)));
   const V ys = bits<V>(bits<U>(y) | sign);
