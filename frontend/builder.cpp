@@ -159,13 +159,13 @@ struct Builder::Impl {
         break;
       case ast::Operand::Kind::Resource:
         o.kind = Operand::Kind::Resource;
-        o.resource = m.findResource(a.name.text);
-        if (!o.resource) diags.fail(a.name.loc, std::string(what) + ": unknown stream or remote buffer $" + a.name.text + suggestResource(m, a.name.text));
+        o.setResource(m.findResource(a.name.text));
+        if (!o.resource()) diags.fail(a.name.loc, std::string(what) + ": unknown stream or remote buffer $" + a.name.text + suggestResource(m, a.name.text));
         break;
       case ast::Operand::Kind::Literal:
         o.kind = Operand::Kind::Literal;
-        o.literal = std::move(a.literal);
-        if (!o.literal) diags.fail(o.loc, std::string(what) + ": missing literal");
+        o.setLiteral(std::move(a.literal));
+        if (!o.literal()) diags.fail(o.loc, std::string(what) + ": missing literal");
         break;
       case ast::Operand::Kind::Call:
         diags.fail(o.loc, std::string(what) +
@@ -417,7 +417,7 @@ struct Builder::Impl {
       if (o.kind != Operand::Kind::Literal) continue;
       if (!g.outputsWritten)
         diags.fail(o.loc, "return: cannot infer the dtype of a literal without `-> (...)`: declare a const");
-      if (i < g.outputTypes.size()) o.literalType = g.outputTypes[i];
+      if (i < g.outputTypes.size()) o.setLiteralType(g.outputTypes[i]);
     }
     if (!g.outputsWritten) {
       g.outputTypes.clear();

@@ -11,6 +11,16 @@ uint64_t valueHostBytes() { return sizeof(Value) + 96; }
 uint64_t opHostBytes() { return sizeof(Op) + 64; }
 uint64_t operandHostBytes() { return sizeof(Operand) + 16; }
 
+const std::shared_ptr<Literal>& Operand::sharedLiteral() const {
+  static const std::shared_ptr<Literal> kNone;
+  return payload_ ? payload_->literal : kNone;
+}
+
+const TensorType& Operand::literalType() const {
+  static const TensorType kNone;
+  return payload_ ? payload_->literalType : kNone;
+}
+
 const std::string& CallLabel::str() const {
   static const std::string kNone;
   return text_ ? *text_ : kNone;
@@ -125,7 +135,7 @@ struct ModuleCloner {
   Operand operand(const Operand& o) {
     Operand c = o;
     if (o.value) c.value = values.at(o.value);
-    if (o.resource) c.resource = resources.at(o.resource);
+    if (o.resource()) c.setResource(resources.at(o.resource()));
     return c;
   }
   std::unique_ptr<Op> op(const Op& src, Graph& parent, Op* enclosing) {

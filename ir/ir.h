@@ -110,20 +110,52 @@ struct Value {
   IrHostCharge hostCharge{valueHostBytes()};
 };
 
-// One operand of an op: a value, a `$` resource or a literal. Graph-call
-// arguments are ordinary operands too (see CalleeRef), so every use of a value
-// is an Operand of some op or a graph return.
-struct Operand {
-  enum class Kind : uint8_t { Value, Resource, Literal };
-  Value* value = nullptr;
-  Resource* resource = nullptr;
+// What a non-value operand refers to, kept out of line: most operands name a
+// value, and an operand that carries only a value pointer and a location is 32
+// bytes (two of them a 64-byte block) instead of 80.
+struct OperandPayload {
+  Resource* resource = nullptr;      // Kind::Resource
   std::shared_ptr<Literal> literal;  // Kind::Literal (shared: literals are immutable once built)
   TensorType literalType;            // Kind::Literal: resolved by the verifier (language.md §5)
+};
+
+// One operand of an op: a value, a `$` resource or a literal. Graph-call
+// arguments are ordinary operands too (see CalleeRef), so every use of a value
+// is an Operand of some op or a graph return. A resource or literal is held in
+// an OperandPayload made when one is first set; copies of the operand copy it.
+struct Operand {
+  enum class Kind : uint8_t { Value, Resource, Literal };
+  Value* value = nullptr;  // Kind::Value
   SourceLoc loc;
-  Kind kind = Kind::Value;  // after loc, in its padding: an operand is 80 bytes, not 88
+  Kind kind = Kind::Value;  // after loc, in its padding
+
+  Operand() = default;
+  Operand(const Operand& o) : value(o.value), loc(o.loc), kind(o.kind), payload_(copyOf(o.payload_)) {}
+  Operand(Operand&& o) noexcept : value(o.value), loc(o.loc), kind(o.kind), payload_(std::move(o.payload_)) {}
+  Operand& operator=(const Operand& o) {
+    if (this != &o) {
+      value = o.value;
+      loc = o.loc;
+      kind = o.kind;
+      payload_ = copyOf(o.payload_);
+    }
+    return *this;
+  }
+  Operand& operator=(Operand&& o) noexcept = default;
+
+  // nullptr unless a resource was set.
+  Resource* resource() const { return payload_ ? payload_->resource : nullptr; }
+  void setResource(Resource* r) { payload().resource = r; }
+  // nullptr unless a literal was set.
+  const Literal* literal() const { return payload_ ? payload_->literal.get() : nullptr; }
+  const std::shared_ptr<Literal>& sharedLiteral() const;
+  void setLiteral(std::shared_ptr<Literal> lit) { payload().literal = std::move(lit); }
+  // Empty (f32, rank 0) until set.
+  const TensorType& literalType() const;
+  void setLiteralType(TensorType t) { payload().literalType = std::move(t); }
 
   // The type this operand supplies (Value or Literal). Undefined for Resource.
-  const TensorType& type() const { return kind == Kind::Value ? value->type : literalType; }
+  const TensorType& type() const { return kind == Kind::Value ? value->type : literalType(); }
   bool isTensor() const { return kind != Kind::Resource; }
 
   static Operand of(Value* v, SourceLoc at = {}) {
@@ -133,6 +165,16 @@ struct Operand {
     o.loc = at;
     return o;
   }
+
+ private:
+  static std::unique_ptr<OperandPayload> copyOf(const std::unique_ptr<OperandPayload>& p) {
+    return p ? std::make_unique<OperandPayload>(*p) : nullptr;
+  }
+  OperandPayload& payload() {
+    if (!payload_) payload_ = std::make_unique<OperandPayload>();
+    return *payload_;
+  }
+  std::unique_ptr<OperandPayload> payload_;
 };
 
 // A callee of a control-flow op, `@g(ARGS)`: its arguments are the op's

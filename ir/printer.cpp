@@ -153,10 +153,10 @@ void appendOperand(std::string& out, const Operand& operand) {
       break;
     case Operand::Kind::Resource:
       out += '$';
-      out += operand.resource ? operand.resource->name : std::string("?");
+      out += operand.resource() ? operand.resource()->name : std::string("?");
       break;
     case Operand::Kind::Literal:
-      if (operand.literal) appendLiteral(out, *operand.literal, operand.literalType.dtype);
+      if (operand.literal()) appendLiteral(out, *operand.literal(), operand.literalType().dtype);
       break;
   }
 }

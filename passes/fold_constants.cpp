@@ -40,8 +40,8 @@ bool foldableKind(const Op& op) {
 bool constantData(const Operand& o, ConstTensor& out) {
   const Literal* lit = nullptr;
   if (o.kind == Operand::Kind::Literal) {
-    lit = o.literal.get();
-    out.type = o.literalType;
+    lit = o.literal();
+    out.type = o.literalType();
   } else if (o.kind == Operand::Kind::Value && o.value->kind == Value::Kind::Const && o.value->def) {
     lit = o.value->def->init.get();
     out.type = o.value->type;

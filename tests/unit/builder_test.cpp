@@ -284,7 +284,7 @@ TEST_F(BuilderTest, CallArityAndExactTypes) {
   ASSERT_TRUE(build("%z = call @g(1.5)")) << error();
   const Op& call = *module.main->ops.back();
   ASSERT_EQ(call.callees.size(), 1u);
-  EXPECT_EQ(call.args(0)[0].literalType, (TensorType{DType::F32, {2}}));
+  EXPECT_EQ(call.args(0)[0].literalType(), (TensorType{DType::F32, {2}}));
 }
 
 TEST_F(BuilderTest, CallMayBindFewerResults) {

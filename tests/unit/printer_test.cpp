@@ -255,9 +255,10 @@ TEST(Printer, MillionOpsPrint) {
     Operand a, b;
     a.value = prev;
     b.kind = Operand::Kind::Literal;
-    b.literal = std::make_shared<Literal>();
-    b.literal->values = {0.5};
-    b.literalType = TensorType{DType::F32, {}};
+    auto half = std::make_shared<Literal>();
+    half->values = {0.5};
+    b.setLiteral(half);
+    b.setLiteralType(TensorType{DType::F32, {}});
     op->operands = {a, b};
     Value* r = newValue(std::to_string(i));
     r->def = op.get();
