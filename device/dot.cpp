@@ -108,7 +108,7 @@ class DotWriter {
       label = std::string(op.code == OpCode::Var ? "var " : "const ") + "%" + op.results.at(0)->name;
     } else {
       label = std::string(op.info().name);
-      if (!op.label.empty()) label += " as " + op.label.str();
+      if (!op.label().empty()) label += " as " + op.label().str();
       if (op.code == OpCode::Repeat)
         label += " x" + formatNumber(static_cast<double>(attrs::Repeat{op}.count()), DType::I32);
     }

@@ -11,14 +11,31 @@ uint64_t valueHostBytes() { return sizeof(Value) + 96; }
 uint64_t opHostBytes() { return sizeof(Op) + 64; }
 uint64_t operandHostBytes() { return sizeof(Operand) + 16; }
 
-const std::shared_ptr<Literal>& Operand::sharedLiteral() const {
-  static const std::shared_ptr<Literal> kNone;
-  return payload_ ? payload_->literal : kNone;
-}
-
 const TensorType& Operand::literalType() const {
   static const TensorType kNone;
   return payload_ ? payload_->literalType : kNone;
+}
+
+const std::shared_ptr<Literal>& Op::init() const {
+  static const std::shared_ptr<Literal> kNone;
+  return initAndLabel_ ? initAndLabel_->init : kNone;
+}
+
+void Op::setInit(std::shared_ptr<Literal> lit) {
+  if (!initAndLabel_ && !lit) return;
+  if (!initAndLabel_) initAndLabel_ = std::make_unique<InitAndLabel>();
+  initAndLabel_->init = std::move(lit);
+}
+
+const CallLabel& Op::label() const {
+  static const CallLabel kNone;
+  return initAndLabel_ ? initAndLabel_->label : kNone;
+}
+
+void Op::setLabel(std::string text) {
+  if (!initAndLabel_ && text.empty()) return;
+  if (!initAndLabel_) initAndLabel_ = std::make_unique<InitAndLabel>();
+  initAndLabel_->label = std::move(text);
 }
 
 const std::string& CallLabel::str() const {
@@ -146,8 +163,8 @@ struct ModuleCloner {
     c->callees = src.callees;
     for (CalleeRef& k : c->callees) k.graph = graphs.at(k.graph);
     c->attrs = src.attrs;
-    c->init = src.init;
-    c->label = src.label;
+    c->setInit(src.init());
+    c->setLabel(src.label());
     c->parent = &parent;
     c->enclosing = enclosing;
     c->loc = src.loc;

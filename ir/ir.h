@@ -21,6 +21,7 @@
 #include "ir/host_memory.h"
 #include "ir/literal.h"
 #include "ir/op_info.h"
+#include "ir/rare_list.h"
 #include "ir/source.h"
 
 namespace pir {
@@ -148,7 +149,6 @@ struct Operand {
   void setResource(Resource* r) { payload().resource = r; }
   // nullptr unless a literal was set.
   const Literal* literal() const { return payload_ ? payload_->literal.get() : nullptr; }
-  const std::shared_ptr<Literal>& sharedLiteral() const;
   void setLiteral(std::shared_ptr<Literal> lit) { payload().literal = std::move(lit); }
   // Empty (f32, rank 0) until set.
   const TensorType& literalType() const;
@@ -189,7 +189,7 @@ struct CalleeRef {
 };
 
 // The label of a call (`as LABEL`), front-end only: most ops have none, so
-// the text lives on the heap only when there is one and an op pays one pointer.
+// the text lives on the heap only when there is one.
 class CallLabel {
  public:
   CallLabel() = default;
@@ -213,22 +213,29 @@ class CallLabel {
   std::unique_ptr<std::string> text_;  // nullptr: no label
 };
 
-// Members are ordered so that code fills loc's padding: 240 bytes, inside the
-// allocator's 256-byte size class (272 took a 320-byte block).
+// Members are ordered so that code fills loc's padding: 160 bytes, an
+// allocator size class. What few ops have (callees, an exchange block's body,
+// a var's data, a call's label) is out of line, one pointer each or shared.
 struct Op {
   std::vector<Operand> operands;
-  std::vector<CalleeRef> callees;  // call/repeat: 1, conditional: 2, others: none
-  std::vector<Value*> results;     // in-place ops: empty when the alias result is unbound
+  std::vector<Value*> results;  // in-place ops: empty when the alias result is unbound
   AttrDict attrs;
-  std::vector<std::unique_ptr<Op>> region;  // exchange block body
-  std::shared_ptr<Literal> init;            // var / const: DATA or INIT
-  CallLabel label;                          // `as LABEL` on a call (front-end only: `using` finds it; never printed)
+  RareList<CalleeRef> callees;                // call/repeat: 1, conditional: 2, others: none
+  RareList<std::unique_ptr<Op>> region;       // exchange block body
   Graph* parent = nullptr;
   Op* enclosing = nullptr;  // the exchange block holding this op, if any
   uint64_t uid = nextUid(); // identity across Module::clone (a copy keeps it)
   SourceLoc loc;            // of the op name (or `var`/`const`/`exchange` keyword)
   OpCode code;
   IrHostCharge hostCharge{opHostBytes()};  // operands are added when the op joins a graph
+
+  // var / const: DATA or INIT (nullptr: none).
+  const std::shared_ptr<Literal>& init() const;
+  void setInit(std::shared_ptr<Literal> lit);
+  // `as LABEL` on a call (front-end only: `using` finds it; never printed).
+  const CallLabel& label() const;
+  void setLabel(std::string text);
+  void setLabel(const CallLabel& label) { setLabel(label.str()); }
 
   const OpInfo& info() const { return opInfo(code); }
   // The arguments of callee k: operands [first, first + numArgs).
@@ -242,6 +249,14 @@ struct Op {
       if (i >= callees[k].firstOperand && i < callees[k].firstOperand + callees[k].numArgs) return static_cast<int>(k);
     return -1;
   }
+
+ private:
+  // Only var/const ops have an init and only labelled calls a label: made when one is set.
+  struct InitAndLabel {
+    std::shared_ptr<Literal> init;
+    CallLabel label;
+  };
+  std::unique_ptr<InitAndLabel> initAndLabel_;
 };
 
 // The `%` namespace of one graph: name -> Value. Open addressing with linear

@@ -149,7 +149,7 @@ std::string valueText(double v) {
 
 void checkPlacementAttrs(const AttrDict& attrs, std::string_view what, const IrOptions& options,
                          DiagnosticEngine& diags, const OpInfo* extra) {
-  checkAttrDict(attrs, extra, std::string(what) + ": ", attrs.loc, options, diags);
+  checkAttrDict(attrs, extra, std::string(what) + ": ", attrs.loc(), options, diags);
 }
 
 void checkOpSignature(const Op& op, const IrOptions& options, DiagnosticEngine& diags) {
@@ -205,7 +205,7 @@ void checkOpSignature(const Op& op, const IrOptions& options, DiagnosticEngine& 
     next = c.firstOperand + c.numArgs;
   }
   if (want && next != op.operands.size()) diags.fail(op.loc, what + "operands left over after the graph calls");
-  checkAttrDict(op.attrs, &info, what, op.attrs.loc.valid() ? op.attrs.loc : op.loc, options, diags);
+  checkAttrDict(op.attrs, &info, what, op.attrs.loc().valid() ? op.attrs.loc() : op.loc, options, diags);
 }
 
 void checkLiteralData(const Literal& lit, const TensorType& type, std::string_view what, DiagnosticEngine& diags) {
@@ -660,7 +660,7 @@ struct ModuleChecker {
     if (op.info().has(F_DECL)) {
       if (op.results.size() != 1) fail(op.loc, prefix(op) + "a declaration has one result");
       const Value& v = *op.results[0];
-      checkDeclaration(m, g, op.code == OpCode::Const, v.name, v.type, op.attrs, op.init.get(), op.loc, diags);
+      checkDeclaration(m, g, op.code == OpCode::Const, v.name, v.type, op.attrs, op.init().get(), op.loc, diags);
       for (const Value* r : op.results) defined[r->id] = true;
       return;
     }

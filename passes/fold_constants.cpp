@@ -43,7 +43,7 @@ bool constantData(const Operand& o, ConstTensor& out) {
     lit = o.literal();
     out.type = o.literalType();
   } else if (o.kind == Operand::Kind::Value && o.value->kind == Value::Kind::Const && o.value->def) {
-    lit = o.value->def->init.get();
+    lit = o.value->def->init().get();
     out.type = o.value->type;
   }
   if (!lit || lit->kind != Literal::Kind::Data) return false;

@@ -161,7 +161,7 @@ void FramePlanner::assignResults(const Op& op, size_t pos) {
   if (op.code == OpCode::Const) {
     const Value* v = op.results.at(0);
     checkSize(v->type, "%" + v->name, v->loc);
-    HostTensor t = op.init ? materialize(*op.init, v->type, baseSeed, "%" + v->name, diags_) : HostTensor(v->type);
+    HostTensor t = op.init() ? materialize(*op.init(), v->type, baseSeed, "%" + v->name, diags_) : HostTensor(v->type);
     cg_.valueSlot[v->id] = constSlot(std::move(t), v);
     return;
   }

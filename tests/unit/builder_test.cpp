@@ -217,7 +217,7 @@ TEST_F(BuilderTest, LoadResolvesAgainstBaseDirAndMustExist) {
   std::ofstream(dir / "w.npy") << "x";
   baseDir = dir.string();
   ASSERT_TRUE(build("const %w : f32[2] = load(\"w.npy\")")) << error();
-  EXPECT_EQ(module.main->ops[0]->init->resolvedPath, (dir / "w.npy").string());
+  EXPECT_EQ(module.main->ops[0]->init()->resolvedPath, (dir / "w.npy").string());
   EXPECT_EQ(fails("const %v : f32[2] = load(\"missing.npy\")"), "1:21: const %v: cannot open \"missing.npy\"");
 }
 

@@ -243,8 +243,9 @@ TEST(Printer, MillionOpsPrint) {
     auto decl = std::make_unique<Op>();
     decl->code = OpCode::Const;
     decl->results = {prev};
-    decl->init = std::make_shared<Literal>();
-    decl->init->values = {1};
+    auto one = std::make_shared<Literal>();
+    one->values = {1};
+    decl->setInit(one);
     prev->kind = Value::Kind::Const;
     prev->def = decl.get();
     g.ops.push_back(std::move(decl));
