@@ -33,8 +33,9 @@ class RareList {
   const std::vector<T>& list() const { return list_ ? *list_ : noItems(); }
   operator const std::vector<T>&() const { return list(); }
   // The vector to change in place; made (empty) if there was none. Once made,
-  // it stays the same object until the list is destroyed or assigned a copy,
-  // so a reference to it (an undo record's) outlives clear() and take().
+  // it stays the same object until the list is destroyed or another RareList is
+  // assigned to it, so a reference to it (an undo record's) outlives clear(),
+  // take() and assigning a std::vector.
   std::vector<T>& mutableList() {
     if (!list_) list_ = std::make_unique<std::vector<T>>();
     return *list_;
