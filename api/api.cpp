@@ -562,7 +562,7 @@ Result<std::vector<TypedRef>> Module::labelledResults(const std::string& graph, 
   const Graph* g = impl_->graphNamed(graph);
   if (!g) return unknownGraph(graph);
   for (const auto& op : g->ops)
-    if (op->label == label) {
+    if (op->label() == label) {
       std::vector<TypedRef> results;
       for (const Value* v : op->results) results.push_back(TypedRef{Ref{"%" + v->name}, api::typeOf(v->type)});
       return results;

@@ -86,15 +86,15 @@ class DotWriter {
       case Operand::Kind::Value: edge(source(g, a.value), to, typed(a.value)); break;
       case Operand::Kind::Literal: {
         std::string lit = quoted(id(g) + ":lit" + std::to_string(literals_++));
-        std::string text = a.literal && a.literal->isScalar() && !a.literal->values.empty()
-                               ? formatNumber(roundToDType(a.literal->values[0], a.literalType.dtype), a.literalType.dtype)
+        std::string text = a.literal() && a.literal()->isScalar() && !a.literal()->values.empty()
+                               ? formatNumber(roundToDType(a.literal()->values[0], a.literalType().dtype), a.literalType().dtype)
                                : "literal";
         out_ += indent + lit + " [shape=plaintext, label=" + quoted(text) + "];\n";
-        edge(lit, to, a.literalType.str());
+        edge(lit, to, a.literalType().str());
         break;
       }
       case Operand::Kind::Resource:
-        if (a.resource) edge(resourceNode(a.resource), to, "$" + a.resource->name + ": " + a.resource->type.str());
+        if (a.resource()) edge(resourceNode(a.resource()), to, "$" + a.resource()->name + ": " + a.resource()->type.str());
         break;
     }
   }
@@ -108,7 +108,7 @@ class DotWriter {
       label = std::string(op.code == OpCode::Var ? "var " : "const ") + "%" + op.results.at(0)->name;
     } else {
       label = std::string(op.info().name);
-      if (!op.label.empty()) label += " as " + op.label.str();
+      if (!op.label().empty()) label += " as " + op.label().str();
       if (op.code == OpCode::Repeat)
         label += " x" + formatNumber(static_cast<double>(attrs::Repeat{op}.count()), DType::I32);
     }
@@ -119,7 +119,7 @@ class DotWriter {
       if (storesTo && a.kind == Operand::Kind::Resource) {
         // The data flows out to the stream or buffer.
         const Operand& data = op.operands.back();
-        edge(n, resourceNode(a.resource), data.kind == Operand::Kind::Value ? typed(data.value) : "$" + a.resource->name);
+        edge(n, resourceNode(a.resource()), data.kind == Operand::Kind::Value ? typed(data.value) : "$" + a.resource()->name);
         continue;
       }
       operandEdges(g, a, n, indent);

@@ -82,14 +82,14 @@ void Model::collectStatic() {
       for (const Operand& a : op.operands)
         if (a.kind == Operand::Kind::Literal) {
           Placement p{lop.ctx.ipu, lop.ctx.set};
-          statics_.push_back({gname, "literal", a.literalType, mapTensor(a.literalType, p, o_), a.loc.valid() ? a.loc : op.loc});
+          statics_.push_back({gname, "literal", a.literalType(), mapTensor(a.literalType(), p, o_), a.loc.valid() ? a.loc : op.loc});
         }
       // Landing areas: one per resource, where its first IO op puts data.
       for (const Operand& a : op.operands)
-        if (a.kind == Operand::Kind::Resource && a.resource && landed.insert(a.resource).second) {
+        if (a.kind == Operand::Kind::Resource && a.resource() && landed.insert(a.resource()).second) {
           Placement p = ioPlacement(lop);
-          statics_.push_back({gname, "$" + a.resource->name + " landing area", a.resource->type,
-                              mapTensor(a.resource->type, p, o_), a.resource->loc});
+          statics_.push_back({gname, "$" + a.resource()->name + " landing area", a.resource()->type,
+                              mapTensor(a.resource()->type, p, o_), a.resource()->loc});
         }
       // Code on the op's compute set.
       CostClass cls = costClassOf(op.code);
@@ -302,7 +302,7 @@ const OpCost& Model::costOf(Layout& l, LayoutOp& lop) {
   literalMaps.reserve(op.operands.size());
   for (const Operand& a : op.operands) {
     if (a.kind == Operand::Kind::Literal) {
-      literalMaps.push_back(mapTensor(a.literalType, Placement{lop.ctx.ipu, lop.ctx.set}, o_));
+      literalMaps.push_back(mapTensor(a.literalType(), Placement{lop.ctx.ipu, lop.ctx.set}, o_));
       ins.push_back(&literalMaps.back());
     } else if (a.kind == Operand::Kind::Value) {
       ins.push_back(&l.map[a.value->id]);

@@ -159,13 +159,13 @@ struct Builder::Impl {
         break;
       case ast::Operand::Kind::Resource:
         o.kind = Operand::Kind::Resource;
-        o.resource = m.findResource(a.name.text);
-        if (!o.resource) diags.fail(a.name.loc, std::string(what) + ": unknown stream or remote buffer $" + a.name.text + suggestResource(m, a.name.text));
+        o.setResource(m.findResource(a.name.text));
+        if (!o.resource()) diags.fail(a.name.loc, std::string(what) + ": unknown stream or remote buffer $" + a.name.text + suggestResource(m, a.name.text));
         break;
       case ast::Operand::Kind::Literal:
         o.kind = Operand::Kind::Literal;
-        o.literal = std::move(a.literal);
-        if (!o.literal) diags.fail(o.loc, std::string(what) + ": missing literal");
+        o.setLiteral(std::move(a.literal));
+        if (!o.literal()) diags.fail(o.loc, std::string(what) + ": missing literal");
         break;
       case ast::Operand::Kind::Call:
         diags.fail(o.loc, std::string(what) +
@@ -214,7 +214,7 @@ struct Builder::Impl {
   // The call labelled `label` in `g` (labels are front-end sugar: found by a scan, newest first).
   const Op* findLabel(const Graph& g, const std::string& label) const {
     for (size_t i = g.ops.size(); i-- > 0;)
-      if (g.ops[i]->label == label) return g.ops[i].get();
+      if (g.ops[i]->label() == label) return g.ops[i].get();
     return nullptr;
   }
 
@@ -226,9 +226,9 @@ struct Builder::Impl {
       std::vector<std::string> labels, ofForward;
       const Graph* fwd = op.callees.empty() ? nullptr : op.callees[0].graph->gradOf;
       for (const auto& o : g.ops)
-        if (!o->label.empty()) {
-          labels.push_back(o->label);
-          if (fwd && !o->callees.empty() && o->callees[0].graph == fwd) ofForward.push_back(o->label);
+        if (!o->label().empty()) {
+          labels.push_back(o->label());
+          if (fwd && !o->callees.empty() && o->callees[0].graph == fwd) ofForward.push_back(o->label());
         }
       std::string suffix = didYouMean(label.text, ofForward);
       if (suffix.empty()) suffix = didYouMean(label.text, labels);
@@ -349,7 +349,7 @@ struct Builder::Impl {
     for (ast::Name& n : s.results) names.emplace_back(std::move(n.text), n.loc);
     createResults(m, g, *op, types, names);
     Op* raw = op.get();
-    if (s.asLabel) op->label = s.asLabel->text;
+    if (s.asLabel) op->setLabel(s.asLabel->text);
     appendOp(g, std::move(op), region);
     for (Value* v : raw->results) defined(*v);
     return raw;
@@ -384,7 +384,7 @@ struct Builder::Impl {
     op->code = s.isConst ? OpCode::Const : OpCode::Var;
     op->loc = s.loc;
     op->attrs = std::move(s.attrs);
-    op->init = std::move(s.init);
+    op->setInit(std::move(s.init));
     op->parent = &g;
     Value* v = newValue(g, s.isConst ? Value::Kind::Const : Value::Kind::Var, std::move(s.name.text), false,
                         std::move(type), s.name.loc);
@@ -417,7 +417,7 @@ struct Builder::Impl {
       if (o.kind != Operand::Kind::Literal) continue;
       if (!g.outputsWritten)
         diags.fail(o.loc, "return: cannot infer the dtype of a literal without `-> (...)`: declare a const");
-      if (i < g.outputTypes.size()) o.literalType = g.outputTypes[i];
+      if (i < g.outputTypes.size()) o.setLiteralType(g.outputTypes[i]);
     }
     if (!g.outputsWritten) {
       g.outputTypes.clear();
@@ -606,7 +606,7 @@ void Builder::beginGraph(ast::GraphHeader&& h) {
   }
   for (auto& [key, value] : h.attrs.entries)
     if (key != "grad_of" && key != "activations") g->attrs.set(key, value);
-  g->attrs.loc = h.attrs.loc;
+  g->attrs.setLocations(h.attrs.loc(), {});
   b.openGraph = appendGraph(b.m, std::move(g));
 }
 

@@ -356,7 +356,7 @@ void closeAttrSequence(ParseState& s) {
 
 AttrDict takeDict(ParseState& s) {
   AttrDict d = std::move(s.dict);
-  d.keyLocs = s.keyLocs;
+  d.setLocations(d.loc(), s.keyLocs);
   s.dict = AttrDict{};
   return d;
 }
@@ -378,8 +378,7 @@ void emitOp(ParseState& s) {
   op.opLoc = {};
   op.operands.clear();
   op.attrs.entries.clear();
-  op.attrs.keyLocs.clear();
-  op.attrs.loc = {};
+  op.attrs.setLocations({}, {});
   op.resultTypes.clear();
   op.asLabel.reset();
   op.usingLabel.reset();
@@ -493,7 +492,7 @@ PIR_ACTION(generator_arg) { s.lit->args.push_back(parseDouble(in, s)); }
 
 PIR_ACTION(attr_dict_open) {
   s.dict = AttrDict{};
-  s.dict.loc = s.loc(in.iterator());
+  s.dict.setLocations(s.loc(in.iterator()), {});
   s.keyLocs.clear();
   s.attrStack.clear();
 }
@@ -702,7 +701,7 @@ PIR_ACTION(kw_exchange) {
 PIR_ACTION(exchange_attrs) {
   if (s.exchangeHasAttrs)
     s.fail(s.loc(in.iterator()), "the exchange block already has attributes",
-           {Note{s.exchange.attrs.loc, "first given here"}});
+           {Note{s.exchange.attrs.loc(), "first given here"}});
   s.exchangeHasAttrs = true;
   s.exchange.attrs = takeDict(s);
 }

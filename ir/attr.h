@@ -2,6 +2,7 @@
 // enum words, graph/value/resource names, lists and tuples, nested.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -52,13 +53,37 @@ struct Attr {
 };
 
 // Attributes in the order written. Lookups are linear: dictionaries are tiny.
+// Every op holds one and most are empty, so the locations (only a parsed
+// `{...}` has them) are out of line: a dictionary is 32 bytes, not 64.
 struct AttrDict {
   std::vector<std::pair<std::string, Attr>> entries;
-  SourceLoc loc;  // of the '{'
-  // Where each key is written, parallel to the first entries when parsed from
-  // text (diagnostics about a key point at it, not at its value); may be shorter.
-  std::vector<SourceLoc> keyLocs;
-  SourceLoc keyLoc(size_t i) const { return i < keyLocs.size() ? keyLocs[i] : SourceLoc{}; }
+
+  AttrDict() = default;
+  AttrDict(const AttrDict& o) : entries(o.entries), locs_(o.locs_ ? std::make_unique<Locations>(*o.locs_) : nullptr) {}
+  AttrDict(AttrDict&&) noexcept = default;
+  AttrDict& operator=(const AttrDict& o) {
+    if (this != &o) {
+      entries = o.entries;
+      locs_ = o.locs_ ? std::make_unique<Locations>(*o.locs_) : nullptr;
+    }
+    return *this;
+  }
+  AttrDict& operator=(AttrDict&&) noexcept = default;
+
+  // Where the '{' is written; invalid when not parsed from text.
+  SourceLoc loc() const { return locs_ ? locs_->loc : SourceLoc{}; }
+  // Where key i is written, when parsed from text (diagnostics about a key point
+  // at it, not at its value); invalid otherwise.
+  SourceLoc keyLoc(size_t i) const { return locs_ && i < locs_->keyLocs.size() ? locs_->keyLocs[i] : SourceLoc{}; }
+  // Records the locations of a parsed dictionary: its '{' and its keys, parallel
+  // to the first entries (may be shorter).
+  void setLocations(SourceLoc brace, std::vector<SourceLoc> keyLocs) {
+    if (!brace.valid() && keyLocs.empty()) {
+      locs_.reset();
+      return;
+    }
+    locs_ = std::make_unique<Locations>(Locations{brace, std::move(keyLocs)});
+  }
 
   const Attr* find(std::string_view key) const {
     for (auto& [k, v] : entries)
@@ -75,6 +100,13 @@ struct AttrDict {
     else entries.emplace_back(std::move(key), std::move(v));
   }
   bool empty() const { return entries.empty(); }
+
+ private:
+  struct Locations {
+    SourceLoc loc;
+    std::vector<SourceLoc> keyLocs;
+  };
+  std::unique_ptr<Locations> locs_;  // nullptr: no locations
 };
 
 }  // namespace pir

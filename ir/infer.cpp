@@ -1200,7 +1200,7 @@ void inferAdamUpdater(Ctx& c) {
 // ---- IO ------------------------------------------------------------------------
 
 const Resource& resourceOperand(Ctx& c, Resource::Kind kind) {
-  const Resource& r = *c.op.operands[0].resource;
+  const Resource& r = *c.op.operands[0].resource();
   if (r.kind != kind) {
     static const char* names[] = {"an h2d stream", "a d2h stream", "a remote buffer"};
     std::vector<Note> notes;

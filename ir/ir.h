@@ -21,6 +21,7 @@
 #include "ir/host_memory.h"
 #include "ir/literal.h"
 #include "ir/op_info.h"
+#include "ir/rare_list.h"
 #include "ir/source.h"
 
 namespace pir {
@@ -110,20 +111,51 @@ struct Value {
   IrHostCharge hostCharge{valueHostBytes()};
 };
 
-// One operand of an op: a value, a `$` resource or a literal. Graph-call
-// arguments are ordinary operands too (see CalleeRef), so every use of a value
-// is an Operand of some op or a graph return.
-struct Operand {
-  enum class Kind : uint8_t { Value, Resource, Literal };
-  Value* value = nullptr;
-  Resource* resource = nullptr;
+// What a non-value operand refers to, kept out of line: most operands name a
+// value, and an operand that carries only a value pointer and a location is 32
+// bytes (two of them a 64-byte block) instead of 80.
+struct OperandPayload {
+  Resource* resource = nullptr;      // Kind::Resource
   std::shared_ptr<Literal> literal;  // Kind::Literal (shared: literals are immutable once built)
   TensorType literalType;            // Kind::Literal: resolved by the verifier (language.md §5)
+};
+
+// One operand of an op: a value, a `$` resource or a literal. Graph-call
+// arguments are ordinary operands too (see CalleeRef), so every use of a value
+// is an Operand of some op or a graph return. A resource or literal is held in
+// an OperandPayload made when one is first set; copies of the operand copy it.
+struct Operand {
+  enum class Kind : uint8_t { Value, Resource, Literal };
+  Value* value = nullptr;  // Kind::Value
   SourceLoc loc;
-  Kind kind = Kind::Value;  // after loc, in its padding: an operand is 80 bytes, not 88
+  Kind kind = Kind::Value;  // after loc, in its padding
+
+  Operand() = default;
+  Operand(const Operand& o) : value(o.value), loc(o.loc), kind(o.kind), payload_(copyOf(o.payload_)) {}
+  Operand(Operand&& o) noexcept : value(o.value), loc(o.loc), kind(o.kind), payload_(std::move(o.payload_)) {}
+  Operand& operator=(const Operand& o) {
+    if (this != &o) {
+      value = o.value;
+      loc = o.loc;
+      kind = o.kind;
+      payload_ = copyOf(o.payload_);
+    }
+    return *this;
+  }
+  Operand& operator=(Operand&& o) noexcept = default;
+
+  // nullptr unless a resource was set.
+  Resource* resource() const { return payload_ ? payload_->resource : nullptr; }
+  void setResource(Resource* r) { payload().resource = r; }
+  // nullptr unless a literal was set.
+  const Literal* literal() const { return payload_ ? payload_->literal.get() : nullptr; }
+  void setLiteral(std::shared_ptr<Literal> lit) { payload().literal = std::move(lit); }
+  // Empty (f32, rank 0) until set.
+  const TensorType& literalType() const;
+  void setLiteralType(TensorType t) { payload().literalType = std::move(t); }
 
   // The type this operand supplies (Value or Literal). Undefined for Resource.
-  const TensorType& type() const { return kind == Kind::Value ? value->type : literalType; }
+  const TensorType& type() const { return kind == Kind::Value ? value->type : literalType(); }
   bool isTensor() const { return kind != Kind::Resource; }
 
   static Operand of(Value* v, SourceLoc at = {}) {
@@ -133,6 +165,16 @@ struct Operand {
     o.loc = at;
     return o;
   }
+
+ private:
+  static std::unique_ptr<OperandPayload> copyOf(const std::unique_ptr<OperandPayload>& p) {
+    return p ? std::make_unique<OperandPayload>(*p) : nullptr;
+  }
+  OperandPayload& payload() {
+    if (!payload_) payload_ = std::make_unique<OperandPayload>();
+    return *payload_;
+  }
+  std::unique_ptr<OperandPayload> payload_;
 };
 
 // A callee of a control-flow op, `@g(ARGS)`: its arguments are the op's
@@ -147,7 +189,7 @@ struct CalleeRef {
 };
 
 // The label of a call (`as LABEL`), front-end only: most ops have none, so
-// the text lives on the heap only when there is one and an op pays one pointer.
+// the text lives on the heap only when there is one.
 class CallLabel {
  public:
   CallLabel() = default;
@@ -171,22 +213,29 @@ class CallLabel {
   std::unique_ptr<std::string> text_;  // nullptr: no label
 };
 
-// Members are ordered so that code fills loc's padding: 240 bytes, inside the
-// allocator's 256-byte size class (272 took a 320-byte block).
+// Members are ordered so that code fills loc's padding: 160 bytes, an
+// allocator size class. What few ops have (callees, an exchange block's body,
+// a var's data, a call's label) is out of line, one pointer each or shared.
 struct Op {
   std::vector<Operand> operands;
-  std::vector<CalleeRef> callees;  // call/repeat: 1, conditional: 2, others: none
-  std::vector<Value*> results;     // in-place ops: empty when the alias result is unbound
+  std::vector<Value*> results;  // in-place ops: empty when the alias result is unbound
   AttrDict attrs;
-  std::vector<std::unique_ptr<Op>> region;  // exchange block body
-  std::shared_ptr<Literal> init;            // var / const: DATA or INIT
-  CallLabel label;                          // `as LABEL` on a call (front-end only: `using` finds it; never printed)
+  RareList<CalleeRef> callees;                // call/repeat: 1, conditional: 2, others: none
+  RareList<std::unique_ptr<Op>> region;       // exchange block body
   Graph* parent = nullptr;
   Op* enclosing = nullptr;  // the exchange block holding this op, if any
   uint64_t uid = nextUid(); // identity across Module::clone (a copy keeps it)
   SourceLoc loc;            // of the op name (or `var`/`const`/`exchange` keyword)
   OpCode code;
   IrHostCharge hostCharge{opHostBytes()};  // operands are added when the op joins a graph
+
+  // var / const: DATA or INIT (nullptr: none).
+  const std::shared_ptr<Literal>& init() const;
+  void setInit(std::shared_ptr<Literal> lit);
+  // `as LABEL` on a call (front-end only: `using` finds it; never printed).
+  const CallLabel& label() const;
+  void setLabel(std::string text);
+  void setLabel(const CallLabel& label) { setLabel(label.str()); }
 
   const OpInfo& info() const { return opInfo(code); }
   // The arguments of callee k: operands [first, first + numArgs).
@@ -200,6 +249,14 @@ struct Op {
       if (i >= callees[k].firstOperand && i < callees[k].firstOperand + callees[k].numArgs) return static_cast<int>(k);
     return -1;
   }
+
+ private:
+  // Only var/const ops have an init and only labelled calls a label: made when one is set.
+  struct InitAndLabel {
+    std::shared_ptr<Literal> init;
+    CallLabel label;
+  };
+  std::unique_ptr<InitAndLabel> initAndLabel_;
 };
 
 // The `%` namespace of one graph: name -> Value. Open addressing with linear

@@ -79,9 +79,9 @@ void warnOpMistakes(const Op& op, DiagnosticEngine& diags) {
   std::optional<SourceLoc> zeroAt;
   if (op.operands.size() > 2) {
     const Operand& s = op.operands[2];
-    if (s.kind == Operand::Kind::Literal && s.literal && s.literal->kind == Literal::Kind::Data &&
-        !s.literal->values.empty() &&
-        std::all_of(s.literal->values.begin(), s.literal->values.end(), [](double v) { return v == 0; }))
+    if (s.kind == Operand::Kind::Literal && s.literal() && s.literal()->kind == Literal::Kind::Data &&
+        !s.literal()->values.empty() &&
+        std::all_of(s.literal()->values.begin(), s.literal()->values.end(), [](double v) { return v == 0; }))
       zeroAt = s.loc.valid() ? s.loc : op.loc;
   } else if (std::optional<double> step = a.step(); step && *step == 0) {
     zeroAt = a.stepLoc();
@@ -114,7 +114,7 @@ const StoreCounts& storesOfGraph(const Graph& g, std::unordered_map<const Graph*
 
 void addStoresOfOp(const Op& op, StoreCounts& into, std::unordered_map<const Graph*, StoreCounts>& memo) {
   if (op.code == OpCode::HostStore && !op.operands.empty() && op.operands[0].kind == Operand::Kind::Resource)
-    addCount(into, op.operands[0].resource, 1);
+    addCount(into, op.operands[0].resource(), 1);
   for (const auto& inner : op.region) addStoresOfOp(*inner, into, memo);
   // call: once; repeat: `count` times; conditional (two callees): unknown.
   const int64_t factor = op.callees.size() != 1 ? kUnknown

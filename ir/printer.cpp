@@ -153,10 +153,10 @@ void appendOperand(std::string& out, const Operand& operand) {
       break;
     case Operand::Kind::Resource:
       out += '$';
-      out += operand.resource ? operand.resource->name : std::string("?");
+      out += operand.resource() ? operand.resource()->name : std::string("?");
       break;
     case Operand::Kind::Literal:
-      if (operand.literal) appendLiteral(out, *operand.literal, operand.literalType.dtype);
+      if (operand.literal()) appendLiteral(out, *operand.literal(), operand.literalType().dtype);
       break;
   }
 }
@@ -204,7 +204,7 @@ void appendOp(std::string& out, const Op& op, int depth) {
     out += " : ";
     if (v) appendType(out, v->type);
     out += " = ";
-    if (op.init && v) appendLiteral(out, *op.init, v->type.dtype);
+    if (op.init() && v) appendLiteral(out, *op.init(), v->type.dtype);
     appendAttrDict(out, op.attrs, &info.attrs);
     out += '\n';
     return;

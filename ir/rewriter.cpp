@@ -212,8 +212,8 @@ std::unique_ptr<Op> cloneOpInto(Module& m, Graph& g, const Op& src, IRMapping& m
   auto c = std::make_unique<Op>();
   c->code = src.code;
   c->attrs = src.attrs;
-  c->init = src.init;
-  c->label = src.label;
+  c->setInit(src.init());
+  c->setLabel(src.label());
   c->loc = src.loc;
   c->callees = src.callees;
   c->parent = &g;
@@ -403,7 +403,7 @@ Graph* cloneGraph(Module& m, const Graph& src, const std::string& name, IRMappin
 // ---- ops ----------------------------------------------------------------------------
 
 ptrdiff_t positionOf(const Op& op) {
-  const auto& list = op.enclosing ? op.enclosing->region : op.parent->ops;
+  const std::vector<std::unique_ptr<Op>>& list = op.enclosing ? op.enclosing->region.list() : op.parent->ops;
   for (size_t i = 0; i < list.size(); ++i)
     if (list[i].get() == &op) return static_cast<ptrdiff_t>(i);
   return -1;
@@ -411,7 +411,7 @@ ptrdiff_t positionOf(const Op& op) {
 
 namespace {
 
-std::vector<std::unique_ptr<Op>>& listOf(Op& op) { return op.enclosing ? op.enclosing->region : op.parent->ops; }
+std::vector<std::unique_ptr<Op>>& listOf(Op& op) { return op.enclosing ? op.enclosing->region.mutableList() : op.parent->ops; }
 
 }  // namespace
 
@@ -471,7 +471,7 @@ void unwrapExchange(Module& m, Op& block) {
   Graph& g = *block.parent;
   ptrdiff_t pos = positionOf(block);
   if (pos < 0 || block.code != OpCode::Exchange) internalError("unwrapExchange: not an exchange block");
-  std::vector<std::unique_ptr<Op>> inner = std::move(block.region);
+  std::vector<std::unique_ptr<Op>> inner = block.region.take();
   for (auto& op : inner) op->enclosing = nullptr;
   auto holder = std::make_shared<std::unique_ptr<Op>>(std::move(g.ops[static_cast<size_t>(pos)]));
   g.ops.erase(g.ops.begin() + pos);
@@ -524,7 +524,7 @@ void createResults(Module& m, Graph& g, Op& op, std::vector<TensorType>& types,
 
 Op* appendOp(Module& m, Graph& g, std::unique_ptr<Op> op, Op* region) {
   op->enclosing = region;
-  auto& list = region ? region->region : g.ops;
+  auto& list = region ? region->region.mutableList() : g.ops;
   Op* raw = op.get();
   list.push_back(std::move(op));
   m.touch();
@@ -586,17 +586,17 @@ void turnIntoConstant(Module& m, Op& op, std::shared_ptr<Literal> init, AttrDict
   Value* v = op.results[0];
   const Value::Kind kind = v->kind;
   m.journal([&op, v, kind, code = op.code, operands = std::move(op.operands), oldAttrs = std::move(op.attrs),
-             oldInit = std::move(op.init)]() mutable {
+             oldInit = op.init()]() mutable {
     op.code = code;
     op.operands = std::move(operands);
     op.attrs = std::move(oldAttrs);
-    op.init = std::move(oldInit);
+    op.setInit(std::move(oldInit));
     v->kind = kind;
   });
   op.code = OpCode::Const;
   op.operands.clear();
   op.attrs = std::move(attrs);
-  op.init = std::move(init);
+  op.setInit(std::move(init));
   v->kind = Value::Kind::Const;
   m.touch();
 }
@@ -743,7 +743,7 @@ Value* OpBuilder::constant(const TensorType& type, std::vector<double> values, s
   checkLiteralData(*lit, type, "const", diags_);
   auto op = std::make_unique<Op>();
   op->code = OpCode::Const;
-  op->init = std::move(lit);
+  op->setInit(std::move(lit));
   op->parent = ip_.graph;
   op->loc = loc_;
   Graph& g = *ip_.graph;

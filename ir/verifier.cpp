@@ -149,7 +149,7 @@ std::string valueText(double v) {
 
 void checkPlacementAttrs(const AttrDict& attrs, std::string_view what, const IrOptions& options,
                          DiagnosticEngine& diags, const OpInfo* extra) {
-  checkAttrDict(attrs, extra, std::string(what) + ": ", attrs.loc, options, diags);
+  checkAttrDict(attrs, extra, std::string(what) + ": ", attrs.loc(), options, diags);
 }
 
 void checkOpSignature(const Op& op, const IrOptions& options, DiagnosticEngine& diags) {
@@ -182,11 +182,11 @@ void checkOpSignature(const Op& op, const IrOptions& options, DiagnosticEngine& 
     std::string pos = "operand " + std::to_string(i + 1);
     switch (role) {
       case Role::Resource:
-        if (o.kind != Operand::Kind::Resource || !o.resource)
+        if (o.kind != Operand::Kind::Resource || !o.resource())
           diags.fail(loc, what + pos + " must be a stream or remote buffer ($name)");
         break;
       case Role::Tensor:
-        if (o.kind == Operand::Kind::Value ? !o.value : o.kind != Operand::Kind::Literal || !o.literal)
+        if (o.kind == Operand::Kind::Value ? !o.value : o.kind != Operand::Kind::Literal || !o.literal())
           diags.fail(loc, what + pos + " must be a tensor (%value or literal)");
         break;
     }
@@ -205,7 +205,7 @@ void checkOpSignature(const Op& op, const IrOptions& options, DiagnosticEngine& 
     next = c.firstOperand + c.numArgs;
   }
   if (want && next != op.operands.size()) diags.fail(op.loc, what + "operands left over after the graph calls");
-  checkAttrDict(op.attrs, &info, what, op.attrs.loc.valid() ? op.attrs.loc : op.loc, options, diags);
+  checkAttrDict(op.attrs, &info, what, op.attrs.loc().valid() ? op.attrs.loc() : op.loc, options, diags);
 }
 
 void checkLiteralData(const Literal& lit, const TensorType& type, std::string_view what, DiagnosticEngine& diags) {
@@ -296,21 +296,21 @@ void typeLiteralOperands(Op& op, DiagnosticEngine& diags) {
   for (size_t i = 0; i < op.operands.size(); ++i) {
     Operand& o = op.operands[i];
     const int callee = op.calleeOfOperand(i);
-    if (o.kind == Operand::Kind::Literal && o.literal && callee >= 0) {
+    if (o.kind == Operand::Kind::Literal && o.literal() && callee >= 0) {
       // A graph-call argument takes the bound parameter's type.
       const Graph& g = *op.callees[callee].graph;
       const size_t k = i - op.callees[callee].firstOperand;
-      if (o.literal->kind != Literal::Kind::Data)
+      if (o.literal()->kind != Literal::Kind::Data)
         diags.fail(o.loc.valid() ? o.loc : op.loc, what + ": only a scalar or list literal can be an argument");
       if (k >= g.params.size()) continue;  // the binding check reports the count
-      o.literalType = g.params[k]->type;
-      checkLiteralData(*o.literal, o.literalType, what + " @" + g.name + " argument " + std::to_string(k + 1), diags);
-    } else if (o.kind == Operand::Kind::Literal && o.literal) {
-      if (o.literal->kind != Literal::Kind::Data)
+      o.setLiteralType(g.params[k]->type);
+      checkLiteralData(*o.literal(), o.literalType(), what + " @" + g.name + " argument " + std::to_string(k + 1), diags);
+    } else if (o.kind == Operand::Kind::Literal && o.literal()) {
+      if (o.literal()->kind != Literal::Kind::Data)
         diags.fail(o.loc.valid() ? o.loc : op.loc, what + ": only a scalar or list literal can be an operand; declare a const");
       auto fixed = fixedLiteralDType(op.code, i);
-      o.literalType = TensorType{fixed ? *fixed : *reference, o.literal->shape};
-      checkLiteralData(*o.literal, o.literalType, what, diags);
+      o.setLiteralType(TensorType{fixed ? *fixed : *reference, o.literal()->shape});
+      checkLiteralData(*o.literal(), o.literalType(), what, diags);
     }
   }
 }
@@ -531,9 +531,9 @@ void checkReturns(const Graph& g, DiagnosticEngine& diags) {
     SourceLoc loc = o.loc.valid() ? o.loc : g.returnLoc;
     if (o.kind == Operand::Kind::Resource) diags.fail(loc, "return: operand must be a tensor");
     if (o.kind == Operand::Kind::Literal) {
-      if (!o.literal || o.literal->kind != Literal::Kind::Data)
+      if (!o.literal() || o.literal()->kind != Literal::Kind::Data)
         diags.fail(loc, "return: only a scalar or list literal can be returned");
-      checkLiteralData(*o.literal, g.outputTypes[i], "return", diags);
+      checkLiteralData(*o.literal(), g.outputTypes[i], "return", diags);
     }
     if (!(o.type() == g.outputTypes[i])) {
       std::vector<Note> notes;
@@ -644,7 +644,7 @@ struct ModuleChecker {
         fail(o.loc.valid() ? o.loc : op.loc, prefix(op) + "operand %" + (o.value ? o.value->name : "?") +
                                                  " is not defined before use in @" + g.name);
     } else if (o.kind == Operand::Kind::Resource) {
-      if (!o.resource || m.findResource(o.resource->name) != o.resource)
+      if (!o.resource() || m.findResource(o.resource()->name) != o.resource())
         fail(o.loc.valid() ? o.loc : op.loc, prefix(op) + "unknown resource");
     }
   }
@@ -660,7 +660,7 @@ struct ModuleChecker {
     if (op.info().has(F_DECL)) {
       if (op.results.size() != 1) fail(op.loc, prefix(op) + "a declaration has one result");
       const Value& v = *op.results[0];
-      checkDeclaration(m, g, op.code == OpCode::Const, v.name, v.type, op.attrs, op.init.get(), op.loc, diags);
+      checkDeclaration(m, g, op.code == OpCode::Const, v.name, v.type, op.attrs, op.init().get(), op.loc, diags);
       for (const Value* r : op.results) defined[r->id] = true;
       return;
     }
@@ -675,9 +675,9 @@ struct ModuleChecker {
       fail(*loc, prefix(op) + "cannot infer the dtype: declare a const");
     for (const Operand& o : op.operands)
       if (o.kind == Operand::Kind::Literal) {
-        if (!o.literal || o.literal->kind != Literal::Kind::Data)
+        if (!o.literal() || o.literal()->kind != Literal::Kind::Data)
           fail(o.loc.valid() ? o.loc : op.loc, prefix(op) + "only a scalar or list literal can be an operand");
-        checkLiteralData(*o.literal, o.literalType, op.info().name, diags);
+        checkLiteralData(*o.literal(), o.literalType(), op.info().name, diags);
       }
     inferResultTypes(op, m.options, types, diags);
     bool inplace = op.info().has(F_INPLACE);

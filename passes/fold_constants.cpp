@@ -40,10 +40,10 @@ bool foldableKind(const Op& op) {
 bool constantData(const Operand& o, ConstTensor& out) {
   const Literal* lit = nullptr;
   if (o.kind == Operand::Kind::Literal) {
-    lit = o.literal.get();
-    out.type = o.literalType;
+    lit = o.literal();
+    out.type = o.literalType();
   } else if (o.kind == Operand::Kind::Value && o.value->kind == Value::Kind::Const && o.value->def) {
-    lit = o.value->def->init.get();
+    lit = o.value->def->init().get();
     out.type = o.value->type;
   }
   if (!lit || lit->kind != Literal::Kind::Data) return false;

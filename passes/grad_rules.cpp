@@ -34,7 +34,7 @@ Operand literal(double v) {
   lit->hasNumber = true;
   Operand o;
   o.kind = Operand::Kind::Literal;
-  o.literal = std::move(lit);
+  o.setLiteral(std::move(lit));
   return o;
 }
 Operand val(Value* v) { return Operand::of(v); }
@@ -43,7 +43,7 @@ Operand val(Value* v) { return Operand::of(v); }
 Value* GradContext::inValue(size_t i) {
   Operand o = in(i);
   if (o.kind == Operand::Kind::Value) return o.value;
-  return b.constant(op.operands[i].literalType, o.literal->values);
+  return b.constant(op.operands[i].literalType(), o.literal()->values);
 }
 
 Value* GradContext::gradOrZeros(size_t k) {

@@ -53,7 +53,7 @@ void markGenerated(Op& op) {
 
 // A value holding the literal `o` (a `const`, inserted at the builder's point).
 Value* materializeLiteral(OpBuilder& b, const Operand& o, const std::string& name) {
-  Value* v = b.constant(o.literalType, o.literal->values, name);
+  Value* v = b.constant(o.literalType(), o.literal()->values, name);
   markGenerated(*v->def);
   return v;
 }
@@ -62,7 +62,7 @@ Value* materializeLiteral(OpBuilder& b, const Operand& o, const std::string& nam
 bool inlinable(const Op& call) {
   for (const Operand& a : call.args(0))
     if (a.kind == Operand::Kind::Resource ||
-        (a.kind == Operand::Kind::Literal && (!a.literal || a.literal->kind != Literal::Kind::Data)))
+        (a.kind == Operand::Kind::Literal && (!a.literal() || a.literal()->kind != Literal::Kind::Data)))
       return false;
   return true;
 }

@@ -396,14 +396,14 @@ class GraphCompiler {
 
   bool emitHostLoad(const Op& op, Instr& in) {
     in.opc = Opc::HostLoad;
-    in.a = op.operands.at(0).resource->index;
-    pushResults(op, {&op.operands[0].resource->type}, in);
+    in.a = op.operands.at(0).resource()->index;
+    pushResults(op, {&op.operands[0].resource()->type}, in);
     return true;
   }
 
   bool emitHostStore(const Op& op, Instr& in) {
     in.opc = Opc::HostStore;
-    in.a = op.operands.at(0).resource->index;
+    in.a = op.operands.at(0).resource()->index;
     pushArg(operandSlot(op.operands.at(1)), &op.operands[1].type());
     in.nIn = 1;
     return true;
@@ -415,7 +415,7 @@ class GraphCompiler {
     const OpInfo& info = op.info();
     const bool store = info.results.kind == ResultSpec::Kind::Fixed && info.results.count == 0;
     in.opc = store ? Opc::RemoteStore : Opc::RemoteLoad;
-    in.a = op.operands.at(0).resource->index;
+    in.a = op.operands.at(0).resource()->index;
     pushArg(operandSlot(op.operands.at(1)), &op.operands[1].type());
     in.nIn = 1;
     if (store) {
@@ -426,7 +426,7 @@ class GraphCompiler {
       pushArg(t.kind == Operand::Kind::Value ? slotOf(t.value) : scratchSlot(t.type()), &t.type());
       in.nOut = 1;
     } else {
-      pushResults(op, {&op.operands[0].resource->type}, in);
+      pushResults(op, {&op.operands[0].resource()->type}, in);
     }
     return true;
   }

@@ -83,8 +83,8 @@ std::string disassemble(const CompiledGraph& g, const Program& p, const SourceMa
       case Opc::HostStore:
       case Opc::RemoteLoad:
       case Opc::RemoteStore:
-        if (in.op && !in.op->operands.empty() && in.op->operands[0].resource)
-          line += "$" + in.op->operands[0].resource->name + " ";
+        if (in.op && !in.op->operands.empty() && in.op->operands[0].resource())
+          line += "$" + in.op->operands[0].resource()->name + " ";
         break;
       case Opc::Call: line += graphName(p, in.a) + " "; break;
       case Opc::Repeat:

@@ -161,7 +161,7 @@ void FramePlanner::assignResults(const Op& op, size_t pos) {
   if (op.code == OpCode::Const) {
     const Value* v = op.results.at(0);
     checkSize(v->type, "%" + v->name, v->loc);
-    HostTensor t = op.init ? materialize(*op.init, v->type, baseSeed, "%" + v->name, diags_) : HostTensor(v->type);
+    HostTensor t = op.init() ? materialize(*op.init(), v->type, baseSeed, "%" + v->name, diags_) : HostTensor(v->type);
     cg_.valueSlot[v->id] = constSlot(std::move(t), v);
     return;
   }
@@ -203,10 +203,10 @@ void FramePlanner::assignResults(const Op& op, size_t pos) {
 
 uint32_t FramePlanner::operandSlot(const Operand& o) {
   if (o.kind == Operand::Kind::Value) return slotOf(o.value);
-  if (o.kind == Operand::Kind::Literal && o.literal) {
+  if (o.kind == Operand::Kind::Literal && o.literal()) {
     const uint32_t baseSeed = static_cast<uint32_t>(static_cast<uint64_t>(m_.options.seed));
-    checkSize(o.literalType, "literal", o.loc);
-    return constSlot(materialize(*o.literal, o.literalType, baseSeed, "literal operand", diags_), nullptr);
+    checkSize(o.literalType(), "literal", o.loc);
+    return constSlot(materialize(*o.literal(), o.literalType(), baseSeed, "literal operand", diags_), nullptr);
   }
   internalError("operand is not a tensor");
 }

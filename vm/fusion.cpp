@@ -32,7 +32,7 @@ bool fusibleOp(const Op& op) {
   if (!hasKernel(op.code) || integerDivision(op) || op.results.size() > 1 || op.operands.empty()) return false;
   for (const Operand& o : op.operands) {
     if (o.kind == Operand::Kind::Value) continue;
-    if (o.kind == Operand::Kind::Literal && o.literal) continue;
+    if (o.kind == Operand::Kind::Literal && o.literal()) continue;
     return false;
   }
   const int target = info.inplaceOperand;

@@ -118,7 +118,7 @@ HostTensor Session::initialValue(const Value& v, const ReplicaGroups& grouping) 
     if (kept.seed == seed && kept.value.type == initType) return std::move(kept.value);
   }
   checkFitsDevice(initType, mp_->options, "%" + v.name, v.loc, diags_);
-  return v.def && v.def->init ? materialize(*v.def->init, initType, seed, "%" + v.name, diags_) : HostTensor(initType);
+  return v.def && v.def->init() ? materialize(*v.def->init(), initType, seed, "%" + v.name, diags_) : HostTensor(initType);
 }
 
 void Session::initVariable(size_t index, State& st) {
@@ -278,7 +278,7 @@ void Session::checkSameProgramAcrossProcesses(const Program& p, const State& ns)
   std::unordered_map<uint64_t, size_t> varIndex;  // by uid: the program may be a lowered copy's
   for (size_t i = 0; i < ns.varUids.size(); ++i) varIndex[ns.varUids[i]] = i;
   auto loadedData = [&](const Op& op) -> uint64_t {
-    if (!op.init || op.init->kind != Literal::Kind::Load || op.results.empty()) return 0;
+    if (!op.init() || op.init()->kind != Literal::Kind::Load || op.results.empty()) return 0;
     const Value* v = op.results[0];
     if (auto it = varIndex.find(v->uid); it != varIndex.end()) {
       uint64_t h = 0;

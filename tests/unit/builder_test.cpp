@@ -217,7 +217,7 @@ TEST_F(BuilderTest, LoadResolvesAgainstBaseDirAndMustExist) {
   std::ofstream(dir / "w.npy") << "x";
   baseDir = dir.string();
   ASSERT_TRUE(build("const %w : f32[2] = load(\"w.npy\")")) << error();
-  EXPECT_EQ(module.main->ops[0]->init->resolvedPath, (dir / "w.npy").string());
+  EXPECT_EQ(module.main->ops[0]->init()->resolvedPath, (dir / "w.npy").string());
   EXPECT_EQ(fails("const %v : f32[2] = load(\"missing.npy\")"), "1:21: const %v: cannot open \"missing.npy\"");
 }
 
@@ -284,7 +284,7 @@ TEST_F(BuilderTest, CallArityAndExactTypes) {
   ASSERT_TRUE(build("%z = call @g(1.5)")) << error();
   const Op& call = *module.main->ops.back();
   ASSERT_EQ(call.callees.size(), 1u);
-  EXPECT_EQ(call.args(0)[0].literalType, (TensorType{DType::F32, {2}}));
+  EXPECT_EQ(call.args(0)[0].literalType(), (TensorType{DType::F32, {2}}));
 }
 
 TEST_F(BuilderTest, CallMayBindFewerResults) {

@@ -277,7 +277,7 @@ TEST(Parser, OpStatementFormsAndLocations) {
   EXPECT_EQ(locStr(split.results[1].loc), "2:7");
   EXPECT_EQ(locStr(split.opLoc), "2:12");
   EXPECT_EQ(locStr(split.operands[0].loc), "2:18");
-  EXPECT_EQ(locStr(split.attrs.loc), "2:21");
+  EXPECT_EQ(locStr(split.attrs.loc()), "2:21");
   EXPECT_EQ(locStr(split.resultTypes[1].loc), "2:59");
   auto& call = std::get<ast::OpStmt>(r.statements[1]);
   EXPECT_EQ(locStr(call.operands[0].call->args[1].literal->loc), "3:18");

@@ -243,8 +243,9 @@ TEST(Printer, MillionOpsPrint) {
     auto decl = std::make_unique<Op>();
     decl->code = OpCode::Const;
     decl->results = {prev};
-    decl->init = std::make_shared<Literal>();
-    decl->init->values = {1};
+    auto one = std::make_shared<Literal>();
+    one->values = {1};
+    decl->setInit(one);
     prev->kind = Value::Kind::Const;
     prev->def = decl.get();
     g.ops.push_back(std::move(decl));
@@ -255,9 +256,10 @@ TEST(Printer, MillionOpsPrint) {
     Operand a, b;
     a.value = prev;
     b.kind = Operand::Kind::Literal;
-    b.literal = std::make_shared<Literal>();
-    b.literal->values = {0.5};
-    b.literalType = TensorType{DType::F32, {}};
+    auto half = std::make_shared<Literal>();
+    half->values = {0.5};
+    b.setLiteral(half);
+    b.setLiteralType(TensorType{DType::F32, {}});
     op->operands = {a, b};
     Value* r = newValue(std::to_string(i));
     r->def = op.get();
