@@ -330,10 +330,32 @@ size_t estimateSize(const Module& m) {
 
 }  // namespace
 
+namespace {
+
+// Nested lists of a zero-size shape longer than this print as `[]` (the value of
+// every zero-size shape, language.md section 5): the lists before the first zero dim
+// number the product of the dims before it, which a pass or an importer can make
+// astronomical (fold-constants on f32[2^40,3,0]), while text a user wrote stays short.
+constexpr int64_t kMaxEmptyLists = 1000;
+
+// Whether `shape` holds no element and its nested lists exceed kMaxEmptyLists.
+bool longEmptyNesting(const Shape& shape) {
+  int64_t lists = 1;
+  for (int64_t d : shape) {
+    if (d == 0) return lists > kMaxEmptyLists;
+    lists = d > kMaxEmptyLists || lists > kMaxEmptyLists / d ? kMaxEmptyLists + 1 : lists * d;
+  }
+  return false;
+}
+
+}  // namespace
+
 void appendLiteral(std::string& out, const Literal& lit, DType dtype) {
   switch (lit.kind) {
     case Literal::Kind::Data:
-      if (lit.shape.empty()) {
+      if (longEmptyNesting(lit.shape)) {
+        out += "[]";
+      } else if (lit.shape.empty()) {
         appendElement(out, lit.values.empty() ? 0.0 : lit.values[0], dtype);
       } else {
         size_t next = 0;

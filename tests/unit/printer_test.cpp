@@ -178,6 +178,20 @@ TEST(Printer, AppendAttrAndLiteralFragments) {
   appendLiteral(out, lit, DType::F32);
   EXPECT_EQ(out, "[[], []]");
 
+  // A zero-size shape whose nested lists would be too many prints as `[]`, at once.
+  lit.shape = {int64_t{1} << 40, 3, 0};
+  out.clear();
+  appendLiteral(out, lit, DType::F32);
+  EXPECT_EQ(out, "[]");
+  lit.shape = {1000, 0};
+  out.clear();
+  appendLiteral(out, lit, DType::F32);
+  EXPECT_EQ(out.size(), 2 + 1000 * 2 + 999 * 2);  // [[], [], ...]: still nested at the bound
+  lit.shape = {1001, 0};
+  out.clear();
+  appendLiteral(out, lit, DType::F32);
+  EXPECT_EQ(out, "[]");
+
   lit.shape = {2, 1, 2};
   lit.values = {1, 2.5, -3, 0.1};
   out.clear();
