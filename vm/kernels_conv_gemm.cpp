@@ -58,13 +58,13 @@ struct ConvGeometry {
   }
 };
 
-// The blocks of images [0, count) in contiguous runs, one per kernel thread:
-// body(part, firstBlock, endBlock), part < parts(count).
+// The blocks of images [0, count) in contiguous runs, one per kernel thread (at most
+// blockParts(count) runs): body(firstBlock, endBlock).
 int64_t blockParts(int64_t count) { return std::max<int64_t>(1, std::min<int64_t>(simd::kernelThreads(), count)); }
 template <class Body> void forBlockParts(int64_t count, Body&& body) {
   const int64_t parts = blockParts(count);
-  if (parts == 1) return body(int64_t{0}, int64_t{0}, count);
-  simd::parallelTasks(parts, [&](int64_t j) { body(j, j * count / parts, (j + 1) * count / parts); });
+  if (parts == 1) return body(int64_t{0}, count);
+  simd::parallelTasks(parts, [&](int64_t j) { body(j * count / parts, (j + 1) * count / parts); });
 }
 
 // One part's scratch for its blocks of images: a [K, block * P] column matrix and an
@@ -110,7 +110,7 @@ class PartFailures {
 template <class C, class Body> void forEachImageBlock(const ConvGeometry& s, Body&& body) {
   const int64_t block = s.imagesPerBlock();
   PartFailures failures;
-  forBlockParts(s.blocks(), [&](int64_t, int64_t b0, int64_t b1) {
+  forBlockParts(s.blocks(), [&](int64_t b0, int64_t b1) {
     const BlockScratch<C> scratch(s);
     if (!scratch.ok()) return failures.fail();
     for (int64_t n0 = b0 * block; n0 < std::min(s.batch, b1 * block); n0 += block)
@@ -371,7 +371,7 @@ template <class T> void runConvGradWeight(const ConvGeometry& s, const TensorRef
   for (int64_t first = 0; first < count; first += parts) {  // a wave: blocks [first, first + wave)
     const int64_t wave = std::min(parts, count - first);
     PartFailures failures;
-    forBlockParts(wave, [&](int64_t, int64_t b0, int64_t b1) {
+    forBlockParts(wave, [&](int64_t b0, int64_t b1) {
       const BlockScratch<C> scratch(s);
       if (!scratch.ok()) return failures.fail();
       C* col = scratch.columns();
@@ -415,22 +415,25 @@ template <class T> void runConvGradInput(const ConvGeometry& s, const TensorRef*
       BlockScratch<C>::elements(s, parts) +
           (std::is_same_v<T, C> ? 0 : static_cast<uint64_t>(total + s.outChannels * K)),
       sizeof(C));
+  // dx itself, or an f32 copy written back at the end (f16); each block of images
+  // zeroes its own images first.
   std::vector<C> accCopy;
   C* acc;
   if constexpr (std::is_same_v<T, C>) {
-    acc = dx;  // each block zeroes its own images first
-    if (P == 0 || og == 0 || K == 0) std::fill(dx, dx + total, T(0));
+    acc = dx;
   } else {
-    accCopy.assign(static_cast<size_t>(total), C(0));
+    accCopy.resize(static_cast<size_t>(total));
     acc = accCopy.data();
   }
-  if (P > 0 && og > 0 && K > 0) {
+  if (P == 0 || og == 0 || K == 0) {
+    std::fill(acc, acc + total, C(0));
+  } else {
     std::vector<C> wCopy;
     const C* weights = asCompute<T, C>(ins[1].as<const T>(), s.outChannels * K, wCopy);
     const T* g = ins[0].as<const T>();
     forEachImageBlock<C>(s, [&](C* dcol, C* grad, int64_t n0, int64_t nb) {
       const int64_t ld = nb * P;
-      if constexpr (std::is_same_v<T, C>) std::fill(acc + n0 * s.channels * inSize, acc + (n0 + nb) * s.channels * inSize, C(0));
+      std::fill(acc + n0 * s.channels * inSize, acc + (n0 + nb) * s.channels * inSize, C(0));
       for (int64_t grp = 0; grp < s.groups; ++grp) {
         gatherGradient(s, g, n0, nb, grp, grad);
         gemm<C>(weights + grp * og * K, grad, dcol, K, ld, og, true, false);
