@@ -322,16 +322,6 @@ void appendIrOptions(std::string& out, const IrOptions& o) {
   if (!first) out += "}\n";
 }
 
-size_t estimateSize(const Module& m) {
-  size_t ops = m.main->ops.size();
-  for (auto& g : m.graphs) ops += g->ops.size();
-  return 256 + ops * 48;
-}
-
-}  // namespace
-
-namespace {
-
 // Nested lists of a zero-size shape longer than this print as `[]` (the value of
 // every zero-size shape, language.md section 5): the lists before the first zero dim
 // number the product of the dims before it, which a pass or an importer can make
@@ -346,6 +336,12 @@ bool longEmptyNesting(const Shape& shape) {
     lists = d > kMaxEmptyLists || lists > kMaxEmptyLists / d ? kMaxEmptyLists + 1 : lists * d;
   }
   return false;
+}
+
+size_t estimateSize(const Module& m) {
+  size_t ops = m.main->ops.size();
+  for (auto& g : m.graphs) ops += g->ops.size();
+  return 256 + ops * 48;
 }
 
 }  // namespace
