@@ -24,9 +24,9 @@ usage: peers.py [--pir PATH] [--models cnn,transformer,ln_blocks,mlp] [--threads
 PATH defaults to the build tree next to this script (../../build/repl/pir).
 """
 import argparse
-import math
 import ctypes
 import json
+import math
 import os
 import re
 import resource
@@ -216,9 +216,8 @@ CORE_PROBE = ("import numpy as np, time\n"
 
 def cores_delivered(n):
     """How many cores' worth of compute n copies of a one-thread load get at once: n times
-    one copy's time alone over the slowest copy's time beside the others. On a virtual
-    machine whose vCPUs share physical cores for a while this drops towards 1, and every
-    multi-threaded figure of that round with it."""
+    one copy's time alone over the slowest copy's time beside the others. Well below n,
+    the machine did not give that round's multi-threaded runs n free cores."""
     env = dict(native_env(), OPENBLAS_NUM_THREADS="1")
     run = lambda k: [subprocess.Popen([sys.executable, "-c", CORE_PROBE], env=env, stdout=subprocess.PIPE) for _ in range(k)]
     alone = float(run(1)[0].communicate()[0])
@@ -290,11 +289,11 @@ def main():
         # Runs enough for pir's timed difference to last about --min-seconds at one thread:
         # a 30 ms difference (the MLP's 80 steps) is within this machine's start-up noise.
         env1 = dict(os.environ, OPENBLAS_NUM_THREADS="1")
-        probe = {r: pir_program(d, m, "run %d\nprint $loss\n" % r) for r in (r1, r2)}
-        per_run = max(1e-4, (child_cpu([pir, "run", probe[r2]], env1)[0] - child_cpu([pir, "run", probe[r1]], env1)[0]) / (r2 - r1))
+        program = lambda r: pir_program(d, m, "run %d\nprint $loss\n" % r)
+        per_run = max(1e-4, (child_cpu([pir, "run", program(r2)], env1)[0] - child_cpu([pir, "run", program(r1)], env1)[0]) / (r2 - r1))
         runs[m] = max(r2, r1 + math.ceil(a.min_seconds / per_run))
-        progs[m] = {r1: probe[r1], runs[m]: probe[r2] if runs[m] == r2 else pir_program(d, m, "run %d\nprint $loss\n" % runs[m])}
-        pl = pir_losses(child_cpu([pir, "run", check], dict(os.environ, OPENBLAS_NUM_THREADS="1"))[2])
+        progs[m] = {r: program(r) for r in (r1, runs[m])}
+        pl = pir_losses(child_cpu([pir, "run", check], env1)[2])
         tl = json.loads(child_cpu(torch_cmd(m, d, 1, ["--losses", str(len(pl))]), env_torch)[2])["losses"]
         diffs = [abs(p - t) / max(1.0, abs(t)) for p, t in zip(pl, tl)]
         ok = max(diffs) <= RTOL
