@@ -127,6 +127,32 @@ void BM_OneDnnSgemm(benchmark::State& state) {
   setFlops(state, n);
 }
 
+// The two ways to compute a conv_grad_weight block's dW (vm/kernels_conv_gemm.cpp),
+// for the small CNN's second conv (og = 16, K = 72, four images of 196 positions:
+// L = 784), alternating call by call: [og, K] = grad · colᵀ against the kernel's
+// [K, og] = col · gradᵀ. long_side_rows_speedup is the first's time over the second's.
+void BM_OneDnnConvGradWeightShapes(benchmark::State& state) {
+  DnnlSgemmFn sgemm = oneDnnSgemm();
+  if (!sgemm) return state.SkipWithError("libdnnl not found");
+  const int64_t og = 16, K = 72, L = 784;
+  std::vector<float> grad(og * L, 0.5f), col(K * L, 0.25f), c(og * K);
+  using Clock = std::chrono::steady_clock;
+  double shortRows = 0, longRows = 0;
+  for (auto _ : state) {
+    auto t0 = Clock::now();
+    sgemm('N', 'T', og, K, L, 1.0f, grad.data(), L, col.data(), L, 0.0f, c.data(), K);
+    auto t1 = Clock::now();
+    sgemm('N', 'T', K, og, L, 1.0f, col.data(), L, grad.data(), L, 0.0f, c.data(), og);
+    auto t2 = Clock::now();
+    shortRows += std::chrono::duration<double>(t1 - t0).count();
+    longRows += std::chrono::duration<double>(t2 - t1).count();
+    benchmark::DoNotOptimize(c.data());
+  }
+  state.counters["short_side_rows_us"] = 1e6 * shortRows / static_cast<double>(state.iterations());
+  state.counters["long_side_rows_us"] = 1e6 * longRows / static_cast<double>(state.iterations());
+  state.counters["long_side_rows_speedup"] = shortRows / longRows;
+}
+
 void BM_EigenGemm(benchmark::State& state) {
   const int64_t n = state.range(0);
   Matrices m(n);
@@ -244,6 +270,7 @@ void BM_AddF32x16Kernel(benchmark::State& state) {
 
 BENCHMARK(BM_OpenBlasSgemm)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_OneDnnSgemm)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_OneDnnConvGradWeightShapes);
 BENCHMARK(BM_EigenGemm)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_PirMatMulKernel)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_PirVsLibrariesAlternating)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
