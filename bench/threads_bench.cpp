@@ -13,12 +13,21 @@
 //                          kMinElementsPerThread should follow).
 //   BM_SplitGemm/M/N/K     the f32 matmul kernel on the MLP's and the
 //                          transformer's shapes and 256^3, 1024^3.
+//   BM_CrossCoreRoundTrip  not a ratio: the time for a cache line to go to the
+//                          other thread's core and back (two threads passing a
+//                          counter), what every split and every line one core
+//                          writes and the other reads costs. On a virtual
+//                          machine it depends on where the host runs the two
+//                          vCPUs, and may change from minute to minute
+//                          (docs/performance.md "Bimodal 2-thread runs").
 //
 //   build/bench/threads_bench --benchmark_min_time=1
 #include <benchmark/benchmark.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <thread>
 #include <vector>
 
 #include "vm/kernels.h"
@@ -99,6 +108,36 @@ void BM_SplitGemm(benchmark::State& state) {
   state.SetLabel(gemmBackendName());
 }
 
+void BM_CrossCoreRoundTrip(benchmark::State& state) {
+  constexpr int64_t kTrips = 100000;
+  alignas(64) std::atomic<int64_t> ball{0};
+  std::atomic<bool> stop{false};
+  std::thread partner([&] {  // answers each odd value with the next even one
+    int64_t seen = 0;
+    while (!stop.load(std::memory_order_relaxed)) {
+      const int64_t v = ball.load(std::memory_order_acquire);
+      if (v != seen && (v & 1)) {
+        ball.store(v + 1, std::memory_order_release);
+        seen = v + 1;
+      }
+    }
+  });
+  double seconds = 0;
+  for (auto _ : state) {
+    const auto t0 = Clock::now();
+    for (int64_t i = 0; i < kTrips; ++i) {
+      const int64_t sent = ball.load(std::memory_order_relaxed) + 1;
+      ball.store(sent, std::memory_order_release);
+      while (ball.load(std::memory_order_acquire) != sent + 1) {
+      }
+    }
+    seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+  }
+  stop = true;
+  partner.join();
+  state.counters["round_trip_ns"] = 1e9 * seconds / (static_cast<double>(state.iterations()) * kTrips);
+}
+
 }  // namespace
 
 BENCHMARK(BM_SplitElementwise)->RangeMultiplier(2)->Range(16 << 10, 1 << 20)->Unit(benchmark::kMicrosecond);
@@ -111,5 +150,6 @@ BENCHMARK(BM_SplitGemm)
     ->Args({256, 256, 256})
     ->Args({1024, 1024, 1024})
     ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_CrossCoreRoundTrip)->Iterations(2)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

@@ -106,8 +106,13 @@ PreparedKernel prepareMatMulTransposed(const TensorType& aStored, bool transA, c
 // The f32 GEMM the matmul kernel uses: c[m,n] = op(a) * op(b), all row-major and
 // contiguous; op(a) = a stored [m,k], or with transA a stored [k,m] transposed
 // (likewise b, [k,n] or [n,k]). Exposed for bench/matmul_bench.cpp.
+// `scratch` kGemmMayAllocate: a product with few rows may be split by depth, with
+// partial products charged to the context's host-memory budget (may throw);
+// kGemmNoScratch (callers inside a split's part, which must not throw) keeps rows
+// or columns. The bits depend on the shape and this choice, never the thread count.
+enum GemmScratch { kGemmMayAllocate, kGemmNoScratch };
 void gemmF32(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, bool transA = false,
-             bool transB = false);
+             bool transB = false, GemmScratch scratch = kGemmMayAllocate);
 const char* gemmBackendName();  // "eigen", "openblas" or "openblas (SkylakeX kernels)"
 
 }  // namespace pir::vm

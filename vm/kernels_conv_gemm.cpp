@@ -285,7 +285,7 @@ template <class C> void col2im(const Window& w, C* dcol, int64_t cg, C* dx, int6
 template <class C>
 void gemm(const C* a, const C* b, C* c, int64_t m, int64_t n, int64_t k, bool transA = false, bool transB = false) {
   if constexpr (std::is_same_v<C, float>) {
-    gemmF32(a, b, c, m, n, k, transA, transB);
+    gemmF32(a, b, c, m, n, k, transA, transB, kGemmNoScratch);  // runs inside a split's part
   } else {
     Eigen::Map<RowMat<C>> cm(c, m, n);
     if (k == 0) {

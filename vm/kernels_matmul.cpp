@@ -152,27 +152,58 @@ void eigenGemm(const T* a, const T* b, T* c, int64_t m, int64_t n, int64_t k, bo
 // The rule, from oneDNN's single-thread time of blocked against whole calls on
 // the shapes of the MLP, the transformer and square products (docs/decisions.md
 // "GEMM backends"): by rows of the result, blocks of at least 64 rows, when there
-// are 128 rows or more, else by columns, blocks of at least 128; at most 4
+// are 128 rows or more; else, when B is stored untransposed, by depth (row blocks of
+// B, the partial products added in block order: two blocks from a depth of 256,
+// four from 2048); else by columns, blocks of at least 128; at most 4 row or column
 // blocks unless each still gets 256 rows (columns) or more; each block at least
-// kBlockWork multiply-adds. Row blocks are contiguous in the result, as are the
-// chunks of the elementwise ops that follow (simd::parallelFor), so a bias or an
-// activation finds its part of the product in its own core's cache.
+// kBlockWork multiply-adds.
+//
+// Each split gives a core rows of the data it touches, and the same rows at every
+// op, so that cache lines stay in one core's cache (moving a line between cores
+// costs more than reading it from memory on some machines): row blocks are
+// contiguous in the result, as are the chunks of the elementwise ops that follow
+// (simd::parallelFor), so a bias or an activation finds its part of the product in
+// its own core's cache; a product with few rows (a layer's forward product at a
+// small batch) splits the rows of its weight B, as the weight's update does (an
+// elementwise op) and as its gradient's product does (by rows, B's shape). Split
+// by columns, each core would read half of every row of the weight that the
+// update's other core wrote.
+enum class GemmSplit { kRows, kColumns, kDepth };
 struct GemmBlocks {
-  bool byRows = true;
-  int64_t count = 1, size = 0;  // blocks, and rows (or columns) per block
+  GemmSplit split = GemmSplit::kRows;
+  int64_t count = 1, size = 0;  // blocks, and rows (columns, depth) per block
 };
 constexpr int64_t kMinBlockRows = 64, kMinBlockColumns = 128, kBlockWork = int64_t{1} << 21;
+// A depth split runs two blocks from this depth, four from kFourBlocksDepth: each
+// block adds a GEMM call and a partial product to sum (one thread, the MLP's
+// 64x256x784: 2 blocks 1.01x the whole call, 4 blocks 1.03x).
+constexpr int64_t kMinSplitDepth = 256, kFourBlocksDepth = 2048;
+// A depth split keeps a partial product per block after the first: it is chosen only
+// while they take at most this many elements (else columns), so the scratch stays small.
+constexpr int64_t kMaxDepthScratch = int64_t{1} << 20;
 // Batched products of at least this many multiply-adds in all are split over the
 // kernel threads by batch (runMatMul): about 10 us of work, several hand-offs.
 constexpr int64_t kBatchSplitWork = int64_t{1} << 20;
-GemmBlocks gemmBlocks(int64_t m, int64_t n, int64_t k) {
+GemmBlocks gemmBlocks(int64_t m, int64_t n, int64_t k, bool transB, bool mayAllocate) {
   GemmBlocks g;
-  g.byRows = m >= 2 * kMinBlockRows || n < 2 * kMinBlockColumns;
-  const int64_t extent = g.byRows ? m : n, least = g.byRows ? kMinBlockRows : kMinBlockColumns;
-  g.size = std::max(least, std::min<int64_t>(256, (extent + 3) / 4));
-  g.count = std::max<int64_t>(1, std::min((extent + g.size - 1) / g.size, m * n * k / kBlockWork));
-  g.size = (extent + g.count - 1) / g.count;
-  g.count = (extent + g.size - 1) / g.size;
+  auto cut = [&](int64_t extent, int64_t least) {
+    g.size = std::max(least, std::min<int64_t>(256, (extent + 3) / 4));
+    g.count = std::max<int64_t>(1, std::min((extent + g.size - 1) / g.size, m * n * k / kBlockWork));
+    g.size = (extent + g.count - 1) / g.count;
+    g.count = (extent + g.size - 1) / g.size;
+  };
+  if (m >= 2 * kMinBlockRows) {
+    cut(m, kMinBlockRows);
+    return g;
+  }
+  if (mayAllocate && !transB && k >= kMinSplitDepth && m * n * k >= 2 * kBlockWork) {
+    g.split = GemmSplit::kDepth;
+    g.count = k >= kFourBlocksDepth && m * n * k >= 4 * kBlockWork ? 4 : 2;
+    g.size = (k + g.count - 1) / g.count;
+    if ((g.count - 1) * m * n <= kMaxDepthScratch) return g;
+  }
+  g.split = n >= 2 * kMinBlockColumns ? GemmSplit::kColumns : GemmSplit::kRows;
+  cut(g.split == GemmSplit::kColumns ? n : m, g.split == GemmSplit::kColumns ? kMinBlockColumns : kMinBlockRows);
   return g;
 }
 
@@ -188,26 +219,56 @@ const char* gemmBackendName() {
   return "eigen";
 }
 
-void gemmF32(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, bool transA, bool transB) {
+void gemmF32(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, bool transA, bool transB,
+             GemmScratch scratch) {
   if (m == 0 || n == 0) return;
   if (k == 0 || m * n * k < kLibraryMinWork) return eigenGemm(a, b, c, m, n, k, transA, transB);
 #ifdef PIR_USE_DNNL
   if (dnnl().sgemm) {
-    const GemmBlocks blocks = gemmBlocks(m, n, k);
+    const GemmBlocks blocks = gemmBlocks(m, n, k, transB, scratch == kGemmMayAllocate);
     const int64_t lda = transA ? m : k, ldb = transB ? k : n;
+    // kDepth: block 0 writes c, block j > 0 the partial product j - 1 of `partials`.
+    std::vector<float> partials;
+    std::optional<detail::ScratchCharge> partialsCharge;
+    if (blocks.split == GemmSplit::kDepth && blocks.count > 1) {
+      partialsCharge.emplace(static_cast<uint64_t>((blocks.count - 1) * m * n), sizeof(float));
+      partials.resize(static_cast<size_t>((blocks.count - 1) * m * n));
+    }
     std::atomic<bool> ok{true};
     simd::parallelTasks(blocks.count, [&](int64_t j) {
       const int64_t first = j * blocks.size;
-      if (blocks.byRows) {
-        const int64_t rows = std::min(m, first + blocks.size) - first;
-        const float* aj = transA ? a + first : a + first * lda;
-        if (!dnnlGemm(aj, b, c + first * n, rows, n, k, transA, transB, lda, ldb, n)) ok = false;
-      } else {
-        const int64_t cols = std::min(n, first + blocks.size) - first;
-        const float* bj = transB ? b + first * ldb : b + first;
-        if (!dnnlGemm(a, bj, c + first, m, cols, k, transA, transB, lda, ldb, n)) ok = false;
+      switch (blocks.split) {
+        case GemmSplit::kRows: {
+          const int64_t rows = std::min(m, first + blocks.size) - first;
+          const float* aj = transA ? a + first : a + first * lda;
+          if (!dnnlGemm(aj, b, c + first * n, rows, n, k, transA, transB, lda, ldb, n)) ok = false;
+          break;
+        }
+        case GemmSplit::kColumns: {
+          const int64_t cols = std::min(n, first + blocks.size) - first;
+          const float* bj = transB ? b + first * ldb : b + first;
+          if (!dnnlGemm(a, bj, c + first, m, cols, k, transA, transB, lda, ldb, n)) ok = false;
+          break;
+        }
+        case GemmSplit::kDepth: {  // B untransposed: its rows first..
+          const int64_t depth = std::min(k, first + blocks.size) - first;
+          const float* aj = transA ? a + first * lda : a + first;
+          float* cj = j == 0 ? c : partials.data() + (j - 1) * m * n;
+          if (!dnnlGemm(aj, b + first * ldb, cj, m, n, depth, transA, false, lda, ldb, n)) ok = false;
+          break;
+        }
       }
     });
+    if (ok && !partials.empty()) {
+      // c = ((c + p1) + p2) + ...: block order at any thread count; rows of c per thread.
+      const auto add = simd::table().f32.binary[simd::kAdd][simd::kVecVec];
+      detail::splitRange(m * n, [&](int64_t begin, int64_t end) {
+        for (int64_t j = 1; j < blocks.count; ++j) {
+          const float* p = partials.data() + (j - 1) * m * n;
+          add(c + begin, p + begin, c + begin, end - begin);
+        }
+      });
+    }
     if (ok) return;  // else (never seen: bad arguments are checked before) the paths below
   }
 #endif

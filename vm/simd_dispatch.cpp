@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -58,41 +59,51 @@ thread_local bool insideSplit = false;
 // setting): a split runs in its caller's context (ir/context.h), one split at a
 // time.
 //
-// Jobs are claimed, not assigned: the caller and every helper take the next
-// unclaimed job until none is left, so a helper that the OS has not scheduled
-// yet (the other core busy with another process) delays nothing: the caller
-// runs its jobs too. Which thread runs a job never changes its result (the jobs
-// are fixed before the split; see parallelFor and parallelTasks).
+// Job j belongs to thread j (the caller is thread 0, helper i thread i): consecutive
+// splits of the same data (a GEMM's row blocks, then the elementwise ops on its
+// result, then next step's update of the same weight) give each core the part it
+// last touched, so cache lines stay in one core's cache instead of moving between
+// cores on every op. A thread that has run its own job takes any job still
+// unclaimed, so a helper the OS has not scheduled yet (the other core busy with
+// another process) delays nothing: the caller runs its job too. Which thread runs
+// a job never changes its result (the jobs are fixed before the split; see
+// parallelFor and parallelTasks).
 //
-// Invariants: `claim_` packs (generation, job count, next job); a job is
-// claimed by a compare-and-swap that fails if the split changed, so a helper
-// never runs a job of another split. jobs_ and context_ change only between
-// splits, when every job of the previous one is done (done_ == its count), and
-// a helper reads them only after a successful claim. A helper that sleeps
-// checks the generation under m_, so no wake-up is lost.
+// Invariants: a split has at most 64 jobs (kernelThreads() <= 64), one bit each in
+// `taken_`; bits of jobs the split does not have, and every bit between splits, are
+// set. A job is claimed by setting its bit (fetch_or): whoever turns it from clear
+// to set runs it, so each job runs once, and a claim can only succeed for the
+// current split. jobs_ and context_ change only between splits, when every job of
+// the previous one is done (done_ == its count) and every bit is set; a thread reads
+// them only after a successful claim, whose acquire pairs with the release that
+// published the split. A helper that sleeps checks `taken_` under m_, so no wake-up
+// is lost.
 class Pool {
  public:
   static Pool& get() {
     static Pool pool;
     return pool;
   }
-  // Runs every job, on the caller and on up to `helpers` helper threads; returns
-  // when all are done.
+  // Runs every job (at most 64), on the caller and on up to `helpers` helper
+  // threads; returns when all are done.
   void run(std::vector<std::function<void()>>& jobs, size_t helpers) {
     std::lock_guard<std::mutex> serial(runMutex_);  // one split at a time
     const uint64_t count = jobs.size();
+    if (count > 64) throw std::logic_error("a kernel-thread split has at most 64 jobs");
     {
       std::unique_lock<std::mutex> lock(m_);
-      while (workers_.size() < helpers) workers_.emplace_back([this] { loop(); });
+      while (workers_.size() < helpers) {
+        const size_t index = workers_.size() + 1;
+        workers_.emplace_back([this, index] { loop(index); });
+      }
       jobs_ = jobs.data();
+      count_ = count;
       context_ = &currentContext();
       done_.store(0, std::memory_order_relaxed);
-      ++generation_;
-      claim_.store(pack(generation_, count, 0), std::memory_order_release);
+      taken_.store(count == 64 ? 0 : ~uint64_t{0} << count, std::memory_order_release);
     }
     if (sleepers_.load(std::memory_order_relaxed) > 0) wake_.notify_all();
-    const uint64_t gen = generation_;
-    while (runOne(gen)) {
+    while (runOne(0)) {
     }
     auto allDone = [&] { return done_.load(std::memory_order_acquire) == count; };
     if (spinUntil(allDone)) return;
@@ -109,57 +120,51 @@ class Pool {
   }
 
  private:
-  // claim_'s fields: generation (24 bits, wraps), job count and next job (20 bits each).
-  static constexpr uint64_t kField = 20, kFieldMask = (uint64_t{1} << kField) - 1, kGenMask = (uint64_t{1} << 24) - 1;
-  static uint64_t pack(uint64_t gen, uint64_t count, uint64_t next) {
-    return (gen & kGenMask) << (2 * kField) | count << kField | next;
-  }
-  static uint64_t genOf(uint64_t w) { return w >> (2 * kField); }
+  static constexpr uint64_t kAllTaken = ~uint64_t{0};
   static constexpr std::chrono::microseconds kLateSpin{20};
 
-  // Claims and runs one job of generation `gen`; false when none is left.
-  bool runOne(uint64_t gen) {
-    uint64_t w = claim_.load(std::memory_order_acquire);
+  // Claims and runs one job: job `own` if it is free, else the first free one;
+  // false when none is left.
+  bool runOne(size_t own) {
+    uint64_t taken = taken_.load(std::memory_order_acquire);
     for (;;) {
-      const uint64_t count = (w >> kField) & kFieldMask, next = w & kFieldMask;
-      if (genOf(w) != (gen & kGenMask) || next >= count) return false;
-      if (claim_.compare_exchange_weak(w, w + 1, std::memory_order_acq_rel, std::memory_order_acquire)) {
-        const uint64_t total = count;
-        std::function<void()>& job = jobs_[next];
-        {
-          ContextScope scope(*context_);
-          struct InsideSplit {
-            InsideSplit() { insideSplit = true; }
-            ~InsideSplit() { insideSplit = false; }
-          } inside;
-          job();
-        }
-        if (done_.fetch_add(1, std::memory_order_acq_rel) + 1 == total) {
-          std::lock_guard<std::mutex> notify(m_);  // the caller checks done_ under m_ before it sleeps
-          finished_.notify_all();
-        }
-        return true;
+      if (taken == kAllTaken) return false;
+      const uint64_t bit = own < 64 && !(taken >> own & 1) ? uint64_t{1} << own : ~taken & (taken + 1);
+      taken = taken_.fetch_or(bit, std::memory_order_acq_rel);
+      if (taken & bit) continue;  // another thread claimed it first
+      const size_t job = static_cast<size_t>(__builtin_ctzll(bit));
+      const uint64_t total = count_;
+      {
+        ContextScope scope(*context_);
+        struct InsideSplit {
+          InsideSplit() { insideSplit = true; }
+          ~InsideSplit() { insideSplit = false; }
+        } inside;
+        jobs_[job]();
       }
+      if (done_.fetch_add(1, std::memory_order_acq_rel) + 1 == total) {
+        std::lock_guard<std::mutex> notify(m_);  // the caller checks done_ under m_ before it sleeps
+        finished_.notify_all();
+      }
+      return true;
     }
   }
-  void loop() {
-    uint64_t seen = 0;  // the last generation this helper looked at
+  void loop(size_t index) {
     bool late = false;  // the last split's jobs were all taken before this helper came
     for (;;) {
-      auto fresh = [&] { return genOf(claim_.load(std::memory_order_acquire)) != (seen & kGenMask); };
+      auto open = [&] { return taken_.load(std::memory_order_acquire) != kAllTaken; };
       // A helper that came too late to help (the other cores busy with other
       // processes) spins only briefly: its spinning would take time from them
       // and, with the caller running the jobs itself, save nothing.
-      if (!spinUntil(fresh, late ? kLateSpin : kSpinLimit)) {
+      if (!spinUntil(open, late ? kLateSpin : kSpinLimit)) {
         std::unique_lock<std::mutex> lock(m_);
         sleepers_.fetch_add(1, std::memory_order_relaxed);
-        wake_.wait(lock, [&] { return stop_ || fresh(); });
+        wake_.wait(lock, [&] { return stop_ || open(); });
         sleepers_.fetch_sub(1, std::memory_order_relaxed);
         if (stop_) return;
       }
-      seen = genOf(claim_.load(std::memory_order_acquire));
-      late = !runOne(seen);
-      while (runOne(seen)) {
+      late = !runOne(index);
+      while (runOne(index)) {
       }
     }
   }
@@ -167,9 +172,9 @@ class Pool {
   std::condition_variable wake_, finished_;
   std::vector<std::thread> workers_;
   std::function<void()>* jobs_ = nullptr;  // the current split's
+  uint64_t count_ = 0;                     // its number of jobs
   Context* context_ = nullptr;             // the current split's caller's
-  uint64_t generation_ = 0;                // under runMutex_ (and m_)
-  std::atomic<uint64_t> claim_{0};
+  std::atomic<uint64_t> taken_{kAllTaken};
   std::atomic<uint64_t> done_{0};
   std::atomic<int> sleepers_{0};
   bool stop_ = false;
@@ -209,10 +214,10 @@ void parallelTasks(int64_t count, const std::function<void(int64_t)>& task) {
     return;
   }
   // One job per thread, a contiguous run of tasks each: the first run goes to the
-  // caller (which claims first) and the next to the first helper, so consecutive
-  // splits of the same rows (a GEMM's row blocks, then the elementwise op on its
-  // result) give each core the part it last touched. A job a late helper has not
-  // claimed is run by whichever thread is free.
+  // caller and the next to the first helper (Pool), so consecutive splits of the same
+  // rows (a GEMM's row blocks, then the elementwise op on its result) give each core
+  // the part it last touched. A job a late helper has not claimed is run by
+  // whichever thread is free.
   std::vector<std::function<void()>> jobs;
   jobs.reserve(static_cast<size_t>(threads));
   for (int64_t j = 0; j < threads; ++j)

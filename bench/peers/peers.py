@@ -20,8 +20,10 @@ residual blocks (ln_blocks.pir) and the MLP (mlp.pir), each one SGD step per bat
    The ratio pir / torch is taken per round; the median of the rounds is reported.
 
 usage: peers.py [--pir PATH] [--models cnn,transformer,ln_blocks,mlp] [--threads 1,2]
-                [--rounds 5] [--runs 1,6] [--min-seconds 0.5] [--keep DIR]
-PATH defaults to the build tree next to this script (../../build/repl/pir).
+                [--rounds 5] [--runs 1,6] [--min-seconds 0.5] [--keep DIR] [--threads-bench PATH]
+PATH defaults to the build tree next to this script (../../build/repl/pir). Each
+multi-threaded round also records the cross-core round trip (threads_bench, from the
+same build), which on a virtual machine can change between rounds.
 """
 import argparse
 import ctypes
@@ -225,6 +227,19 @@ def cores_delivered(n):
     return n * alone / together
 
 
+def cross_core_ns(threads_bench):
+    """The cache-line round trip between two threads' cores now (threads_bench's
+    BM_CrossCoreRoundTrip), in ns; None without the benchmark. On a virtual machine it
+    follows where the host runs the vCPUs, and every split of pir's pays it."""
+    if not os.path.exists(threads_bench):
+        return None
+    out = subprocess.run([threads_bench, "--benchmark_filter=BM_CrossCoreRoundTrip", "--benchmark_format=json"],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        return None
+    return json.loads(out.stdout)["benchmarks"][0]["round_trip_ns"]
+
+
 def pir_program(d, model, session):
     text = open(os.path.join(HERE, model + ".pir")).read()
     text, n = re.subn(r"^run 1\nprint \$loss\n", session, text, flags=re.M)
@@ -249,6 +264,8 @@ def torch_cmd(model, d, threads, extra):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--pir", default=os.path.join(HERE, "..", "..", "build", "repl", "pir"))
+    ap.add_argument("--threads-bench", help="bench/threads_bench, for the cross-core round trip of each round "
+                    "(default: beside --pir's build)")
     ap.add_argument("--models", default="cnn,transformer,ln_blocks,mlp")
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--rounds", type=int, default=5)
@@ -270,6 +287,7 @@ def main():
 
     import numpy as np
     pir = os.path.abspath(a.pir)
+    threads_bench = a.threads_bench or os.path.join(os.path.dirname(os.path.dirname(pir)), "bench", "threads_bench")
     r1, r2 = (int(v) for v in a.runs.split(","))
     models = a.models.split(",")
     root = a.keep or tempfile.mkdtemp(prefix="pir_peers_")
@@ -307,10 +325,11 @@ def main():
         env_pir = dict(os.environ, OPENBLAS_NUM_THREADS=str(T))
         configs = list(range(1, T + 1))
         rows = {m: {"pir": [], **{c: [] for c in configs}} for m in models}
-        delivered = []
+        delivered, trips = [], []
         for rnd in range(a.rounds):
             if T > 1:
                 delivered.append(cores_delivered(T))
+                trips.append(cross_core_ns(threads_bench))
             for m in models:
                 steps = STEPS_PER_RUN * (runs[m] - r1)
 
@@ -341,6 +360,8 @@ def main():
         if delivered:
             print("threads=%d the machine delivered %s cores to %d one-thread loads at the start of each round"
                   % (T, " ".join("%.2f" % d for d in delivered), T), flush=True)
+            print("threads=%d cross-core round trip at the start of each round (ns): %s" % (
+                T, " ".join("?" if t is None else "%.0f" % t for t in trips)), flush=True)
     threads = [int(v) for v in a.threads.split(",")]
     for T in threads[1:]:
         for m in models:  # the thread passes are not interleaved: read with the load averages printed

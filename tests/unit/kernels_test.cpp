@@ -455,18 +455,22 @@ TEST(Kernels, MatMulTransposedOperands) {
   EXPECT_THROW(prepareMatMulTransposed(a.type, true, b.type, false, out), KernelError);
 }
 
-// The GEMM's column blocks depend on the shape only: the same bits on 1 and on 2
+// The GEMM's blocks depend on the shape only: the same bits on 1 and on 2
 // kernel threads (the thread budget must not change results).
 TEST(Kernels, GemmSameBitsOnAnyThreadCount) {
-  // Products split by columns (m < n) and by rows (m >= n), into blocks of uneven
-  // sizes, with either operand stored transposed; 1, 2 and 3 threads (3 threads
-  // claim the blocks in another order than 2).
+  // Products split by rows (128 rows or more), by depth (fewer rows, B plain: two
+  // blocks, four from a depth of 2048, A plain or transposed), by columns (fewer
+  // rows, B transposed; or partial products too large to keep), into blocks of
+  // uneven sizes; 1, 2 and 3 threads (3 threads give the blocks to threads in
+  // another way than 2).
   struct Shape3 {
     int64_t m, n, k;
     bool transA, transB;
   };
   for (const Shape3& sh : {Shape3{64, 512, 784, false, false}, Shape3{784, 256, 64, true, false},
-                           Shape3{300, 130, 1024, false, true}, Shape3{130, 333, 200, true, true}}) {
+                           Shape3{300, 130, 1024, false, true}, Shape3{130, 333, 200, true, true},
+                           Shape3{32, 1000, 2100, false, false}, Shape3{33, 300, 601, true, false},
+                           Shape3{100, 12000, 300, false, false}, Shape3{64, 520, 300, false, true}}) {
     const int64_t m = sh.m, n = sh.n, k = sh.k;
     SCOPED_TRACE(testing::Message() << m << "x" << n << "x" << k << " transA " << sh.transA << " transB " << sh.transB);
     std::vector<float> a(m * k), b(k * n), c1(m * n), c(m * n);
