@@ -225,13 +225,10 @@ void runBlocks(const FusedState& s, const TensorRef* ins, TensorRef* outs, Kerne
 
 void runFused(const FusedState& s, const TensorRef* ins, TensorRef* outs, KernelContext& ctx) {
   // Large chains split their blocks over the kernel threads (each with its own
-  // scratch); the steps' own kernels then see block-sized ranges and never split.
-  if (s.total >= 2 * detail::kMinElementsPerThread && simd::kernelThreads() > 1) {
-    simd::parallelFor(s.blocks, std::max<int64_t>(1, detail::kMinElementsPerThread / s.block),
-                      [&](int64_t b0, int64_t b1) { runBlocks(s, ins, outs, ctx, b0, b1); });
-    return;
-  }
-  runBlocks(s, ins, outs, ctx, 0, s.blocks);
+  // scratch), a contiguous run of blocks per thread as splitRows cuts rows, so a
+  // thread's part starts where an elementwise op's would; the steps' own kernels then
+  // see block-sized ranges and never split.
+  detail::splitRows(s.blocks, s.block, [&](int64_t b0, int64_t b1) { runBlocks(s, ins, outs, ctx, b0, b1); });
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "vm/format.h"
 #include "vm/fusion.h"
 #include "vm/host_memory.h"
+#include "vm/kernel_util.h"
 #include "vm/kernels_collective.h"
 #include "vm/tensor.h"
 
@@ -268,7 +269,8 @@ bool Interpreter::loop() {
               fault(in, "stream $" + r.name + " was never fed", {{r.loc, "$" + r.name + " is declared here"}});
             const size_t bytes = HostTensor::byteSize(r.type);
             int64_t& cur = cursors_[in.a];
-            copyBytes(ptr[slots[0]], std::as_const(sb.bytes).data() + (cur * numReplicas_ + replica_) * bytes, bytes);
+            detail::copyTensorBytes(ptr[slots[0]], std::as_const(sb.bytes).data() + (cur * numReplicas_ + replica_) * bytes,
+                                    bytes);
             cur = (cur + 1) % nht_;
             break;
           }
@@ -277,7 +279,7 @@ bool Interpreter::loop() {
             StreamBuffer& sb = state_.streams[in.a];
             const size_t bytes = HostTensor::byteSize(r.type);
             int64_t& cur = cursors_[in.a];
-            copyBytes(sb.bytes.data() + (cur * numReplicas_ + replica_) * bytes, ptr[slots[0]], bytes);
+            detail::copyTensorBytes(sb.bytes.data() + (cur * numReplicas_ + replica_) * bytes, ptr[slots[0]], bytes);
             cur = (cur + 1) % nht_;
             written_[in.a] = true;
             break;

@@ -200,6 +200,22 @@ template <class Body> inline void splitRange(int64_t n, Body&& body) {
   simd::parallelFor(n, kMinElementsPerThread, body);
 }
 
+// A tensor's bytes copied as an elementwise op would write them: a large copy splits
+// into one contiguous part per kernel thread (the chunks of splitRange over its f32
+// elements), so that the ops after it find their part of the copy in their own core's
+// cache instead of every line crossing from the core that copied it.
+inline void copyTensorBytes(void* dst, const void* src, size_t bytes) {
+  constexpr int64_t kMinBytesPerThread = kMinElementsPerThread * 4;
+  const int64_t n = static_cast<int64_t>(bytes);
+  if (n < 2 * kMinBytesPerThread || simd::kernelThreads() <= 1) {
+    if (bytes) std::memcpy(dst, src, bytes);  // a zero-size tensor's pointer may be null
+    return;
+  }
+  simd::parallelFor(n, kMinBytesPerThread, [&](int64_t begin, int64_t end) {
+    std::memcpy(static_cast<char*>(dst) + begin, static_cast<const char*>(src) + begin, static_cast<size_t>(end - begin));
+  });
+}
+
 // body(firstRow, endRow) over [0, rows) for kernels whose rows (of `rowElements`
 // each) are independent: one call on this thread unless the whole is large, then
 // a contiguous run of rows per thread. A row is computed by the same operations
@@ -248,20 +264,27 @@ struct BroadcastPlan {
 };
 BroadcastPlan planBroadcast(std::span<const Shape> inputs, const Shape& out);
 
-// Calls row(inOffsets, outOffset, n) for each innermost run, in output order.
-template <class RowFn> void forEachRun(const BroadcastPlan& p, RowFn&& row) {
+// Calls row(inOffsets, outOffset, n) for each innermost run in [firstRun, endRun)
+// (all runs by default), in output order.
+template <class RowFn>
+void forEachRun(const BroadcastPlan& p, RowFn&& row, int64_t firstRun = 0, int64_t endRun = INT64_MAX) {
   const size_t nin = p.outerStrides.size();
   int64_t offs[8] = {0};
   if (p.total == 0) return;
   if (p.outer.empty()) {
-    row(offs, int64_t{0}, p.inner);
+    if (firstRun == 0 && endRun > 0) row(offs, int64_t{0}, p.inner);
     return;
   }
   const size_t rank = p.outer.size();
   int64_t idx[16] = {0};
-  int64_t outOff = 0;
-  const int64_t runs = p.total / p.inner;
-  for (int64_t r = 0; r < runs; ++r) {
+  const int64_t runs = std::min(endRun, p.total / p.inner);
+  for (int64_t d = static_cast<int64_t>(rank) - 1, rest = firstRun; d >= 0 && rest > 0; --d) {  // run firstRun's index
+    idx[d] = rest % p.outer[static_cast<size_t>(d)];
+    rest /= p.outer[static_cast<size_t>(d)];
+    for (size_t k = 0; k < nin; ++k) offs[k] += idx[d] * p.outerStrides[k][static_cast<size_t>(d)];
+  }
+  int64_t outOff = firstRun * p.inner;
+  for (int64_t r = firstRun; r < runs; ++r) {
     row(offs, outOff, p.inner);
     outOff += p.inner;
     // Odometer increment over the outer dims, updating offsets incrementally.
@@ -274,6 +297,14 @@ template <class RowFn> void forEachRun(const BroadcastPlan& p, RowFn&& row) {
       for (size_t k = 0; k < nin; ++k) offs[k] -= p.outerStrides[k][d] * (p.outer[d] - 1);
     }
   }
+}
+// forEachRun with the runs split over the kernel threads when the output is large (a
+// contiguous run of runs per thread, as splitRows): `row` must only write its run's
+// output, and must not throw or charge memory.
+template <class RowFn> void forEachRunSplit(const BroadcastPlan& p, RowFn&& row) {
+  if (p.total == 0) return;
+  if (p.outer.empty()) return forEachRun(p, row);
+  splitRows(p.total / p.inner, p.inner, [&](int64_t first, int64_t end) { forEachRun(p, row, first, end); });
 }
 inline constexpr size_t kMaxBroadcastInputs = 8;
 inline constexpr size_t kMaxCoalescedRank = 16;

@@ -229,7 +229,7 @@ template <class T, class B> void applySimdBinary(const BroadcastPlan& p, const T
     }
     return;
   }
-  forEachRun(p, [&](const int64_t* offs, int64_t outOff, int64_t n) {
+  forEachRunSplit(p, [&](const int64_t* offs, int64_t outOff, int64_t n) {
     if (ra && rb) {
       fns[simd::kVecScalar](a + offs[0], b + offs[1], y + outOff, 1);
       std::fill(y + outOff + 1, y + outOff + n, y[outOff]);
@@ -279,7 +279,7 @@ template <class T, class B> void applySimdCompare(const BroadcastPlan& p, const 
     }
     return;
   }
-  forEachRun(p, [&](const int64_t* offs, int64_t outOff, int64_t n) {
+  forEachRunSplit(p, [&](const int64_t* offs, int64_t outOff, int64_t n) {
     if (ra && rb) {
       fn(a + offs[0], b + offs[1], y + outOff, 1);
       std::fill(y + outOff + 1, y + outOff + n, y[outOff]);
@@ -352,7 +352,7 @@ template <class T> void runWhere(const PlanState& s, const TensorRef* ins, Tenso
   }
   if (p.inner >= 16) {
     const int rep = p.innerBroadcast[0] | (p.innerBroadcast[1] << 1) | (p.innerBroadcast[2] << 2);
-    forEachRun(p, [&](const int64_t* offs, int64_t outOff, int64_t n) {
+    forEachRunSplit(p, [&](const int64_t* offs, int64_t outOff, int64_t n) {
       fn(c + offs[0], x + offs[1], z + offs[2], y + outOff, n, rep);
     });
     return;
@@ -405,7 +405,7 @@ template <class T> void runScaledAdd(const ScaledAddState& s, const TensorRef* i
     const bool rx = p.innerBroadcast[0] != 0, rz = p.innerBroadcast[1] != 0;
     if (!(rx && rz)) {
       const int mode = rx ? simd::kScalarVec : rz ? simd::kVecScalar : simd::kVecVec;
-      forEachRun(p, [&](const int64_t* offs, int64_t outOff, int64_t n) {
+      forEachRunSplit(p, [&](const int64_t* offs, int64_t outOff, int64_t n) {
         fn(x + offs[0], z + offs[1], y + outOff, T(a), T(b), n, mode);
       });
       return;

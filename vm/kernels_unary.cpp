@@ -261,7 +261,7 @@ template <class From, class To> void runCast(const SizeState& s, const TensorRef
 }
 
 void runCopy(const SizeState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
-  if (outs[0].data != ins[0].data && s.bytes > 0) copyBytes(outs[0].data, ins[0].data, static_cast<size_t>(s.bytes));
+  if (outs[0].data != ins[0].data && s.bytes > 0) copyTensorBytes(outs[0].data, ins[0].data, static_cast<size_t>(s.bytes));
 }
 
 }  // namespace

@@ -578,6 +578,44 @@ TEST(Numerics, KernelThreadsGiveTheSameBits) {
   EXPECT_EQ(a1.bytes, a2.bytes);
 }
 
+// Broadcasting binaries split their runs over the kernel threads (each part starts at
+// its first run's index over the outer dims): the same bits at 1 and 2 threads, and
+// every element the op on the operands' broadcast elements, for a bias over rows, an
+// operand repeated along a middle dim, a where and a scaled_add of that shape; and a
+// large copy (reshape) splits into byte ranges that give back every byte.
+TEST(Numerics, BroadcastsAndCopiesSplitOverThreadsGiveTheSameBits) {
+  const int64_t A = 7, B = 33, C = 130;  // 30030 elements: above the split threshold
+  const TensorType t{DType::F32, {A, B, C}};
+  Tensor x(DType::F32, {A, B, C}), bias(DType::F32, {C}), mid(DType::F32, {A, 1, C}), cond(DType::Bool, {A, B, 1});
+  for (int64_t i = 0; i < x.type.numElements(); ++i) x.set(i, std::sin(i * 0.013) * 3);
+  for (int64_t i = 0; i < C; ++i) bias.set(i, std::cos(i * 0.7));
+  for (int64_t i = 0; i < A * C; ++i) mid.set(i, 1 + i % 17);
+  for (int64_t i = 0; i < A * B; ++i) cond.bytes[static_cast<size_t>(i)] = i % 3 == 0;
+  auto all = [&] {
+    return std::vector<Tensor>{
+        runOp(OpCode::Add, {&x, &bias}, t), runOp(OpCode::Sub, {&mid, &x}, t),
+        runOpWith(OpCode::Where, {&cond, &x, &mid}, {t})[0],
+        runOpWith(OpCode::ScaledAdd, {&x, &mid}, {t}, {{"a", Attr::real(0.5)}, {"b", Attr::real(-2)}})[0],
+        runOpWith(OpCode::Reshape, {&x}, {{DType::F32, {A * B, C}}}, {{"shape", intList({A * B, C})}})[0]};
+  };
+  const std::vector<Tensor> one = all();
+  simd::setKernelThreads(2);
+  const std::vector<Tensor> two = all();
+  simd::setKernelThreads(1);
+  for (size_t i = 0; i < one.size(); ++i) EXPECT_EQ(one[i].bytes, two[i].bytes) << "result " << i;
+  for (int64_t a = 0; a < A; ++a)
+    for (int64_t b = 0; b < B; ++b)
+      for (int64_t c = 0; c < C; c += 7) {
+        const int64_t i = (a * B + b) * C + c;
+        const float xv = static_cast<float>(x.get(i)), mv = static_cast<float>(mid.get(a * C + c));
+        ASSERT_EQ(static_cast<float>(two[0].get(i)), xv + static_cast<float>(bias.get(c))) << i;
+        ASSERT_EQ(static_cast<float>(two[1].get(i)), mv - xv) << i;
+        ASSERT_EQ(static_cast<float>(two[2].get(i)), (a * B + b) % 3 == 0 ? xv : mv) << i;
+        ASSERT_EQ(static_cast<float>(two[3].get(i)), 0.5f * xv + -2.0f * mv) << i;
+      }
+  EXPECT_EQ(two[4].bytes, x.bytes);
+}
+
 // The row kernels split their rows over the kernel threads when large: softmax,
 // log_softmax, their gradients, layer_norm and layer_norm_grad give the same bits
 // at 1 and 2 threads, with rows of an odd width (129), so that each part starts at
