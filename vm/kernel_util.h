@@ -233,6 +233,22 @@ template <class Body> inline void splitRows(int64_t rows, int64_t rowElements, B
   simd::parallelTasks(parts, [&](int64_t j) { body(j * rows / parts, (j + 1) * rows / parts); });
 }
 
+// body(firstColumn, endColumn) over [0, cols) for sums whose columns are independent
+// (a reduction over rows): one call on this thread unless the `elements` read are
+// many, then a contiguous run of columns per thread, bounds on multiples of 16
+// (whole vectors, whole lines of f32). The body must not throw or charge memory.
+template <class Body> inline void splitColumns(int64_t elements, int64_t cols, Body&& body) {
+  const int64_t parts = std::min<int64_t>(simd::kernelThreads(), cols / 16);
+  if (elements < 2 * kMinElementsPerThread || parts <= 1) {
+    if (cols > 0) body(int64_t{0}, cols);
+    return;
+  }
+  simd::parallelTasks(parts, [&](int64_t j) {
+    const int64_t c0 = j * cols / parts / 16 * 16, c1 = j + 1 == parts ? cols : (j + 1) * cols / parts / 16 * 16;
+    if (c1 > c0) body(c0, c1);
+  });
+}
+
 // ---- PreparedKernel construction -------------------------------------------
 
 // Wraps `Fn(const State&, ins, outs, ctx)` and its state into a PreparedKernel.

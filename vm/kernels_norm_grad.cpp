@@ -75,7 +75,8 @@ template <class T> struct LayerNormGradRows {
 
 // Large f32/f64 operands split their rows over the kernel threads; dgamma and dbeta
 // are then summed from the rows' g * xhat and g afterwards, in row order, with the
-// same additions as the one-thread path, so the bits do not depend on the split.
+// same additions as the one-thread path (split by columns), so the bits do not depend
+// on the split.
 template <class T>
 void runLayerNormGrad(const LayerNormGradState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   using C = ComputeOf<T>;
@@ -97,10 +98,12 @@ void runLayerNormGrad(const LayerNormGradState& s, const TensorRef* ins, TensorR
     std::vector<C> gx(n * static_cast<size_t>(s.rows));
     splitRows(s.rows, cols, [&](int64_t r0, int64_t r1) { rows.run(r0, r1, gx.data(), nullptr, nullptr); });
     const C* g = ins[2].as<const T>();
-    for (int64_t r = 0; r < s.rows; ++r) {
-      f.binary[simd::kAdd][simd::kVecVec](dgamma.data(), gx.data() + r * cols, dgamma.data(), cols);
-      f.binary[simd::kAdd][simd::kVecVec](dbeta.data(), g + r * cols, dbeta.data(), cols);
-    }
+    splitColumns(s.rows * cols, cols, [&](int64_t c0, int64_t c1) {
+      for (int64_t r = 0; r < s.rows; ++r) {
+        f.binary[simd::kAdd][simd::kVecVec](dgamma.data() + c0, gx.data() + r * cols + c0, dgamma.data() + c0, c1 - c0);
+        f.binary[simd::kAdd][simd::kVecVec](dbeta.data() + c0, g + r * cols + c0, dbeta.data() + c0, c1 - c0);
+      }
+    });
   }
   for (int64_t j = 0; j < cols; ++j) {
     outs[1].as<T>()[j] = static_cast<T>(dgamma[static_cast<size_t>(j)]);

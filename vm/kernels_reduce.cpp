@@ -122,7 +122,12 @@ template <class T, class R> void reduceSumBlock(const ReduceState& s, const T* x
   if (s.inner == 1) {
     for (int64_t o = 0; o < s.outer; ++o) y[o] = fns.sum(x + o * s.reduced, s.reduced);
   } else {
-    for (int64_t o = 0; o < s.outer; ++o) fns.sumRows(x + o * slab, s.reduced, s.inner, y + o * s.inner);
+    // Large sums split their columns over the kernel threads (a column's sum is the
+    // same whichever part holds it).
+    splitColumns(s.outer * slab, s.inner, [&](int64_t c0, int64_t c1) {
+      for (int64_t o = 0; o < s.outer; ++o)
+        fns.sumRows(x + o * slab + c0, s.reduced, c1 - c0, s.inner, y + o * s.inner + c0);
+    });
   }
   if constexpr (kIs<R, Red::Mean>) {
     const T count = static_cast<T>(s.reduced);
@@ -477,7 +482,7 @@ template <class T, bool Log> void softmaxGradSlabs(const SoftmaxGradState& s, co
       summed = dx;
     }
     if (s.inner == 1) sums[0] = fns.sum(summed, s.axis);
-    else fns.sumRows(summed, s.axis, s.inner, sums.data());
+    else fns.sumRows(summed, s.axis, s.inner, s.inner, sums.data());
     const T* kept = Log ? g : dx;  // g, or g * y
     if (s.inner == 1) {
       if constexpr (Log) fns.unary[simd::kExp](y, t.data(), s.axis);

@@ -621,13 +621,13 @@ template <class S> S sumContiguous(const S* x, int64_t n) {
 // Column blocks keep the accumulated row in L1 whatever `cols` is.
 constexpr int64_t kColBlock = 2048;
 
-template <class S> void sumRows(const S* x, int64_t rows, int64_t cols, S* y) {
+template <class S> void sumRows(const S* x, int64_t rows, int64_t cols, int64_t ld, S* y) {
   for (int64_t c0 = 0; c0 < cols; c0 += kColBlock) {
     const int64_t nc = cols - c0 < kColBlock ? cols - c0 : kColBlock;
     S* __restrict acc = y + c0;
     std::memcpy(acc, x + c0, static_cast<size_t>(nc) * sizeof(S));
     for (int64_t r = 1; r < rows; ++r) {
-      const S* __restrict row = x + r * cols + c0;
+      const S* __restrict row = x + r * ld + c0;
       for (int64_t c = 0; c < nc; ++c) acc[c] += row[c];
     }
   }

@@ -47,8 +47,9 @@ template <class S> struct TypedTable {
   // elements added in order. Partials start at -0 (the additive identity).
   S (*sum)(const S* x, int64_t n);
   // y[c] = x[0][c] + x[1][c] + ... + x[rows-1][c] in row order (row r at
-  // x + r*cols), for a reduction over a leading/strided axis. rows >= 1.
-  void (*sumRows)(const S* x, int64_t rows, int64_t cols, S* y);
+  // x + r*ld), for a reduction over a leading/strided axis. rows >= 1. Each column
+  // is summed alone, so a range of columns gives the bits of the whole call.
+  void (*sumRows)(const S* x, int64_t rows, int64_t cols, int64_t ld, S* y);
   // The maximum of x[0..n), n >= 1: a NaN if any element is NaN; among equal maxima
   // (+0 and -0) any one (a caller that needs the sign of a zero maximum recomputes it).
   S (*maxOf)(const S* x, int64_t n);
