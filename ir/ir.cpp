@@ -1,5 +1,7 @@
 #include "ir/ir.h"
 
+#include "ir/name_hash.h"
+
 #include <climits>
 
 #include <atomic>
@@ -51,10 +53,6 @@ uint64_t nextUid() {
   static std::atomic<uint64_t> next{1};
   return next.fetch_add(1, std::memory_order_relaxed);
 }
-
-namespace {
-uint32_t hashName(std::string_view name) { return static_cast<uint32_t>(std::hash<std::string_view>{}(name)); }
-}  // namespace
 
 size_t ValueScope::findSlot(std::string_view name, uint32_t hash) const {
   size_t mask = slots_.size() - 1;
