@@ -22,6 +22,7 @@
 #include "ir/literal.h"
 #include "ir/op_info.h"
 #include "ir/rare_list.h"
+#include "ir/result_list.h"
 #include "ir/source.h"
 
 namespace pir {
@@ -218,7 +219,7 @@ class CallLabel {
 // a var's data, a call's label) is out of line, one pointer each or shared.
 struct Op {
   std::vector<Operand> operands;
-  std::vector<Value*> results;  // in-place ops: empty when the alias result is unbound
+  ResultList results;  // in-place ops: empty when the alias result is unbound
   AttrDict attrs;
   RareList<CalleeRef> callees;                // call/repeat: 1, conditional: 2, others: none
   RareList<std::unique_ptr<Op>> region;       // exchange block body
