@@ -551,12 +551,16 @@ PIR_ACTION(attr_tuple_close) { closeAttrSequence(s); }
 // ---- operands
 
 PIR_ACTION(operand_value) {
-  ast::Operand o;
+  // Made in place in the statement's list (the most frequent action after
+  // result_name): the list's earlier entries keep their strings' capacity.
+  const SourceLoc at = s.loc(in.iterator());
+  const std::string_view text = in.string_view().substr(1);
+  s.syntax(kOperandBytes + textBytes(text.size()), at);
+  ast::Operand& o = s.operandTarget->emplace_back();
   o.kind = ast::Operand::Kind::Value;
-  o.name = sigilName(in, s);
-  o.loc = o.name.loc;
-  s.syntax(kOperandBytes + textBytes(o.name.text.size()), o.loc);
-  s.operandTarget->push_back(std::move(o));
+  o.name.text.assign(text);
+  o.name.loc = at;
+  o.loc = at;
 }
 PIR_ACTION(operand_resource) {
   ast::Operand o;
@@ -594,11 +598,14 @@ PIR_ACTION(call_close) {
 // ---- op statements
 
 PIR_ACTION(result_name) {
-  ast::Name n = sigilName(in, s);
-  s.syntax(kResultBytes + kNameCopies * textBytes(n.text.size()), n.loc);
-  s.sink.resultNamed(n.text);
-  if (s.op.results.empty()) s.op.loc = n.loc;
-  s.op.results.push_back(std::move(n));
+  const SourceLoc at = s.loc(in.iterator());
+  const std::string_view text = in.string_view().substr(1);
+  s.syntax(kResultBytes + kNameCopies * textBytes(text.size()), at);
+  s.sink.resultNamed(text);
+  if (s.op.results.empty()) s.op.loc = at;
+  ast::Name& n = s.op.results.emplace_back();
+  n.text.assign(text);
+  n.loc = at;
 }
 // A statement without results that starts with a word that is no op but is
 // close to a keyword (`grpah`, `mian`, `runn`, `prnt`, `fed`) is a misspelt
