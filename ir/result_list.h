@@ -5,7 +5,6 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <new>
@@ -81,21 +80,6 @@ class ResultList {
   void clear() { size_ = 0; }
   void reserve(size_t n) {
     if (n > capacity()) grow(n);
-  }
-  void resize(size_t n) {
-    reserve(n);
-    for (size_t i = size_; i < n; ++i) items()[i] = nullptr;
-    size_ = static_cast<uint32_t>(n);
-  }
-  // Removes the item at `pos`, keeping the order of the rest.
-  Value** erase(Value* const* pos) {
-    Value** p = begin() + (pos - begin());
-    std::memmove(p, p + 1, static_cast<size_t>(end() - p - 1) * sizeof(Value*));
-    --size_;
-    return p;
-  }
-  bool operator==(const ResultList& o) const {
-    return size_ == o.size_ && std::memcmp(items(), o.items(), size_ * sizeof(Value*)) == 0;
   }
 
  private:
