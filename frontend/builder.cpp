@@ -772,8 +772,9 @@ void reserveForBuffer(Module& module, const std::string& text) {
   // its few statements only.
   size_t bytes = text.size();
   if (bytes <= (1u << 20)) return;
-  const size_t statements = 1 + static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) +
-                            static_cast<size_t>(std::count(text.begin(), text.end(), ';'));
+  size_t separators = 0;  // one pass over the text (it may be hundreds of MB)
+  for (const char c : text) separators += static_cast<size_t>((c == '\n') | (c == ';'));
+  const size_t statements = 1 + separators;
   size_t estimate = std::min(bytes / 24, statements);
   Graph& main = *module.main;
   main.scope.reserve(main.scope.size() + estimate);

@@ -183,11 +183,12 @@ struct ParseState {
 
   // ---- scratch for the item being parsed (reset when an item starts or is emitted)
   ast::Type type;
-  ast::OpStmt op;
-  // The statement handed to the sink: its op swaps with `op`, so the two keep
-  // their vectors' capacity from statement to statement (no allocation per
-  // statement for the results and operands lists).
+  // The op statement being read is built in place in the statement handed to
+  // the sink, and reset in place after it, so its vectors keep their capacity
+  // from statement to statement (no allocation per statement for the results and
+  // operands lists) and nothing is moved to hand it over. `op` points at it.
   ast::BodyStmt emitted{std::in_place_type<ast::OpStmt>};
+  ast::OpStmt* op = std::get_if<ast::OpStmt>(&emitted);
   ast::Name label;
   std::vector<ast::Operand>* operandTarget = nullptr;
   std::vector<ast::Operand>* callerTarget = nullptr;
@@ -363,16 +364,17 @@ AttrDict takeDict(ParseState& s) {
 
 void emitOp(ParseState& s) {
   if (s.inExchange) {
-    s.exchange.ops.push_back(std::move(s.op));
+    s.exchange.ops.push_back(std::move(*s.op));
   } else {
-    ast::OpStmt* held = std::get_if<ast::OpStmt>(&s.emitted);
-    if (!held) held = &s.emitted.emplace<ast::OpStmt>();
-    std::swap(*held, s.op);
     s.sink.statement(std::move(s.emitted));
+    // A sink may move from the statement; one that made it another kind of
+    // statement gets a fresh op statement here.
+    s.op = std::get_if<ast::OpStmt>(&s.emitted);
+    if (!s.op) s.op = &s.emitted.emplace<ast::OpStmt>();
   }
   // Reset in place (cheaper than assigning a fresh OpStmt on every statement):
   // `op` holds a moved-from or an earlier statement, every member is cleared.
-  ast::OpStmt& op = s.op;
+  ast::OpStmt& op = *s.op;
   op.results.clear();
   op.opName.clear();
   op.opLoc = {};
@@ -551,12 +553,16 @@ PIR_ACTION(attr_tuple_close) { closeAttrSequence(s); }
 // ---- operands
 
 PIR_ACTION(operand_value) {
-  ast::Operand o;
+  // Made in place in the statement's list (the most frequent action after
+  // result_name): the list's earlier entries keep their strings' capacity.
+  const SourceLoc at = s.loc(in.iterator());
+  const std::string_view text = in.string_view().substr(1);
+  s.syntax(kOperandBytes + textBytes(text.size()), at);
+  ast::Operand& o = s.operandTarget->emplace_back();
   o.kind = ast::Operand::Kind::Value;
-  o.name = sigilName(in, s);
-  o.loc = o.name.loc;
-  s.syntax(kOperandBytes + textBytes(o.name.text.size()), o.loc);
-  s.operandTarget->push_back(std::move(o));
+  o.name.text.assign(text);
+  o.name.loc = at;
+  o.loc = at;
 }
 PIR_ACTION(operand_resource) {
   ast::Operand o;
@@ -594,25 +600,28 @@ PIR_ACTION(call_close) {
 // ---- op statements
 
 PIR_ACTION(result_name) {
-  ast::Name n = sigilName(in, s);
-  s.syntax(kResultBytes + kNameCopies * textBytes(n.text.size()), n.loc);
-  s.sink.resultNamed(n.text);
-  if (s.op.results.empty()) s.op.loc = n.loc;
-  s.op.results.push_back(std::move(n));
+  const SourceLoc at = s.loc(in.iterator());
+  const std::string_view text = in.string_view().substr(1);
+  s.syntax(kResultBytes + kNameCopies * textBytes(text.size()), at);
+  s.sink.resultNamed(text);
+  if (s.op->results.empty()) s.op->loc = at;
+  ast::Name& n = s.op->results.emplace_back();
+  n.text.assign(text);
+  n.loc = at;
 }
 // A statement without results that starts with a word that is no op but is
 // close to a keyword (`grpah`, `mian`, `runn`, `prnt`, `fed`) is a misspelt
 // keyword: said at the word, before the rest of the line is misread as the
 // operands of an op ("expected ')'"). An op at least as close wins.
 void rejectMisspeltKeyword(ParseState& s) {
-  const std::string& word = s.op.opName;
-  if (!s.op.results.empty() || s.inExchange || lookupOp(word)) return;
+  const std::string& word = s.op->opName;
+  if (!s.op->results.empty() || s.inExchange || lookupOp(word)) return;
   std::optional<std::string> keyword = closestStatementKeyword(word, s.inBody);
   if (!keyword) return;
   static const std::vector<std::string_view> ops = allOpNames();  // the op table is fixed
   if (std::optional<std::string> op = closestName(word, ops); op && editDistance(word, *op) < editDistance(word, *keyword))
     return;
-  s.fail(s.op.opLoc, "unknown op or keyword '" + word + "'; did you mean '" + *keyword + "'? (`pir help " + *keyword +
+  s.fail(s.op->opLoc, "unknown op or keyword '" + word + "'; did you mean '" + *keyword + "'? (`pir help " + *keyword +
                          "`)");
 }
 
@@ -624,30 +633,30 @@ PIR_ACTION(separators) {
 }
 
 PIR_ACTION(op_name) {
-  s.op.opName.assign(in.string_view());
-  s.op.opLoc = s.loc(in.iterator());
-  s.syntax(sizeof(ast::OpStmt) + sizeof(Op) + textBytes(in.size()), s.op.opLoc);
+  s.op->opName.assign(in.string_view());
+  s.op->opLoc = s.loc(in.iterator());
+  s.syntax(sizeof(ast::OpStmt) + sizeof(Op) + textBytes(in.size()), s.op->opLoc);
   rejectMisspeltKeyword(s);
-  if (!s.op.loc.valid()) s.op.loc = s.op.opLoc;
-  s.op.operands.reserve(4);  // one allocation for the usual operand counts
-  s.operandTarget = &s.op.operands;
+  if (!s.op->loc.valid()) s.op->loc = s.op->opLoc;
+  s.op->operands.reserve(4);  // one allocation for the usual operand counts
+  s.operandTarget = &s.op->operands;
 }
-PIR_ACTION(op_attrs) { s.op.attrs = takeDict(s); }
+PIR_ACTION(op_attrs) { s.op->attrs = takeDict(s); }
 PIR_ACTION(result_type) {
   s.syntax(kTypeBytes, s.type.loc);
-  s.op.resultTypes.push_back(std::move(s.type));
+  s.op->resultTypes.push_back(std::move(s.type));
 }
 PIR_ACTION(label) {
   s.syntax(textBytes(in.size()), s.loc(in.iterator()));
   s.label = ast::Name{std::string(in.string_view()), s.loc(in.iterator())};
 }
 PIR_ACTION(as_clause) {
-  if (s.op.asLabel) s.fail(s.loc(in.iterator()), "the call site already has an 'as' label");
-  s.op.asLabel = std::move(s.label);
+  if (s.op->asLabel) s.fail(s.loc(in.iterator()), "the call site already has an 'as' label");
+  s.op->asLabel = std::move(s.label);
 }
 PIR_ACTION(using_clause) {
-  if (s.op.usingLabel) s.fail(s.loc(in.iterator()), "the call already has a 'using' label");
-  s.op.usingLabel = std::move(s.label);
+  if (s.op->usingLabel) s.fail(s.loc(in.iterator()), "the call already has a 'using' label");
+  s.op->usingLabel = std::move(s.label);
 }
 PIR_ACTION(result_op_stmt) { emitOp(s); }
 PIR_ACTION(bare_op_stmt) { emitOp(s); }

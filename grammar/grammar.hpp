@@ -75,6 +75,33 @@ struct blank_run {
 };
 // skip = { blank | comment } ;
 struct skip : blank_run<false> {};
+
+// A lookahead: after blanks and comments (as `skip` reads them) comes one of
+// `Cs`. Consumes nothing. It lets an optional part that may follow blanks be
+// ruled out with one scan of them rather than one per part tried.
+// blanks_then<Cs> = &( skip ( Cs ) ) ;
+template <char... Cs>
+struct blanks_then {
+  using rule_t = blanks_then;
+  using subs_t = pg::empty_list;
+  template <typename Input>
+  static bool match(Input& in) {
+    const char* p = in.current();
+    const char* const end = in.end();
+    while (p != end) {
+      const char c = *p;
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+        ++p;
+      } else if (c == '#') {
+        const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+        p = nl ? static_cast<const char*>(nl) : end;
+      } else {
+        return ((c == Cs) || ...);
+      }
+    }
+    return false;
+  }
+};
 // separators = { blank | comment | ';' } ;   (between statements only)
 struct separators : blank_run<true> {};
 
@@ -294,8 +321,12 @@ struct result_types : seq<one<':'>, skip, expect<result_type>, star<skip, one<',
 struct as_clause : seq<kw_as, skip, expect<label>> {};
 struct using_clause : seq<kw_using, skip, expect<label>> {};
 // op_body = op_name [ operands ] [ op_attrs ] [ result_types ] { as_clause | using_clause } ;
-struct op_body : seq<op_name, opt<skip, operands>, opt<skip, op_attrs>, opt<skip, result_types>,
-                     star<skip, sor<as_clause, using_clause>>> {};
+// (The parts after the operands start with '{', ':', 'a' or 'u': one look past
+// the blanks decides whether to try them, so a plain statement's end is not
+// rescanned once per part.)
+struct op_body : seq<op_name, opt<skip, operands>,
+                     opt<blanks_then<'{', ':', 'a', 'u'>, opt<skip, op_attrs>, opt<skip, result_types>,
+                         star<skip, sor<as_clause, using_clause>>>> {};
 // result_op_stmt = results op_body ;  bare_op_stmt = op_body ;
 struct result_op_stmt : seq<results, skip, expect<op_body>> {};
 struct bare_op_stmt : op_body {};
@@ -458,3 +489,6 @@ struct repl_input : file {};
 // The hand-written blank rule: it may succeed without consuming (for analyze()).
 template <typename Name, bool Semicolons>
 struct tao::pegtl::analyze_traits<Name, pir::grammar::blank_run<Semicolons>> : tao::pegtl::analyze_opt_traits<> {};
+// The lookahead consumes nothing.
+template <typename Name, char... Cs>
+struct tao::pegtl::analyze_traits<Name, pir::grammar::blanks_then<Cs...>> : tao::pegtl::analyze_opt_traits<> {};

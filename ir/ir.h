@@ -22,6 +22,7 @@
 #include "ir/literal.h"
 #include "ir/op_info.h"
 #include "ir/rare_list.h"
+#include "ir/result_list.h"
 #include "ir/source.h"
 
 namespace pir {
@@ -78,6 +79,12 @@ class IrHostCharge {
     budget_->charge(more);
     bytes_ += more;
   }
+  // Gives back `fewer` of the bytes charged (at most all of them).
+  void remove(uint64_t fewer) {
+    if (fewer > bytes_) fewer = bytes_;
+    budget_->release(fewer);
+    bytes_ -= fewer;
+  }
 
  private:
   HostMemoryBudget* budget_;
@@ -88,13 +95,16 @@ struct Value;
 struct Operand;
 // What one value (a result, parameter, var or const) is charged: the object, its
 // scope slots and its entry in Graph::values, plus typical name and shape storage.
+// Values are charged to their graph's account (Graph::valueCharge), not each
+// to itself: a graph owns its values for their whole life.
 uint64_t valueHostBytes();
 // What one op is charged, without its operands; and per operand (a use).
 uint64_t opHostBytes();
 uint64_t operandHostBytes();
 
 // Members are ordered so that none is padded: a program holds one Value per
-// result, and 128 bytes is an allocator size class (160 was the next one up).
+// result, and 112 bytes is an allocator size class. Its host-memory charge is
+// its graph's (Graph::valueCharge), so a value carries none.
 struct Value {
   enum class Kind : uint8_t { Param, Var, Const, Result };
   Kind kind = Kind::Result;
@@ -108,7 +118,6 @@ struct Value {
   uint64_t uid = nextUid();  // identity across Module::clone (a copy keeps it)
   SourceLoc loc;           // where the name was written (or the op, if generated)
   unsigned id = 0;         // index in Graph::values: dense, for VM slot maps
-  IrHostCharge hostCharge{valueHostBytes()};
 };
 
 // What a non-value operand refers to, kept out of line: most operands name a
@@ -218,7 +227,7 @@ class CallLabel {
 // a var's data, a call's label) is out of line, one pointer each or shared.
 struct Op {
   std::vector<Operand> operands;
-  std::vector<Value*> results;  // in-place ops: empty when the alias result is unbound
+  ResultList results;  // in-place ops: empty when the alias result is unbound
   AttrDict attrs;
   RareList<CalleeRef> callees;                // call/repeat: 1, conditional: 2, others: none
   RareList<std::unique_ptr<Op>> region;       // exchange block body
@@ -326,6 +335,10 @@ struct Graph {
   SourceLoc loc;   // of the name
   unsigned index = 0;  // position among Module::graphs (main: UINT_MAX); kept dense by the mutation API
 
+  // The host memory of the graph's values: valueHostBytes() for each entry of
+  // `values` (whoever appends to or truncates `values` adds or removes it), given
+  // back when the graph goes. Declared before `values`, which it outlives.
+  IrHostCharge valueCharge{0};
   // All values ever created in this graph, by id (ids are dense and stable;
   // a value whose op was erased stays here, detached: `def == nullptr` and not
   // in scope, so VM slot maps can size by values.size()).

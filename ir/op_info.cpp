@@ -13,6 +13,7 @@
 
 #include "ir/attr_spec.h"
 #include "ir/internal_error.h"
+#include "ir/name_hash.h"
 
 namespace pir {
 
@@ -204,7 +205,25 @@ void parseOperands(OpInfo& info, std::string_view text) {
 
 struct OpTable {
   std::vector<OpInfo> infos;
-  std::unordered_map<std::string_view, OpCode> byName;
+  // Op-statement names (and aliases) -> code: open addressing on hashName, at
+  // most half full, an empty name marking a free slot. The parser looks up
+  // every statement's op name here.
+  std::vector<std::pair<std::string_view, OpCode>> byName;
+
+  // The slot holding `name`, or the free slot where it would go.
+  size_t slotOf(std::string_view name) const {
+    const size_t mask = byName.size() - 1;
+    size_t i = hashName(name) & mask;
+    while (!byName[i].first.empty() && byName[i].first != name) i = (i + 1) & mask;
+    return i;
+  }
+  // False when `name` is there already.
+  bool addName(std::string_view name, OpCode code) {
+    auto& slot = byName[slotOf(name)];
+    if (!slot.first.empty()) return false;
+    slot = {name, code};
+    return true;
+  }
 
   void addRow(OpCode code, std::string_view name, int minOperands, int maxOperands, std::string_view attrSpec,
               GradKind grad, uint32_t flags, std::string_view inferRule, std::string_view operandText,
@@ -230,12 +249,15 @@ struct OpTable {
          CostClass::cost);
 #include "ir/ops.def"
 #undef PIR_OP
+    size_t slots = 16;
+    while (slots < 2 * (infos.size() + opAliases().size())) slots *= 2;
+    byName.assign(slots, {std::string_view{}, OpCode{}});
     for (auto& info : infos) {
       if (info.has(F_DECL) || info.has(F_REGION)) continue;
-      if (!byName.emplace(info.name, info.code).second)
+      if (!addName(info.name, info.code))
         internalError("duplicate op name '" + std::string(info.name) + "' in ops.def");
     }
-    for (const OpAlias& a : opAliases()) byName.emplace(a.alias, a.code);
+    for (const OpAlias& a : opAliases()) addName(a.alias, a.code);
   }
 };
 
@@ -254,10 +276,11 @@ const OperandSpec& OpInfo::operand(size_t i) const {
 }
 
 std::optional<OpCode> lookupOp(std::string_view name) {
-  const auto& m = table().byName;
-  auto it = m.find(name);
-  if (it == m.end()) return std::nullopt;
-  return it->second;
+  if (name.empty()) return std::nullopt;
+  const OpTable& t = table();
+  const auto& slot = t.byName[t.slotOf(name)];
+  if (slot.first.empty()) return std::nullopt;
+  return slot.second;
 }
 
 std::vector<std::string_view> allOpNames() {

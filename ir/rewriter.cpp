@@ -148,8 +148,12 @@ std::string uniqueName(Graph& g, const std::string& preferred) {
   }
 }
 
-Value* newValue(Module& m, Graph& g, Value::Kind kind, std::string name, bool generated, TensorType type,
-                SourceLoc loc) {
+namespace {
+
+// newValue for a value whose host memory the caller has already added to
+// g.valueCharge (createResults charges an op's results at once).
+Value* newChargedValue(Module& m, Graph& g, Value::Kind kind, std::string name, bool generated, TensorType type,
+                       SourceLoc loc) {
   auto v = std::make_unique<Value>();
   v->kind = kind;
   v->name = std::move(name);
@@ -166,6 +170,19 @@ Value* newValue(Module& m, Graph& g, Value::Kind kind, std::string name, bool ge
   // truncated with the main graph's values by Module::rollback.
   m.journal(g, [&g, raw]() { g.scope.erase(raw); });
   return raw;
+}
+
+}  // namespace
+
+Value* newValue(Module& m, Graph& g, Value::Kind kind, std::string name, bool generated, TensorType type,
+                SourceLoc loc) {
+  g.valueCharge.add(valueHostBytes());
+  try {
+    return newChargedValue(m, g, kind, std::move(name), generated, std::move(type), loc);
+  } catch (...) {
+    g.valueCharge.remove(valueHostBytes());
+    throw;
+  }
 }
 
 void renameValue(Module& m, Value& v, std::string name, bool generated) {
@@ -498,6 +515,7 @@ void truncateMainTo(Module& m, const ProgramPoint& point) {
   while (g.values.size() > point.mainValues) {
     if (g.scope.find(g.values.back()->name) == g.values.back().get()) g.scope.erase(g.values.back().get());
     g.values.pop_back();
+    g.valueCharge.remove(valueHostBytes());
   }
   m.touch();
 }
@@ -508,17 +526,27 @@ void createResults(Module& m, Graph& g, Op& op, std::vector<TensorType>& types,
   const size_t count = inplace ? std::min(types.size(), names.size()) : types.size();
   // The op's uses and results are checked against the host-memory budget before
   // any is made (a count may come from an attribute: `split_random_seed {n = ...}`).
-  requireHostMemory(saturatingMul(static_cast<uint64_t>(count), valueHostBytes()));
-  op.hostCharge.add(saturatingMul(static_cast<uint64_t>(op.operands.size()), operandHostBytes()));
-  op.results.reserve(count);
-  for (size_t i = 0; i < count; ++i) {
-    const bool named = i < names.size() && !names[i].first.empty();
-    std::string name = named ? uniqueName(g, names[i].first) : freshName(g);
-    const SourceLoc loc = named && names[i].second.valid() ? names[i].second : op.loc;
-    Value* v = newValue(m, g, Value::Kind::Result, std::move(name), !named, std::move(types[i]), loc);
-    v->def = &op;
-    v->resultIndex = static_cast<unsigned>(i);
-    op.results.push_back(v);
+  // The results are charged at once, to the graph (one update of the budget,
+  // not one per value); what was charged for values not made is given back.
+  const uint64_t resultBytes = saturatingMul(static_cast<uint64_t>(count), valueHostBytes());
+  g.valueCharge.add(resultBytes);
+  size_t made = 0;
+  try {
+    op.hostCharge.add(saturatingMul(static_cast<uint64_t>(op.operands.size()), operandHostBytes()));
+    op.results.reserve(count);
+    for (; made < count; ++made) {
+      const size_t i = made;
+      const bool named = i < names.size() && !names[i].first.empty();
+      std::string name = named ? uniqueName(g, names[i].first) : freshName(g);
+      const SourceLoc loc = named && names[i].second.valid() ? names[i].second : op.loc;
+      Value* v = newChargedValue(m, g, Value::Kind::Result, std::move(name), !named, std::move(types[i]), loc);
+      v->def = &op;
+      v->resultIndex = static_cast<unsigned>(i);
+      op.results.push_back(v);
+    }
+  } catch (...) {
+    g.valueCharge.remove(resultBytes - made * valueHostBytes());
+    throw;
   }
 }
 

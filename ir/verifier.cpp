@@ -285,6 +285,10 @@ std::optional<SourceLoc> untypableLiteral(const Op& op) {
 }  // namespace
 
 void typeLiteralOperands(Op& op, DiagnosticEngine& diags) {
+  // Most ops have no literal operand, and then there is nothing to type or check.
+  bool anyLiteral = false;
+  for (const Operand& o : op.operands) anyLiteral = anyLiteral || o.kind == Operand::Kind::Literal;
+  if (!anyLiteral) return;
   const std::string what(op.info().name);
   if (std::optional<SourceLoc> loc = untypableLiteral(op)) diags.fail(*loc, what + ": cannot infer the dtype: declare a const");
   std::optional<DType> reference;

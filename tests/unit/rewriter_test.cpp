@@ -6,7 +6,9 @@
 #include <sstream>
 
 #include "frontend/builder.h"
+#include "ir/context.h"
 #include "ir/printer.h"
+#include "ir/result_list.h"
 #include "ir/rewriter.h"
 #include "ir/verifier.h"
 #include "api/session_driver.h"
@@ -332,6 +334,67 @@ TEST_F(RewriterTest, SessionRecompilesAfterAnInPlaceRewrite) {
   ASSERT_TRUE(s.run());
   ASSERT_TRUE(s.print("%d", {}));
   EXPECT_EQ(out.str(), "%d: f32[2] = [4, 10]\n%d: f32[2] = [-1, 0]\n");
+}
+
+// An op's result list keeps its first result inline and moves to the heap from
+// the second on; copies, moves and the list operations see the same items.
+TEST(ResultList, InlineFirstResultThenHeap) {
+  Value a, b, c;
+  ResultList list;
+  EXPECT_TRUE(list.empty());
+  list.push_back(&a);
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list[0], &a);
+  ResultList one = list;  // an inline copy
+  list.push_back(&b);
+  list.push_back(&c);
+  ASSERT_EQ(list.size(), 3u);
+  EXPECT_EQ(list.front(), &a);
+  EXPECT_EQ(list.back(), &c);
+  EXPECT_EQ(one.size(), 1u);
+  EXPECT_EQ(one.at(0), &a);
+  EXPECT_THROW((void)one.at(1), std::out_of_range);
+  ResultList moved = std::move(list);
+  EXPECT_TRUE(list.empty());
+  EXPECT_EQ(std::vector<Value*>(moved.begin(), moved.end()), (std::vector<Value*>{&a, &b, &c}));
+  ResultList movedInline = std::move(one);
+  EXPECT_EQ(movedInline.size(), 1u);
+  EXPECT_EQ(movedInline[0], &a);
+  movedInline = moved;  // inline -> heap copy
+  moved.pop_back();
+  EXPECT_EQ(moved.size(), 2u);
+  EXPECT_EQ(movedInline.size(), 3u);
+  moved = {&c};
+  EXPECT_EQ(moved.size(), 1u);
+  EXPECT_EQ(moved[0], &c);
+}
+
+// Values are charged to their graph's account: what a statement's values take
+// is given back when a rollback truncates them and when the module goes.
+TEST(ValueCharge, FollowsTheGraphsValues) {
+  Context context;
+  ContextScope scope(context);
+  const uint64_t before = context.memory().inUse();
+  {
+    SourceManager sm;
+    DiagnosticEngine diags(sm);
+    std::ostringstream err;
+    diags.setStream(&err);
+    Module m;
+    ASSERT_TRUE(buildFromBuffer(m, diags, sm.add("a.pir", "const %a : f32[2] = [1, 2]\n"), ".")) << err.str();
+    const uint64_t withA = context.memory().inUse();
+    Module::Checkpoint cp = m.checkpoint();
+    ASSERT_TRUE(buildFromBuffer(m, diags, sm.add("b.pir", "%b = add %a, %a\n%c = mul %b, %a\n"), ".")) << err.str();
+    EXPECT_GE(context.memory().inUse(), withA + 2 * valueHostBytes());
+    m.rollback(cp);
+    EXPECT_EQ(context.memory().inUse(), withA);  // the two values and their ops given back
+    {
+      std::unique_ptr<Module> copy = m.clone();
+      EXPECT_GE(context.memory().inUse(), withA + valueHostBytes());
+    }
+    EXPECT_EQ(context.memory().inUse(), withA);
+  }
+  EXPECT_EQ(context.memory().inUse(), before);
 }
 
 }  // namespace
