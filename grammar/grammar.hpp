@@ -39,6 +39,33 @@ struct expect : sor<R, pg::raise<R>> {};
 
 // ---------------------------------------------------------------- lexical (§1)
 
+// Scans blanks and comments from `p`: calls newline() at each '\n' and within(n) for
+// each run of n bytes inside one line (blanks, or a comment up to its newline);
+// returns where they end.
+template <bool Semicolons, class Newline, class Within>
+inline const char* scanBlanks(const char* p, const char* const end, Newline&& newline, Within&& within) {
+  while (p != end) {
+    const char c = *p;
+    if (c == '\n') {
+      newline();
+      ++p;
+    } else if (c == ' ' || c == '\t' || c == '\r' || (Semicolons && c == ';')) {
+      const char* q = p + 1;
+      while (q != end && (*q == ' ' || *q == '\t' || *q == '\r' || (Semicolons && *q == ';'))) ++q;
+      within(static_cast<std::size_t>(q - p));
+      p = q;
+    } else if (c == '#') {
+      const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+      const char* q = nl ? static_cast<const char*>(nl) : end;
+      within(static_cast<std::size_t>(q - p));
+      p = q;
+    } else {
+      break;
+    }
+  }
+  return p;
+}
+
 // Blanks and comments run between every two tokens, so they are matched by a
 // hand-written loop rather than a combinator per character (parse speed).
 // comment = '#' { any byte except newline } ;
@@ -49,27 +76,8 @@ struct blank_run {
   using subs_t = pg::empty_list;
   template <typename Input>
   static bool match(Input& in) {
-    const char* p = in.current();
-    const char* const end = in.end();
-    while (p != end) {
-      const char c = *p;
-      if (c == '\n') {
-        in.bump_to_next_line(1);
-        ++p;
-      } else if (c == ' ' || c == '\t' || c == '\r' || (Semicolons && c == ';')) {
-        const char* q = p + 1;
-        while (q != end && (*q == ' ' || *q == '\t' || *q == '\r' || (Semicolons && *q == ';'))) ++q;
-        in.bump_in_this_line(static_cast<std::size_t>(q - p));
-        p = q;
-      } else if (c == '#') {
-        const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
-        const char* q = nl ? static_cast<const char*>(nl) : end;
-        in.bump_in_this_line(static_cast<std::size_t>(q - p));
-        p = q;
-      } else {
-        break;
-      }
-    }
+    scanBlanks<Semicolons>(
+        in.current(), in.end(), [&] { in.bump_to_next_line(1); }, [&](std::size_t n) { in.bump_in_this_line(n); });
     return true;
   }
 };
@@ -86,20 +94,9 @@ struct blanks_then {
   using subs_t = pg::empty_list;
   template <typename Input>
   static bool match(Input& in) {
-    const char* p = in.current();
     const char* const end = in.end();
-    while (p != end) {
-      const char c = *p;
-      if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
-        ++p;
-      } else if (c == '#') {
-        const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
-        p = nl ? static_cast<const char*>(nl) : end;
-      } else {
-        return ((c == Cs) || ...);
-      }
-    }
-    return false;
+    const char* p = scanBlanks<false>(in.current(), end, [] {}, [](std::size_t) {});
+    return p != end && ((*p == Cs) || ...);
   }
 };
 // separators = { blank | comment | ';' } ;   (between statements only)
