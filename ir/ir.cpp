@@ -55,6 +55,14 @@ uint64_t nextUid() {
   return next.fetch_add(1, std::memory_order_relaxed);
 }
 
+void Graph::truncateValues(size_t count) {
+  while (values.size() > count) {
+    scope.erase(values.back().get());  // a no-op unless the scope holds this value
+    values.pop_back();
+    valueCharge.remove(valueHostBytes());
+  }
+}
+
 size_t ValueScope::findSlot(std::string_view name, uint32_t hash) const {
   size_t mask = slots_.size() - 1;
   for (size_t i = hash & mask;; i = (i + 1) & mask) {
@@ -290,11 +298,7 @@ void Module::rollback(const Checkpoint& cp) {
   }
   Graph& g = *main;
   while (g.ops.size() > cp.mainOps) g.ops.pop_back();
-  while (g.values.size() > cp.mainValues) {
-    g.scope.erase(g.values.back().get());
-    g.values.pop_back();
-    g.valueCharge.remove(valueHostBytes());
-  }
+  g.truncateValues(cp.mainValues);
   options = cp.options;
   anyItemSeen = cp.anyItemSeen;
   touch();

@@ -351,6 +351,9 @@ struct Graph {
   std::unordered_map<std::string, uint64_t> nextNameSuffix;
 
   Value* lookup(std::string_view n) const { return scope.find(n); }
+  // Drops the values from id `count` on (the undo of appends at the end): each
+  // leaves the scope if it is there, is destroyed, and its charge is given back.
+  void truncateValues(size_t count);
 };
 
 // Session commands (language.md §11). They are not part of the program: the

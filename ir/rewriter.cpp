@@ -512,11 +512,7 @@ void truncateMainTo(Module& m, const ProgramPoint& point) {
   if (g.ops.size() > point.mainOps) g.ops.resize(point.mainOps);
   for (auto& op : g.ops)
     while (!op->results.empty() && op->results.back()->id >= point.mainValues) op->results.pop_back();
-  while (g.values.size() > point.mainValues) {
-    if (g.scope.find(g.values.back()->name) == g.values.back().get()) g.scope.erase(g.values.back().get());
-    g.values.pop_back();
-    g.valueCharge.remove(valueHostBytes());
-  }
+  g.truncateValues(point.mainValues);
   m.touch();
 }
 
