@@ -25,6 +25,7 @@
 #include "vm/kernel_rows.h"
 #include "vm/kernels.h"
 #include "vm/simd_kernels.h"
+#include "vm/tensor.h"
 
 namespace pir::vm::detail {
 
@@ -207,12 +208,9 @@ template <class Body> inline void splitRange(int64_t n, Body&& body) {
 inline void copyTensorBytes(void* dst, const void* src, size_t bytes) {
   constexpr int64_t kMinBytesPerThread = kMinElementsPerThread * 4;
   const int64_t n = static_cast<int64_t>(bytes);
-  if (n < 2 * kMinBytesPerThread || simd::kernelThreads() <= 1) {
-    if (bytes) std::memcpy(dst, src, bytes);  // a zero-size tensor's pointer may be null
-    return;
-  }
+  if (n < 2 * kMinBytesPerThread || simd::kernelThreads() <= 1) return copyBytes(dst, src, bytes);
   simd::parallelFor(n, kMinBytesPerThread, [&](int64_t begin, int64_t end) {
-    std::memcpy(static_cast<char*>(dst) + begin, static_cast<const char*>(src) + begin, static_cast<size_t>(end - begin));
+    copyBytes(static_cast<char*>(dst) + begin, static_cast<const char*>(src) + begin, static_cast<size_t>(end - begin));
   });
 }
 
