@@ -29,8 +29,8 @@ template <class T> void runGroupNorm(const NormState& s, const TensorRef* ins, T
   const int64_t n = s.perRow, perChannelBlock = s.perRow / s.spatial;
   const size_t cols = static_cast<size_t>(n);
   constexpr bool kConvert = !std::is_same_v<T, C>;
-  // gamma and beta in C; per part, two rows of C (and with a conversion two more).
-  const ScratchCharge charge(saturatingMul(saturatingMul(cols, kConvert ? 4 : 2), static_cast<uint64_t>(simd::kernelThreads())) +
+  // gamma and beta in C; per part, a row of C (and with a conversion two more).
+  const ScratchCharge charge(saturatingMul(saturatingMul(cols, kConvert ? 3 : 1), static_cast<uint64_t>(simd::kernelThreads())) +
                                  2 * static_cast<uint64_t>(s.channels),
                              sizeof(C));
   std::vector<C> gamma(static_cast<size_t>(s.channels)), beta(static_cast<size_t>(s.channels));
@@ -42,7 +42,7 @@ template <class T> void runGroupNorm(const NormState& s, const TensorRef* ins, T
   const C eps = static_cast<C>(s.epsilon);
   constexpr int kVS = simd::kVecScalar, kVV = simd::kVecVec;
   splitRows(s.rows, n, [&](int64_t r0, int64_t r1) {
-    std::vector<C> xhat(cols), sq(cols), xrow(kConvert ? cols : 0), yrow(kConvert ? cols : 0);
+    std::vector<C> xhat(cols), xrow(kConvert ? cols : 0), yrow(kConvert ? cols : 0);
     for (int64_t r = r0; r < r1; ++r) {
       const T* x = ins[0].as<const T>() + r * n;
       T* y = outs[0].as<T>() + r * n;
@@ -54,7 +54,7 @@ template <class T> void runGroupNorm(const NormState& s, const TensorRef* ins, T
       } else {
         xr = x, out = y;
       }
-      normaliseRow(xr, n, eps, xhat.data(), sq.data());
+      normaliseRow(xr, n, eps, xhat.data());
       if (perColumn) {
         f.binary[simd::kMul][kVV](xhat.data(), gamma.data(), out, n);
         f.binary[simd::kAdd][kVV](out, beta.data(), out, n);

@@ -33,10 +33,10 @@ template <class T> struct LayerNormGradRows {
     const auto& f = simd::tableOf<C>();
     const int64_t cols = s.cols;
     const size_t n = static_cast<size_t>(cols);
-    std::vector<C> xhat(n), dxhat(n), tmp(n), xrow, grow, dxrow;
+    std::vector<C> xhat(n), tmp(n), xrow, grow, dxrow;
     if constexpr (!std::is_same_v<T, C>) xrow.resize(n), grow.resize(n), dxrow.resize(n);
-    const C count = static_cast<C>(cols), eps = static_cast<C>(s.epsilon);
-    constexpr int kVS = simd::kVecScalar, kVV = simd::kVecVec;
+    const C eps = static_cast<C>(s.epsilon);
+    constexpr int kVV = simd::kVecVec;
     for (int64_t r = r0; r < r1; ++r) {
       const T* xs = x + r * cols;
       const T* gs = g + r * cols;
@@ -50,11 +50,7 @@ template <class T> struct LayerNormGradRows {
         for (size_t j = 0; j < n; ++j) xrow[j] = static_cast<C>(xs[j]), grow[j] = static_cast<C>(gs[j]);
         xr = xrow.data(), gr = grow.data(), out = dxrow.data();
       }
-      const C rstd = normaliseRow(xr, cols, eps, xhat.data(), tmp.data());
-      f.binary[simd::kMul][kVV](gr, gamma, dxhat.data(), cols);          // dxhat = g * gamma
-      const C m1 = f.sum(dxhat.data(), cols) / count;
-      f.binary[simd::kMul][kVV](dxhat.data(), xhat.data(), tmp.data(), cols);
-      const C m2 = f.sum(tmp.data(), cols) / count;
+      const C rstd = normaliseRow(xr, cols, eps, xhat.data());
       if (gx) {
         f.binary[simd::kMul][kVV](gr, xhat.data(), gx + r * cols, cols);
       } else {
@@ -62,11 +58,7 @@ template <class T> struct LayerNormGradRows {
         f.binary[simd::kAdd][kVV](dgamma, tmp.data(), dgamma, cols);
         f.binary[simd::kAdd][kVV](dbeta, gr, dbeta, cols);
       }
-      // dx = (dxhat - m1 - xhat * m2) * rstd
-      f.binary[simd::kMul][kVS](xhat.data(), &m2, tmp.data(), cols);
-      f.binary[simd::kSub][kVS](dxhat.data(), &m1, dxhat.data(), cols);
-      f.binary[simd::kSub][kVV](dxhat.data(), tmp.data(), dxhat.data(), cols);
-      f.binary[simd::kMul][kVS](dxhat.data(), &rstd, out, cols);
+      f.layerNormGradRow(xhat.data(), gr, gamma, cols, rstd, out);
       if constexpr (!std::is_same_v<T, C>)
         for (size_t j = 0; j < n; ++j) dxs[j] = static_cast<T>(dxrow[j]);
     }
@@ -87,7 +79,7 @@ void runLayerNormGrad(const LayerNormGradState& s, const TensorRef* ins, TensorR
                      s.rows * cols >= 2 * kMinElementsPerThread && s.rows >= 2;
   const uint64_t threads = split ? static_cast<uint64_t>(simd::kernelThreads()) : 1;
   // gamma, dgamma, dbeta; per part the rows of LayerNormGradRows::run; when split, gx.
-  const ScratchCharge charge(saturatingMul(n, 3 + 6 * threads) + (split ? saturatingMul(n, static_cast<uint64_t>(s.rows)) : 0),
+  const ScratchCharge charge(saturatingMul(n, 3 + 5 * threads) + (split ? saturatingMul(n, static_cast<uint64_t>(s.rows)) : 0),
                              sizeof(C));
   std::vector<C> gamma(n), dgamma(n, C(0)), dbeta(n, C(0));
   for (int64_t j = 0; j < cols; ++j) gamma[static_cast<size_t>(j)] = static_cast<C>(ins[1].as<const T>()[j]);

@@ -618,6 +618,46 @@ template <class S> S sumContiguous(const S* x, int64_t n) {
   return s;
 }
 
+// sumContiguous's order over term(i) for i in [0, n): the same partials, the same
+// pairwise combination and the same tail, so that a sum of terms computed on the
+// fly has the bits of the terms stored and then summed.
+template <class S, class Term> inline S sumInOrder(int64_t n, Term term) {
+  S p[16];
+  for (int j = 0; j < 16; ++j) p[j] = S(-0.0);
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    for (int j = 0; j < 16; ++j) p[j] += term(i + j);
+  for (int w = 8; w >= 1; w /= 2)
+    for (int j = 0; j < w; ++j) p[j] += p[j + w];
+  S s = p[0];
+  for (; i < n; ++i) s += term(i);
+  return s;
+}
+
+template <class S> S normaliseRowFused(const S* x, int64_t n, S epsilon, S* xhat) {
+  const S count = static_cast<S>(n);
+  const S mean = sumContiguous(x, n) / count;
+  S* __restrict d = xhat;
+  const S sq = sumInOrder<S>(n, [&](int64_t i) {
+    const S v = x[i] - mean;
+    d[i] = v;
+    return v * v;
+  });
+  const S rstd = S(1) / sqrtOf(sq / count + epsilon);
+  for (int64_t i = 0; i < n; ++i) d[i] = d[i] * rstd;
+  return rstd;
+}
+
+template <class S>
+void layerNormGradRowFused(const S* xhat, const S* g, const S* gamma, int64_t n, S rstd, S* dx) {
+  const S count = static_cast<S>(n);
+  S* __restrict out = dx;
+  for (int64_t i = 0; i < n; ++i) out[i] = g[i] * gamma[i];
+  const S m1 = sumContiguous(out, n) / count;
+  const S m2 = sumInOrder<S>(n, [&](int64_t i) { return out[i] * xhat[i]; }) / count;
+  for (int64_t i = 0; i < n; ++i) out[i] = ((out[i] - m1) - xhat[i] * m2) * rstd;
+}
+
 // Column blocks keep the accumulated row in L1 whatever `cols` is.
 constexpr int64_t kColBlock = 2048;
 
@@ -971,6 +1011,8 @@ template <class S> TypedTable<S> makeTyped() {
   PIR_SIMD_CMP(kEq) PIR_SIMD_CMP(kNe) PIR_SIMD_CMP(kGt) PIR_SIMD_CMP(kGe) PIR_SIMD_CMP(kLt) PIR_SIMD_CMP(kLe)
 #undef PIR_SIMD_CMP
   t.sum = sumContiguous<S>;
+  t.normaliseRow = normaliseRowFused<S>;
+  t.layerNormGradRow = layerNormGradRowFused<S>;
   t.sumRows = sumRows<S>;
   t.maxRows = maxRows<S>;
   t.maxOf = maxOf<S>;

@@ -46,6 +46,16 @@ template <class S> struct TypedTable {
   // combined pairwise (p[j] += p[j+8], then +4, +2, +1), then the remaining
   // elements added in order. Partials start at -0 (the additive identity).
   S (*sum)(const S* x, int64_t n);
+  // One row's normalisation, vm/norm_row.h's operations in one call (the same
+  // bits as the separate loops): mean = sum(x) / n, xhat = x - mean, rstd = 1 /
+  // sqrt(sum(xhat * xhat) / n + epsilon), xhat *= rstd; both sums in `sum`'s order.
+  // Returns rstd. n >= 1.
+  S (*normaliseRow)(const S* x, int64_t n, S epsilon, S* xhat);
+  // One row of layer_norm_grad's dx from its xhat and rstd, in one call with the
+  // separate loops' operations: dxhat = g * gamma, m1 = sum(dxhat) / n, m2 =
+  // sum(dxhat * xhat) / n (`sum`'s order), dx = ((dxhat - m1) - xhat * m2) * rstd.
+  // dx must not overlap the inputs. n >= 1.
+  void (*layerNormGradRow)(const S* xhat, const S* g, const S* gamma, int64_t n, S rstd, S* dx);
   // y[c] = x[0][c] + x[1][c] + ... + x[rows-1][c] in row order (row r at
   // x + r*ld), for a reduction over a leading/strided axis. rows >= 1. Each column
   // is summed alone, so a range of columns gives the bits of the whole call.

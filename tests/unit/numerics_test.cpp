@@ -480,6 +480,43 @@ TEST(Numerics, SumOrdersAreDocumentedAndDeterministic) {
   }
 }
 
+// The fused row kernels of the normalisations give the bits of their operations done
+// one loop at a time, as the documentation of the table states, on every ISA.
+TEST(Numerics, NormalisationRowKernelsEqualTheirSeparateOperations) {
+  for (const char* isa : {"sse2", "avx2", "avx512"}) {
+    const simd::Table* t = simd::tableFor(isa);
+    if (!t) continue;
+    for (int64_t n : {1, 2, 15, 16, 17, 67, 128, 1000}) {
+      std::vector<float> x(n), g(n), gamma(n), d(n), sq(n), xhat(n), dxhat(n), prod(n);
+      for (int64_t i = 0; i < n; ++i) {
+        x[i] = static_cast<float>(std::sin(i * 0.37) * std::pow(10.0, (i % 5) - 2) + 3.0);
+        g[i] = static_cast<float>(std::cos(i * 0.91) * 0.7);
+        gamma[i] = static_cast<float>(1.0 + 0.01 * (i % 13));
+      }
+      const float count = static_cast<float>(n), eps = 1e-5f;
+      const float mean = sumInOrder(x, 0, n, 1) / count;
+      for (int64_t i = 0; i < n; ++i) d[i] = x[i] - mean, sq[i] = d[i] * d[i];
+      const float rstd = 1.0f / std::sqrt(sumInOrder(sq, 0, n, 1) / count + eps);
+      for (int64_t i = 0; i < n; ++i) xhat[i] = d[i] * rstd;
+      std::vector<float> got(n);
+      const float gotRstd = t->f32.normaliseRow(x.data(), n, eps, got.data());
+      EXPECT_EQ(gotRstd, rstd) << isa << " n " << n;
+      EXPECT_EQ(std::memcmp(got.data(), xhat.data(), n * sizeof(float)), 0) << isa << " n " << n;
+      for (int64_t i = 0; i < n; ++i) dxhat[i] = g[i] * gamma[i];
+      const float m1 = sumInOrder(dxhat, 0, n, 1) / count;
+      for (int64_t i = 0; i < n; ++i) prod[i] = dxhat[i] * xhat[i];
+      const float m2 = sumInOrder(prod, 0, n, 1) / count;
+      std::vector<float> dx(n), gotDx(n);
+      for (int64_t i = 0; i < n; ++i) {
+        const float centred = dxhat[i] - m1, scaled = xhat[i] * m2;
+        dx[i] = (centred - scaled) * rstd;
+      }
+      t->f32.layerNormGradRow(xhat.data(), g.data(), gamma.data(), n, rstd, gotDx.data());
+      for (int64_t i = 0; i < n; ++i) EXPECT_EQ(gotDx[i], dx[i]) << isa << " n " << n << " at " << i;
+    }
+  }
+}
+
 TEST(Numerics, SoftmaxRowsDoNotDependOnTheirPosition) {
   // The same row at every row index of matrices of 1..20 rows gives the same bits,
   // and a row with a -100 gap keeps its subnormal probability.
