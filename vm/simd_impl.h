@@ -446,6 +446,37 @@ template <class S> inline typename VOf<S>::V vswish(typename VOf<S>::V x) {
   return x != x ? x : y;
 }
 
+// gelu's tanh form, x/2 (1 + tanh(u)) with u = k (x + a x^3), k = sqrt(2/pi), a =
+// 0.044715, computed as x s with s = (1 + tanh(u))/2 = sigmoid(2u) = 1/(1 + e) for
+// u >= 0 and e/(1 + e) for u < 0, e = exp(-2|u|): one exponential that never
+// overflows, and no cancellation in 1 + tanh(u) where u is negative (that sum loses
+// the relative precision of gelu's small negative values).
+template <class S> inline typename VOf<S>::V geluArgument(typename VOf<S>::V x, typename VOf<S>::V x2) {
+  return S(0.7978845608028654) * (x + S(0.044715) * (x2 * x));
+}
+template <class S> inline typename VOf<S>::V vgelu(typename VOf<S>::V x) {
+  using V = typename VOf<S>::V;
+  const V u = geluArgument<S>(x, x * x);
+  const V au = vabs<S>(u);
+  const V e = vexp<S>(-(au + au));
+  const V s = (u < S(0) ? e : splat<V>(S(1))) / (e + S(1));
+  return x * s;
+}
+
+// g * gelu'(x) for the same form: gelu' = s + 2x u' s (1 - s), u' = k (1 + 3a x^2),
+// with s (1 - s) = e/(1 + e)^2 for either sign of u (s and e as in vgelu).
+template <class S> inline typename VOf<S>::V vgeluGrad(typename VOf<S>::V x, typename VOf<S>::V g) {
+  using V = typename VOf<S>::V;
+  const V x2 = x * x;
+  const V u = geluArgument<S>(x, x2);
+  const V au = vabs<S>(u);
+  const V e = vexp<S>(-(au + au));
+  const V r = S(1) / (e + S(1));
+  const V s = u < S(0) ? e * r : r;
+  const V du = S(0.7978845608028654) * (S(1) + S(3 * 0.044715) * x2);
+  return g * (s + (x + x) * (du * (e * (r * r))));
+}
+
 // ---- loops --------------------------------------------------------------------
 
 template <class S, class F> inline void mapUnary(const S* x, S* y, int64_t n, F f) {
@@ -473,10 +504,7 @@ template <class S, int K> void unaryVec(const S* x, S* y, int64_t n) {
   else if constexpr (K == kTanh) mapUnary(x, y, n, [](V v) { return vtanh<S>(v); });
   else if constexpr (K == kSigmoid) mapUnary(x, y, n, [](V v) { return vsigmoid<S>(v); });
   else if constexpr (K == kSwish) mapUnary(x, y, n, [](V v) { return vswish<S>(v); });
-  else if constexpr (K == kGelu)  // tanh approximation, the same operation order as the scalar formula
-    mapUnary(x, y, n, [](V v) {
-      return S(0.5) * v * (S(1) + vtanh<S>(S(0.7978845608028654) * (v + S(0.044715) * (v * v * v))));
-    });
+  else if constexpr (K == kGelu) mapUnary(x, y, n, [](V v) { return vgelu<S>(v); });
 }
 
 // One IEEE operation per element: plain loops the compiler vectorises (with a
@@ -502,22 +530,6 @@ template <class S, int K> inline S binOp(S a, S b) {
   else if constexpr (K == kDiv) return a / b;
   else if constexpr (K == kMax) return (a != a || a > b) ? a : b;  // NaN wins
   else return (a != a || a < b) ? a : b;
-}
-
-// g * gelu'(x), gelu'(x) = (1 + t)/2 + x/2 (1 - t^2) k (1 + 3a x^2), t = tanh(k x (1 + a x^2)),
-// k = sqrt(2/pi), a = 0.044715: one IEEE operation per step in the order of the ops the
-// gradient rule emitted before it had this kernel (so the same bits), no contraction.
-template <class S> inline typename VOf<S>::V vgeluGrad(typename VOf<S>::V x, typename VOf<S>::V g) {
-  const S a = static_cast<S>(0.044715), a3 = static_cast<S>(3 * 0.044715);
-  const S k = static_cast<S>(0.7978845608028654);  // sqrt(2/pi)
-  const auto x2 = x * x;
-  const auto inner = x2 * a + S(1);
-  const auto t = vtanh<S>((x * inner) * k);
-  const auto left = (t + S(1)) * S(0.5);
-  const auto sech2 = S(1) - t * t;
-  const auto du = (x2 * a3 + S(1)) * k;
-  const auto right = (x * S(0.5)) * (sech2 * du);
-  return g * (left + right);
 }
 
 // A binary vector function over (a, b) in mode M; the tail padded (with zeros) and

@@ -257,6 +257,32 @@ TEST(Numerics, UnaryF16) {
 }
 
 // The hard values, at every position of a 67-element tensor.
+// gelu = x s, s = sigmoid(2u), relative to its own value for every input, negative
+// ones included, within 4 + 6|u| ulps: the exponential's conditioning on u rounded in
+// the working precision (e^-2|u| moves 2|u| times u's relative error). x/2 (1 +
+// tanh(u)) loses the relative precision in 1 + tanh(u): hundreds of ulps from x = -2,
+// and 0 for gelu's tiny negative values below x = -5. g * gelu'(x) likewise, relative
+// to the magnitude of its two terms, s and 2x u' s (1 - s).
+TEST(Numerics, GeluAndItsGradientAreAccurateForNegativeInputs) {
+  const LD k = 0.7978845608028654L, a = 0.044715L;
+  for (DType dt : {DType::F32, DType::F64}) {
+    const int64_t n = 4001;
+    Tensor x(dt, {n}), g(dt, {n});
+    for (int64_t i = 0; i < n; ++i) x.set(i, -10.0L + 12.0L * i / (n - 1)), g.set(i, 1.0L);
+    const Tensor y = runOp(OpCode::Gelu, {&x}, {dt, {n}});
+    const Tensor dy = runOp(OpCode::GeluGrad, {&x, &g}, {dt, {n}});
+    for (int64_t i = 0; i < n; ++i) {
+      const LD xv = x.get(i), u = k * (xv + a * xv * xv * xv);
+      const LD s = 1 / (1 + std::exp(-2 * u));
+      const LD second = 2 * xv * k * (1 + 3 * a * xv * xv) * s * (1 - s);
+      const LD bound = 4 + 6 * std::fabs(u);
+      EXPECT_LE(ulpError(dt, y.get(i), xv * s), bound) << dtypeName(dt) << " gelu(" << static_cast<double>(xv) << ")";
+      EXPECT_LE(std::fabs(dy.get(i) - (s + second)), bound * ulpOf(dt, std::fabs(s) + std::fabs(second)))
+          << dtypeName(dt) << " gelu_grad(" << static_cast<double>(xv) << ")";
+    }
+  }
+}
+
 TEST(Numerics, ReportedExamples) {
   auto all = [](DType dt, OpCode code, LD v, LD expected, LD tol) {
     Tensor x(dt, {67});
