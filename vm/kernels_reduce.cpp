@@ -299,10 +299,8 @@ template <class T, bool Log> void softmaxRowRange(const T* x, T* y, int64_t rows
       std::fill(y, y + cols, std::numeric_limits<T>::quiet_NaN());
       continue;
     }
-    fns.binary[simd::kSub][simd::kVecScalar](x, &mx, y, cols);  // shifted
-    T* e = Log ? scratch.data() : y;
-    fns.unary[simd::kExp](y, e, cols);
-    T sum = fns.sum(e, cols);
+    // y = x - mx (log_softmax) and e = exp(x - mx), with the sum of e.
+    T sum = fns.shiftExpSum(x, mx, Log ? y : nullptr, Log ? scratch.data() : y, cols);
     if constexpr (Log) {
       fns.unary[simd::kLog](&sum, &sum, 1);
       fns.binary[simd::kSub][simd::kVecScalar](y, &sum, y, cols);

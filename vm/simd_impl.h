@@ -617,15 +617,34 @@ template <class S> void scaledAdd(const S* x, const S* z, S* y, S a, S b, int64_
   }
 }
 
+// The 16 partials as one vector of 16 (the compiler splits it into registers of
+// this ISA's width), combined with the same pairwise additions in registers: p[j] +=
+// p[j + 8] is the sum of the two halves, and so on down to one lane.
+template <class S> struct Partials16 {
+  typedef S V16 __attribute__((vector_size(16 * sizeof(S))));
+  typedef S V8 __attribute__((vector_size(8 * sizeof(S))));
+  typedef S V4 __attribute__((vector_size(4 * sizeof(S))));
+  typedef S V2 __attribute__((vector_size(2 * sizeof(S))));
+  static S combine(V16 p) {
+    const V8 q8 = __builtin_shufflevector(p, p, 0, 1, 2, 3, 4, 5, 6, 7) +
+                  __builtin_shufflevector(p, p, 8, 9, 10, 11, 12, 13, 14, 15);
+    const V4 q4 = __builtin_shufflevector(q8, q8, 0, 1, 2, 3) + __builtin_shufflevector(q8, q8, 4, 5, 6, 7);
+    const V2 q2 = __builtin_shufflevector(q4, q4, 0, 1) + __builtin_shufflevector(q4, q4, 2, 3);
+    return q2[0] + q2[1];
+  }
+};
+
 template <class S> S sumContiguous(const S* x, int64_t n) {
-  S p[16];
+  using V16 = typename Partials16<S>::V16;
+  V16 p;
   for (int j = 0; j < 16; ++j) p[j] = S(-0.0);
   int64_t i = 0;
-  for (; i + 16 <= n; i += 16)
-    for (int j = 0; j < 16; ++j) p[j] += x[i + j];
-  for (int w = 8; w >= 1; w /= 2)
-    for (int j = 0; j < w; ++j) p[j] += p[j + w];
-  S s = p[0];
+  for (; i + 16 <= n; i += 16) {
+    V16 v;
+    std::memcpy(&v, x + i, sizeof v);
+    p += v;
+  }
+  S s = Partials16<S>::combine(p);
   for (; i < n; ++i) s += x[i];
   return s;
 }
@@ -634,14 +653,16 @@ template <class S> S sumContiguous(const S* x, int64_t n) {
 // pairwise combination and the same tail, so that a sum of terms computed on the
 // fly has the bits of the terms stored and then summed.
 template <class S, class Term> inline S sumInOrder(int64_t n, Term term) {
-  S p[16];
+  using V16 = typename Partials16<S>::V16;
+  V16 p;
   for (int j = 0; j < 16; ++j) p[j] = S(-0.0);
   int64_t i = 0;
-  for (; i + 16 <= n; i += 16)
-    for (int j = 0; j < 16; ++j) p[j] += term(i + j);
-  for (int w = 8; w >= 1; w /= 2)
-    for (int j = 0; j < w; ++j) p[j] += p[j + w];
-  S s = p[0];
+  for (; i + 16 <= n; i += 16) {
+    V16 v;
+    for (int j = 0; j < 16; ++j) v[j] = term(i + j);
+    p += v;
+  }
+  S s = Partials16<S>::combine(p);
   for (; i < n; ++i) s += term(i);
   return s;
 }
@@ -683,6 +704,28 @@ template <class S> void sumRows(const S* x, int64_t rows, int64_t cols, int64_t 
       for (int64_t c = 0; c < nc; ++c) acc[c] += row[c];
     }
   }
+}
+
+template <class S> S shiftExpSum(const S* x, S shift, S* shifted, S* e, int64_t n) {
+  using V = typename VOf<S>::V;
+  constexpr int64_t W = kLanes<S>;
+  const V sv = splat<V>(shift);
+  int64_t i = 0;
+  for (; i + W <= n; i += W) {
+    const V v = load<V>(x + i) - sv;
+    if (shifted) store(shifted + i, v);
+    store(e + i, vexp<S>(v));
+  }
+  if (i < n) {  // the tail: padded, through the same functions (as mapUnary and binaryLoop)
+    S buf[W] = {};
+    std::memcpy(buf, x + i, static_cast<size_t>(n - i) * sizeof(S));
+    const V v = load<V>(buf) - sv;
+    store(buf, v);
+    if (shifted) std::memcpy(shifted + i, buf, static_cast<size_t>(n - i) * sizeof(S));
+    store(buf, vexp<S>(v));
+    std::memcpy(e + i, buf, static_cast<size_t>(n - i) * sizeof(S));
+  }
+  return sumContiguous(e, n);
 }
 
 template <class S> S maxOf(const S* x, int64_t n) {
@@ -1023,6 +1066,7 @@ template <class S> TypedTable<S> makeTyped() {
   PIR_SIMD_CMP(kEq) PIR_SIMD_CMP(kNe) PIR_SIMD_CMP(kGt) PIR_SIMD_CMP(kGe) PIR_SIMD_CMP(kLt) PIR_SIMD_CMP(kLe)
 #undef PIR_SIMD_CMP
   t.sum = sumContiguous<S>;
+  t.shiftExpSum = shiftExpSum<S>;
   t.normaliseRow = normaliseRowFused<S>;
   t.layerNormGradRow = layerNormGradRowFused<S>;
   t.sumRows = sumRows<S>;

@@ -56,6 +56,10 @@ template <class S> struct TypedTable {
   // sum(dxhat * xhat) / n (`sum`'s order), dx = ((dxhat - m1) - xhat * m2) * rstd.
   // dx must not overlap the inputs. n >= 1.
   void (*layerNormGradRow)(const S* xhat, const S* g, const S* gamma, int64_t n, S rstd, S* dx);
+  // softmax's middle passes over one row in one call, each element as the separate
+  // loops compute it: shifted[i] = x[i] - shift (when `shifted` is not null), e[i] =
+  // exp(x[i] - shift); returns the sum of e in `sum`'s order. n >= 1.
+  S (*shiftExpSum)(const S* x, S shift, S* shifted, S* e, int64_t n);
   // y[c] = x[0][c] + x[1][c] + ... + x[rows-1][c] in row order (row r at
   // x + r*ld), for a reduction over a leading/strided axis. rows >= 1. Each column
   // is summed alone, so a range of columns gives the bits of the whole call.
