@@ -368,33 +368,42 @@ template <class S> inline typename VOf<S>::V vlog(typename VOf<S>::V x) {
 // For f64 both branches share one division. A vector whose lanes are all below
 // the split skips the exponential: the same operations for those lanes, so the
 // bits do not depend on the neighbours.
+// tanh's two ranges (vtanh): below the split, a + a^3 R(a^2) (f32: R a degree-6
+// polynomial; f64: a Pade approximant of Lambert's continued fraction); above,
+// 1 - 2/(e^2a + 1).
+template <class S> constexpr S tanhSplit() { return sizeof(S) == 4 ? S(1.0f) : S(0.9); }
+constexpr float kTanhR[] = {-0x1.55553cp-2f, 0x1.110be2p-3f,  -0x1.b96222p-5f, 0x1.60098ep-6f,
+                            -0x1.0460bap-7f, 0x1.2da4dap-9f, -0x1.77dceep-12f};
+constexpr double kTanhPadeNum[] = {-0.3333333333333333, -0.02456140350877193, -0.0004422821760283061,
+                                   -2.184109511250894e-06, -1.5273493085670588e-09};
+constexpr double kTanhPadeDen[] = {1.0, 0.47368421052631576, 0.02889576883384933, 0.00048159614723082214,
+                                   2.2681137232220826e-06, 1.5273493085670588e-09};
+// tanh(a) for 0 <= a < tanhSplit (z = a * a): vtanh's lanes below the split, the same bits.
+template <class S> inline typename VOf<S>::V tanhBelowSplit(typename VOf<S>::V a, typename VOf<S>::V z) {
+  if constexpr (sizeof(S) == 4) return fmadd(a * z, horner(z, kTanhR), a);
+  else return a + (a * z * horner(z, kTanhPadeNum)) / horner(z, kTanhPadeDen);
+}
+
 template <class S> inline typename VOf<S>::V vtanh(typename VOf<S>::V x) {
   using T = VOf<S>;
   using V = typename T::V;
   using U = typename T::U;
   constexpr bool kF = sizeof(S) == 4;
   const V a = vabs<S>(x);
-  const S split = kF ? S(1.0f) : S(0.9);
-  const auto small = a < split;
+  const auto small = a < tanhSplit<S>();
   const V z = a * a;
   const S top = kF ? S(9.1f) : S(19.1);
   V y;
   if constexpr (kF) {
-    static constexpr float r[] = {-0x1.55553cp-2f, 0x1.110be2p-3f,  -0x1.b96222p-5f, 0x1.60098ep-6f,
-                                  -0x1.0460bap-7f, 0x1.2da4dap-9f, -0x1.77dceep-12f};
-    y = fmadd(a * z, horner(z, r), a);
+    y = tanhBelowSplit<S>(a, z);
     if (!allLanes(small)) {  // NaN lanes are not small
       const V ac = a < top ? a : splat<V>(top);  // NaN -> top; restored at the end
       const V e = vexpMid<S>(ac + ac);
       y = small ? y : S(1) + splat<V>(S(-2)) / (e + S(1));
     }
   } else {
-    static constexpr double n[] = {-0.3333333333333333, -0.02456140350877193, -0.0004422821760283061,
-                                   -2.184109511250894e-06, -1.5273493085670588e-09};
-    static constexpr double d[] = {1.0, 0.47368421052631576, 0.02889576883384933, 0.00048159614723082214,
-                                   2.2681137232220826e-06, 1.5273493085670588e-09};
-    const V rn = horner(z, n);
-    const V rq = horner(z, d);
+    const V rn = horner(z, kTanhPadeNum);
+    const V rq = horner(z, kTanhPadeDen);
     if (allLanes(small)) {
       y = a + (a * z * rn) / rq;
     } else {
@@ -447,34 +456,72 @@ template <class S> inline typename VOf<S>::V vswish(typename VOf<S>::V x) {
 }
 
 // gelu's tanh form, x/2 (1 + tanh(u)) with u = k (x + a x^3), k = sqrt(2/pi), a =
-// 0.044715, computed as x s with s = (1 + tanh(u))/2 = sigmoid(2u) = 1/(1 + e) for
-// u >= 0 and e/(1 + e) for u < 0, e = exp(-2|u|): one exponential that never
-// overflows, and no cancellation in 1 + tanh(u) where u is negative (that sum loses
-// the relative precision of gelu's small negative values).
+// 0.044715, is x s with s = (1 + tanh(u))/2. Lanes with |u| below tanh's split take
+// s = (1 + t)/2 with t = tanh(u) from tanh's lower range (1 + t >= 0.23 there: no
+// cancellation to speak of); the others s = sigmoid(2u) = 1/(1 + e) for u >= 0 and
+// e/(1 + e) for u < 0, e = exp(-2|u|): one exponential that never overflows, and none
+// of the cancellation of 1 + tanh(u) as tanh(u) nears -1, which costs the step-by-step
+// formula the relative precision of gelu's small negative values. Each lane's result
+// depends on its own value alone; a vector with all lanes below the split skips the
+// exponential, as tanh does.
 template <class S> inline typename VOf<S>::V geluArgument(typename VOf<S>::V x, typename VOf<S>::V x2) {
   return S(0.7978845608028654) * (x + S(0.044715) * (x2 * x));
+}
+// tanh(u) for |u| below tanh's split, from |u|.
+template <class S> inline typename VOf<S>::V geluSmallTanh(typename VOf<S>::V u, typename VOf<S>::V au) {
+  using T = VOf<S>;
+  using U = typename T::U;
+  const typename T::V y = tanhBelowSplit<S>(au, au * au);
+  return bits<typename T::V>(bits<U>(y) | (bits<U>(u) & bits<U>(splat<typename T::V>(S(-0.0)))));
 }
 template <class S> inline typename VOf<S>::V vgelu(typename VOf<S>::V x) {
   using V = typename VOf<S>::V;
   const V u = geluArgument<S>(x, x * x);
   const V au = vabs<S>(u);
-  const V e = vexp<S>(-(au + au));
-  const V s = (u < S(0) ? e : splat<V>(S(1))) / (e + S(1));
-  return x * s;
+  const auto small = au < tanhSplit<S>();  // NaN lanes are not small
+  V s;
+  if (allLanes(small)) {
+    s = (S(1) + geluSmallTanh<S>(u, au)) * S(0.5);
+  } else {
+    const V e = vexp<S>(-(au + au));
+    s = (u < S(0) ? e : splat<V>(S(1))) / (e + S(1));
+    if (anyLane(small)) s = small ? (S(1) + geluSmallTanh<S>(u, au)) * S(0.5) : s;
+  }
+  const V y = x * s;
+  return x != x ? x : y;  // a NaN input's own bits, whichever path its vector took
 }
 
-// g * gelu'(x) for the same form: gelu' = s + 2x u' s (1 - s), u' = k (1 + 3a x^2),
-// with s (1 - s) = e/(1 + e)^2 for either sign of u (s and e as in vgelu).
+// g * gelu'(x) for the same form: gelu' = s + 2x u' s (1 - s), u' = k (1 + 3a x^2), with
+// s (1 - s) = (1 - t^2)/4 below the split and e/(1 + e)^2 above (s, t, e as in vgelu).
 template <class S> inline typename VOf<S>::V vgeluGrad(typename VOf<S>::V x, typename VOf<S>::V g) {
   using V = typename VOf<S>::V;
   const V x2 = x * x;
   const V u = geluArgument<S>(x, x2);
   const V au = vabs<S>(u);
-  const V e = vexp<S>(-(au + au));
-  const V r = S(1) / (e + S(1));
-  const V s = u < S(0) ? e * r : r;
+  const auto small = au < tanhSplit<S>();
+  V s, ss;
+  auto below = [&](V& sOut, V& ssOut) {
+    const V t = geluSmallTanh<S>(u, au);
+    sOut = (S(1) + t) * S(0.5);
+    ssOut = (S(1) - t * t) * S(0.25);
+  };
+  if (allLanes(small)) {
+    below(s, ss);
+  } else {
+    const V e = vexp<S>(-(au + au));
+    const V r = S(1) / (e + S(1));
+    s = u < S(0) ? e * r : r;
+    ss = e * (r * r);
+    if (anyLane(small)) {
+      V sb, ssb;
+      below(sb, ssb);
+      s = small ? sb : s;
+      ss = small ? ssb : ss;
+    }
+  }
   const V du = S(0.7978845608028654) * (S(1) + S(3 * 0.044715) * x2);
-  return g * (s + (x + x) * (du * (e * (r * r))));
+  const V y = g * (s + (x + x) * (du * ss));
+  return g != g ? g : x != x ? x : y;  // a NaN operand's own bits, whichever path its vector took
 }
 
 // ---- loops --------------------------------------------------------------------
