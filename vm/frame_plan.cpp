@@ -5,6 +5,7 @@
 #include "ir/checked_math.h"
 #include "ir/internal_error.h"
 #include "vm/device.h"
+#include "vm/kernel_util.h"
 #include "vm/kernels.h"
 
 namespace pir::vm {
@@ -58,13 +59,39 @@ void FramePlanner::plan(const Graph& g, const std::vector<const Op*>& ops, bool 
       if (last < ops.size()) dying[last].push_back(s);
     }
   for (size_t k = 0; k < ops.size(); ++k) {
-    for (uint32_t s : definedAt_[k]) cg_.slots[s].offset = allocate(cg_.slots[s].bytes);
+    const uint32_t handedOver = reuse_ ? copyTakesOperandBuffer(*ops[k], dying[k]) : kNoSlot;
+    for (uint32_t s : definedAt_[k]) {
+      if (handedOver != kNoSlot) {
+        cg_.slots[s].offset = cg_.slots[handedOver].offset;
+        continue;
+      }
+      cg_.slots[s].offset = allocate(cg_.slots[s].bytes);
+    }
     if (reuse_)
       for (uint32_t s : dying[k]) {
-        freeList_[cg_.slots[s].bytes].push_back(cg_.slots[s].offset);
         cg_.slots[s].kept = false;
+        if (s != handedOver) freeList_[cg_.slots[s].bytes].push_back(cg_.slots[s].offset);
       }
   }
+}
+
+// A plain copy (reshape, flatten, squeeze, identity: the result holds the operand's
+// bytes) whose operand is an arena value that dies at it takes the operand's buffer
+// instead of a new one, and the copy kernel finds nothing to do (source and result at
+// one address). The result then owns the buffer and frees it after its own last use.
+// Returns the operand's slot, or kNoSlot.
+uint32_t FramePlanner::copyTakesOperandBuffer(const Op& op, const std::vector<uint32_t>& dyingHere) const {
+  if (!detail::isPlainCopy(op.code) || op.operands.size() != 1 || op.results.size() != 1 || !op.results[0] ||
+      op.operands[0].kind != Operand::Kind::Value)
+    return kNoSlot;
+  const uint32_t in = cg_.valueSlot[op.operands[0].value->id], out = cg_.valueSlot[op.results[0]->id];
+  if (in == kNoSlot || out == kNoSlot || in == out) return kNoSlot;
+  const SlotInfo& a = cg_.slots[in];
+  const SlotInfo& b = cg_.slots[out];
+  if (a.kind != SlotInfo::Kind::Arena || b.kind != SlotInfo::Kind::Arena || a.bytes != b.bytes) return kNoSlot;
+  if (views_.count(in) || families_.count(in) || views_.count(out)) return kNoSlot;
+  if (std::find(dyingHere.begin(), dyingHere.end(), in) == dyingHere.end()) return kNoSlot;
+  return in;
 }
 
 bool FramePlanner::diesWithin(uint32_t slot, size_t begin, size_t end) const {

@@ -97,6 +97,7 @@ class FramePlanner {
   uint32_t newArena(const Value* v, size_t pos);
   void assignResults(const Op& op, size_t pos);
   bool defineView(const Op& op, const Value& v, size_t pos);
+  uint32_t copyTakesOperandBuffer(const Op& op, const std::vector<uint32_t>& dyingHere) const;
 
   const Module& m_;
   const Program& p_;
