@@ -681,48 +681,48 @@ template <class S> struct Partials16 {
   }
 };
 
-template <class S> S sumContiguous(const S* x, int64_t n) {
-  using V16 = typename Partials16<S>::V16;
-  V16 p;
-  for (int j = 0; j < 16; ++j) p[j] = S(-0.0);
-  int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    V16 v;
-    std::memcpy(&v, x + i, sizeof v);
-    p += v;
-  }
-  S s = Partials16<S>::combine(p);
-  for (; i < n; ++i) s += x[i];
-  return s;
+// Sixteen consecutive elements as one V16 (unaligned).
+template <class S> inline typename Partials16<S>::V16 load16(const S* p) {
+  typename Partials16<S>::V16 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
 }
+template <class S> inline void store16(S* p, typename Partials16<S>::V16 v) { std::memcpy(p, &v, sizeof v); }
 
-// sumContiguous's order over term(i) for i in [0, n): the same partials, the same
-// pairwise combination and the same tail, so that a sum of terms computed on the
+// The table's summation order (`sum`) over terms t[0..n): 16 partials (chunk(i) gives
+// t[i..i+16) as a V16), their pairwise combination, then the tail (term(i) gives t[i])
+// in order. sumContiguous is it over stored elements; a sum of terms computed on the
 // fly has the bits of the terms stored and then summed.
-template <class S, class Term> inline S sumInOrder(int64_t n, Term term) {
-  using V16 = typename Partials16<S>::V16;
-  V16 p;
+template <class S, class Chunk, class Term> inline S sumInOrder(int64_t n, Chunk chunk, Term term) {
+  typename Partials16<S>::V16 p;
   for (int j = 0; j < 16; ++j) p[j] = S(-0.0);
   int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    V16 v;
-    for (int j = 0; j < 16; ++j) v[j] = term(i + j);
-    p += v;
-  }
+  for (; i + 16 <= n; i += 16) p += chunk(i);
   S s = Partials16<S>::combine(p);
   for (; i < n; ++i) s += term(i);
   return s;
+}
+
+template <class S> S sumContiguous(const S* x, int64_t n) {
+  return sumInOrder<S>(n, [x](int64_t i) { return load16(x + i); }, [x](int64_t i) { return x[i]; });
 }
 
 template <class S> S normaliseRowFused(const S* x, int64_t n, S epsilon, S* xhat) {
   const S count = static_cast<S>(n);
   const S mean = sumContiguous(x, n) / count;
   S* __restrict d = xhat;
-  const S sq = sumInOrder<S>(n, [&](int64_t i) {
-    const S v = x[i] - mean;
-    d[i] = v;
-    return v * v;
-  });
+  const S sq = sumInOrder<S>(
+      n,
+      [&](int64_t i) {
+        const auto v = load16(x + i) - mean;
+        store16(d + i, v);
+        return v * v;
+      },
+      [&](int64_t i) {
+        const S v = x[i] - mean;
+        d[i] = v;
+        return v * v;
+      });
   const S rstd = S(1) / sqrtOf(sq / count + epsilon);
   for (int64_t i = 0; i < n; ++i) d[i] = d[i] * rstd;
   return rstd;
@@ -734,7 +734,10 @@ void layerNormGradRowFused(const S* xhat, const S* g, const S* gamma, int64_t n,
   S* __restrict out = dx;
   for (int64_t i = 0; i < n; ++i) out[i] = g[i] * gamma[i];
   const S m1 = sumContiguous(out, n) / count;
-  const S m2 = sumInOrder<S>(n, [&](int64_t i) { return out[i] * xhat[i]; }) / count;
+  const S m2 = sumInOrder<S>(
+                   n, [&](int64_t i) { return load16(out + i) * load16(xhat + i); },
+                   [&](int64_t i) { return out[i] * xhat[i]; }) /
+               count;
   for (int64_t i = 0; i < n; ++i) out[i] = ((out[i] - m1) - xhat[i] * m2) * rstd;
 }
 

@@ -323,9 +323,24 @@ main {
   EXPECT_EQ(small, 2);
 }
 
-TEST(Vm, SubgraphIntermediatesShareBuffers) {
+// A program text built and compiled in a session of its own (`program` null when
+// either failed; the test then stops at its ASSERT on it).
+struct CompiledText {
   SourceManager sm;
-  uint32_t file = sm.add("t.pir", R"(
+  DiagnosticEngine diags{sm};
+  Module m;
+  std::ostringstream out;
+  Session s{m, diags, out};
+  const Program* program = nullptr;
+  explicit CompiledText(const char* text) {
+    const uint32_t file = sm.add("t.pir", text);
+    if (!buildFromBuffer(m, diags, file, ".")) return;
+    if (FailureOr<const Program*> compiled = s.program()) program = *compiled;
+  }
+};
+
+TEST(Vm, SubgraphIntermediatesShareBuffers) {
+  CompiledText c(R"(
 graph @chain(%a: f32[4]) -> (f32[4]) {
   %b = add %a, 1
   %c = add %b, 1
@@ -338,18 +353,11 @@ main {
   %r = call @chain(%v)
 }
 )");
-  DiagnosticEngine diags(sm);
-  Module m;
-  std::ostringstream out;
-  Session s(m, diags, out);
-  ASSERT_TRUE(buildFromBuffer(m, diags, file, "."));
-  FailureOr<const Program*> compiled = s.program();
-  ASSERT_TRUE(compiled);
-  const CompiledGraph& chain = *(*compiled)->graphs.at(0);
+  ASSERT_TRUE(c.program);
   // Four f32[4] results, at most two live at once: two 16-byte buffers.
-  EXPECT_EQ(chain.arenaBytes, 32u);
-  ASSERT_TRUE(s.run());
-  FailureOr<HostTensor> r = s.valueOf("%r", {});
+  EXPECT_EQ(c.program->graphs.at(0)->arenaBytes, 32u);
+  ASSERT_TRUE(c.s.run());
+  FailureOr<HostTensor> r = c.s.valueOf("%r", {});
   ASSERT_TRUE(r);
   EXPECT_EQ(r->get(3), 4);
 }
@@ -358,8 +366,7 @@ main {
 // a chain of them costs one buffer, where alternating copies took two; a value still
 // read afterwards keeps its own, and its reader sees both intact.
 TEST(Vm, PlainCopiesOfDyingValuesTakeTheirBuffer) {
-  SourceManager sm;
-  uint32_t file = sm.add("t.pir", R"(
+  CompiledText c(R"(
 graph @chain(%a: f32[8,8]) -> (f32[2,32]) {
   %b = add %a, 1
   %r1 = reshape %b {shape = [64]}
@@ -379,18 +386,12 @@ main {
   %y = call @kept(%v)
 }
 )");
-  DiagnosticEngine diags(sm);
-  Module m;
-  std::ostringstream out;
-  Session s(m, diags, out);
-  ASSERT_TRUE(buildFromBuffer(m, diags, file, "."));
-  FailureOr<const Program*> compiled = s.program();
-  ASSERT_TRUE(compiled);
-  EXPECT_EQ((*compiled)->graphs.at(0)->arenaBytes, 256u);  // one f32[64] buffer
-  EXPECT_EQ((*compiled)->graphs.at(1)->arenaBytes, 768u);  // %b, %r and %s live at once
-  ASSERT_TRUE(s.run());
-  FailureOr<HostTensor> x = s.valueOf("%x", {});
-  FailureOr<HostTensor> y = s.valueOf("%y", {});
+  ASSERT_TRUE(c.program);
+  EXPECT_EQ(c.program->graphs.at(0)->arenaBytes, 256u);  // one f32[64] buffer
+  EXPECT_EQ(c.program->graphs.at(1)->arenaBytes, 768u);  // %b, %r and %s live at once
+  ASSERT_TRUE(c.s.run());
+  FailureOr<HostTensor> x = c.s.valueOf("%x", {});
+  FailureOr<HostTensor> y = c.s.valueOf("%y", {});
   ASSERT_TRUE(x && y);
   for (int64_t i = 0; i < 64; ++i) {
     EXPECT_EQ(x->get(i), 3);
