@@ -124,7 +124,7 @@ Preview Previewer::preview(const Value& v) {
   cache.scan(main);
   if (auto hit = cache.values.find(v.uid); hit != cache.values.end()) return hit->second;
 
-  const Op* top = v.def->enclosing ? v.def->enclosing : v.def;
+  const Op* top = v.def->enclosing() ? v.def->enclosing() : v.def;
   size_t defIndex = main.ops.size();
   for (size_t k = main.ops.size(); k-- > 0;) {
     ++counters_.opsVisited;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ir/dtype.h"
+#include "ir/rare_list.h"
 #include "ir/source.h"
 
 namespace pir {
@@ -53,10 +54,11 @@ struct Attr {
 };
 
 // Attributes in the order written. Lookups are linear: dictionaries are tiny.
-// Every op holds one and most are empty, so the locations (only a parsed
-// `{...}` has them) are out of line: a dictionary is 32 bytes, not 64.
+// Every op holds one and most are empty, so the entries and the locations (only
+// a parsed `{...}` has them) are out of line, one pointer each: a dictionary is
+// 16 bytes, not 64.
 struct AttrDict {
-  std::vector<std::pair<std::string, Attr>> entries;
+  RareList<std::pair<std::string, Attr>> entries;
 
   AttrDict() = default;
   AttrDict(const AttrDict& o) : entries(o.entries), locs_(o.locs_ ? std::make_unique<Locations>(*o.locs_) : nullptr) {}

@@ -24,24 +24,27 @@ const TensorType& Operand::literalType() const {
 
 const std::shared_ptr<Literal>& Op::init() const {
   static const std::shared_ptr<Literal> kNone;
-  return initAndLabel_ ? initAndLabel_->init : kNone;
+  return extras_ ? extras_->init : kNone;
 }
 
 void Op::setInit(std::shared_ptr<Literal> lit) {
-  if (!initAndLabel_ && !lit) return;
-  if (!initAndLabel_) initAndLabel_ = std::make_unique<InitAndLabel>();
-  initAndLabel_->init = std::move(lit);
+  if (!extras_ && !lit) return;
+  extras().init = std::move(lit);
 }
 
 const CallLabel& Op::label() const {
   static const CallLabel kNone;
-  return initAndLabel_ ? initAndLabel_->label : kNone;
+  return extras_ ? extras_->label : kNone;
 }
 
 void Op::setLabel(std::string text) {
-  if (!initAndLabel_ && text.empty()) return;
-  if (!initAndLabel_) initAndLabel_ = std::make_unique<InitAndLabel>();
-  initAndLabel_->label = std::move(text);
+  if (!extras_ && text.empty()) return;
+  extras().label = std::move(text);
+}
+
+void Op::setEnclosing(Op* block) {
+  if (!extras_ && !block) return;
+  extras().enclosing = block;
 }
 
 const std::string& CallLabel::str() const {
@@ -176,7 +179,7 @@ struct ModuleCloner {
     c->setInit(src.init());
     c->setLabel(src.label());
     c->parent = &parent;
-    c->enclosing = enclosing;
+    c->setEnclosing(enclosing);
     c->loc = src.loc;
     c->uid = src.uid;
     for (auto& inner : src.region) c->region.push_back(op(*inner, parent, c.get()));

@@ -23,6 +23,7 @@
 #include "ir/op_info.h"
 #include "ir/rare_list.h"
 #include "ir/result_list.h"
+#include "ir/small_name.h"
 #include "ir/source.h"
 
 namespace pir {
@@ -103,7 +104,7 @@ uint64_t opHostBytes();
 uint64_t operandHostBytes();
 
 // Members are ordered so that none is padded: a program holds one Value per
-// result, and 112 bytes is an allocator size class. Its host-memory charge is
+// result, and 96 bytes is an allocator size class. Its host-memory charge is
 // its graph's (Graph::valueCharge), so a value carries none.
 struct Value {
   enum class Kind : uint8_t { Param, Var, Const, Result };
@@ -111,7 +112,7 @@ struct Value {
   bool generatedName = false;  // the source left it unnamed
   bool byRef = false;      // Param: `&` in the parameter list
   unsigned resultIndex = 0;
-  std::string name;  // without '%'
+  SmallName name;  // without '%'
   TensorType type;
   Op* def = nullptr;       // Var/Const/Result: the defining op
   Graph* graph = nullptr;
@@ -119,6 +120,7 @@ struct Value {
   SourceLoc loc;           // where the name was written (or the op, if generated)
   unsigned id = 0;         // index in Graph::values: dense, for VM slot maps
 };
+static_assert(sizeof(Value) == 96, "Value is sized to an allocator size class");
 
 // What a non-value operand refers to, kept out of line: most operands name a
 // value, and an operand that carries only a value pointer and a location is 32
@@ -222,9 +224,10 @@ class CallLabel {
   std::unique_ptr<std::string> text_;  // nullptr: no label
 };
 
-// Members are ordered so that code fills loc's padding: 160 bytes, an
+// Members are ordered so that code fills loc's padding: 128 bytes, an
 // allocator size class. What few ops have (callees, an exchange block's body,
-// a var's data, a call's label) is out of line, one pointer each or shared.
+// attributes, a var's data, a call's label, the exchange block holding the op)
+// is out of line, one pointer each or shared.
 struct Op {
   std::vector<Operand> operands;
   ResultList results;  // in-place ops: empty when the alias result is unbound
@@ -232,7 +235,6 @@ struct Op {
   RareList<CalleeRef> callees;                // call/repeat: 1, conditional: 2, others: none
   RareList<std::unique_ptr<Op>> region;       // exchange block body
   Graph* parent = nullptr;
-  Op* enclosing = nullptr;  // the exchange block holding this op, if any
   uint64_t uid = nextUid(); // identity across Module::clone (a copy keeps it)
   SourceLoc loc;            // of the op name (or `var`/`const`/`exchange` keyword)
   OpCode code;
@@ -245,6 +247,9 @@ struct Op {
   const CallLabel& label() const;
   void setLabel(std::string text);
   void setLabel(const CallLabel& label) { setLabel(label.str()); }
+  // The exchange block holding this op, if any (nullptr: the op is in its graph's list).
+  Op* enclosing() const { return extras_ ? extras_->enclosing : nullptr; }
+  void setEnclosing(Op* block);
 
   const OpInfo& info() const { return opInfo(code); }
   // The arguments of callee k: operands [first, first + numArgs).
@@ -260,13 +265,20 @@ struct Op {
   }
 
  private:
-  // Only var/const ops have an init and only labelled calls a label: made when one is set.
-  struct InitAndLabel {
+  // Only var/const ops have an init, only labelled calls a label and only the
+  // ops of an exchange block's body an enclosing op: made when one is set.
+  struct Extras {
     std::shared_ptr<Literal> init;
     CallLabel label;
+    Op* enclosing = nullptr;
   };
-  std::unique_ptr<InitAndLabel> initAndLabel_;
+  Extras& extras() {
+    if (!extras_) extras_ = std::make_unique<Extras>();
+    return *extras_;
+  }
+  std::unique_ptr<Extras> extras_;
 };
+static_assert(sizeof(Op) == 128, "Op is sized to an allocator size class");
 
 // The `%` namespace of one graph: name -> Value. Open addressing with linear
 // probing and backward-shift deletion; the key is the Value's own name. A slot

@@ -149,7 +149,7 @@ void appendOperand(std::string& out, const Operand& operand) {
   switch (operand.kind) {
     case Operand::Kind::Value:
       out += '%';
-      out += operand.value ? operand.value->name : std::string("?");
+      out += operand.value ? operand.value->name.view() : std::string_view("?");
       break;
     case Operand::Kind::Resource:
       out += '$';
@@ -200,7 +200,7 @@ void appendOp(std::string& out, const Op& op, int depth) {
     out += info.name;
     out += " %";
     const Value* v = op.results.empty() ? nullptr : op.results[0];
-    out += v ? v->name : std::string("?");
+    out += v ? v->name.view() : std::string_view("?");
     out += " : ";
     if (v) appendType(out, v->type);
     out += " = ";

@@ -234,7 +234,7 @@ std::unique_ptr<Op> cloneOpInto(Module& m, Graph& g, const Op& src, IRMapping& m
   c->loc = src.loc;
   c->callees = src.callees;
   c->parent = &g;
-  c->enclosing = enclosing;
+  c->setEnclosing(enclosing);
   c->hostCharge.add(saturatingMul(static_cast<uint64_t>(src.operands.size()), operandHostBytes()));
   c->operands.reserve(src.operands.size());
   for (const Operand& o : src.operands) {
@@ -420,7 +420,7 @@ Graph* cloneGraph(Module& m, const Graph& src, const std::string& name, IRMappin
 // ---- ops ----------------------------------------------------------------------------
 
 ptrdiff_t positionOf(const Op& op) {
-  const std::vector<std::unique_ptr<Op>>& list = op.enclosing ? op.enclosing->region.list() : op.parent->ops;
+  const std::vector<std::unique_ptr<Op>>& list = op.enclosing() ? op.enclosing()->region.list() : op.parent->ops;
   for (size_t i = 0; i < list.size(); ++i)
     if (list[i].get() == &op) return static_cast<ptrdiff_t>(i);
   return -1;
@@ -428,7 +428,7 @@ ptrdiff_t positionOf(const Op& op) {
 
 namespace {
 
-std::vector<std::unique_ptr<Op>>& listOf(Op& op) { return op.enclosing ? op.enclosing->region.mutableList() : op.parent->ops; }
+std::vector<std::unique_ptr<Op>>& listOf(Op& op) { return op.enclosing() ? op.enclosing()->region.mutableList() : op.parent->ops; }
 
 }  // namespace
 
@@ -465,7 +465,7 @@ void eraseOp(Module& m, Op& op) {
 Op* wrapInExchange(Module& m, Op& first, Op& last, AttrDict attrs) {
   Graph& g = *first.parent;
   ptrdiff_t a = positionOf(first), b = positionOf(last);
-  if (first.enclosing || last.enclosing || a < 0 || b < a || last.parent != &g)
+  if (first.enclosing() || last.enclosing() || a < 0 || b < a || last.parent != &g)
     internalError("wrapInExchange: not a range of top-level ops of one graph");
   auto block = std::make_unique<Op>();
   block->code = OpCode::Exchange;
@@ -474,7 +474,7 @@ Op* wrapInExchange(Module& m, Op& first, Op& last, AttrDict attrs) {
   block->loc = first.loc;
   Op* raw = block.get();
   for (ptrdiff_t i = a; i <= b; ++i) {
-    g.ops[static_cast<size_t>(i)]->enclosing = raw;
+    g.ops[static_cast<size_t>(i)]->setEnclosing(raw);
     block->region.push_back(std::move(g.ops[static_cast<size_t>(i)]));
   }
   g.ops.erase(g.ops.begin() + a, g.ops.begin() + b + 1);
@@ -489,7 +489,7 @@ void unwrapExchange(Module& m, Op& block) {
   ptrdiff_t pos = positionOf(block);
   if (pos < 0 || block.code != OpCode::Exchange) internalError("unwrapExchange: not an exchange block");
   std::vector<std::unique_ptr<Op>> inner = block.region.take();
-  for (auto& op : inner) op->enclosing = nullptr;
+  for (auto& op : inner) op->setEnclosing(nullptr);
   auto holder = std::make_shared<std::unique_ptr<Op>>(std::move(g.ops[static_cast<size_t>(pos)]));
   g.ops.erase(g.ops.begin() + pos);
   size_t n = inner.size();
@@ -499,7 +499,7 @@ void unwrapExchange(Module& m, Op& block) {
     Op* raw = holder->get();
     for (size_t i = 0; i < n; ++i) {
       auto& slot = g.ops[static_cast<size_t>(pos) + i];
-      slot->enclosing = raw;
+      slot->setEnclosing(raw);
       raw->region.push_back(std::move(slot));
     }
     g.ops.erase(g.ops.begin() + pos, g.ops.begin() + pos + static_cast<ptrdiff_t>(n));
@@ -547,7 +547,7 @@ void createResults(Module& m, Graph& g, Op& op, std::vector<TensorType>& types,
 }
 
 Op* appendOp(Module& m, Graph& g, std::unique_ptr<Op> op, Op* region) {
-  op->enclosing = region;
+  op->setEnclosing(region);
   auto& list = region ? region->region.mutableList() : g.ops;
   Op* raw = op.get();
   list.push_back(std::move(op));
@@ -661,7 +661,7 @@ void OpBuilder::setInsertionPointAfter(Op* op) {
 Op* OpBuilder::insert(std::unique_ptr<Op> op) {
   Graph& g = *ip_.graph;
   op->parent = &g;
-  op->enclosing = nullptr;
+  op->setEnclosing(nullptr);
   Op* raw = op.get();
   size_t pos = g.ops.size();
   if (ip_.before) {

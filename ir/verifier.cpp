@@ -559,7 +559,7 @@ void checkGradientAttributes(const Module& m, const Graph& g, DiagnosticEngine& 
     diags.fail(g.loc, "@" + g.name + ": grad_of: unknown graph @" + g.gradOf->name);
   for (const Value* a : g.activations)
     if (!a || a->graph != g.gradOf || g.gradOf->lookup(a->name) != a)
-      diags.fail(g.loc, "@" + g.name + ": activation %" + (a ? a->name : std::string("?")) + " is not a value of @" +
+      diags.fail(g.loc, "@" + g.name + ": activation %" + (a ? a->name.str() : std::string("?")) + " is not a value of @" +
                             g.gradOf->name);
 }
 

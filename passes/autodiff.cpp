@@ -452,7 +452,7 @@ const GradContext::ConditionalGrad& Transform::prepareConditional(const Op& op) 
     std::vector<Value*> args(op.operands.size(), nullptr);
     for (size_t i = 1; i < op.operands.size(); ++i) {
       const bool own = i >= ref.firstOperand && i < ref.firstOperand + ref.numArgs;
-      std::string name = own ? copy->params[i - ref.firstOperand]->name : "arg" + std::to_string(i);
+      std::string name = own ? copy->params[i - ref.firstOperand]->name.str() : "arg" + std::to_string(i);
       args[i] = addParam(m_, *w, uniqueName(*w, name), op.operands[i].type());
     }
     OpBuilder b(m_, *w, diags_);

@@ -36,7 +36,7 @@ namespace {
 
 // An add whose operands are values of its own result type.
 bool isSumNode(const Op& op) {
-  if (op.code != OpCode::Add || op.results.size() != 1 || op.enclosing) return false;
+  if (op.code != OpCode::Add || op.results.size() != 1 || op.enclosing()) return false;
   for (const Operand& o : op.operands)
     if (o.kind != Operand::Kind::Value || !(o.value->type == op.results[0]->type)) return false;
   return true;
@@ -116,7 +116,7 @@ class Scheduler {
   // The key of the op defining `v` (a param: before everything).
   Key defKey(const Value* v) const {
     if (!v->def) return {};
-    const Op* def = v->def->enclosing ? v->def->enclosing : v->def;
+    const Op* def = v->def->enclosing() ? v->def->enclosing() : v->def;
     return key_.at(def);
   }
   // The last write to `v`'s tensor before original position `pos`.

@@ -131,7 +131,7 @@ LogicalResult runFoldTransposes(Module& m, PassContext&) {
     std::vector<Op*> dead = foldGraph(m, *g, writes, activations);
     std::unordered_set<const Op*> topLevel;
     for (Op* op : dead) {
-      if (op->enclosing) eraseOp(m, *op);  // inside an exchange block: rare, one walk each
+      if (op->enclosing()) eraseOp(m, *op);  // inside an exchange block: rare, one walk each
       else topLevel.insert(op);
     }
     if (!topLevel.empty()) eraseOps(m, *g, topLevel);

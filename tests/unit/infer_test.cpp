@@ -31,7 +31,7 @@ class InferTest : public ::testing::Test {
   Value* value(TensorType t, std::string name = "") {
     auto v = std::make_unique<Value>();
     v->name = name;
-    if (v->name.empty()) v->name.append("v").append(std::to_string(graph.values.size()));
+    if (v->name.empty()) v->name = "v" + std::to_string(graph.values.size());
     v->type = std::move(t);
     v->graph = &graph;
     v->id = static_cast<unsigned>(graph.values.size());

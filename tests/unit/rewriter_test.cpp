@@ -9,6 +9,7 @@
 #include "ir/context.h"
 #include "ir/printer.h"
 #include "ir/result_list.h"
+#include "ir/small_name.h"
 #include "ir/rewriter.h"
 #include "ir/verifier.h"
 #include "api/session_driver.h"
@@ -264,14 +265,14 @@ host_store $o, %c
   const std::string before = printModule(m);
   Op* block = wrapInExchange(m, *first, *second);
   EXPECT_EQ(block->region.size(), 2u);
-  EXPECT_EQ(first->enclosing, block);
+  EXPECT_EQ(first->enclosing(), block);
   expectValid();
   EXPECT_NE(printModule(m).find("  exchange {\n    %a = host_load $x : f32[2]\n    %b = host_load $y : f32[2]\n  }\n"),
             std::string::npos)
       << printModule(m);
   m.rollback(cp);
   EXPECT_EQ(printModule(m), before);
-  EXPECT_EQ(first->enclosing, nullptr);
+  EXPECT_EQ(first->enclosing(), nullptr);
 }
 
 TEST_F(RewriterTest, ConditionalAndRepeatBuildWithFlatOperands) {
@@ -367,6 +368,76 @@ TEST(ResultList, InlineFirstResultThenHeap) {
   moved = {&c};
   EXPECT_EQ(moved.size(), 1u);
   EXPECT_EQ(moved[0], &c);
+}
+
+// A heap result list stays on the heap when it shrinks to one item, and a
+// reserved list takes its items in order; copies are independent.
+TEST(ResultList, ShrunkHeapListAndReserve) {
+  Value a, b;
+  ResultList list;
+  list.reserve(4);
+  list.push_back(&a);
+  list.push_back(&b);
+  list.pop_back();
+  ResultList copy = list;
+  list[0] = &b;
+  ASSERT_EQ(copy.size(), 1u);
+  EXPECT_EQ(copy[0], &a);
+  EXPECT_EQ(list[0], &b);
+  list.clear();
+  list.push_back(&a);
+  list.push_back(&b);
+  EXPECT_EQ(std::vector<Value*>(list.begin(), list.end()), (std::vector<Value*>{&a, &b}));
+  list = std::move(copy);
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list[0], &a);
+  EXPECT_TRUE(copy.empty());
+}
+
+// A value name keeps up to 15 bytes inline and a longer one on the heap; both
+// read back exactly, compare by text with each other and with strings, and
+// survive copies, moves and self-assignment.
+TEST(SmallName, ShortAndLongNames) {
+  static_assert(sizeof(SmallName) == 16);
+  const std::string fifteen = "abcdefghijklmno";
+  const std::string sixteen = "abcdefghijklmnop";
+  SmallName empty;
+  EXPECT_TRUE(empty.empty());
+  EXPECT_EQ(empty.view(), "");
+  SmallName shortName(fifteen);
+  SmallName longName(sixteen);
+  EXPECT_TRUE(shortName.isInline());
+  EXPECT_FALSE(longName.isInline());
+  EXPECT_EQ(shortName.size(), 15u);
+  EXPECT_EQ(longName.size(), 16u);
+  EXPECT_EQ(shortName, fifteen);
+  EXPECT_EQ(longName, sixteen);
+  EXPECT_FALSE(shortName == longName);
+  EXPECT_FALSE(longName == fifteen);
+  EXPECT_EQ("%" + longName, "%" + sixteen);
+  EXPECT_EQ(std::string(shortName), fifteen);
+  EXPECT_LT(shortName, longName);
+
+  SmallName copy = longName;  // a copy owns its own block
+  longName = "x";
+  EXPECT_TRUE(longName.isInline());
+  EXPECT_EQ(longName, "x");
+  EXPECT_EQ(copy, sixteen);
+  SmallName moved = std::move(copy);
+  EXPECT_EQ(moved, sixteen);
+  EXPECT_TRUE(copy.empty());
+  const SmallName& self = moved;
+  moved = self;  // self-assignment keeps the text
+  EXPECT_EQ(moved, sixteen);
+  moved = std::string_view(moved).substr(1);  // assigning a part of its own text
+  EXPECT_EQ(moved, sixteen.substr(1));
+  EXPECT_TRUE(moved.isInline());
+
+  const std::string embedded("a\0b", 3);  // bytes, not a C string
+  SmallName withNul(embedded);
+  EXPECT_EQ(withNul.size(), 3u);
+  EXPECT_EQ(withNul, embedded);
+  EXPECT_EQ(std::hash<SmallName>()(SmallName(sixteen)), std::hash<std::string_view>()(sixteen));
 }
 
 // Values are charged to their graph's account: what a statement's values take
