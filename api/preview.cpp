@@ -22,7 +22,7 @@ bool touchesDevice(const Graph& g, std::set<const Graph*>& seen) {
   while (!stack.empty()) {
     const Op* op = stack.back();
     stack.pop_back();
-    for (auto& inner : op->region) stack.push_back(inner.get());
+    for (auto& inner : op->region()) stack.push_back(inner.get());
     const OpInfo& info = op->info();
     if (info.has(F_IO) || info.has(F_COLLECTIVE)) return true;
     for (const CalleeRef& c : op->callees)

@@ -156,7 +156,7 @@ class DotWriter {
       if (op.code == OpCode::Exchange) {
         std::string cid = quoted("cluster_" + gid + ":ex" + std::to_string(blocks_++));
         out_ += "    subgraph " + cid + " {\n      label=\"exchange\";\n      style=dashed;\n";
-        for (auto& inner : op.region) opStatement(g, *inner, "      ");
+        for (auto& inner : op.region()) opStatement(g, *inner, "      ");
         out_ += "    }\n";
         continue;
       }

@@ -9,7 +9,7 @@
 namespace pir::device {
 namespace {
 
-bool isMergeable(const Op& op) { return op.info().has(F_IO) && op.code != OpCode::Exchange && op.region.empty(); }
+bool isMergeable(const Op& op) { return op.info().has(F_IO) && op.code != OpCode::Exchange && op.region().empty(); }
 
 int writtenOperand(const Op& op) { return op.info().inplaceOperand; }  // ops.def: the `!` operand
 

@@ -157,7 +157,7 @@ class Simulator {
           }
           markLoaded(l, op, ioQueued_);
           if (op.code == OpCode::Exchange)
-            for (auto& inner : op.region) markLoaded(l, *inner, ioQueued_);
+            for (auto& inner : op.region()) markLoaded(l, *inner, ioQueued_);
         } else {
           if (c.segments.empty()) {
             slice(c.ipu, PhaseKind::Sync, title, now_, c.phases.sync, emit);

@@ -232,7 +232,7 @@ const OpCost& Model::costOf(Layout& l, LayoutOp& lop) {
       seen.clear();
       open = false;
     };
-    for (auto& innerPtr : op.region) {
+    for (auto& innerPtr : op.region()) {
       const Op& inner = *innerPtr;
       const Resource* r = ioResource(inner);
       bool load = isLoad(inner);
@@ -455,7 +455,7 @@ void Model::build(Layout& l, const Graph* g, PlacementContext ctx) {
     l.ops.push_back(lop);
     if (opPtr->code == OpCode::Exchange) {
       PlacementContext inner = placementContextOfBlock(*opPtr, ctx);
-      for (auto& in : opPtr->region) {
+      for (auto& in : opPtr->region()) {
         LayoutOp ilop;
         ilop.op = in.get();
         ilop.block = opPtr.get();

@@ -400,7 +400,7 @@ struct Builder::Impl {
     ex->loc = s.loc;
     ex->attrs = std::move(s.attrs);
     ex->parent = &g;
-    ex->region.reserve(s.ops.size());
+    ex->mutableRegion().reserve(s.ops.size());
     for (auto& stmt : s.ops) opStatement(g, stmt, ex.get());
     semantic([&](DiagnosticEngine& d) { checkExchangeBlock(*ex, m.options, d); });
     appendOp(g, std::move(ex), nullptr);

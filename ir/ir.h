@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ir/attr.h"
+#include "ir/compact_list.h"
 #include "ir/dtype.h"
 #include "ir/host_memory.h"
 #include "ir/literal.h"
@@ -224,21 +225,36 @@ class CallLabel {
   std::unique_ptr<std::string> text_;  // nullptr: no label
 };
 
-// Members are ordered so that code fills loc's padding: 128 bytes, an
-// allocator size class. What few ops have (callees, an exchange block's body,
-// attributes, a var's data, a call's label, the exchange block holding the op)
-// is out of line, one pointer each or shared.
+// Members are ordered so that code and the charged use count fill loc's
+// padding: 96 bytes, an allocator size class. What few ops have (callees,
+// attributes, an exchange block's body, a var's data, a call's label, the
+// exchange block holding the op) is out of line, one pointer each or shared.
 struct Op {
-  std::vector<Operand> operands;
+  // Charges opHostBytes() to the budget of the context in effect (throws
+  // HostMemoryExhausted, making nothing, when over); the destructor gives it
+  // back, with the uses charged, to that same budget wherever the op goes.
+  Op();
+  ~Op();
+  Op(const Op&) = delete;
+  Op& operator=(const Op&) = delete;
+  // A new op (charged as one) that takes `o`'s members, and the charge of its uses with its operands.
+  Op(Op&& o);
+
+  CompactList<Operand> operands;
   ResultList results;  // in-place ops: empty when the alias result is unbound
   AttrDict attrs;
   RareList<CalleeRef> callees;                // call/repeat: 1, conditional: 2, others: none
-  RareList<std::unique_ptr<Op>> region;       // exchange block body
   Graph* parent = nullptr;
   uint64_t uid = nextUid(); // identity across Module::clone (a copy keeps it)
   SourceLoc loc;            // of the op name (or `var`/`const`/`exchange` keyword)
   OpCode code;
-  IrHostCharge hostCharge{opHostBytes()};  // operands are added when the op joins a graph
+
+  // Charges operandHostBytes() for each of `count` uses (an op's operands are
+  // charged when it joins a graph); throws HostMemoryExhausted, charging
+  // nothing, when over the budget.
+  void chargeUses(uint64_t count);
+  // The uses charged so far.
+  uint64_t chargedUses() const { return smallChargedUses_ == kUsesOutOfLine ? extras_->chargedUses : smallChargedUses_; }
 
   // var / const: DATA or INIT (nullptr: none).
   const std::shared_ptr<Literal>& init() const;
@@ -250,6 +266,11 @@ struct Op {
   // The exchange block holding this op, if any (nullptr: the op is in its graph's list).
   Op* enclosing() const { return extras_ ? extras_->enclosing : nullptr; }
   void setEnclosing(Op* block);
+  // An exchange block's body (empty for every other op). Read through
+  // region(); mutableRegion() makes the out-of-line part if there is none, so
+  // only what adds or takes ops calls it.
+  const RareList<std::unique_ptr<Op>>& region() const;
+  RareList<std::unique_ptr<Op>>& mutableRegion() { return extras().region; }
 
   const OpInfo& info() const { return opInfo(code); }
   // The arguments of callee k: operands [first, first + numArgs).
@@ -265,12 +286,21 @@ struct Op {
   }
 
  private:
-  // Only var/const ops have an init, only labelled calls a label and only the
-  // ops of an exchange block's body an enclosing op: made when one is set.
+  static constexpr uint16_t kUsesOutOfLine = UINT16_MAX;
+  // The uses charged, when fewer than kUsesOutOfLine (nearly every op);
+  // kUsesOutOfLine: Extras::chargedUses holds the count. In loc's padding.
+  uint16_t smallChargedUses_ = 0;
+  HostMemoryBudget* budget_;  // charged opHostBytes() and the uses
+
+  // Only var/const ops have an init, only labelled calls a label, only
+  // exchange blocks a body, only the ops of a body an enclosing op and only
+  // ops of 65535 uses or more a large use count: made when one is set.
   struct Extras {
     std::shared_ptr<Literal> init;
     CallLabel label;
+    RareList<std::unique_ptr<Op>> region;
     Op* enclosing = nullptr;
+    uint64_t chargedUses = 0;
   };
   Extras& extras() {
     if (!extras_) extras_ = std::make_unique<Extras>();
@@ -278,7 +308,7 @@ struct Op {
   }
   std::unique_ptr<Extras> extras_;
 };
-static_assert(sizeof(Op) == 128, "Op is sized to an allocator size class");
+static_assert(sizeof(Op) == 96, "Op is sized to an allocator size class");
 
 // The `%` namespace of one graph: name -> Value. Open addressing with linear
 // probing and backward-shift deletion; the key is the Value's own name. A slot

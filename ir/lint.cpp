@@ -115,7 +115,7 @@ const StoreCounts& storesOfGraph(const Graph& g, std::unordered_map<const Graph*
 void addStoresOfOp(const Op& op, StoreCounts& into, std::unordered_map<const Graph*, StoreCounts>& memo) {
   if (op.code == OpCode::HostStore && !op.operands.empty() && op.operands[0].kind == Operand::Kind::Resource)
     addCount(into, op.operands[0].resource(), 1);
-  for (const auto& inner : op.region) addStoresOfOp(*inner, into, memo);
+  for (const auto& inner : op.region()) addStoresOfOp(*inner, into, memo);
   // call: once; repeat: `count` times; conditional (two callees): unknown.
   const int64_t factor = op.callees.size() != 1 ? kUnknown
                          : op.code == OpCode::Repeat ? std::max<int64_t>(0, attrs::Repeat{op}.count())

@@ -215,7 +215,7 @@ void appendOp(std::string& out, const Op& op, int depth) {
     out += "exchange";
     appendAttrDict(out, op.attrs, &info.attrs);
     out += " {\n";
-    appendOps(out, op.region, depth + 1);
+    appendOps(out, op.region(), depth + 1);
     appendIndent(out, depth);
     out += "}\n";
     return;

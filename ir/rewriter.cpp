@@ -20,14 +20,14 @@ namespace pir {
 void forEachOp(Graph& g, const std::function<void(Op&)>& f) {
   for (auto& op : g.ops) {
     f(*op);
-    for (auto& inner : op->region) f(*inner);
+    for (auto& inner : op->region()) f(*inner);
   }
 }
 
 void forEachOp(const Graph& g, const std::function<void(const Op&)>& f) {
   for (const auto& op : g.ops) {
     f(*op);
-    for (const auto& inner : op->region) f(*inner);
+    for (const auto& inner : op->region()) f(*inner);
   }
 }
 
@@ -235,7 +235,7 @@ std::unique_ptr<Op> cloneOpInto(Module& m, Graph& g, const Op& src, IRMapping& m
   c->callees = src.callees;
   c->parent = &g;
   c->setEnclosing(enclosing);
-  c->hostCharge.add(saturatingMul(static_cast<uint64_t>(src.operands.size()), operandHostBytes()));
+  c->chargeUses(src.operands.size());
   c->operands.reserve(src.operands.size());
   for (const Operand& o : src.operands) {
     Operand x = o;
@@ -253,7 +253,7 @@ std::unique_ptr<Op> cloneOpInto(Module& m, Graph& g, const Op& src, IRMapping& m
     c->results.push_back(v);
     map.map(r, v);
   }
-  for (const auto& inner : src.region) c->region.push_back(cloneOpInto(m, g, *inner, map, keepNames, c.get()));
+  for (const auto& inner : src.region()) c->mutableRegion().push_back(cloneOpInto(m, g, *inner, map, keepNames, c.get()));
   return c;
 }
 
@@ -420,7 +420,7 @@ Graph* cloneGraph(Module& m, const Graph& src, const std::string& name, IRMappin
 // ---- ops ----------------------------------------------------------------------------
 
 ptrdiff_t positionOf(const Op& op) {
-  const std::vector<std::unique_ptr<Op>>& list = op.enclosing() ? op.enclosing()->region.list() : op.parent->ops;
+  const std::vector<std::unique_ptr<Op>>& list = op.enclosing() ? op.enclosing()->region().list() : op.parent->ops;
   for (size_t i = 0; i < list.size(); ++i)
     if (list[i].get() == &op) return static_cast<ptrdiff_t>(i);
   return -1;
@@ -428,7 +428,7 @@ ptrdiff_t positionOf(const Op& op) {
 
 namespace {
 
-std::vector<std::unique_ptr<Op>>& listOf(Op& op) { return op.enclosing() ? op.enclosing()->region.mutableList() : op.parent->ops; }
+std::vector<std::unique_ptr<Op>>& listOf(Op& op) { return op.enclosing() ? op.enclosing()->mutableRegion().mutableList() : op.parent->ops; }
 
 }  // namespace
 
@@ -450,7 +450,7 @@ void eraseOp(Module& m, Op& op) {
     if (uses.hasUses(r))
       internalError("eraseOp: " + std::string(op.info().name) + " result %" + r->name + " still has uses");
   }
-  for (auto& inner : op.region)
+  for (auto& inner : op.region())
     for (Value* r : inner->results) detachValue(m, r);
   for (Value* r : op.results) detachValue(m, r);
   auto& list = listOf(op);
@@ -475,7 +475,7 @@ Op* wrapInExchange(Module& m, Op& first, Op& last, AttrDict attrs) {
   Op* raw = block.get();
   for (ptrdiff_t i = a; i <= b; ++i) {
     g.ops[static_cast<size_t>(i)]->setEnclosing(raw);
-    block->region.push_back(std::move(g.ops[static_cast<size_t>(i)]));
+    block->mutableRegion().push_back(std::move(g.ops[static_cast<size_t>(i)]));
   }
   g.ops.erase(g.ops.begin() + a, g.ops.begin() + b + 1);
   g.ops.insert(g.ops.begin() + a, std::move(block));
@@ -488,7 +488,7 @@ void unwrapExchange(Module& m, Op& block) {
   Graph& g = *block.parent;
   ptrdiff_t pos = positionOf(block);
   if (pos < 0 || block.code != OpCode::Exchange) internalError("unwrapExchange: not an exchange block");
-  std::vector<std::unique_ptr<Op>> inner = block.region.take();
+  std::vector<std::unique_ptr<Op>> inner = block.mutableRegion().take();
   for (auto& op : inner) op->setEnclosing(nullptr);
   auto holder = std::make_shared<std::unique_ptr<Op>>(std::move(g.ops[static_cast<size_t>(pos)]));
   g.ops.erase(g.ops.begin() + pos);
@@ -500,7 +500,7 @@ void unwrapExchange(Module& m, Op& block) {
     for (size_t i = 0; i < n; ++i) {
       auto& slot = g.ops[static_cast<size_t>(pos) + i];
       slot->setEnclosing(raw);
-      raw->region.push_back(std::move(slot));
+      raw->mutableRegion().push_back(std::move(slot));
     }
     g.ops.erase(g.ops.begin() + pos, g.ops.begin() + pos + static_cast<ptrdiff_t>(n));
     g.ops.insert(g.ops.begin() + pos, std::move(*holder));
@@ -528,7 +528,7 @@ void createResults(Module& m, Graph& g, Op& op, std::vector<TensorType>& types,
   g.valueCharge.add(resultBytes);
   size_t made = 0;
   try {
-    op.hostCharge.add(saturatingMul(static_cast<uint64_t>(op.operands.size()), operandHostBytes()));
+    op.chargeUses(op.operands.size());
     op.results.reserve(count);
     for (; made < count; ++made) {
       const size_t i = made;
@@ -548,7 +548,7 @@ void createResults(Module& m, Graph& g, Op& op, std::vector<TensorType>& types,
 
 Op* appendOp(Module& m, Graph& g, std::unique_ptr<Op> op, Op* region) {
   op->setEnclosing(region);
-  auto& list = region ? region->region.mutableList() : g.ops;
+  auto& list = region ? region->mutableRegion().mutableList() : g.ops;
   Op* raw = op.get();
   list.push_back(std::move(op));
   m.touch();

@@ -507,7 +507,7 @@ void checkRemoteVariableOperands(const Op& op, DiagnosticEngine& diags) {
 void checkExchangeBlock(const Op& block, const IrOptions& options, DiagnosticEngine& diags) {
   checkPlacementAttrs(block.attrs, "exchange", options, diags);
   std::unordered_set<const Value*> inside;
-  for (const auto& op : block.region) {
+  for (const auto& op : block.region()) {
     if (!op->info().has(F_IO) || op->info().has(F_REGION))
       diags.fail(op->loc, "exchange: only IO ops (host_load, host_store, remote_load, remote_load_, remote_store) may "
                           "appear in an exchange block, not " + std::string(op->info().name));
@@ -658,7 +658,7 @@ struct ModuleChecker {
     if (op.code == OpCode::Exchange) {
       if (inExchange) fail(op.loc, "exchange: blocks do not nest");
       checkExchangeBlock(op, m.options, diags);
-      for (auto& inner : op.region) checkOp(g, defined, *inner, true);
+      for (auto& inner : op.region()) checkOp(g, defined, *inner, true);
       return;
     }
     if (op.info().has(F_DECL)) {

@@ -120,7 +120,7 @@ size_t dceGraph(Module& m, Graph& g, SideEffects& effects, WrittenParams& writte
       continue;
     }
     for (const Operand& o : op.operands) markLive(o);
-    for (const auto& inner : op.region)
+    for (const auto& inner : op.region())
       for (const Operand& o : inner->operands) markLive(o);
   }
   // Every user of a dead result is itself dead (else the result's root would be live).

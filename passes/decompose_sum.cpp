@@ -102,7 +102,7 @@ class Scheduler {
     };
     int w = inplaceOperandIndex(op.code);
     if (w >= 0 && static_cast<size_t>(w) < op.operands.size()) note(op.operands[w]);
-    for (const auto& in : op.region) {
+    for (const auto& in : op.region()) {
       int iw = inplaceOperandIndex(in->code);
       if (iw >= 0 && static_cast<size_t>(iw) < in->operands.size()) note(in->operands[iw]);
     }

@@ -47,7 +47,7 @@ constexpr uint64_t kMaxInlinedOps = 4'000'000;
 void markGenerated(Op& op) {
   if (!op.parent->isMain) return;
   for (Value* v : op.results) v->generatedName = true;
-  for (auto& inner : op.region)
+  for (auto& inner : op.region())
     for (Value* v : inner->results) v->generatedName = true;
 }
 
@@ -187,7 +187,7 @@ class ExpandedSize {
           const Graph& callee = *op->callees[0].graph;
           n = saturatingAdd(n, saturatingAdd(memo_.at(&callee), callee.params.size() + callee.returns.size()));
         } else {
-          n = saturatingAdd(n, 1 + op->region.size());
+          n = saturatingAdd(n, 1 + op->region().size());
         }
       }
       memo_[h] = n;
@@ -228,7 +228,7 @@ void inlineCallsIn(Module& m, Graph& g, DiagnosticEngine& diags, WrittenParams& 
   for (auto& owned : old) {
     Op& op = *owned;
     redirect(op);
-    for (auto& inner : op.region) redirect(*inner);
+    for (auto& inner : op.region()) redirect(*inner);
     if (op.code != OpCode::Call || !inlinable(op)) {
       g.ops.push_back(std::move(owned));
       continue;

@@ -30,7 +30,7 @@ void eraseOps(Module& m, Graph& g, const std::unordered_set<const Op*>& dead) {
     if (dead.count(op.get())) continue;
     bool bad = false;
     for (const Operand& o : op->operands) bad = bad || usesDead(o);
-    for (const auto& inner : op->region)
+    for (const auto& inner : op->region())
       for (const Operand& o : inner->operands) bad = bad || usesDead(o);
     if (bad) internalError("eraseOps: " + std::string(op->info().name) + " still uses an erased result");
   }
@@ -46,7 +46,7 @@ void eraseOps(Module& m, Graph& g, const std::unordered_set<const Op*>& dead) {
         g.ops.push_back(std::move(op));
         continue;
       }
-      for (auto& inner : op->region)
+      for (auto& inner : op->region())
         for (Value* r : inner->results) detachValue(m, r);
       for (Value* r : op->results) detachValue(m, r);
       erased.push_back(std::move(op));

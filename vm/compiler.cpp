@@ -176,7 +176,7 @@ class GraphCompiler {
 
     std::vector<const Op*> ops;
     auto take = [&](const Op& op) {
-      if (op.info().has(F_REGION)) WriteAnalysis::flatten(op.region, ops);
+      if (op.info().has(F_REGION)) WriteAnalysis::flatten(op.region(), ops);
       else ops.push_back(&op);
     };
     if (include) {

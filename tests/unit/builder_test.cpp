@@ -364,7 +364,7 @@ TEST_F(BuilderTest, ExchangeBlocks) {
   ASSERT_TRUE(build("ir {io_tiles = 4}\nh2d $x : f32[2]\nd2h $y : f32[2]\nconst %c : f32[2] = 0\n"
                     "exchange {tile_set = io} {\n  %a = host_load $x\n  host_store $y, %c\n}"))
       << error();
-  ASSERT_EQ(module.main->ops.back()->region.size(), 2u);
+  ASSERT_EQ(module.main->ops.back()->region().size(), 2u);
   EXPECT_EQ(fails("exchange {\n  %b = host_load $x\n  host_store $y, %b\n}"),
             "3:18: exchange: host_store consumes %b, produced inside the same exchange block (a data dependency)");
   diags.clear();

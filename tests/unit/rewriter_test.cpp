@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "frontend/builder.h"
+#include "ir/compact_list.h"
 #include "ir/context.h"
 #include "ir/printer.h"
 #include "ir/result_list.h"
@@ -264,7 +265,7 @@ host_store $o, %c
   Module::Checkpoint cp = m.checkpoint();
   const std::string before = printModule(m);
   Op* block = wrapInExchange(m, *first, *second);
-  EXPECT_EQ(block->region.size(), 2u);
+  EXPECT_EQ(block->region().size(), 2u);
   EXPECT_EQ(first->enclosing(), block);
   expectValid();
   EXPECT_NE(printModule(m).find("  exchange {\n    %a = host_load $x : f32[2]\n    %b = host_load $y : f32[2]\n  }\n"),
@@ -392,6 +393,78 @@ TEST(ResultList, ShrunkHeapListAndReserve) {
   ASSERT_EQ(list.size(), 1u);
   EXPECT_EQ(list[0], &a);
   EXPECT_TRUE(copy.empty());
+}
+
+// An op's operand list: grows, inserts and erases in place, converts from and
+// to std::vector, and its copies are deep (an operand's payload is its own).
+TEST(CompactList, OperandsKeepOrderThroughEdits) {
+  static_assert(sizeof(CompactList<Operand>) == 16);
+  Value a, b, c;
+  CompactList<Operand> list;
+  EXPECT_TRUE(list.empty());
+  list.push_back(Operand::of(&a));
+  list.push_back(Operand::of(&c));
+  list.insert(list.begin() + 1, Operand::of(&b));
+  auto values = [](const CompactList<Operand>& l) {
+    std::vector<Value*> out;
+    for (const Operand& o : l) out.push_back(o.value);
+    return out;
+  };
+  EXPECT_EQ(values(list), (std::vector<Value*>{&a, &b, &c}));
+  for (int i = 0; i < 40; ++i) list.push_back(list[0]);  // an item of the list itself, across growth
+  EXPECT_EQ(list.size(), 43u);
+  EXPECT_EQ(list.back().value, &a);
+  list.resize(3);
+  list.erase(list.begin());
+  EXPECT_EQ(values(list), (std::vector<Value*>{&b, &c}));
+  EXPECT_THROW((void)list.at(2), std::out_of_range);
+
+  Operand literal;
+  literal.kind = Operand::Kind::Literal;
+  literal.setLiteralType(TensorType{DType::I32, {3}});
+  list.push_back(literal);
+  CompactList<Operand> copy = list;
+  list[2].setLiteralType(TensorType{DType::F32, {}});
+  EXPECT_EQ(copy[2].literalType(), (TensorType{DType::I32, {3}}));
+  std::vector<Operand> asVector = copy.toVector();
+  ASSERT_EQ(asVector.size(), 3u);
+  EXPECT_EQ(asVector[1].value, &c);
+  CompactList<Operand> fromVector = std::move(asVector);
+  EXPECT_EQ(values(fromVector), (std::vector<Value*>{&b, &c, nullptr}));
+  CompactList<Operand> moved = std::move(copy);
+  EXPECT_TRUE(copy.empty());
+  EXPECT_EQ(moved.size(), 3u);
+  moved = {Operand::of(&a)};
+  EXPECT_EQ(values(moved), (std::vector<Value*>{&a}));
+}
+
+// An op is charged when made and its uses when charged (past 65534 of them the
+// count moves out of line); a move takes the uses' charge along, a refused
+// charge changes nothing, and all of it is given back with the op.
+TEST(OpCharge, UsesAreGivenBackWithTheOp) {
+  Context context;
+  ContextScope scope(context);
+  const uint64_t before = context.memory().inUse();
+  {
+    auto op = std::make_unique<Op>();
+    EXPECT_EQ(context.memory().inUse(), before + opHostBytes());
+    op->chargeUses(65534);
+    EXPECT_EQ(op->chargedUses(), 65534u);
+    op->chargeUses(10);
+    EXPECT_EQ(op->chargedUses(), 65544u);
+    EXPECT_EQ(context.memory().inUse(), before + opHostBytes() + 65544 * operandHostBytes());
+    Op moved(std::move(*op));
+    EXPECT_EQ(moved.chargedUses(), 65544u);
+    EXPECT_EQ(op->chargedUses(), 0u);
+    EXPECT_EQ(context.memory().inUse(), before + 2 * opHostBytes() + 65544 * operandHostBytes());
+    op.reset();
+    EXPECT_EQ(context.memory().inUse(), before + opHostBytes() + 65544 * operandHostBytes());
+    context.memory().setLimit(context.memory().inUse() + 100);
+    EXPECT_THROW(moved.chargeUses(1000), HostMemoryExhausted);
+    EXPECT_EQ(moved.chargedUses(), 65544u);
+    EXPECT_THROW(Op{}, HostMemoryExhausted);
+  }
+  EXPECT_EQ(context.memory().inUse(), before);
 }
 
 // A value name keeps up to 15 bytes inline and a longer one on the heap; both
