@@ -67,7 +67,9 @@ struct Resource {
 // (ir/host_memory.h) when the object is made (a copy too) and given back when it
 // is destroyed, so an input or a transform that makes more IR than fits is an
 // error, not an exhausted machine. Counted, not measured: the object plus its
-// share of the tables that index it. One atomic update per object.
+// share of the tables that index it. One atomic update per object. A graph's
+// values are charged through one (Graph::valueCharge); an op keeps the same
+// account in less room (Op::chargeUses).
 class IrHostCharge {
  public:
   // Charged to the budget of the context in effect when made, and given back to
