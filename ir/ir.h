@@ -136,60 +136,103 @@ struct OperandPayload {
 
 // One operand of an op: a value, a `$` resource or a literal. Graph-call
 // arguments are ordinary operands too (see CalleeRef), so every use of a value
-// is an Operand of some op or a graph return. A resource or literal is held in
-// an OperandPayload made when one is first set; copies of the operand copy it.
+// is an Operand of some op or a graph return. 24 bytes: the location, the kind
+// in its padding, and one word that is the value (Kind::Value) or the
+// OperandPayload holding the resource or literal (made when one is first set;
+// copies of the operand copy it). So the word is reached only through
+// accessors: value() is nullptr unless the kind is Value.
 struct Operand {
   enum class Kind : uint8_t { Value, Resource, Literal };
-  Value* value = nullptr;  // Kind::Value
   SourceLoc loc;
-  Kind kind = Kind::Value;  // after loc, in its padding
 
   Operand() = default;
-  Operand(const Operand& o) : value(o.value), loc(o.loc), kind(o.kind), payload_(copyOf(o.payload_)) {}
-  Operand(Operand&& o) noexcept : value(o.value), loc(o.loc), kind(o.kind), payload_(std::move(o.payload_)) {}
+  Operand(const Operand& o) : loc(o.loc), kind_(o.kind_), word_(o.copyOfWord()) {}
+  Operand(Operand&& o) noexcept : loc(o.loc), kind_(o.kind_), word_(o.word_) { o.word_ = nullptr; }
   Operand& operator=(const Operand& o) {
     if (this != &o) {
-      value = o.value;
+      void* word = o.copyOfWord();
+      dropPayload();
       loc = o.loc;
-      kind = o.kind;
-      payload_ = copyOf(o.payload_);
+      kind_ = o.kind_;
+      word_ = word;
     }
     return *this;
   }
-  Operand& operator=(Operand&& o) noexcept = default;
+  Operand& operator=(Operand&& o) noexcept {
+    if (this != &o) {
+      dropPayload();
+      loc = o.loc;
+      kind_ = o.kind_;
+      word_ = o.word_;
+      o.word_ = nullptr;
+    }
+    return *this;
+  }
+  ~Operand() { dropPayload(); }
+
+  Kind kind() const { return kind_; }
+  // Changes the kind. Value <-> Resource/Literal drops what the word held (the
+  // value, or the payload); Resource <-> Literal keeps the payload.
+  void setKind(Kind k) {
+    if ((k == Kind::Value) != (kind_ == Kind::Value)) {
+      dropPayload();
+      word_ = nullptr;
+    }
+    kind_ = k;
+  }
+  // nullptr unless the kind is Value (and a value was set).
+  Value* value() const { return kind_ == Kind::Value ? static_cast<Value*>(word_) : nullptr; }
+  // Makes this a value operand of `v` (a payload it held is dropped).
+  void setValue(Value* v) {
+    setKind(Kind::Value);
+    word_ = v;
+  }
 
   // nullptr unless a resource was set.
-  Resource* resource() const { return payload_ ? payload_->resource : nullptr; }
-  void setResource(Resource* r) { payload().resource = r; }
+  Resource* resource() const { return payloadIfAny() ? payloadIfAny()->resource : nullptr; }
+  // Sets the resource (a value operand becomes a resource operand).
+  void setResource(Resource* r) { payload(Kind::Resource).resource = r; }
   // nullptr unless a literal was set.
-  const Literal* literal() const { return payload_ ? payload_->literal.get() : nullptr; }
-  void setLiteral(std::shared_ptr<Literal> lit) { payload().literal = std::move(lit); }
+  const Literal* literal() const { return payloadIfAny() ? payloadIfAny()->literal.get() : nullptr; }
+  // Sets the literal (a value operand becomes a literal operand).
+  void setLiteral(std::shared_ptr<Literal> lit) { payload(Kind::Literal).literal = std::move(lit); }
   // Empty (f32, rank 0) until set.
   const TensorType& literalType() const;
-  void setLiteralType(TensorType t) { payload().literalType = std::move(t); }
+  void setLiteralType(TensorType t) { payload(Kind::Literal).literalType = std::move(t); }
 
   // The type this operand supplies (Value or Literal). Undefined for Resource.
-  const TensorType& type() const { return kind == Kind::Value ? value->type : literalType(); }
-  bool isTensor() const { return kind != Kind::Resource; }
+  const TensorType& type() const { return kind_ == Kind::Value ? value()->type : literalType(); }
+  bool isTensor() const { return kind_ != Kind::Resource; }
 
   static Operand of(Value* v, SourceLoc at = {}) {
     Operand o;
-    o.kind = Kind::Value;
-    o.value = v;
+    o.word_ = v;
     o.loc = at;
     return o;
   }
 
  private:
-  static std::unique_ptr<OperandPayload> copyOf(const std::unique_ptr<OperandPayload>& p) {
-    return p ? std::make_unique<OperandPayload>(*p) : nullptr;
+  const OperandPayload* payloadIfAny() const {
+    return kind_ == Kind::Value ? nullptr : static_cast<const OperandPayload*>(word_);
   }
-  OperandPayload& payload() {
-    if (!payload_) payload_ = std::make_unique<OperandPayload>();
-    return *payload_;
+  void* copyOfWord() const {
+    if (kind_ == Kind::Value || !word_) return word_;
+    return new OperandPayload(*static_cast<const OperandPayload*>(word_));
   }
-  std::unique_ptr<OperandPayload> payload_;
+  void dropPayload() {
+    if (kind_ != Kind::Value) delete static_cast<OperandPayload*>(word_);
+  }
+  // The payload, made if there is none; a value operand becomes `ifValue`.
+  OperandPayload& payload(Kind ifValue) {
+    if (kind_ == Kind::Value) setKind(ifValue);
+    if (!word_) word_ = new OperandPayload();
+    return *static_cast<OperandPayload*>(word_);
+  }
+
+  Kind kind_ = Kind::Value;  // in loc's padding
+  void* word_ = nullptr;     // Kind::Value: the Value*; otherwise the owned OperandPayload* (nullptr: none yet)
 };
+static_assert(sizeof(Operand) == 24, "two operands are a 48-byte block");
 
 // A callee of a control-flow op, `@g(ARGS)`: its arguments are the op's
 // operands [firstOperand, firstOperand + numArgs). call and repeat have one

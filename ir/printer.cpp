@@ -146,10 +146,10 @@ void appendOperands(std::string& out, const std::vector<Operand>& operands) {
 }
 
 void appendOperand(std::string& out, const Operand& operand) {
-  switch (operand.kind) {
+  switch (operand.kind()) {
     case Operand::Kind::Value:
       out += '%';
-      out += operand.value ? operand.value->name.view() : std::string_view("?");
+      out += operand.value() ? operand.value()->name.view() : std::string_view("?");
       break;
     case Operand::Kind::Resource:
       out += '$';

@@ -34,10 +34,10 @@ void forEachOp(const Graph& g, const std::function<void(const Op&)>& f) {
 UseMap::UseMap(Graph& g) {
   forEachOp(g, [&](Op& op) {
     for (size_t i = 0; i < op.operands.size(); ++i)
-      if (op.operands[i].kind == Operand::Kind::Value) uses_[op.operands[i].value].push_back({&op, unsigned(i)});
+      if (op.operands[i].kind() == Operand::Kind::Value) uses_[op.operands[i].value()].push_back({&op, unsigned(i)});
   });
   for (size_t i = 0; i < g.returns.size(); ++i)
-    if (g.returns[i].kind == Operand::Kind::Value) uses_[g.returns[i].value].push_back({nullptr, unsigned(i)});
+    if (g.returns[i].kind() == Operand::Kind::Value) uses_[g.returns[i].value()].push_back({nullptr, unsigned(i)});
 }
 
 const std::vector<Use>& UseMap::uses(const Value* v) const {
@@ -65,10 +65,10 @@ std::optional<std::string> titleToPin(const Op& op, size_t index, const Value* b
 }  // namespace
 
 void setOperand(Module& m, Op& op, size_t index, Operand o) {
-  const Value* before = index < op.operands.size() && op.operands[index].kind == Operand::Kind::Value
-                            ? op.operands[index].value : nullptr;
+  const Value* before = index < op.operands.size() && op.operands[index].kind() == Operand::Kind::Value
+                            ? op.operands[index].value() : nullptr;
   if (std::optional<std::string> title =
-          titleToPin(op, index, before, o.kind == Operand::Kind::Value ? o.value : nullptr)) {
+          titleToPin(op, index, before, o.kind() == Operand::Kind::Value ? o.value() : nullptr)) {
     AttrDict old = op.attrs;
     op.attrs.set("title", Attr::string(std::move(*title)));
     m.journal([&op, old = std::move(old)]() mutable { op.attrs = std::move(old); });
@@ -99,17 +99,17 @@ size_t replaceAllUsesWith(Module& m, Value* from, Value* to) {
   size_t n = 0;
   forEachOp(g, [&](Op& op) {
     for (size_t i = 0; i < op.operands.size(); ++i)
-      if (op.operands[i].kind == Operand::Kind::Value && op.operands[i].value == from) {
+      if (op.operands[i].kind() == Operand::Kind::Value && op.operands[i].value() == from) {
         Operand o = op.operands[i];
-        o.value = to;
+        o.setValue(to);
         setOperand(m, op, i, std::move(o));
         ++n;
       }
   });
   for (size_t i = 0; i < g.returns.size(); ++i)
-    if (g.returns[i].kind == Operand::Kind::Value && g.returns[i].value == from) {
+    if (g.returns[i].kind() == Operand::Kind::Value && g.returns[i].value() == from) {
       Operand old = g.returns[i];
-      g.returns[i].value = to;
+      g.returns[i].setValue(to);
       m.journal(g, [&g, i, old]() { g.returns[i] = old; });
       ++n;
     }
@@ -239,9 +239,9 @@ std::unique_ptr<Op> cloneOpInto(Module& m, Graph& g, const Op& src, IRMapping& m
   c->operands.reserve(src.operands.size());
   for (const Operand& o : src.operands) {
     Operand x = o;
-    if (x.kind == Operand::Kind::Value) x.value = map.lookupOrSelf(x.value);
-    if (std::optional<std::string> title = titleToPin(src, c->operands.size(), o.kind == Operand::Kind::Value ? o.value : nullptr,
-                                                      x.kind == Operand::Kind::Value ? x.value : nullptr))
+    if (x.kind() == Operand::Kind::Value) x.setValue(map.lookupOrSelf(x.value()));
+    if (std::optional<std::string> title = titleToPin(src, c->operands.size(), o.kind() == Operand::Kind::Value ? o.value() : nullptr,
+                                                      x.kind() == Operand::Kind::Value ? x.value() : nullptr))
       c->attrs.set("title", Attr::string(std::move(*title)));
     c->operands.push_back(std::move(x));
   }
@@ -405,7 +405,7 @@ Graph* cloneGraph(Module& m, const Graph& src, const std::string& name, IRMappin
   std::vector<Operand> rets;
   for (const Operand& o : src.returns) {
     Operand x = o;
-    if (x.value) x.value = map.lookupOrSelf(x.value);
+    if (x.value()) x.setValue(map.lookupOrSelf(x.value()));
     rets.push_back(std::move(x));
   }
   g->returns = std::move(rets);
@@ -576,10 +576,10 @@ void dropLastGraph(Module& m, Graph& g) {
 }
 
 void setReturnValue(Module& m, Graph& g, size_t index, Value* v) {
-  Value* before = g.returns[index].value;
-  g.returns[index].value = v;
+  Value* before = g.returns[index].value();
+  g.returns[index].setValue(v);
   m.touch();
-  m.journal(g, [&g, index, before]() { g.returns[index].value = before; });
+  m.journal(g, [&g, index, before]() { g.returns[index].setValue(before); });
 }
 
 void setActivation(Module& m, Graph& g, size_t index, Value* v) {
@@ -694,8 +694,8 @@ Op* OpBuilder::create(OpCode code, std::vector<Operand> operands, AttrDict attrs
 
 Op* OpBuilder::finish(std::unique_ptr<Op> op, std::vector<std::string> names) {
   for (Operand& o : op->operands)
-    if (o.kind == Operand::Kind::Value && o.value && o.value->graph != ip_.graph)
-      internalError("OpBuilder: " + std::string(op->info().name) + " operand %" + o.value->name +
+    if (o.kind() == Operand::Kind::Value && o.value() && o.value()->graph != ip_.graph)
+      internalError("OpBuilder: " + std::string(op->info().name) + " operand %" + o.value()->name +
                              " belongs to another graph");
   verifyOp(*op, m_.options, types_, diags_);
   std::vector<std::pair<std::string, SourceLoc>> named;
@@ -796,8 +796,8 @@ void writesOf(const Graph& g, std::unordered_map<const Graph*, std::vector<bool>
   };
   forEachOp(g, [&](const Op& op) {
     int w = inplaceOperandIndex(op.code);
-    if (w >= 0 && static_cast<size_t>(w) < op.operands.size() && op.operands[w].kind == Operand::Kind::Value)
-      mark(op.operands[w].value);
+    if (w >= 0 && static_cast<size_t>(w) < op.operands.size() && op.operands[w].kind() == Operand::Kind::Value)
+      mark(op.operands[w].value());
     for (size_t k = 0; k < op.callees.size(); ++k) {
       const Graph& callee = *op.callees[k].graph;
       bool anyRef = false;
@@ -807,7 +807,7 @@ void writesOf(const Graph& g, std::unordered_map<const Graph*, std::vector<bool>
       const std::vector<bool>& cw = memo.at(&callee);
       auto args = op.args(k);
       for (size_t i = 0; i < args.size() && i < cw.size(); ++i)
-        if (cw[i] && callee.params[i]->byRef && args[i].kind == Operand::Kind::Value) mark(args[i].value);
+        if (cw[i] && callee.params[i]->byRef && args[i].kind() == Operand::Kind::Value) mark(args[i].value());
     }
   });
   memo[&g] = std::move(written);

@@ -66,7 +66,7 @@ class WrittenParams {
   std::unordered_map<const Graph*, std::vector<bool>> memo_;
 };
 
-const Value* rootOf(const Operand& o) { return o.kind == Operand::Kind::Value ? aliasRoot(o.value) : nullptr; }
+const Value* rootOf(const Operand& o) { return o.kind() == Operand::Kind::Value ? aliasRoot(o.value()) : nullptr; }
 
 // The roots `op` writes in place: its in-place operand, and by-reference
 // arguments its callees write.

@@ -23,8 +23,8 @@ std::vector<Graph*> graphsCalleesFirst(Module& m) {
 void eraseOps(Module& m, Graph& g, const std::unordered_set<const Op*>& dead) {
   if (dead.empty()) return;
   auto usesDead = [&](const Operand& o) {
-    return o.kind == Operand::Kind::Value && o.value->def && dead.count(o.value->def->enclosing() ? o.value->def->enclosing()
-                                                                                                : o.value->def);
+    return o.kind() == Operand::Kind::Value && o.value()->def && dead.count(o.value()->def->enclosing() ? o.value()->def->enclosing()
+                                                                                                : o.value()->def);
   };
   for (const auto& op : g.ops) {
     if (dead.count(op.get())) continue;

@@ -37,7 +37,7 @@ void FramePlanner::plan(const Graph& g, const std::vector<const Op*>& ops, bool 
   for (size_t k = 0; k < ops.size(); ++k) assignResults(*ops[k], k);
   // Returned values live to the end.
   for (const Operand& r : g.returns)
-    if (r.kind == Operand::Kind::Value) extendThroughViews(slotOf(r.value), kEnd);
+    if (r.kind() == Operand::Kind::Value) extendThroughViews(slotOf(r.value()), kEnd);
   // So do the main values a later `print` / `save` may read (by the name it resolves).
   if (g.isMain && reuse_)
     for (const std::string& name : *options_.keptMainNames)
@@ -48,7 +48,7 @@ void FramePlanner::plan(const Graph& g, const std::vector<const Op*>& ops, bool 
   // Last use of every arena slot (reads and in-place writes).
   for (size_t k = 0; k < ops.size(); ++k)
     for (const Operand& o : ops[k]->operands)
-      if (o.kind == Operand::Kind::Value) extendThroughViews(slotOf(o.value), k);
+      if (o.kind() == Operand::Kind::Value) extendThroughViews(slotOf(o.value()), k);
 
   // Linear scan: allocate at definition, free after last use.
   std::vector<std::vector<uint32_t>> dying(ops.size() + 1);
@@ -189,9 +189,9 @@ void FramePlanner::assignResults(const Op& op, size_t pos) {
     if (!v) continue;
     checkSize(v->type, "%" + v->name, v->loc);
     if (r == 0 && target >= 0 && target < static_cast<int>(op.operands.size()) &&
-        op.operands[target].kind == Operand::Kind::Value) {
+        op.operands[target].kind() == Operand::Kind::Value) {
       if (op.info().has(F_VIEW) && defineView(op, *v, pos)) continue;
-      uint32_t s = slotOf(op.operands[target].value);
+      uint32_t s = slotOf(op.operands[target].value());
       cg_.valueSlot[v->id] = s;  // the alias shares the target's storage
       SlotInfo& info = cg_.slots[s];
       info.bytes = std::max<uint64_t>(info.bytes, HostTensor::byteSize(v->type));
@@ -202,8 +202,8 @@ void FramePlanner::assignResults(const Op& op, size_t pos) {
 }
 
 uint32_t FramePlanner::operandSlot(const Operand& o) {
-  if (o.kind == Operand::Kind::Value) return slotOf(o.value);
-  if (o.kind == Operand::Kind::Literal && o.literal()) {
+  if (o.kind() == Operand::Kind::Value) return slotOf(o.value());
+  if (o.kind() == Operand::Kind::Literal && o.literal()) {
     const uint32_t baseSeed = static_cast<uint32_t>(static_cast<uint64_t>(m_.options.seed));
     checkSize(o.literalType(), "literal", o.loc);
     return constSlot(materialize(*o.literal(), o.literalType(), baseSeed, "literal operand", diags_), nullptr);
@@ -234,7 +234,7 @@ bool FramePlanner::defineView(const Op& op, const Value& v, size_t pos) {
   cg_.valueSlot[v.id] = slot;
   ViewLink link;
   link.view = slot;
-  link.source = slotOf(operand.value);
+  link.source = slotOf(operand.value());
   auto up = views_.find(link.source);
   link.root = up == views_.end() ? link.source : up->second.root;
   link.op = &op;

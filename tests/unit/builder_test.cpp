@@ -410,8 +410,8 @@ TEST_F(BuilderTest, AsAndUsingBindActivations) {
       << error();
   const Op& grad = *module.main->ops.back();
   ASSERT_EQ(grad.args(0).size(), 3u);
-  EXPECT_EQ(grad.args(0)[1].value->name, "a");
-  EXPECT_EQ(grad.args(0)[2].value->name, "out");
+  EXPECT_EQ(grad.args(0)[1].value()->name, "a");
+  EXPECT_EQ(grad.args(0)[2].value()->name, "out");
   EXPECT_EQ(module.graphs[1]->gradOf, module.graphs[0].get());
   EXPECT_EQ(fails("%dv = call @fwd_grad(1.0) using nope"), "1:33: call: unknown call label 'nope'; the call of @fwd is labelled 'fwd0'");
 }

@@ -407,20 +407,20 @@ TEST(CompactList, OperandsKeepOrderThroughEdits) {
   list.insert(list.begin() + 1, Operand::of(&b));
   auto values = [](const CompactList<Operand>& l) {
     std::vector<Value*> out;
-    for (const Operand& o : l) out.push_back(o.value);
+    for (const Operand& o : l) out.push_back(o.value());
     return out;
   };
   EXPECT_EQ(values(list), (std::vector<Value*>{&a, &b, &c}));
   for (int i = 0; i < 40; ++i) list.push_back(list[0]);  // an item of the list itself, across growth
   EXPECT_EQ(list.size(), 43u);
-  EXPECT_EQ(list.back().value, &a);
+  EXPECT_EQ(list.back().value(), &a);
   list.resize(3);
   list.erase(list.begin());
   EXPECT_EQ(values(list), (std::vector<Value*>{&b, &c}));
   EXPECT_THROW((void)list.at(2), std::out_of_range);
 
   Operand literal;
-  literal.kind = Operand::Kind::Literal;
+  literal.setKind(Operand::Kind::Literal);
   literal.setLiteralType(TensorType{DType::I32, {3}});
   list.push_back(literal);
   CompactList<Operand> copy = list;
@@ -428,7 +428,7 @@ TEST(CompactList, OperandsKeepOrderThroughEdits) {
   EXPECT_EQ(copy[2].literalType(), (TensorType{DType::I32, {3}}));
   std::vector<Operand> asVector = copy.toVector();
   ASSERT_EQ(asVector.size(), 3u);
-  EXPECT_EQ(asVector[1].value, &c);
+  EXPECT_EQ(asVector[1].value(), &c);
   CompactList<Operand> fromVector = std::move(asVector);
   EXPECT_EQ(values(fromVector), (std::vector<Value*>{&b, &c, nullptr}));
   CompactList<Operand> moved = std::move(copy);
@@ -436,6 +436,46 @@ TEST(CompactList, OperandsKeepOrderThroughEdits) {
   EXPECT_EQ(moved.size(), 3u);
   moved = {Operand::of(&a)};
   EXPECT_EQ(values(moved), (std::vector<Value*>{&a}));
+}
+
+// An operand's one word is its value or its payload: value() is nullptr for a
+// resource or literal operand, setting a resource or literal makes a value
+// operand one, copies own their payloads, and a kind change that crosses
+// value / non-value drops what the word held.
+TEST(Operand, ValueOrPayloadInOneWord) {
+  static_assert(sizeof(Operand) == 24);
+  Value v;
+  Resource r{Resource::Kind::H2D, "x", TensorType{}, 1, false, {}, 0};
+  Operand o = Operand::of(&v);
+  EXPECT_EQ(o.kind(), Operand::Kind::Value);
+  EXPECT_EQ(o.value(), &v);
+  EXPECT_EQ(o.resource(), nullptr);
+  o.setResource(&r);
+  EXPECT_EQ(o.kind(), Operand::Kind::Resource);
+  EXPECT_EQ(o.value(), nullptr);
+  EXPECT_EQ(o.resource(), &r);
+  o.setKind(Operand::Kind::Literal);  // the payload stays
+  EXPECT_EQ(o.resource(), &r);
+  o.setLiteralType(TensorType{DType::I32, {2}});
+  Operand copy = o;
+  o.setLiteralType(TensorType{DType::F32, {}});
+  EXPECT_EQ(copy.literalType(), (TensorType{DType::I32, {2}}));
+  EXPECT_EQ(copy.resource(), &r);
+  o.setValue(&v);  // drops the payload
+  EXPECT_EQ(o.kind(), Operand::Kind::Value);
+  EXPECT_EQ(o.value(), &v);
+  EXPECT_EQ(o.resource(), nullptr);
+  EXPECT_EQ(o.literalType(), TensorType{});
+  o.setKind(Operand::Kind::Literal);
+  EXPECT_EQ(o.value(), nullptr);
+  EXPECT_EQ(o.literal(), nullptr);
+  o = copy;
+  EXPECT_EQ(o.literalType(), (TensorType{DType::I32, {2}}));
+  Operand moved = std::move(copy);
+  EXPECT_EQ(moved.resource(), &r);
+  copy = Operand::of(nullptr);
+  EXPECT_EQ(copy.kind(), Operand::Kind::Value);
+  EXPECT_EQ(copy.value(), nullptr);
 }
 
 // An op is charged when made and its uses when charged (past 65534 of them the
