@@ -551,7 +551,7 @@ Result<GraphInfo> Module::graphInfo(const std::string& graph) const {
   for (const Value* p : g->params) info.params.push_back(Param{p->name, api::typeOf(p->type), p->byRef});
   for (const TensorType& t : g->outputTypes) info.outputs.push_back(api::typeOf(t));
   for (const pir::Operand& r : g->returns)
-    info.returns.push_back(r.kind == pir::Operand::Kind::Value ? std::optional<Ref>(Ref{"%" + r.value->name})
+    info.returns.push_back(r.kind() == pir::Operand::Kind::Value ? std::optional<Ref>(Ref{"%" + r.value()->name})
                                                                : std::nullopt);
   for (const Value* a : g->activations) info.activations.push_back(Ref{"%" + a->name});
   if (g->gradOf) info.gradientOf = g->gradOf->name;

@@ -22,7 +22,7 @@ bool touchesDevice(const Graph& g, std::set<const Graph*>& seen) {
   while (!stack.empty()) {
     const Op* op = stack.back();
     stack.pop_back();
-    for (auto& inner : op->region) stack.push_back(inner.get());
+    for (auto& inner : op->region()) stack.push_back(inner.get());
     const OpInfo& info = op->info();
     if (info.has(F_IO) || info.has(F_COLLECTIVE)) return true;
     for (const CalleeRef& c : op->callees)
@@ -78,9 +78,9 @@ struct Previewer::Cache {
       const int t = vm::inplaceTarget(op);
       if (t >= 0) {
         writes = true;
-        if (t < static_cast<int>(op.operands.size()) && op.operands[t].kind == Operand::Kind::Value &&
+        if (t < static_cast<int>(op.operands.size()) && op.operands[t].kind() == Operand::Kind::Value &&
             !op.results.empty() && op.results[0])
-          root[op.results[0]] = rootOf(op.operands[t].value);
+          root[op.results[0]] = rootOf(op.operands[t].value());
       }
       for (size_t k = 0; k < op.callees.size() && !writes; ++k)
         for (const Value* param : op.callees[k].graph->params)
@@ -124,7 +124,7 @@ Preview Previewer::preview(const Value& v) {
   cache.scan(main);
   if (auto hit = cache.values.find(v.uid); hit != cache.values.end()) return hit->second;
 
-  const Op* top = v.def->enclosing ? v.def->enclosing : v.def;
+  const Op* top = v.def->enclosing() ? v.def->enclosing() : v.def;
   size_t defIndex = main.ops.size();
   for (size_t k = main.ops.size(); k-- > 0;) {
     ++counters_.opsVisited;
@@ -174,15 +174,15 @@ Preview Previewer::preview(const Value& v) {
       if (cache.rootOf(r) == r) --undefined;  // storage defined here: nothing before touches it
     }
     const int t = vm::inplaceTarget(op);
-    if (t >= 0 && t < static_cast<int>(op.operands.size()) && op.operands[t].kind == Operand::Kind::Value &&
-        needed.count(cache.rootOf(op.operands[t].value)))
+    if (t >= 0 && t < static_cast<int>(op.operands.size()) && op.operands[t].kind() == Operand::Kind::Value &&
+        needed.count(cache.rootOf(op.operands[t].value())))
       in = true;
     for (size_t k2 = 0; k2 < op.callees.size(); ++k2) {  // a by-reference argument may be written by the callee
       const Graph& callee = *op.callees[k2].graph;
       auto args = op.args(k2);
       for (size_t i = 0; i < args.size() && i < callee.params.size(); ++i)
-        if (args[i].kind == Operand::Kind::Value && callee.params[i]->byRef &&
-            needed.count(cache.rootOf(args[i].value)))
+        if (args[i].kind() == Operand::Kind::Value && callee.params[i]->byRef &&
+            needed.count(cache.rootOf(args[i].value())))
           in = true;
     }
     if (!in) continue;
@@ -190,15 +190,15 @@ Preview Previewer::preview(const Value& v) {
     include.push_back(k);
     if (!op.callees.empty()) callsSubgraphs = true;
     for (const Operand& o : op.operands) {
-      if (o.kind != Operand::Kind::Value) continue;
-      auto hit = cache.values.find(o.value->uid);
+      if (o.kind() != Operand::Kind::Value) continue;
+      auto hit = cache.values.find(o.value()->uid);
       if (hit == cache.values.end()) {
-        need(o.value);
+        need(o.value());
       } else if (!hit->second.value) {
         // Upstream of a value that is not previewable: for the same reason.
-        return notPreviewable(hit->second.skipped.empty() ? std::string() : "%" + o.value->name + " was not previewed");
-      } else if (given.insert(o.value).second) {
-        givens.emplace_back(o.value, &*hit->second.value);
+        return notPreviewable(hit->second.skipped.empty() ? std::string() : "%" + o.value()->name + " was not previewed");
+      } else if (given.insert(o.value()).second) {
+        givens.emplace_back(o.value(), &*hit->second.value);
       }
     }
   }

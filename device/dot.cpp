@@ -82,8 +82,8 @@ class DotWriter {
   }
 
   void operandEdges(const Graph& g, const Operand& a, const std::string& to, const std::string& indent) {
-    switch (a.kind) {
-      case Operand::Kind::Value: edge(source(g, a.value), to, typed(a.value)); break;
+    switch (a.kind()) {
+      case Operand::Kind::Value: edge(source(g, a.value()), to, typed(a.value())); break;
       case Operand::Kind::Literal: {
         std::string lit = quoted(id(g) + ":lit" + std::to_string(literals_++));
         std::string text = a.literal() && a.literal()->isScalar() && !a.literal()->values.empty()
@@ -116,10 +116,10 @@ class DotWriter {
     const bool storesTo = isStore(op);
     for (size_t i = 0; i < op.operands.size(); ++i) {
       const Operand& a = op.operands[i];
-      if (storesTo && a.kind == Operand::Kind::Resource) {
+      if (storesTo && a.kind() == Operand::Kind::Resource) {
         // The data flows out to the stream or buffer.
         const Operand& data = op.operands.back();
-        edge(n, resourceNode(a.resource()), data.kind == Operand::Kind::Value ? typed(data.value) : "$" + a.resource()->name);
+        edge(n, resourceNode(a.resource()), data.kind() == Operand::Kind::Value ? typed(data.value()) : "$" + a.resource()->name);
         continue;
       }
       operandEdges(g, a, n, indent);
@@ -156,7 +156,7 @@ class DotWriter {
       if (op.code == OpCode::Exchange) {
         std::string cid = quoted("cluster_" + gid + ":ex" + std::to_string(blocks_++));
         out_ += "    subgraph " + cid + " {\n      label=\"exchange\";\n      style=dashed;\n";
-        for (auto& inner : op.region) opStatement(g, *inner, "      ");
+        for (auto& inner : op.region()) opStatement(g, *inner, "      ");
         out_ += "    }\n";
         continue;
       }

@@ -7,7 +7,7 @@ namespace pir::device {
 
 // The stream or remote buffer (`$s`) an IO op reads or writes, or nullptr.
 inline const Resource* ioResource(const Op& op) {
-  if (!op.operands.empty() && op.operands[0].kind == Operand::Kind::Resource) return op.operands[0].resource();
+  if (!op.operands.empty() && op.operands[0].kind() == Operand::Kind::Resource) return op.operands[0].resource();
   return nullptr;
 }
 

@@ -9,7 +9,7 @@
 namespace pir::device {
 namespace {
 
-bool isMergeable(const Op& op) { return op.info().has(F_IO) && op.code != OpCode::Exchange && op.region.empty(); }
+bool isMergeable(const Op& op) { return op.info().has(F_IO) && op.code != OpCode::Exchange && op.region().empty(); }
 
 int writtenOperand(const Op& op) { return op.info().inplaceOperand; }  // ops.def: the `!` operand
 
@@ -39,9 +39,9 @@ std::vector<std::pair<Op*, Op*>> runsOf(const Graph& g) {
     const int w = writtenOperand(op);
     for (size_t i = 0; i < op.operands.size(); ++i) {
       const Operand& a = op.operands[i];
-      if (a.kind != Operand::Kind::Value) continue;
-      if (produced.count(a.value)) return true;
-      if (static_cast<int>(i) == w && read.count(a.value)) return true;
+      if (a.kind() != Operand::Kind::Value) continue;
+      if (produced.count(a.value())) return true;
+      if (static_cast<int>(i) == w && read.count(a.value())) return true;
     }
     return false;
   };
@@ -55,9 +55,9 @@ std::vector<std::pair<Op*, Op*>> runsOf(const Graph& g) {
     const int w = writtenOperand(op);
     for (size_t i = 0; i < op.operands.size(); ++i) {
       const Operand& a = op.operands[i];
-      if (a.kind != Operand::Kind::Value) continue;
-      read.insert(a.value);
-      if (static_cast<int>(i) == w) produced.insert(a.value);
+      if (a.kind() != Operand::Kind::Value) continue;
+      read.insert(a.value());
+      if (static_cast<int>(i) == w) produced.insert(a.value());
     }
     for (const Value* r : op.results)
       if (r) produced.insert(r);

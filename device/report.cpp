@@ -60,7 +60,7 @@ std::string pad(std::string s, size_t width, bool right = true) {
 
 std::string opLabel(const OpProfile& r) {
   const Op& op = *r.op;
-  std::string s = op.code == OpCode::Exchange ? "exchange {" + std::to_string(op.region.size()) + " ops}"
+  std::string s = op.code == OpCode::Exchange ? "exchange {" + std::to_string(op.region().size()) + " ops}"
                                               : std::string(op.info().name);
   if (!op.results.empty() && op.results[0]) s = "%" + op.results[0]->name + " = " + s;
   if (r.graph != "main") s += " in @" + r.graph;

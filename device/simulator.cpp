@@ -78,8 +78,8 @@ class Simulator {
   }
 
   uint64_t readyOf(const Layout& l, const Operand& a) const {
-    if (a.kind != Operand::Kind::Value || a.value->id >= l.root.size()) return 0;
-    auto it = ready_.find(l.graph->values[l.root[a.value->id]].get());
+    if (a.kind() != Operand::Kind::Value || a.value()->id >= l.root.size()) return 0;
+    auto it = ready_.find(l.graph->values[l.root[a.value()->id]].get());
     return it == ready_.end() ? 0 : it->second;
   }
 
@@ -94,9 +94,9 @@ class Simulator {
     for (const Value* v : op.results)
       if (v && v->id < l.root.size()) ready_[l.graph->values[l.root[v->id]].get()] = end;
     int t = isLoad(op) ? inplaceTarget(op) : -1;
-    if (t >= 0 && static_cast<size_t>(t) < op.operands.size() && op.operands[t].kind == Operand::Kind::Value &&
-        op.operands[t].value->id < l.root.size())
-      ready_[l.graph->values[l.root[op.operands[t].value->id]].get()] = end;
+    if (t >= 0 && static_cast<size_t>(t) < op.operands.size() && op.operands[t].kind() == Operand::Kind::Value &&
+        op.operands[t].value()->id < l.root.size())
+      ready_[l.graph->values[l.root[op.operands[t].value()->id]].get()] = end;
   }
 
   // IO on io tiles progresses only while the compute tiles compute (runtime.md
@@ -157,7 +157,7 @@ class Simulator {
           }
           markLoaded(l, op, ioQueued_);
           if (op.code == OpCode::Exchange)
-            for (auto& inner : op.region) markLoaded(l, *inner, ioQueued_);
+            for (auto& inner : op.region()) markLoaded(l, *inner, ioQueued_);
         } else {
           if (c.segments.empty()) {
             slice(c.ipu, PhaseKind::Sync, title, now_, c.phases.sync, emit);

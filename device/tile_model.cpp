@@ -80,13 +80,13 @@ void Model::collectStatic() {
         statics_.push_back({gname, valueLabel(v), v->type, l->map[v->id], v->loc});
       }
       for (const Operand& a : op.operands)
-        if (a.kind == Operand::Kind::Literal) {
+        if (a.kind() == Operand::Kind::Literal) {
           Placement p{lop.ctx.ipu, lop.ctx.set};
           statics_.push_back({gname, "literal", a.literalType(), mapTensor(a.literalType(), p, o_), a.loc.valid() ? a.loc : op.loc});
         }
       // Landing areas: one per resource, where its first IO op puts data.
       for (const Operand& a : op.operands)
-        if (a.kind == Operand::Kind::Resource && a.resource() && landed.insert(a.resource()).second) {
+        if (a.kind() == Operand::Kind::Resource && a.resource() && landed.insert(a.resource()).second) {
           Placement p = ioPlacement(lop);
           statics_.push_back({gname, "$" + a.resource()->name + " landing area", a.resource()->type,
                               mapTensor(a.resource()->type, p, o_), a.resource()->loc});
@@ -232,7 +232,7 @@ const OpCost& Model::costOf(Layout& l, LayoutOp& lop) {
       seen.clear();
       open = false;
     };
-    for (auto& innerPtr : op.region) {
+    for (auto& innerPtr : op.region()) {
       const Op& inner = *innerPtr;
       const Resource* r = ioResource(inner);
       bool load = isLoad(inner);
@@ -301,11 +301,11 @@ const OpCost& Model::costOf(Layout& l, LayoutOp& lop) {
   std::vector<TileMapping> literalMaps;
   literalMaps.reserve(op.operands.size());
   for (const Operand& a : op.operands) {
-    if (a.kind == Operand::Kind::Literal) {
+    if (a.kind() == Operand::Kind::Literal) {
       literalMaps.push_back(mapTensor(a.literalType(), Placement{lop.ctx.ipu, lop.ctx.set}, o_));
       ins.push_back(&literalMaps.back());
-    } else if (a.kind == Operand::Kind::Value) {
-      ins.push_back(&l.map[a.value->id]);
+    } else if (a.kind() == Operand::Kind::Value) {
+      ins.push_back(&l.map[a.value()->id]);
     }
   }
   const int target = inplaceTarget(op);
@@ -402,13 +402,13 @@ std::vector<const TileMapping*> Model::outputMappings(Layout& l, const LayoutOp&
   if (!outs.empty()) return outs;
   int t = inplaceTarget(op);
   int stored = isStore(op) ? static_cast<int>(op.operands.size()) - 1 : t;
-  if (stored >= 0 && static_cast<size_t>(stored) < op.operands.size() && op.operands[stored].kind == Operand::Kind::Value)
-    outs.push_back(&l.map[op.operands[stored].value->id]);
+  if (stored >= 0 && static_cast<size_t>(stored) < op.operands.size() && op.operands[stored].kind() == Operand::Kind::Value)
+    outs.push_back(&l.map[op.operands[stored].value()->id]);
   return outs;
 }
 
 const TileMapping* Model::operandMapping(Layout& l, const LayoutOp&, const Operand& a) {
-  if (a.kind == Operand::Kind::Value) return &l.map[a.value->id];
+  if (a.kind() == Operand::Kind::Value) return &l.map[a.value()->id];
   return nullptr;
 }
 
@@ -455,7 +455,7 @@ void Model::build(Layout& l, const Graph* g, PlacementContext ctx) {
     l.ops.push_back(lop);
     if (opPtr->code == OpCode::Exchange) {
       PlacementContext inner = placementContextOfBlock(*opPtr, ctx);
-      for (auto& in : opPtr->region) {
+      for (auto& in : opPtr->region()) {
         LayoutOp ilop;
         ilop.op = in.get();
         ilop.block = opPtr.get();
@@ -473,8 +473,8 @@ void Model::build(Layout& l, const Graph* g, PlacementContext ctx) {
       const Value* v = op.results[r];
       if (!v || v->id >= nv) continue;
       if (r == 0 && target >= 0 && static_cast<size_t>(target) < op.operands.size() &&
-          op.operands[target].kind == Operand::Kind::Value) {
-        const Value* t = op.operands[target].value;
+          op.operands[target].kind() == Operand::Kind::Value) {
+        const Value* t = op.operands[target].value();
         if (t->id < nv) {
           l.root[v->id] = l.root[t->id];
           l.map[v->id] = l.map[t->id];
@@ -483,8 +483,8 @@ void Model::build(Layout& l, const Graph* g, PlacementContext ctx) {
       }
       Placement p = placementOf(op.attrs, lop.ctx);
       if (op.code == OpCode::IoTileCopy && !op.attrs.find("tile_set") && !op.operands.empty() &&
-          op.operands[0].kind == Operand::Kind::Value && op.operands[0].value->id < nv) {
-        const TileMapping& from = l.map[op.operands[0].value->id];
+          op.operands[0].kind() == Operand::Kind::Value && op.operands[0].value()->id < nv) {
+        const TileMapping& from = l.map[op.operands[0].value()->id];
         p.set = from.set == TileSet::Io ? TileSet::Compute : TileSet::Io;
         if (!op.attrs.find("ipu")) p.ipu = from.ipu;
       }
@@ -501,15 +501,15 @@ void Model::build(Layout& l, const Graph* g, PlacementContext ctx) {
   for (size_t k = 0; k < l.ops.size(); ++k)
     for (unsigned id : l.ops[k].owned) def[id] = k, last[id] = k;
   auto use = [&](const Operand& a, size_t k) {
-    if (a.kind != Operand::Kind::Value || a.value->id >= nv) return;
-    unsigned r = l.root[a.value->id];
+    if (a.kind() != Operand::Kind::Value || a.value()->id >= nv) return;
+    unsigned r = l.root[a.value()->id];
     if (owns[r] && last[r] != SIZE_MAX) last[r] = std::max(last[r], k);
   };
   for (size_t k = 0; k < l.ops.size(); ++k) {
     for (const Operand& a : l.ops[k].op->operands) use(a, k);  // graph-call arguments included
   }
   for (const Operand& r : g->returns)
-    if (r.kind == Operand::Kind::Value && r.value->id < nv) last[l.root[r.value->id]] = SIZE_MAX - 1;
+    if (r.kind() == Operand::Kind::Value && r.value()->id < nv) last[l.root[r.value()->id]] = SIZE_MAX - 1;
   for (unsigned id = 0; id < nv; ++id)
     if (owns[id] && last[id] < l.ops.size()) l.ops[last[id]].dying.push_back(id);
 }

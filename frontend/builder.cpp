@@ -154,16 +154,16 @@ struct Builder::Impl {
     o.loc = a.loc.valid() ? a.loc : a.name.loc;
     switch (a.kind) {
       case ast::Operand::Kind::Value:
-        o.kind = Operand::Kind::Value;
-        o.value = lookupValue(g, a.name, what);
+        o.setKind(Operand::Kind::Value);
+        o.setValue(lookupValue(g, a.name, what));
         break;
       case ast::Operand::Kind::Resource:
-        o.kind = Operand::Kind::Resource;
+        o.setKind(Operand::Kind::Resource);
         o.setResource(m.findResource(a.name.text));
         if (!o.resource()) diags.fail(a.name.loc, std::string(what) + ": unknown stream or remote buffer $" + a.name.text + suggestResource(m, a.name.text));
         break;
       case ast::Operand::Kind::Literal:
-        o.kind = Operand::Kind::Literal;
+        o.setKind(Operand::Kind::Literal);
         o.setLiteral(std::move(a.literal));
         if (!o.literal()) diags.fail(o.loc, std::string(what) + ": missing literal");
         break;
@@ -258,7 +258,7 @@ struct Builder::Impl {
         }
       for (size_t j = 0; j < fwd.returns.size() && !bound; ++j) {
         const Operand& r = fwd.returns[j];
-        if (r.kind == Operand::Kind::Value && r.value == a && j < site.results.size()) {
+        if (r.kind() == Operand::Kind::Value && r.value() == a && j < site.results.size()) {
           op.operands.push_back(Operand::of(site.results[j], label.loc));
           bound = true;
         }
@@ -400,7 +400,7 @@ struct Builder::Impl {
     ex->loc = s.loc;
     ex->attrs = std::move(s.attrs);
     ex->parent = &g;
-    ex->region.reserve(s.ops.size());
+    ex->mutableRegion().reserve(s.ops.size());
     for (auto& stmt : s.ops) opStatement(g, stmt, ex.get());
     semantic([&](DiagnosticEngine& d) { checkExchangeBlock(*ex, m.options, d); });
     appendOp(g, std::move(ex), nullptr);
@@ -413,8 +413,8 @@ struct Builder::Impl {
     for (auto& a : s.values) values.push_back(resolveOperand(g, a, "return"));
     for (size_t i = 0; i < values.size(); ++i) {
       Operand& o = values[i];
-      if (o.kind == Operand::Kind::Resource) diags.fail(o.loc, "return: operand must be a tensor");
-      if (o.kind != Operand::Kind::Literal) continue;
+      if (o.kind() == Operand::Kind::Resource) diags.fail(o.loc, "return: operand must be a tensor");
+      if (o.kind() != Operand::Kind::Literal) continue;
       if (!g.outputsWritten)
         diags.fail(o.loc, "return: cannot infer the dtype of a literal without `-> (...)`: declare a const");
       if (i < g.outputTypes.size()) o.setLiteralType(g.outputTypes[i]);

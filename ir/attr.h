@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ir/dtype.h"
+#include "ir/rare_list.h"
 #include "ir/source.h"
 
 namespace pir {
@@ -52,37 +53,32 @@ struct Attr {
   bool equals(const Attr& o) const;
 };
 
-// Attributes in the order written. Lookups are linear: dictionaries are tiny.
-// Every op holds one and most are empty, so the locations (only a parsed
-// `{...}` has them) are out of line: a dictionary is 32 bytes, not 64.
-struct AttrDict {
-  std::vector<std::pair<std::string, Attr>> entries;
+// Where a parsed dictionary was written: its '{' and its keys.
+struct AttrLocations {
+  SourceLoc loc;
+  std::vector<SourceLoc> keyLocs;  // parallel to the first entries (may be shorter)
+};
 
-  AttrDict() = default;
-  AttrDict(const AttrDict& o) : entries(o.entries), locs_(o.locs_ ? std::make_unique<Locations>(*o.locs_) : nullptr) {}
-  AttrDict(AttrDict&&) noexcept = default;
-  AttrDict& operator=(const AttrDict& o) {
-    if (this != &o) {
-      entries = o.entries;
-      locs_ = o.locs_ ? std::make_unique<Locations>(*o.locs_) : nullptr;
-    }
-    return *this;
-  }
-  AttrDict& operator=(AttrDict&&) noexcept = default;
+// Attributes in the order written. Lookups are linear: dictionaries are tiny.
+// Every op holds one and most are empty, so the entries and their locations
+// (only a parsed `{...}` has them) are out of line, in one block: a
+// dictionary is 8 bytes, not 64.
+struct AttrDict {
+  RareList<std::pair<std::string, Attr>, AttrLocations> entries;
 
   // Where the '{' is written; invalid when not parsed from text.
-  SourceLoc loc() const { return locs_ ? locs_->loc : SourceLoc{}; }
+  SourceLoc loc() const { return entries.extra().loc; }
   // Where key i is written, when parsed from text (diagnostics about a key point
   // at it, not at its value); invalid otherwise.
-  SourceLoc keyLoc(size_t i) const { return locs_ && i < locs_->keyLocs.size() ? locs_->keyLocs[i] : SourceLoc{}; }
+  SourceLoc keyLoc(size_t i) const {
+    const AttrLocations& l = entries.extra();
+    return i < l.keyLocs.size() ? l.keyLocs[i] : SourceLoc{};
+  }
   // Records the locations of a parsed dictionary: its '{' and its keys, parallel
   // to the first entries (may be shorter).
   void setLocations(SourceLoc brace, std::vector<SourceLoc> keyLocs) {
-    if (!brace.valid() && keyLocs.empty()) {
-      locs_.reset();
-      return;
-    }
-    locs_ = std::make_unique<Locations>(Locations{brace, std::move(keyLocs)});
+    if (!brace.valid() && keyLocs.empty() && !entries.extra().loc.valid() && entries.extra().keyLocs.empty()) return;
+    entries.mutableExtra() = AttrLocations{brace, std::move(keyLocs)};
   }
 
   const Attr* find(std::string_view key) const {
@@ -100,13 +96,6 @@ struct AttrDict {
     else entries.emplace_back(std::move(key), std::move(v));
   }
   bool empty() const { return entries.empty(); }
-
- private:
-  struct Locations {
-    SourceLoc loc;
-    std::vector<SourceLoc> keyLocs;
-  };
-  std::unique_ptr<Locations> locs_;  // nullptr: no locations
 };
 
 }  // namespace pir

@@ -3,7 +3,7 @@
 // buffers, main-graph values, frames, constants, run backups and REPL snapshots,
 // loaded files) is an AlignedBytes, and AlignedBytes charges the budget before it
 // allocates; the parser charges the structures an input makes while it reads it
-// (frontend/parser.cpp), and the IR is charged while it exists (IrHostCharge,
+// (frontend/parser.cpp), and the IR is charged while it exists (Op::chargeUses, IrHostCharge,
 // ir/ir.h). A request beyond the budget throws HostMemoryExhausted (a
 // std::bad_alloc), which the session reports at the command's location; nothing
 // is allocated and the state is as before the command.

@@ -46,8 +46,8 @@ struct Ctx {
     std::vector<Note> notes;
     if (i < op.operands.size()) {
       const Operand& o = op.operands[i];
-      if (o.kind == Operand::Kind::Value && o.value && o.value->loc.valid())
-        notes.push_back({o.value->loc, "%" + o.value->name + " is declared here"});
+      if (o.kind() == Operand::Kind::Value && o.value() && o.value()->loc.valid())
+        notes.push_back({o.value()->loc, "%" + o.value()->name + " is declared here"});
     }
     return notes;
   }
@@ -140,7 +140,7 @@ struct Ctx {
     for (size_t k = 0; k < args.size(); ++k) {
       const Operand& a = args[k];
       const Value& p = *g.params[k];
-      if (a.kind != Operand::Kind::Value && a.kind != Operand::Kind::Literal)
+      if (a.kind() != Operand::Kind::Value && a.kind() != Operand::Kind::Literal)
         fail(a.loc.valid() ? a.loc : c.loc, "argument " + std::to_string(k + 1) + " of @" + g.name + " must be a tensor");
       if (!(a.type() == p.type)) {
         std::vector<Note> notes;
@@ -1289,8 +1289,8 @@ const Value* aliasRoot(const Value* v) {
     int idx = inplaceOperandIndex(v->def->code);
     if (idx < 0 || static_cast<size_t>(idx) >= v->def->operands.size()) break;
     const Operand& o = v->def->operands[idx];
-    if (o.kind != Operand::Kind::Value) break;
-    v = o.value;
+    if (o.kind() != Operand::Kind::Value) break;
+    v = o.value();
   }
   return v;
 }

@@ -17,12 +17,14 @@
 #include <vector>
 
 #include "ir/attr.h"
+#include "ir/compact_list.h"
 #include "ir/dtype.h"
 #include "ir/host_memory.h"
 #include "ir/literal.h"
 #include "ir/op_info.h"
 #include "ir/rare_list.h"
 #include "ir/result_list.h"
+#include "ir/small_name.h"
 #include "ir/source.h"
 
 namespace pir {
@@ -65,7 +67,9 @@ struct Resource {
 // (ir/host_memory.h) when the object is made (a copy too) and given back when it
 // is destroyed, so an input or a transform that makes more IR than fits is an
 // error, not an exhausted machine. Counted, not measured: the object plus its
-// share of the tables that index it. One atomic update per object.
+// share of the tables that index it. One atomic update per object. A graph's
+// values are charged through one (Graph::valueCharge); an op keeps the same
+// account in less room (Op::chargeUses).
 class IrHostCharge {
  public:
   // Charged to the budget of the context in effect when made, and given back to
@@ -103,7 +107,7 @@ uint64_t opHostBytes();
 uint64_t operandHostBytes();
 
 // Members are ordered so that none is padded: a program holds one Value per
-// result, and 112 bytes is an allocator size class. Its host-memory charge is
+// result, and 96 bytes is an allocator size class. Its host-memory charge is
 // its graph's (Graph::valueCharge), so a value carries none.
 struct Value {
   enum class Kind : uint8_t { Param, Var, Const, Result };
@@ -111,7 +115,7 @@ struct Value {
   bool generatedName = false;  // the source left it unnamed
   bool byRef = false;      // Param: `&` in the parameter list
   unsigned resultIndex = 0;
-  std::string name;  // without '%'
+  SmallName name;  // without '%'
   TensorType type;
   Op* def = nullptr;       // Var/Const/Result: the defining op
   Graph* graph = nullptr;
@@ -119,6 +123,7 @@ struct Value {
   SourceLoc loc;           // where the name was written (or the op, if generated)
   unsigned id = 0;         // index in Graph::values: dense, for VM slot maps
 };
+static_assert(sizeof(Value) == 96, "Value is sized to an allocator size class");
 
 // What a non-value operand refers to, kept out of line: most operands name a
 // value, and an operand that carries only a value pointer and a location is 32
@@ -131,60 +136,103 @@ struct OperandPayload {
 
 // One operand of an op: a value, a `$` resource or a literal. Graph-call
 // arguments are ordinary operands too (see CalleeRef), so every use of a value
-// is an Operand of some op or a graph return. A resource or literal is held in
-// an OperandPayload made when one is first set; copies of the operand copy it.
+// is an Operand of some op or a graph return. 24 bytes: the location, the kind
+// in its padding, and one word that is the value (Kind::Value) or the
+// OperandPayload holding the resource or literal (made when one is first set;
+// copies of the operand copy it). So the word is reached only through
+// accessors: value() is nullptr unless the kind is Value.
 struct Operand {
   enum class Kind : uint8_t { Value, Resource, Literal };
-  Value* value = nullptr;  // Kind::Value
   SourceLoc loc;
-  Kind kind = Kind::Value;  // after loc, in its padding
 
   Operand() = default;
-  Operand(const Operand& o) : value(o.value), loc(o.loc), kind(o.kind), payload_(copyOf(o.payload_)) {}
-  Operand(Operand&& o) noexcept : value(o.value), loc(o.loc), kind(o.kind), payload_(std::move(o.payload_)) {}
+  Operand(const Operand& o) : loc(o.loc), kind_(o.kind_), word_(o.copyOfWord()) {}
+  Operand(Operand&& o) noexcept : loc(o.loc), kind_(o.kind_), word_(o.word_) { o.word_ = nullptr; }
   Operand& operator=(const Operand& o) {
     if (this != &o) {
-      value = o.value;
+      void* word = o.copyOfWord();
+      dropPayload();
       loc = o.loc;
-      kind = o.kind;
-      payload_ = copyOf(o.payload_);
+      kind_ = o.kind_;
+      word_ = word;
     }
     return *this;
   }
-  Operand& operator=(Operand&& o) noexcept = default;
+  Operand& operator=(Operand&& o) noexcept {
+    if (this != &o) {
+      dropPayload();
+      loc = o.loc;
+      kind_ = o.kind_;
+      word_ = o.word_;
+      o.word_ = nullptr;
+    }
+    return *this;
+  }
+  ~Operand() { dropPayload(); }
+
+  Kind kind() const { return kind_; }
+  // Changes the kind. Value <-> Resource/Literal drops what the word held (the
+  // value, or the payload); Resource <-> Literal keeps the payload.
+  void setKind(Kind k) {
+    if ((k == Kind::Value) != (kind_ == Kind::Value)) {
+      dropPayload();
+      word_ = nullptr;
+    }
+    kind_ = k;
+  }
+  // nullptr unless the kind is Value (and a value was set).
+  Value* value() const { return kind_ == Kind::Value ? static_cast<Value*>(word_) : nullptr; }
+  // Makes this a value operand of `v` (a payload it held is dropped).
+  void setValue(Value* v) {
+    setKind(Kind::Value);
+    word_ = v;
+  }
 
   // nullptr unless a resource was set.
-  Resource* resource() const { return payload_ ? payload_->resource : nullptr; }
-  void setResource(Resource* r) { payload().resource = r; }
+  Resource* resource() const { return payloadIfAny() ? payloadIfAny()->resource : nullptr; }
+  // Sets the resource (a value operand becomes a resource operand).
+  void setResource(Resource* r) { payload(Kind::Resource).resource = r; }
   // nullptr unless a literal was set.
-  const Literal* literal() const { return payload_ ? payload_->literal.get() : nullptr; }
-  void setLiteral(std::shared_ptr<Literal> lit) { payload().literal = std::move(lit); }
+  const Literal* literal() const { return payloadIfAny() ? payloadIfAny()->literal.get() : nullptr; }
+  // Sets the literal (a value operand becomes a literal operand).
+  void setLiteral(std::shared_ptr<Literal> lit) { payload(Kind::Literal).literal = std::move(lit); }
   // Empty (f32, rank 0) until set.
   const TensorType& literalType() const;
-  void setLiteralType(TensorType t) { payload().literalType = std::move(t); }
+  void setLiteralType(TensorType t) { payload(Kind::Literal).literalType = std::move(t); }
 
   // The type this operand supplies (Value or Literal). Undefined for Resource.
-  const TensorType& type() const { return kind == Kind::Value ? value->type : literalType(); }
-  bool isTensor() const { return kind != Kind::Resource; }
+  const TensorType& type() const { return kind_ == Kind::Value ? value()->type : literalType(); }
+  bool isTensor() const { return kind_ != Kind::Resource; }
 
   static Operand of(Value* v, SourceLoc at = {}) {
     Operand o;
-    o.kind = Kind::Value;
-    o.value = v;
+    o.word_ = v;
     o.loc = at;
     return o;
   }
 
  private:
-  static std::unique_ptr<OperandPayload> copyOf(const std::unique_ptr<OperandPayload>& p) {
-    return p ? std::make_unique<OperandPayload>(*p) : nullptr;
+  const OperandPayload* payloadIfAny() const {
+    return kind_ == Kind::Value ? nullptr : static_cast<const OperandPayload*>(word_);
   }
-  OperandPayload& payload() {
-    if (!payload_) payload_ = std::make_unique<OperandPayload>();
-    return *payload_;
+  void* copyOfWord() const {
+    if (kind_ == Kind::Value || !word_) return word_;
+    return new OperandPayload(*static_cast<const OperandPayload*>(word_));
   }
-  std::unique_ptr<OperandPayload> payload_;
+  void dropPayload() {
+    if (kind_ != Kind::Value) delete static_cast<OperandPayload*>(word_);
+  }
+  // The payload, made if there is none; a value operand becomes `ifValue`.
+  OperandPayload& payload(Kind ifValue) {
+    if (kind_ == Kind::Value) setKind(ifValue);
+    if (!word_) word_ = new OperandPayload();
+    return *static_cast<OperandPayload*>(word_);
+  }
+
+  Kind kind_ = Kind::Value;  // in loc's padding
+  void* word_ = nullptr;     // Kind::Value: the Value*; otherwise the owned OperandPayload* (nullptr: none yet)
 };
+static_assert(sizeof(Operand) == 24, "two operands are a 48-byte block");
 
 // A callee of a control-flow op, `@g(ARGS)`: its arguments are the op's
 // operands [firstOperand, firstOperand + numArgs). call and repeat have one
@@ -222,21 +270,36 @@ class CallLabel {
   std::unique_ptr<std::string> text_;  // nullptr: no label
 };
 
-// Members are ordered so that code fills loc's padding: 160 bytes, an
-// allocator size class. What few ops have (callees, an exchange block's body,
-// a var's data, a call's label) is out of line, one pointer each or shared.
+// Members are ordered so that code and the charged use count fill loc's
+// padding: 96 bytes, an allocator size class. What few ops have (callees,
+// attributes, an exchange block's body, a var's data, a call's label, the
+// exchange block holding the op) is out of line, one pointer each or shared.
 struct Op {
-  std::vector<Operand> operands;
+  // Charges opHostBytes() to the budget of the context in effect (throws
+  // HostMemoryExhausted, making nothing, when over); the destructor gives it
+  // back, with the uses charged, to that same budget wherever the op goes.
+  Op();
+  ~Op();
+  Op(const Op&) = delete;
+  Op& operator=(const Op&) = delete;
+  // A new op (charged as one) that takes `o`'s members, and the charge of its uses with its operands.
+  Op(Op&& o);
+
+  CompactList<Operand> operands;
   ResultList results;  // in-place ops: empty when the alias result is unbound
   AttrDict attrs;
   RareList<CalleeRef> callees;                // call/repeat: 1, conditional: 2, others: none
-  RareList<std::unique_ptr<Op>> region;       // exchange block body
   Graph* parent = nullptr;
-  Op* enclosing = nullptr;  // the exchange block holding this op, if any
   uint64_t uid = nextUid(); // identity across Module::clone (a copy keeps it)
   SourceLoc loc;            // of the op name (or `var`/`const`/`exchange` keyword)
   OpCode code;
-  IrHostCharge hostCharge{opHostBytes()};  // operands are added when the op joins a graph
+
+  // Charges operandHostBytes() for each of `count` uses (an op's operands are
+  // charged when it joins a graph); throws HostMemoryExhausted, charging
+  // nothing, when over the budget.
+  void chargeUses(uint64_t count);
+  // The uses charged so far.
+  uint64_t chargedUses() const { return smallChargedUses_ == kUsesOutOfLine ? extras_->chargedUses : smallChargedUses_; }
 
   // var / const: DATA or INIT (nullptr: none).
   const std::shared_ptr<Literal>& init() const;
@@ -245,6 +308,14 @@ struct Op {
   const CallLabel& label() const;
   void setLabel(std::string text);
   void setLabel(const CallLabel& label) { setLabel(label.str()); }
+  // The exchange block holding this op, if any (nullptr: the op is in its graph's list).
+  Op* enclosing() const { return extras_ ? extras_->enclosing : nullptr; }
+  void setEnclosing(Op* block);
+  // An exchange block's body (empty for every other op). Read through
+  // region(); mutableRegion() makes the out-of-line part if there is none, so
+  // only what adds or takes ops calls it.
+  const RareList<std::unique_ptr<Op>>& region() const;
+  RareList<std::unique_ptr<Op>>& mutableRegion() { return extras().region; }
 
   const OpInfo& info() const { return opInfo(code); }
   // The arguments of callee k: operands [first, first + numArgs).
@@ -260,13 +331,29 @@ struct Op {
   }
 
  private:
-  // Only var/const ops have an init and only labelled calls a label: made when one is set.
-  struct InitAndLabel {
+  static constexpr uint16_t kUsesOutOfLine = UINT16_MAX;
+  // The uses charged, when fewer than kUsesOutOfLine (nearly every op);
+  // kUsesOutOfLine: Extras::chargedUses holds the count. In loc's padding.
+  uint16_t smallChargedUses_ = 0;
+  HostMemoryBudget* budget_;  // charged opHostBytes() and the uses
+
+  // Only var/const ops have an init, only labelled calls a label, only
+  // exchange blocks a body, only the ops of a body an enclosing op and only
+  // ops of 65535 uses or more a large use count: made when one is set.
+  struct Extras {
     std::shared_ptr<Literal> init;
     CallLabel label;
+    RareList<std::unique_ptr<Op>> region;
+    Op* enclosing = nullptr;
+    uint64_t chargedUses = 0;
   };
-  std::unique_ptr<InitAndLabel> initAndLabel_;
+  Extras& extras() {
+    if (!extras_) extras_ = std::make_unique<Extras>();
+    return *extras_;
+  }
+  std::unique_ptr<Extras> extras_;
 };
+static_assert(sizeof(Op) == 96, "Op is sized to an allocator size class");
 
 // The `%` namespace of one graph: name -> Value. Open addressing with linear
 // probing and backward-shift deletion; the key is the Value's own name. A slot

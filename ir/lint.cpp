@@ -38,8 +38,8 @@ void warnUnobservedInplaceWrites(const Graph& g, DiagnosticEngine& diags) {
   // The last position at which each alias root is read (ops.size(): returned).
   std::unordered_map<const Value*, size_t> lastRead;
   auto read = [&](const Operand& o, size_t at) {
-    if (o.kind != Operand::Kind::Value || !o.value) return;
-    size_t& last = lastRead[aliasRoot(o.value)];
+    if (o.kind() != Operand::Kind::Value || !o.value()) return;
+    size_t& last = lastRead[aliasRoot(o.value())];
     last = std::max(last, at + 1);  // stored +1: 0 means never read
   };
   for (size_t i = 0; i < ops.size(); ++i)
@@ -49,8 +49,8 @@ void warnUnobservedInplaceWrites(const Graph& g, DiagnosticEngine& diags) {
     const Op& op = *ops[i];
     for (size_t k : writtenOperands(op)) {
       const Operand& o = op.operands[k];
-      if (o.kind != Operand::Kind::Value || !o.value) continue;
-      const Value* root = aliasRoot(o.value);
+      if (o.kind() != Operand::Kind::Value || !o.value()) continue;
+      const Value* root = aliasRoot(o.value());
       if (root->kind != Value::Kind::Result && !(root->kind == Value::Kind::Param && !root->byRef)) continue;
       auto it = lastRead.find(root);
       if (it != lastRead.end() && it->second > i + 1) continue;  // read after the write
@@ -79,7 +79,7 @@ void warnOpMistakes(const Op& op, DiagnosticEngine& diags) {
   std::optional<SourceLoc> zeroAt;
   if (op.operands.size() > 2) {
     const Operand& s = op.operands[2];
-    if (s.kind == Operand::Kind::Literal && s.literal() && s.literal()->kind == Literal::Kind::Data &&
+    if (s.kind() == Operand::Kind::Literal && s.literal() && s.literal()->kind == Literal::Kind::Data &&
         !s.literal()->values.empty() &&
         std::all_of(s.literal()->values.begin(), s.literal()->values.end(), [](double v) { return v == 0; }))
       zeroAt = s.loc.valid() ? s.loc : op.loc;
@@ -113,9 +113,9 @@ int64_t scaled(int64_t n, int64_t factor) {
 const StoreCounts& storesOfGraph(const Graph& g, std::unordered_map<const Graph*, StoreCounts>& memo);
 
 void addStoresOfOp(const Op& op, StoreCounts& into, std::unordered_map<const Graph*, StoreCounts>& memo) {
-  if (op.code == OpCode::HostStore && !op.operands.empty() && op.operands[0].kind == Operand::Kind::Resource)
+  if (op.code == OpCode::HostStore && !op.operands.empty() && op.operands[0].kind() == Operand::Kind::Resource)
     addCount(into, op.operands[0].resource(), 1);
-  for (const auto& inner : op.region) addStoresOfOp(*inner, into, memo);
+  for (const auto& inner : op.region()) addStoresOfOp(*inner, into, memo);
   // call: once; repeat: `count` times; conditional (two callees): unknown.
   const int64_t factor = op.callees.size() != 1 ? kUnknown
                          : op.code == OpCode::Repeat ? std::max<int64_t>(0, attrs::Repeat{op}.count())

@@ -146,10 +146,10 @@ void appendOperands(std::string& out, const std::vector<Operand>& operands) {
 }
 
 void appendOperand(std::string& out, const Operand& operand) {
-  switch (operand.kind) {
+  switch (operand.kind()) {
     case Operand::Kind::Value:
       out += '%';
-      out += operand.value ? operand.value->name : std::string("?");
+      out += operand.value() ? operand.value()->name.view() : std::string_view("?");
       break;
     case Operand::Kind::Resource:
       out += '$';
@@ -200,7 +200,7 @@ void appendOp(std::string& out, const Op& op, int depth) {
     out += info.name;
     out += " %";
     const Value* v = op.results.empty() ? nullptr : op.results[0];
-    out += v ? v->name : std::string("?");
+    out += v ? v->name.view() : std::string_view("?");
     out += " : ";
     if (v) appendType(out, v->type);
     out += " = ";
@@ -215,7 +215,7 @@ void appendOp(std::string& out, const Op& op, int depth) {
     out += "exchange";
     appendAttrDict(out, op.attrs, &info.attrs);
     out += " {\n";
-    appendOps(out, op.region, depth + 1);
+    appendOps(out, op.region(), depth + 1);
     appendIndent(out, depth);
     out += "}\n";
     return;

@@ -1,7 +1,8 @@
 // An op's result list: nearly every op has one result (a few have none or
 // several), so the first item is kept inside the list and the heap is used only
-// from the second on. Same size as a std::vector (24 bytes); a program of a
-// million ops saves a million 8-byte heap blocks and their allocations.
+// from the second on. 16 bytes (a std::vector is 24): the inline item and the
+// heap block's address share one word; a program of a million ops saves a
+// million 8-byte heap blocks and their allocations.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -83,18 +84,19 @@ class ResultList {
   }
 
  private:
-  // Invariant: heap_ is nullptr (the one inline slot is the storage, capacity
-  // 1) or a block of capacity_ items.
-  Value** items() { return heap_ ? heap_ : &inline_; }
-  Value* const* items() const { return heap_ ? heap_ : &inline_; }
-  size_t capacity() const { return heap_ ? capacity_ : 1; }
+  // Invariant: capacity_ is 0 and the one inline slot is the storage
+  // (capacity 1), or capacity_ >= 2 and heap_ is a block of capacity_ items.
+  bool onHeap() const { return capacity_ != 0; }
+  Value** items() { return onHeap() ? heap_ : &inline_; }
+  Value* const* items() const { return onHeap() ? heap_ : &inline_; }
+  size_t capacity() const { return onHeap() ? capacity_ : 1; }
   void grow(size_t atLeast) {
     size_t cap = capacity() * 2;
     if (cap < atLeast) cap = atLeast;
     if (cap > UINT32_MAX) throw std::length_error("ResultList: too many results");
     auto** block = static_cast<Value**>(::operator new(cap * sizeof(Value*)));
     if (size_) std::memcpy(block, items(), size_ * sizeof(Value*));
-    if (heap_) ::operator delete(heap_);
+    if (onHeap()) ::operator delete(heap_);
     heap_ = block;
     capacity_ = static_cast<uint32_t>(cap);
   }
@@ -104,25 +106,27 @@ class ResultList {
     size_ = o.size_;
   }
   void take(ResultList& o) {
-    heap_ = o.heap_;
-    inline_ = o.inline_;
+    if (o.onHeap()) heap_ = o.heap_;
+    else inline_ = o.inline_;
     size_ = o.size_;
     capacity_ = o.capacity_;
-    o.heap_ = nullptr;
+    o.inline_ = nullptr;
     o.size_ = 0;
     o.capacity_ = 0;
   }
   void release() {
-    if (heap_) ::operator delete(heap_);
-    heap_ = nullptr;
+    if (onHeap()) ::operator delete(heap_);
+    inline_ = nullptr;
     size_ = 0;
     capacity_ = 0;
   }
 
-  Value** heap_ = nullptr;
-  Value* inline_ = nullptr;
+  union {
+    Value** heap_;            // capacity_ >= 2
+    Value* inline_ = nullptr; // capacity_ == 0
+  };
   uint32_t size_ = 0;
-  uint32_t capacity_ = 0;  // of heap_; unused while heap_ is nullptr
+  uint32_t capacity_ = 0;  // of heap_; 0 while the inline slot is the storage
 };
 
 }  // namespace pir

@@ -20,24 +20,24 @@ namespace pir {
 void forEachOp(Graph& g, const std::function<void(Op&)>& f) {
   for (auto& op : g.ops) {
     f(*op);
-    for (auto& inner : op->region) f(*inner);
+    for (auto& inner : op->region()) f(*inner);
   }
 }
 
 void forEachOp(const Graph& g, const std::function<void(const Op&)>& f) {
   for (const auto& op : g.ops) {
     f(*op);
-    for (const auto& inner : op->region) f(*inner);
+    for (const auto& inner : op->region()) f(*inner);
   }
 }
 
 UseMap::UseMap(Graph& g) {
   forEachOp(g, [&](Op& op) {
     for (size_t i = 0; i < op.operands.size(); ++i)
-      if (op.operands[i].kind == Operand::Kind::Value) uses_[op.operands[i].value].push_back({&op, unsigned(i)});
+      if (op.operands[i].kind() == Operand::Kind::Value) uses_[op.operands[i].value()].push_back({&op, unsigned(i)});
   });
   for (size_t i = 0; i < g.returns.size(); ++i)
-    if (g.returns[i].kind == Operand::Kind::Value) uses_[g.returns[i].value].push_back({nullptr, unsigned(i)});
+    if (g.returns[i].kind() == Operand::Kind::Value) uses_[g.returns[i].value()].push_back({nullptr, unsigned(i)});
 }
 
 const std::vector<Use>& UseMap::uses(const Value* v) const {
@@ -65,10 +65,10 @@ std::optional<std::string> titleToPin(const Op& op, size_t index, const Value* b
 }  // namespace
 
 void setOperand(Module& m, Op& op, size_t index, Operand o) {
-  const Value* before = index < op.operands.size() && op.operands[index].kind == Operand::Kind::Value
-                            ? op.operands[index].value : nullptr;
+  const Value* before = index < op.operands.size() && op.operands[index].kind() == Operand::Kind::Value
+                            ? op.operands[index].value() : nullptr;
   if (std::optional<std::string> title =
-          titleToPin(op, index, before, o.kind == Operand::Kind::Value ? o.value : nullptr)) {
+          titleToPin(op, index, before, o.kind() == Operand::Kind::Value ? o.value() : nullptr)) {
     AttrDict old = op.attrs;
     op.attrs.set("title", Attr::string(std::move(*title)));
     m.journal([&op, old = std::move(old)]() mutable { op.attrs = std::move(old); });
@@ -99,17 +99,17 @@ size_t replaceAllUsesWith(Module& m, Value* from, Value* to) {
   size_t n = 0;
   forEachOp(g, [&](Op& op) {
     for (size_t i = 0; i < op.operands.size(); ++i)
-      if (op.operands[i].kind == Operand::Kind::Value && op.operands[i].value == from) {
+      if (op.operands[i].kind() == Operand::Kind::Value && op.operands[i].value() == from) {
         Operand o = op.operands[i];
-        o.value = to;
+        o.setValue(to);
         setOperand(m, op, i, std::move(o));
         ++n;
       }
   });
   for (size_t i = 0; i < g.returns.size(); ++i)
-    if (g.returns[i].kind == Operand::Kind::Value && g.returns[i].value == from) {
+    if (g.returns[i].kind() == Operand::Kind::Value && g.returns[i].value() == from) {
       Operand old = g.returns[i];
-      g.returns[i].value = to;
+      g.returns[i].setValue(to);
       m.journal(g, [&g, i, old]() { g.returns[i] = old; });
       ++n;
     }
@@ -234,14 +234,14 @@ std::unique_ptr<Op> cloneOpInto(Module& m, Graph& g, const Op& src, IRMapping& m
   c->loc = src.loc;
   c->callees = src.callees;
   c->parent = &g;
-  c->enclosing = enclosing;
-  c->hostCharge.add(saturatingMul(static_cast<uint64_t>(src.operands.size()), operandHostBytes()));
+  c->setEnclosing(enclosing);
+  c->chargeUses(src.operands.size());
   c->operands.reserve(src.operands.size());
   for (const Operand& o : src.operands) {
     Operand x = o;
-    if (x.kind == Operand::Kind::Value) x.value = map.lookupOrSelf(x.value);
-    if (std::optional<std::string> title = titleToPin(src, c->operands.size(), o.kind == Operand::Kind::Value ? o.value : nullptr,
-                                                      x.kind == Operand::Kind::Value ? x.value : nullptr))
+    if (x.kind() == Operand::Kind::Value) x.setValue(map.lookupOrSelf(x.value()));
+    if (std::optional<std::string> title = titleToPin(src, c->operands.size(), o.kind() == Operand::Kind::Value ? o.value() : nullptr,
+                                                      x.kind() == Operand::Kind::Value ? x.value() : nullptr))
       c->attrs.set("title", Attr::string(std::move(*title)));
     c->operands.push_back(std::move(x));
   }
@@ -253,7 +253,7 @@ std::unique_ptr<Op> cloneOpInto(Module& m, Graph& g, const Op& src, IRMapping& m
     c->results.push_back(v);
     map.map(r, v);
   }
-  for (const auto& inner : src.region) c->region.push_back(cloneOpInto(m, g, *inner, map, keepNames, c.get()));
+  for (const auto& inner : src.region()) c->mutableRegion().push_back(cloneOpInto(m, g, *inner, map, keepNames, c.get()));
   return c;
 }
 
@@ -405,7 +405,7 @@ Graph* cloneGraph(Module& m, const Graph& src, const std::string& name, IRMappin
   std::vector<Operand> rets;
   for (const Operand& o : src.returns) {
     Operand x = o;
-    if (x.value) x.value = map.lookupOrSelf(x.value);
+    if (x.value()) x.setValue(map.lookupOrSelf(x.value()));
     rets.push_back(std::move(x));
   }
   g->returns = std::move(rets);
@@ -420,7 +420,7 @@ Graph* cloneGraph(Module& m, const Graph& src, const std::string& name, IRMappin
 // ---- ops ----------------------------------------------------------------------------
 
 ptrdiff_t positionOf(const Op& op) {
-  const std::vector<std::unique_ptr<Op>>& list = op.enclosing ? op.enclosing->region.list() : op.parent->ops;
+  const std::vector<std::unique_ptr<Op>>& list = op.enclosing() ? op.enclosing()->region().list() : op.parent->ops;
   for (size_t i = 0; i < list.size(); ++i)
     if (list[i].get() == &op) return static_cast<ptrdiff_t>(i);
   return -1;
@@ -428,7 +428,7 @@ ptrdiff_t positionOf(const Op& op) {
 
 namespace {
 
-std::vector<std::unique_ptr<Op>>& listOf(Op& op) { return op.enclosing ? op.enclosing->region.mutableList() : op.parent->ops; }
+std::vector<std::unique_ptr<Op>>& listOf(Op& op) { return op.enclosing() ? op.enclosing()->mutableRegion().mutableList() : op.parent->ops; }
 
 }  // namespace
 
@@ -450,7 +450,7 @@ void eraseOp(Module& m, Op& op) {
     if (uses.hasUses(r))
       internalError("eraseOp: " + std::string(op.info().name) + " result %" + r->name + " still has uses");
   }
-  for (auto& inner : op.region)
+  for (auto& inner : op.region())
     for (Value* r : inner->results) detachValue(m, r);
   for (Value* r : op.results) detachValue(m, r);
   auto& list = listOf(op);
@@ -465,7 +465,7 @@ void eraseOp(Module& m, Op& op) {
 Op* wrapInExchange(Module& m, Op& first, Op& last, AttrDict attrs) {
   Graph& g = *first.parent;
   ptrdiff_t a = positionOf(first), b = positionOf(last);
-  if (first.enclosing || last.enclosing || a < 0 || b < a || last.parent != &g)
+  if (first.enclosing() || last.enclosing() || a < 0 || b < a || last.parent != &g)
     internalError("wrapInExchange: not a range of top-level ops of one graph");
   auto block = std::make_unique<Op>();
   block->code = OpCode::Exchange;
@@ -474,8 +474,8 @@ Op* wrapInExchange(Module& m, Op& first, Op& last, AttrDict attrs) {
   block->loc = first.loc;
   Op* raw = block.get();
   for (ptrdiff_t i = a; i <= b; ++i) {
-    g.ops[static_cast<size_t>(i)]->enclosing = raw;
-    block->region.push_back(std::move(g.ops[static_cast<size_t>(i)]));
+    g.ops[static_cast<size_t>(i)]->setEnclosing(raw);
+    block->mutableRegion().push_back(std::move(g.ops[static_cast<size_t>(i)]));
   }
   g.ops.erase(g.ops.begin() + a, g.ops.begin() + b + 1);
   g.ops.insert(g.ops.begin() + a, std::move(block));
@@ -488,8 +488,8 @@ void unwrapExchange(Module& m, Op& block) {
   Graph& g = *block.parent;
   ptrdiff_t pos = positionOf(block);
   if (pos < 0 || block.code != OpCode::Exchange) internalError("unwrapExchange: not an exchange block");
-  std::vector<std::unique_ptr<Op>> inner = block.region.take();
-  for (auto& op : inner) op->enclosing = nullptr;
+  std::vector<std::unique_ptr<Op>> inner = block.mutableRegion().take();
+  for (auto& op : inner) op->setEnclosing(nullptr);
   auto holder = std::make_shared<std::unique_ptr<Op>>(std::move(g.ops[static_cast<size_t>(pos)]));
   g.ops.erase(g.ops.begin() + pos);
   size_t n = inner.size();
@@ -499,8 +499,8 @@ void unwrapExchange(Module& m, Op& block) {
     Op* raw = holder->get();
     for (size_t i = 0; i < n; ++i) {
       auto& slot = g.ops[static_cast<size_t>(pos) + i];
-      slot->enclosing = raw;
-      raw->region.push_back(std::move(slot));
+      slot->setEnclosing(raw);
+      raw->mutableRegion().push_back(std::move(slot));
     }
     g.ops.erase(g.ops.begin() + pos, g.ops.begin() + pos + static_cast<ptrdiff_t>(n));
     g.ops.insert(g.ops.begin() + pos, std::move(*holder));
@@ -528,7 +528,7 @@ void createResults(Module& m, Graph& g, Op& op, std::vector<TensorType>& types,
   g.valueCharge.add(resultBytes);
   size_t made = 0;
   try {
-    op.hostCharge.add(saturatingMul(static_cast<uint64_t>(op.operands.size()), operandHostBytes()));
+    op.chargeUses(op.operands.size());
     op.results.reserve(count);
     for (; made < count; ++made) {
       const size_t i = made;
@@ -547,8 +547,8 @@ void createResults(Module& m, Graph& g, Op& op, std::vector<TensorType>& types,
 }
 
 Op* appendOp(Module& m, Graph& g, std::unique_ptr<Op> op, Op* region) {
-  op->enclosing = region;
-  auto& list = region ? region->region.mutableList() : g.ops;
+  op->setEnclosing(region);
+  auto& list = region ? region->mutableRegion().mutableList() : g.ops;
   Op* raw = op.get();
   list.push_back(std::move(op));
   m.touch();
@@ -576,10 +576,10 @@ void dropLastGraph(Module& m, Graph& g) {
 }
 
 void setReturnValue(Module& m, Graph& g, size_t index, Value* v) {
-  Value* before = g.returns[index].value;
-  g.returns[index].value = v;
+  Value* before = g.returns[index].value();
+  g.returns[index].setValue(v);
   m.touch();
-  m.journal(g, [&g, index, before]() { g.returns[index].value = before; });
+  m.journal(g, [&g, index, before]() { g.returns[index].setValue(before); });
 }
 
 void setActivation(Module& m, Graph& g, size_t index, Value* v) {
@@ -661,7 +661,7 @@ void OpBuilder::setInsertionPointAfter(Op* op) {
 Op* OpBuilder::insert(std::unique_ptr<Op> op) {
   Graph& g = *ip_.graph;
   op->parent = &g;
-  op->enclosing = nullptr;
+  op->setEnclosing(nullptr);
   Op* raw = op.get();
   size_t pos = g.ops.size();
   if (ip_.before) {
@@ -694,8 +694,8 @@ Op* OpBuilder::create(OpCode code, std::vector<Operand> operands, AttrDict attrs
 
 Op* OpBuilder::finish(std::unique_ptr<Op> op, std::vector<std::string> names) {
   for (Operand& o : op->operands)
-    if (o.kind == Operand::Kind::Value && o.value && o.value->graph != ip_.graph)
-      internalError("OpBuilder: " + std::string(op->info().name) + " operand %" + o.value->name +
+    if (o.kind() == Operand::Kind::Value && o.value() && o.value()->graph != ip_.graph)
+      internalError("OpBuilder: " + std::string(op->info().name) + " operand %" + o.value()->name +
                              " belongs to another graph");
   verifyOp(*op, m_.options, types_, diags_);
   std::vector<std::pair<std::string, SourceLoc>> named;
@@ -796,8 +796,8 @@ void writesOf(const Graph& g, std::unordered_map<const Graph*, std::vector<bool>
   };
   forEachOp(g, [&](const Op& op) {
     int w = inplaceOperandIndex(op.code);
-    if (w >= 0 && static_cast<size_t>(w) < op.operands.size() && op.operands[w].kind == Operand::Kind::Value)
-      mark(op.operands[w].value);
+    if (w >= 0 && static_cast<size_t>(w) < op.operands.size() && op.operands[w].kind() == Operand::Kind::Value)
+      mark(op.operands[w].value());
     for (size_t k = 0; k < op.callees.size(); ++k) {
       const Graph& callee = *op.callees[k].graph;
       bool anyRef = false;
@@ -807,7 +807,7 @@ void writesOf(const Graph& g, std::unordered_map<const Graph*, std::vector<bool>
       const std::vector<bool>& cw = memo.at(&callee);
       auto args = op.args(k);
       for (size_t i = 0; i < args.size() && i < cw.size(); ++i)
-        if (cw[i] && callee.params[i]->byRef && args[i].kind == Operand::Kind::Value) mark(args[i].value);
+        if (cw[i] && callee.params[i]->byRef && args[i].kind() == Operand::Kind::Value) mark(args[i].value());
     }
   });
   memo[&g] = std::move(written);

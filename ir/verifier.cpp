@@ -160,7 +160,7 @@ void checkOpSignature(const Op& op, const IrOptions& options, DiagnosticEngine& 
       (info.maxOperands < 0 || n <= info.maxOperands)) {
     bool plain = true;
     for (size_t i = 0; i < op.operands.size() && plain; ++i)
-      plain = op.operands[i].kind == Operand::Kind::Value && op.operands[i].value &&
+      plain = op.operands[i].kind() == Operand::Kind::Value && op.operands[i].value() &&
               operandRole(op.code, i) == Role::Tensor;
     bool required = false;
     for (auto& spec : info.attrs) required = required || spec.presence == AttrPresence::Required;
@@ -182,11 +182,11 @@ void checkOpSignature(const Op& op, const IrOptions& options, DiagnosticEngine& 
     std::string pos = "operand " + std::to_string(i + 1);
     switch (role) {
       case Role::Resource:
-        if (o.kind != Operand::Kind::Resource || !o.resource())
+        if (o.kind() != Operand::Kind::Resource || !o.resource())
           diags.fail(loc, what + pos + " must be a stream or remote buffer ($name)");
         break;
       case Role::Tensor:
-        if (o.kind == Operand::Kind::Value ? !o.value : o.kind != Operand::Kind::Literal || !o.literal())
+        if (o.kind() == Operand::Kind::Value ? !o.value() : o.kind() != Operand::Kind::Literal || !o.literal())
           diags.fail(loc, what + pos + " must be a tensor (%value or literal)");
         break;
     }
@@ -273,12 +273,12 @@ std::optional<SourceLoc> untypableLiteral(const Op& op) {
   for (size_t i = 0; i < op.operands.size(); ++i) {
     const Operand& o = op.operands[i];
     if (operandRole(op.code, i) != Role::Tensor || fixedLiteralDType(op.code, i) || op.calleeOfOperand(i) >= 0) continue;
-    if (o.kind == Operand::Kind::Value && o.value) reference = true;
-    if (o.kind == Operand::Kind::Literal) needsReference = true;
+    if (o.kind() == Operand::Kind::Value && o.value()) reference = true;
+    if (o.kind() == Operand::Kind::Literal) needsReference = true;
   }
   if (!needsReference || reference) return std::nullopt;
   for (auto& o : op.operands)
-    if (o.kind == Operand::Kind::Literal && o.loc.valid()) return o.loc;
+    if (o.kind() == Operand::Kind::Literal && o.loc.valid()) return o.loc;
   return op.loc;
 }
 
@@ -287,7 +287,7 @@ std::optional<SourceLoc> untypableLiteral(const Op& op) {
 void typeLiteralOperands(Op& op, DiagnosticEngine& diags) {
   // Most ops have no literal operand, and then there is nothing to type or check.
   bool anyLiteral = false;
-  for (const Operand& o : op.operands) anyLiteral = anyLiteral || o.kind == Operand::Kind::Literal;
+  for (const Operand& o : op.operands) anyLiteral = anyLiteral || o.kind() == Operand::Kind::Literal;
   if (!anyLiteral) return;
   const std::string what(op.info().name);
   if (std::optional<SourceLoc> loc = untypableLiteral(op)) diags.fail(*loc, what + ": cannot infer the dtype: declare a const");
@@ -295,12 +295,12 @@ void typeLiteralOperands(Op& op, DiagnosticEngine& diags) {
   for (size_t i = 0; i < op.operands.size(); ++i) {
     const Operand& o = op.operands[i];
     if (operandRole(op.code, i) != Role::Tensor || fixedLiteralDType(op.code, i) || op.calleeOfOperand(i) >= 0) continue;
-    if (o.kind == Operand::Kind::Value && o.value && !reference) reference = o.value->type.dtype;
+    if (o.kind() == Operand::Kind::Value && o.value() && !reference) reference = o.value()->type.dtype;
   }
   for (size_t i = 0; i < op.operands.size(); ++i) {
     Operand& o = op.operands[i];
     const int callee = op.calleeOfOperand(i);
-    if (o.kind == Operand::Kind::Literal && o.literal() && callee >= 0) {
+    if (o.kind() == Operand::Kind::Literal && o.literal() && callee >= 0) {
       // A graph-call argument takes the bound parameter's type.
       const Graph& g = *op.callees[callee].graph;
       const size_t k = i - op.callees[callee].firstOperand;
@@ -309,7 +309,7 @@ void typeLiteralOperands(Op& op, DiagnosticEngine& diags) {
       if (k >= g.params.size()) continue;  // the binding check reports the count
       o.setLiteralType(g.params[k]->type);
       checkLiteralData(*o.literal(), o.literalType(), what + " @" + g.name + " argument " + std::to_string(k + 1), diags);
-    } else if (o.kind == Operand::Kind::Literal && o.literal()) {
+    } else if (o.kind() == Operand::Kind::Literal && o.literal()) {
       if (o.literal()->kind != Literal::Kind::Data)
         diags.fail(o.loc.valid() ? o.loc : op.loc, what + ": only a scalar or list literal can be an operand; declare a const");
       auto fixed = fixedLiteralDType(op.code, i);
@@ -458,8 +458,8 @@ void checkInplaceWrites(const Op& op, DiagnosticEngine& diags) {
   int w = inplaceOperandIndex(op.code);
   if (w >= 0 && static_cast<size_t>(w) < op.operands.size()) {
     const Operand& o = op.operands[w];
-    if (o.kind == Operand::Kind::Literal) constWrite(op, o, nullptr, " (a literal)", diags);
-    const Value* root = o.kind == Operand::Kind::Value ? aliasRoot(o.value) : nullptr;
+    if (o.kind() == Operand::Kind::Literal) constWrite(op, o, nullptr, " (a literal)", diags);
+    const Value* root = o.kind() == Operand::Kind::Value ? aliasRoot(o.value()) : nullptr;
     if (root && root->kind == Value::Kind::Const) constWrite(op, o, root, " %" + root->name, diags);
   }
   // A callee that writes a by-reference input in place must not get a constant there.
@@ -474,9 +474,9 @@ void checkInplaceWrites(const Op& op, DiagnosticEngine& diags) {
     if (!written[k] || !callee.params[k]->byRef) continue;
     const Operand& a = args[k];
     std::string detail = ": @" + callee.name + " writes its by-reference input %" + callee.params[k]->name + " in place";
-    if (a.kind == Operand::Kind::Literal)
+    if (a.kind() == Operand::Kind::Literal)
       constWrite(op, a, nullptr, detail + " and argument " + std::to_string(k + 1) + " is a literal", diags);
-    const Value* root = a.kind == Operand::Kind::Value ? aliasRoot(a.value) : nullptr;
+    const Value* root = a.kind() == Operand::Kind::Value ? aliasRoot(a.value()) : nullptr;
     if (root && root->kind == Value::Kind::Const)
       constWrite(op, a, root, detail + " and argument " + std::to_string(k + 1) + " is the constant %" + root->name,
                  diags);
@@ -485,11 +485,11 @@ void checkInplaceWrites(const Op& op, DiagnosticEngine& diags) {
 
 void checkRemoteVariableOperands(const Op& op, DiagnosticEngine& diags) {
   for (const Operand& o : op.operands) {
-    if (o.kind != Operand::Kind::Value || o.value->kind != Value::Kind::Var || !o.value->def) continue;
-    const attrs::Var a{OpCode::Var, o.value->def->attrs, o.value->def->loc};
+    if (o.kind() != Operand::Kind::Value || o.value()->kind != Value::Kind::Var || !o.value()->def) continue;
+    const attrs::Var a{OpCode::Var, o.value()->def->attrs, o.value()->def->loc};
     const std::optional<std::string_view> remote = a.remote();
     if (!remote) continue;
-    const Value& v = *o.value;
+    const Value& v = *o.value();
     const std::string buffer = "$" + std::string(*remote), entry = std::to_string(a.offset().value_or(0));
     std::vector<Note> notes;
     if (v.loc.valid()) notes.push_back({v.loc, "%" + v.name + " is declared here: its home is entry " + entry + " of " + buffer});
@@ -507,16 +507,16 @@ void checkRemoteVariableOperands(const Op& op, DiagnosticEngine& diags) {
 void checkExchangeBlock(const Op& block, const IrOptions& options, DiagnosticEngine& diags) {
   checkPlacementAttrs(block.attrs, "exchange", options, diags);
   std::unordered_set<const Value*> inside;
-  for (const auto& op : block.region) {
+  for (const auto& op : block.region()) {
     if (!op->info().has(F_IO) || op->info().has(F_REGION))
       diags.fail(op->loc, "exchange: only IO ops (host_load, host_store, remote_load, remote_load_, remote_store) may "
                           "appear in an exchange block, not " + std::string(op->info().name));
     for (const Operand& o : op->operands)
-      if (o.kind == Operand::Kind::Value && inside.count(o.value)) {
+      if (o.kind() == Operand::Kind::Value && inside.count(o.value())) {
         std::vector<Note> notes;
-        if (o.value->loc.valid()) notes.push_back({o.value->loc, "%" + o.value->name + " is produced here"});
+        if (o.value()->loc.valid()) notes.push_back({o.value()->loc, "%" + o.value()->name + " is produced here"});
         diags.fail(o.loc.valid() ? o.loc : op->loc,
-                   "exchange: " + std::string(op->info().name) + " consumes %" + o.value->name +
+                   "exchange: " + std::string(op->info().name) + " consumes %" + o.value()->name +
                        ", produced inside the same exchange block (a data dependency)",
                    std::move(notes));
       }
@@ -533,16 +533,16 @@ void checkReturns(const Graph& g, DiagnosticEngine& diags) {
   for (size_t i = 0; i < g.returns.size(); ++i) {
     const Operand& o = g.returns[i];
     SourceLoc loc = o.loc.valid() ? o.loc : g.returnLoc;
-    if (o.kind == Operand::Kind::Resource) diags.fail(loc, "return: operand must be a tensor");
-    if (o.kind == Operand::Kind::Literal) {
+    if (o.kind() == Operand::Kind::Resource) diags.fail(loc, "return: operand must be a tensor");
+    if (o.kind() == Operand::Kind::Literal) {
       if (!o.literal() || o.literal()->kind != Literal::Kind::Data)
         diags.fail(loc, "return: only a scalar or list literal can be returned");
       checkLiteralData(*o.literal(), g.outputTypes[i], "return", diags);
     }
     if (!(o.type() == g.outputTypes[i])) {
       std::vector<Note> notes;
-      if (o.kind == Operand::Kind::Value && o.value->loc.valid())
-        notes.push_back({o.value->loc, "%" + o.value->name + " is declared here"});
+      if (o.kind() == Operand::Kind::Value && o.value()->loc.valid())
+        notes.push_back({o.value()->loc, "%" + o.value()->name + " is declared here"});
       diags.fail(loc, "return: value " + std::to_string(i + 1) + " has type " + o.type().str() + ", but @" + g.name +
                           " declares " + g.outputTypes[i].str(),
                  std::move(notes));
@@ -559,7 +559,7 @@ void checkGradientAttributes(const Module& m, const Graph& g, DiagnosticEngine& 
     diags.fail(g.loc, "@" + g.name + ": grad_of: unknown graph @" + g.gradOf->name);
   for (const Value* a : g.activations)
     if (!a || a->graph != g.gradOf || g.gradOf->lookup(a->name) != a)
-      diags.fail(g.loc, "@" + g.name + ": activation %" + (a ? a->name : std::string("?")) + " is not a value of @" +
+      diags.fail(g.loc, "@" + g.name + ": activation %" + (a ? a->name.str() : std::string("?")) + " is not a value of @" +
                             g.gradOf->name);
 }
 
@@ -643,11 +643,11 @@ struct ModuleChecker {
   [[noreturn]] void fail(SourceLoc loc, const std::string& msg) { diags.fail(loc, msg); }
 
   void checkOperandValue(const Graph& g, const std::vector<bool>& defined, const Operand& o, const Op& op) {
-    if (o.kind == Operand::Kind::Value) {
-      if (!o.value || o.value->graph != &g || o.value->id >= defined.size() || !defined[o.value->id])
-        fail(o.loc.valid() ? o.loc : op.loc, prefix(op) + "operand %" + (o.value ? o.value->name : "?") +
+    if (o.kind() == Operand::Kind::Value) {
+      if (!o.value() || o.value()->graph != &g || o.value()->id >= defined.size() || !defined[o.value()->id])
+        fail(o.loc.valid() ? o.loc : op.loc, prefix(op) + "operand %" + (o.value() ? o.value()->name : "?") +
                                                  " is not defined before use in @" + g.name);
-    } else if (o.kind == Operand::Kind::Resource) {
+    } else if (o.kind() == Operand::Kind::Resource) {
       if (!o.resource() || m.findResource(o.resource()->name) != o.resource())
         fail(o.loc.valid() ? o.loc : op.loc, prefix(op) + "unknown resource");
     }
@@ -658,7 +658,7 @@ struct ModuleChecker {
     if (op.code == OpCode::Exchange) {
       if (inExchange) fail(op.loc, "exchange: blocks do not nest");
       checkExchangeBlock(op, m.options, diags);
-      for (auto& inner : op.region) checkOp(g, defined, *inner, true);
+      for (auto& inner : op.region()) checkOp(g, defined, *inner, true);
       return;
     }
     if (op.info().has(F_DECL)) {
@@ -678,7 +678,7 @@ struct ModuleChecker {
     if (std::optional<SourceLoc> loc = untypableLiteral(op))
       fail(*loc, prefix(op) + "cannot infer the dtype: declare a const");
     for (const Operand& o : op.operands)
-      if (o.kind == Operand::Kind::Literal) {
+      if (o.kind() == Operand::Kind::Literal) {
         if (!o.literal() || o.literal()->kind != Literal::Kind::Data)
           fail(o.loc.valid() ? o.loc : op.loc, prefix(op) + "only a scalar or list literal can be an operand");
         checkLiteralData(*o.literal(), o.literalType(), op.info().name, diags);
@@ -717,7 +717,7 @@ struct ModuleChecker {
     }
     if (!g.hasReturn) fail(g.loc, "@" + g.name + ": missing return");
     for (const Operand& o : g.returns)
-      if (o.kind == Operand::Kind::Value && (!o.value || o.value->graph != &g || !defined[o.value->id]))
+      if (o.kind() == Operand::Kind::Value && (!o.value() || o.value()->graph != &g || !defined[o.value()->id]))
         fail(o.loc.valid() ? o.loc : g.returnLoc, "return: value is not defined in @" + g.name);
     checkReturns(g, diags);
     checkGradientAttributes(m, g, diags);

@@ -34,7 +34,7 @@ class WriteAnalysis {
   // The ops of `ops` in program order, exchange blocks replaced by their bodies.
   static void flatten(const std::vector<std::unique_ptr<Op>>& ops, std::vector<const Op*>& out) {
     for (auto& op : ops) {
-      if (op->info().has(F_REGION)) flatten(op->region, out);
+      if (op->info().has(F_REGION)) flatten(op->region(), out);
       else out.push_back(op.get());
     }
   }

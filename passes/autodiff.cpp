@@ -52,7 +52,7 @@ bool isFloatValue(const Value* v) { return isFloat(v->type.dtype); }
 // A gradient edge from operand i of `op` to its float results.
 bool gradientEdge(const Op& op, size_t i) {
   const Operand& o = op.operands[i];
-  if (o.kind != Operand::Kind::Value || !isFloatValue(o.value)) return false;
+  if (o.kind() != Operand::Kind::Value || !isFloatValue(o.value())) return false;
   if (op.code == OpCode::Detach) return false;
   return ad::operandDifferentiable(op, i);
 }
@@ -132,17 +132,17 @@ class RuleContext final : public GradContext {
 
   Operand in(size_t i) override {
     const Operand& o = op.operands[i];
-    if (o.kind != Operand::Kind::Value) return o;
-    return Operand::of(activation(o.value));
+    if (o.kind() != Operand::Kind::Value) return o;
+    return Operand::of(activation(o.value()));
   }
   Value* out(size_t k) override { return activation(op.results[k]); }
   Value* grad(size_t k) override { return gradOf_[op.results[k]->id]; }
   bool wants(size_t i) const override {
-    return gradientEdge(op, i) && from_[op.operands[i].value->id] >= 0;
+    return gradientEdge(op, i) && from_[op.operands[i].value()->id] >= 0;
   }
   void give(size_t i, Value* g) override {
     if (!wants(i)) return;
-    const Value* fv = op.operands[i].value;
+    const Value* fv = op.operands[i].value();
     if (!(g->type == fv->type))
       internalError("autodiff: the " + std::string(op.info().name) + " rule gave " + g->type.str() +
                              " for operand " + std::to_string(i) + " of type " + fv->type.str());
@@ -202,14 +202,14 @@ Transform::Reach Transform::analyse(Graph& fwd, const std::vector<size_t>& provi
   for (Op* op : ops) {
     int origin = -1;
     for (size_t i = 0; i < op->operands.size() && origin < 0; ++i)
-      if (gradientEdge(*op, i)) origin = r.from[op->operands[i].value->id];
+      if (gradientEdge(*op, i)) origin = r.from[op->operands[i].value()->id];
     if (origin < 0) continue;
     for (Value* res : op->results)
       if (isFloatValue(res) && r.from[res->id] < 0) r.from[res->id] = origin;
   }
   for (size_t k : provided)
-    if (fwd.returns[k].kind == Operand::Kind::Value && r.to[fwd.returns[k].value->id] < 0)
-      r.to[fwd.returns[k].value->id] = static_cast<int>(k);
+    if (fwd.returns[k].kind() == Operand::Kind::Value && r.to[fwd.returns[k].value()->id] < 0)
+      r.to[fwd.returns[k].value()->id] = static_cast<int>(k);
   for (size_t n = ops.size(); n-- > 0;) {
     const Op& op = *ops[n];
     int target = -1;
@@ -220,14 +220,14 @@ Transform::Reach Transform::analyse(Graph& fwd, const std::vector<size_t>& provi
       }
     if (target < 0) continue;
     for (size_t i = 0; i < op.operands.size(); ++i)
-      if (gradientEdge(op, i) && r.to[op.operands[i].value->id] < 0) r.to[op.operands[i].value->id] = target;
+      if (gradientEdge(op, i) && r.to[op.operands[i].value()->id] < 0) r.to[op.operands[i].value()->id] = target;
   }
   return r;
 }
 
 bool Transform::active(const Op& op, const Reach& r) const {
   bool in = false, out = false;
-  for (size_t i = 0; i < op.operands.size() && !in; ++i) in = gradientEdge(op, i) && r.from[op.operands[i].value->id] >= 0;
+  for (size_t i = 0; i < op.operands.size() && !in; ++i) in = gradientEdge(op, i) && r.from[op.operands[i].value()->id] >= 0;
   if (!in) return false;
   for (const Value* res : op.results) out = out || (isFloatValue(res) && r.to[res->id] >= 0);
   return out;
@@ -276,7 +276,7 @@ void Transform::stitch(Graph& fwd, const std::vector<Value*>& activations) {
   std::vector<char> available(fwd.values.size(), 0);
   for (const Value* p : fwd.params) available[p->id] = 1;
   for (const Operand& o : fwd.returns)
-    if (o.kind == Operand::Kind::Value) available[o.value->id] = 1;
+    if (o.kind() == Operand::Kind::Value) available[o.value()->id] = 1;
   bool added = false;
   for (Value* a : activations) {
     if (available[a->id]) continue;
@@ -330,10 +330,10 @@ GradInfo& Transform::differentiate(Graph& fwd, const std::string& gradName, std:
       const Value* src = nullptr;
       const Value* dst = nullptr;
       for (size_t i = 0; i < op->operands.size() && !src; ++i)
-        if (gradientEdge(*op, i) && reach.from[op->operands[i].value->id] >= 0)
-          src = fwd.params[reach.from[op->operands[i].value->id]];
+        if (gradientEdge(*op, i) && reach.from[op->operands[i].value()->id] >= 0)
+          src = fwd.params[reach.from[op->operands[i].value()->id]];
       for (const Value* res : op->results)
-        if (!dst && isFloatValue(res) && reach.to[res->id] >= 0) dst = fwd.returns[reach.to[res->id]].value;
+        if (!dst && isFloatValue(res) && reach.to[res->id] >= 0) dst = fwd.returns[reach.to[res->id]].value();
       std::string msg = noGradientMessage(*op) + ", and it is on the path from %" + src->name + " to %" + dst->name;
       if (op->code == OpCode::Repeat)
         msg += "; differentiate the body (autodiff @" + op->callees[0].graph->name +
@@ -345,7 +345,7 @@ GradInfo& Transform::differentiate(Graph& fwd, const std::string& gradName, std:
       if (!done_.count(&callee)) {
         std::vector<size_t> outs;
         for (size_t k = 0; k < callee.returns.size(); ++k)
-          if (callee.returns[k].kind == Operand::Kind::Value && isFloat(callee.outputTypes[k].dtype)) outs.push_back(k);
+          if (callee.returns[k].kind() == Operand::Kind::Value && isFloat(callee.outputTypes[k].dtype)) outs.push_back(k);
         differentiate(callee, graphName(callee.name + "_grad"), outs, std::nullopt);
       }
       if (auto it = copies_.find(&callee); it != copies_.end()) redirect(*op, it->second);
@@ -359,7 +359,7 @@ GradInfo& Transform::differentiate(Graph& fwd, const std::string& gradName, std:
   b.setLoc(loc_);
   std::vector<Value*> actMap(fwd.values.size(), nullptr), acts, gradOf(fwd.values.size(), nullptr);
   for (size_t k : provided) {
-    const Value* y = fwd.returns[k].value;
+    const Value* y = fwd.returns[k].value();
     Value* p = addParam(m_, *grad, uniqueName(*grad, "grad." + y->name), y->type);
     Value*& acc = gradOf[y->id];
     acc = acc ? b.create1(OpCode::Add, {acc, p}) : p;
@@ -396,7 +396,7 @@ GradInfo& Transform::differentiate(Graph& fwd, const std::string& gradName, std:
     std::vector<char> available(fwd.values.size(), 0);
     for (const Value* p : fwd.params) available[p->id] = 1;
     for (const Operand& o : fwd.returns)
-      if (o.kind == Operand::Kind::Value) available[o.value->id] = 1;
+      if (o.kind() == Operand::Kind::Value) available[o.value()->id] = 1;
     for (const Value* a : acts) needsOutputs = needsOutputs || !available[a->id];
     if (needsOutputs) {
       IRMapping map;
@@ -417,8 +417,8 @@ GradInfo& Transform::differentiate(Graph& fwd, const std::string& gradName, std:
   info->callee.requiredParams = required;
   info->outputIndexOf.assign(target->values.size(), -1);
   for (size_t k = 0; k < target->returns.size(); ++k)
-    if (target->returns[k].kind == Operand::Kind::Value && info->outputIndexOf[target->returns[k].value->id] < 0)
-      info->outputIndexOf[target->returns[k].value->id] = static_cast<int>(k);
+    if (target->returns[k].kind() == Operand::Kind::Value && info->outputIndexOf[target->returns[k].value()->id] < 0)
+      info->outputIndexOf[target->returns[k].value()->id] = static_cast<int>(k);
   GradInfo& ref = *info;
   done_[&fwd] = info;
   done_[target] = std::move(info);
@@ -444,7 +444,7 @@ const GradContext::ConditionalGrad& Transform::prepareConditional(const Op& op) 
     // back from it, so it is not provided to the branch's gradient.
     std::vector<size_t> provided;
     for (size_t k : info.outputs)
-      if (copy->returns[k].kind == Operand::Kind::Value) provided.push_back(k);
+      if (copy->returns[k].kind() == Operand::Kind::Value) provided.push_back(k);
     GradInfo& gi = differentiate(*copy, graphName(copy->name + "_grad"), std::move(provided), std::nullopt);
     Graph* w = createGraph(m_, graphName(branch.name + "_cond_grad"), loc_);
     std::vector<Value*> grads;
@@ -452,7 +452,7 @@ const GradContext::ConditionalGrad& Transform::prepareConditional(const Op& op) 
     std::vector<Value*> args(op.operands.size(), nullptr);
     for (size_t i = 1; i < op.operands.size(); ++i) {
       const bool own = i >= ref.firstOperand && i < ref.firstOperand + ref.numArgs;
-      std::string name = own ? copy->params[i - ref.firstOperand]->name : "arg" + std::to_string(i);
+      std::string name = own ? copy->params[i - ref.firstOperand]->name.str() : "arg" + std::to_string(i);
       args[i] = addParam(m_, *w, uniqueName(*w, name), op.operands[i].type());
     }
     OpBuilder b(m_, *w, diags_);
@@ -556,7 +556,7 @@ bool autodiff(Module& m, Graph& fwd, const std::string& gradName, const AttrDict
       std::vector<std::string> names;
       if (outputs) {
         for (const Operand& r : fwd.returns)
-          if (r.kind == Operand::Kind::Value) names.push_back(r.value->name);
+          if (r.kind() == Operand::Kind::Value) names.push_back(r.value()->name);
       } else {
         for (const Value* p : fwd.params) names.push_back(p->name);
       }
@@ -569,7 +569,7 @@ bool autodiff(Module& m, Graph& fwd, const std::string& gradName, const AttrDict
         const Value* v = fwd.lookup(name);
         if (!v) t.fail(at, "grads_provided: @" + fwd.name + " has no value %" + name + suggestAmong(name, true));
         size_t k = 0;
-        while (k < fwd.returns.size() && !(fwd.returns[k].kind == Operand::Kind::Value && fwd.returns[k].value == v)) ++k;
+        while (k < fwd.returns.size() && !(fwd.returns[k].kind() == Operand::Kind::Value && fwd.returns[k].value() == v)) ++k;
         if (k == fwd.returns.size()) t.fail(at, "grads_provided: %" + name + " is not an output of @" + fwd.name);
         if (!isFloat(v->type.dtype)) t.fail(at, "grads_provided: %" + name + " is " + v->type.str() + ", not a float tensor");
         if (std::find(provided.begin(), provided.end(), k) != provided.end())
@@ -578,9 +578,9 @@ bool autodiff(Module& m, Graph& fwd, const std::string& gradName, const AttrDict
       }
     } else {
       for (size_t k = 0; k < fwd.returns.size(); ++k)
-        if (fwd.returns[k].kind == Operand::Kind::Value && isFloat(fwd.outputTypes[k].dtype)) {
+        if (fwd.returns[k].kind() == Operand::Kind::Value && isFloat(fwd.outputTypes[k].dtype)) {
           bool dup = false;
-          for (size_t j : provided) dup = dup || fwd.returns[j].value == fwd.returns[k].value;
+          for (size_t j : provided) dup = dup || fwd.returns[j].value() == fwd.returns[k].value();
           if (!dup) provided.push_back(k);
         }
     }

@@ -66,7 +66,7 @@ class WrittenParams {
   std::unordered_map<const Graph*, std::vector<bool>> memo_;
 };
 
-const Value* rootOf(const Operand& o) { return o.kind == Operand::Kind::Value ? aliasRoot(o.value) : nullptr; }
+const Value* rootOf(const Operand& o) { return o.kind() == Operand::Kind::Value ? aliasRoot(o.value()) : nullptr; }
 
 // The roots `op` writes in place: its in-place operand, and by-reference
 // arguments its callees write.
@@ -120,7 +120,7 @@ size_t dceGraph(Module& m, Graph& g, SideEffects& effects, WrittenParams& writte
       continue;
     }
     for (const Operand& o : op.operands) markLive(o);
-    for (const auto& inner : op.region)
+    for (const auto& inner : op.region())
       for (const Operand& o : inner->operands) markLive(o);
   }
   // Every user of a dead result is itself dead (else the result's root would be live).

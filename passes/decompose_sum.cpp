@@ -36,9 +36,9 @@ namespace {
 
 // An add whose operands are values of its own result type.
 bool isSumNode(const Op& op) {
-  if (op.code != OpCode::Add || op.results.size() != 1 || op.enclosing) return false;
+  if (op.code != OpCode::Add || op.results.size() != 1 || op.enclosing()) return false;
   for (const Operand& o : op.operands)
-    if (o.kind != Operand::Kind::Value || !(o.value->type == op.results[0]->type)) return false;
+    if (o.kind() != Operand::Kind::Value || !(o.value()->type == op.results[0]->type)) return false;
   return true;
 }
 
@@ -86,7 +86,7 @@ class Scheduler {
   size_t collect(Op* node, std::vector<Op*>& postOrder) const {
     size_t leaves = 0;
     for (const Operand& o : node->operands) {
-      Op* def = o.value->def;
+      Op* def = o.value()->def;
       if (def && nodes_.count(def) && inner(def)) leaves += collect(def, postOrder);
       else ++leaves;
     }
@@ -98,11 +98,11 @@ class Scheduler {
   // calls binding it to a by-reference input (conservatively: may write).
   void recordWrites(const Op& op, ptrdiff_t pos) {
     auto note = [&](const Operand& o) {
-      if (o.kind == Operand::Kind::Value) writers_[aliasRoot(o.value)].push_back(pos);
+      if (o.kind() == Operand::Kind::Value) writers_[aliasRoot(o.value())].push_back(pos);
     };
     int w = inplaceOperandIndex(op.code);
     if (w >= 0 && static_cast<size_t>(w) < op.operands.size()) note(op.operands[w]);
-    for (const auto& in : op.region) {
+    for (const auto& in : op.region()) {
       int iw = inplaceOperandIndex(in->code);
       if (iw >= 0 && static_cast<size_t>(iw) < in->operands.size()) note(in->operands[iw]);
     }
@@ -116,7 +116,7 @@ class Scheduler {
   // The key of the op defining `v` (a param: before everything).
   Key defKey(const Value* v) const {
     if (!v->def) return {};
-    const Op* def = v->def->enclosing ? v->def->enclosing : v->def;
+    const Op* def = v->def->enclosing() ? v->def->enclosing() : v->def;
     return key_.at(def);
   }
   // The last write to `v`'s tensor before original position `pos`.
@@ -134,8 +134,8 @@ class Scheduler {
     const ptrdiff_t pos = key_.at(&add).major;
     Key anchor;
     for (const Operand& o : add.operands) {
-      anchor = std::max(anchor, defKey(o.value));
-      anchor = std::max(anchor, lastWriteBefore(o.value, pos));
+      anchor = std::max(anchor, defKey(o.value()));
+      anchor = std::max(anchor, lastWriteBefore(o.value(), pos));
     }
     if (anchor.major >= pos - 1 && anchor.minor == 0) return false;  // already right after it
     key_[&add] = {anchor.major, ++placed_};

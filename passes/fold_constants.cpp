@@ -39,12 +39,12 @@ bool foldableKind(const Op& op) {
 // The data of operand `o` when it is a constant held in the program.
 bool constantData(const Operand& o, ConstTensor& out) {
   const Literal* lit = nullptr;
-  if (o.kind == Operand::Kind::Literal) {
+  if (o.kind() == Operand::Kind::Literal) {
     lit = o.literal();
     out.type = o.literalType();
-  } else if (o.kind == Operand::Kind::Value && o.value->kind == Value::Kind::Const && o.value->def) {
-    lit = o.value->def->init().get();
-    out.type = o.value->type;
+  } else if (o.kind() == Operand::Kind::Value && o.value()->kind == Value::Kind::Const && o.value()->def) {
+    lit = o.value()->def->init().get();
+    out.type = o.value()->type;
   }
   if (!lit || lit->kind != Literal::Kind::Data) return false;
   const int64_t n = out.type.numElements();
@@ -61,13 +61,13 @@ std::unordered_set<const Value*> rootsWrittenInPlace(Graph& g) {
   std::unordered_set<const Value*> roots;
   forEachOp(g, [&](Op& op) {
     int w = inplaceOperandIndex(op.code);
-    if (w >= 0 && static_cast<size_t>(w) < op.operands.size() && op.operands[w].kind == Operand::Kind::Value)
-      roots.insert(aliasRoot(op.operands[w].value));
+    if (w >= 0 && static_cast<size_t>(w) < op.operands.size() && op.operands[w].kind() == Operand::Kind::Value)
+      roots.insert(aliasRoot(op.operands[w].value()));
     for (size_t k = 0; k < op.callees.size(); ++k) {
       const Graph& callee = *op.callees[k].graph;
       auto args = op.args(k);
       for (size_t i = 0; i < args.size() && i < callee.params.size(); ++i)
-        if (callee.params[i]->byRef && args[i].kind == Operand::Kind::Value) roots.insert(aliasRoot(args[i].value));
+        if (callee.params[i]->byRef && args[i].kind() == Operand::Kind::Value) roots.insert(aliasRoot(args[i].value()));
     }
   });
   return roots;

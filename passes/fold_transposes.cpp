@@ -42,7 +42,7 @@ bool swapsLastTwoAxes(const Op& transpose) {
 
 bool isFoldableTranspose(const Op& op) {
   return op.code == OpCode::Transpose && op.results.size() == 1 && op.results[0] && !op.operands.empty() &&
-         op.operands[0].kind == Operand::Kind::Value && swapsLastTwoAxes(op);
+         op.operands[0].kind() == Operand::Kind::Value && swapsLastTwoAxes(op);
 }
 
 // One matmul operand to read from the transpose's source.
@@ -72,22 +72,22 @@ std::vector<Op*> foldGraph(Module& m, Graph& g, WriteAnalysis& writes, const std
   // operand, returned, or an activation.
   std::unordered_set<const Value*> kept(pinned.begin(), pinned.end()), folded;
   for (const Operand& r : g.returns)
-    if (r.kind == Operand::Kind::Value) kept.insert(r.value);
+    if (r.kind() == Operand::Kind::Value) kept.insert(r.value());
   std::vector<Fold> folds;
   for (size_t k = 0; k < ops.size(); ++k) {
     Op& op = *ops[k];
     for (size_t i = 0; i < op.operands.size(); ++i) {
       const Operand& o = op.operands[i];
-      if (o.kind != Operand::Kind::Value) continue;
-      auto t = transposeAt.find(o.value);
+      if (o.kind() != Operand::Kind::Value) continue;
+      auto t = transposeAt.find(o.value());
       if (t == transposeAt.end()) continue;
       const bool foldable = op.code == OpCode::MatMul && i < 2 && !matmulReadsTransposed(op, i) && k > 0 &&
                             (lastWrite[k - 1] == SIZE_MAX || lastWrite[k - 1] < t->second);
       if (foldable) {
-        folds.push_back({&op, i, ops[t->second]->operands[0].value});
-        folded.insert(o.value);
+        folds.push_back({&op, i, ops[t->second]->operands[0].value()});
+        folded.insert(o.value());
       } else {
-        kept.insert(o.value);
+        kept.insert(o.value());
       }
     }
   }
@@ -112,8 +112,8 @@ bool hasTransposesToFold(const Module& m) {
       if (found || op.code != OpCode::MatMul) return;
       for (size_t i = 0; i < 2 && i < op.operands.size(); ++i) {
         const Operand& o = op.operands[i];
-        found = found || (o.kind == Operand::Kind::Value && o.value->def && !matmulReadsTransposed(op, i) &&
-                          isFoldableTranspose(*o.value->def));
+        found = found || (o.kind() == Operand::Kind::Value && o.value()->def && !matmulReadsTransposed(op, i) &&
+                          isFoldableTranspose(*o.value()->def));
       }
     });
   };
@@ -131,7 +131,7 @@ LogicalResult runFoldTransposes(Module& m, PassContext&) {
     std::vector<Op*> dead = foldGraph(m, *g, writes, activations);
     std::unordered_set<const Op*> topLevel;
     for (Op* op : dead) {
-      if (op->enclosing) eraseOp(m, *op);  // inside an exchange block: rare, one walk each
+      if (op->enclosing()) eraseOp(m, *op);  // inside an exchange block: rare, one walk each
       else topLevel.insert(op);
     }
     if (!topLevel.empty()) eraseOps(m, *g, topLevel);

@@ -33,7 +33,7 @@ Operand literal(double v) {
   lit->values = {v};
   lit->hasNumber = true;
   Operand o;
-  o.kind = Operand::Kind::Literal;
+  o.setKind(Operand::Kind::Literal);
   o.setLiteral(std::move(lit));
   return o;
 }
@@ -42,7 +42,7 @@ Operand val(Value* v) { return Operand::of(v); }
 
 Value* GradContext::inValue(size_t i) {
   Operand o = in(i);
-  if (o.kind == Operand::Kind::Value) return o.value;
+  if (o.kind() == Operand::Kind::Value) return o.value();
   return b.constant(op.operands[i].literalType(), o.literal()->values);
 }
 
@@ -895,7 +895,7 @@ RULE(Split) {
   const int64_t axis = c.normAxis(pir::attrs::Split{c.op}.axis(), rank);
   std::vector<Operand> parts;
   for (size_t k = 0; k < c.op.results.size(); ++k) parts.push_back(val(c.gradOrZeros(k)));
-  c.give(0, parts.size() == 1 ? parts[0].value : c.emit(std::move(parts), build::Concat{}.axis(axis)));
+  c.give(0, parts.size() == 1 ? parts[0].value() : c.emit(std::move(parts), build::Concat{}.axis(axis)));
 }
 RULE(Slice) {
   // Per sliced axis, the NumPy-normalised start and step place the gradient back.

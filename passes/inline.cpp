@@ -47,7 +47,7 @@ constexpr uint64_t kMaxInlinedOps = 4'000'000;
 void markGenerated(Op& op) {
   if (!op.parent->isMain) return;
   for (Value* v : op.results) v->generatedName = true;
-  for (auto& inner : op.region)
+  for (auto& inner : op.region())
     for (Value* v : inner->results) v->generatedName = true;
 }
 
@@ -61,8 +61,8 @@ Value* materializeLiteral(OpBuilder& b, const Operand& o, const std::string& nam
 // True when every argument of `call` can be bound: a value or a data literal.
 bool inlinable(const Op& call) {
   for (const Operand& a : call.args(0))
-    if (a.kind == Operand::Kind::Resource ||
-        (a.kind == Operand::Kind::Literal && (!a.literal() || a.literal()->kind != Literal::Kind::Data)))
+    if (a.kind() == Operand::Kind::Resource ||
+        (a.kind() == Operand::Kind::Literal && (!a.literal() || a.literal()->kind != Literal::Kind::Data)))
       return false;
   return true;
 }
@@ -109,8 +109,8 @@ std::vector<Value*> expandCall(OpBuilder& b, Graph& g, const Op& call, WrittenPa
     for (size_t i = 0; i < callee.params.size(); ++i) {
       Value* p = callee.params[i];
       const Operand& a = args[i];
-      Value* v = a.kind == Operand::Kind::Literal ? materializeLiteral(b, a, p->name)
-                                                  : (outer ? outer->lookupOrSelf(a.value) : a.value);
+      Value* v = a.kind() == Operand::Kind::Literal ? materializeLiteral(b, a, p->name)
+                                                  : (outer ? outer->lookupOrSelf(a.value()) : a.value());
       if (!p->byRef && w[i]) {
         v = b.create1(OpCode::Identity, {v}, {}, p->name);
         markGenerated(*v->def);
@@ -137,12 +137,12 @@ std::vector<Value*> expandCall(OpBuilder& b, Graph& g, const Op& call, WrittenPa
     std::unordered_set<const Value*> rootsTaken;
     for (const Operand& ret : f.callee->returns) {
       Value* v;
-      if (ret.kind == Operand::Kind::Literal) {
+      if (ret.kind() == Operand::Kind::Literal) {
         v = materializeLiteral(b, ret, "");
         v = b.create1(OpCode::Identity, {v}, {}, "");
         markGenerated(*v->def);
       } else {
-        v = f.map.lookupOrSelf(ret.value);
+        v = f.map.lookupOrSelf(ret.value());
         const Value* root = aliasRoot(v);
         bool ownTensor = freshHere(root) && root->kind == Value::Kind::Result && !rootsTaken.count(root);
         if (!ownTensor) {
@@ -187,7 +187,7 @@ class ExpandedSize {
           const Graph& callee = *op->callees[0].graph;
           n = saturatingAdd(n, saturatingAdd(memo_.at(&callee), callee.params.size() + callee.returns.size()));
         } else {
-          n = saturatingAdd(n, 1 + op->region.size());
+          n = saturatingAdd(n, 1 + op->region().size());
         }
       }
       memo_[h] = n;
@@ -217,18 +217,18 @@ void inlineCallsIn(Module& m, Graph& g, DiagnosticEngine& diags, WrittenParams& 
   auto redirect = [&](Op& op) {
     for (size_t i = 0; i < op.operands.size(); ++i) {
       const Operand& o = op.operands[i];
-      if (o.kind != Operand::Kind::Value) continue;
-      auto it = replaced.find(o.value);
+      if (o.kind() != Operand::Kind::Value) continue;
+      auto it = replaced.find(o.value());
       if (it == replaced.end()) continue;
       Operand x = o;
-      x.value = it->second;
+      x.setValue(it->second);
       setOperand(m, op, i, std::move(x));
     }
   };
   for (auto& owned : old) {
     Op& op = *owned;
     redirect(op);
-    for (auto& inner : op.region) redirect(*inner);
+    for (auto& inner : op.region()) redirect(*inner);
     if (op.code != OpCode::Call || !inlinable(op)) {
       g.ops.push_back(std::move(owned));
       continue;
@@ -248,8 +248,8 @@ void inlineCallsIn(Module& m, Graph& g, DiagnosticEngine& diags, WrittenParams& 
   });
   for (size_t i = 0; i < g.returns.size(); ++i) {
     Operand& o = g.returns[i];
-    if (o.kind != Operand::Kind::Value || !replaced.count(o.value)) continue;
-    setReturnValue(m, g, i, replaced.at(o.value));
+    if (o.kind() != Operand::Kind::Value || !replaced.count(o.value())) continue;
+    setReturnValue(m, g, i, replaced.at(o.value()));
   }
   auto grads = gradients.find(&g);
   if (grads == gradients.end()) return;

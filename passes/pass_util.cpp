@@ -23,14 +23,14 @@ std::vector<Graph*> graphsCalleesFirst(Module& m) {
 void eraseOps(Module& m, Graph& g, const std::unordered_set<const Op*>& dead) {
   if (dead.empty()) return;
   auto usesDead = [&](const Operand& o) {
-    return o.kind == Operand::Kind::Value && o.value->def && dead.count(o.value->def->enclosing ? o.value->def->enclosing
-                                                                                                : o.value->def);
+    return o.kind() == Operand::Kind::Value && o.value()->def && dead.count(o.value()->def->enclosing() ? o.value()->def->enclosing()
+                                                                                                : o.value()->def);
   };
   for (const auto& op : g.ops) {
     if (dead.count(op.get())) continue;
     bool bad = false;
     for (const Operand& o : op->operands) bad = bad || usesDead(o);
-    for (const auto& inner : op->region)
+    for (const auto& inner : op->region())
       for (const Operand& o : inner->operands) bad = bad || usesDead(o);
     if (bad) internalError("eraseOps: " + std::string(op->info().name) + " still uses an erased result");
   }
@@ -46,7 +46,7 @@ void eraseOps(Module& m, Graph& g, const std::unordered_set<const Op*>& dead) {
         g.ops.push_back(std::move(op));
         continue;
       }
-      for (auto& inner : op->region)
+      for (auto& inner : op->region())
         for (Value* r : inner->results) detachValue(m, r);
       for (Value* r : op->results) detachValue(m, r);
       erased.push_back(std::move(op));

@@ -176,7 +176,7 @@ class GraphCompiler {
 
     std::vector<const Op*> ops;
     auto take = [&](const Op& op) {
-      if (op.info().has(F_REGION)) WriteAnalysis::flatten(op.region, ops);
+      if (op.info().has(F_REGION)) WriteAnalysis::flatten(op.region(), ops);
       else ops.push_back(&op);
     };
     if (include) {
@@ -192,7 +192,7 @@ class GraphCompiler {
     // Returned views are read by the caller; every main-graph value may be printed
     // after the run, so main refreshes all its stale views.
     for (const Operand& r : g.returns)
-      if (r.kind == Operand::Kind::Value) refreshView(slotOf(r.value));
+      if (r.kind() == Operand::Kind::Value) refreshView(slotOf(r.value()));
     if (g.isMain)
       for (auto& [slot, link] : plan.views())
         if (cg->slots[slot].kept) refreshView(slot);  // a freed view's buffer may hold another value
@@ -248,8 +248,8 @@ class GraphCompiler {
       const Value* v = r < op.results.size() ? op.results[r] : nullptr;
       uint32_t slot;
       if (v) slot = slotOf(v);
-      else if (r == 0 && target >= 0 && op.operands[target].kind == Operand::Kind::Value)
-        slot = slotOf(op.operands[target].value);
+      else if (r == 0 && target >= 0 && op.operands[target].kind() == Operand::Kind::Value)
+        slot = slotOf(op.operands[target].value());
       // An in-place write to a literal (unobservable) must not touch the shared constant.
       else if (r == 0 && target >= 0) slot = scratchSlot(*types[r]);
       else slot = scratchSlot(*types[r]);
@@ -345,22 +345,22 @@ class GraphCompiler {
     std::vector<uint32_t> slots;
     const int target = inplaceTarget(op);
     if (target >= 0 && !op.info().has(F_VIEW) && target < static_cast<int>(op.operands.size()) &&
-        op.operands[static_cast<size_t>(target)].kind == Operand::Kind::Value)
-      slots.push_back(slotOf(op.operands[static_cast<size_t>(target)].value));
+        op.operands[static_cast<size_t>(target)].kind() == Operand::Kind::Value)
+      slots.push_back(slotOf(op.operands[static_cast<size_t>(target)].value()));
     for (size_t k = 0; k < op.callees.size(); ++k) {
       const Graph* callee = op.callees[k].graph;
       const std::vector<bool>& w = writes_.paramsWritten(callee);
       const auto args = op.args(k);
       for (size_t i = 0; i < args.size() && i < callee->params.size(); ++i)
-        if (callee->params[i]->byRef && w[i] && args[i].kind == Operand::Kind::Value)
-          slots.push_back(slotOf(args[i].value));
+        if (callee->params[i]->byRef && w[i] && args[i].kind() == Operand::Kind::Value)
+          slots.push_back(slotOf(args[i].value()));
     }
     return slots;
   }
 
   void emit(const Op& op) {
     for (const Operand& o : op.operands)
-      if (o.kind == Operand::Kind::Value) refreshView(slotOf(o.value));
+      if (o.kind() == Operand::Kind::Value) refreshView(slotOf(o.value()));
     if (op.info().has(F_VIEW)) {
       // A view that shares its operand's storage (or is unbound) is no code at all.
       const Value* v = op.results.empty() ? nullptr : op.results[0];
@@ -423,7 +423,7 @@ class GraphCompiler {
       in.nIn = 2;
     } else if (info.inplaceOperand >= 0) {
       const Operand& t = op.operands.at(static_cast<size_t>(info.inplaceOperand));
-      pushArg(t.kind == Operand::Kind::Value ? slotOf(t.value) : scratchSlot(t.type()), &t.type());
+      pushArg(t.kind() == Operand::Kind::Value ? slotOf(t.value()) : scratchSlot(t.type()), &t.type());
       in.nOut = 1;
     } else {
       pushResults(op, {&op.operands[0].resource()->type}, in);
@@ -436,7 +436,7 @@ class GraphCompiler {
     in.a = static_cast<uint32_t>(cg_->strings.size());
     // An empty title prints the tensor's name (PopART's default title is the tensor id).
     std::string text(attrs::PrintTensor{op}.title());
-    if (text.empty() && op.operands.at(0).kind == Operand::Kind::Value) text = op.operands[0].value->name;
+    if (text.empty() && op.operands.at(0).kind() == Operand::Kind::Value) text = op.operands[0].value()->name;
     cg_->strings.push_back(text);
     pushArg(operandSlot(op.operands.at(0)), &op.operands[0].type());
     in.nIn = 1;
@@ -513,7 +513,7 @@ class GraphCompiler {
     in.opc = Opc::Kernel;
     std::vector<TensorType> inTypes, outTypes;
     for (const Operand& o : op.operands) {
-      if (o.kind != Operand::Kind::Value && o.kind != Operand::Kind::Literal) continue;
+      if (o.kind() != Operand::Kind::Value && o.kind() != Operand::Kind::Literal) continue;
       pushArg(operandSlot(o), &o.type());
       inTypes.push_back(o.type());
       ++in.nIn;
@@ -565,7 +565,7 @@ class GraphCompiler {
       return plan_->views().count(s) || plan_->families().count(s);
     };
     for (const Operand& o : op.operands)
-      if (o.kind == Operand::Kind::Value && isView(o.value)) return true;
+      if (o.kind() == Operand::Kind::Value && isView(o.value())) return true;
     for (const Value* v : op.results)
       if (v && isView(v)) return true;
     return false;

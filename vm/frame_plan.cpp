@@ -38,7 +38,7 @@ void FramePlanner::plan(const Graph& g, const std::vector<const Op*>& ops, bool 
   for (size_t k = 0; k < ops.size(); ++k) assignResults(*ops[k], k);
   // Returned values live to the end.
   for (const Operand& r : g.returns)
-    if (r.kind == Operand::Kind::Value) extendThroughViews(slotOf(r.value), kEnd);
+    if (r.kind() == Operand::Kind::Value) extendThroughViews(slotOf(r.value()), kEnd);
   // So do the main values a later `print` / `save` may read (by the name it resolves).
   if (g.isMain && reuse_)
     for (const std::string& name : *options_.keptMainNames)
@@ -49,7 +49,7 @@ void FramePlanner::plan(const Graph& g, const std::vector<const Op*>& ops, bool 
   // Last use of every arena slot (reads and in-place writes).
   for (size_t k = 0; k < ops.size(); ++k)
     for (const Operand& o : ops[k]->operands)
-      if (o.kind == Operand::Kind::Value) extendThroughViews(slotOf(o.value), k);
+      if (o.kind() == Operand::Kind::Value) extendThroughViews(slotOf(o.value()), k);
 
   // Linear scan: allocate at definition, free after last use.
   std::vector<std::vector<uint32_t>> dying(ops.size() + 1);
@@ -82,9 +82,9 @@ void FramePlanner::plan(const Graph& g, const std::vector<const Op*>& ops, bool 
 // Returns the operand's slot, or kNoSlot.
 uint32_t FramePlanner::copyTakesOperandBuffer(const Op& op, const std::vector<uint32_t>& dyingHere) const {
   if (!detail::isPlainCopy(op.code) || op.operands.size() != 1 || op.results.size() != 1 || !op.results[0] ||
-      op.operands[0].kind != Operand::Kind::Value)
+      op.operands[0].kind() != Operand::Kind::Value)
     return kNoSlot;
-  const uint32_t in = cg_.valueSlot[op.operands[0].value->id], out = cg_.valueSlot[op.results[0]->id];
+  const uint32_t in = cg_.valueSlot[op.operands[0].value()->id], out = cg_.valueSlot[op.results[0]->id];
   if (in == kNoSlot || out == kNoSlot || in == out) return kNoSlot;
   const SlotInfo& a = cg_.slots[in];
   const SlotInfo& b = cg_.slots[out];
@@ -216,9 +216,9 @@ void FramePlanner::assignResults(const Op& op, size_t pos) {
     if (!v) continue;
     checkSize(v->type, "%" + v->name, v->loc);
     if (r == 0 && target >= 0 && target < static_cast<int>(op.operands.size()) &&
-        op.operands[target].kind == Operand::Kind::Value) {
+        op.operands[target].kind() == Operand::Kind::Value) {
       if (op.info().has(F_VIEW) && defineView(op, *v, pos)) continue;
-      uint32_t s = slotOf(op.operands[target].value);
+      uint32_t s = slotOf(op.operands[target].value());
       cg_.valueSlot[v->id] = s;  // the alias shares the target's storage
       SlotInfo& info = cg_.slots[s];
       info.bytes = std::max<uint64_t>(info.bytes, HostTensor::byteSize(v->type));
@@ -229,8 +229,8 @@ void FramePlanner::assignResults(const Op& op, size_t pos) {
 }
 
 uint32_t FramePlanner::operandSlot(const Operand& o) {
-  if (o.kind == Operand::Kind::Value) return slotOf(o.value);
-  if (o.kind == Operand::Kind::Literal && o.literal()) {
+  if (o.kind() == Operand::Kind::Value) return slotOf(o.value());
+  if (o.kind() == Operand::Kind::Literal && o.literal()) {
     const uint32_t baseSeed = static_cast<uint32_t>(static_cast<uint64_t>(m_.options.seed));
     checkSize(o.literalType(), "literal", o.loc);
     return constSlot(materialize(*o.literal(), o.literalType(), baseSeed, "literal operand", diags_), nullptr);
@@ -261,7 +261,7 @@ bool FramePlanner::defineView(const Op& op, const Value& v, size_t pos) {
   cg_.valueSlot[v.id] = slot;
   ViewLink link;
   link.view = slot;
-  link.source = slotOf(operand.value);
+  link.source = slotOf(operand.value());
   auto up = views_.find(link.source);
   link.root = up == views_.end() ? link.source : up->second.root;
   link.op = &op;

@@ -31,14 +31,14 @@ bool fusibleOp(const Op& op) {
   if (detail::isPlainCopy(op.code)) return false;  // nothing to fuse
   if (!hasKernel(op.code) || integerDivision(op) || op.results.size() > 1 || op.operands.empty()) return false;
   for (const Operand& o : op.operands) {
-    if (o.kind == Operand::Kind::Value) continue;
-    if (o.kind == Operand::Kind::Literal && o.literal()) continue;
+    if (o.kind() == Operand::Kind::Value) continue;
+    if (o.kind() == Operand::Kind::Literal && o.literal()) continue;
     return false;
   }
   const int target = info.inplaceOperand;
   if (target >= static_cast<int>(op.operands.size())) return false;
   // An in-place op writes a value's storage (never a literal's shared constant).
-  if (target >= 0 && op.operands[static_cast<size_t>(target)].kind != Operand::Kind::Value) return false;
+  if (target >= 0 && op.operands[static_cast<size_t>(target)].kind() != Operand::Kind::Value) return false;
   // An unbound result is fine for an in-place op (it writes its target).
   if ((op.results.empty() || !op.results[0]) && target < 0) return false;
   return true;
@@ -51,11 +51,11 @@ std::vector<FusionRange> findFusionRanges(std::span<const Op* const> ops,
   // The values a run produced: results, and the storage its in-place ops wrote.
   auto addProduced = [](const Op& op, std::set<const Value*>& produced) {
     if (!op.results.empty() && op.results[0]) produced.insert(op.results[0]);
-    if (const int t = op.info().inplaceOperand; t >= 0) produced.insert(op.operands[static_cast<size_t>(t)].value);
+    if (const int t = op.info().inplaceOperand; t >= 0) produced.insert(op.operands[static_cast<size_t>(t)].value());
   };
   auto readsAny = [](const Op& op, const std::set<const Value*>& produced) {
     for (const Operand& o : op.operands)
-      if (o.kind == Operand::Kind::Value && produced.count(o.value)) return true;
+      if (o.kind() == Operand::Kind::Value && produced.count(o.value())) return true;
     return false;
   };
   size_t k = 0;

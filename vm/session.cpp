@@ -253,7 +253,7 @@ void Session::ensureReady() {
     for (size_t s = 0; s < newMain.slots.size(); ++s) {
       const SlotInfo& info = newMain.slots[s];
       if (info.kind != SlotInfo::Kind::Arena || !info.kept || !info.value || !info.value->def) continue;
-      auto pos = position.find((info.value->def->enclosing ? info.value->def->enclosing : info.value->def)->uid);
+      auto pos = position.find((info.value->def->enclosing() ? info.value->def->enclosing() : info.value->def)->uid);
       if (pos == position.end() || pos->second >= ns.validOps || info.value->id >= oldMain.valueSlot.size()) continue;
       uint32_t os = oldMain.valueSlot[info.value->id];
       if (os == kNoSlot || oldMain.slots[os].kind != SlotInfo::Kind::Arena || !oldMain.slots[os].kept) continue;
@@ -716,7 +716,7 @@ HostTensor Session::valueOf(const std::string& name, SourceLoc loc, bool require
   }
   bool valid = false;
   if (v->def && st_->validOps > 0) {
-    const Op* top = v->def->enclosing ? v->def->enclosing : v->def;
+    const Op* top = v->def->enclosing() ? v->def->enclosing() : v->def;
     const auto& ops = mp_->main->ops;
     for (size_t k = 0; k < st_->validOps && k < ops.size() && !valid; ++k) valid = ops[k].get() == top;
   }

@@ -229,7 +229,7 @@ const std::map<std::string_view, Statement> kStatements = {
 
 bool usesOp(const std::vector<std::unique_ptr<Op>>& ops, OpCode code) {
   for (const auto& op : ops)
-    if (op->code == code || usesOp(op->region, code)) return true;
+    if (op->code == code || usesOp(op->region(), code)) return true;
   return false;
 }
 

@@ -364,7 +364,7 @@ TEST_F(BuilderTest, ExchangeBlocks) {
   ASSERT_TRUE(build("ir {io_tiles = 4}\nh2d $x : f32[2]\nd2h $y : f32[2]\nconst %c : f32[2] = 0\n"
                     "exchange {tile_set = io} {\n  %a = host_load $x\n  host_store $y, %c\n}"))
       << error();
-  ASSERT_EQ(module.main->ops.back()->region.size(), 2u);
+  ASSERT_EQ(module.main->ops.back()->region().size(), 2u);
   EXPECT_EQ(fails("exchange {\n  %b = host_load $x\n  host_store $y, %b\n}"),
             "3:18: exchange: host_store consumes %b, produced inside the same exchange block (a data dependency)");
   diags.clear();
@@ -410,8 +410,8 @@ TEST_F(BuilderTest, AsAndUsingBindActivations) {
       << error();
   const Op& grad = *module.main->ops.back();
   ASSERT_EQ(grad.args(0).size(), 3u);
-  EXPECT_EQ(grad.args(0)[1].value->name, "a");
-  EXPECT_EQ(grad.args(0)[2].value->name, "out");
+  EXPECT_EQ(grad.args(0)[1].value()->name, "a");
+  EXPECT_EQ(grad.args(0)[2].value()->name, "out");
   EXPECT_EQ(module.graphs[1]->gradOf, module.graphs[0].get());
   EXPECT_EQ(fails("%dv = call @fwd_grad(1.0) using nope"), "1:33: call: unknown call label 'nope'; the call of @fwd is labelled 'fwd0'");
 }

@@ -284,7 +284,7 @@ main {
             "main {\n  exchange {\n    %x = host_load $x : f32[2]\n    %z = host_load $z : f32[2]\n  }\n"
             "  %s = add %x, %z : f32[2]\n  exchange {\n    host_store $y, %s\n    %x2 = host_load $x : f32[2]\n  }\n"
             "  host_store $y, %x2\n}\n");
-  EXPECT_EQ(b.m.main->ops[0]->region[1]->enclosing, b.m.main->ops[0].get());
+  EXPECT_EQ(b.m.main->ops[0]->region()[1]->enclosing(), b.m.main->ops[0].get());
   // Idempotent.
   EXPECT_EQ(mergeExchangeBlocks(b.m), 0u);
 }

@@ -31,7 +31,7 @@ class InferTest : public ::testing::Test {
   Value* value(TensorType t, std::string name = "") {
     auto v = std::make_unique<Value>();
     v->name = name;
-    if (v->name.empty()) v->name.append("v").append(std::to_string(graph.values.size()));
+    if (v->name.empty()) v->name = "v" + std::to_string(graph.values.size());
     v->type = std::move(t);
     v->graph = &graph;
     v->id = static_cast<unsigned>(graph.values.size());
@@ -45,8 +45,8 @@ class InferTest : public ::testing::Test {
     o->parent = &graph;
     for (auto& t : inputs) {
       Operand operand;
-      operand.kind = Operand::Kind::Value;
-      operand.value = value(t);
+      operand.setKind(Operand::Kind::Value);
+      operand.setValue(value(t));
       o->operands.push_back(operand);
     }
     ops.push_back(std::move(o));
@@ -375,7 +375,7 @@ TEST_F(InferTest, RandomCollectivesAndIo) {
   stream->type = F32({2});
   Op& store = op(OpCode::HostStore, {F32({3})});
   Operand s;
-  s.kind = Operand::Kind::Resource;
+  s.setKind(Operand::Kind::Resource);
   s.setResource(stream.get());
   store.operands.insert(store.operands.begin(), s);
   EXPECT_TRUE(infer(store).empty());
@@ -418,7 +418,7 @@ TEST(Prefixed, AddsTheNameOnce) {
 TEST_F(InferTest, LiteralOperandsTakeTheFirstTensorsDType) {
   Op& o = op(OpCode::Add, {T(DType::I16, {2})});
   Operand lit;
-  lit.kind = Operand::Kind::Literal;
+  lit.setKind(Operand::Kind::Literal);
   auto three = std::make_shared<Literal>();
   three->values = {3};
   three->hasNumber = true;

@@ -268,8 +268,8 @@ TEST(Printer, MillionOpsPrint) {
     auto op = std::make_unique<Op>();
     op->code = OpCode::Add;
     Operand a, b;
-    a.value = prev;
-    b.kind = Operand::Kind::Literal;
+    a.setValue(prev);
+    b.setKind(Operand::Kind::Literal);
     auto half = std::make_shared<Literal>();
     half->values = {0.5};
     b.setLiteral(half);

@@ -6,9 +6,11 @@
 #include <sstream>
 
 #include "frontend/builder.h"
+#include "ir/compact_list.h"
 #include "ir/context.h"
 #include "ir/printer.h"
 #include "ir/result_list.h"
+#include "ir/small_name.h"
 #include "ir/rewriter.h"
 #include "ir/verifier.h"
 #include "api/session_driver.h"
@@ -263,15 +265,15 @@ host_store $o, %c
   Module::Checkpoint cp = m.checkpoint();
   const std::string before = printModule(m);
   Op* block = wrapInExchange(m, *first, *second);
-  EXPECT_EQ(block->region.size(), 2u);
-  EXPECT_EQ(first->enclosing, block);
+  EXPECT_EQ(block->region().size(), 2u);
+  EXPECT_EQ(first->enclosing(), block);
   expectValid();
   EXPECT_NE(printModule(m).find("  exchange {\n    %a = host_load $x : f32[2]\n    %b = host_load $y : f32[2]\n  }\n"),
             std::string::npos)
       << printModule(m);
   m.rollback(cp);
   EXPECT_EQ(printModule(m), before);
-  EXPECT_EQ(first->enclosing, nullptr);
+  EXPECT_EQ(first->enclosing(), nullptr);
 }
 
 TEST_F(RewriterTest, ConditionalAndRepeatBuildWithFlatOperands) {
@@ -367,6 +369,188 @@ TEST(ResultList, InlineFirstResultThenHeap) {
   moved = {&c};
   EXPECT_EQ(moved.size(), 1u);
   EXPECT_EQ(moved[0], &c);
+}
+
+// A heap result list stays on the heap when it shrinks to one item, and a
+// reserved list takes its items in order; copies are independent.
+TEST(ResultList, ShrunkHeapListAndReserve) {
+  Value a, b;
+  ResultList list;
+  list.reserve(4);
+  list.push_back(&a);
+  list.push_back(&b);
+  list.pop_back();
+  ResultList copy = list;
+  list[0] = &b;
+  ASSERT_EQ(copy.size(), 1u);
+  EXPECT_EQ(copy[0], &a);
+  EXPECT_EQ(list[0], &b);
+  list.clear();
+  list.push_back(&a);
+  list.push_back(&b);
+  EXPECT_EQ(std::vector<Value*>(list.begin(), list.end()), (std::vector<Value*>{&a, &b}));
+  list = std::move(copy);
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list[0], &a);
+  EXPECT_TRUE(copy.empty());
+}
+
+// An op's operand list: grows, inserts and erases in place, converts from and
+// to std::vector, and its copies are deep (an operand's payload is its own).
+TEST(CompactList, OperandsKeepOrderThroughEdits) {
+  static_assert(sizeof(CompactList<Operand>) == 16);
+  Value a, b, c;
+  CompactList<Operand> list;
+  EXPECT_TRUE(list.empty());
+  list.push_back(Operand::of(&a));
+  list.push_back(Operand::of(&c));
+  list.insert(list.begin() + 1, Operand::of(&b));
+  auto values = [](const CompactList<Operand>& l) {
+    std::vector<Value*> out;
+    for (const Operand& o : l) out.push_back(o.value());
+    return out;
+  };
+  EXPECT_EQ(values(list), (std::vector<Value*>{&a, &b, &c}));
+  for (int i = 0; i < 40; ++i) list.push_back(list[0]);  // an item of the list itself, across growth
+  EXPECT_EQ(list.size(), 43u);
+  EXPECT_EQ(list.back().value(), &a);
+  list.resize(3);
+  list.erase(list.begin());
+  EXPECT_EQ(values(list), (std::vector<Value*>{&b, &c}));
+  EXPECT_THROW((void)list.at(2), std::out_of_range);
+
+  Operand literal;
+  literal.setKind(Operand::Kind::Literal);
+  literal.setLiteralType(TensorType{DType::I32, {3}});
+  list.push_back(literal);
+  CompactList<Operand> copy = list;
+  list[2].setLiteralType(TensorType{DType::F32, {}});
+  EXPECT_EQ(copy[2].literalType(), (TensorType{DType::I32, {3}}));
+  std::vector<Operand> asVector = copy.toVector();
+  ASSERT_EQ(asVector.size(), 3u);
+  EXPECT_EQ(asVector[1].value(), &c);
+  CompactList<Operand> fromVector = std::move(asVector);
+  EXPECT_EQ(values(fromVector), (std::vector<Value*>{&b, &c, nullptr}));
+  CompactList<Operand> moved = std::move(copy);
+  EXPECT_TRUE(copy.empty());
+  EXPECT_EQ(moved.size(), 3u);
+  moved = {Operand::of(&a)};
+  EXPECT_EQ(values(moved), (std::vector<Value*>{&a}));
+}
+
+// An operand's one word is its value or its payload: value() is nullptr for a
+// resource or literal operand, setting a resource or literal makes a value
+// operand one, copies own their payloads, and a kind change that crosses
+// value / non-value drops what the word held.
+TEST(Operand, ValueOrPayloadInOneWord) {
+  static_assert(sizeof(Operand) == 24);
+  Value v;
+  Resource r{Resource::Kind::H2D, "x", TensorType{}, 1, false, {}, 0};
+  Operand o = Operand::of(&v);
+  EXPECT_EQ(o.kind(), Operand::Kind::Value);
+  EXPECT_EQ(o.value(), &v);
+  EXPECT_EQ(o.resource(), nullptr);
+  o.setResource(&r);
+  EXPECT_EQ(o.kind(), Operand::Kind::Resource);
+  EXPECT_EQ(o.value(), nullptr);
+  EXPECT_EQ(o.resource(), &r);
+  o.setKind(Operand::Kind::Literal);  // the payload stays
+  EXPECT_EQ(o.resource(), &r);
+  o.setLiteralType(TensorType{DType::I32, {2}});
+  Operand copy = o;
+  o.setLiteralType(TensorType{DType::F32, {}});
+  EXPECT_EQ(copy.literalType(), (TensorType{DType::I32, {2}}));
+  EXPECT_EQ(copy.resource(), &r);
+  o.setValue(&v);  // drops the payload
+  EXPECT_EQ(o.kind(), Operand::Kind::Value);
+  EXPECT_EQ(o.value(), &v);
+  EXPECT_EQ(o.resource(), nullptr);
+  EXPECT_EQ(o.literalType(), TensorType{});
+  o.setKind(Operand::Kind::Literal);
+  EXPECT_EQ(o.value(), nullptr);
+  EXPECT_EQ(o.literal(), nullptr);
+  o = copy;
+  EXPECT_EQ(o.literalType(), (TensorType{DType::I32, {2}}));
+  Operand moved = std::move(copy);
+  EXPECT_EQ(moved.resource(), &r);
+  copy = Operand::of(nullptr);
+  EXPECT_EQ(copy.kind(), Operand::Kind::Value);
+  EXPECT_EQ(copy.value(), nullptr);
+}
+
+// An op is charged when made and its uses when charged (past 65534 of them the
+// count moves out of line); a move takes the uses' charge along, a refused
+// charge changes nothing, and all of it is given back with the op.
+TEST(OpCharge, UsesAreGivenBackWithTheOp) {
+  Context context;
+  ContextScope scope(context);
+  const uint64_t before = context.memory().inUse();
+  {
+    auto op = std::make_unique<Op>();
+    EXPECT_EQ(context.memory().inUse(), before + opHostBytes());
+    op->chargeUses(65534);
+    EXPECT_EQ(op->chargedUses(), 65534u);
+    op->chargeUses(10);
+    EXPECT_EQ(op->chargedUses(), 65544u);
+    EXPECT_EQ(context.memory().inUse(), before + opHostBytes() + 65544 * operandHostBytes());
+    Op moved(std::move(*op));
+    EXPECT_EQ(moved.chargedUses(), 65544u);
+    EXPECT_EQ(op->chargedUses(), 0u);
+    EXPECT_EQ(context.memory().inUse(), before + 2 * opHostBytes() + 65544 * operandHostBytes());
+    op.reset();
+    EXPECT_EQ(context.memory().inUse(), before + opHostBytes() + 65544 * operandHostBytes());
+    context.memory().setLimit(context.memory().inUse() + 100);
+    EXPECT_THROW(moved.chargeUses(1000), HostMemoryExhausted);
+    EXPECT_EQ(moved.chargedUses(), 65544u);
+    EXPECT_THROW(Op{}, HostMemoryExhausted);
+  }
+  EXPECT_EQ(context.memory().inUse(), before);
+}
+
+// A value name keeps up to 15 bytes inline and a longer one on the heap; both
+// read back exactly, compare by text with each other and with strings, and
+// survive copies, moves and self-assignment.
+TEST(SmallName, ShortAndLongNames) {
+  static_assert(sizeof(SmallName) == 16);
+  const std::string fifteen = "abcdefghijklmno";
+  const std::string sixteen = "abcdefghijklmnop";
+  SmallName empty;
+  EXPECT_TRUE(empty.empty());
+  EXPECT_EQ(empty.view(), "");
+  SmallName shortName(fifteen);
+  SmallName longName(sixteen);
+  EXPECT_TRUE(shortName.isInline());
+  EXPECT_FALSE(longName.isInline());
+  EXPECT_EQ(shortName.size(), 15u);
+  EXPECT_EQ(longName.size(), 16u);
+  EXPECT_EQ(shortName, fifteen);
+  EXPECT_EQ(longName, sixteen);
+  EXPECT_FALSE(shortName == longName);
+  EXPECT_FALSE(longName == fifteen);
+  EXPECT_EQ("%" + longName, "%" + sixteen);
+  EXPECT_EQ(std::string(shortName), fifteen);
+  EXPECT_LT(shortName, longName);
+
+  SmallName copy = longName;  // a copy owns its own block
+  longName = "x";
+  EXPECT_TRUE(longName.isInline());
+  EXPECT_EQ(longName, "x");
+  EXPECT_EQ(copy, sixteen);
+  SmallName moved = std::move(copy);
+  EXPECT_EQ(moved, sixteen);
+  EXPECT_TRUE(copy.empty());
+  const SmallName& self = moved;
+  moved = self;  // self-assignment keeps the text
+  EXPECT_EQ(moved, sixteen);
+  moved = std::string_view(moved).substr(1);  // assigning a part of its own text
+  EXPECT_EQ(moved, sixteen.substr(1));
+  EXPECT_TRUE(moved.isInline());
+
+  const std::string embedded("a\0b", 3);  // bytes, not a C string
+  SmallName withNul(embedded);
+  EXPECT_EQ(withNul.size(), 3u);
+  EXPECT_EQ(withNul, embedded);
+  EXPECT_EQ(std::hash<SmallName>()(SmallName(sixteen)), std::hash<std::string_view>()(sixteen));
 }
 
 // Values are charged to their graph's account: what a statement's values take
