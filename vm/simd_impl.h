@@ -367,10 +367,8 @@ template <class S> inline typename VOf<S>::V vlog(typename VOf<S>::V x) {
 //     where tanh already rounds to 1.
 // For f64 both branches share one division. A vector whose lanes are all below
 // the split skips the exponential: the same operations for those lanes, so the
-// bits do not depend on the neighbours.
-// tanh's two ranges (vtanh): below the split, a + a^3 R(a^2) (f32: R a degree-6
-// polynomial; f64: a Pade approximant of Lambert's continued fraction); above,
-// 1 - 2/(e^2a + 1).
+// bits do not depend on the neighbours. The split and the lower range's
+// coefficients are shared with gelu (tanhBelowSplit).
 template <class S> constexpr S tanhSplit() { return sizeof(S) == 4 ? S(1.0f) : S(0.9); }
 constexpr float kTanhR[] = {-0x1.55553cp-2f, 0x1.110be2p-3f,  -0x1.b96222p-5f, 0x1.60098ep-6f,
                             -0x1.0460bap-7f, 0x1.2da4dap-9f, -0x1.77dceep-12f};

@@ -46,19 +46,19 @@ template <class S> struct TypedTable {
   // combined pairwise (p[j] += p[j+8], then +4, +2, +1), then the remaining
   // elements added in order. Partials start at -0 (the additive identity).
   S (*sum)(const S* x, int64_t n);
-  // One row's normalisation, vm/norm_row.h's operations in one call (the same
-  // bits as the separate loops): mean = sum(x) / n, xhat = x - mean, rstd = 1 /
-  // sqrt(sum(xhat * xhat) / n + epsilon), xhat *= rstd; both sums in `sum`'s order.
-  // Returns rstd. n >= 1.
+  // One row's normalisation (vm/norm_row.h) in one call: mean = sum(x) / n, xhat =
+  // x - mean, rstd = 1 / sqrt(sum(xhat * xhat) / n + epsilon), xhat *= rstd; every
+  // element rounded as `binary`'s loops round it, both sums in `sum`'s order, so the
+  // bits are those of the same steps through the loops. Returns rstd. n >= 1.
   S (*normaliseRow)(const S* x, int64_t n, S epsilon, S* xhat);
-  // One row of layer_norm_grad's dx from its xhat and rstd, in one call with the
-  // separate loops' operations: dxhat = g * gamma, m1 = sum(dxhat) / n, m2 =
-  // sum(dxhat * xhat) / n (`sum`'s order), dx = ((dxhat - m1) - xhat * m2) * rstd.
-  // dx must not overlap the inputs. n >= 1.
+  // One row of layer_norm_grad's dx from its xhat and rstd, in one call: dxhat =
+  // g * gamma, m1 = sum(dxhat) / n, m2 = sum(dxhat * xhat) / n, dx = ((dxhat - m1) -
+  // xhat * m2) * rstd; rounded as `binary`'s loops and `sum` would. dx must not
+  // overlap the inputs. n >= 1.
   void (*layerNormGradRow)(const S* xhat, const S* g, const S* gamma, int64_t n, S rstd, S* dx);
-  // softmax's middle passes over one row in one call, each element as the separate
-  // loops compute it: shifted[i] = x[i] - shift (when `shifted` is not null), e[i] =
-  // exp(x[i] - shift); returns the sum of e in `sum`'s order. n >= 1.
+  // softmax's middle passes over one row in one call: shifted[i] = x[i] - shift
+  // (when `shifted` is not null), e[i] = exp(x[i] - shift), each element as the
+  // kSub and kExp loops compute it; returns the sum of e in `sum`'s order. n >= 1.
   S (*shiftExpSum)(const S* x, S shift, S* shifted, S* e, int64_t n);
   // y[c] = x[0][c] + x[1][c] + ... + x[rows-1][c] in row order (row r at
   // x + r*ld), for a reduction over a leading/strided axis. rows >= 1. Each column
