@@ -462,8 +462,9 @@ template <class S> inline typename VOf<S>::V vswish(typename VOf<S>::V x) {
 // formula the relative precision of gelu's small negative values. Each lane's result
 // depends on its own value alone; a vector with all lanes below the split skips the
 // exponential, as tanh does.
+constexpr double kGeluK = 0.7978845608028654, kGeluA = 0.044715;  // sqrt(2/pi), the cubic's weight
 template <class S> inline typename VOf<S>::V geluArgument(typename VOf<S>::V x, typename VOf<S>::V x2) {
-  return S(0.7978845608028654) * (x + S(0.044715) * (x2 * x));
+  return S(kGeluK) * (x + S(kGeluA) * (x2 * x));
 }
 // tanh(u) for |u| below tanh's split, from |u|.
 template <class S> inline typename VOf<S>::V geluSmallTanh(typename VOf<S>::V u, typename VOf<S>::V au) {
@@ -517,7 +518,7 @@ template <class S> inline typename VOf<S>::V vgeluGrad(typename VOf<S>::V x, typ
       ss = small ? ssb : ss;
     }
   }
-  const V du = S(0.7978845608028654) * (S(1) + S(3 * 0.044715) * x2);
+  const V du = S(kGeluK) * (S(1) + S(3 * kGeluA) * x2);
   const V y = g * (s + (x + x) * (du * ss));
   return g != g ? g : x != x ? x : y;  // a NaN operand's own bits, whichever path its vector took
 }
