@@ -64,6 +64,10 @@ std::vector<Case> cases() {
       {"log_1M", OpCode::Log, {}, {m1}, m1},
       {"sigmoid_1M", OpCode::Sigmoid, {}, {m1}, m1},
       {"gelu_1M", OpCode::Gelu, {}, {m1}, m1},
+      // A layer's pre-activations spread wider: inputs in [-3, 3), where most vectors
+      // hold lanes on both sides of tanh's split.
+      {"gelu_wide_1M", OpCode::Gelu, {}, {m1}, m1},
+      {"gelu_grad_wide_1M", OpCode::GeluGrad, {}, {m1, m1}, m1},
   };
 }
 
@@ -92,7 +96,7 @@ void reference(const std::string& name, std::vector<std::vector<float>>& in, std
   } else if (name == "sum_axis1_64x256") {
     Eigen::Map<ArrF>(out.data(), 64) = Eigen::Map<const MatF>(in[0].data(), 64, 256).rowwise().sum();
   } else if (name == "tanh_1M" || name == "exp_1M" || name == "log_1M" || name == "sigmoid_1M" ||
-             name == "gelu_1M") {
+             name == "gelu_1M" || name == "gelu_wide_1M") {
     const float* x = in[0].data();
     float* y = out.data();
     for (int i = 0; i < 1048576; ++i) {  // libm, one element at a time
@@ -102,6 +106,15 @@ void reference(const std::string& name, std::vector<std::vector<float>>& in, std
       else if (name == "log_1M") y[i] = std::log(v);
       else if (name == "sigmoid_1M") y[i] = 1.0f / (1.0f + std::exp(-v));
       else y[i] = 0.5f * v * (1.0f + std::tanh(0.7978845608f * (v + 0.044715f * v * v * v)));
+    }
+  } else if (name == "gelu_grad_wide_1M") {
+    const float* x = in[0].data();
+    const float* g = in[1].data();
+    float* y = out.data();
+    for (int i = 0; i < 1048576; ++i) {  // libm, one element at a time
+      const float v = x[i], k = 0.7978845608f, a = 0.044715f;
+      const float t = std::tanh(k * (v + a * v * v * v));
+      y[i] = g[i] * (0.5f * (1.0f + t) + 0.5f * v * (1.0f - t * t) * k * (1.0f + 3.0f * a * v * v));
     }
   } else if (name == "scaled_add_784x256") {
     Eigen::Map<ArrF> x(in[0].data(), 200704);
@@ -122,6 +135,8 @@ struct Buffers {
     if (c.name == "log_1M")
       for (float& v : in[0]) v = v + 1.0001f;  // (0, 2]
     if (c.name == "where_64x256") in[2][0] = 0.0f;
+    if (c.name == "gelu_wide_1M" || c.name == "gelu_grad_wide_1M")
+      for (float& v : in[0]) v *= 3.0f;  // [-3, 3)
     out.resize(static_cast<size_t>(c.out.numElements()));
   }
 };

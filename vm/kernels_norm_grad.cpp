@@ -3,10 +3,10 @@
 //   xhat = (x - mean) * rstd,  rstd = 1 / sqrt(var + epsilon)  (biased variance)
 //   dxhat = g * gamma
 //   dx = (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)) * rstd
-//   dgamma = Σ_rows g * xhat,  dbeta = Σ_rows g   (rows summed in order)
+//   dgamma = Σ_rows g * xhat,  dbeta = Σ_rows g
 // Float dtypes; f16 computes in f32. Every sum runs in an order fixed by the shape
-// (rows in order; within a row the SIMD table's documented order), so the bits do not
-// depend on the number of threads.
+// (within a row the SIMD table's documented order; over rows, in blocks of rows:
+// sumBlockRows), so the bits do not depend on the number of threads.
 #include "vm/kernel_util.h"
 #include "vm/norm_row.h"
 
@@ -15,13 +15,27 @@ namespace {
 
 struct LayerNormGradState {
   int64_t rows = 0, cols = 0;
+  int64_t blockRows = 1;  // sumBlockRows
   double epsilon = 1e-5;
 };
 
-// The rows of one part: per row a few vector passes over row-sized scratch (in L1
-// for usual widths); the sums are the SIMD table's (16 interleaved partials), not one
-// serial chain. Each row's g * xhat goes to `gx` (its row of a [rows, cols] array)
-// when given, else is added to dgamma and g to dbeta, row by row.
+// dgamma and dbeta add their rows in blocks of consecutive rows: in row order within
+// a block, then the blocks' sums in block order. The blocks follow the shape alone
+// (sumBlockRows), and a split gives each thread whole blocks, so the bits are those
+// of one thread, and each thread sums the rows it normalised while they are in its
+// own core's cache. An operand of fewer than 2 * kMinElementsPerThread elements (too
+// small to split) is one block: its rows are added in order.
+constexpr int64_t kMaxSumBlocks = 16;
+int64_t sumBlockRows(int64_t rows, int64_t cols) {
+  const int64_t elements = rows * cols;  // the operand's size, within int64_t
+  const int64_t blocks = std::clamp<int64_t>(elements / kMinElementsPerThread, 1, kMaxSumBlocks);
+  return std::max<int64_t>(1, (rows + blocks - 1) / blocks);
+}
+
+// The rows of one part, whole blocks of `blockRows`: per row a few vector passes
+// over row-sized scratch (in L1 for usual widths); the sums are the SIMD table's (16
+// interleaved partials), not one serial chain. Row r's g * xhat is added to its
+// block's row of `dgammaBlocks`, g to `dbetaBlocks` ([blocks, cols], zeroed).
 template <class T> struct LayerNormGradRows {
   using C = ComputeOf<T>;
   const LayerNormGradState& s;
@@ -29,7 +43,9 @@ template <class T> struct LayerNormGradRows {
   const T* x;
   const T* g;
   T* dx;
-  void run(int64_t r0, int64_t r1, C* gx, C* dgamma, C* dbeta) const {
+  C* dgammaBlocks;
+  C* dbetaBlocks;
+  void run(int64_t r0, int64_t r1) const {
     const auto& f = simd::tableOf<C>();
     const int64_t cols = s.cols;
     const size_t n = static_cast<size_t>(cols);
@@ -51,13 +67,11 @@ template <class T> struct LayerNormGradRows {
         xr = xrow.data(), gr = grow.data(), out = dxrow.data();
       }
       const C rstd = normaliseRow(xr, cols, eps, xhat.data());
-      if (gx) {
-        f.binary[simd::kMul][kVV](gr, xhat.data(), gx + r * cols, cols);
-      } else {
-        f.binary[simd::kMul][kVV](gr, xhat.data(), tmp.data(), cols);
-        f.binary[simd::kAdd][kVV](dgamma, tmp.data(), dgamma, cols);
-        f.binary[simd::kAdd][kVV](dbeta, gr, dbeta, cols);
-      }
+      C* dgamma = dgammaBlocks + r / s.blockRows * cols;
+      C* dbeta = dbetaBlocks + r / s.blockRows * cols;
+      f.binary[simd::kMul][kVV](gr, xhat.data(), tmp.data(), cols);
+      f.binary[simd::kAdd][kVV](dgamma, tmp.data(), dgamma, cols);
+      f.binary[simd::kAdd][kVV](dbeta, gr, dbeta, cols);
       f.layerNormGradRow(xhat.data(), gr, gamma, cols, rstd, out);
       if constexpr (!std::is_same_v<T, C>)
         for (size_t j = 0; j < n; ++j) dxs[j] = static_cast<T>(dxrow[j]);
@@ -65,37 +79,30 @@ template <class T> struct LayerNormGradRows {
   }
 };
 
-// Large f32/f64 operands split their rows over the kernel threads; dgamma and dbeta
-// are then summed from the rows' g * xhat and g afterwards, in row order, with the
-// same additions as the one-thread path (split by columns), so the bits do not depend
-// on the split.
+// Large operands split their blocks of rows over the kernel threads (splitRows).
 template <class T>
 void runLayerNormGrad(const LayerNormGradState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   using C = ComputeOf<T>;
   const auto& f = simd::tableOf<C>();
   const int64_t cols = s.cols;
   const size_t n = static_cast<size_t>(cols);
-  const bool split = std::is_same_v<T, C> && simd::kernelThreads() > 1 &&
-                     s.rows * cols >= 2 * kMinElementsPerThread && s.rows >= 2;
-  const uint64_t threads = split ? static_cast<uint64_t>(simd::kernelThreads()) : 1;
-  // gamma, dgamma, dbeta; per part the rows of LayerNormGradRows::run; when split, gx.
-  const ScratchCharge charge(saturatingMul(n, 3 + 5 * threads) + (split ? saturatingMul(n, static_cast<uint64_t>(s.rows)) : 0),
+  // At least one block: with no rows, dgamma and dbeta are zeros.
+  const int64_t blocks = std::max<int64_t>(1, (s.rows + s.blockRows - 1) / s.blockRows);
+  const uint64_t threads = static_cast<uint64_t>(std::max(1, simd::kernelThreads()));
+  // gamma; dgamma and dbeta per block; per part the rows of LayerNormGradRows::run.
+  const ScratchCharge charge(saturatingAdd(saturatingMul(n, 1 + 5 * threads),
+                                           saturatingMul(saturatingMul(n, 2), static_cast<uint64_t>(blocks))),
                              sizeof(C));
-  std::vector<C> gamma(n), dgamma(n, C(0)), dbeta(n, C(0));
+  std::vector<C> gamma(n), dgamma(n * static_cast<size_t>(blocks), C(0)), dbeta(dgamma.size(), C(0));
   for (int64_t j = 0; j < cols; ++j) gamma[static_cast<size_t>(j)] = static_cast<C>(ins[1].as<const T>()[j]);
-  const LayerNormGradRows<T> rows{s, gamma.data(), ins[0].as<const T>(), ins[2].as<const T>(), outs[0].as<T>()};
-  if (!split) {
-    rows.run(0, s.rows, nullptr, dgamma.data(), dbeta.data());
-  } else if constexpr (std::is_same_v<T, C>) {
-    std::vector<C> gx(n * static_cast<size_t>(s.rows));
-    splitRows(s.rows, cols, [&](int64_t r0, int64_t r1) { rows.run(r0, r1, gx.data(), nullptr, nullptr); });
-    const C* g = ins[2].as<const T>();
-    splitColumns(s.rows * cols, cols, [&](int64_t c0, int64_t c1) {
-      for (int64_t r = 0; r < s.rows; ++r) {
-        f.binary[simd::kAdd][simd::kVecVec](dgamma.data() + c0, gx.data() + r * cols + c0, dgamma.data() + c0, c1 - c0);
-        f.binary[simd::kAdd][simd::kVecVec](dbeta.data() + c0, g + r * cols + c0, dbeta.data() + c0, c1 - c0);
-      }
-    });
+  const LayerNormGradRows<T> rows{s, gamma.data(), ins[0].as<const T>(), ins[2].as<const T>(), outs[0].as<T>(),
+                                  dgamma.data(), dbeta.data()};
+  splitRows(blocks, s.blockRows * cols, [&](int64_t b0, int64_t b1) {
+    rows.run(b0 * s.blockRows, std::min(s.rows, b1 * s.blockRows));
+  });
+  for (int64_t b = 1; b < blocks; ++b) {
+    f.binary[simd::kAdd][simd::kVecVec](dgamma.data(), dgamma.data() + b * cols, dgamma.data(), cols);
+    f.binary[simd::kAdd][simd::kVecVec](dbeta.data(), dbeta.data() + b * cols, dbeta.data(), cols);
   }
   for (int64_t j = 0; j < cols; ++j) {
     outs[1].as<T>()[j] = static_cast<T>(dgamma[static_cast<size_t>(j)]);
@@ -115,6 +122,7 @@ PreparedKernel prepareLayerNormGrad(const Op& op, InTypes in, InTypes out) {
   if (in[1].numElements() != s.cols)
     throw KernelError("layer_norm_grad needs x, gamma of its normalised dims and a gradient shaped as x");
   s.rows = s.cols == 0 ? 0 : in[0].numElements() / s.cols;
+  s.blockRows = sumBlockRows(s.rows, s.cols);
   s.epsilon = attr.epsilon();
   return dispatchDType(in[0].dtype, [&]<class T>() {
     if constexpr (kIsFloat<T>) return makeKernel<LayerNormGradState, runLayerNormGrad<T>>(s);
