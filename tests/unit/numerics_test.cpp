@@ -15,6 +15,7 @@
 
 #include "ir/half.h"
 #include "vm/kernels.h"
+#include "vm/kernel_util.h"
 #include "vm/simd_kernels.h"
 
 namespace pir::vm {
@@ -708,31 +709,33 @@ TEST(Numerics, BroadcastsAndCopiesSplitOverThreadsGiveTheSameBits) {
 }
 
 // Sums over a leading or middle axis split their columns over the kernel threads: the
-// same bits at 1 and 2 threads, and each the in-order float sum of its column.
+// same bits at 1 and 2 threads, and each the in-order float sum of its column (C
+// columns: two parts of at least kMinSplitColumns, bounds off the vector width).
 TEST(Numerics, SumsOverLeadingAxesSplitOverThreadsGiveTheSameBits) {
-  Tensor a(DType::F32, {300, 130}), b(DType::F32, {4, 300, 70});
+  const int64_t C = 2 * detail::kMinSplitColumns + 18;
+  Tensor a(DType::F32, {300, C}), b(DType::F32, {4, 300, C});
   for (Tensor* t : {&a, &b})
     for (int64_t i = 0; i < t->type.numElements(); ++i) t->set(i, std::sin(i * 0.37) * 4 + (i % 11) * 1e-3);
   auto all = [&] {
     return std::vector<Tensor>{
-        runOpWith(OpCode::Sum, {&a}, {{DType::F32, {130}}}, {{"axis", intList({0})}})[0],
-        runOpWith(OpCode::Sum, {&b}, {{DType::F32, {4, 70}}}, {{"axis", intList({1})}})[0]};
+        runOpWith(OpCode::Sum, {&a}, {{DType::F32, {C}}}, {{"axis", intList({0})}})[0],
+        runOpWith(OpCode::Sum, {&b}, {{DType::F32, {4, C}}}, {{"axis", intList({1})}})[0]};
   };
   const std::vector<Tensor> one = all();
   simd::setKernelThreads(2);
   const std::vector<Tensor> two = all();
   simd::setKernelThreads(1);
   for (size_t i = 0; i < one.size(); ++i) EXPECT_EQ(one[i].bytes, two[i].bytes) << "result " << i;
-  for (int64_t c = 0; c < 130; ++c) {
+  for (int64_t c = 0; c < C; ++c) {
     float s = static_cast<float>(a.get(c));
-    for (int64_t r = 1; r < 300; ++r) s += static_cast<float>(a.get(r * 130 + c));
+    for (int64_t r = 1; r < 300; ++r) s += static_cast<float>(a.get(r * C + c));
     ASSERT_EQ(static_cast<float>(two[0].get(c)), s) << c;
   }
   for (int64_t o = 0; o < 4; ++o)
-    for (int64_t c = 0; c < 70; ++c) {
-      float s = static_cast<float>(b.get(o * 300 * 70 + c));
-      for (int64_t r = 1; r < 300; ++r) s += static_cast<float>(b.get((o * 300 + r) * 70 + c));
-      ASSERT_EQ(static_cast<float>(two[1].get(o * 70 + c)), s) << o << " " << c;
+    for (int64_t c = 0; c < C; ++c) {
+      float s = static_cast<float>(b.get(o * 300 * C + c));
+      for (int64_t r = 1; r < 300; ++r) s += static_cast<float>(b.get((o * 300 + r) * C + c));
+      ASSERT_EQ(static_cast<float>(two[1].get(o * C + c)), s) << o << " " << c;
     }
 }
 
