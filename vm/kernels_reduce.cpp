@@ -22,15 +22,21 @@ struct ReduceFunctions {
   static constexpr std::string_view family = "Reduce";
   template <class Fn> static PreparedKernel prepare(const Op& op, InTypes in, InTypes out);
 
-  struct Sum { static constexpr ElementTypes kAccepts = kNumbers; };
-  struct Mean { static constexpr ElementTypes kAccepts = kNumbers; };
-  struct Prod { static constexpr ElementTypes kAccepts = kNumbers; };
-  struct Max { static constexpr ElementTypes kAccepts = kAll; };
-  struct Min { static constexpr ElementTypes kAccepts = kAll; };
-  struct SumSquare { static constexpr ElementTypes kAccepts = kNumbers; };
-  struct LogSumExp { static constexpr ElementTypes kAccepts = kFloats; };
-  struct L1 { static constexpr ElementTypes kAccepts = kNumbers; };
-  struct L2 { static constexpr ElementTypes kAccepts = kFloats; };
+  // kTableKind: the SIMD table's reduceRow / reduceRows kind that computes the float
+  // reduction over a block of axes (l2 is the square root of its sum of squares), or
+  // -1 where the kernel has its own path (sum, mean, logsumexp).
+  struct Sum { static constexpr ElementTypes kAccepts = kNumbers; static constexpr int kTableKind = -1; };
+  struct Mean { static constexpr ElementTypes kAccepts = kNumbers; static constexpr int kTableKind = -1; };
+  struct Prod { static constexpr ElementTypes kAccepts = kNumbers; static constexpr int kTableKind = simd::kReduceProd; };
+  struct Max { static constexpr ElementTypes kAccepts = kAll; static constexpr int kTableKind = simd::kReduceMax; };
+  struct Min { static constexpr ElementTypes kAccepts = kAll; static constexpr int kTableKind = simd::kReduceMin; };
+  struct SumSquare {
+    static constexpr ElementTypes kAccepts = kNumbers;
+    static constexpr int kTableKind = simd::kReduceSumSquare;
+  };
+  struct LogSumExp { static constexpr ElementTypes kAccepts = kFloats; static constexpr int kTableKind = -1; };
+  struct L1 { static constexpr ElementTypes kAccepts = kNumbers; static constexpr int kTableKind = simd::kReduceAbsSum; };
+  struct L2 { static constexpr ElementTypes kAccepts = kFloats; static constexpr int kTableKind = simd::kReduceSumSquare; };
 };
 using Red = ReduceFunctions;
 template <class A, class B> inline constexpr bool kIs = std::is_same_v<A, B>;
@@ -161,6 +167,80 @@ template <class T, class R> bool reduceSumReordered(const ReduceState& s, const 
   return true;
 }
 
+// prod, max, min, sumsquare, l1 and l2 of f32/f64 over one block of axes ([outer,
+// reduced, inner]) through the SIMD table, in its orders (vm/simd_kernels.h
+// reduceRow, reduceRows): a contiguous row of `reduced` elements per output (inner ==
+// 1), outputs split over the kernel threads; else column by column over the reduced
+// rows, in row order, large ones split by columns. Each output is computed alone, so
+// the bits do not depend on the thread count.
+template <class T, class R> void reduceBlockByTable(const ReduceState& s, const T* x, T* y) {
+  const auto& f = simd::tableOf<T>();
+  const int64_t slab = s.reduced * s.inner;
+  if (s.inner == 1) {
+    splitRows(s.outer, s.reduced, [&](int64_t o0, int64_t o1) {
+      for (int64_t o = o0; o < o1; ++o) y[o] = f.reduceRow[R::kTableKind](x + o * s.reduced, s.reduced);
+    });
+  } else {
+    splitColumns(s.outer * slab, s.inner, [&](int64_t c0, int64_t c1) {
+      for (int64_t o = 0; o < s.outer; ++o)
+        f.reduceRows[R::kTableKind](x + o * slab + c0, s.reduced, c1 - c0, s.inner, y + o * s.inner + c0);
+    });
+  }
+  if constexpr (kIs<R, Red::L2>)
+    for (int64_t i = 0; i < s.outer * s.inner; ++i) y[i] = std::sqrt(y[i]);  // IEEE sqrt per output
+}
+
+// logsumexp of f32/f64 over one block of axes: m = the maximum (reduceRow's or
+// reduceRows' kReduceMax; 0 where it is not finite), then log(sum(exp(x - m))) + m,
+// each exp as the table's kExp loop computes it. A contiguous row (inner == 1) sums
+// in `sum`'s order (shiftExpSum); a column over rows sums in row order.
+template <class T> void logSumExpBlock(const ReduceState& s, const T* x, T* y) {
+  const auto& f = simd::tableOf<T>();
+  const int64_t slab = s.reduced * s.inner;
+  auto finiteOrZero = [](T m) { return std::isfinite(m) ? m : T(0); };
+  // y[0..n) = log(y[0..n)) + m[0..n), the logarithms in one call of the table's loop.
+  auto logPlus = [&](T* y, const T* m, int64_t n) {
+    f.unary[simd::kLog](y, y, n);
+    f.binary[simd::kAdd][simd::kVecVec](y, m, y, n);
+  };
+  if (s.inner == 1) {  // per part: a row of exponentials, and the rows' maxima
+    const uint64_t perPart = saturatingAdd(static_cast<uint64_t>(s.reduced), static_cast<uint64_t>(s.outer));
+    const ScratchCharge charge(saturatingMul(perPart, static_cast<uint64_t>(simd::kernelThreads())), sizeof(T));
+    splitRows(s.outer, s.reduced, [&](int64_t o0, int64_t o1) {
+      std::vector<T> e(static_cast<size_t>(s.reduced)), m(static_cast<size_t>(o1 - o0));
+      for (int64_t o = o0; o < o1; ++o) {
+        const T* row = x + o * s.reduced;
+        m[static_cast<size_t>(o - o0)] = finiteOrZero(f.reduceRow[simd::kReduceMax](row, s.reduced));
+        y[o] = f.shiftExpSum(row, m[static_cast<size_t>(o - o0)], nullptr, e.data(), s.reduced);
+      }
+      logPlus(y + o0, m.data(), o1 - o0);
+    });
+    return;
+  }
+  // Columns in blocks whose maxima, sums and exponentials stay in L1.
+  constexpr int64_t kColumns = 1024;
+  const ScratchCharge charge(saturatingMul(static_cast<uint64_t>(s.inner), 3), sizeof(T));
+  std::vector<T> m(static_cast<size_t>(s.inner)), sums(m.size()), e(m.size());
+  splitColumns(s.outer * slab, s.inner, [&](int64_t c0, int64_t c1) {
+    for (int64_t o = 0; o < s.outer; ++o)
+      for (int64_t b = c0; b < c1; b += kColumns) {
+        const int64_t n = std::min(kColumns, c1 - b);
+        const T* block = x + o * slab + b;
+        T *mb = m.data() + b, *sb = sums.data() + b, *eb = e.data() + b;
+        f.reduceRows[simd::kReduceMax](block, s.reduced, n, s.inner, mb);
+        for (int64_t c = 0; c < n; ++c) mb[c] = finiteOrZero(mb[c]);
+        for (int64_t r = 0; r < s.reduced; ++r) {
+          T* to = r == 0 ? sb : eb;
+          f.binary[simd::kSub][simd::kVecVec](block + r * s.inner, mb, to, n);
+          f.unary[simd::kExp](to, to, n);
+          if (r > 0) f.binary[simd::kAdd][simd::kVecVec](sb, eb, sb, n);
+        }
+        logPlus(sb, mb, n);
+        std::copy(sb, sb + n, y + o * s.inner + b);
+      }
+  });
+}
+
 template <class C> C nanMax(C a, C b) { return (a != a || a > b) ? a : b; }
 template <class C> C nanMin(C a, C b) { return (a != a || a < b) ? a : b; }
 
@@ -173,6 +253,12 @@ template <class T, class R> void runReduce(const ReduceState& s, const TensorRef
   }
   if constexpr (kIsFloat<T> && (kIs<R, Red::Sum> || kIs<R, Red::Mean>)) {
     if (s.reorder.needed && reduceSumReordered<T, R>(s, ins[0].as<const T>(), outs[0].as<T>())) return;
+  }
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    if (s.block && s.rows > 0 && s.cols > 0) {
+      if constexpr (R::kTableKind >= 0) return reduceBlockByTable<T, R>(s, ins[0].as<const T>(), outs[0].as<T>());
+      else if constexpr (kIs<R, Red::LogSumExp>) return logSumExpBlock<T>(s, ins[0].as<const T>(), outs[0].as<T>());
+    }
   }
   // Scratch: the reordered input; logsumexp's shifted copy.
   const uint64_t n = static_cast<uint64_t>(s.rows * s.cols);
@@ -248,6 +334,31 @@ struct ArgReduceState {
 template <class T, bool IsMax>
 void runArgReduce(const ArgReduceState& a, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   const ReduceState& s = a.layout;
+  // f32/f64 through the SIMD table (the same winner as the loop below): a contiguous
+  // row per output (argRow), or over a leading or middle axis column by column over
+  // its rows (argRows), without the reordered copy.
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    if (s.block && s.inner == 1 && s.rows > 0 && s.cols > 0) {  // contiguous rows: the table's argRow
+      const auto fn = simd::tableOf<T>().argRow[IsMax ? 1 : 0];
+      const T* x = ins[0].as<const T>();
+      int32_t* y = outs[0].as<int32_t>();
+      splitRows(s.outer, s.reduced, [&](int64_t o0, int64_t o1) {
+        for (int64_t o = o0; o < o1; ++o) y[o] = static_cast<int32_t>(fn(x + o * s.reduced, s.reduced, a.lastIndex));
+      });
+      return;
+    }
+    if (s.block && s.inner > 1 && s.rows > 0 && s.cols > 0) {
+      const auto fn = simd::tableOf<T>().argRows[IsMax ? 1 : 0];
+      const T* x = ins[0].as<const T>();
+      int32_t* y = outs[0].as<int32_t>();
+      const int64_t slab = s.reduced * s.inner;
+      splitColumns(s.outer * slab, s.inner, [&](int64_t c0, int64_t c1) {
+        for (int64_t o = 0; o < s.outer; ++o)
+          fn(x + o * slab + c0, s.reduced, c1 - c0, s.inner, a.lastIndex, y + o * s.inner + c0);
+      });
+      return;
+    }
+  }
   const ScratchCharge charge(s.reorder.needed ? static_cast<uint64_t>(s.rows * s.cols) * sizeof(T) : 0);
   Vec<T> scratch;
   const T* x = reordered(s.reorder, ins[0].as<const T>(), s.rows * s.cols, scratch);
@@ -410,6 +521,7 @@ template <class Fn> PreparedKernel ArgReduceFunctions::prepare(const Op& op, InT
   const attrs::View<attrs::kernelFamily("ArgReduce")> attr{op};
   const int64_t axis = resolveAxis(attr.axis(), in[0].rank());
   ArgReduceState s{axisLast(in[0], axis), attr.select_last_index()};
+  if (in[0].rank() > 0) planBlock(s.layout, in[0].shape, {axis});
   if (in[0].rank() > 0 && in[0].shape[axis] == 0)
     throw KernelError("'" + std::string(op.info().name) + "' of an empty axis");
   return dispatchDType(in[0].dtype, [&]<class T>() { return makeKernel<ArgReduceState, runArgReduce<T, Fn::kIsMax>>(s); });

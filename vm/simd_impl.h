@@ -683,6 +683,14 @@ template <class S> struct Partials16 {
     const V2 q2 = __builtin_shufflevector(q4, q4, 0, 1) + __builtin_shufflevector(q4, q4, 2, 3);
     return q2[0] + q2[1];
   }
+  // The same pairwise combination by products.
+  static S multiply(V16 p) {
+    const V8 q8 = __builtin_shufflevector(p, p, 0, 1, 2, 3, 4, 5, 6, 7) *
+                  __builtin_shufflevector(p, p, 8, 9, 10, 11, 12, 13, 14, 15);
+    const V4 q4 = __builtin_shufflevector(q8, q8, 0, 1, 2, 3) * __builtin_shufflevector(q8, q8, 4, 5, 6, 7);
+    const V2 q2 = __builtin_shufflevector(q4, q4, 0, 1) * __builtin_shufflevector(q4, q4, 2, 3);
+    return q2[0] * q2[1];
+  }
 };
 
 // Sixteen consecutive elements as one V16 (unaligned).
@@ -782,9 +790,32 @@ template <class S> S shiftExpSum(const S* x, S shift, S* shifted, S* e, int64_t 
   return sumContiguous(e, n);
 }
 
-template <class S> S maxOf(const S* x, int64_t n) {
+// ---- the Reduce ops other than sum ---------------------------------------------
+
+// |v| as 0 - v for v <= 0, so that |-0| is +0 (NaN stays itself); scalars or vectors.
+template <class T> inline T absOf(T v) { return v <= 0 ? 0 - v : v; }
+
+// One step of a ReduceKind's fold: acc is the reduction so far, v the next element.
+template <class S, int K> inline S reduceStep(S acc, S v) {
+  if constexpr (K == kReduceProd) return acc * v;
+  else if constexpr (K == kReduceSumSquare) return acc + v * v;
+  else if constexpr (K == kReduceAbsSum) return acc + absOf(v);
+  else if constexpr (K == kReduceMax) return binOp<S, kMax>(acc, v);
+  else return binOp<S, kMin>(acc, v);
+}
+// The fold's first value, from the first element.
+template <class S, int K> inline S reduceFirst(S v) {
+  if constexpr (K == kReduceSumSquare) return v * v;
+  else if constexpr (K == kReduceAbsSum) return absOf(v);
+  else return v;
+}
+
+// The maximum (kReduceMax) or minimum (kReduceMin) of x[0..n) by vector lanes: a NaN
+// if any element is NaN; among equal extremes (+0 and -0) any one.
+template <class S, int K> S extremeByLanes(const S* x, int64_t n) {
   using V = typename VOf<S>::V;
   constexpr int64_t W = kLanes<S>;
+  auto beats = [](auto a, auto b) { return K == kReduceMax ? a > b : a < b; };
   S best = x[0];
   bool nan = x[0] != x[0];
   int64_t i = 0;
@@ -792,29 +823,135 @@ template <class S> S maxOf(const S* x, int64_t n) {
     V acc = load<V>(x), unordered = acc != acc ? splat<V>(S(1)) : splat<V>(S(0));
     for (i = W; i + W <= n; i += W) {
       const V v = load<V>(x + i);
-      acc = v > acc ? v : acc;
+      acc = beats(v, acc) ? v : acc;
       unordered = v != v ? splat<V>(S(1)) : unordered;
     }
     for (int64_t j = 0; j < W; ++j) {
-      best = acc[j] > best ? acc[j] : best;
+      best = beats(acc[j], best) ? acc[j] : best;
       nan = nan || unordered[j] != S(0);
     }
   }
   for (; i < n; ++i) {
-    best = x[i] > best ? x[i] : best;
+    best = beats(x[i], best) ? x[i] : best;
     nan = nan || x[i] != x[i];
   }
   return nan ? S(__builtin_nan("")) : best;
 }
 
-template <class S> void maxRows(const S* x, int64_t rows, int64_t cols, S* y) {
+// The serial fold's extreme: the lanes' value, recomputed serially when it is a zero
+// (whose sign depends on the order) or a NaN (the first one).
+template <class S, int K> S extremeOfRow(const S* x, int64_t n) {
+  const S best = extremeByLanes<S, K>(x, n);
+  if (best == best && best != S(0)) return best;
+  S m = x[0];
+  for (int64_t k = 1; k < n; ++k) m = reduceStep<S, K>(m, x[k]);
+  return m;
+}
+
+template <class S, int K> S reduceRow(const S* x, int64_t n) {
+  if constexpr (K == kReduceMax || K == kReduceMin) {
+    return extremeOfRow<S, K>(x, n);
+  } else if constexpr (K == kReduceProd) {
+    typename Partials16<S>::V16 p;
+    for (int j = 0; j < 16; ++j) p[j] = S(1);
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) p *= load16(x + i);
+    S r = Partials16<S>::multiply(p);
+    for (; i < n; ++i) r *= x[i];
+    return r;
+  } else if constexpr (K == kReduceSumSquare) {
+    return sumInOrder<S>(
+        n, [x](int64_t i) { const auto v = load16(x + i); return v * v; }, [x](int64_t i) { return x[i] * x[i]; });
+  } else {
+    return sumInOrder<S>(
+        n,
+        [x](int64_t i) { return absOf(load16(x + i)); }, [x](int64_t i) { return absOf(x[i]); });
+  }
+}
+
+template <class S, int K> void reduceRows(const S* x, int64_t rows, int64_t cols, int64_t ld, S* y) {
   for (int64_t c0 = 0; c0 < cols; c0 += kColBlock) {
     const int64_t nc = cols - c0 < kColBlock ? cols - c0 : kColBlock;
     S* __restrict acc = y + c0;
-    std::memcpy(acc, x + c0, static_cast<size_t>(nc) * sizeof(S));
+    const S* __restrict first = x + c0;
+    for (int64_t c = 0; c < nc; ++c) acc[c] = reduceFirst<S, K>(first[c]);
     for (int64_t r = 1; r < rows; ++r) {
-      const S* __restrict row = x + r * cols + c0;
-      for (int64_t c = 0; c < nc; ++c) acc[c] = binOp<S, kMax>(acc[c], row[c]);
+      const S* __restrict row = x + r * ld + c0;
+      for (int64_t c = 0; c < nc; ++c) acc[c] = reduceStep<S, K>(acc[c], row[c]);
+    }
+  }
+}
+
+// The index of x[0..n)'s maximum (IsMax) or minimum, n >= 1, as the serial visit
+// from the first element (from the last with lastIndex) finds it: the first visited
+// that no later one beats, a NaN beating everything. Without NaN that is the lowest
+// (highest) index holding the extreme value (+0 and -0 equal): each lane keeps its
+// own first (last) extreme and the lanes are merged by value, then index; with a NaN,
+// the serial visit.
+template <class S, bool IsMax> int64_t argRow(const S* x, int64_t n, bool lastIndex) {
+  using T = VOf<S>;
+  using V = typename T::V;
+  using I = typename T::I;
+  using L = decltype(I{}[0]);
+  constexpr int64_t W = kLanes<S>;
+  auto beats = [](auto a, auto b) { return IsMax ? a > b : a < b; };
+  auto serial = [&] {
+    const int64_t first = lastIndex ? n - 1 : 0, step = lastIndex ? -1 : 1;
+    int64_t best = first;
+    S bv = x[first];
+    for (int64_t k = 1, i = first + step; k < n && bv == bv; ++k, i += step)
+      if (x[i] != x[i] || beats(x[i], bv)) best = i, bv = x[i];
+    return best;
+  };
+  if (n < 2 * W) return serial();
+  V best = load<V>(x), unordered = best != best ? splat<V>(S(1)) : splat<V>(S(0));
+  I at, lane;
+  for (int64_t j = 0; j < W; ++j) lane[j] = static_cast<L>(j);
+  at = lane;
+  int64_t i = W;
+  for (; i + W <= n; i += W) {
+    const V v = load<V>(x + i);
+    const auto take = lastIndex ? (IsMax ? v >= best : v <= best) : beats(v, best);
+    best = take ? v : best;
+    at = take ? lane + static_cast<L>(i) : at;
+    unordered = v != v ? splat<V>(S(1)) : unordered;
+  }
+  bool nan = false;
+  for (int64_t j = 0; j < W; ++j) nan = nan || unordered[j] != S(0);
+  for (int64_t k = i; k < n; ++k) nan = nan || x[k] != x[k];
+  if (nan) return serial();
+  S bv = best[0];
+  int64_t b = static_cast<int64_t>(at[0]);
+  for (int64_t j = 1; j < W; ++j) {
+    const int64_t a = static_cast<int64_t>(at[j]);
+    if (beats(best[j], bv) || (best[j] == bv && (lastIndex ? a > b : a < b))) bv = best[j], b = a;
+  }
+  for (; i < n; ++i)  // the tail's indices are above every lane's
+    if (beats(x[i], bv) || (lastIndex && x[i] == bv)) bv = x[i], b = i;
+  return b;
+}
+
+// Column blocks of argRows: the best values and indices stay in L1.
+constexpr int64_t kArgColBlock = 512;
+
+template <class S, bool IsMax>
+void argRows(const S* x, int64_t rows, int64_t cols, int64_t ld, bool lastIndex, int32_t* y) {
+  const int64_t first = lastIndex ? rows - 1 : 0, step = lastIndex ? -1 : 1;
+  S best[kArgColBlock];
+  for (int64_t c0 = 0; c0 < cols; c0 += kArgColBlock) {
+    const int64_t nc = cols - c0 < kArgColBlock ? cols - c0 : kArgColBlock;
+    int32_t* __restrict at = y + c0;
+    const S* __restrict r0 = x + first * ld + c0;
+    for (int64_t c = 0; c < nc; ++c) best[c] = r0[c], at[c] = static_cast<int32_t>(first);
+    for (int64_t k = 1, r = first + step; k < rows; ++k, r += step) {
+      const S* __restrict row = x + r * ld + c0;
+      const int32_t ri = static_cast<int32_t>(r);
+      for (int64_t c = 0; c < nc; ++c) {
+        const S b = best[c], v = row[c];
+        const bool take = b == b && (v != v || (IsMax ? v > b : v < b));
+        best[c] = take ? v : b;
+        at[c] = take ? ri : at[c];
+      }
     }
   }
 }
@@ -1124,8 +1261,17 @@ template <class S> TypedTable<S> makeTyped() {
   t.normaliseRow = normaliseRowFused<S>;
   t.layerNormGradRow = layerNormGradRowFused<S>;
   t.sumRows = sumRows<S>;
-  t.maxRows = maxRows<S>;
-  t.maxOf = maxOf<S>;
+#define PIR_SIMD_REDUCE(K)              \
+  t.reduceRow[K] = reduceRow<S, K>;   \
+  t.reduceRows[K] = reduceRows<S, K>;
+  PIR_SIMD_REDUCE(kReduceProd) PIR_SIMD_REDUCE(kReduceSumSquare) PIR_SIMD_REDUCE(kReduceAbsSum)
+  PIR_SIMD_REDUCE(kReduceMax) PIR_SIMD_REDUCE(kReduceMin)
+#undef PIR_SIMD_REDUCE
+  t.argRows[0] = argRows<S, false>;
+  t.argRows[1] = argRows<S, true>;
+  t.argRow[0] = argRow<S, false>;
+  t.argRow[1] = argRow<S, true>;
+  t.maxOf = extremeByLanes<S, kReduceMax>;
   t.maxPool2x2 = maxPool2x2<S>;
   t.maxPool2x2Grad = maxPool2x2Grad<S>;
 #if PIR_SIMD_BYTES == 64

@@ -29,6 +29,8 @@ enum BinaryKind : int { kAdd, kSub, kMul, kDiv, kMax, kMin, kGeluGrad, kBinaryCo
 enum CompareKind : int { kEq, kNe, kGt, kGe, kLt, kLe, kCompareCount };
 // Which operands are one repeated element (a scalar broadcast along the run).
 enum BinaryMode : int { kVecVec, kVecScalar, kScalarVec, kModeCount };
+// The Reduce ops that reduceRow and reduceRows compute (sum has its own entries).
+enum ReduceKind : int { kReduceProd, kReduceSumSquare, kReduceAbsSum, kReduceMax, kReduceMin, kReduceCount };
 
 template <class S> using UnaryFn = void (*)(const S* x, S* y, int64_t n);
 template <class S> using BinaryFn = void (*)(const S* a, const S* b, S* y, int64_t n);
@@ -67,8 +69,24 @@ template <class S> struct TypedTable {
   // The maximum of x[0..n), n >= 1: a NaN if any element is NaN; among equal maxima
   // (+0 and -0) any one (a caller that needs the sign of a zero maximum recomputes it).
   S (*maxOf)(const S* x, int64_t n);
-  // y[c] = max/min over rows (NaN propagates), rows >= 1.
-  void (*maxRows)(const S* x, int64_t rows, int64_t cols, S* y);
+  // A reduction of one contiguous row x[0..n), n >= 1. kReduceSumSquare and
+  // kReduceAbsSum add x*x and |x| in `sum`'s order; kReduceProd multiplies in the same
+  // order (16 interleaved partial products from 1, combined pairwise, then the tail in
+  // order). kReduceMax and kReduceMin give the serial fold's result m = x[0], m =
+  // op(m, x[i]) with op(a, b) = (a is NaN or a beats b) ? a : b: the first NaN if any,
+  // and among equal extremes (+0 and -0) the last.
+  S (*reduceRow[kReduceCount])(const S* x, int64_t n);
+  // y[c] = the same reduction of column c over rows in row order (row r at x + r*ld):
+  // y = x[0], y = op(y, x[r]) for r = 1.., with op as above or y * x, y + x*x, y + |x|.
+  // Each column alone, so a range of columns gives the bits of the whole call. rows >= 1.
+  void (*reduceRows[kReduceCount])(const S* x, int64_t rows, int64_t cols, int64_t ld, S* y);
+  // y[c] = the row index of column c's minimum ([0]) or maximum ([1]) over rows (row r at x
+  // + r*ld), visiting rows from the first (or, with lastIndex, from the last): the
+  // first visited that no later one beats, a NaN beating everything (the first NaN
+  // visited). rows >= 1.
+  void (*argRows[2])(const S* x, int64_t rows, int64_t cols, int64_t ld, bool lastIndex, int32_t* y);
+  // The same winner's index within one contiguous row x[0..n), n >= 1.
+  int64_t (*argRow[2])(const S* x, int64_t n, bool lastIndex);
   // max_pool of 2x2 windows at stride 2 without padding over `planes` planes of
   // inH x inW (each window inside the plane: 2*outH <= inH, 2*outW <= inW). A window's
   // cells are taken in row-major order: a NaN cell replaces a non-NaN maximum, a

@@ -708,6 +708,151 @@ TEST(Numerics, BroadcastsAndCopiesSplitOverThreadsGiveTheSameBits) {
   EXPECT_EQ(two[4].bytes, x.bytes);
 }
 
+// The SIMD table's reductions against their serial definitions on every ISA: max
+// and min as the serial fold m = op(m, x) (the first NaN; among equal zeros, the
+// last), argmax and argmin as the serial visit (the first visited that no later one
+// beats, a NaN beating everything, from the end with select_last_index), prod,
+// sumsquare and the absolute sum within a few roundings of long-double sums. Rows of
+// many ties (small integers, +0 and -0), some with a NaN, lengths around the vector
+// widths; over contiguous rows and over rows of columns.
+template <class S>
+void checkReductionsOnTable(const simd::TypedTable<S>& f, const char* isa) {
+  auto fold = [](const std::vector<S>& v, size_t first, size_t n, size_t step, bool isMax) {
+    S m = v[first];
+    for (size_t k = 1; k < n; ++k) {
+      const S x = v[first + k * step];
+      m = (m != m || (isMax ? m > x : m < x)) ? m : x;
+    }
+    return m;
+  };
+  auto visit = [](const std::vector<S>& v, size_t first, size_t n, size_t step, bool isMax, bool last) {
+    int64_t best = last ? static_cast<int64_t>(n) - 1 : 0;
+    S bv = v[first + static_cast<size_t>(best) * step];
+    for (int64_t k = 1, i = best + (last ? -1 : 1); k < static_cast<int64_t>(n) && bv == bv; ++k, i += last ? -1 : 1) {
+      const S x = v[first + static_cast<size_t>(i) * step];
+      if (x != x || (isMax ? x > bv : x < bv)) best = i, bv = x;
+    }
+    return best;
+  };
+  auto same = [](S a, S b) { return (a != a && b != b) || std::memcmp(&a, &b, sizeof a) == 0; };
+  // Mixed values; none above zero (a zero maximum); none below zero (a zero minimum).
+  for (int64_t n : {1, 7, 16, 31, 32, 33, 64, 100, 257})
+    for (int sign : {0, -1, 1})
+      for (int nanAt : {-1, 0, 5, 40}) {
+        std::vector<S> v(static_cast<size_t>(n) * 3);
+        for (size_t i = 0; i < v.size(); ++i) {
+          const S x = static_cast<S>(static_cast<int>((i * 7919) % 7) - 3);
+          v[i] = sign == 0 ? x : sign < 0 ? -std::fabs(x) - 1 : std::fabs(x) + 1;
+        }
+        for (size_t i = 0; i < v.size(); i += 5) v[i] = (i / 5) % 2 ? S(-0.0) : S(0.0);
+        if (nanAt >= 0 && nanAt < n) v[static_cast<size_t>(nanAt)] = std::numeric_limits<S>::quiet_NaN();
+        const std::string where = std::string(isa) + " n=" + std::to_string(n) + " sign " + std::to_string(sign) +
+                                  " nan at " + std::to_string(nanAt);
+        for (bool isMax : {false, true}) {
+          const int kind = isMax ? simd::kReduceMax : simd::kReduceMin;
+          EXPECT_TRUE(same(f.reduceRow[kind](v.data(), n), fold(v, 0, n, 1, isMax))) << where;
+          for (bool last : {false, true})
+            EXPECT_EQ(f.argRow[isMax](v.data(), n, last), visit(v, 0, n, 1, isMax, last)) << where << " last " << last;
+          // Three columns over n rows of a [n, 3] array.
+          std::vector<S> y(3);
+          std::vector<int32_t> at(3);
+          f.reduceRows[kind](v.data(), n, 3, 3, y.data());
+          for (bool last : {false, true}) {
+            f.argRows[isMax](v.data(), n, 3, 3, last, at.data());
+            for (size_t c = 0; c < 3; ++c) EXPECT_EQ(at[c], visit(v, c, n, 3, isMax, last)) << where << " column " << c;
+          }
+          for (size_t c = 0; c < 3; ++c) EXPECT_TRUE(same(y[c], fold(v, c, n, 3, isMax))) << where << " column " << c;
+        }
+        if (nanAt >= 0) continue;
+        LD prod = 1, squares = 0, abs = 0, size = 0;
+        for (int64_t i = 0; i < n; ++i) {
+          const LD x = static_cast<LD>(S(1) + v[static_cast<size_t>(i)] / S(64));
+          prod *= x, squares += x * x, abs += std::fabs(x), size += 1;
+        }
+        std::vector<S> w(v.begin(), v.begin() + n);
+        for (S& x : w) x = S(1) + x / S(64);  // products of moderate size, no zeros
+        const LD eps = std::numeric_limits<S>::epsilon();
+        EXPECT_NEAR(f.reduceRow[simd::kReduceProd](w.data(), n), prod, std::fabs(prod) * eps * 2 * size) << where;
+        EXPECT_NEAR(f.reduceRow[simd::kReduceSumSquare](w.data(), n), squares, squares * eps * size) << where;
+        EXPECT_NEAR(f.reduceRow[simd::kReduceAbsSum](w.data(), n), abs, abs * eps * size) << where;
+      }
+  // |-0| is +0: an absolute sum of negative zeros.
+  const std::vector<S> zeros(40, S(-0.0));
+  EXPECT_FALSE(std::signbit(f.reduceRow[simd::kReduceAbsSum](zeros.data(), 40))) << isa;
+}
+
+TEST(Numerics, TableReductionsFollowTheirSerialDefinitionsOnEveryIsa) {
+  int tables = 0;
+  for (const char* isa : {"sse2", "avx2", "avx512"}) {
+    const simd::Table* t = simd::tableFor(isa);
+    if (!t) continue;
+    ++tables;
+    checkReductionsOnTable(t->f32, isa);
+    checkReductionsOnTable(t->f64, isa);
+  }
+  EXPECT_GE(tables, 1);
+}
+
+// The Reduce ops over the last, a middle and the first axis of f32[3, 37, 45] equal
+// the same reductions of each output's elements taken in order (max, min, argmax,
+// argmin exactly; the sums within a few roundings of long-double sums), logsumexp
+// included.
+TEST(Numerics, ReductionsOverAnyAxisEqualTheirDefinitions) {
+  const Shape shape{3, 37, 45};
+  Tensor x(DType::F32, shape);
+  const int64_t n = 3 * 37 * 45;
+  for (int64_t i = 0; i < n; ++i) x.set(i, std::sin(i * 0.61) * 3 + ((i * 31) % 5 == 0 ? 0.0 : 0.25));
+  const Shape strides{37 * 45, 45, 1};
+  for (int64_t axis = 0; axis < 3; ++axis) {
+    Shape kept;
+    for (int64_t d = 0; d < 3; ++d)
+      if (d != axis) kept.push_back(shape[d]);
+    const TensorType outF{DType::F32, kept}, outI{DType::I32, kept};
+    const std::vector<std::pair<std::string, Attr>> attrs{{"axis", intList({axis})}};
+    auto run = [&](OpCode code) { return runOpWith(code, {&x}, {outF}, attrs)[0]; };
+    const Tensor mx = run(OpCode::Max), mn = run(OpCode::Min), pr = run(OpCode::Prod), sq = run(OpCode::SumSquare),
+                 l1 = run(OpCode::L1), l2 = run(OpCode::L2), lse = run(OpCode::LogSumExp);
+    for (bool last : {false, true}) {
+      const std::vector<std::pair<std::string, Attr>> argAttrs{{"axis", Attr::integer(axis)},
+                                                                {"select_last_index", Attr::boolean(last)}};
+      const Tensor am = runOpWith(OpCode::ArgMax, {&x}, {outI}, argAttrs)[0];
+      const Tensor an = runOpWith(OpCode::ArgMin, {&x}, {outI}, argAttrs)[0];
+      for (int64_t o = 0; o < outF.numElements(); ++o) {
+        // The output's first element and the step along `axis`.
+        const int64_t a0 = o / kept[1], a1 = o % kept[1];
+        const int64_t base = axis == 0   ? a0 * strides[1] + a1 * strides[2]
+                             : axis == 1 ? a0 * strides[0] + a1 * strides[2]
+                                         : a0 * strides[0] + a1 * strides[1];
+        const int64_t step = strides[axis], len = shape[axis];
+        int64_t argMax = last ? len - 1 : 0, argMin = argMax;
+        for (int64_t k = 1, i = argMax + (last ? -1 : 1); k < len; ++k, i += last ? -1 : 1) {
+          if (x.get(base + i * step) > x.get(base + argMax * step)) argMax = i;
+          if (x.get(base + i * step) < x.get(base + argMin * step)) argMin = i;
+        }
+        const auto index = [o](const Tensor& t) { return reinterpret_cast<const int32_t*>(t.bytes.data())[o]; };
+        EXPECT_EQ(index(am), argMax) << "axis " << axis << " output " << o << " last " << last;
+        EXPECT_EQ(index(an), argMin) << "axis " << axis << " output " << o << " last " << last;
+        if (last) continue;
+        LD p = 1, s2 = 0, s1 = 0, se = 0;
+        for (int64_t i = 0; i < len; ++i) {
+          const LD v = x.get(base + i * step);
+          p *= v, s2 += v * v, s1 += std::fabs(v);
+        }
+        const LD m = x.get(base + argMax * step);
+        for (int64_t i = 0; i < len; ++i) se += std::exp(x.get(base + i * step) - m);
+        const LD eps = std::numeric_limits<float>::epsilon() * len;
+        EXPECT_EQ(mx.get(o), m) << "axis " << axis << " output " << o;
+        EXPECT_EQ(mn.get(o), x.get(base + argMin * step)) << "axis " << axis << " output " << o;
+        EXPECT_NEAR(pr.get(o), p, std::fabs(p) * 2 * eps) << "axis " << axis << " output " << o;
+        EXPECT_NEAR(sq.get(o), s2, s2 * eps) << "axis " << axis << " output " << o;
+        EXPECT_NEAR(l1.get(o), s1, s1 * eps) << "axis " << axis << " output " << o;
+        EXPECT_NEAR(l2.get(o), std::sqrt(s2), std::sqrt(s2) * eps) << "axis " << axis << " output " << o;
+        EXPECT_NEAR(lse.get(o), std::log(se) + m, 4 * eps) << "axis " << axis << " output " << o;
+      }
+    }
+  }
+}
+
 // Sums over a leading or middle axis split their columns over the kernel threads: the
 // same bits at 1 and 2 threads, and each the in-order float sum of its column (C
 // columns: two parts of at least kMinSplitColumns, bounds off the vector width).
