@@ -8,6 +8,7 @@
 #include <benchmark/benchmark.h>
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <string>
@@ -45,7 +46,8 @@ struct Case {
 std::vector<Case> cases() {
   const TensorType m1{DType::F32, {1048576}}, s{DType::F32, {}}, t64k{DType::F32, {65536}},
       m{DType::F32, {64, 256}}, tr{DType::F32, {64, 784}}, trOut{DType::F32, {784, 64}}, sm{DType::F32, {64, 10}},
-      big{DType::F32, {784, 256}}, mask{DType::Bool, {64, 256}};
+      big{DType::F32, {784, 256}}, mask{DType::Bool, {64, 256}}, lead{DType::F32, {64, 16384}},
+      rows64{DType::F32, {16384, 64}};
   return {
       {"add_1M", OpCode::Add, {}, {m1, m1}, m1},
       {"add_scalar_1M", OpCode::Add, {}, {m1, s}, m1},
@@ -68,6 +70,10 @@ std::vector<Case> cases() {
       // hold lanes on both sides of tanh's split.
       {"gelu_wide_1M", OpCode::Gelu, {}, {m1}, m1},
       {"gelu_grad_wide_1M", OpCode::GeluGrad, {}, {m1, m1}, m1},
+      // Reductions other than sum over a leading axis and along rows of 64.
+      {"max_axis0_64x16384", OpCode::Max, {{"axis", Attr::integer(0)}}, {lead}, {DType::F32, {16384}}},
+      {"logsumexp_axis0_64x16384", OpCode::LogSumExp, {{"axis", Attr::integer(0)}}, {lead}, {DType::F32, {16384}}},
+      {"argmax_axis1_16384x64", OpCode::ArgMax, {{"axis", Attr::integer(1)}}, {rows64}, {DType::I32, {16384}}},
   };
 }
 
@@ -116,6 +122,24 @@ void reference(const std::string& name, std::vector<std::vector<float>>& in, std
       const float t = std::tanh(k * (v + a * v * v * v));
       y[i] = g[i] * (0.5f * (1.0f + t) + 0.5f * v * (1.0f - t * t) * k * (1.0f + 3.0f * a * v * v));
     }
+  } else if (name == "max_axis0_64x16384" || name == "logsumexp_axis0_64x16384") {
+    const float* x = in[0].data();
+    float* y = out.data();
+    for (int c = 0; c < 16384; ++c) {  // one column at a time, as a plain loop would
+      float m = x[c];
+      for (int r = 1; r < 64; ++r) m = std::max(m, x[r * 16384 + c]);
+      if (name == "max_axis0_64x16384") {
+        y[c] = m;
+      } else {
+        float s = 0;
+        for (int r = 0; r < 64; ++r) s += std::exp(x[r * 16384 + c] - m);
+        y[c] = std::log(s) + m;
+      }
+    }
+  } else if (name == "argmax_axis1_16384x64") {
+    const float* x = in[0].data();
+    int32_t* y = reinterpret_cast<int32_t*>(out.data());
+    for (int r = 0; r < 16384; ++r) y[r] = static_cast<int32_t>(std::max_element(x + r * 64, x + r * 64 + 64) - (x + r * 64));
   } else if (name == "scaled_add_784x256") {
     Eigen::Map<ArrF> x(in[0].data(), 200704);
     x = x + (-0.1f) * Eigen::Map<const ArrF>(in[1].data(), 200704);

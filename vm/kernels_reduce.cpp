@@ -1,9 +1,11 @@
 // Reductions (sum mean prod max min sumsquare logsumexp l1 l2), argmax/argmin
 // and softmax/log_softmax.
 //
-// At prepare time the reduced axes are coalesced; unless they already are the
-// trailing axes, the kernel first copies the input into [kept..., reduced...]
-// order, so that every reduction is one Eigen rowwise() expression over an
+// At prepare time the reduced axes are coalesced. When they are adjacent ([outer,
+// reduced, inner]), f32/f64 reductions run through the SIMD table: a contiguous row
+// per output (inner == 1), or column by column over the reduced rows. Otherwise (and
+// for integers, bool and f16) the kernel copies the input into [kept..., reduced...]
+// order where needed, and each reduction is one Eigen rowwise() expression over an
 // (outputs × reduced) row-major matrix.
 //
 // Integer sums and products wrap (computed in uint32); integer mean is the
