@@ -141,7 +141,7 @@ struct OperandPayload {
 // is an Operand of some op or a graph return. 16 bytes: one word that is the
 // value (Kind::Value) or the OperandPayload holding the resource or literal
 // (made when one is first set; copies of the operand copy it), and one word
-// holding the kind and the location, packed (file, line and column up to
+// holding the kind and the location, packed (file, line and column below
 // 2^15, 2^24 and 2^22). A location beyond that moves into the payload (a value
 // operand then gets one too), so every location is kept exactly. So both words
 // are reached only through accessors: value() is nullptr unless the kind is Value.
