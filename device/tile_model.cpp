@@ -82,7 +82,7 @@ void Model::collectStatic() {
       for (const Operand& a : op.operands)
         if (a.kind() == Operand::Kind::Literal) {
           Placement p{lop.ctx.ipu, lop.ctx.set};
-          statics_.push_back({gname, "literal", a.literalType(), mapTensor(a.literalType(), p, o_), a.loc.valid() ? a.loc : op.loc});
+          statics_.push_back({gname, "literal", a.literalType(), mapTensor(a.literalType(), p, o_), a.loc().valid() ? a.loc() : op.loc});
         }
       // Landing areas: one per resource, where its first IO op puts data.
       for (const Operand& a : op.operands)

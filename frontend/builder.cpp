@@ -151,7 +151,7 @@ struct Builder::Impl {
 
   Operand resolveOperand(Graph& g, ast::Operand& a, std::string_view what) {
     Operand o;
-    o.loc = a.loc.valid() ? a.loc : a.name.loc;
+    o.setLoc(a.loc.valid() ? a.loc : a.name.loc);
     switch (a.kind) {
       case ast::Operand::Kind::Value:
         o.setKind(Operand::Kind::Value);
@@ -165,10 +165,10 @@ struct Builder::Impl {
       case ast::Operand::Kind::Literal:
         o.setKind(Operand::Kind::Literal);
         o.setLiteral(std::move(a.literal));
-        if (!o.literal()) diags.fail(o.loc, std::string(what) + ": missing literal");
+        if (!o.literal()) diags.fail(o.loc(), std::string(what) + ": missing literal");
         break;
       case ast::Operand::Kind::Call:
-        diags.fail(o.loc, std::string(what) +
+        diags.fail(o.loc(), std::string(what) +
                               ": a graph call is only allowed as an operand of call, repeat or conditional");
     }
     return o;
@@ -413,10 +413,10 @@ struct Builder::Impl {
     for (auto& a : s.values) values.push_back(resolveOperand(g, a, "return"));
     for (size_t i = 0; i < values.size(); ++i) {
       Operand& o = values[i];
-      if (o.kind() == Operand::Kind::Resource) diags.fail(o.loc, "return: operand must be a tensor");
+      if (o.kind() == Operand::Kind::Resource) diags.fail(o.loc(), "return: operand must be a tensor");
       if (o.kind() != Operand::Kind::Literal) continue;
       if (!g.outputsWritten)
-        diags.fail(o.loc, "return: cannot infer the dtype of a literal without `-> (...)`: declare a const");
+        diags.fail(o.loc(), "return: cannot infer the dtype of a literal without `-> (...)`: declare a const");
       if (i < g.outputTypes.size()) o.setLiteralType(g.outputTypes[i]);
     }
     if (!g.outputsWritten) {

@@ -40,7 +40,7 @@ struct Ctx {
   [[noreturn]] void fail(const std::string& msg) const { fail(op.loc, msg); }
 
   // Location of operand i (falls back to the op).
-  SourceLoc at(size_t i) const { return i < op.operands.size() && op.operands[i].loc.valid() ? op.operands[i].loc : op.loc; }
+  SourceLoc at(size_t i) const { return i < op.operands.size() && op.operands[i].loc().valid() ? op.operands[i].loc() : op.loc; }
   // "%b is declared here" for a value operand with a known declaration.
   std::vector<Note> declNote(size_t i) const {
     std::vector<Note> notes;
@@ -141,11 +141,11 @@ struct Ctx {
       const Operand& a = args[k];
       const Value& p = *g.params[k];
       if (a.kind() != Operand::Kind::Value && a.kind() != Operand::Kind::Literal)
-        fail(a.loc.valid() ? a.loc : c.loc, "argument " + std::to_string(k + 1) + " of @" + g.name + " must be a tensor");
+        fail(a.loc().valid() ? a.loc() : c.loc, "argument " + std::to_string(k + 1) + " of @" + g.name + " must be a tensor");
       if (!(a.type() == p.type)) {
         std::vector<Note> notes;
         if (p.loc.valid()) notes.push_back({p.loc, "parameter %" + p.name + " is declared here"});
-        fail(a.loc.valid() ? a.loc : c.loc,
+        fail(a.loc().valid() ? a.loc() : c.loc,
              "argument " + std::to_string(k + 1) + " of @" + g.name + " has type " + a.type().str() +
                  ", but parameter %" + p.name + " is " + p.type.str(),
              std::move(notes));

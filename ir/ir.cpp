@@ -12,9 +12,11 @@ namespace pir {
 // The objects' sizes plus what each brings along besides (list entries, scope
 // slots, a shape; an out-of-line payload for the few that have one, which the
 // margins cover). Measured (parse_bench BM_ParseVerifyMemory): a statement
-// `%v = add %a, %c` takes 282 heap bytes in all; it is charged 192 + 160 + 2 x 40.
+// `%v = add %a, %c` takes 266 heap bytes in all; it is charged 192 + 160 + 2 x 40
+// (the charges of larger objects before, kept so that a program that fit a
+// budget still fits it and one that did not still does not).
 uint64_t valueHostBytes() { return sizeof(Value) + 96; }
-uint64_t opHostBytes() { return sizeof(Op) + 64; }
+uint64_t opHostBytes() { return sizeof(Op) + 80; }
 uint64_t operandHostBytes() { return sizeof(Operand) + 16; }
 
 const TensorType& Operand::literalType() const {
@@ -23,13 +25,15 @@ const TensorType& Operand::literalType() const {
   return p ? p->literalType : kNone;
 }
 
-Op::Op() : budget_(&hostMemoryBudget()) { budget_->charge(opHostBytes()); }
+Op::Op() : budgetOrExtras_(reinterpret_cast<uintptr_t>(&hostMemoryBudget())) { budget()->charge(opHostBytes()); }
 
 Op::Op(Op&& o) : Op() {
   const uint64_t uses = o.chargedUses();
-  if (uses && o.budget_ != budget_) {
-    budget_->charge(saturatingMul(uses, operandHostBytes()));
-    o.budget_->release(saturatingMul(uses, operandHostBytes()));
+  HostMemoryBudget* mine = budget();
+  HostMemoryBudget* theirs = o.budget();
+  if (uses && theirs != mine) {
+    mine->charge(saturatingMul(uses, operandHostBytes()));
+    theirs->release(saturatingMul(uses, operandHostBytes()));
   }
   operands = std::move(o.operands);
   results = std::move(o.results);
@@ -39,20 +43,35 @@ Op::Op(Op&& o) : Op() {
   uid = o.uid;
   loc = o.loc;
   code = o.code;
-  extras_ = std::move(o.extras_);  // with the use count, when it is out of line
+  if (Extras* e = o.extrasIfAny()) {  // taken with the use count, when it is out of line; each op keeps its budget
+    o.budgetOrExtras_ = reinterpret_cast<uintptr_t>(theirs);
+    e->budget = mine;
+    budgetOrExtras_ = reinterpret_cast<uintptr_t>(e) | 1;
+  }
   smallChargedUses_ = o.smallChargedUses_;
   o.smallChargedUses_ = 0;
 }
 
-Op::~Op() { budget_->release(saturatingAdd(opHostBytes(), saturatingMul(chargedUses(), operandHostBytes()))); }
+Op::~Op() {
+  budget()->release(saturatingAdd(opHostBytes(), saturatingMul(chargedUses(), operandHostBytes())));
+  delete extrasIfAny();
+}
+
+Op::Extras& Op::extras() {
+  if (Extras* e = extrasIfAny()) return *e;
+  auto* e = new Extras;
+  e->budget = budget();
+  budgetOrExtras_ = reinterpret_cast<uintptr_t>(e) | 1;
+  return *e;
+}
 
 void Op::chargeUses(uint64_t count) {
   if (count == 0) return;
   const uint64_t total = saturatingAdd(chargedUses(), count);
   if (total >= kUsesOutOfLine) extras();  // made before the charge: a failed allocation charges nothing
-  budget_->charge(saturatingMul(count, operandHostBytes()));
+  budget()->charge(saturatingMul(count, operandHostBytes()));
   if (total >= kUsesOutOfLine) {
-    extras_->chargedUses = total;
+    extrasIfAny()->chargedUses = total;
     smallChargedUses_ = kUsesOutOfLine;
   } else {
     smallChargedUses_ = static_cast<uint16_t>(total);
@@ -61,31 +80,34 @@ void Op::chargeUses(uint64_t count) {
 
 const RareList<std::unique_ptr<Op>>& Op::region() const {
   static const RareList<std::unique_ptr<Op>> kNone;
-  return extras_ ? extras_->region : kNone;
+  const Extras* e = extrasIfAny();
+  return e ? e->region : kNone;
 }
 
 const std::shared_ptr<Literal>& Op::init() const {
   static const std::shared_ptr<Literal> kNone;
-  return extras_ ? extras_->init : kNone;
+  const Extras* e = extrasIfAny();
+  return e ? e->init : kNone;
 }
 
 void Op::setInit(std::shared_ptr<Literal> lit) {
-  if (!extras_ && !lit) return;
+  if (!extrasIfAny() && !lit) return;
   extras().init = std::move(lit);
 }
 
 const CallLabel& Op::label() const {
   static const CallLabel kNone;
-  return extras_ ? extras_->label : kNone;
+  const Extras* e = extrasIfAny();
+  return e ? e->label : kNone;
 }
 
 void Op::setLabel(std::string text) {
-  if (!extras_ && text.empty()) return;
+  if (!extrasIfAny() && text.empty()) return;
   extras().label = std::move(text);
 }
 
 void Op::setEnclosing(Op* block) {
-  if (!extras_ && !block) return;
+  if (!extrasIfAny() && !block) return;
   extras().enclosing = block;
 }
 

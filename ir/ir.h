@@ -126,66 +126,97 @@ struct Value {
 static_assert(sizeof(Value) == 96, "Value is sized to an allocator size class");
 
 // What a non-value operand refers to, kept out of line: most operands name a
-// value, and an operand that carries only a value pointer and a location is 32
-// bytes (two of them a 64-byte block) instead of 80.
+// value at a location that fits in one word, and such an operand is 16 bytes
+// (two of them a 32-byte block) instead of 80.
 struct OperandPayload {
   Resource* resource = nullptr;      // Kind::Resource
   std::shared_ptr<Literal> literal;  // Kind::Literal (shared: literals are immutable once built)
   TensorType literalType;            // Kind::Literal: resolved by the verifier (language.md §5)
+  Value* value = nullptr;            // Kind::Value, when the location is out of line
+  SourceLoc loc;                     // when the location is out of line
 };
 
 // One operand of an op: a value, a `$` resource or a literal. Graph-call
 // arguments are ordinary operands too (see CalleeRef), so every use of a value
-// is an Operand of some op or a graph return. 24 bytes: the location, the kind
-// in its padding, and one word that is the value (Kind::Value) or the
-// OperandPayload holding the resource or literal (made when one is first set;
-// copies of the operand copy it). So the word is reached only through
-// accessors: value() is nullptr unless the kind is Value.
+// is an Operand of some op or a graph return. 16 bytes: one word that is the
+// value (Kind::Value) or the OperandPayload holding the resource or literal
+// (made when one is first set; copies of the operand copy it), and one word
+// holding the kind and the location, packed (file, line and column below
+// 2^15, 2^24 and 2^22). A location beyond that moves into the payload (a value
+// operand then gets one too), so every location is kept exactly. So both words
+// are reached only through accessors: value() is nullptr unless the kind is Value.
 struct Operand {
   enum class Kind : uint8_t { Value, Resource, Literal };
-  SourceLoc loc;
 
   Operand() = default;
-  Operand(const Operand& o) : loc(o.loc), kind_(o.kind_), word_(o.copyOfWord()) {}
-  Operand(Operand&& o) noexcept : loc(o.loc), kind_(o.kind_), word_(o.word_) { o.word_ = nullptr; }
+  Operand(const Operand& o) : word_(o.copyOfWord()), bits_(o.bits_) {}
+  Operand(Operand&& o) noexcept : word_(o.word_), bits_(o.bits_) { o.forgetWord(); }
   Operand& operator=(const Operand& o) {
     if (this != &o) {
       void* word = o.copyOfWord();
       dropPayload();
-      loc = o.loc;
-      kind_ = o.kind_;
       word_ = word;
+      bits_ = o.bits_;
     }
     return *this;
   }
   Operand& operator=(Operand&& o) noexcept {
     if (this != &o) {
       dropPayload();
-      loc = o.loc;
-      kind_ = o.kind_;
       word_ = o.word_;
-      o.word_ = nullptr;
+      bits_ = o.bits_;
+      o.forgetWord();
     }
     return *this;
   }
   ~Operand() { dropPayload(); }
 
-  Kind kind() const { return kind_; }
+  Kind kind() const { return static_cast<Kind>(bits_ & kKindMask); }
   // Changes the kind. Value <-> Resource/Literal drops what the word held (the
-  // value, or the payload); Resource <-> Literal keeps the payload.
+  // value, or the payload's resource and literal); Resource <-> Literal keeps
+  // the payload. The location stays.
   void setKind(Kind k) {
-    if ((k == Kind::Value) != (kind_ == Kind::Value)) {
-      dropPayload();
-      word_ = nullptr;
+    if ((k == Kind::Value) != (kind() == Kind::Value)) {
+      if (locOutOfLine()) {
+        OperandPayload& p = *payloadWord();
+        p.resource = nullptr;
+        p.literal.reset();
+        p.literalType = TensorType{};
+        p.value = nullptr;
+      } else {
+        dropPayload();
+        word_ = nullptr;
+      }
     }
-    kind_ = k;
+    bits_ = (bits_ & ~kKindMask) | static_cast<uint64_t>(k);
   }
   // nullptr unless the kind is Value (and a value was set).
-  Value* value() const { return kind_ == Kind::Value ? static_cast<Value*>(word_) : nullptr; }
-  // Makes this a value operand of `v` (a payload it held is dropped).
+  Value* value() const {
+    if (kind() != Kind::Value) return nullptr;
+    return locOutOfLine() ? payloadWord()->value : static_cast<Value*>(word_);
+  }
+  // Makes this a value operand of `v` (a payload's resource or literal is dropped).
   void setValue(Value* v) {
     setKind(Kind::Value);
-    word_ = v;
+    if (locOutOfLine()) payloadWord()->value = v;
+    else word_ = v;
+  }
+
+  // Where the operand was written.
+  SourceLoc loc() const {
+    if (locOutOfLine()) return payloadWord()->loc;
+    return SourceLoc{static_cast<uint32_t>((bits_ >> kFileShift) & kFileMax),
+                     static_cast<uint32_t>((bits_ >> kLineShift) & kLineMax),
+                     static_cast<uint32_t>(bits_ >> kColShift)};
+  }
+  void setLoc(SourceLoc at) {
+    if (at.file <= kFileMax && at.line <= kLineMax && at.col <= kColMax) {
+      if (locOutOfLine()) locInline();
+      bits_ = (bits_ & kKindMask) | (uint64_t{at.file} << kFileShift) | (uint64_t{at.line} << kLineShift) |
+              (uint64_t{at.col} << kColShift);
+    } else {
+      locOutOfLineMake().loc = at;
+    }
   }
 
   // nullptr unless a resource was set.
@@ -201,38 +232,76 @@ struct Operand {
   void setLiteralType(TensorType t) { payload(Kind::Literal).literalType = std::move(t); }
 
   // The type this operand supplies (Value or Literal). Undefined for Resource.
-  const TensorType& type() const { return kind_ == Kind::Value ? value()->type : literalType(); }
-  bool isTensor() const { return kind_ != Kind::Resource; }
+  const TensorType& type() const { return kind() == Kind::Value ? value()->type : literalType(); }
+  bool isTensor() const { return kind() != Kind::Resource; }
 
   static Operand of(Value* v, SourceLoc at = {}) {
     Operand o;
     o.word_ = v;
-    o.loc = at;
+    o.setLoc(at);
     return o;
   }
 
  private:
-  const OperandPayload* payloadIfAny() const {
-    return kind_ == Kind::Value ? nullptr : static_cast<const OperandPayload*>(word_);
-  }
+  // bits_: the kind, whether the location is in the payload, then the packed location.
+  static constexpr uint64_t kKindMask = 3;
+  static constexpr uint64_t kLocOutOfLineBit = 4;
+  static constexpr int kFileShift = 3, kLineShift = 18, kColShift = 42;
+  static constexpr uint64_t kFileMax = (uint64_t{1} << (kLineShift - kFileShift)) - 1;
+  static constexpr uint64_t kLineMax = (uint64_t{1} << (kColShift - kLineShift)) - 1;
+  static constexpr uint64_t kColMax = (uint64_t{1} << (64 - kColShift)) - 1;
+
+  bool locOutOfLine() const { return bits_ & kLocOutOfLineBit; }
+  // The word is an owned payload (or nullptr: none yet).
+  bool wordIsPayload() const { return kind() != Kind::Value || locOutOfLine(); }
+  OperandPayload* payloadWord() const { return static_cast<OperandPayload*>(word_); }
+  const OperandPayload* payloadIfAny() const { return kind() == Kind::Value ? nullptr : payloadWord(); }
   void* copyOfWord() const {
-    if (kind_ == Kind::Value || !word_) return word_;
-    return new OperandPayload(*static_cast<const OperandPayload*>(word_));
+    if (!wordIsPayload() || !word_) return word_;
+    return new OperandPayload(*payloadWord());
   }
   void dropPayload() {
-    if (kind_ != Kind::Value) delete static_cast<OperandPayload*>(word_);
+    if (wordIsPayload()) delete payloadWord();
+  }
+  // After the word moved to another operand: no payload, no value, no location.
+  void forgetWord() {
+    word_ = nullptr;
+    bits_ &= kKindMask;
   }
   // The payload, made if there is none; a value operand becomes `ifValue`.
   OperandPayload& payload(Kind ifValue) {
-    if (kind_ == Kind::Value) setKind(ifValue);
+    if (kind() == Kind::Value) setKind(ifValue);
     if (!word_) word_ = new OperandPayload();
-    return *static_cast<OperandPayload*>(word_);
+    return *payloadWord();
+  }
+  // Moves the location into the payload (made for it if there is none) and returns the payload.
+  OperandPayload& locOutOfLineMake() {
+    if (!locOutOfLine()) {
+      if (kind() == Kind::Value) {
+        auto* p = new OperandPayload();
+        p->value = static_cast<Value*>(word_);
+        word_ = p;
+      } else if (!word_) {
+        word_ = new OperandPayload();
+      }
+      bits_ = (bits_ & kKindMask) | kLocOutOfLineBit;
+    }
+    return *payloadWord();
+  }
+  // Ends an out-of-line location: a value operand's payload goes, the value back into the word.
+  void locInline() {
+    if (kind() == Kind::Value) {
+      Value* v = payloadWord()->value;
+      delete payloadWord();
+      word_ = v;
+    }
+    bits_ &= kKindMask;
   }
 
-  Kind kind_ = Kind::Value;  // in loc's padding
-  void* word_ = nullptr;     // Kind::Value: the Value*; otherwise the owned OperandPayload* (nullptr: none yet)
+  void* word_ = nullptr;  // see wordIsPayload(): the Value*, or the owned OperandPayload* (nullptr: none yet)
+  uint64_t bits_ = 0;     // Kind::Value, location {0, 0, 0}
 };
-static_assert(sizeof(Operand) == 24, "two operands are a 48-byte block");
+static_assert(sizeof(Operand) == 16, "two operands are a 32-byte block");
 
 // A callee of a control-flow op, `@g(ARGS)`: its arguments are the op's
 // operands [firstOperand, firstOperand + numArgs). call and repeat have one
@@ -271,9 +340,10 @@ class CallLabel {
 };
 
 // Members are ordered so that code and the charged use count fill loc's
-// padding: 96 bytes, an allocator size class. What few ops have (callees,
+// padding: 80 bytes, an allocator size class. What few ops have (callees,
 // attributes, an exchange block's body, a var's data, a call's label, the
-// exchange block holding the op) is out of line, one pointer each or shared.
+// exchange block holding the op) is out of line, one pointer each or shared,
+// and the shared part holds the op's budget when there is one.
 struct Op {
   // Charges opHostBytes() to the budget of the context in effect (throws
   // HostMemoryExhausted, making nothing, when over); the destructor gives it
@@ -299,7 +369,7 @@ struct Op {
   // nothing, when over the budget.
   void chargeUses(uint64_t count);
   // The uses charged so far.
-  uint64_t chargedUses() const { return smallChargedUses_ == kUsesOutOfLine ? extras_->chargedUses : smallChargedUses_; }
+  uint64_t chargedUses() const { return smallChargedUses_ == kUsesOutOfLine ? extrasIfAny()->chargedUses : smallChargedUses_; }
 
   // var / const: DATA or INIT (nullptr: none).
   const std::shared_ptr<Literal>& init() const;
@@ -309,7 +379,7 @@ struct Op {
   void setLabel(std::string text);
   void setLabel(const CallLabel& label) { setLabel(label.str()); }
   // The exchange block holding this op, if any (nullptr: the op is in its graph's list).
-  Op* enclosing() const { return extras_ ? extras_->enclosing : nullptr; }
+  Op* enclosing() const { return extrasIfAny() ? extrasIfAny()->enclosing : nullptr; }
   void setEnclosing(Op* block);
   // An exchange block's body (empty for every other op). Read through
   // region(); mutableRegion() makes the out-of-line part if there is none, so
@@ -335,25 +405,33 @@ struct Op {
   // The uses charged, when fewer than kUsesOutOfLine (nearly every op);
   // kUsesOutOfLine: Extras::chargedUses holds the count. In loc's padding.
   uint16_t smallChargedUses_ = 0;
-  HostMemoryBudget* budget_;  // charged opHostBytes() and the uses
 
   // Only var/const ops have an init, only labelled calls a label, only
   // exchange blocks a body, only the ops of a body an enclosing op and only
-  // ops of 65535 uses or more a large use count: made when one is set.
+  // ops of 65535 uses or more a large use count: made when one is set, and
+  // then holding the op's budget too.
   struct Extras {
+    HostMemoryBudget* budget = nullptr;  // charged opHostBytes() and the uses
     std::shared_ptr<Literal> init;
     CallLabel label;
     RareList<std::unique_ptr<Op>> region;
     Op* enclosing = nullptr;
     uint64_t chargedUses = 0;
   };
-  Extras& extras() {
-    if (!extras_) extras_ = std::make_unique<Extras>();
-    return *extras_;
+  static_assert(alignof(HostMemoryBudget) >= 2 && alignof(Extras) >= 2, "the lowest bit of their addresses is free");
+  // The budget charged, or (lowest bit set) the address of the op's Extras,
+  // which holds it: one word for both, since few ops have Extras.
+  uintptr_t budgetOrExtras_;
+  Extras* extrasIfAny() const {
+    return budgetOrExtras_ & 1 ? reinterpret_cast<Extras*>(budgetOrExtras_ & ~uintptr_t(1)) : nullptr;
   }
-  std::unique_ptr<Extras> extras_;
+  HostMemoryBudget* budget() const {
+    const Extras* e = extrasIfAny();
+    return e ? e->budget : reinterpret_cast<HostMemoryBudget*>(budgetOrExtras_);
+  }
+  Extras& extras();
 };
-static_assert(sizeof(Op) == 96, "Op is sized to an allocator size class");
+static_assert(sizeof(Op) == 80, "Op is sized to an allocator size class");
 
 // The `%` namespace of one graph: name -> Value. Open addressing with linear
 // probing and backward-shift deletion; the key is the Value's own name. A slot

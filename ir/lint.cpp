@@ -55,7 +55,7 @@ void warnUnobservedInplaceWrites(const Graph& g, DiagnosticEngine& diags) {
       auto it = lastRead.find(root);
       if (it != lastRead.end() && it->second > i + 1) continue;  // read after the write
       const std::string name = std::string(op.info().name);
-      const SourceLoc at = o.loc.valid() ? o.loc : op.loc;
+      const SourceLoc at = o.loc().valid() ? o.loc() : op.loc;
       const std::string how = op.callees.empty() ? ": writes %" + root->name + " in place"
                                                  : ": lets @" + op.callees[0].graph->name + " write %" + root->name + " in place";
       if (root->kind == Value::Kind::Param) {
@@ -82,7 +82,7 @@ void warnOpMistakes(const Op& op, DiagnosticEngine& diags) {
     if (s.kind() == Operand::Kind::Literal && s.literal() && s.literal()->kind == Literal::Kind::Data &&
         !s.literal()->values.empty() &&
         std::all_of(s.literal()->values.begin(), s.literal()->values.end(), [](double v) { return v == 0; }))
-      zeroAt = s.loc.valid() ? s.loc : op.loc;
+      zeroAt = s.loc().valid() ? s.loc() : op.loc;
   } else if (std::optional<double> step = a.step(); step && *step == 0) {
     zeroAt = a.stepLoc();
   }

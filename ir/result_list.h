@@ -1,8 +1,9 @@
 // An op's result list: nearly every op has one result (a few have none or
 // several), so the first item is kept inside the list and the heap is used only
-// from the second on. 16 bytes (a std::vector is 24): the inline item and the
-// heap block's address share one word; a program of a million ops saves a
-// million 8-byte heap blocks and their allocations.
+// for more. One word (a std::vector is 24 bytes): the inline item, or the
+// address of a heap block that holds the count, the capacity and the items; a
+// program of a million ops saves a million 8-byte heap blocks and their
+// allocations, and 16 bytes of each op.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -50,83 +51,106 @@ class ResultList {
   }
   ~ResultList() { release(); }
 
-  size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
+  size_t size() const { return onHeap() ? heap()->size : (slot_ ? 1 : 0); }
+  bool empty() const { return size() == 0; }
   Value** data() { return items(); }
   Value* const* data() const { return items(); }
   Value** begin() { return items(); }
-  Value** end() { return items() + size_; }
+  Value** end() { return items() + size(); }
   Value* const* begin() const { return items(); }
-  Value* const* end() const { return items() + size_; }
+  Value* const* end() const { return items() + size(); }
+  // An item written through a reference must not be null while the list holds
+  // one item inline (the null inline slot is the empty list).
   Value*& operator[](size_t i) { return items()[i]; }
   Value* operator[](size_t i) const { return items()[i]; }
   Value*& at(size_t i) {
-    if (i >= size_) throw std::out_of_range("ResultList::at");
+    if (i >= size()) throw std::out_of_range("ResultList::at");
     return items()[i];
   }
   Value* at(size_t i) const {
-    if (i >= size_) throw std::out_of_range("ResultList::at");
+    if (i >= size()) throw std::out_of_range("ResultList::at");
     return items()[i];
   }
   Value*& front() { return items()[0]; }
   Value* front() const { return items()[0]; }
-  Value*& back() { return items()[size_ - 1]; }
-  Value* back() const { return items()[size_ - 1]; }
+  Value*& back() { return items()[size() - 1]; }
+  Value* back() const { return items()[size() - 1]; }
 
   void push_back(Value* v) {
-    if (size_ == capacity()) grow(size_ + 1);
-    items()[size_++] = v;
+    if (!onHeap() && !slot_ && v) {
+      slot_ = v;
+      return;
+    }
+    // A null item goes to the heap even when it is the first: inline, it would read as no item.
+    const size_t n = size();
+    if (!onHeap() || n == heap()->capacity) grow(n + 1);
+    heap()->items()[n] = v;
+    heap()->size = static_cast<uint32_t>(n + 1);
   }
-  void pop_back() { --size_; }
-  void clear() { size_ = 0; }
+  void pop_back() {
+    if (onHeap()) --heap()->size;
+    else slot_ = nullptr;
+  }
+  void clear() {
+    if (onHeap()) heap()->size = 0;
+    else slot_ = nullptr;
+  }
   void reserve(size_t n) {
     if (n > capacity()) grow(n);
   }
 
  private:
-  // Invariant: capacity_ is 0 and the one inline slot is the storage
-  // (capacity 1), or capacity_ >= 2 and heap_ is a block of capacity_ items.
-  bool onHeap() const { return capacity_ != 0; }
-  Value** items() { return onHeap() ? heap_ : &inline_; }
-  Value* const* items() const { return onHeap() ? heap_ : &inline_; }
-  size_t capacity() const { return onHeap() ? capacity_ : 1; }
+  // The heap block: its header, then `capacity` items.
+  struct Heap {
+    uint32_t size;
+    uint32_t capacity;
+    Value** items() { return reinterpret_cast<Value**>(this + 1); }
+  };
+  static_assert(sizeof(Heap) == sizeof(Value*), "the items follow the header unpadded");
+  // Invariant: slot_ is an item (the one inline, non-null), nullptr (empty), or
+  // a Heap block's address with its lowest bit set (blocks are at least
+  // 8-aligned, so no item's address has that bit). Once on the heap, a list
+  // stays there until it is destroyed or another is moved into it.
+  bool onHeap() const { return reinterpret_cast<uintptr_t>(slot_) & 1; }
+  Heap* heap() const { return reinterpret_cast<Heap*>(reinterpret_cast<uintptr_t>(slot_) & ~uintptr_t(1)); }
+  Value** items() { return onHeap() ? heap()->items() : &slot_; }
+  Value* const* items() const { return onHeap() ? heap()->items() : &slot_; }
+  size_t capacity() const { return onHeap() ? heap()->capacity : 1; }
   void grow(size_t atLeast) {
     size_t cap = capacity() * 2;
     if (cap < atLeast) cap = atLeast;
+    if (cap < 2) cap = 2;
     if (cap > UINT32_MAX) throw std::length_error("ResultList: too many results");
-    auto** block = static_cast<Value**>(::operator new(cap * sizeof(Value*)));
-    if (size_) std::memcpy(block, items(), size_ * sizeof(Value*));
-    if (onHeap()) ::operator delete(heap_);
-    heap_ = block;
-    capacity_ = static_cast<uint32_t>(cap);
+    auto* block = static_cast<Heap*>(::operator new(sizeof(Heap) + cap * sizeof(Value*)));
+    const size_t n = size();
+    if (n) std::memcpy(block->items(), items(), n * sizeof(Value*));
+    block->size = static_cast<uint32_t>(n);
+    block->capacity = static_cast<uint32_t>(cap);
+    if (onHeap()) ::operator delete(heap());
+    slot_ = reinterpret_cast<Value*>(reinterpret_cast<uintptr_t>(block) | 1);
   }
   void assign(const ResultList& o) {
-    reserve(o.size_);
-    if (o.size_) std::memcpy(items(), o.items(), o.size_ * sizeof(Value*));
-    size_ = o.size_;
+    const size_t n = o.size();
+    if (!onHeap() && n == 1 && o[0]) {
+      slot_ = o[0];
+      return;
+    }
+    if (n == 0) return;
+    if (!onHeap() || n > heap()->capacity) grow(n);
+    std::memcpy(heap()->items(), o.items(), n * sizeof(Value*));
+    heap()->size = static_cast<uint32_t>(n);
   }
   void take(ResultList& o) {
-    if (o.onHeap()) heap_ = o.heap_;
-    else inline_ = o.inline_;
-    size_ = o.size_;
-    capacity_ = o.capacity_;
-    o.inline_ = nullptr;
-    o.size_ = 0;
-    o.capacity_ = 0;
+    slot_ = o.slot_;
+    o.slot_ = nullptr;
   }
   void release() {
-    if (onHeap()) ::operator delete(heap_);
-    inline_ = nullptr;
-    size_ = 0;
-    capacity_ = 0;
+    if (onHeap()) ::operator delete(heap());
+    slot_ = nullptr;
   }
 
-  union {
-    Value** heap_;            // capacity_ >= 2
-    Value* inline_ = nullptr; // capacity_ == 0
-  };
-  uint32_t size_ = 0;
-  uint32_t capacity_ = 0;  // of heap_; 0 while the inline slot is the storage
+  Value* slot_ = nullptr;
 };
+static_assert(sizeof(ResultList) == sizeof(Value*), "a result list is one word");
 
 }  // namespace pir

@@ -177,7 +177,7 @@ void checkOpSignature(const Op& op, const IrOptions& options, DiagnosticEngine& 
   }
   for (size_t i = 0; i < op.operands.size(); ++i) {
     const Operand& o = op.operands[i];
-    SourceLoc loc = o.loc.valid() ? o.loc : op.loc;
+    SourceLoc loc = o.loc().valid() ? o.loc() : op.loc;
     Role role = operandRole(op.code, i);
     std::string pos = "operand " + std::to_string(i + 1);
     switch (role) {
@@ -278,7 +278,7 @@ std::optional<SourceLoc> untypableLiteral(const Op& op) {
   }
   if (!needsReference || reference) return std::nullopt;
   for (auto& o : op.operands)
-    if (o.kind() == Operand::Kind::Literal && o.loc.valid()) return o.loc;
+    if (o.kind() == Operand::Kind::Literal && o.loc().valid()) return o.loc();
   return op.loc;
 }
 
@@ -305,13 +305,13 @@ void typeLiteralOperands(Op& op, DiagnosticEngine& diags) {
       const Graph& g = *op.callees[callee].graph;
       const size_t k = i - op.callees[callee].firstOperand;
       if (o.literal()->kind != Literal::Kind::Data)
-        diags.fail(o.loc.valid() ? o.loc : op.loc, what + ": only a scalar or list literal can be an argument");
+        diags.fail(o.loc().valid() ? o.loc() : op.loc, what + ": only a scalar or list literal can be an argument");
       if (k >= g.params.size()) continue;  // the binding check reports the count
       o.setLiteralType(g.params[k]->type);
       checkLiteralData(*o.literal(), o.literalType(), what + " @" + g.name + " argument " + std::to_string(k + 1), diags);
     } else if (o.kind() == Operand::Kind::Literal && o.literal()) {
       if (o.literal()->kind != Literal::Kind::Data)
-        diags.fail(o.loc.valid() ? o.loc : op.loc, what + ": only a scalar or list literal can be an operand; declare a const");
+        diags.fail(o.loc().valid() ? o.loc() : op.loc, what + ": only a scalar or list literal can be an operand; declare a const");
       auto fixed = fixedLiteralDType(op.code, i);
       o.setLiteralType(TensorType{fixed ? *fixed : *reference, o.literal()->shape});
       checkLiteralData(*o.literal(), o.literalType(), what, diags);
@@ -448,7 +448,7 @@ namespace {
                              DiagnosticEngine& diags) {
   std::vector<Note> notes;
   if (root && root->loc.valid()) notes.push_back({root->loc, "%" + root->name + " is declared here"});
-  diags.fail(o.loc.valid() ? o.loc : op.loc,
+  diags.fail(o.loc().valid() ? o.loc() : op.loc,
              std::string(op.info().name) + ": cannot write in place to a constant" + detail, std::move(notes));
 }
 
@@ -493,9 +493,9 @@ void checkRemoteVariableOperands(const Op& op, DiagnosticEngine& diags) {
     const std::string buffer = "$" + std::string(*remote), entry = std::to_string(a.offset().value_or(0));
     std::vector<Note> notes;
     if (v.loc.valid()) notes.push_back({v.loc, "%" + v.name + " is declared here: its home is entry " + entry + " of " + buffer});
-    notes.push_back({o.loc.valid() ? o.loc : op.loc, "load it first: `%" + v.name + "_now = remote_load " + buffer +
+    notes.push_back({o.loc().valid() ? o.loc() : op.loc, "load it first: `%" + v.name + "_now = remote_load " + buffer +
                                                          ", " + entry + "`, then use %" + v.name + "_now"});
-    diags.fail(o.loc.valid() ? o.loc : op.loc,
+    diags.fail(o.loc().valid() ? o.loc() : op.loc,
                std::string(op.info().name) + ": %" + v.name + " is a remote variable: its value lives in remote buffer " +
                    buffer + " and is read with remote_load",
                std::move(notes));
@@ -515,7 +515,7 @@ void checkExchangeBlock(const Op& block, const IrOptions& options, DiagnosticEng
       if (o.kind() == Operand::Kind::Value && inside.count(o.value())) {
         std::vector<Note> notes;
         if (o.value()->loc.valid()) notes.push_back({o.value()->loc, "%" + o.value()->name + " is produced here"});
-        diags.fail(o.loc.valid() ? o.loc : op->loc,
+        diags.fail(o.loc().valid() ? o.loc() : op->loc,
                    "exchange: " + std::string(op->info().name) + " consumes %" + o.value()->name +
                        ", produced inside the same exchange block (a data dependency)",
                    std::move(notes));
@@ -532,7 +532,7 @@ void checkReturns(const Graph& g, DiagnosticEngine& diags) {
                    std::to_string(g.outputTypes.size()));
   for (size_t i = 0; i < g.returns.size(); ++i) {
     const Operand& o = g.returns[i];
-    SourceLoc loc = o.loc.valid() ? o.loc : g.returnLoc;
+    SourceLoc loc = o.loc().valid() ? o.loc() : g.returnLoc;
     if (o.kind() == Operand::Kind::Resource) diags.fail(loc, "return: operand must be a tensor");
     if (o.kind() == Operand::Kind::Literal) {
       if (!o.literal() || o.literal()->kind != Literal::Kind::Data)
@@ -645,11 +645,11 @@ struct ModuleChecker {
   void checkOperandValue(const Graph& g, const std::vector<bool>& defined, const Operand& o, const Op& op) {
     if (o.kind() == Operand::Kind::Value) {
       if (!o.value() || o.value()->graph != &g || o.value()->id >= defined.size() || !defined[o.value()->id])
-        fail(o.loc.valid() ? o.loc : op.loc, prefix(op) + "operand %" + (o.value() ? o.value()->name : "?") +
+        fail(o.loc().valid() ? o.loc() : op.loc, prefix(op) + "operand %" + (o.value() ? o.value()->name : "?") +
                                                  " is not defined before use in @" + g.name);
     } else if (o.kind() == Operand::Kind::Resource) {
       if (!o.resource() || m.findResource(o.resource()->name) != o.resource())
-        fail(o.loc.valid() ? o.loc : op.loc, prefix(op) + "unknown resource");
+        fail(o.loc().valid() ? o.loc() : op.loc, prefix(op) + "unknown resource");
     }
   }
 
@@ -680,7 +680,7 @@ struct ModuleChecker {
     for (const Operand& o : op.operands)
       if (o.kind() == Operand::Kind::Literal) {
         if (!o.literal() || o.literal()->kind != Literal::Kind::Data)
-          fail(o.loc.valid() ? o.loc : op.loc, prefix(op) + "only a scalar or list literal can be an operand");
+          fail(o.loc().valid() ? o.loc() : op.loc, prefix(op) + "only a scalar or list literal can be an operand");
         checkLiteralData(*o.literal(), o.literalType(), op.info().name, diags);
       }
     inferResultTypes(op, m.options, types, diags);
@@ -718,7 +718,7 @@ struct ModuleChecker {
     if (!g.hasReturn) fail(g.loc, "@" + g.name + ": missing return");
     for (const Operand& o : g.returns)
       if (o.kind() == Operand::Kind::Value && (!o.value() || o.value()->graph != &g || !defined[o.value()->id]))
-        fail(o.loc.valid() ? o.loc : g.returnLoc, "return: value is not defined in @" + g.name);
+        fail(o.loc().valid() ? o.loc() : g.returnLoc, "return: value is not defined in @" + g.name);
     checkReturns(g, diags);
     checkGradientAttributes(m, g, diags);
   }

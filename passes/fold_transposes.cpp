@@ -92,7 +92,7 @@ std::vector<Op*> foldGraph(Module& m, Graph& g, WriteAnalysis& writes, const std
     }
   }
   for (const Fold& f : folds) {
-    setOperand(m, *f.matmul, f.operand, Operand::of(f.source, f.matmul->operands[f.operand].loc));
+    setOperand(m, *f.matmul, f.operand, Operand::of(f.source, f.matmul->operands[f.operand].loc()));
     setAttributes(m, *f.matmul,
                   f.operand == 0 ? build::MatMul{}.transpose_a(true).dict() : build::MatMul{}.transpose_b(true).dict());
   }

@@ -232,7 +232,7 @@ uint32_t FramePlanner::operandSlot(const Operand& o) {
   if (o.kind() == Operand::Kind::Value) return slotOf(o.value());
   if (o.kind() == Operand::Kind::Literal && o.literal()) {
     const uint32_t baseSeed = static_cast<uint32_t>(static_cast<uint64_t>(m_.options.seed));
-    checkSize(o.literalType(), "literal", o.loc);
+    checkSize(o.literalType(), "literal", o.loc());
     return constSlot(materialize(*o.literal(), o.literalType(), baseSeed, "literal operand", diags_), nullptr);
   }
   internalError("operand is not a tensor");

@@ -443,7 +443,7 @@ TEST(CompactList, OperandsKeepOrderThroughEdits) {
 // operand one, copies own their payloads, and a kind change that crosses
 // value / non-value drops what the word held.
 TEST(Operand, ValueOrPayloadInOneWord) {
-  static_assert(sizeof(Operand) == 24);
+  static_assert(sizeof(Operand) == 16);
   Value v;
   Resource r{Resource::Kind::H2D, "x", TensorType{}, 1, false, {}, 0};
   Operand o = Operand::of(&v);
@@ -505,6 +505,101 @@ TEST(OpCharge, UsesAreGivenBackWithTheOp) {
     EXPECT_THROW(Op{}, HostMemoryExhausted);
   }
   EXPECT_EQ(context.memory().inUse(), before);
+}
+
+// An operand packs its location into the word beside its value; a file, line
+// or column beyond the packed range moves the location into the payload, and
+// every location reads back exactly through copies, moves and kind changes.
+TEST(Operand, LocationsBeyondThePackedRangeStayExact) {
+  Value v, w;
+  Resource r{Resource::Kind::H2D, "x", TensorType{}, 1, false, {}, 0};
+  const SourceLoc small{3, 70000, 123};
+  const SourceLoc edge{32767, (1u << 24) - 1, (1u << 22) - 1};
+  const std::vector<SourceLoc> beyond = {{32768, 1, 1}, {1, 1u << 24, 1}, {1, 1, 1u << 22}, {UINT32_MAX, UINT32_MAX, UINT32_MAX}};
+  auto same = [](SourceLoc a, SourceLoc b) { return a.file == b.file && a.line == b.line && a.col == b.col; };
+  Operand o = Operand::of(&v, small);
+  EXPECT_TRUE(same(o.loc(), small));
+  o.setLoc(edge);
+  EXPECT_TRUE(same(o.loc(), edge));
+  EXPECT_EQ(o.value(), &v);
+  for (const SourceLoc& at : beyond) {
+    Operand far = Operand::of(&v, at);
+    EXPECT_TRUE(same(far.loc(), at));
+    EXPECT_EQ(far.value(), &v);
+    EXPECT_EQ(far.resource(), nullptr);
+    Operand copy = far;
+    far.setValue(&w);
+    EXPECT_EQ(copy.value(), &v);
+    EXPECT_EQ(far.value(), &w);
+    EXPECT_TRUE(same(copy.loc(), at));
+    far.setResource(&r);  // the value goes, the location stays
+    EXPECT_EQ(far.value(), nullptr);
+    EXPECT_EQ(far.resource(), &r);
+    EXPECT_TRUE(same(far.loc(), at));
+    far.setLoc(small);  // back inline, the payload kept for the resource
+    EXPECT_EQ(far.resource(), &r);
+    EXPECT_TRUE(same(far.loc(), small));
+    far.setLoc(at);
+    far.setValue(&v);
+    EXPECT_EQ(far.resource(), nullptr);
+    EXPECT_TRUE(same(far.loc(), at));
+    Operand moved = std::move(copy);
+    EXPECT_EQ(moved.value(), &v);
+    EXPECT_TRUE(same(moved.loc(), at));
+    moved.setLoc(small);  // back inline: the value returns to the word
+    EXPECT_EQ(moved.value(), &v);
+    EXPECT_TRUE(same(moved.loc(), small));
+  }
+}
+
+// A null result is an item like any other (it is kept on the heap, since the
+// inline slot's null is the empty list).
+TEST(ResultList, NullItemsAreItems) {
+  static_assert(sizeof(ResultList) == 8);
+  Value a;
+  ResultList list;
+  list.push_back(nullptr);
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list[0], nullptr);
+  ResultList copy = list;
+  ASSERT_EQ(copy.size(), 1u);
+  EXPECT_EQ(copy[0], nullptr);
+  list.push_back(&a);
+  EXPECT_EQ(std::vector<Value*>(list.begin(), list.end()), (std::vector<Value*>{nullptr, &a}));
+  ResultList one = {&a};
+  one = copy;
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0], nullptr);
+}
+
+// An op with an out-of-line part keeps its budget there: moved to an op of
+// another context, each op gives its charge back to its own context.
+TEST(OpCharge, AnOpWithExtrasKeepsItsBudget) {
+  Context first, second;
+  const uint64_t firstBefore = first.memory().inUse(), secondBefore = second.memory().inUse();
+  {
+    std::unique_ptr<Op> op;
+    {
+      ContextScope scope(first);
+      op = std::make_unique<Op>();
+      op->setLabel("fwd0");
+      op->chargeUses(3);
+    }
+    EXPECT_EQ(first.memory().inUse(), firstBefore + opHostBytes() + 3 * operandHostBytes());
+    {
+      ContextScope scope(second);
+      Op moved(std::move(*op));
+      EXPECT_EQ(std::string(moved.label()), "fwd0");
+      EXPECT_TRUE(op->label().empty());
+      EXPECT_EQ(moved.chargedUses(), 3u);
+      EXPECT_EQ(first.memory().inUse(), firstBefore + opHostBytes());
+      EXPECT_EQ(second.memory().inUse(), secondBefore + opHostBytes() + 3 * operandHostBytes());
+      op->setLabel("again");  // the moved-from op makes a part of its own, charged to its own context
+      EXPECT_EQ(std::string(op->label()), "again");
+    }
+    EXPECT_EQ(second.memory().inUse(), secondBefore);
+  }
+  EXPECT_EQ(first.memory().inUse(), firstBefore);
 }
 
 // A value name keeps up to 15 bytes inline and a longer one on the heap; both
