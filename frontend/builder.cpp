@@ -312,7 +312,6 @@ struct Builder::Impl {
       for (size_t i = 0; i < s.resultTypes.size(); ++i) types[i] = toType(s.resultTypes[i]);
     }
     const std::string_view name = info.name;
-    bool inplace = info.has(F_INPLACE);
     if (s.results.size() > types.size())
       diags.fail(s.results[types.size()].loc, std::string(name) + ": " + std::to_string(s.results.size()) +
                                                   " names for " + std::to_string(types.size()) + " result" +
