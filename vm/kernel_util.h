@@ -235,10 +235,10 @@ template <class Body> inline void splitRows(int64_t rows, int64_t rowElements, B
 // (a reduction over rows): one call on this thread unless the `elements` read are
 // many, then a contiguous run of at least kMinSplitColumns columns per thread, bounds
 // on multiples of 16 (whole vectors, whole lines of f32). Each part reads a run of
-// every row, rows that a row split before it left in both cores' caches: runs of 64
-// f32 (a bias gradient over [512, 128]) made the split slower than one thread (5.3 ->
-// 7.8 us), runs of 256 gain (f32[512, 512]: 33 -> 20 us). The body must not throw or
-// charge memory.
+// every row, rows that a row split before it left in both cores' caches: split into
+// runs of 64 f32, a bias gradient over [512, 128] takes longer than on one thread
+// (7.8 against 5.3 us); runs of 256 gain (f32[512, 512]: 20 against 33 us). The body
+// must not throw or charge memory.
 inline constexpr int64_t kMinSplitColumns = 256;
 template <class Body> inline void splitColumns(int64_t elements, int64_t cols, Body&& body) {
   const int64_t parts = std::min<int64_t>(simd::kernelThreads(), cols / kMinSplitColumns);
