@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 #include "vm/simd_kernels.h"
 
@@ -117,6 +118,26 @@ template <class M> inline unsigned laneBits(M m) {
 // True if every lane / any lane of a comparison mask is set.
 template <class M> inline bool allLanes(M m) { return laneBits(m) == (1u << (sizeof(M) / sizeof(m[0]))) - 1; }
 template <class M> inline bool anyLane(M m) { return laneBits(m) != 0; }
+
+// op folded over the lanes of v by halves (lanes i and i + N/2, then again on the
+// half-width result) down to two scalars: log2(N) vector steps instead of N - 1
+// scalar ones. op takes two vectors of a width or two scalars.
+template <class S, size_t Bytes> struct VecOfBytes {
+  typedef S type __attribute__((vector_size(Bytes)));
+};
+template <class S, class Vv, class Op> inline S foldLanes(Vv v, Op op) {
+  constexpr size_t N = sizeof(Vv) / sizeof(S);
+  if constexpr (N == 2) {
+    return op(S(v[0]), S(v[1]));
+  } else {
+    using H = typename VecOfBytes<S, sizeof(Vv) / 2>::type;
+    const auto halves = [&]<size_t... I>(std::index_sequence<I...>) {
+      const H lo = __builtin_shufflevector(v, v, I...), hi = __builtin_shufflevector(v, v, (I + N / 2)...);
+      return op(lo, hi);
+    };
+    return foldLanes<S>(halves(std::make_index_sequence<N / 2>{}), op);
+  }
+}
 
 // Horner: c[0] + x*(c[1] + x*(... + x*c[N-1])).
 template <class V, class S, int N> inline V horner(V x, const S (&c)[N]) {
@@ -826,10 +847,9 @@ template <class S, int K> S extremeByLanes(const S* x, int64_t n) {
       acc = beats(v, acc) ? v : acc;
       unordered = v != v ? splat<V>(S(1)) : unordered;
     }
-    for (int64_t j = 0; j < W; ++j) {
-      best = beats(acc[j], best) ? acc[j] : best;
-      nan = nan || unordered[j] != S(0);
-    }
+    const S lanes = foldLanes<S>(acc, [&](auto a, auto b) { return beats(b, a) ? b : a; });
+    best = beats(lanes, best) ? lanes : best;
+    nan = anyLane(unordered != S(0));
   }
   for (; i < n; ++i) {
     best = beats(x[i], best) ? x[i] : best;
@@ -916,15 +936,15 @@ template <class S, bool IsMax> int64_t argRow(const S* x, int64_t n, bool lastIn
     at = take ? lane + static_cast<L>(i) : at;
     unordered = v != v ? splat<V>(S(1)) : unordered;
   }
-  bool nan = false;
-  for (int64_t j = 0; j < W; ++j) nan = nan || unordered[j] != S(0);
+  bool nan = anyLane(unordered != S(0));
   for (int64_t k = i; k < n; ++k) nan = nan || x[k] != x[k];
   if (nan) return serial();
-  S bv = best[0];
-  int64_t b = static_cast<int64_t>(at[0]);
-  for (int64_t j = 1; j < W; ++j) {
-    const int64_t a = static_cast<int64_t>(at[j]);
-    if (beats(best[j], bv) || (best[j] == bv && (lastIndex ? a > b : a < b))) bv = best[j], b = a;
+  // The extreme, then the lowest (highest) index among the lanes that hold it.
+  S bv = foldLanes<S>(best, [&](auto a, auto b) { return beats(b, a) ? b : a; });
+  int64_t b = -1;
+  for (unsigned tied = laneBits(best == bv); tied; tied &= tied - 1) {
+    const int64_t a = static_cast<int64_t>(at[__builtin_ctz(tied)]);
+    if (b < 0 || (lastIndex ? a > b : a < b)) b = a;
   }
   for (; i < n; ++i)  // the tail's indices are above every lane's
     if (beats(x[i], bv) || (lastIndex && x[i] == bv)) bv = x[i], b = i;
