@@ -431,12 +431,66 @@ template <class T, bool Log> void softmaxRows(const T* x, T* y, int64_t rows, in
   });
 }
 
+// Softmax over a leading or middle axis of f32/f64 ([outer, axis, inner], inner > 1),
+// column by column over the axis's rows, in blocks of columns whose maxima, sums and
+// exponentials stay in L1: m = the column's maximum (the serial fold's; a column
+// whose maximum is not finite is NaN throughout, as on the general path), y = exp(x -
+// m) (log_softmax: x - m), the exponentials summed in row order, then y / sum
+// (log_softmax: y - log(sum)); each element as the table's loops compute it. Each
+// column is computed alone, so the bits do not depend on the split (outer slabs over
+// the kernel threads, or columns when there is one slab).
+template <class T, bool Log> void softmaxColumns(const ReduceState& s, const T* x, T* y) {
+  const auto& f = simd::tableOf<T>();
+  constexpr int64_t kColumns = 1024;
+  const int64_t slab = s.reduced * s.inner;
+  const ScratchCharge charge(saturatingMul(3 * kColumns, static_cast<uint64_t>(simd::kernelThreads())), sizeof(T));
+  auto columns = [&](int64_t o0, int64_t o1, int64_t c0, int64_t c1) {
+    std::vector<T> m(kColumns), sum(kColumns), e(kColumns);
+    for (int64_t o = o0; o < o1; ++o)
+      for (int64_t b = c0; b < c1; b += kColumns) {
+        const int64_t n = std::min(kColumns, c1 - b);
+        const T* xb = x + o * slab + b;
+        T* yb = y + o * slab + b;
+        f.reduceRows[simd::kReduceMax](xb, s.reduced, n, s.inner, m.data());
+        bool anyNonFinite = false;
+        for (int64_t c = 0; c < n; ++c) {
+          anyNonFinite = anyNonFinite || !std::isfinite(m[c]);
+          sum[c] = T(0);
+        }
+        for (int64_t r = 0; r < s.reduced; ++r) {
+          T* yr = yb + r * s.inner;
+          T* er = Log ? e.data() : yr;
+          f.binary[simd::kSub][simd::kVecVec](xb + r * s.inner, m.data(), Log ? yr : er, n);
+          f.unary[simd::kExp](Log ? yr : er, er, n);
+          if (r == 0) std::copy(er, er + n, sum.data());
+          else f.binary[simd::kAdd][simd::kVecVec](sum.data(), er, sum.data(), n);
+        }
+        if constexpr (Log) f.unary[simd::kLog](sum.data(), sum.data(), n);
+        for (int64_t r = 0; r < s.reduced; ++r) {
+          T* yr = yb + r * s.inner;
+          f.binary[Log ? simd::kSub : simd::kDiv][simd::kVecVec](yr, sum.data(), yr, n);
+        }
+        if (anyNonFinite)
+          for (int64_t c = 0; c < n; ++c)
+            if (!std::isfinite(m[c]))
+              for (int64_t r = 0; r < s.reduced; ++r) yb[r * s.inner + c] = std::numeric_limits<T>::quiet_NaN();
+      }
+  };
+  if (s.outer >= 2) {
+    splitRows(s.outer, slab, [&](int64_t o0, int64_t o1) { columns(o0, o1, 0, s.inner); });
+  } else {
+    splitColumns(slab, s.inner, [&](int64_t c0, int64_t c1) { columns(0, 1, c0, c1); });
+  }
+}
+
 template <class T, bool Log> void runSoftmax(const SoftmaxState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   using C = ComputeOf<T>;
   const int64_t rows = s.layout.rows, cols = s.layout.cols, n = rows * cols;
   if (n == 0) return;
   if constexpr (std::is_same_v<T, C>) {
     if (!s.layout.reorder.needed) return softmaxRows<T, Log>(ins[0].as<const T>(), outs[0].as<T>(), rows, cols);
+    if (s.layout.block && s.layout.inner > 1)
+      return softmaxColumns<T, Log>(s.layout, ins[0].as<const T>(), outs[0].as<T>());
   }
   // Scratch: four row-major copies in C (xc, shifted, e, r), and the reordered
   // input and result in T when the axis is not last.
@@ -549,6 +603,7 @@ template <class Fn> PreparedKernel SoftmaxFunctions::prepare(const Op& op, InTyp
   const int64_t axis = resolveAxis(attrs::View<attrs::kernelFamily("Softmax")>{op}.axis(), in[0].rank());
   SoftmaxState s;
   s.layout = axisLast(in[0], axis);
+  if (in[0].rank() > 0) planBlock(s.layout, in[0].shape, {axis});
   if (s.layout.reorder.needed) {
     // Result in [others..., axis] order → output in original order: walk the
     // output's dims reading the scratch with the scratch's strides.

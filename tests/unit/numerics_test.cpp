@@ -853,6 +853,60 @@ TEST(Numerics, ReductionsOverAnyAxisEqualTheirDefinitions) {
   }
 }
 
+// softmax and log_softmax along every axis of f32[3, 37, 45] agree with long-double
+// definitions; a column whose maximum is +inf is NaN throughout (PyTorch); the same
+// bits at 1 and 2 threads (a leading axis of f32[64, 600] splits its columns, a middle
+// one of f32[4, 64, 600] its slabs).
+TEST(Numerics, SoftmaxOverAnyAxisEqualsItsDefinition) {
+  const Shape shape{3, 37, 45};
+  const Shape strides{37 * 45, 45, 1};
+  Tensor x(DType::F32, shape);
+  for (int64_t i = 0; i < 3 * 37 * 45; ++i) x.set(i, std::sin(i * 0.61) * 4);
+  x.set(2 * 45 + 7, INFINITY);  // axis 0's column (., 2, 7) and axis 1's (0, ., 7)
+  for (int64_t axis = 0; axis < 3; ++axis) {
+    const std::vector<std::pair<std::string, Attr>> attrs{{"axis", Attr::integer(axis)}};
+    const Tensor y = runOpWith(OpCode::Softmax, {&x}, {x.type}, attrs)[0];
+    const Tensor ly = runOpWith(OpCode::LogSoftmax, {&x}, {x.type}, attrs)[0];
+    const int64_t len = shape[axis], step = strides[axis];
+    for (int64_t i = 0; i < 3 * 37 * 45; ++i) {
+      if ((i / step) % len != 0) continue;  // i starts a line along `axis`
+      LD m = -INFINITY, sum = 0;
+      for (int64_t k = 0; k < len; ++k) m = std::max<LD>(m, x.get(i + k * step));
+      for (int64_t k = 0; k < len; ++k) sum += std::exp(x.get(i + k * step) - m);
+      for (int64_t k = 0; k < len; ++k) {
+        const int64_t at = i + k * step;
+        if (!std::isfinite(m)) {
+          EXPECT_TRUE(std::isnan(y.get(at)) && std::isnan(ly.get(at))) << "axis " << axis << " element " << at;
+          continue;
+        }
+        // f32's x - m rounds by up to |x - m| ulps of 1, which exp turns into as many
+        // ulps of its result; a few more for exp, the sum and the division.
+        const LD want = std::exp(x.get(at) - m) / sum, ulp = std::numeric_limits<float>::epsilon();
+        const LD rel = (4 + std::fabs(x.get(at) - m)) * ulp;
+        EXPECT_NEAR(y.get(at), want, rel * want) << "axis " << axis << " element " << at;
+        EXPECT_NEAR(ly.get(at), std::log(want), rel + 2 * ulp * std::fabs(std::log(want)))
+            << "axis " << axis << " element " << at;
+      }
+    }
+  }
+  Tensor lead(DType::F32, {64, 600}), mid(DType::F32, {4, 64, 600});
+  for (Tensor* t : {&lead, &mid})
+    for (int64_t i = 0; i < t->type.numElements(); ++i) t->set(i, std::cos(i * 0.37) * 5);
+  auto all = [&] {
+    std::vector<Tensor> r;
+    for (OpCode code : {OpCode::Softmax, OpCode::LogSoftmax}) {
+      r.push_back(runOpWith(code, {&lead}, {lead.type}, {{"axis", Attr::integer(0)}})[0]);
+      r.push_back(runOpWith(code, {&mid}, {mid.type}, {{"axis", Attr::integer(1)}})[0]);
+    }
+    return r;
+  };
+  const std::vector<Tensor> one = all();
+  simd::setKernelThreads(2);
+  const std::vector<Tensor> two = all();
+  simd::setKernelThreads(1);
+  for (size_t i = 0; i < one.size(); ++i) EXPECT_EQ(one[i].bytes, two[i].bytes) << "result " << i;
+}
+
 // Sums over a leading or middle axis split their columns over the kernel threads: the
 // same bits at 1 and 2 threads, and each the in-order float sum of its column (C
 // columns: two parts of at least kMinSplitColumns, bounds off the vector width).
