@@ -181,13 +181,38 @@ template <class T> void runCumSum(const CumSumState& s, const TensorRef* ins, Te
   using A = std::conditional_t<kIsHalf<T>, float, std::conditional_t<kIsInt<T>, uint32_t, T>>;
   using Block = Eigen::Array<A, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   const int64_t len = s.x.axisLen, inner = s.x.inner;
-  const ScratchCharge charge(len * inner, sizeof(A));  // one slice's accumulator
   // Row `at(k)` is the k-th along the direction of summation.
   auto at = [&](int64_t k) { return s.reverse ? len - 1 - k : k; };
+  if (inner == 1 && len > 0) {
+    // Along contiguous rows: each row's running sum in a register, four rows at a time
+    // so that their additions overlap (each row's sums are the same additions in the
+    // same order: y[k] = y[k-1] + x[k] from y[0] = x[0]).
+    const T* x = ins[0].as<const T>();
+    T* y = outs[0].as<T>();
+    splitRows(s.x.outer, len, [&](int64_t o0, int64_t o1) {
+      constexpr int kRows = 4;
+      for (int64_t o = o0; o < o1; o += kRows) {
+        const int rows = static_cast<int>(std::min<int64_t>(kRows, o1 - o));
+        A acc[kRows] = {};
+        for (int64_t k = 0; k < len; ++k) {
+          const int64_t i = at(k);
+          for (int r = 0; r < rows; ++r) {
+            const A v = static_cast<A>(x[(o + r) * len + i]);
+            const A before = acc[r];
+            acc[r] = k == 0 ? v : acc[r] + v;
+            y[(o + r) * len + i] = static_cast<T>(s.exclusive ? (k == 0 ? A(0) : before) : acc[r]);
+          }
+        }
+      }
+    });
+    return;
+  }
+  const ScratchCharge charge(len * inner, sizeof(A));  // one slice's accumulator
+  Block b(len, inner);
   for (int64_t o = 0; o < s.x.outer; ++o) {
     const int64_t base = o * len * inner;
-    Block b = Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
-                  ins[0].as<const T>() + base, len, inner).template cast<A>();
+    b = Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+            ins[0].as<const T>() + base, len, inner).template cast<A>();
     for (int64_t k = 1; k < len; ++k) b.row(at(k)) += b.row(at(k - 1));
     if (s.exclusive && len > 0) {  // the inclusive sums moved one step on: row k gets row k-1's
       for (int64_t k = len - 1; k > 0; --k) b.row(at(k)) = b.row(at(k - 1));

@@ -814,7 +814,7 @@ TEST(Numerics, ReductionsOverAnyAxisEqualTheirDefinitions) {
                  l1 = run(OpCode::L1), l2 = run(OpCode::L2), lse = run(OpCode::LogSumExp);
     for (bool last : {false, true}) {
       const std::vector<std::pair<std::string, Attr>> argAttrs{{"axis", Attr::integer(axis)},
-                                                                {"select_last_index", Attr::boolean(last)}};
+                                                               {"select_last_index", Attr::boolean(last)}};
       const Tensor am = runOpWith(OpCode::ArgMax, {&x}, {outI}, argAttrs)[0];
       const Tensor an = runOpWith(OpCode::ArgMin, {&x}, {outI}, argAttrs)[0];
       for (int64_t o = 0; o < outF.numElements(); ++o) {
@@ -905,6 +905,46 @@ TEST(Numerics, SoftmaxOverAnyAxisEqualsItsDefinition) {
   const std::vector<Tensor> two = all();
   simd::setKernelThreads(1);
   for (size_t i = 0; i < one.size(); ++i) EXPECT_EQ(one[i].bytes, two[i].bytes) << "result " << i;
+}
+
+// cumsum along contiguous rows (the last axis) runs several rows at a time: each row
+// still gets y[k] = y[k-1] + x[k] from y[0] = x[0] (exclusive: shifted one on from 0;
+// reverse: from the end), bit for bit, for 7 rows (a group of four and a rest), f32
+// and f64, and i32 wrapping past its range.
+template <class S>
+void checkCumsumAlongRows(DType dt) {
+  const int64_t rows = 7, len = 37;
+  Tensor x(dt, {rows, len});
+  S* xs = reinterpret_cast<S*>(x.bytes.data());
+  for (int64_t i = 0; i < rows * len; ++i)
+    xs[i] = std::is_integral_v<S> ? static_cast<S>((i * 7919) % 2000000000 - 1000000000)
+                                  : static_cast<S>(std::sin(i * 0.7) * 1e3);
+  using A = std::conditional_t<std::is_integral_v<S>, uint32_t, S>;  // integers wrap
+  for (bool exclusive : {false, true})
+    for (bool reverse : {false, true}) {
+      const Tensor y = runOpWith(OpCode::CumSum, {&x}, {x.type},
+                                 {{"axis", Attr::integer(1)},
+                                  {"exclusive", Attr::boolean(exclusive)},
+                                  {"reverse", Attr::boolean(reverse)}})[0];
+      const S* ys = reinterpret_cast<const S*>(y.bytes.data());
+      for (int64_t r = 0; r < rows; ++r) {
+        A acc = 0;
+        for (int64_t k = 0; k < len; ++k) {
+          const int64_t i = r * len + (reverse ? len - 1 - k : k);
+          const A before = acc;
+          acc = k == 0 ? static_cast<A>(xs[i]) : static_cast<A>(acc + static_cast<A>(xs[i]));
+          const S want = static_cast<S>(exclusive ? (k == 0 ? A(0) : before) : acc);
+          ASSERT_EQ(std::memcmp(&ys[i], &want, sizeof want), 0)
+              << dtypeName(dt) << " row " << r << " k " << k << " exclusive " << exclusive << " reverse " << reverse;
+        }
+      }
+    }
+}
+
+TEST(Numerics, CumsumAlongRowsIsTheSerialRunningSum) {
+  checkCumsumAlongRows<float>(DType::F32);
+  checkCumsumAlongRows<double>(DType::F64);
+  checkCumsumAlongRows<int32_t>(DType::I32);
 }
 
 // Sums over a leading or middle axis split their columns over the kernel threads: the
