@@ -96,7 +96,34 @@ struct ReduceState {
   // ignored): input = [outer, reduced, inner] without any reordering.
   bool block = false;
   int64_t outer = 1, reduced = 1, inner = 1;
+  // When the reduced axes are a leading and a trailing block around the kept ones
+  // (size-1 dims ignored; a conv bias gradient's N and H, W around C): input = [lead,
+  // kept, runs], each output the reduction of `lead` runs of `run` contiguous elements.
+  bool around = false;
+  int64_t lead = 1, kept = 1, run = 1;
 };
+
+// Fills the [lead, kept, run] view of `shape` reduced over `axes`, if its dims of
+// size > 1 are reduced, then kept, then reduced (at least one of each).
+void planAround(ReduceState& s, const Shape& shape, const std::vector<int64_t>& axes) {
+  int phase = 0;  // 0: the leading reduced dims, 1: the kept ones, 2: the trailing reduced ones
+  int64_t lead = 1, kept = 1, run = 1;
+  for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d) {
+    if (shape[d] == 1) continue;
+    const bool reduced = std::binary_search(axes.begin(), axes.end(), d);
+    if (phase == 0 && !reduced) phase = lead > 1 ? 1 : -1;
+    else if (phase == 1 && reduced) phase = 2;
+    else if (phase == 2 && !reduced) return;
+    if (phase < 0) return;  // no leading reduced dim
+    int64_t& part = phase == 0 ? lead : phase == 1 ? kept : run;
+    const auto product = checkedMul(part, shape[d]);
+    if (!product) return;  // only an empty operand's dims overflow; it takes no special path
+    part = *product;
+  }
+  if (phase != 2) return;
+  s.around = true;
+  s.lead = lead, s.kept = kept, s.run = run;
+}
 
 // Fills the [outer, reduced, inner] view of `shape` reduced over `axes`, if the
 // non-trivial reduced axes are adjacent.
@@ -192,6 +219,42 @@ template <class T, class R> void reduceBlockByTable(const ReduceState& s, const 
     for (int64_t i = 0; i < s.outer * s.inner; ++i) y[i] = std::sqrt(y[i]);  // IEEE sqrt per output
 }
 
+// sum, mean, prod, max, min, sumsquare, l1 and l2 of f32/f64 over a leading and a
+// trailing block of axes ([lead, kept, run]) without a reordered copy: each output
+// folds its `lead` runs of `run` contiguous elements in order, each run reduced as a
+// contiguous row is (sum: the table's `sum`; the others: reduceRow), the runs'
+// results combined with the reduction's step (added, multiplied, or the serial fold's
+// max/min, which gives the fold of the whole sequence). Outputs split over the kernel
+// threads; each is computed alone, so the bits do not depend on the thread count.
+// The serial fold's steps of max and min: a NaN so far stays; else a greater (less)
+// value replaces it, and among equal values the later one.
+template <class C> C nanMax(C a, C b) { return (a != a || a > b) ? a : b; }
+template <class C> C nanMin(C a, C b) { return (a != a || a < b) ? a : b; }
+template <class T, class R> void reduceAround(const ReduceState& s, const T* x, T* y) {
+  const auto& f = simd::tableOf<T>();
+  constexpr int kKind = R::kTableKind;
+  splitRows(s.kept, s.lead * s.run, [&](int64_t k0, int64_t k1) {
+    for (int64_t k = k0; k < k1; ++k) {
+      auto runOf = [&](int64_t a) {
+        const T* r = x + (a * s.kept + k) * s.run;
+        if constexpr (kKind < 0) return f.sum(r, s.run);
+        else return f.reduceRow[kKind](r, s.run);
+      };
+      T acc = runOf(0);
+      for (int64_t a = 1; a < s.lead; ++a) {
+        const T v = runOf(a);
+        if constexpr (kKind == simd::kReduceProd) acc = acc * v;
+        else if constexpr (kKind == simd::kReduceMax) acc = nanMax(acc, v);
+        else if constexpr (kKind == simd::kReduceMin) acc = nanMin(acc, v);
+        else acc = acc + v;
+      }
+      if constexpr (kIs<R, Red::Mean>) acc = acc / static_cast<T>(s.lead * s.run);
+      if constexpr (kIs<R, Red::L2>) acc = std::sqrt(acc);
+      y[k] = acc;
+    }
+  });
+}
+
 // logsumexp of f32/f64 over one block of axes: m = the maximum (reduceRow's or
 // reduceRows' kReduceMax; 0 where it is not finite), then log(sum(exp(x - m))) + m,
 // each exp as the table's kExp loop computes it. A contiguous row (inner == 1) sums
@@ -243,8 +306,6 @@ template <class T> void logSumExpBlock(const ReduceState& s, const T* x, T* y) {
   });
 }
 
-template <class C> C nanMax(C a, C b) { return (a != a || a > b) ? a : b; }
-template <class C> C nanMin(C a, C b) { return (a != a || a < b) ? a : b; }
 
 template <class T, class R> void runReduce(const ReduceState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   if constexpr ((std::is_same_v<T, float> || std::is_same_v<T, double>) && (kIs<R, Red::Sum> || kIs<R, Red::Mean>)) {
@@ -252,6 +313,9 @@ template <class T, class R> void runReduce(const ReduceState& s, const TensorRef
       reduceSumBlock<T, R>(s, ins[0].as<const T>(), outs[0].as<T>());
       return;
     }
+  }
+  if constexpr ((std::is_same_v<T, float> || std::is_same_v<T, double>) && !kIs<R, Red::LogSumExp>) {
+    if (s.around && s.rows > 0 && s.cols > 0) return reduceAround<T, R>(s, ins[0].as<const T>(), outs[0].as<T>());
   }
   if constexpr (kIsFloat<T> && (kIs<R, Red::Sum> || kIs<R, Red::Mean>)) {
     if (s.reorder.needed && reduceSumReordered<T, R>(s, ins[0].as<const T>(), outs[0].as<T>())) return;
@@ -546,6 +610,7 @@ template <class Fn> PreparedKernel ReduceFunctions::prepare(const Op& op, InType
   if (out.empty() || out[0].numElements() != s.rows || out[0].dtype != in[0].dtype)
     throw KernelError("result type does not match the reduction of " + in[0].str());
   planBlock(s, in[0].shape, axes);
+  if (!s.block) planAround(s, in[0].shape, axes);
   PreparedKernel k = dispatchDType(in[0].dtype, [&]<class T>() {
     if constexpr (accepts<T>(Fn::kAccepts)) return makeKernel<ReduceState, runReduce<T, Fn>>(std::move(s));
     else return PreparedKernel{};

@@ -853,6 +853,48 @@ TEST(Numerics, ReductionsOverAnyAxisEqualTheirDefinitions) {
   }
 }
 
+// The reductions over a leading and a trailing block of axes around the kept ones (a
+// conv bias gradient's N and H, W around C): f32[6, 5, 7, 33] over axes 0, 2 and 3
+// equal the same reductions of each channel's elements taken in order (max and min
+// exactly, the sums within a few roundings of long-double sums), with the same bits
+// at 1 and 2 threads.
+TEST(Numerics, ReductionsAroundKeptAxesEqualTheirDefinitions) {
+  const int64_t N = 6, C = 5, HW = 7 * 33;
+  Tensor x(DType::F32, {N, C, 7, 33});
+  for (int64_t i = 0; i < N * C * HW; ++i) x.set(i, 1 + std::sin(i * 0.61) * 0.02);  // a product of normal size
+  const TensorType out{DType::F32, {C}};
+  const std::vector<std::pair<std::string, Attr>> attrs{{"axis", intList({0, 2, 3})}};
+  const OpCode codes[] = {OpCode::Sum, OpCode::Mean, OpCode::Prod, OpCode::Max,
+                          OpCode::Min, OpCode::SumSquare, OpCode::L1, OpCode::L2};
+  auto all = [&] {
+    std::vector<Tensor> r;
+    for (OpCode code : codes) r.push_back(runOpWith(code, {&x}, {out}, attrs)[0]);
+    return r;
+  };
+  const std::vector<Tensor> one = all();
+  simd::setKernelThreads(2);
+  const std::vector<Tensor> two = all();
+  simd::setKernelThreads(1);
+  for (size_t i = 0; i < one.size(); ++i) EXPECT_EQ(one[i].bytes, two[i].bytes) << "result " << i;
+  for (int64_t c = 0; c < C; ++c) {
+    LD sum = 0, prod = 1, sq = 0, mx = -INFINITY, mn = INFINITY;
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t j = 0; j < HW; ++j) {
+        const LD v = x.get((n * C + c) * HW + j);
+        sum += v, prod *= v, sq += v * v, mx = std::max(mx, v), mn = std::min(mn, v);
+      }
+    const LD eps = std::numeric_limits<float>::epsilon() * N * HW;
+    EXPECT_NEAR(one[0].get(c), sum, sum * eps) << c;
+    EXPECT_NEAR(one[1].get(c), sum / (N * HW), sum / (N * HW) * eps) << c;
+    EXPECT_NEAR(one[2].get(c), prod, prod * 2 * eps) << c;
+    EXPECT_EQ(one[3].get(c), mx) << c;
+    EXPECT_EQ(one[4].get(c), mn) << c;
+    EXPECT_NEAR(one[5].get(c), sq, sq * eps) << c;
+    EXPECT_NEAR(one[6].get(c), sum, sum * eps) << c;  // all elements are positive
+    EXPECT_NEAR(one[7].get(c), std::sqrt(sq), std::sqrt(sq) * eps) << c;
+  }
+}
+
 // softmax and log_softmax along every axis of f32[3, 37, 45] agree with long-double
 // definitions; a column whose maximum is +inf is NaN throughout (PyTorch); the same
 // bits at 1 and 2 threads (a leading axis of f32[64, 600] splits its columns, a middle
