@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "importers/onnx/fold.h"
+#include "ir/checked_math.h"
 #include "importers/onnx/node_context.h"
 
 namespace pir::onnx_import {
@@ -46,16 +47,12 @@ namespace {
 
 using Handler = void (*)(NodeContext&);
 
+// The product of v[from..to), saturated at INT64_MAX: dims from a file can be anything,
+// and a saturated product never equals a real one, nor fits a later check.
 int64_t product(const std::vector<int64_t>& v, size_t from = 0, size_t to = SIZE_MAX) {
   int64_t p = 1;
-  for (size_t k = from; k < std::min(to, v.size()); ++k) p *= v[k];
+  for (size_t k = from; k < std::min(to, v.size()); ++k) p = checkedMul(p, v[k]).value_or(INT64_MAX);
   return p;
-}
-
-bool allKnown(const NodeContext& c) {
-  for (int i = 0; i < c.numInputs(); ++i)
-    if (c.has(i) && !c.known(i)) return false;
-  return true;
 }
 
 bool smallEnough(const std::vector<int64_t>& shape) {
@@ -938,12 +935,23 @@ void mapGatherElements(NodeContext& c) {
   c.result(0, "gather_elements " + c.in(0) + ", " + c.in(1) + " {axis = " + std::to_string(axis) + "}");
 }
 
+// a * b for the dims a block size makes; a located error where it leaves int64_t (a
+// block size from the file can be anything).
+int64_t blockProduct(NodeContext& c, int64_t a, int64_t b) {
+  const std::optional<int64_t> p = checkedMul(a, b);
+  if (!p) c.fail("blocksize " + std::to_string(b) + " makes a dim beyond 2^63");
+  return *p;
+}
+
 void mapDepthToSpace(NodeContext& c) {
   std::vector<int64_t> s = c.shape(0);
   if (s.size() != 4) c.fail("the input must be 4-D");
   int64_t b = c.attrInt("blocksize", 0);
-  if (b <= 0 || s[1] % (b * b) != 0) c.fail("blocksize " + std::to_string(b) + " does not divide the channels");
+  if (b <= 0) c.fail("blocksize " + std::to_string(b) + " must be positive");
+  const int64_t bb = blockProduct(c, b, b);
+  if (s[1] % bb != 0) c.fail("blocksize " + std::to_string(b) + " does not divide the channels");
   int64_t n = s[0], ch = s[1], h = s[2], w = s[3];
+  blockProduct(c, h, b), blockProduct(c, w, b);
   bool crd = c.attrString("mode", "DCR") == "CRD";
   std::string x = c.in(0);
   std::string r1 = crd ? c.temp("reshape " + x + " {shape = " + intsText({n, ch / (b * b), b, b, h, w}) + "}")
@@ -959,6 +967,7 @@ void mapSpaceToDepth(NodeContext& c) {
   int64_t b = c.attrInt("blocksize", 0);
   if (b <= 0 || s[2] % b != 0 || s[3] % b != 0) c.fail("blocksize " + std::to_string(b) + " does not divide the spatial dims");
   int64_t n = s[0], ch = s[1], h = s[2], w = s[3];
+  blockProduct(c, blockProduct(c, ch, b), b);
   std::string r1 = c.temp("reshape " + c.in(0) + " {shape = " + intsText({n, ch, h / b, b, w / b, b}) + "}");
   std::string t = c.temp("transpose " + r1 + " {perm = [0, 3, 5, 1, 2, 4]}");
   c.result(0, "reshape " + t + " {shape = " + intsText({n, ch * b * b, h / b, w / b}) + "}");
@@ -1376,6 +1385,7 @@ void mapGlobalMaxPool(NodeContext& c) { globalPool(c, "max"); }
 // the updated running statistics (ONNX's biased variance).
 void batchNormTraining(NodeContext& c) {
   std::vector<int64_t> s = c.shape(0);
+  if (s.size() < 2) c.fail("the input needs a channel dim (rank 2 or more)");
   std::vector<int64_t> axes = {0}, cshape(s.size(), 1);
   for (size_t k = 2; k < s.size(); ++k) axes.push_back(static_cast<int64_t>(k));
   cshape[1] = s[1];

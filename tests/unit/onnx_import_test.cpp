@@ -594,6 +594,33 @@ TEST(OnnxImport, HostileTensorSizesAreCheckedBeforeAllocation) {
   EXPECT_EQ(importError(huge.bytes()), "m.onnx: error: graph input 'x': 2-D shape has more than 2^31 elements");
 }
 
+TEST(OnnxImport, ShapesAndBlockSizesANodeReliesOnAreChecked) {
+  // BatchNormalization in training mode read the channel dim of an input of rank 1
+  // (UBSan in the fuzz target); a block size from the file multiplied dims past 2^63.
+  ModelBuilder bn;
+  bn.input("x", onnx::TensorProto::FLOAT, {4});
+  for (const char* v : {"s", "b", "m", "v"}) bn.input(v, onnx::TensorProto::FLOAT, {4});
+  intAttr(bn.node("BatchNormalization", {"x", "s", "b", "m", "v"}, {"y"}, "bn"), "training_mode", 1);
+  bn.output("y");
+  std::string e = importError(bn.bytes());
+  EXPECT_NE(e.find("node 0 'bn' (op_type BatchNormalization"), std::string::npos) << e;
+  EXPECT_NE(e.find("the input needs a channel dim (rank 2 or more)"), std::string::npos) << e;
+
+  ModelBuilder d2s;
+  d2s.input("x", onnx::TensorProto::FLOAT, {1, 0, 2, 2});
+  intAttr(d2s.node("DepthToSpace", {"x"}, {"y"}, "d"), "blocksize", int64_t{1} << 32);
+  d2s.output("y");
+  e = importError(d2s.bytes());
+  EXPECT_NE(e.find("blocksize 4294967296 makes a dim beyond 2^63"), std::string::npos) << e;
+
+  ModelBuilder s2d;
+  s2d.input("x", onnx::TensorProto::FLOAT, {1, 3, 0, 0});
+  intAttr(s2d.node("SpaceToDepth", {"x"}, {"y"}, "s"), "blocksize", int64_t{1} << 40);
+  s2d.output("y");
+  e = importError(s2d.bytes());
+  EXPECT_NE(e.find("blocksize 1099511627776 makes a dim beyond 2^63"), std::string::npos) << e;
+}
+
 TEST(OnnxImport, OtherErrorPaths) {
   ModelBuilder opset(18);
   opset.input("x", onnx::TensorProto::FLOAT, {2});
