@@ -9,10 +9,10 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <unordered_map>
 
 #include "importers/onnx/fold.h"
-#include "ir/checked_math.h"
 #include "importers/onnx/node_context.h"
 
 namespace pir::onnx_import {
@@ -47,8 +47,16 @@ namespace {
 
 using Handler = void (*)(NodeContext&);
 
-// The product of v[from..to), saturated at INT64_MAX: dims from a file can be anything,
-// and a saturated product never equals a real one, nor fits a later check.
+// a * b, or nothing where it leaves int64_t: dims and attributes from a file can be
+// anything.
+std::optional<int64_t> checkedMul(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;
+  return r;
+}
+
+// The product of v[from..to), saturated at INT64_MAX: a saturated product never equals
+// a real one, nor fits a later check.
 int64_t product(const std::vector<int64_t>& v, size_t from = 0, size_t to = SIZE_MAX) {
   int64_t p = 1;
   for (size_t k = from; k < std::min(to, v.size()); ++k) p = checkedMul(p, v[k]).value_or(INT64_MAX);
