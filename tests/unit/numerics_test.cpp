@@ -96,6 +96,17 @@ Tensor runOp(OpCode code, std::vector<Tensor*> ins, TensorType outType) {
   return runOpWith(code, std::move(ins), {std::move(outType)})[0];
 }
 
+// all()'s results at 1 thread, after checking that 2 threads give the same bytes.
+template <class All> std::vector<Tensor> sameBytesAtOneAndTwoThreads(All all) {
+  const std::vector<Tensor> one = all();
+  simd::setKernelThreads(2);
+  const std::vector<Tensor> two = all();
+  simd::setKernelThreads(1);
+  EXPECT_EQ(one.size(), two.size());
+  for (size_t i = 0; i < one.size() && i < two.size(); ++i) EXPECT_EQ(one[i].bytes, two[i].bytes) << "result " << i;
+  return one;
+}
+
 // An attribute list of integers.
 Attr intList(std::vector<int64_t> v) {
   std::vector<Attr> items;
@@ -690,22 +701,18 @@ TEST(Numerics, BroadcastsAndCopiesSplitOverThreadsGiveTheSameBits) {
         runOpWith(OpCode::ScaledAdd, {&x, &mid}, {t}, {{"a", Attr::real(0.5)}, {"b", Attr::real(-2)}})[0],
         runOpWith(OpCode::Reshape, {&x}, {{DType::F32, {A * B, C}}}, {{"shape", intList({A * B, C})}})[0]};
   };
-  const std::vector<Tensor> one = all();
-  simd::setKernelThreads(2);
-  const std::vector<Tensor> two = all();
-  simd::setKernelThreads(1);
-  for (size_t i = 0; i < one.size(); ++i) EXPECT_EQ(one[i].bytes, two[i].bytes) << "result " << i;
+  const std::vector<Tensor> one = sameBytesAtOneAndTwoThreads(all);
   for (int64_t a = 0; a < A; ++a)
     for (int64_t b = 0; b < B; ++b)
       for (int64_t c = 0; c < C; c += 7) {
         const int64_t i = (a * B + b) * C + c;
         const float xv = static_cast<float>(x.get(i)), mv = static_cast<float>(mid.get(a * C + c));
-        ASSERT_EQ(static_cast<float>(two[0].get(i)), xv + static_cast<float>(bias.get(c))) << i;
-        ASSERT_EQ(static_cast<float>(two[1].get(i)), mv - xv) << i;
-        ASSERT_EQ(static_cast<float>(two[2].get(i)), (a * B + b) % 3 == 0 ? xv : mv) << i;
-        ASSERT_EQ(static_cast<float>(two[3].get(i)), 0.5f * xv + -2.0f * mv) << i;
+        ASSERT_EQ(static_cast<float>(one[0].get(i)), xv + static_cast<float>(bias.get(c))) << i;
+        ASSERT_EQ(static_cast<float>(one[1].get(i)), mv - xv) << i;
+        ASSERT_EQ(static_cast<float>(one[2].get(i)), (a * B + b) % 3 == 0 ? xv : mv) << i;
+        ASSERT_EQ(static_cast<float>(one[3].get(i)), 0.5f * xv + -2.0f * mv) << i;
       }
-  EXPECT_EQ(two[4].bytes, x.bytes);
+  EXPECT_EQ(one[4].bytes, x.bytes);
 }
 
 // The SIMD table's reductions against their serial definitions on every ISA: max
@@ -871,11 +878,7 @@ TEST(Numerics, ReductionsAroundKeptAxesEqualTheirDefinitions) {
     for (OpCode code : codes) r.push_back(runOpWith(code, {&x}, {out}, attrs)[0]);
     return r;
   };
-  const std::vector<Tensor> one = all();
-  simd::setKernelThreads(2);
-  const std::vector<Tensor> two = all();
-  simd::setKernelThreads(1);
-  for (size_t i = 0; i < one.size(); ++i) EXPECT_EQ(one[i].bytes, two[i].bytes) << "result " << i;
+  const std::vector<Tensor> one = sameBytesAtOneAndTwoThreads(all);
   for (int64_t c = 0; c < C; ++c) {
     LD sum = 0, prod = 1, sq = 0, mx = -INFINITY, mn = INFINITY;
     for (int64_t n = 0; n < N; ++n)
@@ -942,11 +945,7 @@ TEST(Numerics, SoftmaxOverAnyAxisEqualsItsDefinition) {
     }
     return r;
   };
-  const std::vector<Tensor> one = all();
-  simd::setKernelThreads(2);
-  const std::vector<Tensor> two = all();
-  simd::setKernelThreads(1);
-  for (size_t i = 0; i < one.size(); ++i) EXPECT_EQ(one[i].bytes, two[i].bytes) << "result " << i;
+  const std::vector<Tensor> one = sameBytesAtOneAndTwoThreads(all);
 }
 
 // cumsum along contiguous rows (the last axis) runs several rows at a time: each row
@@ -1002,21 +1001,17 @@ TEST(Numerics, SumsOverLeadingAxesSplitOverThreadsGiveTheSameBits) {
         runOpWith(OpCode::Sum, {&a}, {{DType::F32, {C}}}, {{"axis", intList({0})}})[0],
         runOpWith(OpCode::Sum, {&b}, {{DType::F32, {4, C}}}, {{"axis", intList({1})}})[0]};
   };
-  const std::vector<Tensor> one = all();
-  simd::setKernelThreads(2);
-  const std::vector<Tensor> two = all();
-  simd::setKernelThreads(1);
-  for (size_t i = 0; i < one.size(); ++i) EXPECT_EQ(one[i].bytes, two[i].bytes) << "result " << i;
+  const std::vector<Tensor> one = sameBytesAtOneAndTwoThreads(all);
   for (int64_t c = 0; c < C; ++c) {
     float s = static_cast<float>(a.get(c));
     for (int64_t r = 1; r < 300; ++r) s += static_cast<float>(a.get(r * C + c));
-    ASSERT_EQ(static_cast<float>(two[0].get(c)), s) << c;
+    ASSERT_EQ(static_cast<float>(one[0].get(c)), s) << c;
   }
   for (int64_t o = 0; o < 4; ++o)
     for (int64_t c = 0; c < C; ++c) {
       float s = static_cast<float>(b.get(o * 300 * C + c));
       for (int64_t r = 1; r < 300; ++r) s += static_cast<float>(b.get((o * 300 + r) * C + c));
-      ASSERT_EQ(static_cast<float>(two[1].get(o * C + c)), s) << o << " " << c;
+      ASSERT_EQ(static_cast<float>(one[1].get(o * C + c)), s) << o << " " << c;
     }
 }
 
@@ -1088,11 +1083,7 @@ TEST(Numerics, ViewsSplitOverThreadsGiveTheSameBytes) {
         runOpWith(OpCode::Slice, {&wide}, {{DType::F32, {2100, 65}}},
                   {{"start", intList({0})}, {"stop", intList({129})}, {"step", intList({2})}, {"axes", intList({1})}})[0]};
   };
-  const std::vector<Tensor> one = all();
-  simd::setKernelThreads(2);
-  const std::vector<Tensor> two = all();
-  simd::setKernelThreads(1);
-  for (size_t i = 0; i < one.size(); ++i) EXPECT_EQ(one[i].bytes, two[i].bytes) << "result " << i;
+  const std::vector<Tensor> one = sameBytesAtOneAndTwoThreads(all);
   for (int64_t r = 0; r < 300; r += 37)
     for (int64_t c = 0; c < 129; c += 11) EXPECT_EQ(one[0].get(5 * 129 * 300 + c * 300 + r), batch.get(5 * 300 * 129 + r * 129 + c));
   EXPECT_EQ(one[3].get(2099 * 65 + 64), wide.get(2099 * 129 + 128));
@@ -1147,17 +1138,13 @@ TEST(Numerics, SumsOverReorderedAxesSplitOverThreadsGiveTheSameBits) {
     return std::vector<Tensor>{runOpWith(OpCode::Sum, {&x}, {{DType::F32, {C}}}, axes)[0],
                                runOpWith(OpCode::Mean, {&x}, {{DType::F32, {C}}}, axes)[0]};
   };
-  const std::vector<Tensor> one = all();
-  simd::setKernelThreads(2);
-  const std::vector<Tensor> two = all();
-  simd::setKernelThreads(1);
-  for (size_t i = 0; i < one.size(); ++i) EXPECT_EQ(one[i].bytes, two[i].bytes) << "result " << i;
+  const std::vector<Tensor> one = sameBytesAtOneAndTwoThreads(all);
   for (int64_t c = 0; c < C; ++c) {
     LD ref = 0;
     for (int64_t n = 0; n < N; ++n)
       for (int64_t p = 0; p < H * W; ++p) ref += x.get((n * C + c) * H * W + p);
-    EXPECT_NEAR(static_cast<double>(two[0].get(c)), static_cast<double>(ref), 1e-3) << c;
-    EXPECT_NEAR(static_cast<double>(two[1].get(c)), static_cast<double>(ref / (N * H * W)), 1e-6) << c;
+    EXPECT_NEAR(static_cast<double>(one[0].get(c)), static_cast<double>(ref), 1e-3) << c;
+    EXPECT_NEAR(static_cast<double>(one[1].get(c)), static_cast<double>(ref / (N * H * W)), 1e-6) << c;
   }
 }
 
@@ -1174,11 +1161,7 @@ TEST(Numerics, PoolsSplitOverThreadsGiveTheSameBits) {
     return std::vector<Tensor>{runOpWith(OpCode::MaxPool, {&x}, {g.type}, kernel)[0],
                                runOpWith(OpCode::MaxPoolGrad, {&x, &g}, {x.type}, kernel)[0]};
   };
-  const std::vector<Tensor> one = all();
-  simd::setKernelThreads(2);
-  const std::vector<Tensor> two = all();
-  simd::setKernelThreads(1);
-  for (size_t i = 0; i < one.size(); ++i) EXPECT_EQ(one[i].bytes, two[i].bytes) << "result " << i;
+  const std::vector<Tensor> one = sameBytesAtOneAndTwoThreads(all);
   for (int64_t plane = 0; plane < N * C; plane += 7)
     for (int64_t oh = 0; oh < OH; oh += 3)
       for (int64_t ow = 0; ow < OW; ow += 2) {
@@ -1188,11 +1171,11 @@ TEST(Numerics, PoolsSplitOverThreadsGiveTheSameBits) {
         for (int64_t c : cells)
           if (x.get(c) > x.get(best)) best = c;
         const int64_t o = (plane * OH + oh) * OW + ow;
-        EXPECT_EQ(two[0].get(o), x.get(best)) << o;
-        EXPECT_EQ(two[1].get(best), g.get(o)) << o;
+        EXPECT_EQ(one[0].get(o), x.get(best)) << o;
+        EXPECT_EQ(one[1].get(best), g.get(o)) << o;
       }
   for (int64_t plane = 0; plane < N * C; ++plane)
-    for (int64_t h = 0; h < H; ++h) EXPECT_EQ(two[1].get(plane * H * W + h * W + W - 1), 0) << plane;
+    for (int64_t h = 0; h < H; ++h) EXPECT_EQ(one[1].get(plane * H * W + h * W + W - 1), 0) << plane;
 }
 
 // conv and conv_grad_weight against direct sums over every output, for windows that
