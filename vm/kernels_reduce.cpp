@@ -26,7 +26,7 @@ struct ReduceFunctions {
 
   // kTableKind: the SIMD table's reduceRow / reduceRows kind that computes the float
   // reduction over a block of axes (l2 is the square root of its sum of squares), or
-  // -1 where the kernel has its own path (sum, mean, logsumexp).
+  // -1 for the table's `sum` and `sumRows` (sum, mean) and for logsumexp's own path.
   struct Sum { static constexpr ElementTypes kAccepts = kNumbers; static constexpr int kTableKind = -1; };
   struct Mean { static constexpr ElementTypes kAccepts = kNumbers; static constexpr int kTableKind = -1; };
   struct Prod { static constexpr ElementTypes kAccepts = kNumbers; static constexpr int kTableKind = simd::kReduceProd; };
@@ -146,30 +146,6 @@ void planBlock(ReduceState& s, const Shape& shape, const std::vector<int64_t>& a
   }
 }
 
-// Float sum and mean in the documented orders (vm/simd_kernels.h): a reduced
-// block that is contiguous (inner == 1) is summed with 16 interleaved partial
-// sums; a reduced block over a leading or middle axis is accumulated row by
-// row (y = x[0] + x[1] + ... in index order), vectorised across the kept
-// elements. Both are deterministic and independent of thread count.
-template <class T, class R> void reduceSumBlock(const ReduceState& s, const T* x, T* y) {
-  const auto& fns = simd::tableOf<T>();
-  const int64_t slab = s.reduced * s.inner;
-  if (s.inner == 1) {
-    for (int64_t o = 0; o < s.outer; ++o) y[o] = fns.sum(x + o * s.reduced, s.reduced);
-  } else {
-    // Large sums split their columns over the kernel threads (a column's sum is the
-    // same whichever part holds it).
-    splitColumns(s.outer * slab, s.inner, [&](int64_t c0, int64_t c1) {
-      for (int64_t o = 0; o < s.outer; ++o)
-        fns.sumRows(x + o * slab + c0, s.reduced, c1 - c0, s.inner, y + o * s.inner + c0);
-    });
-  }
-  if constexpr (kIs<R, Red::Mean>) {
-    const T count = static_cast<T>(s.reduced);
-    for (int64_t i = 0; i < s.outer * s.inner; ++i) y[i] /= count;
-  }
-}
-
 // Float sum and mean over axes that must be reordered: the reordered copy and the
 // rows' sums split over the kernel threads along the first kept dim. Each part copies
 // its rows to their places in the one scratch buffer and sums them there, so every
@@ -196,63 +172,95 @@ template <class T, class R> bool reduceSumReordered(const ReduceState& s, const 
   return true;
 }
 
-// prod, max, min, sumsquare, l1 and l2 of f32/f64 over one block of axes ([outer,
-// reduced, inner]) through the SIMD table, in its orders (vm/simd_kernels.h
-// reduceRow, reduceRows): a contiguous row of `reduced` elements per output (inner ==
-// 1), outputs split over the kernel threads; else column by column over the reduced
-// rows, in row order, large ones split by columns. Each output is computed alone, so
-// the bits do not depend on the thread count.
-template <class T, class R> void reduceBlockByTable(const ReduceState& s, const T* x, T* y) {
-  const auto& f = simd::tableOf<T>();
-  const int64_t slab = s.reduced * s.inner;
-  if (s.inner == 1) {
-    splitRows(s.outer, s.reduced, [&](int64_t o0, int64_t o1) {
-      for (int64_t o = o0; o < o1; ++o) y[o] = f.reduceRow[R::kTableKind](x + o * s.reduced, s.reduced);
-    });
-  } else {
-    splitColumns(s.outer * slab, s.inner, [&](int64_t c0, int64_t c1) {
-      for (int64_t o = 0; o < s.outer; ++o)
-        f.reduceRows[R::kTableKind](x + o * slab + c0, s.reduced, c1 - c0, s.inner, y + o * s.inner + c0);
-    });
-  }
-  if constexpr (kIs<R, Red::L2>)
-    for (int64_t i = 0; i < s.outer * s.inner; ++i) y[i] = std::sqrt(y[i]);  // IEEE sqrt per output
-}
-
-// sum, mean, prod, max, min, sumsquare, l1 and l2 of f32/f64 over a leading and a
-// trailing block of axes ([lead, kept, run]) without a reordered copy: each output
-// folds its `lead` runs of `run` contiguous elements in order, each run reduced as a
-// contiguous row is (sum: the table's `sum`; the others: reduceRow), the runs'
-// results combined with the reduction's step (added, multiplied, or the serial fold's
-// max/min, which gives the fold of the whole sequence). Outputs split over the kernel
-// threads; each is computed alone, so the bits do not depend on the thread count.
 // The serial fold's steps of max and min: a NaN so far stays; else a greater (less)
 // value replaces it, and among equal values the later one.
 template <class C> C nanMax(C a, C b) { return (a != a || a > b) ? a : b; }
 template <class C> C nanMin(C a, C b) { return (a != a || a < b) ? a : b; }
+
+// The float reductions of the SIMD table, in its documented orders (vm/simd_kernels.h):
+// one contiguous row (`sum`, or reduceRow of R's kind), columns over rows (`sumRows`,
+// or reduceRows), two partial results combined (added, multiplied, or the serial
+// fold's max/min step, which gives the fold of the whole sequence), and the result
+// finished (mean divided by its count, l2 its square root, IEEE).
+template <class T, class R> T reduceContiguous(const simd::TypedTable<T>& f, const T* x, int64_t n) {
+  if constexpr (R::kTableKind < 0) return f.sum(x, n);
+  else return f.reduceRow[R::kTableKind](x, n);
+}
+template <class T, class R>
+void reduceColumns(const simd::TypedTable<T>& f, const T* x, int64_t rows, int64_t cols, int64_t ld, T* y) {
+  if constexpr (R::kTableKind < 0) f.sumRows(x, rows, cols, ld, y);
+  else f.reduceRows[R::kTableKind](x, rows, cols, ld, y);
+}
+template <class T, class R> T reduceCombine(T acc, T v) {
+  if constexpr (R::kTableKind == simd::kReduceProd) return acc * v;
+  else if constexpr (R::kTableKind == simd::kReduceMax) return nanMax(acc, v);
+  else if constexpr (R::kTableKind == simd::kReduceMin) return nanMin(acc, v);
+  else return acc + v;
+}
+template <class T, class R> T reduceFinish(T acc, int64_t count) {
+  if constexpr (kIs<R, Red::Mean>) return acc / static_cast<T>(count);
+  else if constexpr (kIs<R, Red::L2>) return std::sqrt(acc);
+  else return acc;
+}
+
+// sum, mean, prod, max, min, sumsquare, l1 and l2 of f32/f64 over one block of axes
+// ([outer, reduced, inner]): a contiguous row of `reduced` elements per output (inner
+// == 1), outputs split over the kernel threads; else column by column over the reduced
+// rows, in row order, large ones split by columns. Each output is computed alone, so
+// the bits do not depend on the thread count.
+template <class T, class R> void reduceBlock(const ReduceState& s, const T* x, T* y) {
+  const auto& f = simd::tableOf<T>();
+  const int64_t slab = s.reduced * s.inner;
+  if (s.inner == 1) {
+    splitRows(s.outer, s.reduced, [&](int64_t o0, int64_t o1) {
+      for (int64_t o = o0; o < o1; ++o) y[o] = reduceContiguous<T, R>(f, x + o * s.reduced, s.reduced);
+    });
+  } else {
+    splitColumns(s.outer * slab, s.inner, [&](int64_t c0, int64_t c1) {
+      for (int64_t o = 0; o < s.outer; ++o)
+        reduceColumns<T, R>(f, x + o * slab + c0, s.reduced, c1 - c0, s.inner, y + o * s.inner + c0);
+    });
+  }
+  if constexpr (kIs<R, Red::Mean> || kIs<R, Red::L2>)
+    for (int64_t i = 0; i < s.outer * s.inner; ++i) y[i] = reduceFinish<T, R>(y[i], s.reduced);
+}
+
+// The same reductions over a leading and a trailing block of axes ([lead, kept, run])
+// without a reordered copy: each output folds its `lead` runs of `run` contiguous
+// elements in order, each run reduced as a contiguous row is. Outputs split over the
+// kernel threads; each is computed alone, so the bits do not depend on the thread count.
 template <class T, class R> void reduceAround(const ReduceState& s, const T* x, T* y) {
   const auto& f = simd::tableOf<T>();
-  constexpr int kKind = R::kTableKind;
   splitRows(s.kept, s.lead * s.run, [&](int64_t k0, int64_t k1) {
     for (int64_t k = k0; k < k1; ++k) {
-      auto runOf = [&](int64_t a) {
-        const T* r = x + (a * s.kept + k) * s.run;
-        if constexpr (kKind < 0) return f.sum(r, s.run);
-        else return f.reduceRow[kKind](r, s.run);
-      };
-      T acc = runOf(0);
-      for (int64_t a = 1; a < s.lead; ++a) {
-        const T v = runOf(a);
-        if constexpr (kKind == simd::kReduceProd) acc = acc * v;
-        else if constexpr (kKind == simd::kReduceMax) acc = nanMax(acc, v);
-        else if constexpr (kKind == simd::kReduceMin) acc = nanMin(acc, v);
-        else acc = acc + v;
-      }
-      if constexpr (kIs<R, Red::Mean>) acc = acc / static_cast<T>(s.lead * s.run);
-      if constexpr (kIs<R, Red::L2>) acc = std::sqrt(acc);
-      y[k] = acc;
+      T acc = reduceContiguous<T, R>(f, x + k * s.run, s.run);
+      for (int64_t a = 1; a < s.lead; ++a)
+        acc = reduceCombine<T, R>(acc, reduceContiguous<T, R>(f, x + (a * s.kept + k) * s.run, s.run));
+      y[k] = reduceFinish<T, R>(acc, s.lead * s.run);
     }
   });
+}
+
+// Columns of softmax and logsumexp over a leading axis go in blocks of this many, so
+// that their maxima, sums and a row of exponentials stay in L1.
+constexpr int64_t kExpColumns = 1024;
+
+// The column counterpart of the table's shiftExpSum: over `rows` rows of n columns
+// (row r at x + r*ld), e = exp(x - m) and, where `shifted` is given, shifted = x - m,
+// each as the table's kSub and kExp loops compute it; sum[c] = column c's e added in
+// row order. Row r of `shifted` is at shifted + r*ld, of e at e + r*eLd (eLd 0: one
+// row of scratch).
+template <class T>
+void shiftExpSumRows(const simd::TypedTable<T>& f, const T* x, int64_t rows, int64_t n, int64_t ld, const T* m,
+                     std::type_identity_t<T>* shifted, T* e, int64_t eLd, T* sum) {
+  for (int64_t r = 0; r < rows; ++r) {
+    T* er = e + r * eLd;
+    T* xm = shifted ? shifted + r * ld : er;
+    f.binary[simd::kSub][simd::kVecVec](x + r * ld, m, xm, n);
+    f.unary[simd::kExp](xm, er, n);
+    if (r == 0) std::copy(er, er + n, sum);
+    else f.binary[simd::kAdd][simd::kVecVec](sum, er, sum, n);
+  }
 }
 
 // logsumexp of f32/f64 over one block of axes: m = the maximum (reduceRow's or
@@ -282,24 +290,17 @@ template <class T> void logSumExpBlock(const ReduceState& s, const T* x, T* y) {
     });
     return;
   }
-  // Columns in blocks whose maxima, sums and exponentials stay in L1.
-  constexpr int64_t kColumns = 1024;
   const ScratchCharge charge(saturatingMul(static_cast<uint64_t>(s.inner), 3), sizeof(T));
   std::vector<T> m(static_cast<size_t>(s.inner)), sums(m.size()), e(m.size());
   splitColumns(s.outer * slab, s.inner, [&](int64_t c0, int64_t c1) {
     for (int64_t o = 0; o < s.outer; ++o)
-      for (int64_t b = c0; b < c1; b += kColumns) {
-        const int64_t n = std::min(kColumns, c1 - b);
+      for (int64_t b = c0; b < c1; b += kExpColumns) {
+        const int64_t n = std::min(kExpColumns, c1 - b);
         const T* block = x + o * slab + b;
-        T *mb = m.data() + b, *sb = sums.data() + b, *eb = e.data() + b;
+        T *mb = m.data() + b, *sb = sums.data() + b;
         f.reduceRows[simd::kReduceMax](block, s.reduced, n, s.inner, mb);
         for (int64_t c = 0; c < n; ++c) mb[c] = finiteOrZero(mb[c]);
-        for (int64_t r = 0; r < s.reduced; ++r) {
-          T* to = r == 0 ? sb : eb;
-          f.binary[simd::kSub][simd::kVecVec](block + r * s.inner, mb, to, n);
-          f.unary[simd::kExp](to, to, n);
-          if (r > 0) f.binary[simd::kAdd][simd::kVecVec](sb, eb, sb, n);
-        }
+        shiftExpSumRows(f, block, s.reduced, n, s.inner, mb, nullptr, e.data() + b, 0, sb);
         logPlus(sb, mb, n);
         std::copy(sb, sb + n, y + o * s.inner + b);
       }
@@ -308,23 +309,18 @@ template <class T> void logSumExpBlock(const ReduceState& s, const T* x, T* y) {
 
 
 template <class T, class R> void runReduce(const ReduceState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
-  if constexpr ((std::is_same_v<T, float> || std::is_same_v<T, double>) && (kIs<R, Red::Sum> || kIs<R, Red::Mean>)) {
-    if (s.block && s.rows > 0 && s.cols > 0) {
-      reduceSumBlock<T, R>(s, ins[0].as<const T>(), outs[0].as<T>());
-      return;
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    if (s.rows > 0 && s.cols > 0) {
+      if constexpr (kIs<R, Red::LogSumExp>) {
+        if (s.block) return logSumExpBlock<T>(s, ins[0].as<const T>(), outs[0].as<T>());
+      } else {
+        if (s.block) return reduceBlock<T, R>(s, ins[0].as<const T>(), outs[0].as<T>());
+        if (s.around) return reduceAround<T, R>(s, ins[0].as<const T>(), outs[0].as<T>());
+      }
     }
-  }
-  if constexpr ((std::is_same_v<T, float> || std::is_same_v<T, double>) && !kIs<R, Red::LogSumExp>) {
-    if (s.around && s.rows > 0 && s.cols > 0) return reduceAround<T, R>(s, ins[0].as<const T>(), outs[0].as<T>());
   }
   if constexpr (kIsFloat<T> && (kIs<R, Red::Sum> || kIs<R, Red::Mean>)) {
     if (s.reorder.needed && reduceSumReordered<T, R>(s, ins[0].as<const T>(), outs[0].as<T>())) return;
-  }
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    if (s.block && s.rows > 0 && s.cols > 0) {
-      if constexpr (R::kTableKind >= 0) return reduceBlockByTable<T, R>(s, ins[0].as<const T>(), outs[0].as<T>());
-      else if constexpr (kIs<R, Red::LogSumExp>) return logSumExpBlock<T>(s, ins[0].as<const T>(), outs[0].as<T>());
-    }
   }
   // Scratch: the reordered input; logsumexp's shifted copy.
   const uint64_t n = static_cast<uint64_t>(s.rows * s.cols);
@@ -505,30 +501,22 @@ template <class T, bool Log> void softmaxRows(const T* x, T* y, int64_t rows, in
 // the kernel threads, or columns when there is one slab).
 template <class T, bool Log> void softmaxColumns(const ReduceState& s, const T* x, T* y) {
   const auto& f = simd::tableOf<T>();
-  constexpr int64_t kColumns = 1024;
   const int64_t slab = s.reduced * s.inner;
-  const ScratchCharge charge(saturatingMul(3 * kColumns, static_cast<uint64_t>(simd::kernelThreads())), sizeof(T));
+  const ScratchCharge charge(saturatingMul(3 * kExpColumns, static_cast<uint64_t>(simd::kernelThreads())), sizeof(T));
   auto columns = [&](int64_t o0, int64_t o1, int64_t c0, int64_t c1) {
-    std::vector<T> m(kColumns), sum(kColumns), e(kColumns);
+    std::vector<T> m(kExpColumns), sum(kExpColumns), e(kExpColumns);
     for (int64_t o = o0; o < o1; ++o)
-      for (int64_t b = c0; b < c1; b += kColumns) {
-        const int64_t n = std::min(kColumns, c1 - b);
+      for (int64_t b = c0; b < c1; b += kExpColumns) {
+        const int64_t n = std::min(kExpColumns, c1 - b);
         const T* xb = x + o * slab + b;
         T* yb = y + o * slab + b;
         f.reduceRows[simd::kReduceMax](xb, s.reduced, n, s.inner, m.data());
         bool anyNonFinite = false;
-        for (int64_t c = 0; c < n; ++c) {
-          anyNonFinite = anyNonFinite || !std::isfinite(m[c]);
-          sum[c] = T(0);
-        }
-        for (int64_t r = 0; r < s.reduced; ++r) {
-          T* yr = yb + r * s.inner;
-          T* er = Log ? e.data() : yr;
-          f.binary[simd::kSub][simd::kVecVec](xb + r * s.inner, m.data(), Log ? yr : er, n);
-          f.unary[simd::kExp](Log ? yr : er, er, n);
-          if (r == 0) std::copy(er, er + n, sum.data());
-          else f.binary[simd::kAdd][simd::kVecVec](sum.data(), er, sum.data(), n);
-        }
+        for (int64_t c = 0; c < n; ++c) anyNonFinite = anyNonFinite || !std::isfinite(m[c]);
+        // log_softmax keeps x - m in y and the exponentials in scratch; softmax the
+        // exponentials in y.
+        if constexpr (Log) shiftExpSumRows(f, xb, s.reduced, n, s.inner, m.data(), yb, e.data(), 0, sum.data());
+        else shiftExpSumRows(f, xb, s.reduced, n, s.inner, m.data(), nullptr, yb, s.inner, sum.data());
         if constexpr (Log) f.unary[simd::kLog](sum.data(), sum.data(), n);
         for (int64_t r = 0; r < s.reduced; ++r) {
           T* yr = yb + r * s.inner;
