@@ -690,27 +690,16 @@ template <class S> void scaledAdd(const S* x, const S* z, S* y, S a, S b, int64_
 }
 
 // The 16 partials as one vector of 16 (the compiler splits it into registers of
-// this ISA's width), combined with the same pairwise additions in registers: p[j] +=
-// p[j + 8] is the sum of the two halves, and so on down to one lane.
+// this ISA's width), combined by halves in registers (foldLanes): p[j] + p[j + 8] is
+// the sum of the two halves, and so on down to one lane.
 template <class S> struct Partials16 {
   typedef S V16 __attribute__((vector_size(16 * sizeof(S))));
-  typedef S V8 __attribute__((vector_size(8 * sizeof(S))));
-  typedef S V4 __attribute__((vector_size(4 * sizeof(S))));
-  typedef S V2 __attribute__((vector_size(2 * sizeof(S))));
   static S combine(V16 p) {
-    const V8 q8 = __builtin_shufflevector(p, p, 0, 1, 2, 3, 4, 5, 6, 7) +
-                  __builtin_shufflevector(p, p, 8, 9, 10, 11, 12, 13, 14, 15);
-    const V4 q4 = __builtin_shufflevector(q8, q8, 0, 1, 2, 3) + __builtin_shufflevector(q8, q8, 4, 5, 6, 7);
-    const V2 q2 = __builtin_shufflevector(q4, q4, 0, 1) + __builtin_shufflevector(q4, q4, 2, 3);
-    return q2[0] + q2[1];
+    return foldLanes<S>(p, [](auto a, auto b) { return a + b; });
   }
   // The same pairwise combination by products.
   static S multiply(V16 p) {
-    const V8 q8 = __builtin_shufflevector(p, p, 0, 1, 2, 3, 4, 5, 6, 7) *
-                  __builtin_shufflevector(p, p, 8, 9, 10, 11, 12, 13, 14, 15);
-    const V4 q4 = __builtin_shufflevector(q8, q8, 0, 1, 2, 3) * __builtin_shufflevector(q8, q8, 4, 5, 6, 7);
-    const V2 q2 = __builtin_shufflevector(q4, q4, 0, 1) * __builtin_shufflevector(q4, q4, 2, 3);
-    return q2[0] * q2[1];
+    return foldLanes<S>(p, [](auto a, auto b) { return a * b; });
   }
 };
 
@@ -777,16 +766,24 @@ void layerNormGradRowFused(const S* xhat, const S* g, const S* gamma, int64_t n,
 // Column blocks keep the accumulated row in L1 whatever `cols` is.
 constexpr int64_t kColBlock = 2048;
 
-template <class S> void sumRows(const S* x, int64_t rows, int64_t cols, int64_t ld, S* y) {
+// y[c] = first(x[0][c]), then y[c] = step(y[c], x[r][c]) for r = 1.. in row order (row
+// r at x + r*ld), in column blocks.
+template <class S, class First, class Step>
+inline void foldRows(const S* x, int64_t rows, int64_t cols, int64_t ld, S* y, First first, Step step) {
   for (int64_t c0 = 0; c0 < cols; c0 += kColBlock) {
     const int64_t nc = cols - c0 < kColBlock ? cols - c0 : kColBlock;
     S* __restrict acc = y + c0;
-    std::memcpy(acc, x + c0, static_cast<size_t>(nc) * sizeof(S));
+    const S* __restrict r0 = x + c0;
+    for (int64_t c = 0; c < nc; ++c) acc[c] = first(r0[c]);
     for (int64_t r = 1; r < rows; ++r) {
       const S* __restrict row = x + r * ld + c0;
-      for (int64_t c = 0; c < nc; ++c) acc[c] += row[c];
+      for (int64_t c = 0; c < nc; ++c) acc[c] = step(acc[c], row[c]);
     }
   }
+}
+
+template <class S> void sumRows(const S* x, int64_t rows, int64_t cols, int64_t ld, S* y) {
+  foldRows(x, rows, cols, ld, y, [](S v) { return v; }, [](S a, S v) { return a + v; });
 }
 
 template <class S> S shiftExpSum(const S* x, S shift, S* shifted, S* e, int64_t n) {
@@ -890,16 +887,8 @@ template <class S, int K> S reduceRow(const S* x, int64_t n) {
 }
 
 template <class S, int K> void reduceRows(const S* x, int64_t rows, int64_t cols, int64_t ld, S* y) {
-  for (int64_t c0 = 0; c0 < cols; c0 += kColBlock) {
-    const int64_t nc = cols - c0 < kColBlock ? cols - c0 : kColBlock;
-    S* __restrict acc = y + c0;
-    const S* __restrict first = x + c0;
-    for (int64_t c = 0; c < nc; ++c) acc[c] = reduceFirst<S, K>(first[c]);
-    for (int64_t r = 1; r < rows; ++r) {
-      const S* __restrict row = x + r * ld + c0;
-      for (int64_t c = 0; c < nc; ++c) acc[c] = reduceStep<S, K>(acc[c], row[c]);
-    }
-  }
+  foldRows(x, rows, cols, ld, y, [](S v) { return reduceFirst<S, K>(v); },
+           [](S a, S v) { return reduceStep<S, K>(a, v); });
 }
 
 // The index of x[0..n)'s maximum (IsMax) or minimum, n >= 1, as the serial visit
