@@ -461,11 +461,7 @@ template <class T, bool Log> void softmaxRowRange(const T* x, T* y, int64_t rows
   const auto& fns = simd::tableOf<T>();
   std::vector<T> scratch(Log ? static_cast<size_t>(cols) : 0);  // one row of exp, charged by softmaxRows
   for (int64_t r = 0; r < rows; ++r, x += cols, y += cols) {
-    T mx = fns.maxOf(x, cols);
-    if (mx == T(0)) {  // a zero maximum takes the general path's sign: its serial order's
-      mx = x[0];
-      for (int64_t i = 1; i < cols; ++i) mx = nanMax(mx, x[i]);
-    }
+    const T mx = fns.reduceRow[simd::kReduceMax](x, cols);  // the serial fold's, a zero's sign included
     if (!std::isfinite(mx)) {
       // x - max has a NaN (+inf, a NaN, or -inf everywhere): the whole row is NaN
       // (PyTorch), as on the general path below.

@@ -1280,7 +1280,6 @@ template <class S> TypedTable<S> makeTyped() {
   t.argRows[1] = argRows<S, true>;
   t.argRow[0] = argRow<S, false>;
   t.argRow[1] = argRow<S, true>;
-  t.maxOf = extremeByLanes<S, kReduceMax>;
   t.maxPool2x2 = maxPool2x2<S>;
   t.maxPool2x2Grad = maxPool2x2Grad<S>;
 #if PIR_SIMD_BYTES == 64

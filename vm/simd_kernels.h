@@ -66,9 +66,6 @@ template <class S> struct TypedTable {
   // x + r*ld), for a reduction over a leading/strided axis. rows >= 1. Each column
   // is summed alone, so a range of columns gives the bits of the whole call.
   void (*sumRows)(const S* x, int64_t rows, int64_t cols, int64_t ld, S* y);
-  // The maximum of x[0..n), n >= 1: a NaN if any element is NaN; among equal maxima
-  // (+0 and -0) any one (a caller that needs the sign of a zero maximum recomputes it).
-  S (*maxOf)(const S* x, int64_t n);
   // A reduction of one contiguous row x[0..n), n >= 1. kReduceSumSquare and
   // kReduceAbsSum add x*x and |x| in `sum`'s order; kReduceProd multiplies in the same
   // order (16 interleaved partial products from 1, combined pairwise, then the tail in
@@ -77,7 +74,8 @@ template <class S> struct TypedTable {
   // and among equal extremes (+0 and -0) the last.
   S (*reduceRow[kReduceCount])(const S* x, int64_t n);
   // y[c] = the same reduction of column c over rows in row order (row r at x + r*ld):
-  // y = x[0], y = op(y, x[r]) for r = 1.., with op as above or y * x, y + x*x, y + |x|.
+  // y = x[0] (x[0]*x[0], |x[0]|), then y = op(y, x[r]) for r = 1.., with op as above
+  // or y * x, y + x*x, y + |x|.
   // Each column alone, so a range of columns gives the bits of the whole call. rows >= 1.
   void (*reduceRows[kReduceCount])(const S* x, int64_t rows, int64_t cols, int64_t ld, S* y);
   // y[c] = the row index of column c's minimum ([0]) or maximum ([1]) over rows (row r at x
