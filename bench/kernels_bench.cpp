@@ -47,7 +47,13 @@ std::vector<Case> cases() {
   const TensorType m1{DType::F32, {1048576}}, s{DType::F32, {}}, t64k{DType::F32, {65536}},
       m{DType::F32, {64, 256}}, tr{DType::F32, {64, 784}}, trOut{DType::F32, {784, 64}}, sm{DType::F32, {64, 10}},
       big{DType::F32, {784, 256}}, mask{DType::Bool, {64, 256}}, lead{DType::F32, {64, 16384}},
-      rows64{DType::F32, {16384, 64}};
+      rows64{DType::F32, {16384, 64}}, heads{DType::F32, {8, 64, 4, 32}}, headsOut{DType::F32, {8, 4, 64, 32}},
+      keysOut{DType::F32, {8, 4, 32, 64}};
+  auto perm = [](std::vector<int64_t> p) {
+    std::vector<Attr> items;
+    for (int64_t v : p) items.push_back(Attr::integer(v));
+    return std::vector<std::pair<std::string, Attr>>{{"perm", Attr::list(std::move(items))}};
+  };
   return {
       {"add_1M", OpCode::Add, {}, {m1, m1}, m1},
       {"add_scalar_1M", OpCode::Add, {}, {m1, s}, m1},
@@ -55,6 +61,10 @@ std::vector<Case> cases() {
       {"relu_64x256", OpCode::Relu, {}, {m}, m},
       {"where_64x256", OpCode::Where, {}, {mask, m, s}, m},
       {"transpose_64x784", OpCode::Transpose, {}, {tr}, trOut},
+      // Attention's head split: [batch, seq, heads, dim] -> [batch, heads, seq, dim]
+      // (runs of 32 elements), and the keys' [batch, heads, dim, seq].
+      {"transpose_heads_8x64x4x32", OpCode::Transpose, perm({0, 2, 1, 3}), {heads}, headsOut},
+      {"transpose_keys_8x64x4x32", OpCode::Transpose, perm({0, 2, 3, 1}), {heads}, keysOut},
       {"softmax_64x10", OpCode::Softmax, {{"axis", Attr::integer(1)}}, {sm}, sm},
       {"sum_axis0_64x256", OpCode::Sum, {{"axis", Attr::integer(0)}}, {m}, {DType::F32, {256}}},
       {"sum_axis1_64x256", OpCode::Sum, {{"axis", Attr::integer(1)}}, {m}, {DType::F32, {64}}},
@@ -93,6 +103,16 @@ void reference(const std::string& name, std::vector<std::vector<float>>& in, std
     for (int i = 0; i < 16384; ++i) out[i] = c[i] ? in[1][i] : in[2][0];
   } else if (name == "transpose_64x784") {
     Eigen::Map<MatF>(out.data(), 784, 64) = Eigen::Map<const MatF>(in[0].data(), 64, 784).transpose();
+  } else if (name == "transpose_heads_8x64x4x32" || name == "transpose_keys_8x64x4x32") {
+    const bool keys = name == "transpose_keys_8x64x4x32";
+    for (int b = 0; b < 8; ++b)
+      for (int s = 0; s < 64; ++s)
+        for (int h = 0; h < 4; ++h)
+          for (int d = 0; d < 32; ++d) {
+            const float v = in[0][((b * 64 + s) * 4 + h) * 32 + d];
+            if (keys) out[((b * 4 + h) * 32 + d) * 64 + s] = v;
+            else out[((b * 4 + h) * 64 + s) * 32 + d] = v;
+          }
   } else if (name == "softmax_64x10") {
     const Eigen::Map<const MatF> x(in[0].data(), 64, 10);
     const MatF e = (x.colwise() - x.rowwise().maxCoeff()).exp();

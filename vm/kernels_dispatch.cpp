@@ -119,26 +119,33 @@ BroadcastPlan planBroadcast(std::span<const Shape> inputs, const Shape& out) {
 
 // ---- strided copies ---------------------------------------------------------
 
+// The runs of the innermost dim, `rows` at a time along the next dim out (its
+// stride `rowStride`), so the index walk over the outer dims happens once per
+// group of runs rather than per run.
 template <class E>
 static void copyRuns(E* dst, const E* src, const Shape& shape, const std::vector<int64_t>& strides) {
   const size_t rank = shape.size();
   const int64_t inner = shape.back(), innerStride = strides.back();
+  const int64_t rows = rank >= 2 ? shape[rank - 2] : 1, rowStride = rank >= 2 ? strides[rank - 2] : 0;
+  const size_t outerRank = rank >= 2 ? rank - 2 : 0;
   const int64_t total = numElements(shape);
-  std::vector<int64_t> idx(rank, 0);
+  std::vector<int64_t> idx(outerRank, 0);
   int64_t off = 0;
-  for (int64_t done = 0; done < total; done += inner) {
-    if (innerStride == 1) {
-      copyBytes(dst, src + off, static_cast<size_t>(inner) * sizeof(E));
-    } else if (innerStride > 0) {
-      VecMap<E>(dst, inner) =
-          Eigen::Map<const Vec<E>, 0, Eigen::InnerStride<>>(src + off, inner, Eigen::InnerStride<>(innerStride));
-    } else if (innerStride == 0) {  // a repeated element (a broadcast's innermost dim)
-      std::fill(dst, dst + inner, src[off]);
-    } else {  // reversed runs
-      for (int64_t i = 0; i < inner; ++i) dst[i] = src[off + i * innerStride];
+  for (int64_t done = 0; done < total; done += rows * inner) {
+    for (int64_t r = 0; r < rows; ++r, dst += inner) {
+      const E* run = src + off + r * rowStride;
+      if (innerStride == 1) {
+        copyBytes(dst, run, static_cast<size_t>(inner) * sizeof(E));
+      } else if (innerStride > 0) {
+        VecMap<E>(dst, inner) =
+            Eigen::Map<const Vec<E>, 0, Eigen::InnerStride<>>(run, inner, Eigen::InnerStride<>(innerStride));
+      } else if (innerStride == 0) {  // a repeated element (a broadcast's innermost dim)
+        std::fill(dst, dst + inner, run[0]);
+      } else {  // reversed runs
+        for (int64_t i = 0; i < inner; ++i) dst[i] = run[i * innerStride];
+      }
     }
-    dst += inner;
-    for (size_t d = rank - 1; d-- > 0;) {
+    for (size_t d = outerRank; d-- > 0;) {
       if (++idx[d] < shape[d]) {
         off += strides[d];
         break;

@@ -227,12 +227,13 @@ void gemmF32(const float* a, const float* b, float* c, int64_t m, int64_t n, int
   if (dnnl().sgemm) {
     const GemmBlocks blocks = gemmBlocks(m, n, k, transB, scratch == kGemmMayAllocate);
     const int64_t lda = transA ? m : k, ldb = transB ? k : n;
-    // kDepth: block 0 writes c, block j > 0 the partial product j - 1 of `partials`.
-    std::vector<float> partials;
+    // kDepth: block 0 writes c, block j > 0 the partial product j - 1 of `partials`
+    // (left uninitialised: each block's GEMM writes all of its part).
+    std::unique_ptr<float[]> partials;
     std::optional<detail::ScratchCharge> partialsCharge;
     if (blocks.split == GemmSplit::kDepth && blocks.count > 1) {
       partialsCharge.emplace(static_cast<uint64_t>((blocks.count - 1) * m * n), sizeof(float));
-      partials.resize(static_cast<size_t>((blocks.count - 1) * m * n));
+      partials.reset(new float[static_cast<size_t>((blocks.count - 1) * m * n)]);
     }
     std::atomic<bool> ok{true};
     simd::parallelTasks(blocks.count, [&](int64_t j) {
@@ -253,18 +254,18 @@ void gemmF32(const float* a, const float* b, float* c, int64_t m, int64_t n, int
         case GemmSplit::kDepth: {  // B untransposed: its rows first..
           const int64_t depth = std::min(k, first + blocks.size) - first;
           const float* aj = transA ? a + first * lda : a + first;
-          float* cj = j == 0 ? c : partials.data() + (j - 1) * m * n;
+          float* cj = j == 0 ? c : partials.get() + (j - 1) * m * n;
           if (!dnnlGemm(aj, b + first * ldb, cj, m, n, depth, transA, false, lda, ldb, n)) ok = false;
           break;
         }
       }
     });
-    if (ok && !partials.empty()) {
+    if (ok && partials) {
       // c = ((c + p1) + p2) + ...: block order at any thread count; rows of c per thread.
       const auto add = simd::table().f32.binary[simd::kAdd][simd::kVecVec];
       detail::splitRange(m * n, [&](int64_t begin, int64_t end) {
         for (int64_t j = 1; j < blocks.count; ++j) {
-          const float* p = partials.data() + (j - 1) * m * n;
+          const float* p = partials.get() + (j - 1) * m * n;
           add(c + begin, p + begin, c + begin, end - begin);
         }
       });
@@ -315,15 +316,15 @@ template <class T> void runMatMul(const MatMulState& s, const TensorRef* ins, Te
   const T* b = ins[1].as<const T>();
   T* c = outs[0].as<T>();
   bool transB = s.transB;
-  std::vector<T> plainB;
+  std::unique_ptr<T[]> plainB;  // uninitialised: the transposes write every element
   std::optional<ScratchCharge> plainBCharge;
   if constexpr (std::is_same_v<T, float>) {
     if (s.transB && !s.transA && m >= kPlainBRows && n > 0 && k > 0) {
       // Every matrix of B, each [n, k] -> [k, n] in place of it (the batches' offsets stay).
       plainBCharge.emplace(static_cast<uint64_t>(s.bElements), sizeof(T));
-      plainB.resize(static_cast<size_t>(s.bElements));
-      for (int64_t at = 0; at < s.bElements; at += n * k) simd::table().transpose[2](b + at, plainB.data() + at, n, k);
-      b = plainB.data();
+      plainB.reset(new T[static_cast<size_t>(s.bElements)]);
+      for (int64_t at = 0; at < s.bElements; at += n * k) simd::table().transpose[2](b + at, plainB.get() + at, n, k);
+      b = plainB.get();
       transB = false;
     }
   }

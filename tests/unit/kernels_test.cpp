@@ -671,6 +671,42 @@ TEST(Kernels, TransposePerms) {
   expectValues(m, {1, 4, 2, 5, 3, 6});
 }
 
+// Every permutation of rank-4 tensors, element by element against the index
+// arithmetic: runs of the innermost dim short and long (3 and 70 elements), dims
+// of size 1 (dropped before the copy), and the four element sizes the strided copy
+// distinguishes.
+TEST(Kernels, TransposeEveryPermOfRankFour) {
+  for (const Shape& shape : {Shape{2, 3, 4, 3}, Shape{3, 1, 2, 70}, Shape{1, 5, 1, 6}}) {
+    for (DType dt : {DType::I8, DType::F16, DType::I32, DType::F64}) {
+      const int64_t n = numElements(shape);
+      std::vector<double> values(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) values[static_cast<size_t>(i)] = static_cast<double>(i % 100);
+      Buf x(dt, shape, values);
+      std::vector<int64_t> perm{0, 1, 2, 3};
+      do {
+        Shape out(4);
+        for (int d = 0; d < 4; ++d) out[d] = shape[perm[d]];
+        Buf t = run1(makeOp(OpCode::Transpose, {{"perm", ints(perm)}}), {&x}, {dt, out});
+        const Shape in{shape[1] * shape[2] * shape[3], shape[2] * shape[3], shape[3], 1};
+        int64_t at = 0;
+        for (int64_t a = 0; a < out[0]; ++a)
+          for (int64_t b = 0; b < out[1]; ++b)
+            for (int64_t c = 0; c < out[2]; ++c)
+              for (int64_t d = 0; d < out[3]; ++d, ++at) {
+                const int64_t src = a * in[perm[0]] + b * in[perm[1]] + c * in[perm[2]] + d * in[perm[3]];
+                ASSERT_EQ(t.get(at), values[static_cast<size_t>(src)])
+                    << dtypeName(dt) << " " << at << " of perm " << perm[0] << perm[1] << perm[2] << perm[3];
+              }
+      } while (std::next_permutation(perm.begin(), perm.end()));
+    }
+  }
+  // Rows of a 2-D slice read backwards and with a step (the copy's strided runs).
+  Buf m(DType::F32, {4, 9}, iota(36));
+  expectValues(run1(makeOp(OpCode::Slice, {{"start", ints({3, 8})}, {"stop", ints({-5, -10})}, {"step", ints({-2, -3})}}),
+                    {&m}, {DType::F32, {2, 3}}),
+               {35, 32, 29, 17, 14, 11});
+}
+
 TEST(Kernels, SliceNegativeAndStep) {
   Buf x(DType::F32, {10}, iota(10));
   auto slice = [&](int64_t b, int64_t e, int64_t s, Shape out) {
