@@ -39,6 +39,14 @@ Interpreter::Interpreter(const Module& m, const Program& p, DeviceState& state, 
 
 Interpreter::~Interpreter() = default;
 
+std::vector<AlignedBytes> Interpreter::releaseArenas() {
+  std::vector<AlignedBytes> arenas = std::move(spareArenas_);
+  arenas.resize(frames_.size());
+  for (size_t i = 0; i < frames_.size(); ++i)
+    if (frames_[i]) arenas[i] = std::move(frames_[i]->arena);
+  return arenas;
+}
+
 void Interpreter::bind(const CompiledGraph& g, Frame& f, std::byte* arena) {
   // Variables the graph may write get storage of their own (copy-on-write, vm/tensor.h);
   // the others are only read, so they stay shared with backups and snapshots.
@@ -68,7 +76,9 @@ Frame& Interpreter::frameOf(const CompiledGraph& g) {
   std::unique_ptr<Frame>& f = frames_[g.graph->index];
   if (!f) {
     f = std::make_unique<Frame>();
-    f->arena.resize(g.arenaBytes);
+    const size_t i = g.graph->index;
+    if (i < spareArenas_.size() && spareArenas_[i].size() == g.arenaBytes) f->arena = std::move(spareArenas_[i]);
+    else f->arena.resize(g.arenaBytes);
     bind(g, *f, f->arena.data());
   }
   return *f;

@@ -85,6 +85,15 @@ class Interpreter {
   Interpreter(const Module& m, const Program& p, DeviceState& state, int replica, std::ostream* trace,
               const SourceManager* sources);
   ~Interpreter();
+  // The subgraph frames' arenas of an earlier run of the same program, by
+  // Graph::index, for this run's frames to use instead of fresh zeroed memory (a
+  // fresh arena costs its page faults and a clear on every run). Frames hold
+  // values only between an instruction that writes a slot and those that read
+  // it, as they already do between the iterations of a repeat, so an arena's old
+  // contents are never read.
+  void adoptArenas(std::vector<AlignedBytes> arenas) { spareArenas_ = std::move(arenas); }
+  // The arenas of this run's frames (and any spares it did not use), by Graph::index.
+  std::vector<AlignedBytes> releaseArenas();
 
   // Runs the main graph start to end (cursors reset). A collective over more
   // than one replica cannot complete alone: it faults. Throws RuntimeFault.
@@ -184,6 +193,7 @@ class Interpreter {
   std::ostream* trace_;
   const SourceManager* sources_;
   std::vector<std::unique_ptr<Frame>> frames_;  // by Graph::index, allocated on first call
+  std::vector<AlignedBytes> spareArenas_;        // by Graph::index: an earlier run's, for frameOf to reuse
   Frame mainFrame_;
   std::vector<Activation> stack_;
   std::vector<const std::byte*> args_;  // call argument scratch

@@ -250,6 +250,7 @@ void runReplicas(const Module& m, const Program& p, DeviceState& state, const So
   ReplicaCosts thisRun;
   if (!costs) costs = &thisRun;
   if (costs->program != &p) *costs = ReplicaCosts{&p};
+  costs->arenas.resize(static_cast<size_t>(comm.localCount(std::max<int64_t>(1, m.options.replication))));
   const int64_t R = std::max<int64_t>(1, m.options.replication);
   const int64_t first = comm.firstLocal(R), count = comm.localCount(R);
   // This process's replicas' bookkeeping, charged for the run (the session has
@@ -268,6 +269,7 @@ void runReplicas(const Module& m, const Program& p, DeviceState& state, const So
   auto retire = [&](int64_t local) {
     LiveReplica& l = live[static_cast<size_t>(local)];
     ReplicaOutcome& o = outcomes[static_cast<size_t>(first + local)];
+    costs->arenas[static_cast<size_t>(local)] = l.interp->releaseArenas();  // this replica's slot alone
     o.printed = std::move(l.interp->printed());
     o.written = l.interp->written();
     o.branches = std::move(l.interp->branches());
@@ -288,6 +290,7 @@ void runReplicas(const Module& m, const Program& p, DeviceState& state, const So
       if (!l.interp) {
         if (trace) l.trace = std::make_unique<std::ostringstream>();
         l.interp = std::make_unique<Interpreter>(m, p, state, static_cast<int>(r), l.trace.get(), sources);
+        l.interp->adoptArenas(std::move(costs->arenas[static_cast<size_t>(local)]));
         l.interp->setStepBudget(maxSteps);
         l.interp->start();
       }

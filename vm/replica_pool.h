@@ -49,6 +49,9 @@ uint64_t replicaBookkeepingBytes(const Module& m, const Program& p);
 struct ReplicaCosts {
   const Program* program = nullptr;  // the program measured (another resets the estimates)
   double stepSeconds = -1, collectiveItemSeconds = -1;
+  // Per local replica, its subgraph frames' arenas after the last run of `program`,
+  // which the next run's interpreter reuses (Interpreter::adoptArenas).
+  std::vector<std::vector<AlignedBytes>> arenas;
 };
 
 // Runs the main graph once for each replica of this process (comm's local

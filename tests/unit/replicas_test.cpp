@@ -319,6 +319,55 @@ main {
   EXPECT_FALSE(outcomes[0].fault || outcomes[1].fault);
 }
 
+// A session's runs of one program reuse each replica's subgraph arenas (ReplicaCosts)
+// rather than fresh zeroed memory per run (the earlier run's arena is alive while the
+// next allocates, so a fresh one would have another address).
+TEST(HeapFrames, RunsOfOneProgramReuseTheSubgraphArenas) {
+  Fixture f(R"(
+ir {replication = 2}
+graph @g(%a: f32[4]) -> (f32[4]) {
+  %b = mul %a, %a
+  %c = add %b, %a
+  return %c
+}
+main {
+  var %w : f32[4] = [1, 2, 3, 4]
+  %r = call @g(%w)
+}
+)");
+  ASSERT_TRUE(f.ok) << f.err.str();
+  FailureOr<const Program*> compiled = f.session->program();
+  ASSERT_TRUE(compiled) << f.err.str();
+  const Program& p = **compiled;
+  DeviceState state;
+  HostTensor w(TensorType{DType::F32, {4}});
+  for (int i = 0; i < 4; ++i) w.set(i, i + 1);
+  state.vars.assign(2, std::vector<HostTensor>{w});
+  state.remote.resize(2);
+  state.mainValues.assign(2, AlignedBytes(p.main->arenaBytes));
+  const CompiledGraph* g = nullptr;
+  for (const auto& cg : p.graphs)
+    if (cg && cg->name == "g") g = cg.get();
+  ASSERT_NE(g, nullptr);
+  ASSERT_GT(g->arenaBytes, 0u);
+  ReplicaCosts costs;
+  Communicator single;
+  std::vector<ReplicaOutcome> outcomes;
+  std::vector<const std::byte*> first;
+  std::vector<std::string> results;
+  for (int run = 0; run < 3; ++run) {
+    runReplicas(f.m, p, state, &f.sm, false, 2, single, outcomes, Interpreter::kUnlimitedSteps, &costs);
+    ASSERT_EQ(costs.arenas.size(), 2u);
+    for (size_t r = 0; r < 2; ++r) {
+      ASSERT_FALSE(outcomes[r].fault);
+      const AlignedBytes& arena = costs.arenas[r][g->graph->index];
+      ASSERT_EQ(arena.size(), g->arenaBytes);
+      if (run == 0) first.push_back(std::as_const(arena).data());
+      else EXPECT_EQ(std::as_const(arena).data(), first[r]) << "run " << run << " replica " << r;
+    }
+  }
+}
+
 // A peer process (rank 1 of 2) whose replica reports, at the first superstep,
 // the status `peer`, then that it finished.
 class PeerSending : public Communicator {
