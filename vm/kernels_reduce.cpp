@@ -457,24 +457,38 @@ struct SoftmaxState {
 // one row of scratch: the operations of the general path below, in its order, so the
 // bits are the same without its five full-size temporaries.
 // Rows are independent: large operands split them over the kernel threads.
+// log_softmax takes the logarithms of a block of rows' sums in one call of the table's
+// loop (each element computed alone, so the same bits as one call per row): one call
+// per row of 64 cost as much as the row's exponentials.
+constexpr int64_t kLogSumRows = 64;
+
 template <class T, bool Log> void softmaxRowRange(const T* x, T* y, int64_t rows, int64_t cols) {
   const auto& fns = simd::tableOf<T>();
   std::vector<T> scratch(Log ? static_cast<size_t>(cols) : 0);  // one row of exp, charged by softmaxRows
-  for (int64_t r = 0; r < rows; ++r, x += cols, y += cols) {
-    const T mx = fns.reduceRow[simd::kReduceMax](x, cols);  // the serial fold's, a zero's sign included
-    if (!std::isfinite(mx)) {
-      // x - max has a NaN (+inf, a NaN, or -inf everywhere): the whole row is NaN
-      // (PyTorch), as on the general path below.
-      std::fill(y, y + cols, std::numeric_limits<T>::quiet_NaN());
-      continue;
+  T sums[Log ? kLogSumRows : 1];
+  bool finite[Log ? kLogSumRows : 1];
+  for (int64_t r0 = 0; r0 < rows; r0 += Log ? kLogSumRows : rows) {
+    const int64_t r1 = Log ? std::min(rows, r0 + kLogSumRows) : rows;
+    for (int64_t r = r0; r < r1; ++r) {
+      const T* xr = x + r * cols;
+      T* yr = y + r * cols;
+      const T mx = fns.reduceRow[simd::kReduceMax](xr, cols);  // the serial fold's, a zero's sign included
+      if (!std::isfinite(mx)) {
+        // x - max has a NaN (+inf, a NaN, or -inf everywhere): the whole row is NaN
+        // (PyTorch), as on the general path below.
+        std::fill(yr, yr + cols, std::numeric_limits<T>::quiet_NaN());
+        if constexpr (Log) finite[r - r0] = false, sums[r - r0] = T(1);
+        continue;
+      }
+      // y = x - mx (log_softmax) and e = exp(x - mx), with the sum of e.
+      const T sum = fns.shiftExpSum(xr, mx, Log ? yr : nullptr, Log ? scratch.data() : yr, cols);
+      if constexpr (Log) finite[r - r0] = true, sums[r - r0] = sum;
+      else fns.binary[simd::kDiv][simd::kVecScalar](yr, &sum, yr, cols);
     }
-    // y = x - mx (log_softmax) and e = exp(x - mx), with the sum of e.
-    T sum = fns.shiftExpSum(x, mx, Log ? y : nullptr, Log ? scratch.data() : y, cols);
     if constexpr (Log) {
-      fns.unary[simd::kLog](&sum, &sum, 1);
-      fns.binary[simd::kSub][simd::kVecScalar](y, &sum, y, cols);
-    } else {
-      fns.binary[simd::kDiv][simd::kVecScalar](y, &sum, y, cols);
+      fns.unary[simd::kLog](sums, sums, r1 - r0);
+      for (int64_t r = r0; r < r1; ++r)
+        if (finite[r - r0]) fns.binary[simd::kSub][simd::kVecScalar](y + r * cols, &sums[r - r0], y + r * cols, cols);
     }
   }
 }

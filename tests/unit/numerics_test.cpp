@@ -899,6 +899,33 @@ TEST(Numerics, ReductionsAroundKeptAxesEqualTheirDefinitions) {
   }
 }
 
+// Along the last axis, log_softmax takes the logarithms of a block of rows' sums in one
+// call: each row still gives the bits it gives alone, across block boundaries (150
+// rows), with rows of +inf, NaN and -inf (all NaN) among them, on 1 and 2 threads.
+TEST(Numerics, LogSoftmaxRowsGiveTheirBitsAlone) {
+  const int64_t rows = 150, cols = 37;
+  Tensor x(DType::F32, {rows, cols});
+  for (int64_t i = 0; i < rows * cols; ++i) x.set(i, std::sin(i * 0.37) * 4);
+  const LD inf = std::numeric_limits<LD>::infinity();
+  x.set(63 * cols + 5, inf);
+  x.set(64 * cols + 2, std::numeric_limits<LD>::quiet_NaN());
+  for (int64_t c = 0; c < cols; ++c) x.set(100 * cols + c, -inf);
+  const TensorType type{DType::F32, {rows, cols}};
+  const std::vector<std::pair<std::string, Attr>> axis{{"axis", Attr::integer(-1)}};
+  auto all = [&] { return std::vector<Tensor>{runOpWith(OpCode::LogSoftmax, {&x}, {type}, axis)[0]}; };
+  const Tensor y = sameBytesAtOneAndTwoThreads(all)[0];
+  for (int64_t r = 0; r < rows; ++r) {
+    Tensor row(DType::F32, {1, cols});
+    for (int64_t c = 0; c < cols; ++c) row.set(c, x.get(r * cols + c));
+    const Tensor alone = runOpWith(OpCode::LogSoftmax, {&row}, {{DType::F32, {1, cols}}}, axis)[0];
+    for (int64_t c = 0; c < cols; ++c)
+      ASSERT_EQ(y.raw(r * cols + c), alone.raw(c)) << "row " << r << " column " << c;
+  }
+  EXPECT_TRUE(std::isnan(static_cast<double>(y.get(63 * cols))));
+  EXPECT_TRUE(std::isnan(static_cast<double>(y.get(100 * cols + 7))));
+  EXPECT_FALSE(std::isnan(static_cast<double>(y.get(65 * cols))));
+}
+
 // softmax and log_softmax along every axis of f32[3, 37, 45] agree with long-double
 // definitions; a column whose maximum is +inf is NaN throughout (PyTorch); the same
 // bits at 1 and 2 threads (a leading axis of f32[64, 600] splits its columns, a middle
