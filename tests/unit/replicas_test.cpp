@@ -39,6 +39,20 @@ struct Fixture {
   bool more(const std::string& text) { return driver->build(sm.add("s.pir", text), ".").succeeded(); }
 };
 
+// The fixture's program, compiled, and a device state for it: `replicas` replicas,
+// each with the one variable `var`, their main arenas allocated.
+const Program* compiledProgram(Fixture& f) {
+  FailureOr<const Program*> compiled = f.session->program();
+  return compiled ? *compiled : nullptr;
+}
+DeviceState stateFor(const Program& p, int replicas, const HostTensor& var) {
+  DeviceState state;
+  state.vars.assign(static_cast<size_t>(replicas), std::vector<HostTensor>{var});
+  state.remote.resize(static_cast<size_t>(replicas));
+  state.mainValues.assign(static_cast<size_t>(replicas), AlignedBytes(p.main->arenaBytes));
+  return state;
+}
+
 // A job over `inputs` of type t (all members computed here).
 struct Job {
   CollectiveSpec spec;
@@ -294,13 +308,10 @@ main {
 }
 )");
   ASSERT_TRUE(f.ok) << f.err.str();
-  FailureOr<const Program*> compiled = f.session->program();
+  const Program* compiled = compiledProgram(f);
   ASSERT_TRUE(compiled) << f.err.str();
-  const Program& p = **compiled;
-  DeviceState state;
-  state.vars.assign(2, std::vector<HostTensor>{HostTensor(TensorType{DType::F32, {2}})});
-  state.remote.resize(2);
-  state.mainValues.assign(2, AlignedBytes(p.main->arenaBytes));
+  const Program& p = *compiled;
+  DeviceState state = stateFor(p, 2, HostTensor(TensorType{DType::F32, {2}}));
   Interpreter interp(f.m, p, state, 0, nullptr, &f.sm);
   try {
     interp.runMain();
@@ -336,15 +347,12 @@ main {
 }
 )");
   ASSERT_TRUE(f.ok) << f.err.str();
-  FailureOr<const Program*> compiled = f.session->program();
+  const Program* compiled = compiledProgram(f);
   ASSERT_TRUE(compiled) << f.err.str();
-  const Program& p = **compiled;
-  DeviceState state;
+  const Program& p = *compiled;
   HostTensor w(TensorType{DType::F32, {4}});
   for (int i = 0; i < 4; ++i) w.set(i, i + 1);
-  state.vars.assign(2, std::vector<HostTensor>{w});
-  state.remote.resize(2);
-  state.mainValues.assign(2, AlignedBytes(p.main->arenaBytes));
+  DeviceState state = stateFor(p, 2, w);
   const CompiledGraph* g = nullptr;
   for (const auto& cg : p.graphs)
     if (cg && cg->name == "g") g = cg.get();
@@ -398,9 +406,9 @@ main {
 }
 )");
   ASSERT_TRUE(f.ok) << f.err.str();
-  FailureOr<const Program*> compiled = f.session->program();
+  const Program* compiled = compiledProgram(f);
   ASSERT_TRUE(compiled) << f.err.str();
-  const Program& p = **compiled;
+  const Program& p = *compiled;
   uint32_t collectivePc = 0;
   while (collectivePc < p.main->code.size() && p.main->code[collectivePc].opc != Opc::Collective) ++collectivePc;
   ASSERT_LT(collectivePc, p.main->code.size());
@@ -409,10 +417,7 @@ main {
   const ReplicaStatus otherSize{ReplicaStatus::Parked, kMainGraphId, collectivePc, 0, 400000};
   const ReplicaStatus notAStatus{77, kMainGraphId, collectivePc, 0, 16};
   for (const ReplicaStatus& peer : {outOfCode, otherGraph, otherSize, notAStatus}) {
-    DeviceState state;
-    state.vars.assign(2, std::vector<HostTensor>{HostTensor(TensorType{DType::F32, {4}})});
-    state.remote.resize(2);
-    state.mainValues.assign(2, AlignedBytes(p.main->arenaBytes));
+    DeviceState state = stateFor(p, 2, HostTensor(TensorType{DType::F32, {4}}));
     PeerSending comm(peer);
     std::vector<ReplicaOutcome> outcomes;
     runReplicas(f.m, p, state, &f.sm, false, 1, comm, outcomes);
