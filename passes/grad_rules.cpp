@@ -237,8 +237,11 @@ RULE(Sigmoid) {
   unaryGive(c, mulBy(c, c.grad(0), d));
 }
 RULE(Relu) {
-  Value* x = c.inValue(0);
-  unaryGive(c, mulBy(c, c.grad(0), maskOf(c, c.emitLit(OpCode::Greater, x, 0), x->type.dtype)));
+  // The mask from the result: y > 0 exactly where x > 0 (relu keeps a NaN, which is
+  // not > 0, and maps -0 to -0), and the forward pass need not keep x, only y, which
+  // the next op reads anyway (a bias add fused with relu no longer writes its sum).
+  Value* y = c.out(0);
+  unaryGive(c, mulBy(c, c.grad(0), maskOf(c, c.emitLit(OpCode::Greater, y, 0), y->type.dtype)));
 }
 RULE(Gelu) {
   // One gelu_grad: g * dy/dx, y = x/2 (1 + tanh(u)), u = k (x + 0.044715 x^3), k = sqrt(2/pi)
