@@ -48,7 +48,8 @@ std::vector<Case> cases() {
       m{DType::F32, {64, 256}}, tr{DType::F32, {64, 784}}, trOut{DType::F32, {784, 64}}, sm{DType::F32, {64, 10}},
       big{DType::F32, {784, 256}}, mask{DType::Bool, {64, 256}}, lead{DType::F32, {64, 16384}},
       rows64{DType::F32, {16384, 64}}, heads{DType::F32, {8, 64, 4, 32}}, headsOut{DType::F32, {8, 4, 64, 32}},
-      keysOut{DType::F32, {8, 4, 32, 64}};
+      keysOut{DType::F32, {8, 4, 32, 64}}, images{DType::F32, {32, 1, 28, 28}}, firstW{DType::F32, {8, 1, 3, 3}},
+      firstOut{DType::F32, {32, 8, 28, 28}}, rows64x{DType::F32, {64, 256, 64}};
   auto perm = [](std::vector<int64_t> p) {
     std::vector<Attr> items;
     for (int64_t v : p) items.push_back(Attr::integer(v));
@@ -65,6 +66,11 @@ std::vector<Case> cases() {
       // (runs of 32 elements), and the keys' [batch, heads, dim, seq].
       {"transpose_heads_8x64x4x32", OpCode::Transpose, perm({0, 2, 1, 3}), {heads}, headsOut},
       {"transpose_keys_8x64x4x32", OpCode::Transpose, perm({0, 2, 3, 1}), {heads}, keysOut},
+      // A CNN's first layer (1 channel, 3x3, padding 1): the direct path of small convolutions.
+      {"conv_first_32x1x28x28", OpCode::Conv, {{"padding", Attr::list({Attr::integer(1), Attr::integer(1), Attr::integer(1), Attr::integer(1)})}},
+       {images, firstW}, firstOut},
+      // log_softmax along rows of 64 (a logarithm per row).
+      {"log_softmax_rows_64x256x64", OpCode::LogSoftmax, {{"axis", Attr::integer(-1)}}, {rows64x}, rows64x},
       {"softmax_64x10", OpCode::Softmax, {{"axis", Attr::integer(1)}}, {sm}, sm},
       {"sum_axis0_64x256", OpCode::Sum, {{"axis", Attr::integer(0)}}, {m}, {DType::F32, {256}}},
       {"sum_axis1_64x256", OpCode::Sum, {{"axis", Attr::integer(1)}}, {m}, {DType::F32, {64}}},
@@ -113,6 +119,29 @@ void reference(const std::string& name, std::vector<std::vector<float>>& in, std
             if (keys) out[((b * 4 + h) * 32 + d) * 64 + s] = v;
             else out[((b * 4 + h) * 64 + s) * 32 + d] = v;
           }
+  } else if (name == "conv_first_32x1x28x28") {
+    for (int n = 0; n < 32; ++n)
+      for (int o = 0; o < 8; ++o)
+        for (int i = 0; i < 28; ++i)
+          for (int j = 0; j < 28; ++j) {
+            float acc = 0;
+            for (int a = 0; a < 3; ++a)
+              for (int b = 0; b < 3; ++b) {
+                const int r = i + a - 1, c = j + b - 1;
+                if (r >= 0 && r < 28 && c >= 0 && c < 28) acc += in[1][o * 9 + a * 3 + b] * in[0][(n * 28 + r) * 28 + c];
+              }
+            out[((n * 8 + o) * 28 + i) * 28 + j] = acc;
+          }
+  } else if (name == "log_softmax_rows_64x256x64") {
+    for (int r = 0; r < 64 * 256; ++r) {
+      const float* x = in[0].data() + r * 64;
+      float* y = out.data() + r * 64;
+      const float m = *std::max_element(x, x + 64);
+      float sum = 0;
+      for (int c = 0; c < 64; ++c) sum += std::exp(x[c] - m);
+      const float l = std::log(sum);
+      for (int c = 0; c < 64; ++c) y[c] = x[c] - m - l;
+    }
   } else if (name == "softmax_64x10") {
     const Eigen::Map<const MatF> x(in[0].data(), 64, 10);
     const MatF e = (x.colwise() - x.rowwise().maxCoeff()).exp();
