@@ -450,6 +450,10 @@ class ValueScope {
   bool contains(std::string_view name) const { return find(name) != nullptr; }
   // Adds `v` under v->name; an existing entry of that name is replaced.
   void insert(Value* v);
+  // Adds `v` under v->name unless an entry has that name (then changes
+  // nothing); returns whether it added `v`. One probe where contains() then
+  // insert() take two.
+  bool insertIfAbsent(Value* v);
   // Removes the entry for v->name if it is `v`.
   void erase(const Value* v);
   size_t size() const { return size_; }

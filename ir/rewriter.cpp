@@ -151,9 +151,12 @@ std::string uniqueName(Graph& g, const std::string& preferred) {
 namespace {
 
 // newValue for a value whose host memory the caller has already added to
-// g.valueCharge (createResults charges an op's results at once).
+// g.valueCharge (createResults charges an op's results at once). `uniquify`:
+// `name` is a preferred name, which the value takes if it is free and
+// uniqueName's otherwise (one probe of the scope when it is free); without it
+// the value takes `name`, replacing a scope entry of that name.
 Value* newChargedValue(Module& m, Graph& g, Value::Kind kind, std::string name, bool generated, SharedType type,
-                       SourceLoc loc) {
+                       SourceLoc loc, bool uniquify = false) {
   auto v = std::make_unique<Value>();
   v->kind = kind;
   v->name = std::move(name);
@@ -164,7 +167,13 @@ Value* newChargedValue(Module& m, Graph& g, Value::Kind kind, std::string name, 
   v->loc = loc;
   Value* raw = v.get();
   g.values.push_back(std::move(v));
-  g.scope.insert(raw);  // after the push: the scope finds values by id
+  // After the push: the scope finds values by id.
+  if (!uniquify) {
+    g.scope.insert(raw);
+  } else if (!g.scope.insertIfAbsent(raw)) {
+    raw->name = uniqueName(g, raw->name);
+    g.scope.insert(raw);
+  }
   m.touch();
   // Undo: out of scope; the Value object stays (ids are dense), or is
   // truncated with the main graph's values by Module::rollback.
@@ -546,10 +555,10 @@ void createResults(Module& m, Graph& g, Op& op, std::vector<TensorType>& types,
     for (; made < count; ++made) {
       const size_t i = made;
       const bool named = i < names.size() && !names[i].first.empty();
-      std::string name = named ? uniqueName(g, names[i].first) : freshName(g);
+      std::string name = named ? names[i].first : freshName(g);  // a named one as uniqueName makes it
       const SourceLoc loc = named && names[i].second.valid() ? names[i].second : op.loc;
       SharedType type = resultType(g, op, std::move(types[i]));
-      Value* v = newChargedValue(m, g, Value::Kind::Result, std::move(name), !named, std::move(type), loc);
+      Value* v = newChargedValue(m, g, Value::Kind::Result, std::move(name), !named, std::move(type), loc, named);
       v->def = &op;
       v->resultIndex = static_cast<unsigned>(i);
       op.results.push_back(v);
