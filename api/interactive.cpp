@@ -44,7 +44,7 @@ std::string signatureOf(const Graph& g) {
   for (size_t i = 0; i < g.params.size(); ++i) {
     if (i) s += ", ";
     if (g.params[i]->byRef) s += "&";
-    s += g.params[i]->type.str();
+    s += g.params[i]->type->str();
   }
   s += ") -> (";
   for (size_t i = 0; i < g.outputTypes.size(); ++i) {
@@ -172,7 +172,7 @@ struct Interactive::Impl : BuildListener {
       if (v.kind != Value::Kind::Var && v.kind != Value::Kind::Const) pending << "  " << kPreviewNote;
       pending << "\n";
     } else {
-      pending << "%" << v.name << ": " << v.type.str();
+      pending << "%" << v.name << ": " << v.type->str();
       if (!preview.skipped.empty()) pending << "  (not previewed: " << preview.skipped << ")";
       pending << "\n";
     }
@@ -359,7 +359,7 @@ void Interactive::setWarnings(Warnings warnings) { impl_->diags.setWarningPolicy
 std::optional<Type> Interactive::valueType(const std::string& name) const {
   const Value* v = impl_->module.main->lookup(name);
   if (!v) return std::nullopt;
-  return Type{fromIr(v->type.dtype), v->type.shape};
+  return Type{fromIr(v->type->dtype), v->type->shape};
 }
 
 std::optional<ResourceInfo> Interactive::resource(const std::string& name) const {

@@ -24,7 +24,7 @@ std::string quoted(std::string_view s) {
   return out + "\"";
 }
 
-std::string typed(const Value* v) { return "%" + v->name + ": " + v->type.str(); }
+std::string typed(const Value* v) { return "%" + v->name + ": " + v->type->str(); }
 
 class DotWriter {
  public:

@@ -93,7 +93,7 @@ void checkDeviceMemoryOrThrow(const Module& m, DiagnosticEngine& diags) {
   const Witness& w = model.witnessOf(model.mainLayout(), t);
   for (auto& [v, b] : w.live()) {
     std::string name = valueLabel(v) + (v->graph && !v->graph->isMain ? " (@" + v->graph->name + ")" : "");
-    items.push_back({name + " " + v->type.str(), name, b, v->loc});
+    items.push_back({name + " " + v->type->str(), name, b, v->loc});
   }
   std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.bytes > b.bytes; });
   std::string list;

@@ -350,7 +350,7 @@ const OpCost& Model::costOf(Layout& l, LayoutOp& lop) {
       uint64_t cycles;
       if (cls == CostClass::MatMul || cls == CostClass::Conv) {
         cycles = ceilDiv(satMul(elems, multiplyAddsPerResultElement(op)),
-                         macsPerCycle(op.results.empty() ? DType::F32 : op.results[0]->type.dtype));
+                         macsPerCycle(op.results.empty() ? DType::F32 : op.results[0]->type->dtype));
       } else {
         uint64_t work = elems;
         if ((cls == CostClass::Reduce || cls == CostClass::Normalise) && inElements > outElements)

@@ -35,6 +35,10 @@ struct CallExpr;
 
 struct Operand {
   enum class Kind : uint8_t { Value, Resource, Literal, Call };
+  // User-provided, so that a new operand (the parser makes one per operand
+  // written) is made member by member: value-initialising an implicit one
+  // zero-fills the whole object first.
+  Operand() {}  // NOLINT(modernize-use-equals-default): `= default` would bring the zero-fill back
   Kind kind = Kind::Value;
   Name name;                           // Value / Resource
   std::shared_ptr<Literal> literal;    // Literal

@@ -149,9 +149,11 @@ class RecoveringSink final : public ast::ParseSink {
   }
 
   bool usesBadOperand(const ast::Operand& o) const {
+    // The sets are empty until an error: then no key is made (a copy of two
+    // strings per operand of every statement of a file without errors).
     switch (o.kind) {
-      case ast::Operand::Kind::Value: return badValues_.contains({graphName_, o.name.text});
-      case ast::Operand::Kind::Resource: return badResources_.contains(o.name.text);
+      case ast::Operand::Kind::Value: return !badValues_.empty() && badValues_.contains({graphName_, o.name.text});
+      case ast::Operand::Kind::Resource: return !badResources_.empty() && badResources_.contains(o.name.text);
       case ast::Operand::Kind::Literal: return false;
       case ast::Operand::Kind::Call:
         if (!o.call) return false;

@@ -106,12 +106,53 @@ struct separators : blank_run<true> {};
 struct ident_first : ranges<'a', 'z', 'A', 'Z', '_'> {};
 // ident_char = letter | digit | '_' ;
 struct ident_char : ranges<'a', 'z', 'A', 'Z', '0', '9', '_'> {};
-// identifier = ident_first { ident_char } ;
-struct identifier : seq<ident_first, star<ident_char>> {};
 // name_char = letter | digit | '_' | '.' ;
 struct name_char : ranges<'a', 'z', 'A', 'Z', '0', '9', '_', '_', '.', '.'> {};
+
+// The same classes as tables, for the word rules below: one load per byte.
+struct CharClass {
+  bool has[256] = {};
+  constexpr CharClass(bool digits, bool dot) {
+    for (int c = 'a'; c <= 'z'; ++c) has[c] = true;
+    for (int c = 'A'; c <= 'Z'; ++c) has[c] = true;
+    has[static_cast<unsigned char>('_')] = true;
+    if (digits)
+      for (int c = '0'; c <= '9'; ++c) has[c] = true;
+    if (dot) has[static_cast<unsigned char>('.')] = true;
+  }
+  constexpr bool operator()(char c) const { return has[static_cast<unsigned char>(c)]; }
+};
+inline constexpr CharClass kIdentFirst{false, false};
+inline constexpr CharClass kIdentChar{true, false};
+inline constexpr CharClass kNameChar{true, true};
+
+// The end of the run of `Rest` characters from `p` (no further than `end`).
+inline const char* scanClass(const char* p, const char* const end, const CharClass& rest) {
+  while (p != end && rest(*p)) ++p;
+  return p;
+}
+
+// A word: one `First` character, then any number of `Rest` ones. Names and
+// identifiers are most of a program's text, so they are matched by one scan
+// that moves the input once, not by a combinator that moves it per character.
+// A word never holds a line end.
+template <const CharClass& First, const CharClass& Rest>
+struct word_run {
+  using rule_t = word_run;
+  using subs_t = pg::empty_list;
+  template <typename Input>
+  static bool match(Input& in) {
+    const char* const p = in.current();
+    const char* const end = in.end();
+    if (p == end || !First(*p)) return false;
+    in.bump_in_this_line(static_cast<std::size_t>(scanClass(p + 1, end, Rest) - p));
+    return true;
+  }
+};
+// identifier = ident_first { ident_char } ;
+struct identifier : word_run<kIdentFirst, kIdentChar> {};
 // name = name_char { name_char } ;
-struct name : plus<name_char> {};
+struct name : word_run<kNameChar, kNameChar> {};
 
 // Keywords: the word not followed by an identifier character, one per row of
 // grammar/keywords.def.
@@ -294,7 +335,32 @@ struct operand : sor<operand_value, operand_resource, operand_call, operand_lite
 // The results of the NEXT statement (`%a, %b =`) must not be read as operands of
 // an op that has none: results_ahead looks for them without consuming.
 // results_ahead = '%' name { ',' '%' name } '=' ;
-struct results_ahead : seq<one<'%'>, name, star<skip, one<','>, skip, one<'%'>, name>, skip, one<'='>> {};
+// (A lookahead before every operand list: one scan that consumes nothing.)
+struct results_ahead {
+  using rule_t = results_ahead;
+  using subs_t = pg::empty_list;
+  // After '%' at `p`: the end of the name, or nullptr when there is none.
+  static const char* sigilName(const char* p, const char* const end) {
+    if (p == end || *p != '%') return nullptr;
+    const char* q = scanClass(p + 1, end, kNameChar);
+    return q == p + 1 ? nullptr : q;
+  }
+  template <typename Input>
+  static bool match(Input& in) {
+    const char* const end = in.end();
+    const char* p = sigilName(in.current(), end);
+    if (!p) return false;
+    for (;;) {
+      const char* q = scanBlanks<false>(p, end, [] {}, [](std::size_t) {});
+      if (q == end || *q != ',') break;
+      q = sigilName(scanBlanks<false>(q + 1, end, [] {}, [](std::size_t) {}), end);
+      if (!q) break;
+      p = q;
+    }
+    p = scanBlanks<false>(p, end, [] {}, [](std::size_t) {});
+    return p != end && *p == '=';
+  }
+};
 // operands = !results_ahead operand { ',' operand } ;
 struct operands : seq<not_at<results_ahead>, operand, star<skip, one<','>, skip, expect<operand>>> {};
 
@@ -489,3 +555,8 @@ struct tao::pegtl::analyze_traits<Name, pir::grammar::blank_run<Semicolons>> : t
 // The lookahead consumes nothing.
 template <typename Name, char... Cs>
 struct tao::pegtl::analyze_traits<Name, pir::grammar::blanks_then<Cs...>> : tao::pegtl::analyze_opt_traits<> {};
+template <typename Name>
+struct tao::pegtl::analyze_traits<Name, pir::grammar::results_ahead> : tao::pegtl::analyze_opt_traits<> {};
+// A word consumes at least one character.
+template <typename Name, const pir::grammar::CharClass& First, const pir::grammar::CharClass& Rest>
+struct tao::pegtl::analyze_traits<Name, pir::grammar::word_run<First, Rest>> : tao::pegtl::analyze_any_traits<> {};

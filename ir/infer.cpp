@@ -147,7 +147,7 @@ struct Ctx {
         if (p.loc.valid()) notes.push_back({p.loc, "parameter %" + p.name + " is declared here"});
         fail(a.loc().valid() ? a.loc() : c.loc,
              "argument " + std::to_string(k + 1) + " of @" + g.name + " has type " + a.type().str() +
-                 ", but parameter %" + p.name + " is " + p.type.str(),
+                 ", but parameter %" + p.name + " is " + p.type->str(),
              std::move(notes));
       }
     }
@@ -1101,7 +1101,7 @@ void inferRepeat(Ctx& c) {
     if (!(g.outputTypes[i] == g.params[i]->type))
       c.fail(c.call(0).loc, "body @" + g.name + " output " + std::to_string(i + 1) + " has type " +
                                 g.outputTypes[i].str() + ", but the input %" + g.params[i]->name + " it carries into is " +
-                                g.params[i]->type.str());
+                                g.params[i]->type->str());
   for (auto& t : g.outputTypes) c.result(t);
 }
 void inferConditional(Ctx& c) {

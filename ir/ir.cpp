@@ -118,8 +118,17 @@ const std::string& CallLabel::str() const {
 
 uint64_t nextUid() {
   // Process-wide on purpose: serial numbers need only be unique, in any context.
+  // Each thread takes them in blocks, so that making a value or an op (a large
+  // program makes millions) updates no shared counter. Never 0 (callers use 0
+  // as "none").
   static std::atomic<uint64_t> next{1};
-  return next.fetch_add(1, std::memory_order_relaxed);
+  constexpr uint64_t kBlock = 4096;
+  thread_local uint64_t mine = 0, end = 0;
+  if (mine == end) {
+    mine = next.fetch_add(kBlock, std::memory_order_relaxed);
+    end = mine + kBlock;
+  }
+  return mine++;
 }
 
 void Graph::truncateValues(size_t count) {
@@ -154,6 +163,16 @@ void ValueScope::insert(Value* v) {
   Slot& s = slots_[findSlot(v->name, h)];
   if (!s.idPlusOne) ++size_;
   s = Slot{h, v->id + 1};
+}
+
+bool ValueScope::insertIfAbsent(Value* v) {
+  if ((size_ + 1) * 4 > slots_.size() * 3) grow();  // load factor <= 3/4
+  uint32_t h = hashName(v->name);
+  Slot& s = slots_[findSlot(v->name, h)];
+  if (s.idPlusOne) return false;
+  ++size_;
+  s = Slot{h, v->id + 1};
+  return true;
 }
 
 void ValueScope::erase(const Value* v) {

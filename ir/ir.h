@@ -24,6 +24,7 @@
 #include "ir/op_info.h"
 #include "ir/rare_list.h"
 #include "ir/result_list.h"
+#include "ir/shared_type.h"
 #include "ir/small_name.h"
 #include "ir/source.h"
 
@@ -107,8 +108,10 @@ uint64_t opHostBytes();
 uint64_t operandHostBytes();
 
 // Members are ordered so that none is padded: a program holds one Value per
-// result, and 96 bytes is an allocator size class. Its host-memory charge is
-// its graph's (Graph::valueCharge), so a value carries none.
+// result, and 80 bytes is an allocator size class. Its host-memory charge is
+// its graph's (Graph::valueCharge), so a value carries none. Its type is shared
+// (SharedType): a result typed as one of its op's operands holds that
+// operand's type object (createResults).
 struct Value {
   enum class Kind : uint8_t { Param, Var, Const, Result };
   Kind kind = Kind::Result;
@@ -116,14 +119,14 @@ struct Value {
   bool byRef = false;      // Param: `&` in the parameter list
   unsigned resultIndex = 0;
   SmallName name;  // without '%'
-  TensorType type;
+  SharedType type;
   Op* def = nullptr;       // Var/Const/Result: the defining op
   Graph* graph = nullptr;
   uint64_t uid = nextUid();  // identity across Module::clone (a copy keeps it)
   SourceLoc loc;           // where the name was written (or the op, if generated)
   unsigned id = 0;         // index in Graph::values: dense, for VM slot maps
 };
-static_assert(sizeof(Value) == 96, "Value is sized to an allocator size class");
+static_assert(sizeof(Value) == 80, "Value is sized to an allocator size class");
 
 // What a non-value operand refers to, kept out of line: most operands name a
 // value at a location that fits in one word, and such an operand is 16 bytes
@@ -232,7 +235,7 @@ struct Operand {
   void setLiteralType(TensorType t) { payload(Kind::Literal).literalType = std::move(t); }
 
   // The type this operand supplies (Value or Literal). Undefined for Resource.
-  const TensorType& type() const { return kind() == Kind::Value ? value()->type : literalType(); }
+  const TensorType& type() const { return kind() == Kind::Value ? value()->type.get() : literalType(); }
   bool isTensor() const { return kind() != Kind::Resource; }
 
   static Operand of(Value* v, SourceLoc at = {}) {
@@ -447,6 +450,10 @@ class ValueScope {
   bool contains(std::string_view name) const { return find(name) != nullptr; }
   // Adds `v` under v->name; an existing entry of that name is replaced.
   void insert(Value* v);
+  // Adds `v` under v->name unless an entry has that name (then changes
+  // nothing); returns whether it added `v`. One probe where contains() then
+  // insert() take two.
+  bool insertIfAbsent(Value* v);
   // Removes the entry for v->name if it is `v`.
   void erase(const Value* v);
   size_t size() const { return size_; }
@@ -589,16 +596,19 @@ class Module {
   Checkpoint checkpoint();
   void rollback(const Checkpoint& cp);
   bool journaling() const { return journaling_; }
-  // Records how to undo a change; a no-op unless journaling.
-  void journal(std::function<void()> undo) {
-    if (journaling_) undo_.push_back(std::move(undo));
+  // Records how to undo a change; a no-op unless journaling (then the undo
+  // is not even wrapped in a std::function: the builder makes millions of values).
+  template <class F>
+  void journal(F&& undo) {
+    if (journaling_) undo_.emplace_back(std::forward<F>(undo));
   }
   // The same for a change to graph `g`, recorded only when the module owns `g`.
   // A graph still being built outside the module (the builder's header) did not
   // exist at the checkpoint: it goes whole with its builder, and an inverse would
   // outlive it when a failed check destroys it.
-  void journal(const Graph& g, std::function<void()> undo) {
-    if (journaling_ && owns(g)) undo_.push_back(std::move(undo));
+  template <class F>
+  void journal(const Graph& g, F&& undo) {
+    if (journaling_ && owns(g)) undo_.emplace_back(std::forward<F>(undo));
   }
   // `g` is main or one of `graphs` (Graph::index is its position there).
   bool owns(const Graph& g) const;

@@ -62,7 +62,7 @@ void warnUnobservedInplaceWrites(const Graph& g, DiagnosticEngine& diags) {
         std::vector<Note> notes;
         if (root->loc.valid())
           notes.push_back({root->loc, "%" + root->name + " is declared here: write `%" + root->name + ": &" +
-                                          root->type.str() + "` to pass it by reference"});
+                                          root->type->str() + "` to pass it by reference"});
         diags.warning(at, name + how + ", but %" + root->name + " is a by-value parameter of @" + g.name +
                               " and is not read afterwards: the caller's tensor does not change",
                       std::move(notes));

@@ -204,7 +204,7 @@ void appendOp(std::string& out, const Op& op, int depth) {
     out += " : ";
     if (v) appendType(out, v->type);
     out += " = ";
-    if (op.init() && v) appendLiteral(out, *op.init(), v->type.dtype);
+    if (op.init() && v) appendLiteral(out, *op.init(), v->type->dtype);
     appendAttrDict(out, op.attrs, &info.attrs);
     out += '\n';
     return;

@@ -151,9 +151,12 @@ std::string uniqueName(Graph& g, const std::string& preferred) {
 namespace {
 
 // newValue for a value whose host memory the caller has already added to
-// g.valueCharge (createResults charges an op's results at once).
-Value* newChargedValue(Module& m, Graph& g, Value::Kind kind, std::string name, bool generated, TensorType type,
-                       SourceLoc loc) {
+// g.valueCharge (createResults charges an op's results at once). `uniquify`:
+// `name` is a preferred name, which the value takes if it is free and
+// uniqueName's otherwise (one probe of the scope when it is free); without it
+// the value takes `name`, replacing a scope entry of that name.
+Value* newChargedValue(Module& m, Graph& g, Value::Kind kind, std::string name, bool generated, SharedType type,
+                       SourceLoc loc, bool uniquify = false) {
   auto v = std::make_unique<Value>();
   v->kind = kind;
   v->name = std::move(name);
@@ -164,12 +167,31 @@ Value* newChargedValue(Module& m, Graph& g, Value::Kind kind, std::string name, 
   v->loc = loc;
   Value* raw = v.get();
   g.values.push_back(std::move(v));
-  g.scope.insert(raw);  // after the push: the scope finds values by id
+  // After the push: the scope finds values by id.
+  if (!uniquify) {
+    g.scope.insert(raw);
+  } else if (!g.scope.insertIfAbsent(raw)) {
+    raw->name = uniqueName(g, raw->name);
+    g.scope.insert(raw);
+  }
   m.touch();
   // Undo: out of scope; the Value object stays (ids are dense), or is
   // truncated with the main graph's values by Module::rollback.
   m.journal(g, [&g, raw]() { g.scope.erase(raw); });
   return raw;
+}
+
+// The type object for a result of `op` typed `t`: that of one of the op's
+// first operands when its type is `t` (an elementwise op's result is typed as
+// its operands), else that of the value made last in `g` when its type is `t`
+// (the results of one op, a run of like ops), else a new one. Only a few
+// operands are looked at, so that an op of many results and operands stays linear.
+SharedType resultType(const Graph& g, const Op& op, TensorType&& t) {
+  constexpr size_t kOperandsTried = 4;
+  for (size_t k = 0; k < op.operands.size() && k < kOperandsTried; ++k)
+    if (const Value* v = op.operands[k].value(); v && v->type == t) return v->type;
+  if (!g.values.empty() && g.values.back()->type == t) return g.values.back()->type;
+  return SharedType(std::move(t));
 }
 
 }  // namespace
@@ -178,7 +200,7 @@ Value* newValue(Module& m, Graph& g, Value::Kind kind, std::string name, bool ge
                 SourceLoc loc) {
   g.valueCharge.add(valueHostBytes());
   try {
-    return newChargedValue(m, g, kind, std::move(name), generated, std::move(type), loc);
+    return newChargedValue(m, g, kind, std::move(name), generated, SharedType(std::move(type)), loc);
   } catch (...) {
     g.valueCharge.remove(valueHostBytes());
     throw;
@@ -533,9 +555,10 @@ void createResults(Module& m, Graph& g, Op& op, std::vector<TensorType>& types,
     for (; made < count; ++made) {
       const size_t i = made;
       const bool named = i < names.size() && !names[i].first.empty();
-      std::string name = named ? uniqueName(g, names[i].first) : freshName(g);
+      std::string name = named ? names[i].first : freshName(g);  // a named one as uniqueName makes it
       const SourceLoc loc = named && names[i].second.valid() ? names[i].second : op.loc;
-      Value* v = newChargedValue(m, g, Value::Kind::Result, std::move(name), !named, std::move(types[i]), loc);
+      SharedType type = resultType(g, op, std::move(types[i]));
+      Value* v = newChargedValue(m, g, Value::Kind::Result, std::move(name), !named, std::move(type), loc, named);
       v->def = &op;
       v->resultIndex = static_cast<unsigned>(i);
       op.results.push_back(v);

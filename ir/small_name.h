@@ -71,8 +71,19 @@ class SmallName {
   // True when the text is kept inside the object (for tests).
   bool isInline() const { return !onHeap(); }
 
-  friend bool operator==(const SmallName& a, const SmallName& b) { return a.view() == b.view(); }
-  friend bool operator==(const SmallName& a, std::string_view b) { return a.view() == b; }
+  // Equality with a text, compared in line for a name kept inside the object
+  // (a scope lookup compares one; a library call costs more than the bytes).
+  bool equals(std::string_view o) const {
+    if (onHeap()) return view() == o;
+    const size_t n = static_cast<unsigned char>(bytes_[kTag]);
+    if (n != o.size()) return false;
+    for (size_t i = 0; i < n; ++i)
+      if (bytes_[i] != o[i]) return false;
+    return true;
+  }
+
+  friend bool operator==(const SmallName& a, const SmallName& b) { return a.equals(b.view()); }
+  friend bool operator==(const SmallName& a, std::string_view b) { return a.equals(b); }
   friend bool operator==(const SmallName& a, const std::string& b) { return a.view() == std::string_view(b); }
   friend bool operator==(const SmallName& a, const char* b) { return a.view() == std::string_view(b); }
   friend std::strong_ordering operator<=>(const SmallName& a, const SmallName& b) { return a.view() <=> b.view(); }

@@ -295,7 +295,7 @@ void typeLiteralOperands(Op& op, DiagnosticEngine& diags) {
   for (size_t i = 0; i < op.operands.size(); ++i) {
     const Operand& o = op.operands[i];
     if (operandRole(op.code, i) != Role::Tensor || fixedLiteralDType(op.code, i) || op.calleeOfOperand(i) >= 0) continue;
-    if (o.kind() == Operand::Kind::Value && o.value() && !reference) reference = o.value()->type.dtype;
+    if (o.kind() == Operand::Kind::Value && o.value() && !reference) reference = o.value()->type->dtype;
   }
   for (size_t i = 0; i < op.operands.size(); ++i) {
     Operand& o = op.operands[i];
@@ -691,7 +691,7 @@ struct ModuleChecker {
                          std::to_string(types.size()));
       for (size_t i = 0; i < types.size(); ++i)
         if (!(op.results[i]->type == types[i]))
-          fail(op.loc, prefix(op) + "result type " + op.results[i]->type.str() + " does not match the inferred type " +
+          fail(op.loc, prefix(op) + "result type " + op.results[i]->type->str() + " does not match the inferred type " +
                            types[i].str());
     }
     checkInplaceWrites(op, diags);

@@ -47,7 +47,7 @@ struct GradInfo {
   std::vector<int> outputIndexOf;
 };
 
-bool isFloatValue(const Value* v) { return isFloat(v->type.dtype); }
+bool isFloatValue(const Value* v) { return isFloat(v->type->dtype); }
 
 // A gradient edge from operand i of `op` to its float results.
 bool gradientEdge(const Op& op, size_t i) {
@@ -144,8 +144,8 @@ class RuleContext final : public GradContext {
     if (!wants(i)) return;
     const Value* fv = op.operands[i].value();
     if (!(g->type == fv->type))
-      internalError("autodiff: the " + std::string(op.info().name) + " rule gave " + g->type.str() +
-                             " for operand " + std::to_string(i) + " of type " + fv->type.str());
+      internalError("autodiff: the " + std::string(op.info().name) + " rule gave " + g->type->str() +
+                             " for operand " + std::to_string(i) + " of type " + fv->type->str());
     Value*& acc = gradOf_[fv->id];
     acc = acc ? b.create1(OpCode::Add, {acc, g}) : g;
   }
@@ -571,7 +571,7 @@ bool autodiff(Module& m, Graph& fwd, const std::string& gradName, const AttrDict
         size_t k = 0;
         while (k < fwd.returns.size() && !(fwd.returns[k].kind() == Operand::Kind::Value && fwd.returns[k].value() == v)) ++k;
         if (k == fwd.returns.size()) t.fail(at, "grads_provided: %" + name + " is not an output of @" + fwd.name);
-        if (!isFloat(v->type.dtype)) t.fail(at, "grads_provided: %" + name + " is " + v->type.str() + ", not a float tensor");
+        if (!isFloat(v->type->dtype)) t.fail(at, "grads_provided: %" + name + " is " + v->type->str() + ", not a float tensor");
         if (std::find(provided.begin(), provided.end(), k) != provided.end())
           t.fail(at, "grads_provided: %" + name + " is listed twice");
         provided.push_back(k);
@@ -592,7 +592,7 @@ bool autodiff(Module& m, Graph& fwd, const std::string& gradName, const AttrDict
         if (!v) t.fail(at, "grads_required: @" + fwd.name + " has no value %" + name + suggestAmong(name, false));
         auto it = std::find(fwd.params.begin(), fwd.params.end(), v);
         if (it == fwd.params.end()) t.fail(at, "grads_required: %" + name + " is not an input of @" + fwd.name);
-        if (!isFloat(v->type.dtype)) t.fail(at, "grads_required: %" + name + " is " + v->type.str() + ", not a float tensor");
+        if (!isFloat(v->type->dtype)) t.fail(at, "grads_required: %" + name + " is " + v->type->str() + ", not a float tensor");
         size_t j = static_cast<size_t>(it - fwd.params.begin());
         if (std::find(required->begin(), required->end(), j) != required->end())
           t.fail(at, "grads_required: %" + name + " is listed twice");

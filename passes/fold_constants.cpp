@@ -85,7 +85,7 @@ void becomeConstant(Module& m, Op& op, std::vector<double> values, DiagnosticEng
   Value* v = op.results[0];
   auto lit = std::make_shared<Literal>();
   lit->kind = Literal::Kind::Data;
-  if (values.size() != 1) lit->shape = v->type.shape;
+  if (values.size() != 1) lit->shape = v->type->shape;
   lit->values = std::move(values);
   lit->hasNumber = true;
   lit->loc = op.loc;
@@ -116,14 +116,14 @@ bool foldOp(Module& m, Graph& g, Op& op, const std::unordered_set<const Value*>&
     elements += static_cast<int64_t>(inputs[i].values.size());
   }
   for (const Value* r : op.results) {
-    elements += r->type.numElements();
+    elements += r->type->numElements();
     if (written.count(r)) return false;
   }
   if (elements > kMaxFoldElements) return false;
   std::vector<ConstTensor> results;
   if (!evaluator.evaluate(op, inputs, results) || results.size() != op.results.size()) return false;
   for (size_t i = 0; i < results.size(); ++i) {
-    if (static_cast<int64_t>(results[i].values.size()) != op.results[i]->type.numElements()) return false;
+    if (static_cast<int64_t>(results[i].values.size()) != op.results[i]->type->numElements()) return false;
     if (!results[i].values.empty() && uniform(results[i].values)) results[i].values.resize(1);
     else if (static_cast<int64_t>(results[i].values.size()) > kMaxTextElements) return false;
   }

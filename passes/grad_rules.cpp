@@ -61,16 +61,16 @@ Value* GradContext::emitLit(OpCode code, Value* x, double v) { return emit(code,
 Value* GradContext::zeros(const TensorType& t) { return b.constant(t, {0.0}); }
 Value* GradContext::scalar(DType dtype, double v) { return b.scalarConstant(dtype, v); }
 Value* GradContext::cast(Value* v, DType dtype) {
-  if (v->type.dtype == dtype) return v;
+  if (v->type->dtype == dtype) return v;
   return emit({v}, build::Cast{}.dtype(dtype));
 }
 Value* GradContext::reshape(Value* v, const Shape& shape) {
-  if (v->type.shape == shape) return v;
+  if (v->type->shape == shape) return v;
   return emit({v}, build::Reshape{}.shape(shape));
 }
 
 Value* GradContext::sumTo(Value* g, const Shape& target) {
-  const Shape& s = g->type.shape;
+  const Shape& s = g->type->shape;
   if (s == target) return g;
   const size_t off = s.size() - target.size();
   std::vector<int64_t> axes;
@@ -108,13 +108,13 @@ namespace {
 // Gathers along `axis` of `v` with a constant index: out[.., q, ..] = v[.., index[q], ..],
 // where index[q] == v's length on the axis selects zero.
 Value* spread(GradContext& c, Value* v, int64_t axis, const std::vector<int64_t>& index) {
-  Shape slab = v->type.shape;
+  Shape slab = v->type->shape;
   const int64_t len = slab[static_cast<size_t>(axis)];
   bool identity = static_cast<int64_t>(index.size()) == len;
   for (size_t q = 0; identity && q < index.size(); ++q) identity = index[q] == static_cast<int64_t>(q);
   if (identity) return v;
   slab[static_cast<size_t>(axis)] = 1;
-  Value* z = c.zeros(TensorType{v->type.dtype, slab});
+  Value* z = c.zeros(TensorType{v->type->dtype, slab});
   Value* padded = c.emit({v, z}, build::Concat{}.axis(axis));
   std::vector<double> idx(index.begin(), index.end());
   Value* ic = c.b.constant(TensorType{DType::I32, {static_cast<int64_t>(index.size())}}, std::move(idx));
@@ -125,7 +125,7 @@ Value* spread(GradContext& c, Value* v, int64_t axis, const std::vector<int64_t>
 // element start + j*step of an axis of length `dim`; returns that axis of length
 // `dim` with zeros where nothing was selected.
 Value* unselect(GradContext& c, Value* v, int64_t axis, int64_t dim, int64_t start, int64_t step) {
-  const int64_t count = v->type.shape[static_cast<size_t>(axis)];
+  const int64_t count = v->type->shape[static_cast<size_t>(axis)];
   std::vector<int64_t> index(static_cast<size_t>(dim), count);
   for (int64_t j = 0; j < count; ++j) index[static_cast<size_t>(start + j * step)] = j;
   return spread(c, v, axis, index);
@@ -165,10 +165,10 @@ Value* transpose(GradContext& c, Value* v, const std::vector<int64_t>& perm) {
 // A 0/1 mask (dtype of x) of the first element, in row-major order over the
 // reduced axes, where `hit` (bool, x's shape) is true.
 Value* firstHit(GradContext& c, Value* hit, const std::vector<bool>& reduced, DType dtype) {
-  const Shape& shape = hit->type.shape;
+  const Shape& shape = hit->type->shape;
   std::vector<int64_t> perm = reducedLastPerm(reduced);
   Value* h = transpose(c, maskOf(c, hit, dtype), perm);
-  Shape moved = h->type.shape;
+  Shape moved = h->type->shape;
   Shape flat;
   int64_t r = 1;
   for (size_t i = 0; i < shape.size(); ++i)
@@ -241,7 +241,7 @@ RULE(Relu) {
   // not > 0, and maps -0 to -0), and the forward pass need not keep x, only y, which
   // the next op reads anyway (a bias add fused with relu no longer writes its sum).
   Value* y = c.out(0);
-  unaryGive(c, mulBy(c, c.grad(0), maskOf(c, c.emitLit(OpCode::Greater, y, 0), y->type.dtype)));
+  unaryGive(c, mulBy(c, c.grad(0), maskOf(c, c.emitLit(OpCode::Greater, y, 0), y->type->dtype)));
 }
 RULE(Gelu) {
   // One gelu_grad: g * dy/dx, y = x/2 (1 + tanh(u)), u = k (x + 0.044715 x^3), k = sqrt(2/pi)
@@ -252,7 +252,7 @@ RULE(GeluErf) {
   // y = x Phi(x): dy/dx = Phi(x) + x phi(x). Phi(x) = y / x, and 1/2 at x = 0
   // (there is no erf op; the division's nan at 0 is not selected).
   Value* x = c.inValue(0);
-  const DType dt = x->type.dtype;
+  const DType dt = x->type->dtype;
   Value* isZero = c.emitLit(OpCode::Equal, x, 0);
   Value* cdf = c.emit(OpCode::Where, {isZero, c.scalar(dt, 0.5), c.emit(OpCode::Div, {c.out(0), x})});
   Value* x2 = c.emit(OpCode::Mul, {x, x});
@@ -286,7 +286,7 @@ RULE(Clip) {
   Value* lo = c.emitLit(OpCode::GreaterEqual, x, clip.min());
   Value* hi = c.emitLit(OpCode::LessEqual, x, clip.max());
   Value* inside = c.emit(OpCode::LogicalAnd, {lo, hi});
-  unaryGive(c, mulBy(c, c.grad(0), maskOf(c, inside, x->type.dtype)));
+  unaryGive(c, mulBy(c, c.grad(0), maskOf(c, inside, x->type->dtype)));
 }
 RULE(PrintTensor) {
   Value* g = c.emit({c.grad(0)}, build::PrintTensor{}.title(std::string(pir::attrs::PrintTensor{c.op}.title()) + "_gradient"));
@@ -341,7 +341,7 @@ RULE(Fmod) { giveSummed(c, 0, c.grad(0)); }
 void extremeGrad(GradContext& c, OpCode strictlyBetter, OpCode pairwise) {
   Value* g = c.grad(0);
   const size_t n = c.op.operands.size();
-  const DType dt = g->type.dtype;
+  const DType dt = g->type->dtype;
   // better[k]: operand k beats the running extreme of operands 0..k-1.
   std::vector<Value*> better(n, nullptr);
   Value* best = c.inValue(0);
@@ -370,7 +370,7 @@ GRAD_OPERANDS(Where, i != 0)  // the condition
 RULE(Where) {
   Value* g = c.grad(0);
   Value* cond = c.inValue(0);
-  const DType dt = g->type.dtype;
+  const DType dt = g->type->dtype;
   if (c.wants(1)) giveSummed(c, 1, mulBy(c, g, maskOf(c, cond, dt)));
   if (c.wants(2)) giveSummed(c, 2, mulBy(c, g, maskOf(c, c.emit(OpCode::LogicalNot, {cond}), dt)));
 }
@@ -407,7 +407,7 @@ RULE(Prod) {
   const Shape& s = c.inType(0).shape;
   auto reduced = c.reducedAxes(s.size());
   Value* x = c.inValue(0);
-  const DType dt = x->type.dtype;
+  const DType dt = x->type->dtype;
   std::vector<int64_t> axes;
   for (size_t i = 0; i < s.size(); ++i)
     if (reduced[i]) axes.push_back(static_cast<int64_t>(i));
@@ -427,7 +427,7 @@ void extremeReduceGrad(GradContext& c) {
   auto reduced = c.reducedAxes(s.size());
   Value* x = c.inValue(0);
   Value* hit = c.emit(OpCode::Equal, {x, expandedOut(c, reduced)});
-  Value* first = firstHit(c, hit, reduced, x->type.dtype);
+  Value* first = firstHit(c, hit, reduced, x->type->dtype);
   c.give(0, mulBy(c, c.expandReduced(c.grad(0), reduced, s), first));
 }
 RULE(Max) { extremeReduceGrad(c); }
@@ -456,7 +456,7 @@ RULE(L2) {
   auto reduced = c.reducedAxes(s.size());
   Value* x = c.inValue(0);
   Value* norm = expandedOut(c, reduced);
-  Value* isZero = maskOf(c, c.emitLit(OpCode::Equal, norm, 0), x->type.dtype);
+  Value* isZero = maskOf(c, c.emitLit(OpCode::Equal, norm, 0), x->type->dtype);
   Value* w = c.emit(OpCode::Div, {x, c.emit(OpCode::Add, {norm, isZero})});
   w = c.emit(OpCode::Mul, {w, c.emit(OpCode::Sub, {literal(1), val(isZero)})});
   c.give(0, mulBy(c, c.expandReduced(c.grad(0), reduced, s), w));
@@ -522,7 +522,7 @@ RULE(NllLoss) {
   Value* counted = keep;
   if (c.op.operands.size() > 2) {
     // An ignored label may lie outside [0, C): its row reads class 0's weight, masked off.
-    Value* safe = kept ? c.emit(OpCode::Where, {kept, labels, c.scalar(labels->type.dtype, 0)}) : labels;
+    Value* safe = kept ? c.emit(OpCode::Where, {kept, labels, c.scalar(labels->type->dtype, 0)}) : labels;
     Value* w = c.emit({c.inValue(2), safe}, build::Gather{}.axis(0));
     counted = keep ? c.emit(OpCode::Mul, {w, keep}) : w;
   }
@@ -556,7 +556,7 @@ struct Normalised {
   Value* rstd;
 };
 Normalised normalise(GradContext& c, Value* x, double eps) {
-  const int64_t last = static_cast<int64_t>(x->type.shape.size()) - 1;
+  const int64_t last = static_cast<int64_t>(x->type->shape.size()) - 1;
   const auto keep = build::Mean{}.axis(last).keepdims(true);
   Value* mean = c.emit({x}, keep);
   Value* d = c.emit(OpCode::Sub, {x, mean});
@@ -565,7 +565,7 @@ Normalised normalise(GradContext& c, Value* x, double eps) {
   return {c.emit(OpCode::Mul, {d, rstd}), rstd};
 }
 Value* normaliseBackward(GradContext& c, const Normalised& n, Value* dxhat) {
-  const int64_t last = static_cast<int64_t>(dxhat->type.shape.size()) - 1;
+  const int64_t last = static_cast<int64_t>(dxhat->type->shape.size()) - 1;
   const auto keep = build::Mean{}.axis(last).keepdims(true);
   Value* m1 = c.emit({dxhat}, keep);
   Value* m2 = c.emit({c.emit(OpCode::Mul, {dxhat, n.xhat})}, keep);
@@ -575,7 +575,7 @@ Value* normaliseBackward(GradContext& c, const Normalised& n, Value* dxhat) {
 // Per-channel parameter (shape [C]) as [C, 1, ..., 1] for channels on axis 1 of `rank`.
 Value* channelColumn(GradContext& c, Value* p, size_t rank) {
   Shape s(rank - 1, 1);
-  s[0] = p->type.shape[0];
+  s[0] = p->type->shape[0];
   return c.reshape(p, s);
 }
 std::vector<int64_t> allBut(size_t rank, size_t keep) {
@@ -596,7 +596,7 @@ RULE(LayerNorm) {
 }
 RULE(GroupNorm) {
   Value* g = c.grad(0);
-  const Shape& s = g->type.shape;
+  const Shape& s = g->type->shape;
   const size_t rank = s.size();
   const pir::attrs::GroupNorm attr{c.op};
   const int64_t groups = attr.groups();
@@ -616,7 +616,7 @@ RULE(GroupNorm) {
 GRAD_OPERANDS(BatchNormInference, i == 0)  // the statistics
 RULE(BatchNormInference) {
   Value* g = c.grad(0);
-  const size_t rank = g->type.shape.size();
+  const size_t rank = g->type->shape.size();
   Value* rstd = c.emit(OpCode::Rsqrt, {c.emitLit(OpCode::Add, c.inValue(4), pir::attrs::BatchNormInference{c.op}.epsilon())});
   Value* factor = c.emit(OpCode::Mul, {c.inValue(1), rstd});
   c.give(0, c.emit(OpCode::Mul, {g, channelColumn(c, factor, rank)}));
@@ -626,7 +626,7 @@ RULE(BatchNormInference) {
 
 namespace {
 Value* swapLast2(GradContext& c, Value* v) {
-  const size_t r = v->type.shape.size();
+  const size_t r = v->type->shape.size();
   std::vector<int64_t> perm(r);
   std::iota(perm.begin(), perm.end(), 0);
   std::swap(perm[r - 1], perm[r - 2]);
@@ -650,7 +650,7 @@ RULE(MatMul) {
   auto b = [&] { return c.reshape(tb ? swapLast2(c, c.inValue(1)) : c.inValue(1), pb); };
   auto stored = [&](bool transposed, Value* v) { return transposed ? swapLast2(c, v) : v; };
   Value* g = c.grad(0);
-  Shape pg = g->type.shape;
+  Shape pg = g->type->shape;
   if (sb.size() == 1) pg.push_back(1);
   if (sa.size() == 1) pg.insert(pg.end() - 1, 1);
   g = c.reshape(g, pg);
@@ -708,7 +708,7 @@ RULE(ConvTranspose) {
   if (c.wants(0))
     c.give(0, c.emit({g, c.inValue(1)},
                      build::Conv{}.stride(w.stride).padding(w.padding()).dilation(w.dilation).groups(groups)));
-  if (c.op.operands.size() > 2 && c.wants(2)) c.give(2, c.emit({g}, build::Sum{}.axis(allBut(g->type.shape.size(), 1))));
+  if (c.op.operands.size() > 2 && c.wants(2)) c.give(2, c.emit({g}, build::Sum{}.axis(allBut(g->type->shape.size(), 1))));
   if (c.wants(1))
     c.give(1, c.emit({g, c.inValue(0)}, build::ConvGradWeight{}
                                             .shape(ws)
@@ -884,7 +884,7 @@ RULE(ScatterElements) {
 }
 RULE(Concat) {
   Value* g = c.grad(0);
-  const size_t rank = g->type.shape.size();
+  const size_t rank = g->type->shape.size();
   const int64_t axis = c.normAxis(pir::attrs::Concat{c.op}.axis(), rank);
   std::vector<int64_t> sizes;
   for (size_t i = 0; i < c.op.operands.size(); ++i) sizes.push_back(c.inType(i).shape[static_cast<size_t>(axis)]);
@@ -957,7 +957,7 @@ RULE(Gather) {
   const DType dt = c.inType(0).dtype;
   Value* idx = c.reshape(c.inValue(1), {P});
   // negative indices count from the end
-  Value* neg = c.cast(c.emitLit(OpCode::Less, idx, 0), idx->type.dtype);
+  Value* neg = c.cast(c.emitLit(OpCode::Less, idx, 0), idx->type->dtype);
   idx = c.emit(OpCode::Add, {idx, c.emitLit(OpCode::Mul, neg, static_cast<double>(D))});
   Value* oh = c.emit({idx}, build::OneHot{}.num_classes(D).dtype(dt));  // [P, D]
   Value* ohT = c.emit(OpCode::Transpose, {oh});                                                                  // [D, P]
@@ -990,7 +990,7 @@ RULE(Scatter) {
     Value* gl = transpose(c, gs, perm);  // [others..., D]
     gl = c.emit({gl}, build::Unsqueeze{}.axes({axis}));  // [.., 1 at axis, .., D]
     Value* idx = c.inValue(1);
-    Value* neg = c.cast(c.emitLit(OpCode::Less, idx, 0), idx->type.dtype);
+    Value* neg = c.cast(c.emitLit(OpCode::Less, idx, 0), idx->type->dtype);
     idx = c.emit(OpCode::Add, {idx, c.emitLit(OpCode::Mul, neg, static_cast<double>(D))});
     Value* oh = c.emit({idx}, build::OneHot{}.num_classes(D).dtype(dt));
     Value* picked = c.emit({c.emit(OpCode::Mul, {oh, gl})}, build::Sum{}.axis(static_cast<int64_t>(xs.size())));
@@ -1062,7 +1062,7 @@ RULE(AllGather) {
 RULE(ReduceScatter) {
   Value* all = c.emit({c.grad(0)}, withGroup(c, build::AllGather{}.axis(0).output_shape(GatherShape::Concat)));
   const int64_t n = c.inType(0).numElements();
-  if (all->type.shape[0] != n) all = sliceAxes(c, all, {0}, {n}, {1}, {0});
+  if (all->type->shape[0] != n) all = sliceAxes(c, all, {0}, {n}, {1}, {0});
   c.give(0, c.reshape(all, c.inType(0).shape));
 }
 RULE(ReplicatedSlice) {

@@ -499,7 +499,7 @@ class GraphCompiler {
     pushArg(operandSlot(op.operands.at(0)), &op.operands[0].type());
     in.nIn = 1;
     std::vector<const TensorType*> types;
-    for (const Value* v : op.results) types.push_back(v ? &v->type : &op.operands[0].type());
+    for (const Value* v : op.results) types.push_back(v ? &v->type.get() : &op.operands[0].type());
     if (types.empty()) types.push_back(&op.operands[0].type());
     pushResults(op, types, in);
     return true;
@@ -519,7 +519,7 @@ class GraphCompiler {
       ++in.nIn;
     }
     std::vector<const TensorType*> resultTypes;
-    for (const Value* v : op.results) resultTypes.push_back(v ? &v->type : nullptr);
+    for (const Value* v : op.results) resultTypes.push_back(v ? &v->type.get() : nullptr);
     if (resultTypes.empty() && inplaceTarget(op) >= 0) resultTypes.push_back(cg_->argTypes[in.args]);
     for (size_t r = 0; r < resultTypes.size(); ++r) {
       if (!resultTypes[r]) internalError(std::string(info.name) + " result without a type");

@@ -68,7 +68,7 @@ std::string disassemble(const CompiledGraph& g, const Program& p, const SourceMa
       out << "+" << info.offset;
     if (info.kind == SlotInfo::Kind::Param) out << (info.copied ? " (copied: written in place)" : " (bound)");
     if (info.kind == SlotInfo::Kind::Const || info.kind == SlotInfo::Kind::Var) out << " #" << info.index;
-    if (info.value) out << "  %" << info.value->name << ": " << info.value->type.str();
+    if (info.value) out << "  %" << info.value->name << ": " << info.value->type->str();
     out << "  " << info.bytes << " bytes\n";
   }
   for (size_t pc = 0; pc < g.code.size(); ++pc) {

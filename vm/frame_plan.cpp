@@ -266,7 +266,7 @@ bool FramePlanner::defineView(const Op& op, const Value& v, size_t pos) {
   link.root = up == views_.end() ? link.source : up->second.root;
   link.op = &op;
   link.sourceType = &operand.type();
-  link.viewType = &v.type;
+  link.viewType = &v.type.get();
   link.perm = std::move(perm);
   families_[link.root].push_back(slot);
   views_.emplace(slot, std::move(link));

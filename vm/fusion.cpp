@@ -243,7 +243,7 @@ std::vector<FusionStep> chainSteps(std::span<const Op* const> chainOps,
     st.op = op;
     for (const Operand& o : op->operands) st.ins.push_back({operandSlot(o), &o.type()});
     const Value* v = op->results.empty() ? nullptr : op->results[0];
-    if (v) st.outs.push_back({valueSlot(v), &v->type});
+    if (v) st.outs.push_back({valueSlot(v), &v->type.get()});
     else st.outs.push_back(st.ins[static_cast<size_t>(op->info().inplaceOperand)]);
     steps.push_back(std::move(st));
   }

@@ -235,7 +235,7 @@ uint64_t replicaBookkeepingBytes(const Module& m, const Program& p) {
     if (g) b = saturatingAdd(b, frame(*g));
   // The session state's tables, and a run backup's copy of the written variables'.
   auto variable = [&](uint32_t i) {
-    return sizeof(HostTensor) + p.variables[i]->type.shape.size() * sizeof(int64_t) + kBlock;
+    return sizeof(HostTensor) + p.variables[i]->type->shape.size() * sizeof(int64_t) + kBlock;
   };
   for (uint32_t i = 0; i < p.variables.size(); ++i) b = saturatingAdd(b, variable(i));
   for (uint32_t i : p.main->writtenVars)

@@ -697,7 +697,7 @@ HostTensor Session::valueOf(const std::string& name, SourceLoc loc, bool require
     const bool remoteHome =
         home.buffer && home.offset >= 0 && home.offset < home.buffer->entries && home.buffer->type == v->type;
     const CompiledGraph& g = *program_->main;
-    if (replicas.size() == 1 && t.shape == v->type.shape && !remoteHome && v->id < g.valueSlot.size() && g.valueSlot[v->id] != kNoSlot &&
+    if (replicas.size() == 1 && t.shape == v->type->shape && !remoteHome && v->id < g.valueSlot.size() && g.valueSlot[v->id] != kNoSlot &&
         g.slots[g.valueSlot[v->id]].kind == SlotInfo::Kind::Var)
       return st_->dev.vars[replicas[0]][g.slots[g.valueSlot[v->id]].index];  // shared, not copied
     HostTensor out(t);

@@ -14,7 +14,7 @@ namespace {
 
 struct RecordingListener : BuildListener {
   std::vector<std::string> events;
-  void valueDefined(const Value& v) override { events.push_back("value %" + v.name + ": " + v.type.str()); }
+  void valueDefined(const Value& v) override { events.push_back("value %" + v.name + ": " + v.type->str()); }
   void graphDefined(const Graph& g) override { events.push_back("graph @" + g.name); }
   void resourceDefined(const Resource& r) override { events.push_back("resource $" + r.name); }
 };
@@ -146,7 +146,7 @@ TEST_F(BuilderTest, LiteralDataShapesAndRanges) {
 
 TEST_F(BuilderTest, I64WarnsOncePerDeclaration) {
   ASSERT_TRUE(build("const %a : i64[2] = [1, 2]\nh2d $s : u64[]")) << error();
-  EXPECT_EQ(module.main->values[0]->type.dtype, DType::I32);
+  EXPECT_EQ(module.main->values[0]->type->dtype, DType::I32);
   ASSERT_EQ(diags.warningCount(), 2);
   EXPECT_EQ(diags.all()[0].message, "i64 is stored as i32 (PopXL downcast)");
   EXPECT_EQ(diags.all()[0].loc.line, 1u);

@@ -78,7 +78,7 @@ TEST_F(OpBuildTest, TypedBuilderCreatesAnOpThatPrints) {
   OpBuilder b(m, *m.main, diags);
   Value* x = m.main->lookup("x");
   Value* s = b.create1({x}, build::Sum{}.axis(1).keepdims(true), "s");
-  EXPECT_EQ(s->type.str(), "f32[2,1]");
+  EXPECT_EQ(s->type->str(), "f32[2,1]");
   EXPECT_EQ(printOp(*s->def), "%s = sum %x {axis = 1, keepdims = true} : f32[2,1]\n");
   Value* t = b.create1({x}, build::Sum{}.axis(std::vector<int64_t>{0, 1}), "t");
   EXPECT_EQ(printOp(*t->def), "%t = sum %x {axis = [0, 1]} : f32[]\n");
@@ -125,7 +125,7 @@ TEST_F(OpBuildTest, WindowSpreadsScalarsAndAppliesTheDefaults) {
   EXPECT_EQ(pool.dilation, (std::vector<int64_t>{1, 1}));
   EXPECT_EQ(pool.padding(), (std::vector<int64_t>{1, 0, 1, 0}));
   EXPECT_EQ(pool.axis(0, 6).length, 4);  // (6 + 1 + 1 - 2) / 2 + 1
-  EXPECT_EQ(m.main->lookup("p")->type.str(), "f32[1,1,4,4]");
+  EXPECT_EQ(m.main->lookup("p")->type->str(), "f32[1,1,4,4]");
   const std::vector<int64_t> kernel{3, 3};
   const Window conv = resolveWindow(*m.main->lookup("c")->def, 2, &kernel, fault);
   EXPECT_FALSE(fault);
@@ -133,7 +133,7 @@ TEST_F(OpBuildTest, WindowSpreadsScalarsAndAppliesTheDefaults) {
   EXPECT_EQ(conv.dilation, (std::vector<int64_t>{1, 2}));
   EXPECT_EQ(conv.padding(), (std::vector<int64_t>{0, 0, 0, 0}));
   EXPECT_EQ(conv.axis(1, 8).extent, 5);
-  EXPECT_EQ(m.main->lookup("c")->type.str(), "f32[1,2,2,2]");
+  EXPECT_EQ(m.main->lookup("c")->type->str(), "f32[1,2,2,2]");
 }
 
 TEST_F(OpBuildTest, WindowFaultsAreReportedAtTheAttribute) {

@@ -77,7 +77,7 @@ TEST(PassManager, MisspelledPassSuggestsTheClosestName) {
 // what its operands infer.
 LogicalResult breakTheIR(Module& m, PassContext&) {
   for (auto& op : m.main->ops)
-    if (op->code == OpCode::Add) op->results[0]->type.shape = {3};
+    if (op->code == OpCode::Add) op->results[0]->type = TensorType{op->results[0]->type->dtype, {3}};
   return success();
 }
 LogicalResult doNothing(Module&, PassContext&) { return success(); }

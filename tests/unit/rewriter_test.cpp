@@ -62,7 +62,7 @@ TEST_F(RewriterTest, CreateInfersTypesNamesResultsAndVerifies) {
   OpBuilder b(m, *m.main, diags);
   Value* e = b.create1(OpCode::Mul, {value("main", "d"), value("main", "d")}, {}, "e");
   EXPECT_EQ(e->name, "e");
-  EXPECT_EQ(e->type.str(), "f32[2]");
+  EXPECT_EQ(e->type->str(), "f32[2]");
   Value* anon = b.create1(OpCode::Neg, {e});
   EXPECT_TRUE(anon->generatedName);
   EXPECT_EQ(m.main->lookup(anon->name), anon);
