@@ -31,12 +31,17 @@ std::vector<int64_t> broadcastIndex(const std::vector<int64_t>& inShape, const s
   return idx;
 }
 
+// Every tensor the folds make starts here: its size is checked against
+// kMaxMadeElements before anything is allocated (callers fold only small results;
+// this is the bound for a path that does not check).
 ConstTensor empty(Elem e, std::vector<int64_t> shape) {
   ConstTensor r;
   r.elem = e;
   r.shape = std::move(shape);
-  int64_t n = 1;
-  for (int64_t d : r.shape) n *= d;
+  const int64_t n = checkedElementCount(r.shape, "a computed constant");
+  if (n > kMaxMadeElements)
+    throw ImportError("a computed constant of " + std::to_string(n) + " elements: the importer makes at most " +
+                      std::to_string(kMaxMadeElements));
   if (elemIsFloat(e)) r.f.resize(n);
   else r.i.resize(n);
   return r;

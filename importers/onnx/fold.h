@@ -12,6 +12,10 @@
 namespace pir::onnx_import {
 
 inline constexpr int64_t kMaxFoldElements = 1 << 16;
+// The most elements of any tensor the importer computes itself (a folded result, an
+// EyeLike): such a tensor's size comes from shapes, not from bytes of the file, so a
+// few bytes could ask for billions. Beyond it the import fails (fold.cpp `empty`).
+inline constexpr int64_t kMaxMadeElements = int64_t(1) << 24;
 
 // NumPy broadcast of two shapes; false when they do not broadcast.
 bool broadcastShapes(const std::vector<int64_t>& a, const std::vector<int64_t>& b, std::vector<int64_t>& out);

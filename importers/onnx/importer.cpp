@@ -102,6 +102,14 @@ class GraphImporter {
     return name;
   }
 
+  // `scalar` broadcast to `shape`: the literal alone, as dataText writes a uniform tensor.
+  std::string uniformConstant(const ConstTensor& scalar, const std::vector<int64_t>& shape, const std::string& base,
+                              const std::string& context) {
+    std::string name = "%" + values_.claim(base);
+    emit("const " + name + " : " + typeText(scalar.elem, shape) + " = " + literalText(scalar), context);
+    return name;
+  }
+
   // A literal, a broadcast scalar when all elements are equal, or load() of a file.
   std::string dataText(const ConstTensor& c, const std::string& pirName) {
     int64_t n = c.size();
@@ -366,6 +374,11 @@ void NodeContext::define(int i, ConstTensor value) {
 std::string NodeContext::constant(const ConstTensor& value) {
   return importer_.constant(value, (node_.output_size() > 0 ? node_.output(0) : node_.op_type()) + "_c",
                             importer_.context());
+}
+
+std::string NodeContext::uniformConstant(const ConstTensor& scalar, const std::vector<int64_t>& shape) {
+  return importer_.uniformConstant(scalar, shape, (node_.output_size() > 0 ? node_.output(0) : node_.op_type()) + "_c",
+                                   importer_.context());
 }
 
 void NodeContext::fail(const std::string& message) const { throw ImportError(importer_.context() + ": " + message); }

@@ -74,6 +74,9 @@ class NodeContext {
   void define(int i, ConstTensor value);
   // Declares a constant for `value` and returns its pir name.
   std::string constant(const ConstTensor& value);
+  // Declares a constant of `shape` whose every element is the one element of
+  // `scalar`, without making the tensor (its size comes from a shape, not the file).
+  std::string uniformConstant(const ConstTensor& scalar, const std::vector<int64_t>& shape);
 
   [[noreturn]] void fail(const std::string& message) const;
 

@@ -272,8 +272,10 @@ void mapMean(NodeContext& c) {
 
 void mapWhere(NodeContext& c) {
   const ConstTensor *k0 = c.known(0), *k1 = c.known(1), *k2 = c.known(2);
+  std::vector<int64_t> s01, shape;
   if (k0 && k1 && k2 && k0->size() <= kMaxFoldElements && k1->size() <= kMaxFoldElements &&
-      k2->size() <= kMaxFoldElements) {
+      k2->size() <= kMaxFoldElements && broadcastShapes(k0->shape, k1->shape, s01) &&
+      broadcastShapes(s01, k2->shape, shape) && smallEnough(shape)) {
     c.define(0, foldWhere(*k0, *k1, *k2));
     return;
   }
@@ -535,9 +537,8 @@ void mapConstantOfShape(NodeContext& c) {
     c.define(0, foldBroadcastTo(ConstTensor{fill.elem, {}, fill.f, fill.i}, shape));
     return;
   }
-  // Too large to fold: a const with a broadcast scalar literal.
-  ConstTensor scalar{fill.elem, {}, fill.f, fill.i};
-  c.alias(0, c.constant(foldBroadcastTo(scalar, shape)));
+  // Too large to fold: a const with a broadcast scalar literal, the tensor never made.
+  c.alias(0, c.uniformConstant(ConstTensor{fill.elem, {}, fill.f, fill.i}, shape));
 }
 
 void mapRange(NodeContext& c) {
@@ -834,7 +835,10 @@ void mapGather(NodeContext& c) {
   int64_t axis = normAxis(c, c.attrInt("axis", 0), static_cast<int64_t>(in.size()));
   const ConstTensor* data = c.known(0);
   const ConstTensor* idx = c.known(1);
-  if (data && idx && data->size() <= kMaxFoldElements && idx->size() <= kMaxFoldElements) {
+  std::vector<int64_t> gathered(in.begin(), in.begin() + axis);  // the result's shape
+  if (idx) gathered.insert(gathered.end(), idx->shape.begin(), idx->shape.end());
+  gathered.insert(gathered.end(), in.begin() + axis + 1, in.end());
+  if (data && idx && data->size() <= kMaxFoldElements && idx->size() <= kMaxFoldElements && smallEnough(gathered)) {
     ConstTensor norm = *idx;
     for (int64_t& i : norm.i)
       if (i < 0) i += in[axis];

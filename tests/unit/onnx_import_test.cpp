@@ -621,6 +621,56 @@ TEST(OnnxImport, ShapesAndBlockSizesANodeReliesOnAreChecked) {
   EXPECT_NE(e.find("blocksize 1099511627776 makes a dim beyond 2^63"), std::string::npos) << e;
 }
 
+// A tensor the importer computes from shapes alone (not from bytes of the file) is
+// bounded before anything is allocated: ConstantOfShape of 2^31 elements imports as a
+// broadcast scalar (a model of a few hundred bytes took 4 GB before), Where and Gather
+// of small constants whose results would be huge become ops instead of folds, and an
+// EyeLike beyond the importer's bound is a located error.
+TEST(OnnxImport, ValuesMadeFromShapesAreBoundedBeforeAllocation) {
+  ModelBuilder cos;
+  cos.input("x", onnx::TensorProto::FLOAT, {1});
+  cos.initInt64("shape", {int64_t{1} << 16, int64_t{1} << 15});
+  cos.node("ConstantOfShape", {"shape"}, {"c"}, "fill");
+  cos.node("Add", {"c", "x"}, {"y"});
+  cos.output("y");
+  const std::string text = body(importOnnx(cos.bytes(), options()).text);
+  EXPECT_NE(text.find(": f32[65536,32768] = 0"), std::string::npos) << text;
+
+  ModelBuilder where;
+  where.input("x", onnx::TensorProto::FLOAT, {1});
+  std::vector<float> ramp(60000);
+  for (size_t i = 0; i < ramp.size(); ++i) ramp[i] = static_cast<float>(i);
+  where.initFloat("a", ramp, {60000, 1});
+  where.initFloat("b", ramp, {1, 60000});
+  where.initFloat("z", {0}, {});
+  where.node("Greater", {"a", "z"}, {"m"});  // a small fold: m is bool[60000, 1]
+  where.node("Where", {"m", "a", "b"}, {"w"}, "big");
+  where.node("Add", {"w", "x"}, {"y"});
+  where.output("y");
+  const std::string whereText = body(importOnnx(where.bytes(), options()).text);
+  EXPECT_NE(whereText.find("where "), std::string::npos) << whereText.substr(0, 400);
+
+  ModelBuilder gather;
+  gather.input("x", onnx::TensorProto::FLOAT, {1});
+  gather.initFloat("data", ramp, {1, 60000});
+  gather.initInt64("idx", std::vector<int64_t>(60000, 0));
+  gather.node("Gather", {"data", "idx"}, {"g"}, "rows");
+  gather.node("Add", {"g", "x"}, {"y"});
+  gather.output("y");
+  const std::string gatherText = body(importOnnx(gather.bytes(), options()).text);
+  EXPECT_NE(gatherText.find("gather "), std::string::npos) << gatherText.substr(0, 400);
+
+  ModelBuilder eye;
+  eye.input("x", onnx::TensorProto::FLOAT, {40000, 40000});
+  eye.node("EyeLike", {"x"}, {"y"}, "eye");
+  eye.output("y");
+  const std::string e = importError(eye.bytes());
+  EXPECT_NE(e.find("node 0 'eye' (op_type EyeLike"), std::string::npos) << e;
+  EXPECT_NE(e.find("a computed constant of 1600000000 elements: the importer makes at most 16777216"),
+            std::string::npos)
+      << e;
+}
+
 TEST(OnnxImport, OtherErrorPaths) {
   ModelBuilder opset(18);
   opset.input("x", onnx::TensorProto::FLOAT, {2});
