@@ -66,7 +66,7 @@ std::vector<Case> cases() {
       // (runs of 32 elements), and the keys' [batch, heads, dim, seq].
       {"transpose_heads_8x64x4x32", OpCode::Transpose, perm({0, 2, 1, 3}), {heads}, headsOut},
       {"transpose_keys_8x64x4x32", OpCode::Transpose, perm({0, 2, 3, 1}), {heads}, keysOut},
-      // A CNN's first layer (1 channel, 3x3, padding 1): the direct path of small convolutions.
+      // A CNN's first layer (1 channel, 3x3, padding 1: a GEMM of depth 9 over im2col).
       {"conv_first_32x1x28x28", OpCode::Conv, {{"padding", Attr::list({Attr::integer(1), Attr::integer(1), Attr::integer(1), Attr::integer(1)})}},
        {images, firstW}, firstOut},
       // log_softmax along rows of 64 (a logarithm per row).

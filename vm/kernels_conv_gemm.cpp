@@ -16,7 +16,6 @@
 // blocks here, the GEMM's column blocks in vm/kernels_matmul.cpp), so the bits do not
 // depend on the number of threads.
 #include <atomic>
-#include <cstring>
 #include <new>
 
 #include "vm/conv_window.h"
@@ -325,113 +324,12 @@ void gatherGradient(const ConvGeometry& s, const T* g, int64_t n0, int64_t nb, i
     }
 }
 
-// ---- direct convolution --------------------------------------------------------
-
-// A convolution with few multiply-adds per output (K = channels per group x kernel
-// cells at most kDirectMaxK: a network's first layer, 1 or 3 channels under a 3x3
-// kernel) at stride 1, undilated, spends im2col's time copying K rows per image and
-// the GEMM's streaming a short depth through memory (the small CNN's first conv: 250
-// us per step for 1.8M multiply-adds). It runs instead over a zero-padded copy of
-// each image: every output row is convRows over its K input rows, with the same
-// chain per output as the GEMM over im2col's rows (+0, then one multiply-add per
-// k in k order), so the same bits where the GEMM sums that way (oneDNN's sgemm does
-// on the AVX-512 machine measured, for K up to 72: docs/decisions.md).
-constexpr int64_t kDirectMaxK = 32;
-// Images split over the kernel threads from this many multiply-adds.
-constexpr int64_t kDirectSplitWork = int64_t{1} << 20;
-// Readable elements after a padded image: convRows loads a row's last vector whole.
-constexpr int64_t kDirectSlackBytes = 64;
-
-bool runsDirect(const ConvGeometry& s) {
-  const Window& w = s.win;
-  return s.K() <= kDirectMaxK && w.stride == std::array<int64_t, 3>{1, 1, 1} &&
-         w.dilation == std::array<int64_t, 3>{1, 1, 1};
-}
-
-// A short run (an image row) as 16-byte moves, the last one overlapping the one
-// before: a memmove call per row of 28 floats cost more than the row's convolution.
-// dst and src do not overlap.
-inline void copyRow(void* dst, const void* src, int64_t bytes) {
-  auto* d = static_cast<char*>(dst);
-  const auto* s = static_cast<const char*>(src);
-  if (bytes < 16) return copyBytes(d, s, static_cast<size_t>(bytes));
-  for (int64_t i = 0; i + 16 <= bytes; i += 16) std::memcpy(d + i, s + i, 16);
-  if (bytes % 16) std::memcpy(d + bytes - 16, s + bytes - 16, 16);
-}
-
-template <class C> void convDirect(const ConvGeometry& s, const C* x, const C* weights, C* y) {
-  const Window& w = s.win;
-  const int64_t cg = s.cg(), og = s.og(), K = s.K(), P = s.P();
-  // The padded image holds exactly the cells the windows read: out + kernel - 1 per
-  // axis. Outputs are computed on its grid, flat (output (a, b, c) at (a * ext[1] +
-  // b) * ext[2] + c, tap k's input at rows[k] + that), so each convRows call runs over
-  // a whole image; the grid's extra columns are computed and dropped.
-  std::array<int64_t, 3> ext{};
-  for (int d = 0; d < 3; ++d) ext[d] = w.out[d] + w.kernel[d] - 1;
-  const int64_t plane = ext[0] * ext[1] * ext[2];
-  const int64_t lanes = kDirectSlackBytes / static_cast<int64_t>(sizeof(C));
-  const int64_t flat = ((w.out[0] - 1) * ext[1] + w.out[1] - 1) * ext[2] + w.out[2];
-  const int64_t ldy = (flat + lanes - 1) / lanes * lanes;
-  const int64_t padded = cg * plane + lanes, perPart = padded + og * ldy;
-  const int64_t work = s.batch * s.outChannels * P * K;
-  const int64_t parts = work >= kDirectSplitWork ? std::min<int64_t>(simd::kernelThreads(), s.batch) : 1;
-  const ScratchCharge charge(static_cast<uint64_t>(parts * perPart), sizeof(C));
-  const auto convRows = simd::tableOf<C>().convRows;
-  // Input cell i of an axis sits at i + padBegin; cells beyond the extent are never read.
-  std::array<int64_t, 3> lo{}, hi{};
-  for (int d = 0; d < 3; ++d) {
-    lo[d] = std::clamp<int64_t>(-w.padBegin[d], 0, w.in[d]);
-    hi[d] = std::clamp<int64_t>(ext[d] - w.padBegin[d], lo[d], w.in[d]);
-  }
-  PartFailures failures;
-  auto images = [&](int64_t n0, int64_t n1) {
-    // Zeroed once: each image overwrites the same interior cells, the padding stays 0.
-    std::unique_ptr<C[]> scratch(new (std::nothrow) C[static_cast<size_t>(perPart)]());
-    std::unique_ptr<const C*[]> rows(new (std::nothrow) const C*[static_cast<size_t>(K)]);
-    if (!scratch || !rows) return failures.fail();
-    C* xp = scratch.get();
-    C* grid = xp + padded;
-    int64_t k = 0;
-    for (int64_t c = 0; c < cg; ++c)
-      for (int64_t k0 = 0; k0 < w.kernel[0]; ++k0)
-        for (int64_t k1 = 0; k1 < w.kernel[1]; ++k1)
-          for (int64_t k2 = 0; k2 < w.kernel[2]; ++k2)
-            rows[static_cast<size_t>(k++)] = xp + c * plane + (k0 * ext[1] + k1) * ext[2] + k2;
-    for (int64_t n = n0; n < n1; ++n)
-      for (int64_t grp = 0; grp < s.groups; ++grp) {
-        const C* image = x + (n * s.channels + grp * cg) * w.inSize();
-        for (int64_t c = 0; c < cg; ++c)
-          for (int64_t i0 = lo[0]; i0 < hi[0]; ++i0)
-            for (int64_t i1 = lo[1]; i1 < hi[1]; ++i1) {
-              const C* src = image + ((c * w.in[0] + i0) * w.in[1] + i1) * w.in[2] + lo[2];
-              C* dst = xp + c * plane + ((i0 + w.padBegin[0]) * ext[1] + i1 + w.padBegin[1]) * ext[2] + lo[2] +
-                       w.padBegin[2];
-              copyRow(dst, src, (hi[2] - lo[2]) * static_cast<int64_t>(sizeof(C)));
-            }
-        convRows(weights + grp * og * K, rows.get(), K, og, flat, grid, ldy);
-        for (int64_t o = 0; o < og; ++o)
-          for (int64_t o0 = 0; o0 < w.out[0]; ++o0)
-            for (int64_t o1 = 0; o1 < w.out[1]; ++o1) {
-              const C* src = grid + o * ldy + (o0 * ext[1] + o1) * ext[2];
-              copyRow(y + (n * s.outChannels + grp * og + o) * P + (o0 * w.out[1] + o1) * w.out[2], src,
-                      w.out[2] * static_cast<int64_t>(sizeof(C)));
-            }
-      }
-  };
-  if (parts == 1) images(0, s.batch);
-  else simd::parallelTasks(parts, [&](int64_t j) { images(j * s.batch / parts, (j + 1) * s.batch / parts); });
-  failures.throwIfAnyFailed();
-}
-
 template <class T> void runConv(const ConvGeometry& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   using C = ComputeOf<T>;
   const int64_t cg = s.cg(), og = s.og(), K = s.K(), P = s.P(), inSize = s.win.inSize();
   T* y = outs[0].as<T>();
   if (s.batch == 0 || og == 0 || P == 0) return;
   if (K == 0) return std::fill(y, y + s.batch * s.outChannels * P, T(0));
-  if constexpr (std::is_same_v<T, C>) {
-    if (runsDirect(s)) return convDirect<C>(s, ins[0].as<const T>(), ins[1].as<const T>(), y);
-  }
   const int64_t parts = blockParts(s.blocks());
   const ScratchCharge charge(
       BlockScratch<C>::elements(s, parts) + (std::is_same_v<T, C> ? 0 : static_cast<uint64_t>(s.outChannels * K)),

@@ -10,10 +10,9 @@
 // - Element-wise loops (mapUnary/mapBinary) compute every element with the
 //   same vector function; the last partial vector is padded with zeros and
 //   computed the same way, so results never depend on a position.
-// - Only exp/log/tanh/sigmoid(/swish/gelu) and convRows (as the GEMM it stands
-//   in for) use FMA (fmadd below). Everything else is one IEEE operation per
-//   element, so equal on every ISA and equal to the scalar code; this file is
-//   compiled with -ffp-contract=off.
+// - Only exp/log/tanh/sigmoid(/swish/gelu) use FMA (fmadd below). Everything
+//   else is one IEEE operation per element, so equal on every ISA and equal
+//   to the scalar code; this file is compiled with -ffp-contract=off.
 #include <immintrin.h>
 
 #include <cstdint>
@@ -1237,61 +1236,6 @@ void transpose4(const void* srcv, void* dstv, int64_t rows, int64_t cols) {
     for (int64_t r = rowsT; r < rows; ++r) d[c * rows + r] = s[r * cols + c];
 }
 
-// ---- convolution rows -----------------------------------------------------------
-
-// Every lane = s, as one broadcast instruction (splat's lane loop is for constants).
-template <class V, class S> inline V broadcast(S s) {
-  V v{};
-  v[0] = s;
-  return [&]<size_t... I>(std::index_sequence<I...>) { return __builtin_shufflevector(v, v, (I * 0)...); }(
-      std::make_index_sequence<sizeof(V) / sizeof(S)>{});
-}
-
-// Blocks of 4 output channels x 4 vectors (16 accumulators; each input vector serves
-// 4 channels and each broadcast weight 4 vectors), then single vectors. Every lane
-// is one output, its sum a chain from +0 in k order. The last vectors are loaded and
-// stored whole: the caller's rows and y are that long.
-template <class S>
-void convRows(const S* w, const S* const* rows, int64_t K, int64_t og, int64_t n, S* y, int64_t ldy) {
-  using V = typename VOf<S>::V;
-  constexpr int64_t W = kLanes<S>;
-  int64_t o = 0;
-  for (; o + 4 <= og; o += 4) {
-    const S* wo = w + o * K;
-    int64_t p = 0;
-    for (; p + 4 * W <= n; p += 4 * W) {
-      V a[4][4] = {};
-      for (int64_t k = 0; k < K; ++k) {
-        const S* r = rows[k] + p;
-        const V x0 = load<V>(r), x1 = load<V>(r + W), x2 = load<V>(r + 2 * W), x3 = load<V>(r + 3 * W);
-        for (int j = 0; j < 4; ++j) {
-          const V wj = broadcast<V>(wo[j * K + k]);
-          a[j][0] = fmadd(wj, x0, a[j][0]);
-          a[j][1] = fmadd(wj, x1, a[j][1]);
-          a[j][2] = fmadd(wj, x2, a[j][2]);
-          a[j][3] = fmadd(wj, x3, a[j][3]);
-        }
-      }
-      for (int j = 0; j < 4; ++j)
-        for (int v = 0; v < 4; ++v) store(y + (o + j) * ldy + p + v * W, a[j][v]);
-    }
-    for (; p < n; p += W) {
-      V a[4] = {};
-      for (int64_t k = 0; k < K; ++k) {
-        const V x = load<V>(rows[k] + p);
-        for (int j = 0; j < 4; ++j) a[j] = fmadd(broadcast<V>(wo[j * K + k]), x, a[j]);
-      }
-      for (int j = 0; j < 4; ++j) store(y + (o + j) * ldy + p, a[j]);
-    }
-  }
-  for (; o < og; ++o)
-    for (int64_t p = 0; p < n; p += W) {
-      V a{};
-      for (int64_t k = 0; k < K; ++k) a = fmadd(broadcast<V>(w[o * K + k]), load<V>(rows[k] + p), a);
-      store(y + o * ldy + p, a);
-    }
-}
-
 template <class S> TypedTable<S> makeTyped() {
   TypedTable<S> t{};
   t.unary[kExp] = unaryVec<S, kExp>;
@@ -1338,7 +1282,6 @@ template <class S> TypedTable<S> makeTyped() {
   t.argRow[1] = argRow<S, true>;
   t.maxPool2x2 = maxPool2x2<S>;
   t.maxPool2x2Grad = maxPool2x2Grad<S>;
-  t.convRows = convRows<S>;
 #if PIR_SIMD_BYTES == 64
   if constexpr (std::is_same_v<S, float>) {
     t.maxPool2x2 = maxPool2x2F32;

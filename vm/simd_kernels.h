@@ -95,13 +95,6 @@ template <class S> struct TypedTable {
   // cell, and the cells no window covers, get +0.
   void (*maxPool2x2Grad)(const S* x, const S* g, S* dx, int64_t planes, int64_t inH, int64_t inW, int64_t outH,
                          int64_t outW);
-  // A convolution's outputs for `og` channels straight from its input rows:
-  // y[o * ldy + p] = sum over k < K of w[o * K + k] * rows[k][p], p < n, each a chain
-  // a = +0, a = a + w * x in k order, fused (one rounding per step) where the ISA
-  // has FMA: im2col's GEMM order (vm/kernels_conv_gemm.cpp). Each rows[k] must be
-  // readable, and each row of y writable, up to n rounded up to a whole 64 bytes
-  // (the last vector is loaded and stored whole).
-  void (*convRows)(const S* w, const S* const* rows, int64_t K, int64_t og, int64_t n, S* y, int64_t ldy);
 };
 
 struct Table {

@@ -7,7 +7,6 @@
 // double reference.
 #include <gtest/gtest.h>
 
-#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -1151,126 +1150,6 @@ TEST(Numerics, ConvolutionsSplitOverThreadsGiveTheSameBits) {
         for (int64_t j = 0; j < W; ++j) dw += x.get((n * C + 1) * H * W + (i - 1) * W + j) * g.get((n * O + 3) * H * W + i * W + j);
     EXPECT_NEAR(static_cast<double>(two[0].get(((batch - 1) * O + 2) * H * W + 4 * W + 5)), static_cast<double>(y), 1e-4);
     EXPECT_NEAR(static_cast<double>(two[2].get(((3 * C + 1) * 3 + 0) * 3 + 1)), static_cast<double>(dw), 1e-3 * std::fabs(static_cast<double>(dw)) + 1e-3);
-  }
-}
-
-// convRows, on every ISA's table: each output the chain a = +0, a = a + w * x over k
-// in order, fused where the ISA has FMA (sse2: the product rounded first), for
-// channel counts around its blocks of 4 and lengths around its vectors; zeros of both
-// signs among the inputs.
-TEST(Numerics, ConvRowsAreTheGemmChainOnEveryIsa) {
-  int tables = 0;
-  for (const char* isa : {"sse2", "avx2", "avx512"}) {
-    const simd::Table* t = simd::tableFor(isa);
-    if (!t) continue;
-    ++tables;
-    const bool fused = std::string(isa) != "sse2";
-    auto check = [&]<class S>(const simd::TypedTable<S>& table) {
-      for (int64_t K : {1, 5, 9, 32})
-        for (int64_t og : {1, 3, 4, 9})
-          for (int64_t n : {1, 15, 16, 17, 63, 64, 65, 130}) {
-            const int64_t padded = n + 64;  // rows and y readable / writable to whole vectors
-            std::vector<S> w(static_cast<size_t>(og * K)), in(static_cast<size_t>(K * padded)),
-                y(static_cast<size_t>(og * padded), S(7));
-            for (size_t i = 0; i < w.size(); ++i) w[i] = i % 7 == 3 ? S(-0.0) : static_cast<S>(std::sin(1.3 * i));
-            for (size_t i = 0; i < in.size(); ++i) in[i] = i % 5 == 1 ? S(0) : static_cast<S>(std::cos(0.7 * i) * 3);
-            std::vector<const S*> rows(static_cast<size_t>(K));
-            for (int64_t k = 0; k < K; ++k) rows[static_cast<size_t>(k)] = in.data() + k * padded;
-            table.convRows(w.data(), rows.data(), K, og, n, y.data(), padded);
-            for (int64_t o = 0; o < og; ++o)
-              for (int64_t p = 0; p < n; ++p) {
-                S a = S(0);
-                for (int64_t k = 0; k < K; ++k) {
-                  const S wk = w[static_cast<size_t>(o * K + k)], xk = in[static_cast<size_t>(k * padded + p)];
-                  if (fused) a = std::fma(wk, xk, a);
-                  else {
-                    const volatile S prod = wk * xk;  // rounded before the add
-                    a = prod + a;
-                  }
-                }
-                const S got = y[static_cast<size_t>(o * padded + p)];
-                ASSERT_EQ(std::memcmp(&got, &a, sizeof(S)), 0)
-                    << isa << " K " << K << " og " << og << " n " << n << " at " << o << "," << p << ": " << got
-                    << " vs " << a;
-              }
-          }
-    };
-    check(t->f32);
-    check(t->f64);
-  }
-  EXPECT_GE(tables, 1);
-}
-
-// Convolutions with few multiply-adds per output at stride 1 run directly over padded
-// images (vm/kernels_conv_gemm.cpp): each output is the GEMM's chain over im2col's
-// rows (+0, then a fused multiply-add per (channel, kernel cell) in row-major order;
-// the padding's zeros included), bit for bit, for 1-, 2- and 3-D windows, asymmetric
-// padding, groups and K at the direct path's bound; the same bits on 1 and 2 threads.
-TEST(Numerics, SmallConvolutionsAreTheGemmChainOverIm2col) {
-  const bool fused = std::string(simd::table().isa) != "sse2";
-  struct Geometry {
-    Shape x, w;
-    std::vector<int64_t> padding;
-    int64_t groups;
-  };
-  const Geometry cases[] = {
-      {{5, 3, 9, 11}, {4, 3, 3, 3}, {1, 2, 0, 1}, 1},          // K = 27, an RGB input
-      {{32, 1, 28, 28}, {8, 1, 3, 3}, {1, 1, 1, 1}, 1},        // the small CNN's first layer
-      {{2, 2, 30}, {3, 2, 5}, {2, 2}, 1},                      // 1-D
-      {{2, 1, 4, 5, 6}, {2, 1, 2, 3, 2}, {1, 0, 1, 1, 0, 1}, 1},  // 3-D
-      {{3, 4, 7, 7}, {6, 2, 3, 3}, {1, 1, 1, 1}, 2},           // groups
-      {{2, 2, 8, 8}, {3, 2, 4, 4}, {0, 0, 0, 0}, 1},           // K = 32
-  };
-  for (const Geometry& g : cases) {
-    const size_t spatial = g.x.size() - 2;
-    Tensor x(DType::F32, g.x), w(DType::F32, g.w);
-    for (int64_t i = 0; i < x.type.numElements(); ++i) x.set(i, i % 11 == 4 ? -0.0 : std::sin(i * 0.37) * 2);
-    for (int64_t i = 0; i < w.type.numElements(); ++i) w.set(i, i % 9 == 2 ? -0.0 : std::cos(i * 1.1));
-    Shape out{g.x[0], g.w[0]};
-    for (size_t d = 0; d < spatial; ++d)
-      out.push_back(g.x[2 + d] + g.padding[d] + g.padding[spatial + d] - g.w[2 + d] + 1);
-    const TensorType outType{DType::F32, out};
-    auto all = [&] {
-      return std::vector<Tensor>{runOpWith(OpCode::Conv, {&x, &w}, {outType},
-                                           {{"padding", intList(g.padding)}, {"groups", Attr::integer(g.groups)}})[0]};
-    };
-    const Tensor y = sameBytesAtOneAndTwoThreads(all)[0];
-    // The reference over 3-D windows (1- and 2-D ones behind leading size-1 dims).
-    auto dims3 = [&](const Shape& s) {
-      std::array<int64_t, 3> d{1, 1, 1};
-      for (size_t i = 0; i < spatial; ++i) d[3 - spatial + i] = s[2 + i];
-      return d;
-    };
-    const auto in = dims3(g.x), ker = dims3(g.w), o3 = dims3(out);
-    std::array<int64_t, 3> pad{0, 0, 0};
-    for (size_t i = 0; i < spatial; ++i) pad[3 - spatial + i] = g.padding[i];
-    const int64_t C = g.x[1], O = g.w[0], cg = C / g.groups, og = O / g.groups;
-    for (int64_t n = 0; n < g.x[0]; ++n)
-      for (int64_t o = 0; o < O; ++o)
-        for (int64_t a = 0; a < o3[0]; ++a)
-          for (int64_t b = 0; b < o3[1]; ++b)
-            for (int64_t c = 0; c < o3[2]; ++c) {
-              float acc = 0.0f;
-              for (int64_t ci = 0; ci < cg; ++ci)
-                for (int64_t k0 = 0; k0 < ker[0]; ++k0)
-                  for (int64_t k1 = 0; k1 < ker[1]; ++k1)
-                    for (int64_t k2 = 0; k2 < ker[2]; ++k2) {
-                      const int64_t i0 = a + k0 - pad[0], i1 = b + k1 - pad[1], i2 = c + k2 - pad[2];
-                      const bool inside = i0 >= 0 && i0 < in[0] && i1 >= 0 && i1 < in[1] && i2 >= 0 && i2 < in[2];
-                      const int64_t channel = (o / og) * cg + ci;
-                      const float xv = inside ? static_cast<float>(x.get(((n * C + channel) * in[0] + i0) * in[1] * in[2] + i1 * in[2] + i2)) : 0.0f;
-                      const float wv = static_cast<float>(w.get((((o * cg + ci) * ker[0] + k0) * ker[1] + k1) * ker[2] + k2));
-                      if (fused) acc = std::fma(wv, xv, acc);
-                      else {
-                        const volatile float prod = wv * xv;
-                        acc = prod + acc;
-                      }
-                    }
-              const int64_t at = (((n * O + o) * o3[0] + a) * o3[1] + b) * o3[2] + c;
-              const float got = static_cast<float>(y.get(at));
-              ASSERT_EQ(std::memcmp(&got, &acc, sizeof(float)), 0)
-                  << "x " << x.type.str() << " output " << at << ": " << got << " vs " << acc;
-            }
   }
 }
 
