@@ -453,15 +453,15 @@ struct SoftmaxState {
   std::vector<int64_t> backStrides;
 };
 
+// log_softmax along rows takes the logarithms of a block of this many rows' sums in
+// one call of the table's loop (each element computed alone, so the same bits as one
+// call per row): one call per row of 64 cost as much as the row's exponentials.
+constexpr int64_t kLogSumRows = 64;
+
 // Softmax over the last axis of f32/f64 rows, one row at a time in the output and
 // one row of scratch: the operations of the general path below, in its order, so the
 // bits are the same without its five full-size temporaries.
 // Rows are independent: large operands split them over the kernel threads.
-// log_softmax takes the logarithms of a block of rows' sums in one call of the table's
-// loop (each element computed alone, so the same bits as one call per row): one call
-// per row of 64 cost as much as the row's exponentials.
-constexpr int64_t kLogSumRows = 64;
-
 template <class T, bool Log> void softmaxRowRange(const T* x, T* y, int64_t rows, int64_t cols) {
   const auto& fns = simd::tableOf<T>();
   std::vector<T> scratch(Log ? static_cast<size_t>(cols) : 0);  // one row of exp, charged by softmaxRows
