@@ -8,19 +8,23 @@ residual blocks (ln_blocks.pir) and the MLP (mlp.pir), each one SGD step per bat
    next to a copy of its .pir program (both peers load the same files).
 2. Losses, step for step: pir's losses of steps 1..32 (two runs) against PyTorch's from
    the same start; a step passes when |pir - torch| <= RTOL * max(1, |torch|).
-3. Speed, per thread count T (default 1 and 2) and per round (default 5; the peers
-   alternate within a round): pir steps/s from two whole processes, 16 * (R2 - R1) steps
-   over T(`run R2`) - T(`run R1`), so start-up, parse, NPY loads and compile cancel (R2 is
-   raised per model until that difference takes about --min-seconds at one thread), with
-   OPENBLAS_NUM_THREADS=T (pir's kernel threads). PyTorch in a child process per
-   configuration, torch.set_num_threads(n) and its OpenBLAS at n threads for every
-   n <= T, with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed from its environment so
-   that it runs its native kernels; its best configuration (highest median) is the peer.
-   Wall: steps per second; CPU: steps per CPU second (user + system, all threads).
-   The ratio pir / torch is taken per round; the median of the rounds is reported.
+3. Speed, per round (default 5) and within each round per thread count T (default 1 and
+   2; the peers, and the thread counts within each peer, alternate their order from round
+   to round, so a slow phase of the machine falls on every figure it compares): pir
+   steps/s from two whole processes, 16 * (R2 - R1) steps over T(`run R2`) - T(`run R1`),
+   so start-up, parse, NPY loads and compile cancel (R2 is raised per model until that
+   difference takes about --min-seconds at one thread), with OPENBLAS_NUM_THREADS=T
+   (pir's kernel threads). PyTorch in a child process per configuration,
+   torch.set_num_threads(n) and its OpenBLAS at n threads for every n up to the largest
+   T, with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed from its environment so that it
+   runs its native kernels; at T threads its best configuration n <= T (highest median)
+   is the peer. Wall: steps per second; CPU: steps per CPU second (user + system, all
+   threads). The ratio pir / torch is taken per round; the median of the rounds is
+   reported, and for each T past the first, the quotient of a round's ratio at T over its
+   ratio at the first T, per round and its median.
 
 usage: peers.py [--pir PATH] [--models cnn,transformer,ln_blocks,mlp] [--threads 1,2]
-                [--rounds 5] [--runs 1,6] [--min-seconds 0.5] [--keep DIR] [--threads-bench PATH]
+                [--rounds 5] [--runs 1,6] [--min-seconds 1.5] [--keep DIR] [--threads-bench PATH]
 PATH defaults to the build tree next to this script (../../build/repl/pir). Each
 multi-threaded round also records the cross-core round trip (threads_bench, from the
 same build), which on a virtual machine can change between rounds.
@@ -270,7 +274,7 @@ def main():
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--runs", default="1,6", help="R1,R2: pir's steps/s from `run R1` and `run R2` (R2 at least)")
-    ap.add_argument("--min-seconds", type=float, default=0.5,
+    ap.add_argument("--min-seconds", type=float, default=1.5,
                     help="raise R2 per model until pir's timed difference takes about this long at one thread")
     ap.add_argument("--keep", help="write the programs and data here instead of a temporary folder")
     ap.add_argument("--worker")
@@ -320,54 +324,66 @@ def main():
               "first %.5f / %.5f, last %.5f / %.5f)" % (m, len(pl), "equal" if ok else "DIFFER", max(diffs), RTOL,
                                                          pl[0], tl[0], pl[-1], tl[-1]), flush=True)
 
-    summary = {}  # (model, T) -> (pir median steps/s, pir / torch median wall ratio)
-    for T in (int(v) for v in a.threads.split(",")):
-        env_pir = dict(os.environ, OPENBLAS_NUM_THREADS=str(T))
-        configs = list(range(1, T + 1))
-        rows = {m: {"pir": [], **{c: [] for c in configs}} for m in models}
-        delivered, trips = [], []
-        for rnd in range(a.rounds):
-            if T > 1:
-                delivered.append(cores_delivered(T))
-                trips.append(cross_core_ns(threads_bench))
-            for m in models:
-                steps = STEPS_PER_RUN * (runs[m] - r1)
-
-                def run_pir():
-                    w1, c1, _ = child_cpu([pir, "run", progs[m][r1]], env_pir)
-                    w2, c2, _ = child_cpu([pir, "run", progs[m][runs[m]]], env_pir)
-                    rows[m]["pir"].append((steps / (w2 - w1), steps / max(c2 - c1, 1e-9)))
-
-                def run_torch():
-                    for c in configs:
-                        r = json.loads(child_cpu(torch_cmd(m, dirs[m], c, ["--steps", str(steps)]), env_torch)[2])
-                        rows[m][c].append((steps / r["wall"], steps / r["cpu"]))
-                for f in ((run_pir, run_torch) if rnd % 2 == 0 else (run_torch, run_pir)):
-                    f()
+    # Every round measures every thread count of both peers, in an order that alternates
+    # between rounds, so that a slow phase of the machine falls on all the figures it
+    # compares rather than on one thread count's pass.
+    threads = [int(v) for v in a.threads.split(",")]
+    configs = list(range(1, max(threads) + 1))
+    env_pir = {T: dict(os.environ, OPENBLAS_NUM_THREADS=str(T)) for T in threads}
+    rows = {m: {**{("pir", T): [] for T in threads}, **{c: [] for c in configs}} for m in models}
+    delivered, trips = [], []
+    for rnd in range(a.rounds):
+        if max(threads) > 1:
+            delivered.append(cores_delivered(max(threads)))
+            trips.append(cross_core_ns(threads_bench))
         for m in models:
-            best = max(configs, key=lambda c: statistics.median(v[0] for v in rows[m][c]))
-            pw = [v[0] for v in rows[m]["pir"]]
-            pc = [v[1] for v in rows[m]["pir"]]
+            steps = STEPS_PER_RUN * (runs[m] - r1)
+
+            def run_pir():
+                for T in (threads if rnd % 2 == 0 else threads[::-1]):
+                    w1, c1, _ = child_cpu([pir, "run", progs[m][r1]], env_pir[T])
+                    w2, c2, _ = child_cpu([pir, "run", progs[m][runs[m]]], env_pir[T])
+                    rows[m][("pir", T)].append((steps / (w2 - w1), steps / max(c2 - c1, 1e-9)))
+
+            def run_torch():
+                for c in (configs if rnd % 2 == 0 else configs[::-1]):
+                    r = json.loads(child_cpu(torch_cmd(m, dirs[m], c, ["--steps", str(steps)]), env_torch)[2])
+                    rows[m][c].append((steps / r["wall"], steps / r["cpu"]))
+            for f in ((run_pir, run_torch) if rnd % 2 == 0 else (run_torch, run_pir)):
+                f()
+
+    summary = {}  # (model, T) -> (pir median steps/s, pir / torch median wall ratio, per-round wall ratios)
+    for T in threads:
+        for m in models:
+            # PyTorch's best configuration at T threads: the highest median among set_num_threads(n <= T).
+            best = max((c for c in configs if c <= T), key=lambda c: statistics.median(v[0] for v in rows[m][c]))
+            pw = [v[0] for v in rows[m][("pir", T)]]
+            pc = [v[1] for v in rows[m][("pir", T)]]
             tw = [v[0] for v in rows[m][best]]
             tc = [v[1] for v in rows[m][best]]
             rw = [p / t for p, t in zip(pw, tw)]
             rc = [p / t for p, t in zip(pc, tc)]
-            summary[(m, T)] = (statistics.median(pw), statistics.median(rw))
+            summary[(m, T)] = (statistics.median(pw), statistics.median(rw), rw)
             print("threads=%d %-12s pir %8.1f steps/s  torch(best: set_num_threads(%d)) %8.1f steps/s  "
-                  "pir/torch wall median %.2f (rounds %s)  CPU median %.2f" % (
+                  "pir/torch wall median %.2f (rounds %s)  CPU median %.2f\n"
+                  "          steps/s per round: pir %s; torch %s" % (
                       T, m, statistics.median(pw), best, statistics.median(tw), statistics.median(rw),
-                      " ".join("%.2f" % r for r in rw), statistics.median(rc)), flush=True)
-        if delivered:
-            print("threads=%d the machine delivered %s cores to %d one-thread loads at the start of each round"
-                  % (T, " ".join("%.2f" % d for d in delivered), T), flush=True)
-            print("threads=%d cross-core round trip at the start of each round (ns): %s" % (
-                T, " ".join("?" if t is None else "%.0f" % t for t in trips)), flush=True)
-    threads = [int(v) for v in a.threads.split(",")]
+                      " ".join("%.2f" % r for r in rw), statistics.median(rc),
+                      " ".join("%.0f" % v for v in pw), " ".join("%.0f" % v for v in tw)), flush=True)
+    if delivered:
+        print("the machine delivered %s cores to %d one-thread loads at the start of each round"
+              % (" ".join("%.2f" % d for d in delivered), max(threads)), flush=True)
+        print("cross-core round trip at the start of each round (ns): %s" % (
+            " ".join("?" if t is None else "%.0f" % t for t in trips)), flush=True)
     for T in threads[1:]:
-        for m in models:  # the thread passes are not interleaved: read with the load averages printed
-            (p1, r1_), (pT, rT) = summary[(m, threads[0])], summary[(m, T)]
-            print("%-12s pir(%d) / pir(%d) %.2f   pir / torch at %d threads %.2f, at %d %.2f" % (
-                m, T, threads[0], pT / p1, T, rT, threads[0], r1_))
+        for m in models:
+            (p1, r1_, rw1), (pT, rT, rwT) = summary[(m, threads[0])], summary[(m, T)]
+            # The round's T-thread ratio over its own first-thread-count ratio: both from the same round.
+            per_round = [x / y for x, y in zip(rwT, rw1)]
+            print("%-12s pir(%d) / pir(%d) %.2f   pir / torch at %d threads %.2f, at %d %.2f; "
+                  "their quotient per round %s (median %.2f)" % (
+                      m, T, threads[0], pT / p1, T, rT, threads[0], r1_,
+                      " ".join("%.2f" % q for q in per_round), statistics.median(per_round)))
     print("load average at end:", open("/proc/loadavg").read().split()[0])
     if not a.keep:
         shutil.rmtree(root)
