@@ -49,7 +49,8 @@ std::vector<Case> cases() {
       big{DType::F32, {784, 256}}, mask{DType::Bool, {64, 256}}, lead{DType::F32, {64, 16384}},
       rows64{DType::F32, {16384, 64}}, heads{DType::F32, {8, 64, 4, 32}}, headsOut{DType::F32, {8, 4, 64, 32}},
       keysOut{DType::F32, {8, 4, 32, 64}}, images{DType::F32, {32, 1, 28, 28}}, firstW{DType::F32, {8, 1, 3, 3}},
-      firstOut{DType::F32, {32, 8, 28, 28}}, rows64x{DType::F32, {64, 256, 64}};
+      firstOut{DType::F32, {32, 8, 28, 28}}, rows64x{DType::F32, {64, 256, 64}}, perHead{DType::F32, {32, 64, 32}},
+      scores{DType::F32, {32, 64, 64}};
   auto perm = [](std::vector<int64_t> p) {
     std::vector<Attr> items;
     for (int64_t v : p) items.push_back(Attr::integer(v));
@@ -66,6 +67,9 @@ std::vector<Case> cases() {
       // (runs of 32 elements), and the keys' [batch, heads, dim, seq].
       {"transpose_heads_8x64x4x32", OpCode::Transpose, perm({0, 2, 1, 3}), {heads}, headsOut},
       {"transpose_keys_8x64x4x32", OpCode::Transpose, perm({0, 2, 3, 1}), {heads}, keysOut},
+      // Attention's backward: a gradient [heads, seq, dim] times the values read
+      // transposed (transpose_b), 32 products of 64x64x32.
+      {"matmul_heads_bt_32x64x64x32", OpCode::MatMul, {{"transpose_b", Attr::boolean(true)}}, {perHead, perHead}, scores},
       // A CNN's first layer (1 channel, 3x3, padding 1: a GEMM of depth 9 over im2col).
       {"conv_first_32x1x28x28", OpCode::Conv, {{"padding", Attr::list({Attr::integer(1), Attr::integer(1), Attr::integer(1), Attr::integer(1)})}},
        {images, firstW}, firstOut},
@@ -119,6 +123,11 @@ void reference(const std::string& name, std::vector<std::vector<float>>& in, std
             if (keys) out[((b * 4 + h) * 32 + d) * 64 + s] = v;
             else out[((b * 4 + h) * 64 + s) * 32 + d] = v;
           }
+  } else if (name == "matmul_heads_bt_32x64x64x32") {
+    for (int h = 0; h < 32; ++h)
+      Eigen::Map<MatF>(out.data() + h * 64 * 64, 64, 64).matrix().noalias() =
+          Eigen::Map<const MatF>(in[0].data() + h * 64 * 32, 64, 32).matrix() *
+          Eigen::Map<const MatF>(in[1].data() + h * 64 * 32, 64, 32).matrix().transpose();
   } else if (name == "conv_first_32x1x28x28") {
     for (int n = 0; n < 32; ++n)
       for (int o = 0; o < 8; ++o)
