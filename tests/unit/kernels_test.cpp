@@ -498,32 +498,53 @@ TEST(Kernels, GemmSameBitsOnAnyThreadCount) {
   }
 }
 
+// The product of A [batch, m, k] (stored [batch, k, m] when transA) and B with B
+// stored transposed ([n, k] shared by every batch, or [batch, n, k]) against the same
+// product with B stored plain: the same bits at 1 and 2 threads, and near the sum in
+// double.
+void expectTransposedBReadAsPlain(int64_t batch, int64_t m, int64_t n, int64_t k, bool sharedB, bool transA) {
+  SCOPED_TRACE(testing::Message() << batch << " x " << m << "x" << n << "x" << k << (sharedB ? " shared B" : "")
+                                  << (transA ? " transA" : ""));
+  const int64_t bBatch = sharedB ? 1 : batch;
+  const TensorType at = transA ? TensorType{DType::F32, {batch, k, m}} : TensorType{DType::F32, {batch, m, k}};
+  const TensorType bt = sharedB ? TensorType{DType::F32, {n, k}} : TensorType{DType::F32, {batch, n, k}};
+  const TensorType bp = sharedB ? TensorType{DType::F32, {k, n}} : TensorType{DType::F32, {batch, k, n}};
+  const TensorType ct{DType::F32, {batch, m, n}};
+  std::vector<float> a(batch * m * k), b(bBatch * k * n), bT(bBatch * n * k), plain(batch * m * n), flagged(batch * m * n);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(std::sin(0.013 * static_cast<double>(i)));
+  for (int64_t q = 0; q < bBatch; ++q)
+    for (int64_t p = 0; p < k; ++p)
+      for (int64_t j = 0; j < n; ++j)
+        b[(q * k + p) * n + j] = bT[(q * n + j) * k + p] = static_cast<float>(std::cos(0.7 * static_cast<double>((q * k + p) * n + j)));
+  const int before = simd::kernelThreads();
+  for (int threads : {1, 2}) {
+    simd::setKernelThreads(threads);
+    for (bool transB : {false, true}) {
+      PreparedKernel kernel = prepareMatMulTransposed(at, transA, transB ? bt : bp, transB, ct);
+      TensorRef ins[2] = {{a.data(), &at}, {transB ? bT.data() : b.data(), transB ? &bt : &bp}};
+      TensorRef out{transB ? flagged.data() : plain.data(), &ct};
+      KernelContext ctx;
+      kernel(ins, &out, ctx);
+    }
+    EXPECT_EQ(std::memcmp(plain.data(), flagged.data(), plain.size() * sizeof(float)), 0) << threads << " threads";
+  }
+  simd::setKernelThreads(before);
+  // The last batch's last element against its sum in double.
+  double want = 0;
+  for (int64_t p = 0; p < k; ++p) {
+    const double av = transA ? a[((batch - 1) * k + p) * m + (m - 1)] : a[((batch - 1) * m + (m - 1)) * k + p];
+    want += av * b[((bBatch - 1) * k + p) * n + (n - 1)];
+  }
+  EXPECT_NEAR(flagged.back(), want, 1e-4 * static_cast<double>(k));
+}
+
 // A matmul of 256 rows or more with B stored transposed transposes B first
 // (vm/kernels_matmul.cpp): it gives the bits of the same product with B stored plain,
 // on 1 and 2 threads, for one product and for a batch whose B broadcasts.
 TEST(Kernels, MatMulOfManyRowsReadsATransposedBAsPlain) {
   for (const auto& [batch, m, n, k] : {std::array<int64_t, 4>{1, 512, 128, 512}, std::array<int64_t, 4>{1, 300, 70, 90},
-                                       std::array<int64_t, 4>{3, 256, 40, 64}}) {
-    SCOPED_TRACE(testing::Message() << batch << " x " << m << "x" << n << "x" << k);
-    const TensorType at{DType::F32, {batch, m, k}}, bt{DType::F32, {n, k}}, bp{DType::F32, {k, n}}, ct{DType::F32, {batch, m, n}};
-    std::vector<float> a(batch * m * k), b(k * n), bT(n * k), plain(batch * m * n), flagged(batch * m * n);
-    for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(std::sin(0.013 * static_cast<double>(i)));
-    for (int64_t p = 0; p < k; ++p)
-      for (int64_t j = 0; j < n; ++j) b[p * n + j] = bT[j * k + p] = static_cast<float>(std::cos(0.7 * (p * n + j)));
-    const int before = simd::kernelThreads();
-    for (int threads : {1, 2}) {
-      simd::setKernelThreads(threads);
-      for (bool transB : {false, true}) {
-        PreparedKernel kernel = prepareMatMulTransposed(at, false, transB ? bt : bp, transB, ct);
-        TensorRef ins[2] = {{a.data(), &at}, {transB ? bT.data() : b.data(), transB ? &bt : &bp}};
-        TensorRef out{transB ? flagged.data() : plain.data(), &ct};
-        KernelContext ctx;
-        kernel(ins, &out, ctx);
-      }
-      EXPECT_EQ(std::memcmp(plain.data(), flagged.data(), plain.size() * sizeof(float)), 0) << threads << " threads";
-    }
-    simd::setKernelThreads(before);
-  }
+                                       std::array<int64_t, 4>{3, 256, 40, 64}})
+    expectTransposedBReadAsPlain(batch, m, n, k, true, false);
 }
 
 TEST(Kernels, BatchedMatMulSameBitsOnAnyThreadCount) {
@@ -558,48 +579,14 @@ TEST(Kernels, BatchedMatMulSameBitsOnAnyThreadCount) {
 // batch and with one B that every batch shares, and with B transposed and A too
 // (A's flag keeps the transposed read).
 TEST(Kernels, BatchedMatMulReadsEachTransposedBAsPlain) {
-  struct Shape4 {
+  struct Product {
     int64_t batch, m, n, k;
     bool sharedB, transA;
   };
-  for (const Shape4& sh : {Shape4{32, 64, 64, 32, false, false}, Shape4{32, 64, 32, 64, false, false},
-                           Shape4{5, 7, 9, 11, false, false}, Shape4{6, 48, 40, 24, true, false},
-                           Shape4{4, 16, 24, 8, false, true}}) {
-    const auto [batch, m, n, k, sharedB, transA] = sh;
-    SCOPED_TRACE(testing::Message() << batch << " x " << m << "x" << n << "x" << k << (sharedB ? " shared B" : "")
-                                    << (transA ? " transA" : ""));
-    const int64_t bBatch = sharedB ? 1 : batch;
-    const TensorType at = transA ? TensorType{DType::F32, {batch, k, m}} : TensorType{DType::F32, {batch, m, k}};
-    const TensorType bt = sharedB ? TensorType{DType::F32, {n, k}} : TensorType{DType::F32, {batch, n, k}};
-    const TensorType bp = sharedB ? TensorType{DType::F32, {k, n}} : TensorType{DType::F32, {batch, k, n}};
-    const TensorType ct{DType::F32, {batch, m, n}};
-    std::vector<float> a(batch * m * k), b(bBatch * k * n), bT(bBatch * n * k), plain(batch * m * n), flagged(batch * m * n);
-    for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(std::sin(0.013 * static_cast<double>(i)));
-    for (int64_t q = 0; q < bBatch; ++q)
-      for (int64_t p = 0; p < k; ++p)
-        for (int64_t j = 0; j < n; ++j)
-          b[(q * k + p) * n + j] = bT[(q * n + j) * k + p] = static_cast<float>(std::cos(0.7 * static_cast<double>((q * k + p) * n + j)));
-    const int before = simd::kernelThreads();
-    for (int threads : {1, 2}) {
-      simd::setKernelThreads(threads);
-      for (bool transB : {false, true}) {
-        PreparedKernel kernel = prepareMatMulTransposed(at, transA, transB ? bt : bp, transB, ct);
-        TensorRef ins[2] = {{a.data(), &at}, {transB ? bT.data() : b.data(), transB ? &bt : &bp}};
-        TensorRef out{transB ? flagged.data() : plain.data(), &ct};
-        KernelContext ctx;
-        kernel(ins, &out, ctx);
-      }
-      EXPECT_EQ(std::memcmp(plain.data(), flagged.data(), plain.size() * sizeof(float)), 0) << threads << " threads";
-    }
-    simd::setKernelThreads(before);
-    // The last batch's last element against its sum in double.
-    double want = 0;
-    for (int64_t p = 0; p < k; ++p) {
-      const double av = transA ? a[((batch - 1) * k + p) * m + (m - 1)] : a[((batch - 1) * m + (m - 1)) * k + p];
-      want += av * b[((bBatch - 1) * k + p) * n + (n - 1)];
-    }
-    EXPECT_NEAR(flagged.back(), want, 1e-4 * k);
-  }
+  for (const Product& p : {Product{32, 64, 64, 32, false, false}, Product{32, 64, 32, 64, false, false},
+                           Product{5, 7, 9, 11, false, false}, Product{6, 48, 40, 24, true, false},
+                           Product{4, 16, 24, 8, false, true}})
+    expectTransposedBReadAsPlain(p.batch, p.m, p.n, p.k, p.sharedB, p.transA);
 }
 
 TEST(Kernels, KernelThreadsRunEveryTaskOnce) {
