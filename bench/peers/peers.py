@@ -17,14 +17,17 @@ residual blocks (ln_blocks.pir) and the MLP (mlp.pir), each one SGD step per bat
    (pir's kernel threads). PyTorch in a child process per configuration,
    torch.set_num_threads(n) and its OpenBLAS at n threads for every n up to the largest
    T, with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed from its environment so that it
-   runs its native kernels; at T threads its best configuration n <= T (highest median)
-   is the peer. Wall: steps per second; CPU: steps per CPU second (user + system, all
+   runs its native kernels, and glibc's malloc set to keep freed memory
+   (TORCH_MALLOC_TUNED; --torch-malloc default leaves glibc's defaults, under which
+   PyTorch's steps took up to 2x as long here); at T threads its best configuration
+   n <= T (highest median) is the peer. Wall: steps per second; CPU: steps per CPU second (user + system, all
    threads). The ratio pir / torch is taken per round; the median of the rounds is
    reported, and for each T past the first, the quotient of a round's ratio at T over its
    ratio at the first T, per round and its median.
 
 usage: peers.py [--pir PATH] [--models cnn,transformer,ln_blocks,mlp] [--threads 1,2]
-                [--rounds 5] [--runs 1,6] [--min-seconds 1.5] [--keep DIR] [--threads-bench PATH]
+                [--rounds 5] [--runs 1,6] [--min-seconds 1.5] [--torch-malloc tuned|default]
+                [--keep DIR] [--threads-bench PATH]
 PATH defaults to the build tree next to this script (../../build/repl/pir). Each
 multi-threaded round also records the cross-core round trip (threads_bench, from the
 same build), which on a virtual machine can change between rounds.
@@ -157,10 +160,12 @@ def torch_worker(a):
     else:
         for i in range(STEPS_PER_RUN):
             peer.step(i)
+        f0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
         w0, c0 = time.perf_counter(), time.process_time()
         for i in range(a.steps):
             peer.step(i)
         out["wall"], out["cpu"] = time.perf_counter() - w0, time.process_time() - c0
+        out["faults"] = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - f0
     print(json.dumps(out))
 
 
@@ -199,8 +204,29 @@ def native_env():
     return e
 
 
+# glibc's malloc as PyTorch runs best with it here: with its defaults, a block of 128 KB
+# or more is mapped and unmapped around each use, and the threshold that moves it onto
+# the heap rises only after such a free, while the heap's top is given back to the
+# system whenever twice the threshold lies free there; so a step's tensors took fresh
+# pages again and again (the MLP: 320,000 page faults and 555 steps/s in 800 steps,
+# against 35,000 and 1,090-1,225 with these settings; LN blocks 32-39 against 66-67
+# steps/s; the CNN in some processes but not others, 193 against 291-319). A fixed
+# threshold of 32 MB (glibc's largest) and a trim threshold of 1 GB keep freed memory
+# for the next step, as jemalloc or tcmalloc would (PyTorch's CPU tuning guide
+# recommends one of those; mimalloc preloaded measured the same as these settings).
+TORCH_MALLOC_TUNED = "glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=1073741824"
+
+
+def torch_env(malloc):
+    e = native_env()
+    if malloc == "tuned":
+        e["GLIBC_TUNABLES"] = ":".join(v for v in (e.get("GLIBC_TUNABLES"), TORCH_MALLOC_TUNED) if v)
+    return e
+
+
 def child_cpu(cmd, env):
-    """Runs cmd to completion: (wall s, the child's user + system CPU s, its stdout)."""
+    """Runs cmd to completion: (wall s, the child's user + system CPU s, its stdout, its
+    minor page faults)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -210,7 +236,7 @@ def child_cpu(cmd, env):
     if p.returncode != 0:
         raise SystemExit("%s exited %d:\n%s" % (" ".join(cmd), p.returncode, (out + err).decode()[-2000:]))
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, out.decode()
+    return wall, cpu, out.decode(), after.ru_minflt - before.ru_minflt
 
 
 CORE_PROBE = ("import numpy as np, time\n"
@@ -276,6 +302,8 @@ def main():
     ap.add_argument("--runs", default="1,6", help="R1,R2: pir's steps/s from `run R1` and `run R2` (R2 at least)")
     ap.add_argument("--min-seconds", type=float, default=1.5,
                     help="raise R2 per model until pir's timed difference takes about this long at one thread")
+    ap.add_argument("--torch-malloc", choices=("tuned", "default"), default="tuned",
+                    help="PyTorch's glibc malloc: tuned (TORCH_MALLOC_TUNED, its best here) or glibc's defaults")
     ap.add_argument("--keep", help="write the programs and data here instead of a temporary folder")
     ap.add_argument("--worker")
     ap.add_argument("--info", action="store_true")
@@ -295,9 +323,10 @@ def main():
     r1, r2 = (int(v) for v in a.runs.split(","))
     models = a.models.split(",")
     root = a.keep or tempfile.mkdtemp(prefix="pir_peers_")
-    env_torch = native_env()
+    env_torch = torch_env(a.torch_malloc)
     print("CPU:", next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?"),
           "| cores:", os.cpu_count(), "| load average at start:", open("/proc/loadavg").read().split()[0])
+    print("torch malloc:", a.torch_malloc, "(GLIBC_TUNABLES=%s)" % env_torch.get("GLIBC_TUNABLES", ""))
     print("torch (native kernels):", subprocess.run([sys.executable, __file__, "--info"], env=env_torch,
                                                      capture_output=True, text=True, check=True).stdout.strip())
     dirs, progs, runs = {}, {}, {}
@@ -341,14 +370,14 @@ def main():
 
             def run_pir():
                 for T in (threads if rnd % 2 == 0 else threads[::-1]):
-                    w1, c1, _ = child_cpu([pir, "run", progs[m][r1]], env_pir[T])
-                    w2, c2, _ = child_cpu([pir, "run", progs[m][runs[m]]], env_pir[T])
-                    rows[m][("pir", T)].append((steps / (w2 - w1), steps / max(c2 - c1, 1e-9)))
+                    w1, c1, _, f1 = child_cpu([pir, "run", progs[m][r1]], env_pir[T])
+                    w2, c2, _, f2 = child_cpu([pir, "run", progs[m][runs[m]]], env_pir[T])
+                    rows[m][("pir", T)].append((steps / (w2 - w1), steps / max(c2 - c1, 1e-9), (f2 - f1) / steps))
 
             def run_torch():
                 for c in (configs if rnd % 2 == 0 else configs[::-1]):
                     r = json.loads(child_cpu(torch_cmd(m, dirs[m], c, ["--steps", str(steps)]), env_torch)[2])
-                    rows[m][c].append((steps / r["wall"], steps / r["cpu"]))
+                    rows[m][c].append((steps / r["wall"], steps / r["cpu"], r["faults"] / steps))
             for f in ((run_pir, run_torch) if rnd % 2 == 0 else (run_torch, run_pir)):
                 f()
 
@@ -366,10 +395,12 @@ def main():
             summary[(m, T)] = (statistics.median(pw), statistics.median(rw), rw)
             print("threads=%d %-12s pir %8.1f steps/s  torch(best: set_num_threads(%d)) %8.1f steps/s  "
                   "pir/torch wall median %.2f (rounds %s)  CPU median %.2f\n"
-                  "          steps/s per round: pir %s; torch %s" % (
+                  "          steps/s per round: pir %s; torch %s; page faults per step (medians): pir %.1f, torch %.1f" % (
                       T, m, statistics.median(pw), best, statistics.median(tw), statistics.median(rw),
                       " ".join("%.2f" % r for r in rw), statistics.median(rc),
-                      " ".join("%.0f" % v for v in pw), " ".join("%.0f" % v for v in tw)), flush=True)
+                      " ".join("%.0f" % v for v in pw), " ".join("%.0f" % v for v in tw),
+                      statistics.median(v[2] for v in rows[m][("pir", T)]), statistics.median(v[2] for v in rows[m][best])),
+                  flush=True)
     if delivered:
         print("the machine delivered %s cores to %d one-thread loads at the start of each round"
               % (" ".join("%.2f" % d for d in delivered), max(threads)), flush=True)
