@@ -7,7 +7,9 @@ pir: 320 / (T(`run 22`) - T(`run 2`)) of two whole processes (start-up, parse, N
 and compile cancel), with OPENBLAS_NUM_THREADS=T, which caps all of pir's threads within
 an op (docs/decisions.md "GEMM backends"). PyTorch: the step of mlp_manual_check.py from the
 same data and initial weights, in this process, in the configurations (intra-op threads,
-OpenBLAS threads) that mlp_manual_check.py uses. Rounds alternate; ratios are per round.
+OpenBLAS threads) that mlp_manual_check.py uses, with glibc's malloc set as
+bench/peers/peers.py sets it for PyTorch (TORCH_MALLOC_TUNED: this script re-runs itself
+with it unless GLIBC_TUNABLES already holds it). Rounds alternate; ratios are per round.
 
 DIR is a copy of the perf scripts (mlp.pir, mlp_manual_check.py, perfutil.py); it has no
 default. bench/peers/peers.py --models mlp measures the same program from the repo alone.
@@ -30,6 +32,13 @@ def main():
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--rounds", type=int, default=5)
     a = ap.parse_args()
+    # glibc reads its tunables at start-up: PyTorch runs in this process, so set them by re-running it.
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench", "peers"))
+    from peers import TORCH_MALLOC_TUNED
+    if TORCH_MALLOC_TUNED not in os.environ.get("GLIBC_TUNABLES", ""):
+        env = dict(os.environ)
+        env["GLIBC_TUNABLES"] = ":".join(v for v in (env.get("GLIBC_TUNABLES"), TORCH_MALLOC_TUNED) if v)
+        os.execve(sys.executable, [sys.executable, os.path.abspath(__file__)] + sys.argv[1:], env)
     sys.path.insert(0, a.perf)
     import torch
     from mlp_manual_check import TorchMLP, write_data
