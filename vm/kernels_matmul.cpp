@@ -316,6 +316,28 @@ constexpr int64_t kPlainBRows = 256;
 // keep oneDNN's transposed read.
 constexpr int64_t kMaxPlainBatchElements = int64_t{1} << 16;
 
+// A product of few rows by a large B stored transposed (a linear layer's input gradient
+// at a small batch, g [16, 1024] · Wᵀ): oneDNN's sgemm took 2.9x the time of the same
+// product with B plain (939 against 323 us for 16x1024x1024), and transposing B first
+// would move all of it for few rows. Its transpose Cᵀ = B · Aᵀ reads B plain instead:
+// Aᵀ and Cᵀ are the m rows' worth (small), and Cᵀ's product has B's many rows, cut into
+// row blocks as any product of that many. The choice follows the shape alone, so the
+// bits do not depend on the thread count.
+constexpr int64_t kThroughTransposeMinWork = int64_t{1} << 20;
+bool productGoesThroughItsTranspose(const MatMulState& s) {
+  return s.transB && !s.transA && s.batches.size() == 1 && s.m > 0 && s.m < kPlainBRows && s.n >= kPlainBRows &&
+         s.k > 0 && s.m * s.n * s.k >= kThroughTransposeMinWork;
+}
+// c [m, n] = a [m, k] · (b stored [n, k])ᵀ, as (b · aᵀ)ᵀ.
+void productThroughItsTranspose(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k) {
+  const ScratchCharge charge(static_cast<uint64_t>(m * k + n * m), sizeof(float));
+  std::unique_ptr<float[]> aT(new float[static_cast<size_t>(m * k)]);  // uninitialised: the transposes write all
+  std::unique_ptr<float[]> cT(new float[static_cast<size_t>(n * m)]);
+  simd::table().transpose[2](a, aT.get(), m, k);
+  gemmF32(b, aT.get(), cT.get(), n, m, k, false, false);
+  simd::table().transpose[2](cT.get(), c, n, m);
+}
+
 template <class T> void runMatMul(const MatMulState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   const int64_t m = s.m, n = s.n, k = s.k;
   const T* a = ins[0].as<const T>();
@@ -325,6 +347,10 @@ template <class T> void runMatMul(const MatMulState& s, const TensorRef* ins, Te
   std::unique_ptr<T[]> plainB;  // uninitialised: the transposes write every element
   std::optional<ScratchCharge> plainBCharge;
   if constexpr (std::is_same_v<T, float>) {
+    if (productGoesThroughItsTranspose(s)) {
+      const auto [ao, bo] = s.batches[0];
+      return productThroughItsTranspose(a + ao, b + bo, c, m, n, k);
+    }
     if (s.transB && !s.transA && m >= kPlainBRows && n > 0 && k > 0) {
       // Every matrix of B, each [n, k] -> [k, n] in place of it (the batches' offsets stay).
       plainBCharge.emplace(static_cast<uint64_t>(s.bElements), sizeof(T));

@@ -589,6 +589,43 @@ TEST(Kernels, BatchedMatMulReadsEachTransposedBAsPlain) {
     expectTransposedBReadAsPlain(p.batch, p.m, p.n, p.k, p.sharedB, p.transA);
 }
 
+// A product of few rows by a large B stored transposed (a layer's input gradient at a
+// small batch) is computed as the transpose of B · Aᵀ (vm/kernels_matmul.cpp): every
+// element near its sum in double, the same bits at 1, 2 and 3 threads.
+TEST(Kernels, FewRowsByATransposedBGiveTheProductOnAnyThreadCount) {
+  for (const auto& [m, n, k] : {std::array<int64_t, 3>{16, 1024, 1024}, std::array<int64_t, 3>{64, 784, 256},
+                                std::array<int64_t, 3>{3, 300, 1200}}) {
+    SCOPED_TRACE(testing::Message() << m << "x" << n << "x" << k);
+    const TensorType at{DType::F32, {m, k}}, bt{DType::F32, {n, k}}, ct{DType::F32, {m, n}};
+    std::vector<float> a(m * k), b(n * k);
+    for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(std::sin(0.013 * static_cast<double>(i)));
+    for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(std::cos(0.7 * static_cast<double>(i)));
+    const int before = simd::kernelThreads();
+    std::vector<std::vector<float>> results;
+    for (int threads : {1, 2, 3}) {
+      simd::setKernelThreads(threads);
+      std::vector<float> c(m * n);
+      PreparedKernel kernel = prepareMatMulTransposed(at, false, bt, true, ct);
+      TensorRef ins[2] = {{a.data(), &at}, {b.data(), &bt}};
+      TensorRef out{c.data(), &ct};
+      KernelContext ctx;
+      kernel(ins, &out, ctx);
+      results.push_back(std::move(c));
+    }
+    simd::setKernelThreads(before);
+    EXPECT_EQ(results[0], results[1]);
+    EXPECT_EQ(results[0], results[2]);
+    double worst = 0;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double want = 0;
+        for (int64_t p = 0; p < k; ++p) want += static_cast<double>(a[i * k + p]) * b[j * k + p];
+        worst = std::max(worst, std::abs(want - results[0][i * n + j]));
+      }
+    EXPECT_LT(worst, 1e-5 * static_cast<double>(k));
+  }
+}
+
 TEST(Kernels, KernelThreadsRunEveryTaskOnce) {
   // Tasks are claimed by whichever thread is free: each runs exactly once, in
   // any number of splits in a row, whatever the task count (more tasks than
