@@ -27,7 +27,7 @@ residual blocks (ln_blocks.pir) and the MLP (mlp.pir), each one SGD step per bat
 
 usage: peers.py [--pir PATH] [--models cnn,transformer,ln_blocks,mlp] [--threads 1,2]
                 [--rounds 5] [--runs 1,6] [--min-seconds 1.5] [--torch-malloc tuned|default]
-                [--keep DIR] [--threads-bench PATH]
+                [--keep DIR] [--threads-bench PATH] [--losses-only]
 PATH defaults to the build tree next to this script (../../build/repl/pir). Each
 multi-threaded round also records the cross-core round trip (threads_bench, from the
 same build), which on a virtual machine can change between rounds.
@@ -302,6 +302,8 @@ def main():
     ap.add_argument("--runs", default="1,6", help="R1,R2: pir's steps/s from `run R1` and `run R2` (R2 at least)")
     ap.add_argument("--min-seconds", type=float, default=1.5,
                     help="raise R2 per model until pir's timed difference takes about this long at one thread")
+    ap.add_argument("--losses-only", action="store_true",
+                    help="check the losses step for step and stop (exit 1 if any differs, 77 without PyTorch)")
     ap.add_argument("--torch-malloc", choices=("tuned", "default"), default="tuned",
                     help="PyTorch's glibc malloc: tuned (TORCH_MALLOC_TUNED, its best here) or glibc's defaults")
     ap.add_argument("--keep", help="write the programs and data here instead of a temporary folder")
@@ -318,6 +320,9 @@ def main():
         return torch_info()
 
     import numpy as np
+    if a.losses_only and subprocess.run([sys.executable, "-c", "import torch"], capture_output=True).returncode != 0:
+        print("PyTorch is not installed (python3-torch): skipped")
+        return 77
     pir = os.path.abspath(a.pir)
     threads_bench = a.threads_bench or os.path.join(os.path.dirname(os.path.dirname(pir)), "bench", "threads_bench")
     r1, r2 = (int(v) for v in a.runs.split(","))
@@ -340,10 +345,11 @@ def main():
         # Runs enough for pir's timed difference to last about --min-seconds at one thread:
         # a 30 ms difference (the MLP's 80 steps) is within this machine's start-up noise.
         env1 = dict(os.environ, OPENBLAS_NUM_THREADS="1")
-        program = lambda r: pir_program(d, m, "run %d\nprint $loss\n" % r)
-        per_run = max(1e-4, (child_cpu([pir, "run", program(r2)], env1)[0] - child_cpu([pir, "run", program(r1)], env1)[0]) / (r2 - r1))
-        runs[m] = max(r2, r1 + math.ceil(a.min_seconds / per_run))
-        progs[m] = {r: program(r) for r in (r1, runs[m])}
+        if not a.losses_only:
+            program = lambda r: pir_program(d, m, "run %d\nprint $loss\n" % r)
+            per_run = max(1e-4, (child_cpu([pir, "run", program(r2)], env1)[0] - child_cpu([pir, "run", program(r1)], env1)[0]) / (r2 - r1))
+            runs[m] = max(r2, r1 + math.ceil(a.min_seconds / per_run))
+            progs[m] = {r: program(r) for r in (r1, runs[m])}
         pl = pir_losses(child_cpu([pir, "run", check], env1)[2])
         tl = json.loads(child_cpu(torch_cmd(m, d, 1, ["--losses", str(len(pl))]), env_torch)[2])["losses"]
         diffs = [abs(p - t) / max(1.0, abs(t)) for p, t in zip(pl, tl)]
@@ -352,6 +358,11 @@ def main():
         print("%-12s losses steps 1..%d: %s (max |pir - torch| / max(1, |torch|) = %.2e, tolerance %.0e; "
               "first %.5f / %.5f, last %.5f / %.5f)" % (m, len(pl), "equal" if ok else "DIFFER", max(diffs), RTOL,
                                                          pl[0], tl[0], pl[-1], tl[-1]), flush=True)
+
+    if a.losses_only:
+        if not a.keep:
+            shutil.rmtree(root)
+        return 1 if failed else 0
 
     # Every round measures every thread count of both peers, in an order that alternates
     # between rounds, so that a slow phase of the machine falls on all the figures it
