@@ -312,7 +312,7 @@ constexpr int64_t kPlainBRows = 256;
 // Batched f32 products with fewer rows (attention's backward, 64x64x32 per head) take
 // the same detour one matrix at a time, just before its product, into a buffer the
 // product's thread owns (a few KB, hot in L1 when the GEMM reads it): B transposed
-// ran 1.3-1.5x the time of a plain B there. Matrices of B above this many elements
+// ran 1.2-1.3x the time of a plain B there. Matrices of B above this many elements
 // keep oneDNN's transposed read.
 constexpr int64_t kMaxPlainBatchElements = int64_t{1} << 16;
 
