@@ -34,11 +34,9 @@ def main():
     a = ap.parse_args()
     # glibc reads its tunables at start-up: PyTorch runs in this process, so set them by re-running it.
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench", "peers"))
-    from peers import TORCH_MALLOC_TUNED
+    from peers import TORCH_MALLOC_TUNED, with_torch_malloc
     if TORCH_MALLOC_TUNED not in os.environ.get("GLIBC_TUNABLES", ""):
-        env = dict(os.environ)
-        env["GLIBC_TUNABLES"] = ":".join(v for v in (env.get("GLIBC_TUNABLES"), TORCH_MALLOC_TUNED) if v)
-        os.execve(sys.executable, [sys.executable, os.path.abspath(__file__)] + sys.argv[1:], env)
+        os.execve(sys.executable, [sys.executable, os.path.abspath(__file__)] + sys.argv[1:], with_torch_malloc(os.environ))
     sys.path.insert(0, a.perf)
     import torch
     from mlp_manual_check import TorchMLP, write_data

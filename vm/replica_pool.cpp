@@ -250,9 +250,9 @@ void runReplicas(const Module& m, const Program& p, DeviceState& state, const So
   ReplicaCosts thisRun;
   if (!costs) costs = &thisRun;
   if (costs->program != &p) *costs = ReplicaCosts{&p};
-  costs->arenas.resize(static_cast<size_t>(comm.localCount(std::max<int64_t>(1, m.options.replication))));
   const int64_t R = std::max<int64_t>(1, m.options.replication);
   const int64_t first = comm.firstLocal(R), count = comm.localCount(R);
+  costs->arenas.resize(static_cast<size_t>(count));
   // This process's replicas' bookkeeping, charged for the run (the session has
   // checked R times it against the budget before anything ran).
   HostMemoryCharge bookkeeping(saturatingMul(replicaBookkeepingBytes(m, p), static_cast<uint64_t>(count)));

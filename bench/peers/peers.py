@@ -20,10 +20,10 @@ residual blocks (ln_blocks.pir) and the MLP (mlp.pir), each one SGD step per bat
    runs its native kernels, and glibc's malloc set to keep freed memory
    (TORCH_MALLOC_TUNED; --torch-malloc default leaves glibc's defaults, under which
    PyTorch's steps took up to 2x as long here); at T threads its best configuration
-   n <= T (highest median) is the peer. Wall: steps per second; CPU: steps per CPU second (user + system, all
-   threads). The ratio pir / torch is taken per round; the median of the rounds is
-   reported, and for each T past the first, the quotient of a round's ratio at T over its
-   ratio at the first T, per round and its median.
+   n <= T (highest median) is the peer. Wall: steps per second; CPU: steps per CPU
+   second (user + system, all threads). The ratio pir / torch is taken per round; the
+   median of the rounds is reported, and for each T past the first, the quotient of a
+   round's ratio at T over its ratio at the first T, per round and its median.
 
 usage: peers.py [--pir PATH] [--models cnn,transformer,ln_blocks,mlp] [--threads 1,2]
                 [--rounds 5] [--runs 1,6] [--min-seconds 1.5] [--torch-malloc tuned|default]
@@ -217,11 +217,15 @@ def native_env():
 TORCH_MALLOC_TUNED = "glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=1073741824"
 
 
-def torch_env(malloc):
-    e = native_env()
-    if malloc == "tuned":
-        e["GLIBC_TUNABLES"] = ":".join(v for v in (e.get("GLIBC_TUNABLES"), TORCH_MALLOC_TUNED) if v)
+def with_torch_malloc(env):
+    """env with TORCH_MALLOC_TUNED added to any GLIBC_TUNABLES it already holds."""
+    e = dict(env)
+    e["GLIBC_TUNABLES"] = ":".join(v for v in (e.get("GLIBC_TUNABLES"), TORCH_MALLOC_TUNED) if v)
     return e
+
+
+def torch_env(malloc):
+    return with_torch_malloc(native_env()) if malloc == "tuned" else native_env()
 
 
 def child_cpu(cmd, env):

@@ -371,14 +371,16 @@ void NodeContext::define(int i, ConstTensor value) {
   e.value = std::move(value);
 }
 
+std::string NodeContext::constantBase() const {
+  return (node_.output_size() > 0 ? node_.output(0) : node_.op_type()) + "_c";
+}
+
 std::string NodeContext::constant(const ConstTensor& value) {
-  return importer_.constant(value, (node_.output_size() > 0 ? node_.output(0) : node_.op_type()) + "_c",
-                            importer_.context());
+  return importer_.constant(value, constantBase(), importer_.context());
 }
 
 std::string NodeContext::uniformConstant(const ConstTensor& scalar, const std::vector<int64_t>& shape) {
-  return importer_.uniformConstant(scalar, shape, (node_.output_size() > 0 ? node_.output(0) : node_.op_type()) + "_c",
-                                   importer_.context());
+  return importer_.uniformConstant(scalar, shape, constantBase(), importer_.context());
 }
 
 void NodeContext::fail(const std::string& message) const { throw ImportError(importer_.context() + ": " + message); }

@@ -81,6 +81,9 @@ class NodeContext {
   [[noreturn]] void fail(const std::string& message) const;
 
  private:
+  // The name a constant declared for this node is claimed from: its first output's, or its op type's.
+  std::string constantBase() const;
+
   GraphImporter& importer_;
   const onnx::NodeProto& node_;
   int opset_;
