@@ -59,9 +59,10 @@ LogicalResult runPasses(Module& module, const std::vector<std::string>& names, D
 }
 
 std::shared_ptr<const Module> lowerForCompile(const Module& module, DiagnosticEngine& diags) {
-  if (!passes::hasTransposesToFold(module)) return nullptr;
+  if (!passes::hasTransposesToFold(module) && !passes::hasMatMulUpdatesToFuse(module)) return nullptr;
   std::shared_ptr<Module> lowered = module.clone();
-  static constexpr std::array kLowering{"fold-transposes"};
+  // fold-transposes first: the fused updates keep the flags it gives the products.
+  static constexpr std::array kLowering{"fold-transposes", "fuse-matmul-updates"};
   passes::Pipeline pipeline;
   for (std::string_view name : kLowering) pipeline.push_back(passes::findPass(name));
   // The pass reports nothing of its own: a failure here is a bug of the pass.

@@ -438,14 +438,13 @@ void inferBatchNorm(Ctx& c) {
 
 // ---- linear algebra ----------------------------------------------------------
 
-void inferMatMul(Ctx& c) {
+// The shape of the product of operands 0 and 1 (matmul, matmul_scaled_add_).
+Shape matmulProductShape(Ctx& c) {
   const TensorType& a = c.t(0);
   const TensorType& b = c.t(1);
-  c.requireSameDType(0, 1);
-  if (!isFloat(a.dtype) && a.dtype != DType::I32) c.failOperand(0, "expects float or i32 operands, got " + a.str());
   if (a.rank() == 0) c.failOperand(0, "operand must have at least one dimension, got " + a.str());
   if (b.rank() == 0) c.failOperand(1, "operand must have at least one dimension, got " + b.str());
-  const attrs::MatMul flags{c.op};
+  const attrs::View<attrs::inferRule("MatMul") | attrs::inferRule("MatMulScaledAddInplace")> flags{c.op};
   if (flags.transpose_a() && a.rank() < 2)
     c.fail(flags.transpose_aLoc(), "transpose_a needs an operand of rank 2 or more, got " + a.str());
   if (flags.transpose_b() && b.rank() < 2)
@@ -465,7 +464,23 @@ void inferMatMul(Ctx& c) {
   Shape s = *batch;
   if (!promoteA) s.push_back(m);
   if (!promoteB) s.push_back(n);
-  c.result(a.dtype, std::move(s));
+  return s;
+}
+void inferMatMul(Ctx& c) {
+  const TensorType& a = c.t(0);
+  c.requireSameDType(0, 1);
+  if (!isFloat(a.dtype) && a.dtype != DType::I32) c.failOperand(0, "expects float or i32 operands, got " + a.str());
+  c.result(a.dtype, matmulProductShape(c));
+}
+void inferMatMulScaledAddInplace(Ctx& c) {
+  c.requireSameDType(0, 1);
+  c.requireSameDType(0, 2);
+  c.requireFloat(0);
+  const Shape product = matmulProductShape(c);
+  const TensorType& acc = c.t(2);
+  if (acc.shape != product)
+    c.failOperand(2, "must have the shape of the product " + TensorType{acc.dtype, product}.str() + ", got " + acc.str());
+  c.result(acc);
 }
 
 // The window of conv/pools (ir/window.h), its faults reported at the attribute.

@@ -7,8 +7,9 @@
 namespace pir {
 
 bool matmulReadsTransposed(const Op& op, size_t i) {
-  if (op.code != OpCode::MatMul) return false;
-  const attrs::MatMul a{op};
+  constexpr attrs::OpSet kProducts = attrs::ops(OpCode::MatMul, OpCode::MatMulScaledAddInplace);
+  if (!kProducts.contains(op.code)) return false;
+  const attrs::View<kProducts> a{op};
   return i == 0 ? a.transpose_a() : i == 1 && a.transpose_b();
 }
 

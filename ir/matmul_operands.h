@@ -1,4 +1,5 @@
-// The operands of `matmul` as it multiplies them. Each operand has a transpose
+// The operands of `matmul` (and of `matmul_scaled_add_`, whose x and y are operands
+// 0 and 1 too) as it multiplies them. Each operand has a transpose
 // flag (ops.def: transpose_a, transpose_b; the fold-transposes pass sets them):
 // a flagged operand is stored as written and read with its last two axes
 // swapped, which the GEMM does without a copy. Inference, gradients, the work
@@ -12,8 +13,8 @@
 
 namespace pir {
 
-// True when operand `i` (0 or 1) of `op`, a matmul, is read transposed; false
-// for every other op.
+// True when operand `i` (0 or 1) of `op`, a matmul or matmul_scaled_add_, is read
+// transposed; false for every other op.
 bool matmulReadsTransposed(const Op& op, size_t i);
 // `stored` with its last two axes swapped when `transposed` (rank >= 2; a
 // lower rank is returned as is: the verifier rejects the flag there).

@@ -25,6 +25,7 @@
 // to it otherwise (a repeat, a conditional, a call not inlined, `grad_of`). What
 // the graphs that stay will hold is checked first: beyond kMaxInlinedOps ops the
 // pass fails with a located error and changes nothing.
+#include <functional>
 #include <memory>
 #include <unordered_map>
 #include <unordered_set>
@@ -205,10 +206,13 @@ class ExpandedSize {
 // used a call's result are redirected as they pass. O(size of g + bodies),
 // where one replace-all-uses and one erase per call would walk g each time.
 // `gradients`: the gradient graphs of each graph (Graph::gradOf), found once.
+// `select` picks which of g's own inlinable calls to expand (null: all of them).
 void inlineCallsIn(Module& m, Graph& g, DiagnosticEngine& diags, WrittenParams& written,
-                   const std::unordered_map<const Graph*, std::vector<Graph*>>& gradients) {
+                   const std::unordered_map<const Graph*, std::vector<Graph*>>& gradients,
+                   const std::function<bool(const Op&)>& select = nullptr) {
+  auto expands = [&](const Op& op) { return op.code == OpCode::Call && inlinable(op) && (!select || select(op)); };
   bool any = false;
-  for (const auto& op : g.ops) any = any || (op->code == OpCode::Call && inlinable(*op));
+  for (const auto& op : g.ops) any = any || expands(*op);
   if (!any) return;
 
   OpBuilder b(m, g, diags);  // appends
@@ -229,7 +233,7 @@ void inlineCallsIn(Module& m, Graph& g, DiagnosticEngine& diags, WrittenParams& 
     Op& op = *owned;
     redirect(op);
     for (auto& inner : op.region()) redirect(*inner);
-    if (op.code != OpCode::Call || !inlinable(op)) {
+    if (!expands(op)) {
       g.ops.push_back(std::move(owned));
       continue;
     }
@@ -307,7 +311,30 @@ InlinePlan planInline(Module& m) {
   return plan;
 }
 
+// The gradient graphs of each graph (Graph::gradOf): inlining adds no graph nor grad_of.
+std::unordered_map<const Graph*, std::vector<Graph*>> gradientsOf(const Module& m) {
+  std::unordered_map<const Graph*, std::vector<Graph*>> gradients;
+  for (const auto& g : m.graphs)
+    if (g->gradOf) gradients[g->gradOf].push_back(g.get());
+  return gradients;
+}
+
 }  // namespace
+
+bool inlineSelectedCalls(Module& m, Graph& g, const std::function<bool(const Op&)>& select, DiagnosticEngine& diags) {
+  std::vector<const Op*> chosen;
+  for (const auto& op : g.ops)
+    if (op->code == OpCode::Call && inlinable(*op) && select(*op)) chosen.push_back(op.get());
+  if (chosen.empty()) return false;
+  ExpandedSize sizes;
+  uint64_t total = sizes.of(g);
+  for (const Op* call : chosen) total = saturatingAdd(total, sizes.of(*call->callees[0].graph));
+  if (total > kMaxInlinedOps) return false;
+  WrittenParams written;
+  const std::unordered_set<const Op*> picked(chosen.begin(), chosen.end());
+  inlineCallsIn(m, g, diags, written, gradientsOf(m), [&](const Op& op) { return picked.count(&op) > 0; });
+  return true;
+}
 
 LogicalResult runInline(Module& m, PassContext& ctx) {
   InlinePlan plan = planInline(m);
@@ -328,9 +355,7 @@ LogicalResult runInline(Module& m, PassContext& ctx) {
                        ", more than the limit of " + std::to_string(kMaxInlinedOps));
   }
   WrittenParams written;
-  std::unordered_map<const Graph*, std::vector<Graph*>> gradients;  // inlining adds no graph nor grad_of
-  for (const auto& g : m.graphs)
-    if (g->gradOf) gradients[g->gradOf].push_back(g.get());
+  const auto gradients = gradientsOf(m);
   for (Graph* g : plan.staying) inlineCallsIn(m, *g, ctx.diags, written, gradients);
   eraseGraphs(m, plan.erased);  // at once: one erase per graph is quadratic in the graph count
   return success();

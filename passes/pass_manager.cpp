@@ -22,6 +22,10 @@ constexpr std::array kPasses{
     PassInfo{"fold-constants", "evaluates ops whose operands are all constants", &runFoldConstants},
     PassInfo{"fold-transposes", "reads a transpose of the last two axes that feeds a matmul through the matmul's transpose flag",
              &runFoldTransposes},
+    PassInfo{"fuse-matmul-updates",
+             "adds a matmul's product into the weight that a scaled_add_ update, its only reader, writes "
+             "(matmul_scaled_add_; inlines a gradient call to reach it)",
+             &runFuseMatMulUpdates},
     PassInfo{"inline", "replaces calls by the callee's body (by-value semantics kept)", &runInline},
 };
 

@@ -2,6 +2,7 @@
 // the IR valid and the program's results unchanged; docs/decisions.md
 // ("Passes") records what each one does where the spec is silent.
 #pragma once
+#include <functional>
 #include <unordered_set>
 
 #include "passes/pass_manager.h"
@@ -12,6 +13,16 @@ namespace pir::passes {
 LogicalResult runDce(Module& m, PassContext& ctx);
 // Replaces `call`s by the callee's body, by-value semantics kept (inline.cpp).
 LogicalResult runInline(Module& m, PassContext& ctx);
+// Inlines the calls of `g` (top-level, inlinable) that `select` picks, each as the
+// inline pass would, leaving its other calls and the callees in place (inline.cpp).
+// False, and nothing changed, when none is picked or the expanded graph would pass
+// the inline pass's op limit.
+bool inlineSelectedCalls(Module& m, Graph& g, const std::function<bool(const Op&)>& select, DiagnosticEngine& diags);
+// Adds the product of a matmul into the weight its only reader, an update
+// `scaled_add_`, writes: matmul_scaled_add_ (fuse_matmul_updates.cpp).
+LogicalResult runFuseMatMulUpdates(Module& m, PassContext& ctx);
+// Whether fuse-matmul-updates would change `m`, without copying it.
+bool hasMatMulUpdatesToFuse(const Module& m);
 // Evaluates pure ops whose operands are all constants (fold_constants.cpp).
 LogicalResult runFoldConstants(Module& m, PassContext& ctx);
 // Schedules sums of more than two contributions as chains of adds (decompose_sum.cpp).

@@ -520,7 +520,9 @@ class GraphCompiler {
     }
     std::vector<const TensorType*> resultTypes;
     for (const Value* v : op.results) resultTypes.push_back(v ? &v->type.get() : nullptr);
-    if (resultTypes.empty() && inplaceTarget(op) >= 0) resultTypes.push_back(cg_->argTypes[in.args]);
+    // An unbound in-place result still has its kernel output: the written operand's type.
+    if (resultTypes.empty() && inplaceTarget(op) >= 0)
+      resultTypes.push_back(&op.operands.at(static_cast<size_t>(inplaceTarget(op))).type());
     for (size_t r = 0; r < resultTypes.size(); ++r) {
       if (!resultTypes[r]) internalError(std::string(info.name) + " result without a type");
       outTypes.push_back(*resultTypes[r]);

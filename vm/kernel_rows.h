@@ -42,6 +42,7 @@
 #define PIR_KERNEL_Norm(fn) PIR_KERNEL(Norm, fn)
 #define PIR_KERNEL_LayerNormGrad PIR_KERNEL(LayerNormGrad, LayerNormGrad)
 #define PIR_KERNEL_MatMul PIR_KERNEL(MatMul, MatMul)
+#define PIR_KERNEL_MatMulScaledAdd PIR_KERNEL(MatMulScaledAdd, MatMulScaledAdd)
 #define PIR_KERNEL_Conv PIR_KERNEL(Conv, Conv)
 #define PIR_KERNEL_ConvBias(fn) PIR_KERNEL(ConvBias, fn)
 #define PIR_KERNEL_Pool(fn) PIR_KERNEL(Pool, fn)

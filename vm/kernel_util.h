@@ -397,6 +397,7 @@ PreparedKernel prepareArgReduce(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareSoftmax(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareSoftmaxGrad(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareMatMul(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareMatMulScaledAdd(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareTranspose(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareBroadcast(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareConcat(const Op& op, InTypes in, InTypes out);

@@ -113,6 +113,14 @@ PreparedKernel prepareMatMulTransposed(const TensorType& aStored, bool transA, c
 enum GemmScratch { kGemmMayAllocate, kGemmNoScratch };
 void gemmF32(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, bool transA = false,
              bool transB = false, GemmScratch scratch = kGemmMayAllocate);
+// c = beta c + alpha op(a) op(b) (BLAS's sgemm): the product is added into c by the
+// GEMM, not rounded on its own (products too small for a library call are).
+struct GemmScale {
+  float alpha = 1.0f, beta = 0.0f;
+  bool plain() const { return alpha == 1.0f && beta == 0.0f; }
+};
+void gemmF32Scaled(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, bool transA,
+                   bool transB, GemmScale scale, GemmScratch scratch = kGemmMayAllocate);
 const char* gemmBackendName();  // "eigen", "openblas" or "openblas (SkylakeX kernels)"
 
 }  // namespace pir::vm

@@ -73,13 +73,13 @@ const Dnnl& dnnl() {
 // products itself (gemmColumnBlocks), so its thread budget holds and the blocks,
 // hence the bits, do not depend on the number of threads.
 bool dnnlGemm(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, bool transA, bool transB,
-              int64_t lda, int64_t ldb, int64_t ldc) {
+              int64_t lda, int64_t ldb, int64_t ldc, GemmScale scale) {
   const Dnnl& lib = dnnl();
   if (!lib.sgemm) return false;
   thread_local bool singleThreaded = false;  // OpenMP's thread count is per calling thread
   if (!singleThreaded && lib.setOmpThreads) lib.setOmpThreads(1);
   singleThreaded = true;
-  return lib.sgemm(transA ? 'T' : 'N', transB ? 'T' : 'N', m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc) ==
+  return lib.sgemm(transA ? 'T' : 'N', transB ? 'T' : 'N', m, n, k, scale.alpha, a, lda, b, ldb, scale.beta, c, ldc) ==
          dnnl_success;
 }
 #endif
@@ -105,16 +105,17 @@ const OpenBlas& openBlas() {
 // OpenBLAS (float and double) with its own threads (setBlasThreads); it splits
 // rows and columns, never the inner dimension, so its bits do not depend on them.
 template <class T>
-bool blasGemm(const T* a, const T* b, T* c, int64_t m, int64_t n, int64_t k, bool transA, bool transB) {
+bool blasGemm(const T* a, const T* b, T* c, int64_t m, int64_t n, int64_t k, bool transA, bool transB,
+              GemmScale scale = {}) {
   const auto ta = transA ? CblasTrans : CblasNoTrans, tb = transB ? CblasTrans : CblasNoTrans;
   const int M = static_cast<int>(m), N = static_cast<int>(n), K = static_cast<int>(k);
   const int lda = transA ? M : K, ldb = transB ? K : N;
   if constexpr (std::is_same_v<T, float>) {
     if (!openBlas().sgemm) return false;
-    openBlas().sgemm(CblasRowMajor, ta, tb, M, N, K, 1.0f, a, lda, b, ldb, 0.0f, c, N);
+    openBlas().sgemm(CblasRowMajor, ta, tb, M, N, K, scale.alpha, a, lda, b, ldb, scale.beta, c, N);
   } else {
     if (!openBlas().dgemm) return false;
-    openBlas().dgemm(CblasRowMajor, ta, tb, M, N, K, 1.0, a, lda, b, ldb, 0.0, c, N);
+    openBlas().dgemm(CblasRowMajor, ta, tb, M, N, K, scale.alpha, a, lda, b, ldb, scale.beta, c, N);
   }
   return true;
 }
@@ -219,10 +220,42 @@ const char* gemmBackendName() {
   return "eigen";
 }
 
+namespace {
+
+// c = beta c + alpha t, elementwise over n (t: a product computed on its own): for
+// f32 and f64 the loop scaled_add_ runs, so the bits are scaled_add_'s of the product.
+template <class T> void scaleAddInto(T* c, const T* t, int64_t n, GemmScale scale) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    simd::tableOf<T>().scaledAdd(c, t, c, static_cast<T>(scale.beta), static_cast<T>(scale.alpha), n, simd::kVecVec);
+  } else {
+    using C = detail::ComputeOf<T>;
+    const C alpha = static_cast<C>(scale.alpha), beta = static_cast<C>(scale.beta);
+    for (int64_t i = 0; i < n; ++i) c[i] = static_cast<T>(beta * static_cast<C>(c[i]) + alpha * static_cast<C>(t[i]));
+  }
+}
+
+// eigenGemm into c, or into a scratch product added to c by `scale`.
+template <class T>
+void eigenGemmScaled(const T* a, const T* b, T* c, int64_t m, int64_t n, int64_t k, bool transA, bool transB,
+                     GemmScale scale) {
+  if (scale.plain()) return eigenGemm(a, b, c, m, n, k, transA, transB);
+  const detail::ScratchCharge charge(static_cast<uint64_t>(m * n), sizeof(T));
+  std::unique_ptr<T[]> t(new T[static_cast<size_t>(m * n)]);
+  eigenGemm(a, b, t.get(), m, n, k, transA, transB);
+  scaleAddInto(c, t.get(), m * n, scale);
+}
+
+}  // namespace
+
 void gemmF32(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, bool transA, bool transB,
              GemmScratch scratch) {
+  gemmF32Scaled(a, b, c, m, n, k, transA, transB, GemmScale{}, scratch);
+}
+
+void gemmF32Scaled(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, bool transA,
+                   bool transB, GemmScale scale, GemmScratch scratch) {
   if (m == 0 || n == 0) return;
-  if (k == 0 || m * n * k < kLibraryMinWork) return eigenGemm(a, b, c, m, n, k, transA, transB);
+  if (k == 0 || m * n * k < kLibraryMinWork) return eigenGemmScaled(a, b, c, m, n, k, transA, transB, scale);
 #ifdef PIR_USE_DNNL
   if (dnnl().sgemm) {
     const GemmBlocks blocks = gemmBlocks(m, n, k, transB, scratch == kGemmMayAllocate);
@@ -242,20 +275,22 @@ void gemmF32(const float* a, const float* b, float* c, int64_t m, int64_t n, int
         case GemmSplit::kRows: {
           const int64_t rows = std::min(m, first + blocks.size) - first;
           const float* aj = transA ? a + first : a + first * lda;
-          if (!dnnlGemm(aj, b, c + first * n, rows, n, k, transA, transB, lda, ldb, n)) ok = false;
+          if (!dnnlGemm(aj, b, c + first * n, rows, n, k, transA, transB, lda, ldb, n, scale)) ok = false;
           break;
         }
         case GemmSplit::kColumns: {
           const int64_t cols = std::min(n, first + blocks.size) - first;
           const float* bj = transB ? b + first * ldb : b + first;
-          if (!dnnlGemm(a, bj, c + first, m, cols, k, transA, transB, lda, ldb, n)) ok = false;
+          if (!dnnlGemm(a, bj, c + first, m, cols, k, transA, transB, lda, ldb, n, scale)) ok = false;
           break;
         }
         case GemmSplit::kDepth: {  // B untransposed: its rows first..
           const int64_t depth = std::min(k, first + blocks.size) - first;
           const float* aj = transA ? a + first * lda : a + first;
+          // Block 0 adds into c by `scale`; the partials are alpha times their products.
           float* cj = j == 0 ? c : partials.get() + (j - 1) * m * n;
-          if (!dnnlGemm(aj, b + first * ldb, cj, m, n, depth, transA, false, lda, ldb, n)) ok = false;
+          const GemmScale sj = j == 0 ? scale : GemmScale{scale.alpha, 0.0f};
+          if (!dnnlGemm(aj, b + first * ldb, cj, m, n, depth, transA, false, lda, ldb, n, sj)) ok = false;
           break;
         }
       }
@@ -274,9 +309,9 @@ void gemmF32(const float* a, const float* b, float* c, int64_t m, int64_t n, int
   }
 #endif
 #ifdef PIR_USE_OPENBLAS
-  if (blasGemm(a, b, c, m, n, k, transA, transB)) return;
+  if (blasGemm(a, b, c, m, n, k, transA, transB, scale)) return;
 #endif
-  eigenGemm(a, b, c, m, n, k, transA, transB);
+  eigenGemmScaled(a, b, c, m, n, k, transA, transB, scale);
 }
 
 namespace detail {
@@ -413,6 +448,49 @@ template <class T> void runMatMul(const MatMulState& s, const TensorRef* ins, Te
   if (plainAllocationFailed.load(std::memory_order_relaxed)) throw std::bad_alloc();
 }
 
+// ---- matmul_scaled_add_ -------------------------------------------------------
+
+struct MatMulScaledAddState {
+  MatMulState product;
+  GemmScale scale;
+  TensorType productType;  // the product's type (acc's)
+};
+
+bool overlaps(const TensorRef& x, const TensorRef& y) {
+  const auto* xb = static_cast<const std::byte*>(x.data);
+  const auto* yb = static_cast<const std::byte*>(y.data);
+  const size_t xn = static_cast<size_t>(x.type->numElements()) * dtypeSize(x.type->dtype);
+  const size_t yn = static_cast<size_t>(y.type->numElements()) * dtypeSize(y.type->dtype);
+  return xn > 0 && yn > 0 && xb < yb + yn && yb < xb + xn;
+}
+
+// acc = beta acc + alpha (x @ y). An f32 product of one matrix pair with B read as
+// stored (matmul's plain-B detours do not apply) is added into acc by the GEMM
+// (gemmF32Scaled): acc is read and written once, and no product tensor is made.
+// Any other (a batch, B read transposed, f16 or f64, an operand overlapping acc)
+// computes the product as matmul does into a scratch tensor and then adds it. The
+// choice follows the types and flags alone, so the bits do not depend on the
+// thread count.
+template <class T>
+void runMatMulScaledAdd(const MatMulScaledAddState& s, const TensorRef* ins, TensorRef* outs, KernelContext& ctx) {
+  const MatMulState& p = s.product;
+  T* acc = outs[0].as<T>();
+  if constexpr (std::is_same_v<T, float>) {
+    if (p.batches.size() == 1 && !p.transB && !overlaps(ins[0], outs[0]) && !overlaps(ins[1], outs[0])) {
+      const auto [ao, bo] = p.batches[0];
+      gemmF32Scaled(ins[0].as<const float>() + ao, ins[1].as<const float>() + bo, acc, p.m, p.n, p.k, p.transA, false,
+                    s.scale);
+      return;
+    }
+  }
+  const int64_t n = s.productType.numElements();
+  const ScratchCharge charge(static_cast<uint64_t>(n), sizeof(T));
+  std::unique_ptr<T[]> product(new T[static_cast<size_t>(n)]);
+  TensorRef productRef{product.get(), &s.productType};
+  runMatMul<T>(p, ins, &productRef, ctx);
+  scaleAddInto(acc, product.get(), n, s.scale);
+}
+
 // The type the product sees: `stored` with its last two axes swapped when `trans`.
 TensorType logicalType(const TensorType& stored, bool trans) {
   TensorType t = stored;
@@ -420,8 +498,10 @@ TensorType logicalType(const TensorType& stored, bool trans) {
   return t;
 }
 
-PreparedKernel prepareMatMulImpl(const TensorType& aStored, bool transA, const TensorType& bStored, bool transB,
-                                 InTypes out, const Op* op) {
+// The product of aStored and bStored (read transposed by the flags) as matmul's
+// kernel runs it; checks the types against `out`, the result's.
+MatMulState planMatMul(const TensorType& aStored, bool transA, const TensorType& bStored, bool transB, InTypes out,
+                       const Op* op) {
   if (aStored.dtype != bStored.dtype || aStored.rank() == 0 || bStored.rank() == 0 ||
       (transA && aStored.rank() < 2) || (transB && bStored.rank() < 2))
     throw KernelError("matmul needs two operands of one dtype and rank >= 1");
@@ -479,13 +559,38 @@ PreparedKernel prepareMatMulImpl(const TensorType& aStored, bool transA, const T
       }
     }
   }
-  return dispatchDType(dt, [&]<class T>() {
+  return s;
+}
+
+PreparedKernel prepareMatMulImpl(const TensorType& aStored, bool transA, const TensorType& bStored, bool transB,
+                                 InTypes out, const Op* op) {
+  MatMulState s = planMatMul(aStored, transA, bStored, transB, out, op);
+  return dispatchDType(aStored.dtype, [&]<class T>() {
     if constexpr (kIsFloat<T> || std::is_same_v<T, int32_t>) return makeKernel<MatMulState, runMatMul<T>>(std::move(s));
     else return PreparedKernel{};
   });
 }
 
 }  // namespace
+
+PreparedKernel prepareMatMulScaledAdd(const Op& op, InTypes in, InTypes out) {
+  if (in.size() != 3 || out.empty() || in[2].dtype != in[0].dtype || in[2].shape != out[0].shape)
+    throw KernelError("matmul_scaled_add_ needs x, y and acc of one dtype, acc of the product's shape");
+  if (!isFloat(in[0].dtype)) unsupported(op, in[0]);
+  const TensorType productType = out[0];
+  MatMulState product =
+      planMatMul(in[0], matmulReadsTransposed(op, 0), in[1], matmulReadsTransposed(op, 1), out, &op);
+  const attrs::MatMulScaledAddInplace attr{op};
+  const GemmScale scale{static_cast<float>(attr.alpha()), static_cast<float>(attr.beta())};
+  return dispatchDType(in[0].dtype, [&]<class T>() {
+    if constexpr (kIsFloat<T>) {
+      MatMulScaledAddState s{std::move(product), scale, productType};
+      return makeKernel<MatMulScaledAddState, runMatMulScaledAdd<T>>(std::move(s));
+    } else {
+      return PreparedKernel{};
+    }
+  });
+}
 
 PreparedKernel prepareMatMul(const Op& op, InTypes in, InTypes out) {
   if (in.size() != 2) throw KernelError("matmul needs two operands of one dtype and rank >= 1");

@@ -626,6 +626,90 @@ TEST(Kernels, FewRowsByATransposedBGiveTheProductOnAnyThreadCount) {
   }
 }
 
+// matmul_scaled_add_ (acc = beta acc + alpha (x @ y)) against matmul's product P and
+// the scale taken in double: f32 products of one matrix pair with B read as stored are
+// added into acc by the GEMM (close to the double figure, the same bits at any thread
+// count); every other form (B read transposed, a batch, f64, f16, an operand sharing
+// acc's buffer) adds P as scaled_add_ does, bit for bit in f32 and f64.
+TEST(Kernels, MatMulScaledAddAddsTheProductIntoAcc) {
+  struct Case {
+    const char* what;
+    DType dtype;
+    Shape x, y;
+    bool transA, transB, intoGemm, xIsAcc;
+  };
+  const Case cases[] = {
+      {"gemm, x transposed", DType::F32, {64, 48}, {64, 80}, true, false, true, false},
+      {"gemm, split by depth", DType::F32, {16, 1024}, {1024, 512}, false, false, true, false},
+      {"small", DType::F32, {4, 3}, {3, 5}, false, false, false, false},
+      {"y transposed", DType::F32, {40, 64}, {72, 64}, false, true, false, false},
+      {"batch", DType::F32, {3, 40, 64}, {64, 36}, false, false, false, false},
+      {"f64", DType::F64, {64, 40}, {64, 36}, true, false, false, false},
+      {"f16", DType::F16, {8, 16}, {16, 12}, false, false, false, false},
+      {"x is acc", DType::F32, {64, 64}, {64, 64}, false, false, false, true},
+  };
+  const double alpha = -0.375, beta = 0.75;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    auto fill = [](Buf& b, double f) {
+      for (int64_t i = 0; i < b.type.numElements(); ++i) b.set(i, std::sin(f * static_cast<double>(i + 1)));
+    };
+    Buf x(c.dtype, c.x), y(c.dtype, c.y);
+    fill(x, 0.37);
+    fill(y, 0.11);
+    const TensorType xt = x.type, yt = y.type;
+    Shape productShape;
+    {  // x @ y's shape
+      Shape xs = c.x, ys = c.y;
+      if (c.transA) std::swap(xs[xs.size() - 1], xs[xs.size() - 2]);
+      if (c.transB) std::swap(ys[ys.size() - 1], ys[ys.size() - 2]);
+      productShape = Shape(xs.begin(), xs.end() - 1);
+      productShape.push_back(ys.back());
+    }
+    const TensorType accType{c.dtype, productShape};
+    const Buf product = run1(makeOp(OpCode::MatMul, {{"transpose_a", Attr::boolean(c.transA)},
+                                               {"transpose_b", Attr::boolean(c.transB)}}),
+                       {&x, &y}, accType);
+    Buf acc0(c.dtype, productShape);
+    if (c.xIsAcc) acc0 = x;
+    else fill(acc0, 0.23);
+    const Op op = makeOp(OpCode::MatMulScaledAddInplace, {{"alpha", Attr::real(alpha)}, {"beta", Attr::real(beta)},
+                                                          {"transpose_a", Attr::boolean(c.transA)},
+                                                          {"transpose_b", Attr::boolean(c.transB)}});
+    const int before = simd::kernelThreads();
+    std::vector<Buf> results;
+    for (int threads : {1, 2, 3}) {
+      simd::setKernelThreads(threads);
+      Buf acc = acc0;
+      const std::vector<TensorType> inTypes{xt, yt, accType}, outTypes{accType};
+      PreparedKernel kernel = prepareKernel(op, inTypes, outTypes);
+      TensorRef ins[3] = {c.xIsAcc ? acc.ref() : x.ref(), y.ref(), acc.ref()};
+      TensorRef out = acc.ref();
+      KernelContext ctx;
+      kernel(ins, &out, ctx);
+      results.push_back(std::move(acc));
+    }
+    simd::setKernelThreads(before);
+    EXPECT_EQ(results[0].bytes, results[1].bytes);
+    EXPECT_EQ(results[0].bytes, results[2].bytes);
+    const Buf& got = results[0];
+    for (int64_t i = 0; i < accType.numElements(); ++i) {
+      const double a = acc0.get(i), p = product.get(i);
+      if (c.intoGemm) {
+        EXPECT_NEAR(got.get(i), beta * a + alpha * p, 1e-6 * (1 + std::abs(p))) << "element " << i;
+      } else if (c.dtype == DType::F32) {
+        EXPECT_EQ(static_cast<float>(got.get(i)), static_cast<float>(beta) * static_cast<float>(a) +
+                                                     static_cast<float>(alpha) * static_cast<float>(p))
+            << "element " << i;
+      } else if (c.dtype == DType::F64) {
+        EXPECT_EQ(got.get(i), beta * a + alpha * p) << "element " << i;
+      } else {
+        EXPECT_NEAR(got.get(i), beta * a + alpha * p, 2e-3 * (1 + std::abs(p))) << "element " << i;
+      }
+    }
+  }
+}
+
 TEST(Kernels, KernelThreadsRunEveryTaskOnce) {
   // Tasks are claimed by whichever thread is free: each runs exactly once, in
   // any number of splits in a row, whatever the task count (more tasks than

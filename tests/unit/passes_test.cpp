@@ -44,8 +44,8 @@ struct Built {
 
 // Something for every pass to do: calls (by value, by reference, nested), dead
 // code, foldable constants, a sum of four contributions, a matmul over a
-// transpose (fold-transposes) and two consecutive transfers (merge-exchange,
-// registered where api/ is linked).
+// transpose (fold-transposes), an update by a matmul's product (fuse-matmul-updates)
+// and two consecutive transfers (merge-exchange, registered where api/ is linked).
 const char* kProgram = R"(
 h2d $x : f32[2]
 d2h $y : f32[2]
@@ -56,6 +56,11 @@ graph @inc(%t: f32[2]) -> (f32[2]) {
 }
 graph @acc(%w: &f32[2], %g: f32[2]) -> () {
   accumulate_ %w, %g
+  return
+}
+graph @sgd(%v: &f32[2,2], %q: f32[2,2]) -> () {
+  %p = matmul %q, %q
+  scaled_add_ %v, %p {b = -0.5}
   return
 }
 graph @grad(%d: f32[2], %x: f32[2]) -> (f32[2]) {
@@ -80,6 +85,8 @@ main {
   const %q : f32[2,2] = [[1, 2], [3, 4]]
   %qt = transpose %q
   %qm = matmul %qt, %q
+  var %v : f32[2,2] = [[1, 0], [0, 1]]
+  call @sgd(%v, %q)
   host_store $y, %g
   host_store $z, %c
 }

@@ -1,0 +1,201 @@
+// fuse-matmul-updates: an update `scaled_add_ %w, %p {a, b}` whose operand %p is
+// a matmul's product read by that update alone becomes
+//     matmul_scaled_add_ %x, %y, %w {alpha = b, beta = a, transpose_a, transpose_b}
+// in the update's place, and the matmul goes: the GEMM adds the product into %w
+// (w = a w + b (x @ y)), so the product's tensor is never written and read back.
+// That is an SGD step's update of a weight by its gradient: the gradient's tensor
+// and the update's pass over the weight, the gradient and the weight again are
+// gone (twice the weight's size in memory traffic, and the gradient's space).
+//
+// A product computed in a called graph (the gradient graph autodiff made, `call
+// @f_grad`) is reached by inlining that call first: a call is inlined when one of
+// its results is read by such an update alone and the callee returns a matmul's
+// product there that nothing else in the callee reads. Other calls stay.
+//
+// The update moves the product to a later point of the program (the update's),
+// so it fuses only when nothing in between can write the matmul's operands: an
+// in-place write (an in-place op, or a call writing a by-reference argument) in
+// between blocks it unless the written tensor and each operand are distinct
+// results of ops of the graph (aliasRoot: the tensors they own). The product
+// must also have the update target's type (no broadcast), must not be returned or
+// stand for an activation of a gradient graph, and both ops must sit outside
+// exchange blocks. Main graphs are left alone: a session command may print the
+// product.
+//
+// The session runs this pass on the program it compiles (api/pass_runner.cpp
+// lowerForCompile, after fold-transposes, whose flags the fused op keeps). The
+// fused update's bits may differ from the two ops' in the last place
+// (matmul_scaled_add_ does not round the product on its own): docs/decisions.md
+// "Updates fused into the gradient's product".
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "ir/infer.h"
+#include "ir/matmul_operands.h"
+#include "ir/op_attrs.h"
+#include "ir/op_build.h"
+#include "ir/rewriter.h"
+#include "ir/write_analysis.h"
+#include "passes/passes.h"
+
+namespace pir::passes {
+namespace {
+
+// `scaled_add_ %w, %p` with its scales as attributes (not tensor operands).
+bool isPlainUpdate(const Op& op) {
+  return op.code == OpCode::ScaledAddInplace && op.operands.size() == 2 && !op.enclosing() &&
+         op.operands[0].kind() == Operand::Kind::Value && op.operands[1].kind() == Operand::Kind::Value;
+}
+
+// The tensor `v` writes land on is one an op of the graph owns (not a parameter,
+// a var or a constant, which other names may share).
+bool ownTensor(const Value* root) { return root->kind == Value::Kind::Result; }
+
+bool mayAlias(const Value* a, const Value* b) { return a == b || (!ownTensor(a) && !ownTensor(b)); }
+
+// The tensors an op writes in place: its in-place operand's, or the by-reference
+// arguments its callees write.
+std::vector<const Value*> writtenRoots(const Op& op, WriteAnalysis& writes) {
+  std::vector<const Value*> roots;
+  const int target = op.info().inplaceOperand;
+  if (target >= 0 && static_cast<size_t>(target) < op.operands.size()) {
+    const Operand& o = op.operands[static_cast<size_t>(target)];
+    if (o.kind() == Operand::Kind::Value) roots.push_back(aliasRoot(o.value()));
+  }
+  for (size_t c = 0; c < op.callees.size(); ++c) {
+    const Graph& callee = *op.callees[c].graph;
+    const std::vector<bool>& w = writes.paramsWritten(&callee);
+    auto args = op.args(c);
+    for (size_t i = 0; i < w.size() && i < callee.params.size() && i < args.size(); ++i)
+      if (w[i] && callee.params[i]->byRef && args[i].kind() == Operand::Kind::Value)
+        roots.push_back(aliasRoot(args[i].value()));
+  }
+  return roots;
+}
+
+struct Fusion {
+  Op* matmul;
+  Op* update;
+};
+
+// The fusions of `g`'s updates (see the file comment), in program order.
+std::vector<Fusion> findFusions(Graph& g, WriteAnalysis& writes, const std::unordered_set<const Value*>& pinned) {
+  std::vector<const Op*> ops;
+  WriteAnalysis::flatten(g.ops, ops);
+  std::unordered_map<const Op*, size_t> position;
+  for (size_t k = 0; k < ops.size(); ++k) position.emplace(ops[k], k);
+  const UseMap uses(g);
+  std::vector<Fusion> fusions;
+  for (size_t j = 0; j < ops.size(); ++j) {
+    const Op& update = *ops[j];
+    if (!isPlainUpdate(update)) continue;
+    const Value* product = update.operands[1].value();
+    const Op* matmul = product->def;
+    if (!matmul || matmul->code != OpCode::MatMul || matmul->enclosing() || matmul->parent != &g) continue;
+    if (pinned.count(product) || uses.uses(product).size() != 1) continue;
+    if (!isFloat(product->type.get().dtype) || product->type.get() != update.operands[0].type()) continue;
+    std::vector<const Value*> operandRoots;
+    for (const Operand& o : matmul->operands)
+      if (o.kind() == Operand::Kind::Value) operandRoots.push_back(aliasRoot(o.value()));
+    bool blocked = false;
+    for (size_t k = position.at(matmul) + 1; k < j && !blocked; ++k) {
+      if (!writes.writesInPlace(*ops[k])) continue;
+      for (const Value* written : writtenRoots(*ops[k], writes))
+        for (const Value* read : operandRoots) blocked = blocked || mayAlias(written, read);
+    }
+    if (!blocked) fusions.push_back({const_cast<Op*>(matmul), const_cast<Op*>(&update)});
+  }
+  return fusions;
+}
+
+// The calls of `g` worth inlining: a result read by a plain update alone, which the
+// callee returns from a matmul that nothing else in the callee reads.
+std::unordered_set<const Op*> callsToInline(Graph& g, const std::unordered_set<const Value*>& pinned) {
+  std::unordered_set<const Op*> calls;
+  std::optional<UseMap> uses;
+  for (const auto& op : g.ops) {
+    if (!isPlainUpdate(*op)) continue;
+    const Value* result = op->operands[1].value();
+    const Op* call = result->def;
+    if (!call || call->code != OpCode::Call || call->enclosing() || calls.count(call)) continue;
+    if (!uses) uses.emplace(g);
+    if (uses->uses(result).size() != 1) continue;
+    const Graph& callee = *call->callees[0].graph;
+    size_t r = 0;
+    while (r < call->results.size() && call->results[r] != result) ++r;
+    if (r >= callee.returns.size() || callee.returns[r].kind() != Operand::Kind::Value) continue;
+    const Value* returned = callee.returns[r].value();
+    if (!returned->def || returned->def->code != OpCode::MatMul || pinned.count(returned)) continue;
+    const UseMap calleeUses(const_cast<Graph&>(callee));
+    if (calleeUses.uses(returned).size() == 1) calls.insert(call);
+  }
+  return calls;
+}
+
+std::unordered_set<const Value*> activationsOf(Module& m) {
+  std::unordered_set<const Value*> activations;  // forward values a gradient graph stands for
+  for (Graph* g : graphsCalleesFirst(m))
+    for (const Value* v : g->activations) activations.insert(v);
+  return activations;
+}
+
+void fuse(Module& m, Graph& g, const Fusion& f, DiagnosticEngine& diags) {
+  const attrs::ScaledAddInplace scales{*f.update};
+  const attrs::MatMul flags{*f.matmul};
+  OpBuilder b(m, g, diags);
+  b.setInsertionPoint(f.update);
+  b.setLoc(f.update->loc);
+  Value* updated = !f.update->results.empty() ? f.update->results[0] : nullptr;
+  std::vector<std::string> names;
+  if (updated) {  // the fused op's result takes the update's name
+    names.push_back(updated->name);
+    renameValue(m, *updated, freshName(g), true);
+  }
+  Op* fused = b.create<OpCode::MatMulScaledAddInplace>(
+      {f.matmul->operands[0], f.matmul->operands[1], f.update->operands[0]},
+      build::MatMulScaledAddInplace{}
+          .alpha(scales.b())
+          .beta(scales.a())
+          .transpose_a(flags.transpose_a())
+          .transpose_b(flags.transpose_b()),
+      std::move(names));
+  if (updated) replaceAllUsesWith(m, updated, fused->results[0]);
+}
+
+}  // namespace
+
+bool hasMatMulUpdatesToFuse(const Module& m) {
+  for (const auto& g : m.graphs)
+    for (const auto& op : g->ops)
+      if (isPlainUpdate(*op)) {
+        const Op* def = op->operands[1].value()->def;
+        if (def && (def->code == OpCode::MatMul || def->code == OpCode::Call)) return true;
+      }
+  return false;
+}
+
+LogicalResult runFuseMatMulUpdates(Module& m, PassContext& ctx) {
+  WriteAnalysis writes;
+  std::unordered_set<const Value*> pinned = activationsOf(m);
+  for (Graph* g : graphsCalleesFirst(m)) {
+    if (g->isMain) continue;
+    const std::unordered_set<const Op*> calls = callsToInline(*g, pinned);
+    // Inlining may give a gradient graph's activations new values of g.
+    if (!calls.empty() && inlineSelectedCalls(m, *g, [&](const Op& call) { return calls.count(&call) > 0; }, ctx.diags))
+      pinned = activationsOf(m);
+    const std::vector<Fusion> fusions = findFusions(*g, writes, pinned);
+    if (fusions.empty()) continue;
+    std::unordered_set<const Op*> dead;
+    for (const Fusion& f : fusions) {
+      fuse(m, *g, f, ctx.diags);
+      dead.insert(f.update);
+      dead.insert(f.matmul);
+    }
+    eraseOps(m, *g, dead);
+  }
+  return success();
+}
+
+}  // namespace pir::passes
