@@ -12,15 +12,27 @@
 // its results is read by such an update alone and the callee returns a matmul's
 // product there that nothing else in the callee reads. Other calls stay.
 //
-// The update moves the product to a later point of the program (the update's),
-// so it fuses only when nothing in between can write the matmul's operands: an
+// The product moves to a later point of the program, so the update fuses only when
+// nothing between the matmul and the update can write the matmul's operands: an
 // in-place write (an in-place op, or a call writing a by-reference argument) in
-// between blocks it unless the written tensor and each operand are distinct
-// results of ops of the graph (aliasRoot: the tensors they own). The product
-// must also have the update target's type (no broadcast), must not be returned or
-// stand for an activation of a gradient graph, and both ops must sit outside
-// exchange blocks. Main graphs are left alone: a session command may print the
-// product.
+// between blocks it unless the written tensor and each operand are known to be
+// distinct tensors. The product must also have the update target's type (no
+// broadcast), must not be returned or stand for an activation of a gradient graph,
+// and both ops must sit outside exchange blocks. Main graphs are left alone: a
+// session command may print the product.
+//
+// The fused update then moves up from the update's place to just after the last op
+// before it that reads or writes a tensor that may be the weight (or to the
+// matmul's place): a weight's update follows its last reader (a layer's input
+// gradient, in the backward pass) while the weight is still in cache, instead of
+// all updates running after the whole backward pass and reading every weight from
+// memory again (the LN blocks: 1.2x the steps per second at one thread).
+//
+// Distinct tensors: a value's tensor is its aliasRoot. Two roots that are results
+// of ops of the graph are distinct tensors; a parameter, var or constant may share
+// storage with another of them (a caller may bind one tensor to two parameters),
+// unless every call of the graph is in main and binds its parameters to pairwise
+// distinct tensors there.
 //
 // The session runs this pass on the program it compiles (api/pass_runner.cpp
 // lowerForCompile, after fold-transposes, whose flags the fused op keeps). The
@@ -53,7 +65,38 @@ bool isPlainUpdate(const Op& op) {
 // a var or a constant, which other names may share).
 bool ownTensor(const Value* root) { return root->kind == Value::Kind::Result; }
 
-bool mayAlias(const Value* a, const Value* b) { return a == b || (!ownTensor(a) && !ownTensor(b)); }
+// True when every call of `g` is an op of main that binds g's inputs to pairwise
+// distinct tensors (different alias roots): g's parameters share no storage.
+bool paramsAreDistinctTensors(const Module& m, const Graph& g) {
+  bool called = false, distinct = true;
+  auto visit = [&](const Graph& caller) {
+    forEachOp(caller, [&](const Op& op) {
+      for (size_t c = 0; c < op.callees.size(); ++c) {
+        if (op.callees[c].graph != &g) continue;
+        called = true;
+        if (!caller.isMain) distinct = false;
+        std::unordered_set<const Value*> roots;
+        for (const Operand& a : op.args(c))
+          if (a.kind() == Operand::Kind::Value && !roots.insert(aliasRoot(a.value())).second) distinct = false;
+      }
+    });
+  };
+  for (const auto& h : m.graphs) visit(*h);
+  visit(*m.main);
+  return called && distinct;
+}
+
+// Whether two alias roots of one graph may be one tensor (see the file comment).
+class AliasModel {
+ public:
+  explicit AliasModel(bool distinctParams) : distinctParams_(distinctParams) {}
+  bool mayAlias(const Value* a, const Value* b) const {
+    return a == b || (!distinctParams_ && !ownTensor(a) && !ownTensor(b));
+  }
+
+ private:
+  bool distinctParams_;
+};
 
 // The tensors an op writes in place: its in-place operand's, or the by-reference
 // arguments its callees write.
@@ -78,10 +121,33 @@ std::vector<const Value*> writtenRoots(const Op& op, WriteAnalysis& writes) {
 struct Fusion {
   Op* matmul;
   Op* update;
+  Op* before;  // the top-level op the fused update goes before
 };
 
+// Whether top-level `op` (an exchange block: its body) reads or writes a tensor
+// that may be `root`'s.
+bool touches(const Op& op, const Value* root, const AliasModel& alias) {
+  for (const Operand& o : op.operands)
+    if (o.kind() == Operand::Kind::Value && alias.mayAlias(aliasRoot(o.value()), root)) return true;
+  for (const auto& inner : op.region())
+    if (touches(*inner, root, alias)) return true;
+  return false;
+}
+
+// The op the fused update of `f` goes before: just after the last top-level op
+// between the matmul and the update that touches the weight, else the matmul's place.
+Op* hoistedPlace(Graph& g, const Fusion& f, const std::unordered_map<const Op*, size_t>& topLevel,
+                 const AliasModel& alias) {
+  const Value* weight = aliasRoot(f.update->operands[0].value());
+  const size_t from = topLevel.at(f.matmul), to = topLevel.at(f.update);
+  for (size_t k = to; k-- > from + 1;)
+    if (touches(*g.ops[k], weight, alias)) return g.ops[k + 1].get();
+  return f.matmul;
+}
+
 // The fusions of `g`'s updates (see the file comment), in program order.
-std::vector<Fusion> findFusions(Graph& g, WriteAnalysis& writes, const std::unordered_set<const Value*>& pinned) {
+std::vector<Fusion> findFusions(Graph& g, WriteAnalysis& writes, const std::unordered_set<const Value*>& pinned,
+                                const AliasModel& alias) {
   std::vector<const Op*> ops;
   WriteAnalysis::flatten(g.ops, ops);
   std::unordered_map<const Op*, size_t> position;
@@ -103,10 +169,13 @@ std::vector<Fusion> findFusions(Graph& g, WriteAnalysis& writes, const std::unor
     for (size_t k = position.at(matmul) + 1; k < j && !blocked; ++k) {
       if (!writes.writesInPlace(*ops[k])) continue;
       for (const Value* written : writtenRoots(*ops[k], writes))
-        for (const Value* read : operandRoots) blocked = blocked || mayAlias(written, read);
+        for (const Value* read : operandRoots) blocked = blocked || alias.mayAlias(written, read);
     }
-    if (!blocked) fusions.push_back({const_cast<Op*>(matmul), const_cast<Op*>(&update)});
+    if (!blocked) fusions.push_back({const_cast<Op*>(matmul), const_cast<Op*>(&update), nullptr});
   }
+  std::unordered_map<const Op*, size_t> topLevel;
+  for (size_t k = 0; k < g.ops.size(); ++k) topLevel.emplace(g.ops[k].get(), k);
+  for (Fusion& f : fusions) f.before = hoistedPlace(g, f, topLevel, alias);
   return fusions;
 }
 
@@ -145,7 +214,7 @@ void fuse(Module& m, Graph& g, const Fusion& f, DiagnosticEngine& diags) {
   const attrs::ScaledAddInplace scales{*f.update};
   const attrs::MatMul flags{*f.matmul};
   OpBuilder b(m, g, diags);
-  b.setInsertionPoint(f.update);
+  b.setInsertionPoint(f.before);
   b.setLoc(f.update->loc);
   Value* updated = !f.update->results.empty() ? f.update->results[0] : nullptr;
   std::vector<std::string> names;
@@ -185,7 +254,7 @@ LogicalResult runFuseMatMulUpdates(Module& m, PassContext& ctx) {
     // Inlining may give a gradient graph's activations new values of g.
     if (!calls.empty() && inlineSelectedCalls(m, *g, [&](const Op& call) { return calls.count(&call) > 0; }, ctx.diags))
       pinned = activationsOf(m);
-    const std::vector<Fusion> fusions = findFusions(*g, writes, pinned);
+    const std::vector<Fusion> fusions = findFusions(*g, writes, pinned, AliasModel(paramsAreDistinctTensors(m, *g)));
     if (fusions.empty()) continue;
     std::unordered_set<const Op*> dead;
     for (const Fusion& f : fusions) {

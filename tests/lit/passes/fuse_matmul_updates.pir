@@ -3,9 +3,11 @@
 # (alpha = the update's b, beta = its a, the matmul's transpose flags kept). A
 # gradient call whose returned product such an update reads is inlined to reach
 # it. Kept: a product read twice or returned, an update with tensor scales, one
-# whose matmul operands may be written in between, and main graph's ops. The
-# session runs the pass on what it compiles: the fused step gives the weights the
-# unfused one gives (small products are added as scaled_add_ adds them).
+# whose matmul operands may be written in between, and main graph's ops. The fused
+# update moves up to just after the last op that may touch the weight: another
+# parameter does not count when every call binds the parameters to distinct
+# tensors. The session runs the pass on what it compiles: the fused step gives the
+# weights the unfused one gives (small products are added as scaled_add_ adds them).
 # RUN: %pir opt %s --passes=fold-transposes,fuse-matmul-updates | FileCheck %s
 # RUN: %pir run %s | FileCheck %s --check-prefix=VALUES
 # RUN: %pir opt %s --passes=fold-transposes,fuse-matmul-updates -o %t.pir
@@ -66,6 +68,34 @@ graph @kept(%x: f32[4,3], %g: f32[4,2], %W: &f32[3,2], %V: &f32[3,2], %xs: &f32[
 # CHECK-NEXT: %b = matmul %xt, %g
 # CHECK-NEXT: scaled_add_ %V, %b
 # CHECK-NEXT: scaled_add_ %W, %b
+graph @hoist(%x: f32[4,3], %g: f32[4,2], %W: &f32[3,2], %V: &f32[3,2]) -> () {
+  %p = matmul %x, %g {transpose_a = true}
+  %r = mul %W, 0.5
+  %v = mul %V, 2
+  scaled_add_ %V, %v
+  scaled_add_ %V, %r {b = 0}
+  scaled_add_ %W, %p {b = -1}
+  return
+}
+# CHECK-LABEL: graph @hoist(
+# CHECK-NEXT: %r = mul %W, 0.5
+# CHECK-NEXT: matmul_scaled_add_ %x, %g, %W {alpha = -1, transpose_a = true}
+# CHECK-NEXT: %v = mul %V, 2
+# CHECK-NEXT: scaled_add_ %V, %v
+# CHECK-NEXT: scaled_add_ %V, %r {b = 0}
+# CHECK-NEXT: return
+graph @hoist_shared(%x: f32[4,3], %g: f32[4,2], %W: &f32[3,2], %V: &f32[3,2]) -> (f32[3,2]) {
+  %p = matmul %x, %g {transpose_a = true}
+  %r = mul %W, 0.5
+  %v = mul %V, 2
+  scaled_add_ %W, %p {b = -1}
+  return %v
+}
+# CHECK-LABEL: graph @hoist_shared(
+# CHECK-NEXT: %r = mul %W, 0.5
+# CHECK-NEXT: %v = mul %V, 2
+# CHECK-NEXT: matmul_scaled_add_ %x, %g, %W {alpha = -1, transpose_a = true}
+# CHECK-NEXT: return %v
 # CHECK-LABEL: main {
 # CHECK: %pm = matmul %x, %g {transpose_a = true}
 # CHECK-NEXT: scaled_add_ %V, %pm
@@ -82,12 +112,25 @@ main {
   %xt = transpose %x
   %pm = matmul %xt, %g
   scaled_add_ %V, %pm
+  var %H : f32[3,2] = [[1, 2], [3, 4], [5, 6]]
+  var %HV : f32[3,2] = [[1, 1], [1, 1], [1, 1]]
+  call @hoist(%x, %g, %H, %HV)
+  var %S : f32[3,2] = [[1, 2], [3, 4], [5, 6]]
+  %twiceS = call @hoist_shared(%x, %g, %S, %S)
 }
 run
 print %W
 print %Wref
 print %V
+print %H
+print %HV
+print %S
+print %twiceS
 # The weights numpy gives: [[-1.5534352, -1.424551], [-0.5059343, 0.409447], [-0.36247277, 0.8226303]].
 # VALUES: %W: f32[3,2] = [[WEIGHTS:.*]]
 # VALUES-NEXT: %Wref: f32[3,2] = [[WEIGHTS]]
 # VALUES-NEXT: %V: f32[3,2] = {{\[}}[2.625, 3.8125], [1.5, 6.5], [3.5, 4.5]]
+# VALUES-NEXT: %H: f32[3,2] = {{\[}}[-0.625, 0.1875], [4.5, 1.5], [6.5, 7.5]]
+# VALUES-NEXT: %HV: f32[3,2] = {{\[}}[3, 3], [3, 3], [3, 3]]
+# VALUES-NEXT: %S: f32[3,2] = {{\[}}[-0.625, 0.1875], [4.5, 1.5], [6.5, 7.5]]
+# VALUES-NEXT: %twiceS: f32[3,2] = {{\[}}[2, 4], [6, 8], [10, 12]]
