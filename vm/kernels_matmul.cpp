@@ -457,26 +457,27 @@ struct MatMulScaledAddState {
 };
 
 bool overlaps(const TensorRef& x, const TensorRef& y) {
-  const auto* xb = static_cast<const std::byte*>(x.data);
-  const auto* yb = static_cast<const std::byte*>(y.data);
+  const auto xb = reinterpret_cast<uintptr_t>(x.data), yb = reinterpret_cast<uintptr_t>(y.data);
   const size_t xn = static_cast<size_t>(x.type->numElements()) * dtypeSize(x.type->dtype);
   const size_t yn = static_cast<size_t>(y.type->numElements()) * dtypeSize(y.type->dtype);
   return xn > 0 && yn > 0 && xb < yb + yn && yb < xb + xn;
 }
 
 // acc = beta acc + alpha (x @ y). An f32 product of one matrix pair with B read as
-// stored (matmul's plain-B detours do not apply) is added into acc by the GEMM
-// (gemmF32Scaled): acc is read and written once, and no product tensor is made.
-// Any other (a batch, B read transposed, f16 or f64, an operand overlapping acc)
-// computes the product as matmul does into a scratch tensor and then adds it. The
-// choice follows the types and flags alone, so the bits do not depend on the
-// thread count.
+// stored (matmul's plain-B detours do not apply) and beta nonzero is added into acc
+// by the GEMM (gemmF32Scaled): acc is read and written once, and no product tensor
+// is made. Any other (a batch, B read transposed, f16 or f64, beta 0, which a GEMM
+// takes as "acc not read" where scaled_add_'s arithmetic keeps a NaN of acc, an
+// operand overlapping acc) computes the product as matmul does into a scratch tensor
+// and then adds it. The choice follows the types, the attributes and the overlap,
+// never the thread count.
 template <class T>
 void runMatMulScaledAdd(const MatMulScaledAddState& s, const TensorRef* ins, TensorRef* outs, KernelContext& ctx) {
   const MatMulState& p = s.product;
   T* acc = outs[0].as<T>();
   if constexpr (std::is_same_v<T, float>) {
-    if (p.batches.size() == 1 && !p.transB && !overlaps(ins[0], outs[0]) && !overlaps(ins[1], outs[0])) {
+    if (p.batches.size() == 1 && !p.transB && s.scale.beta != 0.0f && !overlaps(ins[0], outs[0]) &&
+        !overlaps(ins[1], outs[0])) {
       const auto [ao, bo] = p.batches[0];
       gemmF32Scaled(ins[0].as<const float>() + ao, ins[1].as<const float>() + bo, acc, p.m, p.n, p.k, p.transA, false,
                     s.scale);

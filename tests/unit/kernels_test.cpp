@@ -708,6 +708,19 @@ TEST(Kernels, MatMulScaledAddAddsTheProductIntoAcc) {
       }
     }
   }
+  // beta 0 keeps scaled_add_'s arithmetic: 0 times a NaN of acc is NaN (a GEMM would
+  // not read acc at all).
+  Buf x(DType::F32, {64, 48}), y(DType::F32, {48, 40}), acc(DType::F32, {64, 40});
+  for (int64_t i = 0; i < acc.type.numElements(); ++i) acc.set(i, i % 2 ? kNaN : 1.0);
+  const Op zeroBeta = makeOp(OpCode::MatMulScaledAddInplace, {{"beta", Attr::real(0)}});
+  const std::vector<TensorType> inTypes{x.type, y.type, acc.type}, outTypes{acc.type};
+  PreparedKernel kernel = prepareKernel(zeroBeta, inTypes, outTypes);
+  TensorRef ins[3] = {x.ref(), y.ref(), acc.ref()};
+  TensorRef out = acc.ref();
+  KernelContext ctx;
+  kernel(ins, &out, ctx);
+  for (int64_t i = 0; i < acc.type.numElements(); ++i)
+    EXPECT_EQ(std::isnan(acc.get(i)), i % 2 == 1) << "element " << i;
 }
 
 TEST(Kernels, KernelThreadsRunEveryTaskOnce) {
