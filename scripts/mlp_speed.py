@@ -17,12 +17,17 @@ default. bench/peers/peers.py --models mlp measures the same program from the re
 usage: mlp_speed.py --perf DIR [--pir PIR] [--threads 1,2] [--rounds 5]
 """
 import argparse
+import json
 import ctypes
 import os
 import re
 import statistics
 import sys
 import tempfile
+
+
+# The variables removed for PyTorch, as JSON, for pir's runs after the re-run.
+PIR_ENV_KEY = "PIR_MLP_SPEED_PIR_ENV"
 
 
 def main():
@@ -32,11 +37,18 @@ def main():
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--rounds", type=int, default=5)
     a = ap.parse_args()
-    # glibc reads its tunables at start-up: PyTorch runs in this process, so set them by re-running it.
+    # PyTorch runs in this process, at its best: glibc's malloc tuned (its tunables are read
+    # at start-up) and OpenBLAS on its native kernels (OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE
+    # unset), so the script re-runs itself in that environment; pir's runs get the removed
+    # variables back (peers.py's split: the peer's command alone loses them).
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench", "peers"))
-    from peers import TORCH_MALLOC_TUNED, with_torch_malloc
-    if TORCH_MALLOC_TUNED not in os.environ.get("GLIBC_TUNABLES", ""):
-        os.execve(sys.executable, [sys.executable, os.path.abspath(__file__)] + sys.argv[1:], with_torch_malloc(os.environ))
+    from peers import TORCH_MALLOC_TUNED, native_env, with_torch_malloc
+    forced = {k: os.environ[k] for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE") if k in os.environ}
+    if forced or TORCH_MALLOC_TUNED not in os.environ.get("GLIBC_TUNABLES", ""):
+        env = with_torch_malloc(native_env())
+        env[PIR_ENV_KEY] = json.dumps({**json.loads(os.environ.get(PIR_ENV_KEY, "{}")), **forced})
+        os.execve(sys.executable, [sys.executable, os.path.abspath(__file__)] + sys.argv[1:], env)
+    pir_env = json.loads(os.environ.get(PIR_ENV_KEY, "{}"))
     sys.path.insert(0, a.perf)
     import torch
     from mlp_manual_check import TorchMLP, write_data
@@ -55,7 +67,7 @@ def main():
     blas = ctypes.CDLL("libopenblas.so.0")  # the OpenBLAS torch's matmuls run in
     print("load average at start:", loadavg())
     for T in [int(x) for x in a.threads.split(",")]:
-        env = {"OPENBLAS_NUM_THREADS": str(T)}
+        env = dict(pir_env, OPENBLAS_NUM_THREADS=str(T))
         run_proc([a.pir, "run", paths[2]], env=env)  # warm the page cache
         configs = [(T, 2), (T, T)] if T == 1 else [(T, 2), (T, 1), (1, T)]
         configs = list(dict.fromkeys(configs))
