@@ -96,6 +96,21 @@ graph @hoist_shared(%x: f32[4,3], %g: f32[4,2], %W: &f32[3,2], %V: &f32[3,2]) ->
 # CHECK-NEXT: %v = mul %V, 2
 # CHECK-NEXT: matmul_scaled_add_ %x, %g, %W {alpha = -1, transpose_a = true}
 # CHECK-NEXT: return %v
+# A product that reads another update's weight: that update stays after the fused op
+# that reads it, wherever each moves.
+graph @pair(%x: f32[4,3], %g: f32[4,2], %k: f32[2,3], %A: &f32[3,2], %B: &f32[3,3]) -> (f32[3,3]) {
+  %p = matmul %x, %g {transpose_a = true}
+  %q = matmul %A, %k
+  %r = mul %B, 2
+  scaled_add_ %B, %q
+  scaled_add_ %A, %p
+  return %r
+}
+# CHECK-LABEL: graph @pair(
+# CHECK-NEXT: %r = mul %B, 2
+# CHECK-NEXT: matmul_scaled_add_ %A, %k, %B
+# CHECK-NEXT: matmul_scaled_add_ %x, %g, %A {transpose_a = true}
+# CHECK-NEXT: return %r
 # CHECK-LABEL: main {
 # CHECK: %pm = matmul %x, %g {transpose_a = true}
 # CHECK-NEXT: scaled_add_ %V, %pm
@@ -117,6 +132,10 @@ main {
   call @hoist(%x, %g, %H, %HV)
   var %S : f32[3,2] = [[1, 2], [3, 4], [5, 6]]
   %twiceS = call @hoist_shared(%x, %g, %S, %S)
+  const %k : f32[2,3] = [[1, 0, -1], [0.5, 2, 1]]
+  var %PA : f32[3,2] = [[1, 2], [3, 4], [5, 6]]
+  var %PB : f32[3,3] = [[0, 0, 0], [0, 0, 0], [0, 0, 0]]
+  %twicePB = call @pair(%x, %g, %k, %PA, %PB)
 }
 run
 print %W
@@ -126,6 +145,8 @@ print %H
 print %HV
 print %S
 print %twiceS
+print %PA
+print %PB
 # The weights numpy gives: [[-1.5534352, -1.424551], [-0.5059343, 0.409447], [-0.36247277, 0.8226303]].
 # VALUES: %W: f32[3,2] = [[WEIGHTS:.*]]
 # VALUES-NEXT: %Wref: f32[3,2] = [[WEIGHTS]]
@@ -134,3 +155,5 @@ print %twiceS
 # VALUES-NEXT: %HV: f32[3,2] = {{\[}}[3, 3], [3, 3], [3, 3]]
 # VALUES-NEXT: %S: f32[3,2] = {{\[}}[-0.625, 0.1875], [4.5, 1.5], [6.5, 7.5]]
 # VALUES-NEXT: %twiceS: f32[3,2] = {{\[}}[2, 4], [6, 8], [10, 12]]
+# VALUES-NEXT: %PA: f32[3,2] = {{\[}}[2.625, 3.8125], [1.5, 6.5], [3.5, 4.5]]
+# VALUES-NEXT: %PB: f32[3,3] = {{\[}}[2, 4, 1], [5, 8, 1], [8, 12, 1]]
