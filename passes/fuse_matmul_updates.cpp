@@ -69,25 +69,33 @@ bool isPlainUpdate(const Op& op) {
 // a var or a constant, which other names may share).
 bool ownTensor(const Value* root) { return root->kind == Value::Kind::Result; }
 
-// True when every call of `g` is an op of main that binds g's inputs to pairwise
-// distinct tensors (different alias roots): g's parameters share no storage.
-bool paramsAreDistinctTensors(const Module& m, const Graph& g) {
-  bool called = false, distinct = true;
+// The graphs every call of which is an op of main that binds the graph's inputs to
+// pairwise distinct tensors (different alias roots): their parameters share no
+// storage. One walk of the module. Inlining a call of a subgraph into another copies
+// calls from a subgraph into a subgraph, which adds no graph to this set, and a
+// graph's fusions are decided before any graph that calls it is inlined into, so the
+// set found at the start holds for each graph when the pass reaches it.
+std::unordered_set<const Graph*> graphsWithDistinctParams(const Module& m) {
+  std::unordered_set<const Graph*> called, shared;
   auto visit = [&](const Graph& caller) {
     forEachOp(caller, [&](const Op& op) {
       for (size_t c = 0; c < op.callees.size(); ++c) {
-        if (op.callees[c].graph != &g) continue;
-        called = true;
-        if (!caller.isMain) distinct = false;
+        const Graph* g = op.callees[c].graph;
+        called.insert(g);
         std::unordered_set<const Value*> roots;
+        bool distinct = caller.isMain;
         for (const Operand& a : op.args(c))
           if (a.kind() == Operand::Kind::Value && !roots.insert(aliasRoot(a.value())).second) distinct = false;
+        if (!distinct) shared.insert(g);
       }
     });
   };
   for (const auto& h : m.graphs) visit(*h);
   visit(*m.main);
-  return called && distinct;
+  std::unordered_set<const Graph*> distinct;
+  for (const Graph* g : called)
+    if (!shared.count(g)) distinct.insert(g);
+  return distinct;
 }
 
 // Whether two alias roots of one graph may be one tensor (see the file comment).
@@ -193,8 +201,10 @@ std::vector<Fusion> findFusions(Graph& g, WriteAnalysis& writes, const std::unor
 }
 
 // The calls of `g` worth inlining: a result read by a plain update alone, which the
-// callee returns from a matmul that nothing else in the callee reads.
-std::unordered_set<const Op*> callsToInline(Graph& g, const std::unordered_set<const Value*>& pinned) {
+// callee returns from a matmul that nothing else in the callee reads. `calleeUses`:
+// the callees' def-use maps, made once per callee for the whole pass.
+std::unordered_set<const Op*> callsToInline(Graph& g, const std::unordered_set<const Value*>& pinned,
+                                            std::unordered_map<const Graph*, UseMap>& calleeUses) {
   std::unordered_set<const Op*> calls;
   std::optional<UseMap> uses;
   for (const auto& op : g.ops) {
@@ -210,17 +220,17 @@ std::unordered_set<const Op*> callsToInline(Graph& g, const std::unordered_set<c
     if (r >= callee.returns.size() || callee.returns[r].kind() != Operand::Kind::Value) continue;
     const Value* returned = callee.returns[r].value();
     if (!returned->def || returned->def->code != OpCode::MatMul || pinned.count(returned)) continue;
-    const UseMap calleeUses(const_cast<Graph&>(callee));
-    if (calleeUses.uses(returned).size() == 1) calls.insert(call);
+    auto known = calleeUses.find(&callee);
+    if (known == calleeUses.end()) known = calleeUses.emplace(&callee, UseMap(const_cast<Graph&>(callee))).first;
+    if (known->second.uses(returned).size() == 1) calls.insert(call);
   }
   return calls;
 }
 
-std::unordered_set<const Value*> activationsOf(Module& m) {
-  std::unordered_set<const Value*> activations;  // forward values a gradient graph stands for
-  for (Graph* g : graphsCalleesFirst(m))
-    for (const Value* v : g->activations) activations.insert(v);
-  return activations;
+bool hasPlainUpdate(const Graph& g) {
+  for (const auto& op : g.ops)
+    if (isPlainUpdate(*op)) return true;
+  return false;
 }
 
 void fuse(Module& m, Graph& g, const Fusion& f, DiagnosticEngine& diags) {
@@ -260,14 +270,24 @@ bool hasMatMulUpdatesToFuse(const Module& m) {
 
 LogicalResult runFuseMatMulUpdates(Module& m, PassContext& ctx) {
   WriteAnalysis writes;
-  std::unordered_set<const Value*> pinned = activationsOf(m);
+  // Forward values a gradient graph stands for, and the gradient graphs of each graph.
+  std::unordered_set<const Value*> pinned;
+  std::unordered_map<const Graph*, std::vector<const Graph*>> gradients;
+  for (const auto& g : m.graphs) {
+    for (const Value* v : g->activations) pinned.insert(v);
+    if (g->gradOf) gradients[g->gradOf].push_back(g.get());
+  }
+  const std::unordered_set<const Graph*> distinctParams = graphsWithDistinctParams(m);
+  std::unordered_map<const Graph*, UseMap> calleeUses;
   for (Graph* g : graphsCalleesFirst(m)) {
-    if (g->isMain) continue;
-    const std::unordered_set<const Op*> calls = callsToInline(*g, pinned);
-    // Inlining may give a gradient graph's activations new values of g.
+    if (g->isMain || !hasPlainUpdate(*g)) continue;
+    const std::unordered_set<const Op*> calls = callsToInline(*g, pinned, calleeUses);
+    // Inlining may give the activations of g's gradient graphs new values of g (the
+    // values they replace stay in the set: that only keeps more).
     if (!calls.empty() && inlineSelectedCalls(m, *g, [&](const Op& call) { return calls.count(&call) > 0; }, ctx.diags))
-      pinned = activationsOf(m);
-    const std::vector<Fusion> fusions = findFusions(*g, writes, pinned, AliasModel(paramsAreDistinctTensors(m, *g)));
+      if (auto grads = gradients.find(g); grads != gradients.end())
+        for (const Graph* gg : grads->second) pinned.insert(gg->activations.begin(), gg->activations.end());
+    const std::vector<Fusion> fusions = findFusions(*g, writes, pinned, AliasModel(distinctParams.count(g) > 0));
     if (fusions.empty()) continue;
     std::unordered_set<const Op*> dead;
     for (const Fusion& f : fusions) {
