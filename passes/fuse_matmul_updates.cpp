@@ -10,7 +10,8 @@
 // A product computed in a called graph (the gradient graph autodiff made, `call
 // @f_grad`) is reached by inlining that call first: a call is inlined when one of
 // its results is read by such an update alone and the callee returns a matmul's
-// product there that nothing else in the callee reads. Other calls stay.
+// product there that nothing else in the callee reads. Other calls stay, and so do
+// all once the inlining would add more ops to the module than the inline pass's limit.
 //
 // The product moves to a later point of the program, so the update fuses only when
 // nothing between the matmul and the update can write the matmul's operands: an
@@ -279,12 +280,14 @@ LogicalResult runFuseMatMulUpdates(Module& m, PassContext& ctx) {
   }
   const std::unordered_set<const Graph*> distinctParams = graphsWithDistinctParams(m);
   std::unordered_map<const Graph*, UseMap> calleeUses;
+  uint64_t inlineOpsLeft = kMaxOpsAddedByInlining;  // for the whole module
   for (Graph* g : graphsCalleesFirst(m)) {
     if (g->isMain || !hasPlainUpdate(*g)) continue;
     const std::unordered_set<const Op*> calls = callsToInline(*g, pinned, calleeUses);
     // Inlining may give the activations of g's gradient graphs new values of g (the
     // values they replace stay in the set: that only keeps more).
-    if (!calls.empty() && inlineSelectedCalls(m, *g, [&](const Op& call) { return calls.count(&call) > 0; }, ctx.diags))
+    if (!calls.empty() &&
+        inlineSelectedCalls(m, *g, [&](const Op& call) { return calls.count(&call) > 0; }, ctx.diags, inlineOpsLeft))
       if (auto grads = gradients.find(g); grads != gradients.end())
         for (const Graph* gg : grads->second) pinned.insert(gg->activations.begin(), gg->activations.end());
     const std::vector<Fusion> fusions = findFusions(*g, writes, pinned, AliasModel(distinctParams.count(g) > 0));

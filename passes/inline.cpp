@@ -41,7 +41,7 @@ namespace {
 
 // The most ops the graphs that stay may hold after inlining (about 1 KB of host
 // memory each): inlining is checked against it before it changes anything.
-constexpr uint64_t kMaxInlinedOps = 4'000'000;
+constexpr uint64_t kMaxInlinedOps = kMaxOpsAddedByInlining;
 
 // Marks values a copy created in a main graph as generated (see above). They
 // are new, so the change needs no journal entry: undoing the copy drops them.
@@ -321,17 +321,20 @@ std::unordered_map<const Graph*, std::vector<Graph*>> gradientsOf(const Module& 
 
 }  // namespace
 
-bool inlineSelectedCalls(Module& m, Graph& g, const std::function<bool(const Op&)>& select, DiagnosticEngine& diags) {
-  std::vector<const Op*> chosen;
-  for (const auto& op : g.ops)
-    if (op->code == OpCode::Call && inlinable(*op) && select(*op)) chosen.push_back(op.get());
-  if (chosen.empty()) return false;
+bool inlineSelectedCalls(Module& m, Graph& g, const std::function<bool(const Op&)>& select, DiagnosticEngine& diags,
+                         uint64_t& opsLeft) {
   ExpandedSize sizes;
-  uint64_t total = sizes.of(g);
-  for (const Op* call : chosen) total = saturatingAdd(total, sizes.of(*call->callees[0].graph));
-  if (total > kMaxInlinedOps) return false;
+  std::unordered_set<const Op*> picked;
+  for (const auto& op : g.ops) {
+    if (op->code != OpCode::Call || !inlinable(*op) || !select(*op)) continue;
+    const Graph& callee = *op->callees[0].graph;
+    const uint64_t added = saturatingAdd(sizes.of(callee), callee.params.size() + callee.returns.size());
+    if (added > opsLeft) continue;
+    opsLeft -= added;
+    picked.insert(op.get());
+  }
+  if (picked.empty()) return false;
   WrittenParams written;
-  const std::unordered_set<const Op*> picked(chosen.begin(), chosen.end());
   inlineCallsIn(m, g, diags, written, gradientsOf(m), [&](const Op& op) { return picked.count(&op) > 0; });
   return true;
 }

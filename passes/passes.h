@@ -2,6 +2,7 @@
 // the IR valid and the program's results unchanged; docs/decisions.md
 // ("Passes") records what each one does where the spec is silent.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <unordered_set>
 
@@ -13,11 +14,15 @@ namespace pir::passes {
 LogicalResult runDce(Module& m, PassContext& ctx);
 // Replaces `call`s by the callee's body, by-value semantics kept (inline.cpp).
 LogicalResult runInline(Module& m, PassContext& ctx);
+// The most ops inlining may add to a module (the inline pass's limit on what the
+// graphs that stay hold; about 1 KB of host memory each).
+constexpr uint64_t kMaxOpsAddedByInlining = 4'000'000;
 // Inlines the calls of `g` (top-level, inlinable) that `select` picks, each as the
 // inline pass would, leaving its other calls and the callees in place (inline.cpp).
-// False, and nothing changed, when none is picked or the expanded graph would pass
-// the inline pass's op limit.
-bool inlineSelectedCalls(Module& m, Graph& g, const std::function<bool(const Op&)>& select, DiagnosticEngine& diags);
+// A picked call whose expansion would add more ops than `opsLeft` stays too; the
+// others lower it by what they add. False, and nothing changed, when none is inlined.
+bool inlineSelectedCalls(Module& m, Graph& g, const std::function<bool(const Op&)>& select, DiagnosticEngine& diags,
+                         uint64_t& opsLeft);
 // Adds the product of a matmul into the weight its only reader, an update
 // `scaled_add_`, writes: matmul_scaled_add_ (fuse_matmul_updates.cpp).
 LogicalResult runFuseMatMulUpdates(Module& m, PassContext& ctx);

@@ -284,5 +284,48 @@ TEST(Passes, InlineRefusesAnExpansionBeyondItsLimit) {
   EXPECT_EQ(b.text(), before);
 }
 
+// fuse-matmul-updates inlines a gradient-like call only within the inline pass's op
+// limit: a callee that expands to 2^40 ops stays called (its update unfused), while
+// the small one beside it is inlined and its update fused.
+TEST(Passes, FuseMatMulUpdatesInlinesOnlyWithinTheOpLimit) {
+  std::string text = "graph @c0(%x: f32[2,2]) -> (f32[2,2]) {\n  %y = add %x, 1\n  return %y\n}\n";
+  for (int i = 1; i < 40; ++i)
+    text += "graph @c" + std::to_string(i) + "(%x: f32[2,2]) -> (f32[2,2]) {\n  %a = call @c" + std::to_string(i - 1) +
+            "(%x)\n  %b = call @c" + std::to_string(i - 1) + "(%a)\n  return %b\n}\n";
+  text += R"(graph @big(%x: f32[2,2]) -> (f32[2,2]) {
+  %a = call @c39(%x)
+  %y = matmul %a, %a
+  return %y
+}
+graph @small(%x: f32[2,2]) -> (f32[2,2]) {
+  %y = matmul %x, %x
+  return %y
+}
+graph @step(%x: f32[2,2], %W: &f32[2,2], %V: &f32[2,2]) -> () {
+  %p = call @big(%x)
+  scaled_add_ %W, %p {b = -1}
+  %q = call @small(%x)
+  scaled_add_ %V, %q {b = -1}
+  return
+}
+main {
+  var %W : f32[2,2] = 0
+  var %V : f32[2,2] = 0
+  const %x : f32[2,2] = [[1, 2], [3, 4]]
+  call @step(%x, %W, %V)
+}
+)";
+  Built b(text);
+  ASSERT_TRUE(b.run("fuse-matmul-updates")) << b.err.str();
+  const std::string out = b.text();
+  const size_t step = out.find("graph @step(");
+  ASSERT_NE(step, std::string::npos);
+  const std::string body = out.substr(step, out.find("\n}\n", step) - step);
+  EXPECT_NE(body.find("%p = call @big(%x)"), std::string::npos) << body;
+  EXPECT_NE(body.find("scaled_add_ %W, %p {b = -1}"), std::string::npos) << body;
+  EXPECT_EQ(body.find("call @small"), std::string::npos) << body;
+  EXPECT_NE(body.find("matmul_scaled_add_ %x, %x, %V {alpha = -1}"), std::string::npos) << body;
+}
+
 }  // namespace
 }  // namespace pir::passes
