@@ -137,6 +137,26 @@ struct Fusion {
   Op* before;  // the top-level op the fused update goes before
 };
 
+// The ops the pass may look at between a matmul and its update, over the whole
+// module: each candidate scans its span, so a graph of n matmuls followed by n
+// updates would cost n^2. Past the budget a candidate is left unfused (or a fused
+// update where the program put it): the result depends on the module alone.
+class ScanBudget {
+ public:
+  // True, and the ops counted, when `ops` more fit.
+  bool spend(uint64_t ops) {
+    if (ops > left_) {
+      left_ = 0;
+      return false;
+    }
+    left_ -= ops;
+    return true;
+  }
+
+ private:
+  uint64_t left_ = uint64_t{1} << 26;
+};
+
 // Whether top-level `op` (an exchange block: its body) reads or writes a tensor
 // that may be `root`'s.
 bool touches(const Op& op, const Value* root, const AliasModel& alias) {
@@ -153,9 +173,11 @@ bool touches(const Op& op, const Value* root, const AliasModel& alias) {
 // op reads the matmul's operands somewhere between the two, so a weight those may
 // share is not written before that update's place.
 Op* hoistedPlace(Graph& g, const Fusion& f, const std::unordered_map<const Op*, size_t>& topLevel,
-                 const std::unordered_map<const Op*, const Op*>& productOf, const AliasModel& alias) {
+                 const std::unordered_map<const Op*, const Op*>& productOf, const AliasModel& alias,
+                 ScanBudget& budget) {
   const Value* weight = aliasRoot(f.update->operands[0].value());
   const size_t from = topLevel.at(f.matmul), to = topLevel.at(f.update);
+  if (!budget.spend(to - from)) return f.update;
   for (size_t k = to; k-- > from + 1;) {
     const Op& op = *g.ops[k];
     const auto other = productOf.find(&op);
@@ -167,7 +189,7 @@ Op* hoistedPlace(Graph& g, const Fusion& f, const std::unordered_map<const Op*, 
 
 // The fusions of `g`'s updates (see the file comment), in program order.
 std::vector<Fusion> findFusions(Graph& g, WriteAnalysis& writes, const std::unordered_set<const Value*>& pinned,
-                                const AliasModel& alias) {
+                                const AliasModel& alias, ScanBudget& budget) {
   std::vector<const Op*> ops;
   WriteAnalysis::flatten(g.ops, ops);
   std::unordered_map<const Op*, size_t> position;
@@ -182,6 +204,7 @@ std::vector<Fusion> findFusions(Graph& g, WriteAnalysis& writes, const std::unor
     if (!matmul || matmul->code != OpCode::MatMul || matmul->enclosing() || matmul->parent != &g) continue;
     if (pinned.count(product) || uses.uses(product).size() != 1) continue;
     if (!isFloat(product->type.get().dtype) || product->type.get() != update.operands[0].type()) continue;
+    if (!budget.spend(j - position.at(matmul))) continue;
     std::vector<const Value*> operandRoots;
     for (const Operand& o : matmul->operands)
       if (o.kind() == Operand::Kind::Value) operandRoots.push_back(aliasRoot(o.value()));
@@ -197,7 +220,7 @@ std::vector<Fusion> findFusions(Graph& g, WriteAnalysis& writes, const std::unor
   for (size_t k = 0; k < g.ops.size(); ++k) topLevel.emplace(g.ops[k].get(), k);
   std::unordered_map<const Op*, const Op*> productOf;  // update -> its matmul
   for (const Fusion& f : fusions) productOf.emplace(f.update, f.matmul);
-  for (Fusion& f : fusions) f.before = hoistedPlace(g, f, topLevel, productOf, alias);
+  for (Fusion& f : fusions) f.before = hoistedPlace(g, f, topLevel, productOf, alias, budget);
   return fusions;
 }
 
@@ -281,6 +304,7 @@ LogicalResult runFuseMatMulUpdates(Module& m, PassContext& ctx) {
   const std::unordered_set<const Graph*> distinctParams = graphsWithDistinctParams(m);
   std::unordered_map<const Graph*, UseMap> calleeUses;
   uint64_t inlineOpsLeft = kMaxOpsAddedByInlining;  // for the whole module
+  ScanBudget scans;
   for (Graph* g : graphsCalleesFirst(m)) {
     if (g->isMain || !hasPlainUpdate(*g)) continue;
     const std::unordered_set<const Op*> calls = callsToInline(*g, pinned, calleeUses);
@@ -290,7 +314,7 @@ LogicalResult runFuseMatMulUpdates(Module& m, PassContext& ctx) {
         inlineSelectedCalls(m, *g, [&](const Op& call) { return calls.count(&call) > 0; }, ctx.diags, inlineOpsLeft))
       if (auto grads = gradients.find(g); grads != gradients.end())
         for (const Graph* gg : grads->second) pinned.insert(gg->activations.begin(), gg->activations.end());
-    const std::vector<Fusion> fusions = findFusions(*g, writes, pinned, AliasModel(distinctParams.count(g) > 0));
+    const std::vector<Fusion> fusions = findFusions(*g, writes, pinned, AliasModel(distinctParams.count(g) > 0), scans);
     if (fusions.empty()) continue;
     std::unordered_set<const Op*> dead;
     for (const Fusion& f : fusions) {

@@ -327,5 +327,26 @@ main {
   EXPECT_NE(body.find("matmul_scaled_add_ %x, %x, %V {alpha = -1}"), std::string::npos) << body;
 }
 
+// n matmuls followed by their n updates: each candidate scans its span, so the pass
+// looks at about n^2 ops; past its scan budget (2^26 ops for the module) it leaves
+// the remaining updates as written instead of taking quadratic time.
+TEST(Passes, FuseMatMulUpdatesBoundsTheOpsItScans) {
+  const int n = 12000;
+  std::string text = "graph @g(%x: f32[2,2]";
+  for (int i = 0; i < n; ++i) text += ", %W" + std::to_string(i) + ": &f32[2,2]";
+  text += ") -> () {\n  %y = add %x, 0\n";
+  for (int i = 0; i < n; ++i) text += "  %p" + std::to_string(i) + " = matmul %y, %y\n";
+  for (int i = 0; i < n; ++i) text += "  scaled_add_ %W" + std::to_string(i) + ", %p" + std::to_string(i) + "\n";
+  text += "  return\n}\n";
+  Built b(text);
+  ASSERT_TRUE(b.run("fuse-matmul-updates")) << b.err.str();
+  const std::string out = b.text();
+  size_t fused = 0;
+  for (size_t at = out.find("matmul_scaled_add_"); at != std::string::npos; at = out.find("matmul_scaled_add_", at + 1))
+    ++fused;
+  EXPECT_GT(fused, 1000u);  // the budget covers thousands of these spans
+  EXPECT_LT(fused, static_cast<size_t>(n));
+}
+
 }  // namespace
 }  // namespace pir::passes
