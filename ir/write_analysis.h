@@ -19,16 +19,27 @@ class WriteAnalysis {
     return memo_[g] = paramsWrittenInPlace(*g);
   }
 
+  // Calls f(operand) for each operand `op` writes in place: its in-place operand,
+  // and each by-reference argument its callees write.
+  template <class F> void forEachWrittenOperand(const Op& op, F&& f) {
+    const int target = op.info().inplaceOperand;
+    if (target >= 0 && static_cast<size_t>(target) < op.operands.size()) f(op.operands[static_cast<size_t>(target)]);
+    for (size_t c = 0; c < op.callees.size(); ++c) {
+      const Graph& callee = *op.callees[c].graph;
+      const std::vector<bool>& w = paramsWritten(&callee);
+      auto args = op.args(c);
+      for (size_t i = 0; i < w.size() && i < callee.params.size() && i < args.size(); ++i)
+        if (w[i] && callee.params[i]->byRef) f(args[i]);
+    }
+  }
+
   // True when `op` writes anything in place: its in-place operand, or a
   // by-reference argument its callee writes.
   bool writesInPlace(const Op& op) {
     if (op.info().inplaceOperand >= 0) return true;
-    for (const CalleeRef& c : op.callees) {
-      const std::vector<bool>& w = paramsWritten(c.graph);
-      for (size_t i = 0; i < w.size() && i < c.graph->params.size(); ++i)
-        if (w[i] && c.graph->params[i]->byRef) return true;
-    }
-    return false;
+    bool any = false;
+    forEachWrittenOperand(op, [&](const Operand&) { any = true; });
+    return any;
   }
 
   // The ops of `ops` in program order, exchange blocks replaced by their bodies.

@@ -111,26 +111,6 @@ class AliasModel {
   bool distinctParams_;
 };
 
-// The tensors an op writes in place: its in-place operand's, or the by-reference
-// arguments its callees write.
-std::vector<const Value*> writtenRoots(const Op& op, WriteAnalysis& writes) {
-  std::vector<const Value*> roots;
-  const int target = op.info().inplaceOperand;
-  if (target >= 0 && static_cast<size_t>(target) < op.operands.size()) {
-    const Operand& o = op.operands[static_cast<size_t>(target)];
-    if (o.kind() == Operand::Kind::Value) roots.push_back(aliasRoot(o.value()));
-  }
-  for (size_t c = 0; c < op.callees.size(); ++c) {
-    const Graph& callee = *op.callees[c].graph;
-    const std::vector<bool>& w = writes.paramsWritten(&callee);
-    auto args = op.args(c);
-    for (size_t i = 0; i < w.size() && i < callee.params.size() && i < args.size(); ++i)
-      if (w[i] && callee.params[i]->byRef && args[i].kind() == Operand::Kind::Value)
-        roots.push_back(aliasRoot(args[i].value()));
-  }
-  return roots;
-}
-
 struct Fusion {
   Op* matmul;
   Op* update;
@@ -209,11 +189,12 @@ std::vector<Fusion> findFusions(Graph& g, WriteAnalysis& writes, const std::unor
     for (const Operand& o : matmul->operands)
       if (o.kind() == Operand::Kind::Value) operandRoots.push_back(aliasRoot(o.value()));
     bool blocked = false;
-    for (size_t k = position.at(matmul) + 1; k < j && !blocked; ++k) {
-      if (!writes.writesInPlace(*ops[k])) continue;
-      for (const Value* written : writtenRoots(*ops[k], writes))
+    for (size_t k = position.at(matmul) + 1; k < j && !blocked; ++k)
+      writes.forEachWrittenOperand(*ops[k], [&](const Operand& o) {
+        if (o.kind() != Operand::Kind::Value) return;
+        const Value* written = aliasRoot(o.value());
         for (const Value* read : operandRoots) blocked = blocked || alias.mayAlias(written, read);
-    }
+      });
     if (!blocked) fusions.push_back({const_cast<Op*>(matmul), const_cast<Op*>(&update), nullptr});
   }
   std::unordered_map<const Op*, size_t> topLevel;
@@ -303,7 +284,7 @@ LogicalResult runFuseMatMulUpdates(Module& m, PassContext& ctx) {
   }
   const std::unordered_set<const Graph*> distinctParams = graphsWithDistinctParams(m);
   std::unordered_map<const Graph*, UseMap> calleeUses;
-  uint64_t inlineOpsLeft = kMaxOpsAddedByInlining;  // for the whole module
+  uint64_t inlineOpsLeft = kMaxInlinedOps;  // for the whole module
   ScanBudget scans;
   for (Graph* g : graphsCalleesFirst(m)) {
     if (g->isMain || !hasPlainUpdate(*g)) continue;

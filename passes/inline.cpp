@@ -39,9 +39,6 @@
 namespace pir::passes {
 namespace {
 
-// The most ops the graphs that stay may hold after inlining (about 1 KB of host
-// memory each): inlining is checked against it before it changes anything.
-constexpr uint64_t kMaxInlinedOps = kMaxOpsAddedByInlining;
 
 // Marks values a copy created in a main graph as generated (see above). They
 // are new, so the change needs no journal entry: undoing the copy drops them.

@@ -14,9 +14,10 @@ namespace pir::passes {
 LogicalResult runDce(Module& m, PassContext& ctx);
 // Replaces `call`s by the callee's body, by-value semantics kept (inline.cpp).
 LogicalResult runInline(Module& m, PassContext& ctx);
-// The most ops inlining may add to a module (the inline pass's limit on what the
-// graphs that stay hold; about 1 KB of host memory each).
-constexpr uint64_t kMaxOpsAddedByInlining = 4'000'000;
+// The most ops inlining may leave in a module (about 1 KB of host memory each): the
+// inline pass's limit on what the graphs that stay hold, and fuse-matmul-updates'
+// limit on the ops its inlining adds.
+constexpr uint64_t kMaxInlinedOps = 4'000'000;
 // Inlines the calls of `g` (top-level, inlinable) that `select` picks, each as the
 // inline pass would, leaving its other calls and the callees in place (inline.cpp).
 // A picked call whose expansion would add more ops than `opsLeft` stays too; the

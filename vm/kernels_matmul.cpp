@@ -223,10 +223,15 @@ const char* gemmBackendName() {
 namespace {
 
 // c = beta c + alpha t, elementwise over n (t: a product computed on its own): for
-// f32 and f64 the loop scaled_add_ runs, so the bits are scaled_add_'s of the product.
+// f32 and f64 the loop scaled_add_ runs, split over the kernel threads as scaled_add_
+// splits it, so the bits are scaled_add_'s of the product.
 template <class T> void scaleAddInto(T* c, const T* t, int64_t n, GemmScale scale) {
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    simd::tableOf<T>().scaledAdd(c, t, c, static_cast<T>(scale.beta), static_cast<T>(scale.alpha), n, simd::kVecVec);
+    const auto add = simd::tableOf<T>().scaledAdd;
+    const T alpha = static_cast<T>(scale.alpha), beta = static_cast<T>(scale.beta);
+    detail::splitRange(n, [&](int64_t begin, int64_t end) {
+      add(c + begin, t + begin, c + begin, beta, alpha, end - begin, simd::kVecVec);
+    });
   } else {
     using C = detail::ComputeOf<T>;
     const C alpha = static_cast<C>(scale.alpha), beta = static_cast<C>(scale.beta);
