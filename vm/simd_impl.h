@@ -393,8 +393,7 @@ template <class S> inline typename VOf<S>::V vlog(typename VOf<S>::V x) {
 //     where tanh already rounds to 1.
 // For f64 both branches share one division. A vector whose lanes are all below
 // the split skips the exponential: the same operations for those lanes, so the
-// bits do not depend on the neighbours. The split and the lower range's
-// coefficients are shared with gelu (tanhBelowSplit).
+// bits do not depend on the neighbours.
 template <class S> constexpr S tanhSplit() { return sizeof(S) == 4 ? S(1.0f) : S(0.9); }
 constexpr float kTanhR[] = {-0x1.55553cp-2f, 0x1.110be2p-3f,  -0x1.b96222p-5f, 0x1.60098ep-6f,
                             -0x1.0460bap-7f, 0x1.2da4dap-9f, -0x1.77dceep-12f};
@@ -480,73 +479,41 @@ template <class S> inline typename VOf<S>::V vswish(typename VOf<S>::V x) {
 }
 
 // gelu's tanh form, x/2 (1 + tanh(u)) with u = k (x + a x^3), k = sqrt(2/pi), a =
-// 0.044715, is x s with s = (1 + tanh(u))/2. Lanes with |u| below tanh's split take
-// s = (1 + t)/2 with t = tanh(u) from tanh's lower range (1 + t >= 0.23 there: no
-// cancellation to speak of); the others s = sigmoid(2u) = 1/(1 + e) for u >= 0 and
-// e/(1 + e) for u < 0, e = exp(-2|u|): one exponential that never overflows, and none
-// of the cancellation of 1 + tanh(u) as tanh(u) nears -1, which costs the step-by-step
-// formula the relative precision of gelu's small negative values. Each lane's result
-// depends on its own value alone; a vector with all lanes below the split skips the
-// exponential, as tanh does.
+// 0.044715, is x s with s = (1 + tanh(u))/2 = sigmoid(2u): s = 1/(1 + e) for u >= 0 and
+// e/(1 + e) for u < 0, e = exp(-2|u|) <= 1. One exponential that never overflows, no
+// cancellation anywhere (1 + tanh(u) loses the relative precision of gelu's small
+// negative values as tanh(u) nears -1), and one form for every lane: each lane's result
+// depends on its own value alone, and a vector costs the same whatever its lanes hold
+// (a lower-range polynomial for small |u| would cost both forms wherever a vector's
+// lanes straddle the split, which activations of unit scale nearly always do).
 constexpr double kGeluK = 0.7978845608028654, kGeluA = 0.044715;  // sqrt(2/pi), the cubic's weight
 template <class S> inline typename VOf<S>::V geluArgument(typename VOf<S>::V x, typename VOf<S>::V x2) {
   return S(kGeluK) * (x + S(kGeluA) * (x2 * x));
-}
-// tanh(u) for |u| below tanh's split, from |u|.
-template <class S> inline typename VOf<S>::V geluSmallTanh(typename VOf<S>::V u, typename VOf<S>::V au) {
-  using T = VOf<S>;
-  using U = typename T::U;
-  const typename T::V y = tanhBelowSplit<S>(au, au * au);
-  return bits<typename T::V>(bits<U>(y) | (bits<U>(u) & bits<U>(splat<typename T::V>(S(-0.0)))));
 }
 template <class S> inline typename VOf<S>::V vgelu(typename VOf<S>::V x) {
   using V = typename VOf<S>::V;
   const V u = geluArgument<S>(x, x * x);
   const V au = vabs<S>(u);
-  const auto small = au < tanhSplit<S>();  // NaN lanes are not small
-  V s;
-  if (allLanes(small)) {
-    s = (S(1) + geluSmallTanh<S>(u, au)) * S(0.5);
-  } else {
-    const V e = vexp<S>(-(au + au));
-    s = (u < S(0) ? e : splat<V>(S(1))) / (e + S(1));
-    if (anyLane(small)) s = small ? (S(1) + geluSmallTanh<S>(u, au)) * S(0.5) : s;
-  }
+  const V e = vexp<S>(-(au + au));
+  const V s = (u < S(0) ? e : splat<V>(S(1))) / (e + S(1));
   const V y = x * s;
-  return x != x ? x : y;  // a NaN input's own bits, whichever path its vector took
+  return x != x ? x : y;  // a NaN input's own bits
 }
 
 // g * gelu'(x) for the same form: gelu' = s + 2x u' s (1 - s), u' = k (1 + 3a x^2), with
-// s (1 - s) = (1 - t^2)/4 below the split and e/(1 + e)^2 above (s, t, e as in vgelu).
+// r = 1/(1 + e), s as in vgelu (r, or e r) and s (1 - s) = e r^2 for either sign of u.
 template <class S> inline typename VOf<S>::V vgeluGrad(typename VOf<S>::V x, typename VOf<S>::V g) {
   using V = typename VOf<S>::V;
   const V x2 = x * x;
   const V u = geluArgument<S>(x, x2);
   const V au = vabs<S>(u);
-  const auto small = au < tanhSplit<S>();
-  V s, ss;
-  auto below = [&](V& sOut, V& ssOut) {
-    const V t = geluSmallTanh<S>(u, au);
-    sOut = (S(1) + t) * S(0.5);
-    ssOut = (S(1) - t * t) * S(0.25);
-  };
-  if (allLanes(small)) {
-    below(s, ss);
-  } else {
-    const V e = vexp<S>(-(au + au));
-    const V r = S(1) / (e + S(1));
-    s = u < S(0) ? e * r : r;
-    ss = e * (r * r);
-    if (anyLane(small)) {
-      V sb, ssb;
-      below(sb, ssb);
-      s = small ? sb : s;
-      ss = small ? ssb : ss;
-    }
-  }
+  const V e = vexp<S>(-(au + au));
+  const V r = S(1) / (e + S(1));
+  const V s = u < S(0) ? e * r : r;
+  const V ss = e * (r * r);
   const V du = S(kGeluK) * (S(1) + S(3 * kGeluA) * x2);
   const V y = g * (s + (x + x) * (du * ss));
-  return g != g ? g : x != x ? x : y;  // a NaN operand's own bits, whichever path its vector took
+  return g != g ? g : x != x ? x : y;  // a NaN operand's own bits
 }
 
 // ---- loops --------------------------------------------------------------------
