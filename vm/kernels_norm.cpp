@@ -40,9 +40,9 @@ template <class T> void runGroupNorm(const NormState& s, const TensorRef* ins, T
   }
   const bool perColumn = s.spatial == 1 && s.channels == s.perRow;  // layer_norm: parameters along each row
   const C eps = static_cast<C>(s.epsilon);
-  constexpr int kVS = simd::kVecScalar, kVV = simd::kVecVec;
+  constexpr int kVS = simd::kVecScalar;
   splitRows(s.rows, n, [&](int64_t r0, int64_t r1) {
-    std::vector<C> xhat(cols), xrow(kConvert ? cols : 0), yrow(kConvert ? cols : 0);
+    std::vector<C> xhat(perColumn ? 0 : cols), xrow(kConvert ? cols : 0), yrow(kConvert ? cols : 0);
     for (int64_t r = r0; r < r1; ++r) {
       const T* x = ins[0].as<const T>() + r * n;
       T* y = outs[0].as<T>() + r * n;
@@ -54,11 +54,10 @@ template <class T> void runGroupNorm(const NormState& s, const TensorRef* ins, T
       } else {
         xr = x, out = y;
       }
-      normaliseRow(xr, n, eps, xhat.data());
       if (perColumn) {
-        f.binary[simd::kMul][kVV](xhat.data(), gamma.data(), out, n);
-        f.binary[simd::kAdd][kVV](out, beta.data(), out, n);
+        f.layerNormRow(xr, gamma.data(), beta.data(), n, eps, out);
       } else {
+        normaliseRow(xr, n, eps, xhat.data());
         const int64_t firstChannel = r * perChannelBlock % s.channels;
         for (int64_t b = 0; b < perChannelBlock; ++b) {
           const size_t c = static_cast<size_t>((firstChannel + b) % s.channels);

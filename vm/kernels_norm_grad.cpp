@@ -8,7 +8,6 @@
 // (within a row the SIMD table's documented order; over rows, in blocks of rows:
 // sumBlockRows), so the bits do not depend on the number of threads.
 #include "vm/kernel_util.h"
-#include "vm/norm_row.h"
 
 namespace pir::vm::detail {
 namespace {
@@ -32,8 +31,8 @@ int64_t sumBlockRows(int64_t rows, int64_t cols) {
   return std::max<int64_t>(1, (rows + blocks - 1) / blocks);
 }
 
-// The rows of one part, whole blocks of `blockRows`: per row a few vector passes
-// over row-sized scratch (in L1 for usual widths); the sums are the SIMD table's (16
+// The rows of one part, whole blocks of `blockRows`: one call of the SIMD table per
+// row (its row-sized scratch in L1 for usual widths); the sums are the table's (16
 // interleaved partials), not one serial chain. Row r's g * xhat is added to its
 // block's row of `dgammaBlocks`, g to `dbetaBlocks` ([blocks, cols], zeroed).
 template <class T> struct LayerNormGradRows {
@@ -49,10 +48,9 @@ template <class T> struct LayerNormGradRows {
     const auto& f = simd::tableOf<C>();
     const int64_t cols = s.cols;
     const size_t n = static_cast<size_t>(cols);
-    std::vector<C> xhat(n), tmp(n), xrow, grow, dxrow;
+    std::vector<C> xhat(n), xrow, grow, dxrow;
     if constexpr (!std::is_same_v<T, C>) xrow.resize(n), grow.resize(n), dxrow.resize(n);
     const C eps = static_cast<C>(s.epsilon);
-    constexpr int kVV = simd::kVecVec;
     for (int64_t r = r0; r < r1; ++r) {
       const T* xs = x + r * cols;
       const T* gs = g + r * cols;
@@ -66,13 +64,9 @@ template <class T> struct LayerNormGradRows {
         for (size_t j = 0; j < n; ++j) xrow[j] = static_cast<C>(xs[j]), grow[j] = static_cast<C>(gs[j]);
         xr = xrow.data(), gr = grow.data(), out = dxrow.data();
       }
-      const C rstd = normaliseRow(xr, cols, eps, xhat.data());
       C* dgamma = dgammaBlocks + r / s.blockRows * cols;
       C* dbeta = dbetaBlocks + r / s.blockRows * cols;
-      f.binary[simd::kMul][kVV](gr, xhat.data(), tmp.data(), cols);
-      f.binary[simd::kAdd][kVV](dgamma, tmp.data(), dgamma, cols);
-      f.binary[simd::kAdd][kVV](dbeta, gr, dbeta, cols);
-      f.layerNormGradRow(xhat.data(), gr, gamma, cols, rstd, out);
+      f.layerNormGradRow(xr, gr, gamma, cols, eps, xhat.data(), dgamma, dbeta, out);
       if constexpr (!std::is_same_v<T, C>)
         for (size_t j = 0; j < n; ++j) dxs[j] = static_cast<T>(dxrow[j]);
     }
@@ -90,7 +84,7 @@ void runLayerNormGrad(const LayerNormGradState& s, const TensorRef* ins, TensorR
   const int64_t blocks = std::max<int64_t>(1, (s.rows + s.blockRows - 1) / s.blockRows);
   const uint64_t threads = static_cast<uint64_t>(std::max(1, simd::kernelThreads()));
   // gamma; dgamma and dbeta per block; per part the rows of LayerNormGradRows::run.
-  const ScratchCharge charge(saturatingAdd(saturatingMul(n, 1 + 5 * threads),
+  const ScratchCharge charge(saturatingAdd(saturatingMul(n, 1 + 4 * threads),
                                            saturatingMul(saturatingMul(n, 2), static_cast<uint64_t>(blocks))),
                              sizeof(C));
   std::vector<C> gamma(n), dgamma(n * static_cast<size_t>(blocks), C(0)), dbeta(dgamma.size(), C(0));

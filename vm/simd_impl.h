@@ -696,10 +696,12 @@ template <class S> S sumContiguous(const S* x, int64_t n) {
   return sumInOrder<S>(n, [x](int64_t i) { return load16(x + i); }, [x](int64_t i) { return x[i]; });
 }
 
-template <class S> S normaliseRowFused(const S* x, int64_t n, S epsilon, S* xhat) {
+// A row centred into d (d[i] = x[i] - mean, mean = sum(x) / n) and its rstd = 1 /
+// sqrt(sum(d * d) / n + epsilon), both sums in `sum`'s order: the normalisations'
+// shared first steps. d may be x.
+template <class S> S centreRow(const S* x, int64_t n, S epsilon, S* d) {
   const S count = static_cast<S>(n);
   const S mean = sumContiguous(x, n) / count;
-  S* __restrict d = xhat;
   const S sq = sumInOrder<S>(
       n,
       [&](int64_t i) {
@@ -712,22 +714,71 @@ template <class S> S normaliseRowFused(const S* x, int64_t n, S epsilon, S* xhat
         d[i] = v;
         return v * v;
       });
-  const S rstd = S(1) / sqrtOf(sq / count + epsilon);
+  return S(1) / sqrtOf(sq / count + epsilon);
+}
+
+template <class S> S normaliseRowFused(const S* x, int64_t n, S epsilon, S* xhat) {
+  const S rstd = centreRow(x, n, epsilon, xhat);
+  S* __restrict d = xhat;
   for (int64_t i = 0; i < n; ++i) d[i] = d[i] * rstd;
   return rstd;
 }
 
+// layer_norm's row: y = xhat * gamma + beta, xhat as normaliseRowFused's.
+template <class S> void layerNormRowFused(const S* x, const S* gamma, const S* beta, int64_t n, S epsilon, S* y) {
+  const S rstd = centreRow(x, n, epsilon, y);
+  S* __restrict out = y;
+  for (int64_t i = 0; i < n; ++i) {
+    const S xh = out[i] * rstd;
+    const S scaled = xh * gamma[i];
+    out[i] = scaled + beta[i];
+  }
+}
+
+// One row of layer_norm_grad: centreRow, then one pass that scales xhat, adds g *
+// xhat and g into the row's dgamma and dbeta, forms dxhat = g * gamma in dx and both
+// of its sums (16 partials each, as sumInOrder), then the pass that writes dx. Every
+// element is rounded as the separate loops round it.
 template <class S>
-void layerNormGradRowFused(const S* xhat, const S* g, const S* gamma, int64_t n, S rstd, S* dx) {
+void layerNormGradRowFused(const S* x, const S* g, const S* gamma, int64_t n, S epsilon, S* xhat, S* dgamma,
+                           S* dbeta, S* dx) {
+  using V16 = typename Partials16<S>::V16;
   const S count = static_cast<S>(n);
+  S* __restrict d = xhat;
+  const S rstd = centreRow(x, n, epsilon, d);
+  V16 p1, p2;
+  for (int j = 0; j < 16; ++j) p1[j] = S(-0.0), p2[j] = S(-0.0);
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const V16 xh = load16(d + i) * rstd;
+    store16(d + i, xh);
+    const V16 gv = load16(g + i);
+    const V16 gx = gv * xh;
+    store16(dgamma + i, load16(dgamma + i) + gx);
+    store16(dbeta + i, load16(dbeta + i) + gv);
+    const V16 o = gv * load16(gamma + i);
+    store16(dx + i, o);
+    p1 += o;
+    const V16 ox = o * xh;
+    p2 += ox;
+  }
+  S s1 = Partials16<S>::combine(p1), s2 = Partials16<S>::combine(p2);
+  for (; i < n; ++i) {
+    const S xh = d[i] * rstd;
+    d[i] = xh;
+    const S gv = g[i];
+    const S gx = gv * xh;
+    dgamma[i] = dgamma[i] + gx;
+    dbeta[i] = dbeta[i] + gv;
+    const S o = gv * gamma[i];
+    dx[i] = o;
+    s1 += o;
+    const S ox = o * xh;
+    s2 += ox;
+  }
+  const S m1 = s1 / count, m2 = s2 / count;
   S* __restrict out = dx;
-  for (int64_t i = 0; i < n; ++i) out[i] = g[i] * gamma[i];
-  const S m1 = sumContiguous(out, n) / count;
-  const S m2 = sumInOrder<S>(
-                   n, [&](int64_t i) { return load16(out + i) * load16(xhat + i); },
-                   [&](int64_t i) { return out[i] * xhat[i]; }) /
-               count;
-  for (int64_t i = 0; i < n; ++i) out[i] = ((out[i] - m1) - xhat[i] * m2) * rstd;
+  for (int64_t j = 0; j < n; ++j) out[j] = ((out[j] - m1) - d[j] * m2) * rstd;
 }
 
 // Column blocks keep the accumulated row in L1 whatever `cols` is.
@@ -1235,6 +1286,7 @@ template <class S> TypedTable<S> makeTyped() {
   t.sum = sumContiguous<S>;
   t.shiftExpSum = shiftExpSum<S>;
   t.normaliseRow = normaliseRowFused<S>;
+  t.layerNormRow = layerNormRowFused<S>;
   t.layerNormGradRow = layerNormGradRowFused<S>;
   t.sumRows = sumRows<S>;
 #define PIR_SIMD_REDUCE(K)              \

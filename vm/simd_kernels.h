@@ -53,11 +53,18 @@ template <class S> struct TypedTable {
   // element rounded as `binary`'s loops round it, both sums in `sum`'s order, so the
   // bits are those of the same steps through the loops. Returns rstd. n >= 1.
   S (*normaliseRow)(const S* x, int64_t n, S epsilon, S* xhat);
-  // One row of layer_norm_grad's dx from its xhat and rstd, in one call: dxhat =
-  // g * gamma, m1 = sum(dxhat) / n, m2 = sum(dxhat * xhat) / n, dx = ((dxhat - m1) -
-  // xhat * m2) * rstd; rounded as `binary`'s loops and `sum` would. dx must not
-  // overlap the inputs. n >= 1.
-  void (*layerNormGradRow)(const S* xhat, const S* g, const S* gamma, int64_t n, S rstd, S* dx);
+  // One row of layer_norm with its parameters along the row: y = xhat * gamma + beta,
+  // xhat as normaliseRow computes it, each product and sum rounded as `binary`'s loops
+  // round it. y may be x. n >= 1.
+  void (*layerNormRow)(const S* x, const S* gamma, const S* beta, int64_t n, S epsilon, S* y);
+  // One row of layer_norm_grad in one call: xhat and rstd as normaliseRow computes
+  // them (xhat into `xhat`), dgamma[i] += g * xhat, dbeta[i] += g, then dxhat = g *
+  // gamma, m1 = sum(dxhat) / n, m2 = sum(dxhat * xhat) / n, dx = ((dxhat - m1) - xhat
+  // * m2) * rstd; rounded as `binary`'s loops and `sum` would. dx may be x or g (each
+  // element is read before it is written); `xhat`, dgamma and dbeta overlap nothing
+  // else. n >= 1.
+  void (*layerNormGradRow)(const S* x, const S* g, const S* gamma, int64_t n, S epsilon, S* xhat, S* dgamma,
+                           S* dbeta, S* dx);
   // softmax's middle passes over one row in one call: shifted[i] = x[i] - shift
   // (when `shifted` is not null), e[i] = exp(x[i] - shift), each element as the
   // kSub and kExp loops compute it; returns the sum of e in `sum`'s order. n >= 1.

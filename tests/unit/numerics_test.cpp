@@ -541,17 +541,36 @@ TEST(Numerics, NormalisationRowKernelsEqualTheirSeparateOperations) {
       const float gotRstd = t->f32.normaliseRow(x.data(), n, eps, got.data());
       EXPECT_EQ(gotRstd, rstd) << isa << " n " << n;
       EXPECT_EQ(std::memcmp(got.data(), xhat.data(), n * sizeof(float)), 0) << isa << " n " << n;
+      std::vector<float> y(n), beta(n), gotY = x;  // y written over x
+      for (int64_t i = 0; i < n; ++i) {
+        beta[i] = static_cast<float>(0.1 * (i % 7) - 0.3);
+        const float scaled = xhat[i] * gamma[i];
+        y[i] = scaled + beta[i];
+      }
+      t->f32.layerNormRow(gotY.data(), gamma.data(), beta.data(), n, eps, gotY.data());
+      for (int64_t i = 0; i < n; ++i) EXPECT_EQ(gotY[i], y[i]) << isa << " n " << n << " at " << i;
       for (int64_t i = 0; i < n; ++i) dxhat[i] = g[i] * gamma[i];
       const float m1 = sumInOrder(dxhat, 0, n, 1) / count;
       for (int64_t i = 0; i < n; ++i) prod[i] = dxhat[i] * xhat[i];
       const float m2 = sumInOrder(prod, 0, n, 1) / count;
-      std::vector<float> dx(n), gotDx(n);
+      std::vector<float> dx(n), dgamma(n), dbeta(n);
       for (int64_t i = 0; i < n; ++i) {
         const float centred = dxhat[i] - m1, scaled = xhat[i] * m2;
         dx[i] = (centred - scaled) * rstd;
+        dgamma[i] = 0.25f * i + g[i] * xhat[i];  // added to what the rows before left
+        dbeta[i] = -0.5f * i + g[i];
       }
-      t->f32.layerNormGradRow(xhat.data(), g.data(), gamma.data(), n, rstd, gotDx.data());
-      for (int64_t i = 0; i < n; ++i) EXPECT_EQ(gotDx[i], dx[i]) << isa << " n " << n << " at " << i;
+      // dx written over g (the kernel may be given one buffer for both).
+      std::vector<float> gotXhat(n), gotDgamma(n), gotDbeta(n), gotDx = g;
+      for (int64_t i = 0; i < n; ++i) gotDgamma[i] = 0.25f * i, gotDbeta[i] = -0.5f * i;
+      t->f32.layerNormGradRow(x.data(), gotDx.data(), gamma.data(), n, eps, gotXhat.data(), gotDgamma.data(),
+                              gotDbeta.data(), gotDx.data());
+      EXPECT_EQ(std::memcmp(gotXhat.data(), xhat.data(), n * sizeof(float)), 0) << isa << " n " << n;
+      for (int64_t i = 0; i < n; ++i) {
+        EXPECT_EQ(gotDx[i], dx[i]) << isa << " n " << n << " at " << i;
+        EXPECT_EQ(gotDgamma[i], dgamma[i]) << isa << " n " << n << " at " << i;
+        EXPECT_EQ(gotDbeta[i], dbeta[i]) << isa << " n " << n << " at " << i;
+      }
     }
   }
 }
