@@ -79,7 +79,12 @@ SgemmFn openBlasSgemm() {
   static SgemmFn fn = [] {
     void* lib = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_GLOBAL);
     if (!lib) lib = dlopen("libopenblas.so", RTLD_NOW | RTLD_GLOBAL);
-    return lib ? reinterpret_cast<SgemmFn>(dlsym(lib, "cblas_sgemm")) : nullptr;
+    if (!lib) return SgemmFn{};
+    // Without OPENBLAS_NUM_THREADS OpenBLAS starts one thread per core: it is given
+    // benchThreads() as oneDNN and pir are.
+    if (auto setThreads = reinterpret_cast<void (*)(int)>(dlsym(lib, "openblas_set_num_threads")))
+      setThreads(benchThreads());
+    return reinterpret_cast<SgemmFn>(dlsym(lib, "cblas_sgemm"));
   }();
   return fn;
 }
