@@ -706,6 +706,10 @@ template <class T, bool Log> void softmaxGradSlabs(const SoftmaxGradState& s, co
   std::vector<T> sums(static_cast<size_t>(s.inner)), t(static_cast<size_t>(rowScratch));
   const auto mul = fns.binary[simd::kMul], sub = fns.binary[simd::kSub];
   for (int64_t o = 0; o < s.outer; ++o, y += slab, g += slab, dx += slab) {
+    if (!Log && s.inner == 1) {  // the steps below in one call
+      fns.softmaxGradRow(y, g, s.axis, dx);
+      continue;
+    }
     const T* summed = g;
     if constexpr (!Log) {
       mul[simd::kVecVec](g, y, dx, slab);

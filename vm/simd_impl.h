@@ -781,6 +781,27 @@ void layerNormGradRowFused(const S* x, const S* g, const S* gamma, int64_t n, S 
   for (int64_t j = 0; j < n; ++j) out[j] = ((out[j] - m1) - d[j] * m2) * rstd;
 }
 
+// One row of softmax_grad along a contiguous axis: gy = g * y into dx with its sum s
+// (sumInOrder's order, as `sum` over the stored products), then dx = gy - y * s.
+template <class S> void softmaxGradRowFused(const S* y, const S* g, int64_t n, S* dx) {
+  const S s = sumInOrder<S>(
+      n,
+      [&](int64_t i) {
+        const auto v = load16(g + i) * load16(y + i);
+        store16(dx + i, v);
+        return v;
+      },
+      [&](int64_t i) {
+        const S v = g[i] * y[i];
+        dx[i] = v;
+        return v;
+      });
+  for (int64_t i = 0; i < n; ++i) {
+    const S t = y[i] * s;
+    dx[i] = dx[i] - t;
+  }
+}
+
 // Column blocks keep the accumulated row in L1 whatever `cols` is.
 constexpr int64_t kColBlock = 2048;
 
@@ -1287,6 +1308,7 @@ template <class S> TypedTable<S> makeTyped() {
   t.shiftExpSum = shiftExpSum<S>;
   t.normaliseRow = normaliseRowFused<S>;
   t.layerNormRow = layerNormRowFused<S>;
+  t.softmaxGradRow = softmaxGradRowFused<S>;
   t.layerNormGradRow = layerNormGradRowFused<S>;
   t.sumRows = sumRows<S>;
 #define PIR_SIMD_REDUCE(K)              \

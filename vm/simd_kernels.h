@@ -69,6 +69,10 @@ template <class S> struct TypedTable {
   // (when `shifted` is not null), e[i] = exp(x[i] - shift), each element as the
   // kSub and kExp loops compute it; returns the sum of e in `sum`'s order. n >= 1.
   S (*shiftExpSum)(const S* x, S shift, S* shifted, S* e, int64_t n);
+  // One row of softmax_grad along a contiguous axis in one call: gy = g * y, s =
+  // sum(gy) in `sum`'s order, dx = gy - y * s; each element rounded as `binary`'s loops
+  // round it. dx may be g, not y. n >= 1.
+  void (*softmaxGradRow)(const S* y, const S* g, int64_t n, S* dx);
   // y[c] = x[0][c] + x[1][c] + ... + x[rows-1][c] in row order (row r at
   // x + r*ld), for a reduction over a leading/strided axis. rows >= 1. Each column
   // is summed alone, so a range of columns gives the bits of the whole call.

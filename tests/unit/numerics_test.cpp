@@ -593,12 +593,35 @@ template <class S> void checkShiftExpSum(const simd::TypedTable<S>& f, const cha
   }
 }
 
+// softmax_grad's row kernel gives the bits of its loops (g * y, their sum, y * s, the
+// difference), dx written over g as well as to a buffer of its own.
+template <class S> void checkSoftmaxGradRow(const simd::TypedTable<S>& f, const char* isa) {
+  for (int64_t n : {1, 3, 15, 16, 17, 64, 67, 1000}) {
+    std::vector<S> y(n), g(n), gy(n), t(n), dx(n), got(n);
+    for (int64_t i = 0; i < n; ++i) {
+      y[i] = static_cast<S>(0.5 + 0.4 * std::sin(i * 0.73));
+      g[i] = static_cast<S>(std::cos(i * 1.37) * 3.0 - 0.25);
+    }
+    f.binary[simd::kMul][simd::kVecVec](g.data(), y.data(), gy.data(), n);
+    const S sum = f.sum(gy.data(), n);
+    f.binary[simd::kMul][simd::kVecScalar](y.data(), &sum, t.data(), n);
+    f.binary[simd::kSub][simd::kVecVec](gy.data(), t.data(), dx.data(), n);
+    f.softmaxGradRow(y.data(), g.data(), n, got.data());
+    EXPECT_EQ(std::memcmp(got.data(), dx.data(), n * sizeof(S)), 0) << isa << " n " << n;
+    std::vector<S> inPlace = g;
+    f.softmaxGradRow(y.data(), inPlace.data(), n, inPlace.data());
+    EXPECT_EQ(std::memcmp(inPlace.data(), dx.data(), n * sizeof(S)), 0) << isa << " n " << n << " over g";
+  }
+}
+
 TEST(Numerics, SoftmaxRowPassEqualsItsSeparateLoops) {
   for (const char* isa : {"sse2", "avx2", "avx512"}) {
     const simd::Table* t = simd::tableFor(isa);
     if (!t) continue;
     checkShiftExpSum(t->f32, isa);
     checkShiftExpSum(t->f64, isa);
+    checkSoftmaxGradRow(t->f32, isa);
+    checkSoftmaxGradRow(t->f64, isa);
   }
 }
 
