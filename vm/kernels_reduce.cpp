@@ -706,8 +706,15 @@ template <class T, bool Log> void softmaxGradSlabs(const SoftmaxGradState& s, co
   std::vector<T> sums(static_cast<size_t>(s.inner)), t(static_cast<size_t>(rowScratch));
   const auto mul = fns.binary[simd::kMul], sub = fns.binary[simd::kSub];
   for (int64_t o = 0; o < s.outer; ++o, y += slab, g += slab, dx += slab) {
-    if (!Log && s.inner == 1) {  // the steps below in one call
-      fns.softmaxGradRow(y, g, s.axis, dx);
+    if (s.inner == 1) {  // a contiguous axis: one row
+      if constexpr (Log) {
+        sums[0] = fns.sum(g, s.axis);
+        fns.unary[simd::kExp](y, t.data(), s.axis);
+        mul[simd::kVecScalar](t.data(), sums.data(), t.data(), s.axis);
+        sub[simd::kVecVec](g, t.data(), dx, s.axis);
+      } else {
+        fns.softmaxGradRow(y, g, s.axis, dx);  // gy, its sum and gy - y * s in one call
+      }
       continue;
     }
     const T* summed = g;
@@ -715,15 +722,8 @@ template <class T, bool Log> void softmaxGradSlabs(const SoftmaxGradState& s, co
       mul[simd::kVecVec](g, y, dx, slab);
       summed = dx;
     }
-    if (s.inner == 1) sums[0] = fns.sum(summed, s.axis);
-    else fns.sumRows(summed, s.axis, s.inner, s.inner, sums.data());
+    fns.sumRows(summed, s.axis, s.inner, s.inner, sums.data());
     const T* kept = Log ? g : dx;  // g, or g * y
-    if (s.inner == 1) {
-      if constexpr (Log) fns.unary[simd::kExp](y, t.data(), s.axis);
-      mul[simd::kVecScalar](Log ? t.data() : y, sums.data(), t.data(), s.axis);
-      sub[simd::kVecVec](kept, t.data(), dx, s.axis);
-      continue;
-    }
     for (int64_t a = 0; a < s.axis; ++a) {
       const int64_t at = a * s.inner;
       if constexpr (Log) fns.unary[simd::kExp](y + at, t.data(), s.inner);

@@ -401,12 +401,6 @@ constexpr double kTanhPadeNum[] = {-0.3333333333333333, -0.02456140350877193, -0
                                    -2.184109511250894e-06, -1.5273493085670588e-09};
 constexpr double kTanhPadeDen[] = {1.0, 0.47368421052631576, 0.02889576883384933, 0.00048159614723082214,
                                    2.2681137232220826e-06, 1.5273493085670588e-09};
-// tanh(a) for 0 <= a < tanhSplit (z = a * a): vtanh's lanes below the split, the same bits.
-template <class S> inline typename VOf<S>::V tanhBelowSplit(typename VOf<S>::V a, typename VOf<S>::V z) {
-  if constexpr (sizeof(S) == 4) return fmadd(a * z, horner(z, kTanhR), a);
-  else return a + (a * z * horner(z, kTanhPadeNum)) / horner(z, kTanhPadeDen);
-}
-
 template <class S> inline typename VOf<S>::V vtanh(typename VOf<S>::V x) {
   using T = VOf<S>;
   using V = typename T::V;
@@ -418,7 +412,7 @@ template <class S> inline typename VOf<S>::V vtanh(typename VOf<S>::V x) {
   const S top = kF ? S(9.1f) : S(19.1);
   V y;
   if constexpr (kF) {
-    y = tanhBelowSplit<S>(a, z);
+    y = fmadd(a * z, horner(z, kTanhR), a);
     if (!allLanes(small)) {  // NaN lanes are not small
       const V ac = a < top ? a : splat<V>(top);  // NaN -> top; restored at the end
       const V e = vexpMid<S>(ac + ac);
