@@ -2,9 +2,10 @@
 // operand a column vector (the added dim is dropped from the result); leading
 // batch dims broadcast. Each batch is one GEMM.
 //
-// GEMM backends, for products of at least 32^3 multiply-adds: f32 through oneDNN's
-// sgemm (PIR_USE_DNNL; AVX-512 kernels where the CPU has them), split by pir into
-// column blocks over its kernel threads; f64 (and f32 without oneDNN) through
+// GEMM backends, for products of at least 32^3 multiply-adds: f32 up to 64^3 of a
+// width that is a multiple of 16 through the SIMD table's small GEMM, larger ones
+// through oneDNN's sgemm (PIR_USE_DNNL; AVX-512 kernels where the CPU has them), split
+// by pir into blocks over its kernel threads; f64 (and f32 without oneDNN) through
 // OpenBLAS (PIR_USE_OPENBLAS); Eigen otherwise and for tiny products. See
 // vm/CMakeLists.txt, bench/matmul_bench.cpp and docs/decisions.md "GEMM backends".
 // i32 uses Eigen's GEMM (i32 in uint32 so that overflow wraps without UB); f16
@@ -40,6 +41,18 @@ namespace {
 
 // Products below this many multiply-adds are cheaper without a library call.
 constexpr int64_t kLibraryMinWork = 32 * 32 * 32;
+
+// Products up to this many multiply-adds, with b read as stored and a width that is a
+// multiple of simd::kSmallGemmColumns, run the SIMD table's small GEMM: it reaches the
+// core's peak without packing, where a library call's fixed cost is 10-25% of these
+// products (one thread, oneDNN's sgemm: attention's 64x64x32 per head 89 GFLOP/s
+// against 111, 64x64x64 99 against 115; even at 64x256x128, 97 against 109). Its
+// sums are sequential over the depth, as oneDNN's are at these depths, so the two
+// gave the same bits on every shape compared. The choice follows the shape alone.
+constexpr int64_t kSmallGemmMaxWork = int64_t{1} << 18;
+bool takesSmallGemm(int64_t m, int64_t n, int64_t k, bool transB, GemmScale scale) {
+  return !transB && scale.plain() && n % simd::kSmallGemmColumns == 0 && m * n * k <= kSmallGemmMaxWork;
+}
 
 #if defined(PIR_USE_OPENBLAS) || defined(PIR_USE_DNNL)
 // Both libraries are loaded on the first large product, not at start-up: OpenBLAS
@@ -261,6 +274,7 @@ void gemmF32Scaled(const float* a, const float* b, float* c, int64_t m, int64_t 
                    bool transB, GemmScale scale, GemmScratch scratch) {
   if (m == 0 || n == 0) return;
   if (k == 0 || m * n * k < kLibraryMinWork) return eigenGemmScaled(a, b, c, m, n, k, transA, transB, scale);
+  if (takesSmallGemm(m, n, k, transB, scale)) return simd::table().f32.smallGemm(a, transA, b, c, m, n, k);
 #ifdef PIR_USE_DNNL
   if (dnnl().sgemm) {
     const GemmBlocks blocks = gemmBlocks(m, n, k, transB, scratch == kGemmMayAllocate);

@@ -32,6 +32,10 @@ enum BinaryMode : int { kVecVec, kVecScalar, kScalarVec, kModeCount };
 // The Reduce ops that reduceRow and reduceRows compute (sum has its own entries).
 enum ReduceKind : int { kReduceProd, kReduceSumSquare, kReduceAbsSum, kReduceMax, kReduceMin, kReduceCount };
 
+// smallGemm's n is a multiple of this (the widest ISA's f32 lanes), so no ISA has a
+// column tail.
+constexpr int64_t kSmallGemmColumns = 16;
+
 template <class S> using UnaryFn = void (*)(const S* x, S* y, int64_t n);
 template <class S> using BinaryFn = void (*)(const S* a, const S* b, S* y, int64_t n);
 
@@ -73,6 +77,12 @@ template <class S> struct TypedTable {
   // sum(gy) in `sum`'s order, dx = gy - y * s; each element rounded as `binary`'s loops
   // round it. dx may be g, not y. n >= 1.
   void (*softmaxGradRow)(const S* y, const S* g, int64_t n, S* dx);
+  // c [m, n] = op(a) b for small products (no packing, no blocking of the depth): each
+  // element is the sequential sum c = +0, then c = a[i][p] b[p][j] + c for p = 0, 1, ..,
+  // each step one FMA where the ISA has it (a product and an add otherwise), so an
+  // element's bits do not depend on m, n or its place. a is stored [m, k] ([k, m] when
+  // transA), b [k, n], c [m, n]: row-major, dense. n a multiple of kSmallGemmColumns.
+  void (*smallGemm)(const S* a, bool transA, const S* b, S* c, int64_t m, int64_t n, int64_t k);
   // y[c] = x[0][c] + x[1][c] + ... + x[rows-1][c] in row order (row r at
   // x + r*ld), for a reduction over a leading/strided axis. rows >= 1. Each column
   // is summed alone, so a range of columns gives the bits of the whole call.

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "ir/half.h"
@@ -587,6 +588,60 @@ TEST(Kernels, BatchedMatMulReadsEachTransposedBAsPlain) {
                            Product{5, 7, 9, 11, false, false}, Product{6, 48, 40, 24, true, false},
                            Product{4, 16, 24, 8, false, true}})
     expectTransposedBReadAsPlain(p.batch, p.m, p.n, p.k, p.sharedB, p.transA);
+}
+
+// Attention's per-head products, forward and backward (B and A read transposed by the
+// flags), are small products: each element of each head is its sum over the depth in
+// order, one FMA per step where the CPU's SIMD table has FMA (vm/simd_kernels.h
+// smallGemm), at 1 and 2 threads.
+TEST(Kernels, SmallProductsSumEachElementInDepthOrder) {
+  const bool fused = std::string(simd::table().isa) != "sse2";
+  struct Product {
+    int64_t m, n, k;
+    bool transA, transB;
+  };
+  const int64_t batch = 32;
+  for (const Product& p : {Product{64, 64, 32, false, false}, Product{64, 32, 64, false, false},
+                           Product{64, 64, 32, false, true}, Product{64, 32, 64, true, false},
+                           Product{32, 64, 64, true, false}, Product{13, 48, 80, false, false}}) {
+    SCOPED_TRACE(testing::Message() << batch << " x " << p.m << "x" << p.n << "x" << p.k << (p.transA ? " transA" : "")
+                                    << (p.transB ? " transB" : ""));
+    const TensorType at{DType::F32, p.transA ? Shape{batch, p.k, p.m} : Shape{batch, p.m, p.k}};
+    const TensorType bt{DType::F32, p.transB ? Shape{batch, p.n, p.k} : Shape{batch, p.k, p.n}};
+    const TensorType ct{DType::F32, {batch, p.m, p.n}};
+    std::vector<float> a(static_cast<size_t>(at.numElements())), b(static_cast<size_t>(bt.numElements()));
+    for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(std::sin(0.37 * static_cast<double>(i)));
+    for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(std::cos(0.11 * static_cast<double>(i)) * 2.5);
+    std::vector<float> want(static_cast<size_t>(ct.numElements()));
+    for (int64_t h = 0; h < batch; ++h)
+      for (int64_t i = 0; i < p.m; ++i)
+        for (int64_t j = 0; j < p.n; ++j) {
+          float acc = 0;
+          for (int64_t q = 0; q < p.k; ++q) {
+            const float x = a[static_cast<size_t>(h * p.m * p.k + (p.transA ? q * p.m + i : i * p.k + q))];
+            const float y = b[static_cast<size_t>(h * p.k * p.n + (p.transB ? j * p.k + q : q * p.n + j))];
+            if (fused) {
+              acc = std::fma(x, y, acc);
+            } else {
+              volatile float product = x * y;
+              acc = product + acc;
+            }
+          }
+          want[static_cast<size_t>((h * p.m + i) * p.n + j)] = acc;
+        }
+    const int before = simd::kernelThreads();
+    for (int threads : {1, 2}) {
+      simd::setKernelThreads(threads);
+      std::vector<float> got(want.size(), 7.0f);
+      PreparedKernel kernel = prepareMatMulTransposed(at, p.transA, bt, p.transB, ct);
+      TensorRef ins[2] = {{a.data(), &at}, {b.data(), &bt}};
+      TensorRef out{got.data(), &ct};
+      KernelContext ctx;
+      kernel(ins, &out, ctx);
+      EXPECT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0) << threads << " threads";
+    }
+    simd::setKernelThreads(before);
+  }
 }
 
 // A product of few rows by a large B stored transposed (a layer's input gradient at a

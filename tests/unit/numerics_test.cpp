@@ -625,6 +625,64 @@ TEST(Numerics, SoftmaxRowPassEqualsItsSeparateLoops) {
   }
 }
 
+// c = +0, then c = a[i][p] * b[p][j] + c for p = 0, 1, ..: one rounding per step where
+// the ISA has FMA, two (product, then sum) on SSE2.
+template <class S>
+std::vector<S> depthOrderProduct(const std::vector<S>& a, bool transA, const std::vector<S>& b, int64_t m, int64_t n,
+                                 int64_t k, bool fused) {
+  std::vector<S> c(static_cast<size_t>(m * n));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      S acc = 0;
+      for (int64_t p = 0; p < k; ++p) {
+        const S x = a[static_cast<size_t>(transA ? p * m + i : i * k + p)], y = b[static_cast<size_t>(p * n + j)];
+        if (fused) {
+          acc = std::fma(x, y, acc);
+        } else {
+          volatile S product = x * y;  // rounded on its own, as the ISA without FMA does
+          acc = product + acc;
+        }
+      }
+      c[static_cast<size_t>(i * n + j)] = acc;
+    }
+  return c;
+}
+
+template <class S> void checkSmallGemm(const simd::TypedTable<S>& f, const char* isa) {
+  const bool fused = std::string(isa) != "sse2";
+  uint64_t seed = 99;
+  auto next = [&] {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<S>(static_cast<int64_t>(seed >> 33) % 20001 - 10000) / S(997);
+  };
+  // Rows around every ISA's tile (4, 8), widths of one, two and three vectors of
+  // the widest ISA, depths from none to past a cache line of a.
+  for (int64_t m : {1, 3, 4, 7, 8, 9, 13, 16, 17})
+    for (int64_t n : {16, 32, 48})
+      for (int64_t k : {0, 1, 5, 32, 67})
+        for (bool transA : {false, true}) {
+          std::vector<S> a(static_cast<size_t>(m * k)), b(static_cast<size_t>(k * n));
+          for (S& v : a) v = next();
+          for (S& v : b) v = next();
+          const std::vector<S> want = depthOrderProduct(a, transA, b, m, n, k, fused);
+          std::vector<S> got(static_cast<size_t>(m * n), S(7));
+          f.smallGemm(a.data(), transA, b.data(), got.data(), m, n, k);
+          EXPECT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(S)), 0)
+              << isa << " " << m << "x" << n << "x" << k << (transA ? " a transposed" : "");
+        }
+}
+
+// The table's small GEMM sums each element over the depth in order (simd_kernels.h),
+// whatever its row, column or the shape: f32 and f64, a plain and transposed.
+TEST(Numerics, SmallGemmSumsEachElementInDepthOrder) {
+  for (const char* isa : {"sse2", "avx2", "avx512"}) {
+    const simd::Table* t = simd::tableFor(isa);
+    if (!t) continue;
+    checkSmallGemm(t->f32, isa);
+    checkSmallGemm(t->f64, isa);
+  }
+}
+
 TEST(Numerics, SoftmaxRowsDoNotDependOnTheirPosition) {
   // The same row at every row index of matrices of 1..20 rows gives the same bits,
   // and a row with a -100 gap keeps its subnormal probability.
