@@ -1379,7 +1379,7 @@ template <class S> TypedTable<S> makeTyped() {
   t.normaliseRow = normaliseRowFused<S>;
   t.layerNormRow = layerNormRowFused<S>;
   t.softmaxGradRow = softmaxGradRowFused<S>;
-  t.smallGemm = smallGemm<S>;
+  if constexpr (std::is_same_v<S, float>) t.smallGemm = smallGemm<S>;  // f64 products go to OpenBLAS
   t.layerNormGradRow = layerNormGradRowFused<S>;
   t.sumRows = sumRows<S>;
 #define PIR_SIMD_REDUCE(K)              \

@@ -82,6 +82,7 @@ template <class S> struct TypedTable {
   // each step one FMA where the ISA has it (a product and an add otherwise), so an
   // element's bits do not depend on m, n or its place. a is stored [m, k] ([k, m] when
   // transA), b [k, n], c [m, n]: row-major, dense. n a multiple of kSmallGemmColumns.
+  // f32 only (null in the f64 table).
   void (*smallGemm)(const S* a, bool transA, const S* b, S* c, int64_t m, int64_t n, int64_t k);
   // y[c] = x[0][c] + x[1][c] + ... + x[rows-1][c] in row order (row r at
   // x + r*ld), for a reduction over a leading/strided axis. rows >= 1. Each column

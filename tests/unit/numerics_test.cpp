@@ -673,13 +673,14 @@ template <class S> void checkSmallGemm(const simd::TypedTable<S>& f, const char*
 }
 
 // The table's small GEMM sums each element over the depth in order (simd_kernels.h),
-// whatever its row, column or the shape: f32 and f64, a plain and transposed.
+// whatever its row, column or the shape, with a stored plain or transposed (f32 only:
+// f64 products go to OpenBLAS).
 TEST(Numerics, SmallGemmSumsEachElementInDepthOrder) {
   for (const char* isa : {"sse2", "avx2", "avx512"}) {
     const simd::Table* t = simd::tableFor(isa);
     if (!t) continue;
     checkSmallGemm(t->f32, isa);
-    checkSmallGemm(t->f64, isa);
+    EXPECT_EQ(t->f64.smallGemm, nullptr) << isa;
   }
 }
 
