@@ -796,46 +796,42 @@ template <class S> void softmaxGradRowFused(const S* y, const S* g, int64_t n, S
   }
 }
 
-// ---- small GEMM ------------------------------------------------------------
+// ---- small GEMM (f32) ------------------------------------------------------
 // A register tile of kGemmTileRows rows by NV vectors of c: each element is the
-// sequential sum c = fmadd(a[i][p], b[p][j], c) over p from c = 0, so its bits do not
+// sequential sum c = fmadd(a[i][p], b[p][j], c) over p from c = +0, so its bits do not
 // depend on the tile it falls in, on m or on n. The operands fit L1 or L2 at the sizes
 // this serves (attention's per-head products), so there is no packing: a's elements
 // are broadcast from wherever its layout puts them (rsA, csA), b's rows are read as
 // stored.
 constexpr int kGemmTileRows = PIR_SIMD_BYTES == 64 ? 8 : 4;
+constexpr int64_t kF32Lanes = kLanes<float>;
 
 // Every lane = *p, as one broadcast load (splat's lane loop is not one inside a loop).
-template <class S> inline typename VOf<S>::V broadcastLoad(const S* p) {
-  using V = typename VOf<S>::V;
+inline vf broadcastLoad(const float* p) {
 #if PIR_SIMD_BYTES == 64
-  if constexpr (sizeof(S) == 4) return bits<V>(_mm512_set1_ps(*p));
-  else return bits<V>(_mm512_set1_pd(*p));
+  return bits<vf>(_mm512_set1_ps(*p));
 #elif PIR_SIMD_BYTES == 32
-  if constexpr (sizeof(S) == 4) return bits<V>(_mm256_set1_ps(*p));
-  else return bits<V>(_mm256_set1_pd(*p));
+  return bits<vf>(_mm256_set1_ps(*p));
 #else
-  if constexpr (sizeof(S) == 4) return bits<V>(_mm_set1_ps(*p));
-  else return bits<V>(_mm_set1_pd(*p));
+  return bits<vf>(_mm_set1_ps(*p));
 #endif
 }
 
-template <class S, int MR, int NV>
-inline void gemmTile(const S* a, int64_t rsA, int64_t csA, const S* b, int64_t ldb, S* c, int64_t ldc, int64_t k) {
-  using V = typename VOf<S>::V;
-  constexpr int64_t kL = kLanes<S>;
-  V acc[MR][NV];
+template <int MR, int NV>
+inline void gemmTile(const float* a, int64_t rsA, int64_t csA, const float* b, int64_t ldb, float* c, int64_t ldc,
+                     int64_t k) {
+  vf acc[MR][NV];
 #pragma GCC unroll 16
   for (int r = 0; r < MR; ++r)
 #pragma GCC unroll 4
-    for (int j = 0; j < NV; ++j) acc[r][j] = V{};
+    for (int j = 0; j < NV; ++j) acc[r][j] = vf{};
   for (int64_t p = 0; p < k; ++p) {
-    V bv[NV];
+    vf bv[NV];
 #pragma GCC unroll 4
-    for (int j = 0; j < NV; ++j) bv[j] = load<V>(b + p * ldb + j * kL);
+    for (int j = 0; j < NV; ++j) bv[j] = load<vf>(b + p * ldb + j * kF32Lanes);
 #pragma GCC unroll 16
     for (int r = 0; r < MR; ++r) {
-      const V ar = broadcastLoad<S>(a + r * rsA + p * csA);
+      const vf ar = broadcastLoad(a + r * rsA + p * csA);
 #pragma GCC unroll 4
       for (int j = 0; j < NV; ++j) acc[r][j] = fmadd(ar, bv[j], acc[r][j]);
     }
@@ -843,33 +839,32 @@ inline void gemmTile(const S* a, int64_t rsA, int64_t csA, const S* b, int64_t l
 #pragma GCC unroll 16
   for (int r = 0; r < MR; ++r)
 #pragma GCC unroll 4
-    for (int j = 0; j < NV; ++j) store(c + r * ldc + j * kL, acc[r][j]);
+    for (int j = 0; j < NV; ++j) store(c + r * ldc + j * kF32Lanes, acc[r][j]);
 }
 
 // MR rows of c, all n columns (n a multiple of the lanes).
-template <class S, int MR>
-void gemmRows(const S* a, int64_t rsA, int64_t csA, const S* b, S* c, int64_t n, int64_t k) {
-  constexpr int64_t kL = kLanes<S>;
+template <int MR>
+void gemmRows(const float* a, int64_t rsA, int64_t csA, const float* b, float* c, int64_t n, int64_t k) {
   int64_t j = 0;
-  for (; j + 2 * kL <= n; j += 2 * kL) gemmTile<S, MR, 2>(a, rsA, csA, b + j, n, c + j, n, k);
-  for (; j < n; j += kL) gemmTile<S, MR, 1>(a, rsA, csA, b + j, n, c + j, n, k);
+  for (; j + 2 * kF32Lanes <= n; j += 2 * kF32Lanes) gemmTile<MR, 2>(a, rsA, csA, b + j, n, c + j, n, k);
+  for (; j < n; j += kF32Lanes) gemmTile<MR, 1>(a, rsA, csA, b + j, n, c + j, n, k);
 }
 
 // The rows below the last whole tile: `rows` < kGemmTileRows of them.
-template <class S, int R>
-void gemmLastRows(int64_t rows, const S* a, int64_t rsA, int64_t csA, const S* b, S* c, int64_t n, int64_t k) {
+template <int R>
+void gemmLastRows(int64_t rows, const float* a, int64_t rsA, int64_t csA, const float* b, float* c, int64_t n,
+                  int64_t k) {
   if constexpr (R > 0) {
-    if (rows == R) return gemmRows<S, R>(a, rsA, csA, b, c, n, k);
-    gemmLastRows<S, R - 1>(rows, a, rsA, csA, b, c, n, k);
+    if (rows == R) return gemmRows<R>(a, rsA, csA, b, c, n, k);
+    gemmLastRows<R - 1>(rows, a, rsA, csA, b, c, n, k);
   }
 }
 
-template <class S> void smallGemm(const S* a, bool transA, const S* b, S* c, int64_t m, int64_t n, int64_t k) {
+void smallGemm(const float* a, bool transA, const float* b, float* c, int64_t m, int64_t n, int64_t k) {
   const int64_t rsA = transA ? 1 : k, csA = transA ? m : 1;
   int64_t i = 0;
-  for (; i + kGemmTileRows <= m; i += kGemmTileRows)
-    gemmRows<S, kGemmTileRows>(a + i * rsA, rsA, csA, b, c + i * n, n, k);
-  gemmLastRows<S, kGemmTileRows - 1>(m - i, a + i * rsA, rsA, csA, b, c + i * n, n, k);
+  for (; i + kGemmTileRows <= m; i += kGemmTileRows) gemmRows<kGemmTileRows>(a + i * rsA, rsA, csA, b, c + i * n, n, k);
+  gemmLastRows<kGemmTileRows - 1>(m - i, a + i * rsA, rsA, csA, b, c + i * n, n, k);
 }
 
 // Column blocks keep the accumulated row in L1 whatever `cols` is.
@@ -1379,7 +1374,7 @@ template <class S> TypedTable<S> makeTyped() {
   t.normaliseRow = normaliseRowFused<S>;
   t.layerNormRow = layerNormRowFused<S>;
   t.softmaxGradRow = softmaxGradRowFused<S>;
-  if constexpr (std::is_same_v<S, float>) t.smallGemm = smallGemm<S>;  // f64 products go to OpenBLAS
+  if constexpr (std::is_same_v<S, float>) t.smallGemm = smallGemm;  // f64 products go to OpenBLAS
   t.layerNormGradRow = layerNormGradRowFused<S>;
   t.sumRows = sumRows<S>;
 #define PIR_SIMD_REDUCE(K)              \
