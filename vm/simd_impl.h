@@ -302,12 +302,15 @@ constexpr float kLogCLo[32] = {
     -0x1.deecb2p-18f, 0x1.277334p-18f};
 
 // log(x) for positive normal x, its exponent plus kadj (the subnormal scaling).
+// The bit arithmetic wraps (unsigned): logF32 also passes the lanes it then replaces
+// (negative x, NaN), whose patterns would overflow a signed subtraction.
 inline vf logF32Core(vf x, vi kadj) {
-  const vi ix = bits<vi>(x);
-  const vi tmp = ix - kLogOff;
+  const vu ux = bits<vu>(x);
+  const vu tmpU = ux - static_cast<uint32_t>(kLogOff);
+  const vi tmp = bits<vi>(tmpU);
   const vi k = (tmp >> 23) + kadj;  // arithmetic shift: k < 0 below kOff
   const vi idx = tmp >> 18;         // the interval in the low 5 bits
-  const vf z = bits<vf>(ix - (tmp & int32_t(0xff800000)));
+  const vf z = bits<vf>(ux - (tmpU & 0xff800000u));
   const vf invc = lookup32(idx, kLogInvC);
 #if PIR_SIMD_FMA
   const vf r = fmadd(z, invc, splat<vf>(-1.0f));
