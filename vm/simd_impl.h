@@ -809,7 +809,8 @@ template <class S> void softmaxGradRowFused(const S* y, const S* g, int64_t n, S
 constexpr int kGemmTileRows = PIR_SIMD_BYTES == 64 ? 8 : 4;
 constexpr int64_t kF32Lanes = kLanes<float>;
 
-// Every lane = *p, as one broadcast load (splat's lane loop is not one inside a loop).
+// Every lane = *p, as one broadcast load: splat's lane-by-lane loop, inside the depth
+// loop, compiled at -O3 to one masked insert per lane (7x the time).
 inline vf broadcastLoad(const float* p) {
 #if PIR_SIMD_BYTES == 64
   return bits<vf>(_mm512_set1_ps(*p));
