@@ -255,6 +255,56 @@ void BM_PirVsLibrariesAlternating(benchmark::State& state) {
   state.counters["pir_GFLOPs"] = 2e-9 * static_cast<double>(n * n * n) * static_cast<double>(state.iterations()) / tPir;
 }
 
+// Attention's per-head products (32 heads; the transformer of bench/peers): pir's
+// batched matmul kernel, which runs them through the SIMD table's small GEMM
+// (docs/decisions.md "GEMM backends"), against one oneDNN sgemm call per head with the
+// operands' transpose flags, alternating call by call. vs_onednn: oneDNN's time per
+// pir's (above 1, pir is faster).
+struct HeadShape {
+  int64_t m, n, k;
+  bool transA, transB;
+};
+constexpr HeadShape kHeadShapes[] = {{64, 64, 32, false, false}, {64, 32, 64, false, false}, {64, 64, 32, false, true},
+                                     {64, 32, 64, true, false},  {64, 32, 64, false, true},  {32, 64, 64, true, false}};
+
+void BM_AttentionHeadProducts(benchmark::State& state) {
+  const HeadShape h = kHeadShapes[state.range(0)];
+  DnnlSgemmFn dnnl = oneDnnSgemm();
+  if (!dnnl) return state.SkipWithError("libdnnl not found");
+  constexpr int64_t kHeads = 32;
+  pir::vm::simd::setKernelThreads(benchThreads());
+  using pir::TensorType;
+  const TensorType at{pir::DType::F32, h.transA ? pir::Shape{kHeads, h.k, h.m} : pir::Shape{kHeads, h.m, h.k}};
+  const TensorType bt{pir::DType::F32, h.transB ? pir::Shape{kHeads, h.n, h.k} : pir::Shape{kHeads, h.k, h.n}};
+  const TensorType ct{pir::DType::F32, {kHeads, h.m, h.n}};
+  std::vector<float> a(static_cast<size_t>(at.numElements()), 0.5f), b(static_cast<size_t>(bt.numElements()), 0.25f),
+      c(static_cast<size_t>(ct.numElements()));
+  pir::vm::PreparedKernel kernel = pir::vm::prepareMatMulTransposed(at, h.transA, bt, h.transB, ct);
+  pir::vm::TensorRef ins[2] = {{a.data(), &at}, {b.data(), &bt}};
+  pir::vm::TensorRef outs[1] = {{c.data(), &ct}};
+  pir::vm::KernelContext ctx;
+  using Clock = std::chrono::steady_clock;
+  double pirT = 0, dnnlT = 0;
+  for (auto _ : state) {
+    auto t0 = Clock::now();
+    kernel(ins, outs, ctx);
+    auto t1 = Clock::now();
+    for (int64_t i = 0; i < kHeads; ++i)
+      dnnl(h.transA ? 'T' : 'N', h.transB ? 'T' : 'N', h.m, h.n, h.k, 1.0f, a.data() + i * h.m * h.k,
+           h.transA ? h.m : h.k, b.data() + i * h.k * h.n, h.transB ? h.k : h.n, 0.0f, c.data() + i * h.m * h.n, h.n);
+    auto t2 = Clock::now();
+    pirT += std::chrono::duration<double>(t1 - t0).count();
+    dnnlT += std::chrono::duration<double>(t2 - t1).count();
+    benchmark::DoNotOptimize(c.data());
+  }
+  const double iters = static_cast<double>(state.iterations());
+  state.counters["pir_us"] = 1e6 * pirT / iters;
+  state.counters["onednn_us"] = 1e6 * dnnlT / iters;
+  state.counters["vs_onednn"] = dnnlT / pirT;
+  state.SetLabel(std::to_string(h.m) + "x" + std::to_string(h.n) + "x" + std::to_string(h.k) +
+                 (h.transA ? " A transposed" : "") + (h.transB ? " B transposed" : ""));
+}
+
 void BM_AddF32x16Kernel(benchmark::State& state) {
   std::vector<float> a(16, 1.0f), b(16, 2.0f), c(16);
   pir::Op op;
@@ -279,6 +329,7 @@ BENCHMARK(BM_OneDnnConvGradWeightShapes);
 BENCHMARK(BM_EigenGemm)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_PirMatMulKernel)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_PirVsLibrariesAlternating)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_AttentionHeadProducts)->DenseRange(0, 5);
 BENCHMARK(BM_AddF32x16Kernel);
 
 // OpenBLAS runs its native kernels here, as NumPy's does on this machine: an
