@@ -1,7 +1,6 @@
 #include "ir/ir.h"
 
 #include "ir/checked_math.h"
-#include "ir/name_hash.h"
 
 #include <climits>
 
@@ -138,79 +137,6 @@ void Graph::truncateValues(size_t count) {
     valueCharge.remove(valueHostBytes());
   }
 }
-
-size_t ValueScope::findSlot(std::string_view name, uint32_t hash) const {
-  size_t mask = slots_.size() - 1;
-  for (size_t i = hash & mask;; i = (i + 1) & mask) {
-    const Slot& s = slots_[i];
-    if (!s.idPlusOne || (s.hash == hash && valueOf(s)->name == name)) return i;
-  }
-}
-
-Value* ValueScope::find(std::string_view name) const {
-  if (slots_.empty()) return nullptr;
-  const Slot& s = slots_[findSlot(name, hashName(name))];
-  return s.idPlusOne ? valueOf(s) : nullptr;
-}
-
-void ValueScope::prefetch(std::string_view name) const {
-  if (!slots_.empty()) __builtin_prefetch(&slots_[hashName(name) & (slots_.size() - 1)]);
-}
-
-void ValueScope::insert(Value* v) {
-  if ((size_ + 1) * 4 > slots_.size() * 3) grow();  // load factor <= 3/4
-  uint32_t h = hashName(v->name);
-  Slot& s = slots_[findSlot(v->name, h)];
-  if (!s.idPlusOne) ++size_;
-  s = Slot{h, v->id + 1};
-}
-
-bool ValueScope::insertIfAbsent(Value* v) {
-  if ((size_ + 1) * 4 > slots_.size() * 3) grow();  // load factor <= 3/4
-  uint32_t h = hashName(v->name);
-  Slot& s = slots_[findSlot(v->name, h)];
-  if (s.idPlusOne) return false;
-  ++size_;
-  s = Slot{h, v->id + 1};
-  return true;
-}
-
-void ValueScope::erase(const Value* v) {
-  if (slots_.empty()) return;
-  size_t mask = slots_.size() - 1;
-  size_t i = findSlot(v->name, hashName(v->name));
-  if (!slots_[i].idPlusOne || valueOf(slots_[i]) != v) return;
-  // Backward-shift deletion: move later entries of the probe run into the hole.
-  size_t hole = i;
-  for (size_t j = (i + 1) & mask; slots_[j].idPlusOne; j = (j + 1) & mask) {
-    size_t home = slots_[j].hash & mask;
-    // Entry j may move to the hole if its home is not in (hole, j] cyclically.
-    bool between = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
-    if (!between) {
-      slots_[hole] = slots_[j];
-      hole = j;
-    }
-  }
-  slots_[hole] = Slot{};
-  --size_;
-}
-
-void ValueScope::reserve(size_t n) {
-  size_t want = 16;
-  while (want * 3 < n * 4) want *= 2;
-  if (want <= slots_.size()) return;
-  std::vector<Slot> old = std::move(slots_);
-  slots_.assign(want, Slot{});
-  size_t mask = want - 1;
-  for (const Slot& s : old) {
-    if (!s.idPlusOne) continue;
-    size_t i = s.hash & mask;
-    while (slots_[i].idPlusOne) i = (i + 1) & mask;
-    slots_[i] = s;
-  }
-}
-
-void ValueScope::grow() { reserve(slots_.empty() ? 12 : slots_.size()); }
 
 Module::Module() : main(std::make_unique<Graph>()) {
   main->name = "main";

@@ -26,6 +26,7 @@
 #include "ir/result_list.h"
 #include "ir/shared_type.h"
 #include "ir/small_name.h"
+#include "ir/value_scope.h"
 #include "ir/source.h"
 
 namespace pir {
@@ -435,53 +436,6 @@ struct Op {
   Extras& extras();
 };
 static_assert(sizeof(Op) == 80, "Op is sized to an allocator size class");
-
-// The `%` namespace of one graph: name -> Value. Open addressing with linear
-// probing and backward-shift deletion; the key is the Value's own name. A slot
-// is 8 bytes, 32 bits of the name's hash and the value's id (its index in the
-// graph's value list, plus one; 0: empty), so the table of a million-value
-// graph is 16 MB, and a lookup usually touches one cache line of it (the
-// builder resolves every operand through it). Invariant: every value in scope
-// is the graph's, at `values[v->id]`.
-class ValueScope {
- public:
-  explicit ValueScope(const std::vector<std::unique_ptr<Value>>& values) : values_(&values) {}
-  Value* find(std::string_view name) const;
-  bool contains(std::string_view name) const { return find(name) != nullptr; }
-  // Adds `v` under v->name; an existing entry of that name is replaced.
-  void insert(Value* v);
-  // Adds `v` under v->name unless an entry has that name (then changes
-  // nothing); returns whether it added `v`. One probe where contains() then
-  // insert() take two.
-  bool insertIfAbsent(Value* v);
-  // Removes the entry for v->name if it is `v`.
-  void erase(const Value* v);
-  size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
-  void reserve(size_t n);
-  void clear() { slots_.clear(); size_ = 0; }
-  // A hint that `name` is about to be looked up or inserted: starts loading its
-  // home slot into the cache (in a large table, that load is a cache miss the
-  // caller can overlap with other work). Changes nothing.
-  void prefetch(std::string_view name) const;
-  // Calls f(Value*) for every entry, in no particular order (completion, dumps).
-  template <class F> void forEach(F&& f) const {
-    for (auto& s : slots_)
-      if (s.idPlusOne) f(valueOf(s));
-  }
-
- private:
-  struct Slot {
-    uint32_t hash = 0;
-    uint32_t idPlusOne = 0;  // 0: empty slot
-  };
-  Value* valueOf(const Slot& s) const { return (*values_)[s.idPlusOne - 1].get(); }
-  size_t findSlot(std::string_view name, uint32_t hash) const;  // the slot of `name`, or the empty slot ending its probe
-  void grow();
-  const std::vector<std::unique_ptr<Value>>* values_;  // the graph's value list, by id
-  std::vector<Slot> slots_;  // size 0 or a power of two
-  size_t size_ = 0;
-};
 
 struct Graph {
   Graph() = default;
