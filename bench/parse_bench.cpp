@@ -57,23 +57,32 @@ void operator delete[](void* p, std::size_t) noexcept { ::operator delete(p); }
 
 namespace {
 
-// A main graph whose statements chain through a mix of common op shapes.
-std::string generateProgram(int numOps) {
+// A main graph whose statements chain through a mix of common op shapes. Each
+// result is named `%v<i>` followed by `suffix`: with none the names are numbered
+// (the scope holds them by number), with one they are hashed.
+std::string generateProgram(int numOps, const char* suffix = "") {
   std::string s;
   s.reserve(static_cast<size_t>(numOps) * 40);
-  s += "h2d $x : f32[4]\nd2h $y : f32[4]\nmain {\n  const %c : f32[4] = [1, 2, 3, 4]\n  %v0 = host_load $x\n";
+  const auto name = [&](int i) {
+    s += "%v";
+    s += std::to_string(i);
+    s += suffix;
+  };
+  s += "h2d $x : f32[4]\nd2h $y : f32[4]\nmain {\n  const %c : f32[4] = [1, 2, 3, 4]\n  ";
+  name(0);
+  s += " = host_load $x\n";
   static const char* kOps[] = {"add", "mul", "sub", "maximum"};
   for (int i = 1; i < numOps; ++i) {
-    s += "  %v";
-    s += std::to_string(i);
+    s += "  ";
+    name(i);
     s += " = ";
     s += kOps[i % 4];
-    s += " %v";
-    s += std::to_string(i - 1);
+    s += " ";
+    name(i - 1);
     s += ", %c\n";
   }
-  s += "  host_store $y, %v";
-  s += std::to_string(numOps - 1);
+  s += "  host_store $y, ";
+  name(numOps - 1);
   s += "\n}\n";
   return s;
 }
@@ -85,8 +94,7 @@ const std::string& program() {
 
 // Parse + verify only: the source copy before and the module's teardown after
 // are outside the timed region.
-void BM_ParseVerify(benchmark::State& state) {
-  const std::string& text = program();
+void parseVerify(benchmark::State& state, const std::string& text) {
   for (auto _ : state) {
     state.PauseTiming();
     auto sources = std::make_unique<pir::SourceManager>();
@@ -102,7 +110,16 @@ void BM_ParseVerify(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations() * 1'000'000);
 }
+void BM_ParseVerify(benchmark::State& state) { parseVerify(state, program()); }
 BENCHMARK(BM_ParseVerify)->Unit(benchmark::kMillisecond)->Iterations(8);
+
+// The same with names that are not numbered (`%v12x`), all in the scope's
+// hashed slots.
+void BM_ParseVerifyHashedNames(benchmark::State& state) {
+  static const std::string text = generateProgram(1'000'000, "x");
+  parseVerify(state, text);
+}
+BENCHMARK(BM_ParseVerifyHashedNames)->Unit(benchmark::kMillisecond)->Iterations(8);
 
 // The heap that parse + verify of the million-op program takes: `bytes_per_op`
 // is the peak of live heap during the build over the heap before it (the IR
