@@ -129,13 +129,11 @@ void ValueScope::clear() {
 }
 
 void ValueScope::prefetch(std::string_view name) const {
+  // Only a hashed table larger than the caches misses; a run is read in order.
+  if (slots_.size() < kPrefetchSlots) return;
   const Key key = keyOf(name);
-  if (key.run >= 0) {
-    const Run& run = numbered_->runs[static_cast<size_t>(key.run)];
-    if (key.number < run.ids.size()) __builtin_prefetch(&run.ids[key.number]);
-  }
   if (key.numbered && !mayBeHashed(key)) return;
-  if (!slots_.empty()) __builtin_prefetch(&slots_[hashName(name) & (slots_.size() - 1)]);
+  __builtin_prefetch(&slots_[hashName(name) & (slots_.size() - 1)]);
 }
 
 // ---- the hashed slots ----------------------------------------------------------

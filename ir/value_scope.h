@@ -82,6 +82,7 @@ class ValueScope {
   static constexpr uint8_t kNoRun = 0xff;
   static constexpr size_t kRunIndexSize = 2 * kMaxRuns;
   static constexpr size_t kBuckets = 64;
+  static constexpr size_t kPrefetchSlots = size_t(1) << 16;  // 512 KiB of slots
   static_assert(kMaxRuns < kNoRun && (kRunIndexSize & (kRunIndexSize - 1)) == 0);
   // What numbered names need, made with the first one held (a graph without
   // them pays one pointer).
