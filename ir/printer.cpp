@@ -375,9 +375,17 @@ void appendAttr(std::string& out, const Attr& attr) {
     case Attr::Kind::Int: appendInt(out, attr.i); break;
     case Attr::Kind::Float:
       // An integral float prints as an integer (`2`), which reads back as the same
-      // number; negative zero would read back as the integer 0, so it keeps its point.
-      if (attr.f == 0 && std::signbit(attr.f)) out += "-0.0";
-      else appendNumber(out, attr.f, DType::F64);
+      // number; negative zero would read back as the integer 0, and an integral
+      // float beyond int64 (`22222222222222221312`) as an integer out of range, so
+      // those keep a point.
+      if (attr.f == 0 && std::signbit(attr.f)) {
+        out += "-0.0";
+      } else {
+        const size_t start = out.size();
+        appendNumber(out, attr.f, DType::F64);
+        const bool integerSpelling = out.find_first_not_of("-0123456789", start) == std::string::npos;
+        if (integerSpelling && std::fabs(attr.f) >= 0x1p63) out += ".0";
+      }
       break;
     case Attr::Kind::Bool: out += attr.b ? "true" : "false"; break;
     case Attr::Kind::String: appendQuoted(out, attr.s); break;
