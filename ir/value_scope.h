@@ -29,8 +29,8 @@ struct Value;
 // Invariants: a name is held in at most one place; every value held is the
 // graph's, at `values[v->id]`, under its own name; Numbered::hashed[b] counts
 // the hashed entries whose names are numbered with a prefix hash in bucket b, so
-// a numbered name that misses its run probes the hashed slots only when one of
-// its bucket is there.
+// a numbered name that misses its run probes the hashed slots only when a hashed
+// entry of its bucket exists.
 class ValueScope {
  public:
   explicit ValueScope(const std::vector<std::unique_ptr<Value>>& values) : values_(&values) {}
