@@ -209,7 +209,7 @@ constexpr OptionSpec kPasses{"--passes", "LIST", false,
                              }};
 constexpr OptionSpec kTrace{"--trace", "", false, "trace every executed op to standard error: its value and time",
                             [](CommandLine& c, const std::string&, std::string&) { return c.trace = true; }};
-constexpr OptionSpec kNoFuse{"--no-fuse", "", false, "one instruction per elementwise op (no fused chains)",
+constexpr OptionSpec kNoFuse{"--no-fuse", "", false, "one instruction per op (no fused chains or sliced groups)",
                              [](CommandLine& c, const std::string&, std::string&) {
                                c.fuse = false;
                                return true;

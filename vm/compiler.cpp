@@ -16,6 +16,7 @@
 #include "vm/device.h"
 #include "vm/frame_plan.h"
 #include "vm/fusion.h"
+#include "vm/sliced_group.h"
 #include "vm/kernel_rows.h"
 #include "vm/npy.h"
 #include "vm/random.h"
@@ -541,15 +542,31 @@ class GraphCompiler {
 
   // ---- fused elementwise chains (vm/fusion.h) ------------------------------------
 
-  // Emits `ops`, each chain findFusionRanges finds as one Fused instruction.
+  // Emits `ops`: each sliced group findSlicedRanges finds (vm/sliced_group.h), then
+  // each chain findFusionRanges finds among the other ops, as one Fused instruction.
   void emitAll(const std::vector<const Op*>& ops, bool isMain) {
+    std::vector<SlicedRange> groups;
     std::vector<FusionRange> chains;
-    if (options_.fuseElementwise)
-      chains = findFusionRanges(ops, [&](const Op& op) { return !touchesViews(op); });
-    size_t next = 0;
+    if (options_.fuseElementwise) {
+      auto eligible = [&](const Op& op) { return !touchesViews(op); };
+      groups = findSlicedRanges(ops, eligible);
+      std::set<const Op*> grouped;
+      for (const SlicedRange& g : groups)
+        for (size_t k = g.begin; k < g.end; ++k) grouped.insert(ops[k]);
+      chains = findFusionRanges(ops, [&](const Op& op) { return eligible(op) && !grouped.count(&op); });
+    }
+    size_t nextGroup = 0, nextChain = 0;
     for (size_t k = 0; k < ops.size(); ++k) {
-      if (next < chains.size() && chains[next].begin == k) {
-        const FusionRange r = chains[next++];
+      while (nextChain < chains.size() && chains[nextChain].end <= k) ++nextChain;
+      if (nextGroup < groups.size() && groups[nextGroup].begin == k) {
+        const SlicedRange g = groups[nextGroup++];
+        if (emitGroup(std::span(ops).subspan(g.begin, g.end - g.begin), g, isMain)) {
+          k = g.end - 1;
+          continue;
+        }
+      }
+      if (nextChain < chains.size() && chains[nextChain].begin == k) {
+        const FusionRange r = chains[nextChain++];
         if (emitFused(std::span(ops).subspan(r.begin, r.end - r.begin), r, isMain)) {
           k = r.end - 1;
           continue;
@@ -577,16 +594,33 @@ class GraphCompiler {
   // (nothing emitted) if a step has no kernel for its block types, so that the ops
   // are emitted one by one and report as usual.
   bool emitFused(std::span<const Op* const> chainOps, FusionRange r, bool isMain) {
+    return emitBuilt(chainOps, r.begin, r.end, isMain, [](std::span<const FusionStep> steps, const auto& keep) {
+      return buildFusedChain(steps, keep);
+    });
+  }
+
+  // One Fused instruction for the sliced group of ops [g.begin, g.end); false as emitFused.
+  bool emitGroup(std::span<const Op* const> groupOps, SlicedRange g, bool isMain) {
+    return emitBuilt(groupOps, g.begin, g.end, isMain, [&](std::span<const FusionStep> steps, const auto& keep) {
+      return buildSlicedGroup(steps, g.leadingDims, keep);
+    });
+  }
+
+  // A fused chain or sliced group of ops [begin, end) as `build` makes it from their steps.
+  template <class Build>
+  bool emitBuilt(std::span<const Op* const> runOps, size_t begin, size_t end, bool isMain, Build build) {
     std::vector<FusionStep> steps = chainSteps(
-        chainOps, [&](const Operand& o) { return operandSlot(o); }, [&](const Value* v) { return slotOf(v); });
+        runOps, [&](const Operand& o) { return operandSlot(o); }, [&](const Value* v) { return slotOf(v); });
     std::vector<const Op*> stepOps;
     for (const FusionStep& st : steps) stepOps.push_back(st.op);
-    // A slot a step writes stays in scratch only if it dies within the chain
+    // A slot a step writes stays in scratch only if it dies within the run
     // (vm/frame_plan.h diesWithin). Main keeps every value (`print`).
-    auto keep = [&](uint32_t slot) { return isMain || !plan_->diesWithin(slot, r.begin, r.end); };
+    const std::function<bool(uint32_t)> keep = [&](uint32_t slot) {
+      return isMain || !plan_->diesWithin(slot, begin, end);
+    };
     FusedChain chain;
     try {
-      chain = buildFusedChain(steps, keep);
+      chain = build(std::span<const FusionStep>(steps), keep);
     } catch (const KernelError&) {
       return false;
     }

@@ -397,6 +397,10 @@ PreparedKernel prepareArgReduce(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareSoftmax(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareSoftmaxGrad(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareMatMul(const Op& op, InTypes in, InTypes out);
+// independentLeadingDims (vm/kernels.h) of these families.
+int64_t matMulIndependentDims(const Op& op, InTypes in, InTypes out);
+int64_t softmaxIndependentDims(const Op& op, InTypes in, InTypes out);
+int64_t softmaxGradIndependentDims(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareMatMulScaledAdd(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareTranspose(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareBroadcast(const Op& op, InTypes in, InTypes out);

@@ -82,6 +82,15 @@ PreparedKernel prepareKernel(const Op& op, std::span<const TensorType> inTypes,
 // True if prepareKernel handles this op code.
 bool hasKernel(OpCode code);
 
+// How many leading dims of `op`'s results it computes index by index: each index of
+// them from the same index of every operand that has those dims (right-aligned, as
+// broadcasting aligns them), with the whole of every operand whose aligned dims there
+// are 1 or absent, by the same arithmetic as the op prepared for that index's slice
+// alone. A batched matmul's batch dims, softmax's dims before its axis, every dim of
+// an elementwise op; 0 for ops whose kernel family does not say (vm/sliced_group.h).
+int64_t independentLeadingDims(const Op& op, std::span<const TensorType> inTypes,
+                               std::span<const TensorType> outTypes);
+
 // F_VIEW ops (reshape_, transpose_): the view is transpose(operand, perm) with the
 // returned perm; empty when the view keeps the operand's flat element order (reshape_,
 // or a transpose_ that moves only size-1 axes), so it can share the operand's storage.

@@ -227,6 +227,33 @@ bool isPlainCopy(OpCode code) { return preparerOf(code) == &prepareCopy; }
 
 bool hasKernel(OpCode code) { return detail::preparerOf(code) != nullptr; }
 
+namespace detail {
+
+// The families that compute some leading dims index by index (independentLeadingDims),
+// by preparer; elementwise rows (F_ELEMENTWISE) do so over every dim.
+struct IndependentFamily {
+  Preparer prepare;
+  int64_t (*leadingDims)(const Op&, InTypes, InTypes);
+};
+static constexpr IndependentFamily kIndependentFamilies[] = {
+    {&prepareMatMul, &matMulIndependentDims},
+    {&prepareSoftmax, &softmaxIndependentDims},
+    {&prepareSoftmaxGrad, &softmaxGradIndependentDims},
+};
+
+}  // namespace detail
+
+int64_t independentLeadingDims(const Op& op, std::span<const TensorType> inTypes,
+                               std::span<const TensorType> outTypes) {
+  if (outTypes.empty()) return 0;
+  const detail::Preparer prepare = detail::preparerOf(op.code);
+  if (!prepare) return 0;
+  if (op.info().has(F_ELEMENTWISE)) return outTypes[0].rank();
+  for (const detail::IndependentFamily& f : detail::kIndependentFamilies)
+    if (f.prepare == prepare) return f.leadingDims(op, inTypes, outTypes);
+  return 0;
+}
+
 PreparedKernel prepareKernel(const Op& op, std::span<const TensorType> inTypes,
                              std::span<const TensorType> outTypes) {
   const detail::Preparer prepare = detail::preparerOf(op.code);

@@ -363,11 +363,16 @@ template <class T> void gemm(const T* a, const T* b, T* c, const MatMulState& s,
 // A) transposed, transposes B first, in cache blocks, for 1-3% of its time. The choice
 // follows the shape alone, so the bits do not depend on the thread count.
 constexpr int64_t kPlainBRows = 256;
-// Batched f32 products with fewer rows (attention's backward, 64x64x32 per head) take
-// the same detour one matrix at a time, just before its product, into a buffer the
+// f32 products with fewer rows (attention's backward, 64x64x32 per head) take the
+// same detour one matrix at a time, just before its product, into a buffer the
 // product's thread owns (a few KB, hot in L1 when the GEMM reads it): B transposed
 // ran 1.2-1.3x the time of a plain B there. Matrices of B above this many elements
 // keep oneDNN's transposed read.
+//
+// Every path below follows the shape of one product (m, n, k and the transpose
+// flags), never the number of batches: a batched product computes each matrix as the
+// same product alone would, so a slice of its batches (vm/sliced_group.h) gives the
+// same bits.
 constexpr int64_t kMaxPlainBatchElements = int64_t{1} << 16;
 
 // A product of few rows by a large B stored transposed (a linear layer's input gradient
@@ -379,17 +384,18 @@ constexpr int64_t kMaxPlainBatchElements = int64_t{1} << 16;
 // bits do not depend on the thread count.
 constexpr int64_t kThroughTransposeMinWork = int64_t{1} << 20;
 bool productGoesThroughItsTranspose(const MatMulState& s) {
-  return s.transB && !s.transA && s.batches.size() == 1 && s.m > 0 && s.m < kPlainBRows && s.n >= kPlainBRows &&
-         s.k > 0 && s.m * s.n * s.k >= kThroughTransposeMinWork;
+  return s.transB && !s.transA && s.m > 0 && s.m < kPlainBRows && s.n >= kPlainBRows && s.k > 0 &&
+         s.m * s.n * s.k >= kThroughTransposeMinWork;
 }
-// c [m, n] = a [m, k] · (b stored [n, k])ᵀ, as (b · aᵀ)ᵀ.
-void productThroughItsTranspose(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k) {
-  const ScratchCharge charge(static_cast<uint64_t>(m * k + n * m), sizeof(float));
-  std::unique_ptr<float[]> aT(new float[static_cast<size_t>(m * k)]);  // uninitialised: the transposes write all
-  std::unique_ptr<float[]> cT(new float[static_cast<size_t>(n * m)]);
-  simd::table().transpose[2](a, aT.get(), m, k);
-  gemmF32(b, aT.get(), cT.get(), n, m, k, false, false);
-  simd::table().transpose[2](cT.get(), c, n, m);
+// c [m, n] = a [m, k] · (b stored [n, k])ᵀ, as (b · aᵀ)ᵀ; `scratch` holds m k + n m
+// floats. The caller charges it.
+void productThroughItsTranspose(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k,
+                                float* scratch) {
+  float* aT = scratch;  // uninitialised: the transposes write all
+  float* cT = scratch + m * k;
+  simd::table().transpose[2](a, aT, m, k);
+  gemmF32(b, aT, cT, n, m, k, false, false);
+  simd::table().transpose[2](cT, c, n, m);
 }
 
 template <class T> void runMatMul(const MatMulState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
@@ -400,11 +406,8 @@ template <class T> void runMatMul(const MatMulState& s, const TensorRef* ins, Te
   bool transB = s.transB;
   std::unique_ptr<T[]> plainB;  // uninitialised: the transposes write every element
   std::optional<ScratchCharge> plainBCharge;
+  const bool throughTranspose = std::is_same_v<T, float> && productGoesThroughItsTranspose(s);
   if constexpr (std::is_same_v<T, float>) {
-    if (productGoesThroughItsTranspose(s)) {
-      const auto [ao, bo] = s.batches[0];
-      return productThroughItsTranspose(a + ao, b + bo, c, m, n, k);
-    }
     if (s.transB && !s.transA && m >= kPlainBRows && n > 0 && k > 0) {
       // Every matrix of B, each [n, k] -> [k, n] in place of it (the batches' offsets stay).
       plainBCharge.emplace(static_cast<uint64_t>(s.bElements), sizeof(T));
@@ -420,14 +423,26 @@ template <class T> void runMatMul(const MatMulState& s, const TensorRef* ins, Te
   std::atomic<bool> plainAllocationFailed{false};
   std::optional<ScratchCharge> plainPerBatchCharge;
   if constexpr (std::is_same_v<T, float>) {
-    plainPerBatch = transB && !s.transA && batches > 1 && n > 0 && k > 0 && n * k <= kMaxPlainBatchElements;
-    if (plainPerBatch)  // one buffer per part (a product's own allocation, freed after it)
-      plainPerBatchCharge.emplace(static_cast<uint64_t>(n * k * (split ? simd::kernelThreads() : 1)), sizeof(T));
+    plainPerBatch = !throughTranspose && transB && !s.transA && n > 0 && k > 0 && n * k <= kMaxPlainBatchElements;
+    // One buffer per part (a product's own allocation, freed after it).
+    const int64_t perPart = throughTranspose ? m * k + n * m : plainPerBatch ? n * k : 0;
+    if (perPart > 0)
+      plainPerBatchCharge.emplace(static_cast<uint64_t>(perPart * (split ? simd::kernelThreads() : 1)), sizeof(T));
   }
   auto product = [&](size_t i) {
     const auto [ao, bo] = s.batches[i];
     T* ci = c + static_cast<int64_t>(i) * m * n;
     if constexpr (std::is_same_v<T, float>) {
+      if (throughTranspose) {
+        // A part of a split must not throw: a failed allocation is reported after it.
+        std::unique_ptr<float[]> scratch(new (std::nothrow) float[static_cast<size_t>(m * k + n * m)]);
+        if (!scratch) {
+          plainAllocationFailed.store(true, std::memory_order_relaxed);
+          return;
+        }
+        productThroughItsTranspose(a + ao, b + bo, ci, m, n, k, scratch.get());
+        return;
+      }
       if (plainPerBatch) {
         // Allocated here rather than before the split: the lines are this thread's.
         // A part of a split must not throw: a failed allocation is reported after it.
@@ -615,6 +630,14 @@ PreparedKernel prepareMatMulScaledAdd(const Op& op, InTypes in, InTypes out) {
 PreparedKernel prepareMatMul(const Op& op, InTypes in, InTypes out) {
   if (in.size() != 2) throw KernelError("matmul needs two operands of one dtype and rank >= 1");
   return prepareMatMulImpl(in[0], matmulReadsTransposed(op, 0), in[1], matmulReadsTransposed(op, 1), out, &op);
+}
+
+// The batch dims: each matrix of the result is one product of one matrix of each
+// operand (runMatMul's paths follow the product's shape, not the batch count). A
+// 1-D operand's dropped dim would shift the alignment: none then.
+int64_t matMulIndependentDims(const Op&, InTypes in, InTypes out) {
+  if (in.size() != 2 || out.empty() || in[0].rank() < 2 || in[1].rank() < 2 || out[0].rank() < 2) return 0;
+  return out[0].rank() - 2;
 }
 
 }  // namespace detail

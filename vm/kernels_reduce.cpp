@@ -687,6 +687,12 @@ template <class Fn> PreparedKernel SoftmaxFunctions::prepare(const Op& op, InTyp
 
 PreparedKernel prepareSoftmax(const Op& op, InTypes in, InTypes out) { return prepareBound<SoftmaxFunctions>(op, in, out); }
 
+// The dims before the axis: each of its rows is normalised on its own.
+int64_t softmaxIndependentDims(const Op& op, InTypes in, InTypes) {
+  if (in.empty() || in[0].rank() == 0) return 0;
+  return resolveAxis(attrs::View<attrs::kernelFamily("Softmax")>{op}.axis(), in[0].rank());
+}
+
 // ---- softmax_grad / log_softmax_grad ------------------------------------------------
 
 // The operands as [outer, axis, inner] slabs.
@@ -795,6 +801,12 @@ template <class Fn> PreparedKernel SoftmaxGradFunctions::prepare(const Op& op, I
 
 PreparedKernel prepareSoftmaxGrad(const Op& op, InTypes in, InTypes out) {
   return prepareBound<SoftmaxGradFunctions>(op, in, out);
+}
+
+// The dims before the axis: each slab is computed on its own (softmaxGradSlabs).
+int64_t softmaxGradIndependentDims(const Op& op, InTypes in, InTypes) {
+  if (in.empty() || in[0].rank() == 0) return 0;
+  return resolveAxis(attrs::View<attrs::kernelFamily("SoftmaxGrad")>{op}.axis(), in[0].rank());
 }
 
 }  // namespace pir::vm::detail
