@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -279,7 +280,13 @@ FusedChain buildSlicedGroup(std::span<const FusionStep> steps, int64_t leadingDi
   if (s.count < 2) throw KernelError("sliced group: one index");
 
   // Each read and written operand's part, and the bytes per index of the sliced ones.
-  auto bytesOf = [](const FusionArg& a) { return a.type->numElements() * dtypeSize(a.type->dtype); };
+  // Operands are allocated (the arena and the budget bound them), so their bytes fit;
+  // a saturated count would mean a type no slot holds: no group then.
+  auto bytesOf = [](const FusionArg& a) {
+    const std::optional<int64_t> bytes = checkedMul<int64_t>(a.type->numElements(), dtypeSize(a.type->dtype));
+    if (!bytes || a.type->numElements() == INT64_MAX) throw KernelError("sliced group: an operand too large");
+    return *bytes;
+  };
   auto sliceBytes = [&](const FusionArg& a) { return bytesOf(a) / s.count; };
   std::set<uint32_t> writtenSlots;
   std::set<int64_t> writtenSizes;
