@@ -1,0 +1,44 @@
+# Sliced groups (docs/decisions.md "Sliced groups"): attention's scores, scale,
+# softmax and context product, then the gradient's two products of each matmul with
+# softmax_grad and the scale between them, all over batch dims [2, 4], compile to one
+# `fused` instruction; the values that die within it (%s0, %s, %p, %dp, %dsm, %ds)
+# are not instruction operands (they live in slice buffers). Grouped and --no-fuse
+# print the same values.
+# RUN: %pir disasm %s | FileCheck %s --check-prefix=CODE
+# RUN: %pir disasm --no-fuse %s | FileCheck %s --check-prefix=PLAIN
+# RUN: %pir run %s | FileCheck %s --check-prefix=VALUES
+# RUN: %pir run --no-fuse %s | FileCheck %s --check-prefix=VALUES
+graph @attention(%q: f32[2,4,64,32], %k: f32[2,4,64,32], %v: f32[2,4,64,32], %dc: f32[2,4,64,32]) -> (f32[2,4,64,32], f32[2,4,64,32], f32[2,4,64,32], f32[2,4,64,32]) {
+  %s0 = matmul %q, %k {transpose_b = true}
+  %s = mul %s0, 0.17677669529663687
+  %p = softmax %s {axis = -1}
+  %c = matmul %p, %v
+  %dp = matmul %dc, %v {transpose_b = true}
+  %dv = matmul %p, %dc {transpose_a = true}
+  %dsm = softmax_grad %p, %dp
+  %ds = mul %dsm, 0.17677669529663687
+  %dq = matmul %ds, %k
+  %dk = matmul %ds, %q {transpose_a = true}
+  return %c, %dv, %dq, %dk
+}
+main {
+  var %q : f32[2,4,64,32] = uniform(-1, 1, 1)
+  var %k : f32[2,4,64,32] = uniform(-1, 1, 2)
+  var %v : f32[2,4,64,32] = uniform(-1, 1, 3)
+  var %dc : f32[2,4,64,32] = uniform(-1, 1, 4)
+  %c, %dv, %dq, %dk = call @attention(%q, %k, %v, %dc)
+  %sc = sum %c {axis = all}
+  %sdv = sum %dv {axis = all}
+  %sdq = sum %dq {axis = all}
+  %sdk = sum %dk {axis = all}
+}
+run
+print %sc, %sdv, %sdq, %sdk
+# CODE: @attention
+# CODE: 0000  fused        [matmul, mul, softmax, matmul, matmul, matmul, softmax_grad, mul, matmul, matmul] k0 s0(%q), s1(%k), s{{[0-9]+}}(literal), s2(%v), s3(%dc), s{{[0-9]+}}(literal) -> s{{[0-9]+}}(%c), s{{[0-9]+}}(%dv), s{{[0-9]+}}(%dq), s{{[0-9]+}}(%dk) {{.*}}sliced_groups.pir:21:9
+# CODE-NEXT: return
+# PLAIN-NOT: fused
+# VALUES: %sc: f32[] = -0.1672821
+# VALUES-NEXT: %sdv: f32[] = -18.956104
+# VALUES-NEXT: %sdq: f32[] = 6.7017055
+# VALUES-NEXT: %sdk: f32[] = -1.5730038e-06
