@@ -211,9 +211,9 @@ class GraphCompiler {
   }
 
   // Instr::work: one step, plus one per kElementsPerStep elements the instruction
-  // reads and writes; a fused chain touches its widest operand once per op, and a
-  // kernel adds the visits its operands do not show (multiply-adds, window cells,
-  // topk's comparisons: ir/op_work.h). Saturates (a budget of 2^32
+  // reads and writes; a fused chain or sliced group touches its widest operand once
+  // per op, and a kernel (or a step of a group) adds the visits its operands do not
+  // show (multiply-adds, window cells, topk's comparisons: ir/op_work.h). Saturates (a budget of 2^32
   // steps and more is not one a bounded run sets).
   static uint32_t workOf(const CompiledGraph& cg, const Instr& in) {
     uint64_t elements = 0, widest = 0;
@@ -222,7 +222,11 @@ class GraphCompiler {
       elements = saturatingAdd(elements, n);
       widest = std::max(widest, n);
     }
-    if (in.opc == Opc::Fused) elements = saturatingAdd(elements, saturatingMul(widest, cg.fused[in.b].size()));
+    if (in.opc == Opc::Fused) {
+      elements = saturatingAdd(elements, saturatingMul(widest, cg.fused[in.b].size()));
+      for (const Op* op : cg.fused[in.b])  // a sliced group's products
+        elements = saturatingAdd(elements, kernelVisitsBeyondOperands(*op));
+    }
     if (in.opc == Opc::Kernel && in.op) elements = saturatingAdd(elements, kernelVisitsBeyondOperands(*in.op));
     return static_cast<uint32_t>(std::min<uint64_t>(1 + elements / kElementsPerStep, UINT32_MAX));
   }

@@ -8,6 +8,9 @@
 # RUN: %pir disasm --no-fuse %s | FileCheck %s --check-prefix=PLAIN
 # RUN: %pir run %s | FileCheck %s --check-prefix=VALUES
 # RUN: %pir run --no-fuse %s | FileCheck %s --check-prefix=VALUES
+# The step budget counts a group's multiply-adds as it counts each product's:
+# RUN: not %pir run --max-steps=50000 %s 2>&1 | FileCheck %s --check-prefix=BUDGET
+# RUN: not %pir run --no-fuse --max-steps=50000 %s 2>&1 | FileCheck %s --check-prefix=BUDGET
 graph @attention(%q: f32[2,4,64,32], %k: f32[2,4,64,32], %v: f32[2,4,64,32], %dc: f32[2,4,64,32]) -> (f32[2,4,64,32], f32[2,4,64,32], f32[2,4,64,32], f32[2,4,64,32]) {
   %s0 = matmul %q, %k {transpose_b = true}
   %s = mul %s0, 0.17677669529663687
@@ -35,9 +38,10 @@ main {
 run
 print %sc, %sdv, %sdq, %sdk
 # CODE: @attention
-# CODE: 0000  fused        [matmul, mul, softmax, matmul, matmul, matmul, softmax_grad, mul, matmul, matmul] k0 s0(%q), s1(%k), s{{[0-9]+}}(literal), s2(%v), s3(%dc), s{{[0-9]+}}(literal) -> s{{[0-9]+}}(%c), s{{[0-9]+}}(%dv), s{{[0-9]+}}(%dq), s{{[0-9]+}}(%dk) {{.*}}sliced_groups.pir:21:9
+# CODE: 0000  fused        [matmul, mul, softmax, matmul, matmul, matmul, softmax_grad, mul, matmul, matmul] k0 s0(%q), s1(%k), s{{[0-9]+}}(literal), s2(%v), s3(%dc), s{{[0-9]+}}(literal) -> s{{[0-9]+}}(%c), s{{[0-9]+}}(%dv), s{{[0-9]+}}(%dq), s{{[0-9]+}}(%dk) {{.*}}sliced_groups.pir:24:9
 # CODE-NEXT: return
 # PLAIN-NOT: fused
+# BUDGET: error: matmul: the step budget is spent
 # VALUES: %sc: f32[] = -0.1672821
 # VALUES-NEXT: %sdv: f32[] = -18.956104
 # VALUES-NEXT: %sdq: f32[] = 6.7017055
