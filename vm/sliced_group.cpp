@@ -137,7 +137,7 @@ std::vector<SlicedRange> findSlicedRanges(std::span<const Op* const> ops,
     // A group starts at an op that is not elementwise: elementwise ops before it are
     // left to the chains (vm/fusion.h) that the ops before them may start.
     Candidate first;
-    if (!eligible(*ops[k]) || !candidate(*ops[k], first) || first.elementwise) {
+    if (ops[k]->info().has(F_ELEMENTWISE) || !eligible(*ops[k]) || !candidate(*ops[k], first)) {
       ++k;
       continue;
     }
