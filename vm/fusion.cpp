@@ -92,6 +92,22 @@ std::string fusedOpNames(std::span<const Op* const> ops) {
 
 // ---- the fused kernel ------------------------------------------------------------
 
+ThreadArea threadArea(size_t scratchBytes, size_t buffers, size_t args) {
+  struct Area {
+    std::vector<std::byte> bytes;
+    std::vector<std::byte*> ptr;
+    std::vector<TensorRef> refs;
+  };
+  thread_local Area area;
+  constexpr size_t kAlign = 64;
+  if (area.bytes.size() < scratchBytes + kAlign) area.bytes.resize(scratchBytes + kAlign);
+  if (area.ptr.size() < buffers) area.ptr.resize(buffers);
+  if (area.refs.size() < args) area.refs.resize(args);
+  auto* scratch =
+      reinterpret_cast<std::byte*>((reinterpret_cast<uintptr_t>(area.bytes.data()) + kAlign - 1) / kAlign * kAlign);
+  return {scratch, area.ptr.data(), area.refs.data()};
+}
+
 namespace {
 
 // Where a step operand's block lives.
@@ -111,12 +127,10 @@ struct Buffer {
   detail::BroadcastPlan plan;  // Gathered: the operand's broadcast onto the chain shape
 };
 
-struct StepKernel {
-  PreparedKernel full, tail;      // for a block of kFusionBlock (or the whole chain) / the last, shorter block
-  ElementRun direct;              // the loop both kernels are, when they are one (called with the block's length)
-  std::vector<uint32_t> ins, outs;  // buffer indices
-  std::vector<TensorType> types;  // per operand then result: the block types the kernels were prepared for
-  std::vector<TensorType> tailTypes;
+// A step's kernels are for a block of kFusionBlock (or the whole chain) and the last,
+// shorter block.
+struct StepKernel : PreparedStep {
+  ElementRun direct;  // the loop both kernels are, when they are one (called with the block's length)
 };
 
 struct FusedState {
@@ -171,25 +185,13 @@ void gatherBlock(const Buffer& b, const std::byte* src, std::byte* dst, int64_t 
   }
 }
 
-// Per-thread scratch: the blocks of one chain run on one thread.
-struct ScratchArea {
-  std::vector<std::byte> bytes;
-  std::vector<std::byte*> ptr;
-  std::vector<TensorRef> refs;
-};
-
 void runBlocks(const FusedState& s, const TensorRef* ins, TensorRef* outs, KernelContext& ctx, int64_t b0,
                int64_t b1) {
-  thread_local ScratchArea area;
-  constexpr size_t kAlign = 64;
-  const size_t stride = (static_cast<size_t>(s.block) * 8 + kAlign - 1) / kAlign * kAlign;
-  if (area.bytes.size() < s.scratchCount * stride + kAlign) area.bytes.resize(s.scratchCount * stride + kAlign);
-  std::byte* scratch0 = reinterpret_cast<std::byte*>(
-      (reinterpret_cast<uintptr_t>(area.bytes.data()) + kAlign - 1) / kAlign * kAlign);
-  area.ptr.resize(s.buffers.size());
-  area.refs.resize(s.maxArgs);
-  std::byte** ptr = area.ptr.data();
-  TensorRef* refs = area.refs.data();
+  const size_t stride = (static_cast<size_t>(s.block) * 8 + 63) / 64 * 64;
+  const ThreadArea area = threadArea(s.scratchCount * stride, s.buffers.size(), s.maxArgs);
+  std::byte* scratch0 = area.scratch;
+  std::byte** ptr = area.ptr;
+  TensorRef* refs = area.refs;
   for (int64_t b = b0; b < b1; ++b) {
     const int64_t start = b * s.block;
     const int64_t n = std::min(s.block, s.total - start);
@@ -214,11 +216,7 @@ void runBlocks(const FusedState& s, const TensorRef* ins, TensorRef* outs, Kerne
         step.direct.invoke(step.direct.loop, args, ptr[step.outs[0]], n);
         continue;
       }
-      const std::vector<TensorType>& types = tail ? step.tailTypes : step.types;
-      const size_t nin = step.ins.size();
-      for (size_t j = 0; j < nin; ++j) refs[j] = TensorRef{ptr[step.ins[j]], &types[j]};
-      for (size_t j = 0; j < step.outs.size(); ++j) refs[nin + j] = TensorRef{ptr[step.outs[j]], &types[nin + j]};
-      (tail ? step.tail : step.full)(refs, refs + nin, ctx);
+      step.run(ptr, refs, tail, ctx);
     }
   }
 }

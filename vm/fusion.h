@@ -72,6 +72,36 @@ struct FusionStep {
   std::vector<FusionArg> outs;  // results; an in-place op's out 0 is its in 0's slot
 };
 
+// One op of a fused chain or sliced group (vm/sliced_group.h), prepared: its kernel
+// for a full block (or slice) and for the shorter last one, and the buffers it reads
+// and writes, as indices into the instruction's buffer pointers.
+struct PreparedStep {
+  PreparedKernel full, tail;
+  std::vector<uint32_t> ins, outs;  // buffer indices
+  std::vector<TensorType> types;    // per operand then result: the types `full` was prepared for
+  std::vector<TensorType> tailTypes;
+  // Runs the kernel (`tail`'s for the last block) on the buffers at `ptr`; `refs`
+  // has room for every operand and result.
+  void run(std::byte* const* ptr, TensorRef* refs, bool last, KernelContext& ctx) const {
+    const std::vector<TensorType>& t = last ? tailTypes : types;
+    const size_t nin = ins.size();
+    for (size_t j = 0; j < nin; ++j) refs[j] = TensorRef{ptr[ins[j]], &t[j]};
+    for (size_t j = 0; j < outs.size(); ++j) refs[nin + j] = TensorRef{ptr[outs[j]], &t[nin + j]};
+    (last ? tail : full)(refs, refs + nin, ctx);
+  }
+};
+
+// The calling thread's working memory for a fused chain or sliced group: `scratchBytes`
+// bytes aligned to 64, `buffers` buffer pointers and `args` TensorRefs. One area per
+// thread, reused by every fused instruction it runs (they never nest: their steps are
+// kernels).
+struct ThreadArea {
+  std::byte* scratch;
+  std::byte** ptr;
+  TensorRef* refs;
+};
+ThreadArea threadArea(size_t scratchBytes, size_t buffers, size_t args);
+
 // What a chain reads and writes, and its kernel: ins then outs are the
 // instruction's operands.
 struct FusedChain {

@@ -197,11 +197,6 @@ struct Buffer {
   int64_t scratchOffset = 0;  // Scratch: bytes into the thread's slice buffers
 };
 
-struct StepKernel {
-  PreparedKernel full, tail;  // for a slice of `per` indices / the last, shorter slice
-  std::vector<uint32_t> ins, outs;
-  std::vector<TensorType> types, tailTypes;  // per operand then result
-};
 
 struct SlicedState {
   int64_t count = 0;   // leading indices in all
@@ -210,14 +205,8 @@ struct SlicedState {
   int64_t bytes = 0;   // touched per index, all buffers
   int64_t scratchBytes = 0;  // per thread
   std::vector<Buffer> buffers;
-  std::vector<StepKernel> steps;
+  std::vector<PreparedStep> steps;  // slice types: `per` indices, then the last slice's
   size_t maxArgs = 0;
-};
-
-struct SliceArea {
-  std::vector<std::byte> bytes;
-  std::vector<std::byte*> ptr;
-  std::vector<TensorRef> refs;
 };
 
 constexpr int64_t kAlign = 64;
@@ -225,15 +214,10 @@ int64_t aligned(int64_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
 void runSlices(const SlicedState& s, const TensorRef* ins, TensorRef* outs, KernelContext& ctx, int64_t s0,
                int64_t s1) {
-  thread_local SliceArea area;
-  if (area.bytes.size() < static_cast<size_t>(s.scratchBytes + kAlign))
-    area.bytes.resize(static_cast<size_t>(s.scratchBytes + kAlign));
-  std::byte* scratch0 = reinterpret_cast<std::byte*>(
-      (reinterpret_cast<uintptr_t>(area.bytes.data()) + kAlign - 1) / kAlign * kAlign);
-  area.ptr.resize(s.buffers.size());
-  area.refs.resize(s.maxArgs);
-  std::byte** ptr = area.ptr.data();
-  TensorRef* refs = area.refs.data();
+  const ThreadArea area = threadArea(static_cast<size_t>(s.scratchBytes), s.buffers.size(), s.maxArgs);
+  std::byte* scratch0 = area.scratch;
+  std::byte** ptr = area.ptr;
+  TensorRef* refs = area.refs;
   for (int64_t slice = s0; slice < s1; ++slice) {
     const int64_t first = slice * s.per;
     const bool tail = s.count - first < s.per;
@@ -247,13 +231,7 @@ void runSlices(const SlicedState& s, const TensorRef* ins, TensorRef* outs, Kern
         case BufKind::Scratch: ptr[i] = scratch0 + b.scratchOffset; break;
       }
     }
-    for (const StepKernel& step : s.steps) {
-      const std::vector<TensorType>& types = tail ? step.tailTypes : step.types;
-      const size_t nin = step.ins.size();
-      for (size_t j = 0; j < nin; ++j) refs[j] = TensorRef{ptr[step.ins[j]], &types[j]};
-      for (size_t j = 0; j < step.outs.size(); ++j) refs[nin + j] = TensorRef{ptr[step.outs[j]], &types[nin + j]};
-      (tail ? step.tail : step.full)(refs, refs + nin, ctx);
-    }
+    for (const PreparedStep& step : s.steps) step.run(ptr, refs, tail, ctx);
   }
 }
 
@@ -387,7 +365,7 @@ FusedChain buildSlicedGroup(std::span<const FusionStep> steps, int64_t leadingDi
   };
 
   for (const FusionStep& st : steps) {
-    StepKernel k;
+    PreparedStep k;
     const size_t rank = st.outs[0].type->shape.size();
     std::vector<TensorType> full, tail;
     for (const FusionArg& a : st.ins) {

@@ -9,45 +9,20 @@
 #include <string>
 #include <vector>
 
-#include "frontend/builder.h"
-#include "api/session_driver.h"
-#include "vm/session.h"
+#include "tests/unit/text_program.h"
 #include "vm/simd_kernels.h"
 
 namespace pir::vm {
 namespace {
 
-struct Program {
-  SourceManager sm;
-  DiagnosticEngine diags{sm};
-  Module m;
-  std::ostringstream out, err;
-  std::unique_ptr<Session> session;
-  std::unique_ptr<pir::SessionDriver> driver;
-  bool ok = false;
-
-  Program(const std::string& text, bool fuse) {
-    diags.setStream(&err);
-    SessionOptions o;
-    o.fuseElementwise = fuse;
-    session = std::make_unique<Session>(m, diags, out, o);
-    driver = std::make_unique<pir::SessionDriver>(m, *session, diags);
-    ok = driver->build(sm.add("fuse.pir", text), ".") && diags.errorCount() == 0;
-  }
-  std::vector<std::byte> bytes(const std::string& name) {
-    FailureOr<HostTensor> t = session->valueOf(name, {});
-    EXPECT_TRUE(t) << err.str();
-    if (t.failed()) return {};
-    return {t->bytes.data(), t->bytes.data() + t->bytes.size()};
+// A program built fused or unfused; `ok` also needs no error reported while it ran.
+struct Program : TextProgram {
+  Program(const std::string& text, bool fuse) : TextProgram(text, fusedOptions(fuse), "fuse.pir") {
+    ok = ok && diags.errorCount() == 0;
   }
 };
 
-// The bytecode of every graph of `p` ("" when it does not compile: the test fails).
-std::string disassembly(Program& p) {
-  FailureOr<std::string> text = p.session->disassemble(nullptr);
-  EXPECT_TRUE(text) << p.err.str();
-  return text.failed() ? std::string() : *text;
-}
+std::string disassembly(Program& p) { return p.disassembly(); }
 
 // A random program: @g computes a chain over chain-shaped params, a by-reference
 // param it may update in place, a row ([last dim]), a column (last dim 1) and a
@@ -254,12 +229,9 @@ run
 )";
   Program fused(text, true), plain(text, false);
   ASSERT_TRUE(fused.ok) << fused.err.str();
-  const std::string d = disassembly(fused);
-  EXPECT_NE(d.find("fused        [add, relu, mul, greater, where] k0 s0(%h), s1(%b), s9(literal), s6(%zero), s2(%da) -> s5(%a), s8(%d)"),
-            std::string::npos)
-      << d;
-  EXPECT_EQ(fused.bytes("%r"), plain.bytes("%r"));
-  EXPECT_EQ(fused.bytes("%s"), plain.bytes("%s"));
+  expectInstruction(fused, "fused        [add, relu, mul, greater, where] k0 s0(%h), s1(%b), s9(literal), s6(%zero), "
+                           "s2(%da) -> s5(%a), s8(%d)");
+  expectSameValues(fused, plain, {"%r", "%s"});
 }
 
 TEST(Fusion, LargeChainsSplitOverThreadsGiveTheSameBits) {

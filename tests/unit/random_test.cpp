@@ -159,6 +159,7 @@ TEST(Random, InitSeedKeyCombinesScalarSeedAndSessionSeed) {
 #include "frontend/builder.h"
 #include "api/session_driver.h"
 #include "vm/session.h"
+#include "tests/unit/text_program.h"
 
 namespace {
 
@@ -188,27 +189,9 @@ double referenceNormal(uint32_t s0, uint32_t s1, uint32_t replica, uint64_t i) {
   return i % 2 == 0 ? radius * std::cos(angle) : radius * std::sin(angle);
 }
 
-// Builds and runs `text` (its commands run as read); valueOf gives results.
-struct RunProgram {
-  SourceManager sm;
-  DiagnosticEngine diags{sm};
-  Module m;
-  std::ostringstream out, err;
-  std::unique_ptr<Session> session;
-  std::unique_ptr<pir::SessionDriver> driver;
-  bool ok = false;
-
-  explicit RunProgram(const std::string& text, SessionOptions options = {}) {
-    diags.setStream(&err);
-    session = std::make_unique<Session>(m, diags, out, options);
-    driver = std::make_unique<pir::SessionDriver>(m, *session, diags);
-    ok = driver->build(sm.add("r.pir", text), ".").succeeded();
-  }
-  HostTensor value(const std::string& name) {
-    FailureOr<HostTensor> t = session->valueOf(name, {});
-    EXPECT_TRUE(t) << err.str();
-    return t.failed() ? HostTensor() : std::move(*t);
-  }
+// Builds and runs `text` (its commands run as read); value() gives results.
+struct RunProgram : TextProgram {
+  explicit RunProgram(const std::string& text, SessionOptions options = {}) : TextProgram(text, options, "r.pir") {}
 };
 
 TEST(RandomOps, ReferencePhiloxMatchesRandom123) {

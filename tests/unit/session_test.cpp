@@ -15,42 +15,18 @@
 #include "api/preview.h"
 #include "api/session_driver.h"
 #include "vm/session.h"
+#include "tests/unit/text_program.h"
 
 namespace pir::vm {
 namespace {
 
 // A module and its session, built from text; commands run as they are read.
-struct Fixture {
-  SourceManager sm;
-  DiagnosticEngine diags{sm};
-  Module m;
-  std::ostringstream out, err;
-  std::unique_ptr<Session> session;
-  std::unique_ptr<pir::SessionDriver> driver;
-  bool ok = false;
-
-  explicit Fixture(const std::string& text, SessionOptions options = {}) {
-    diags.setStream(&err);
-    session = std::make_unique<Session>(m, diags, out, options);
-    driver = std::make_unique<pir::SessionDriver>(m, *session, diags);
-    uint32_t file = sm.add("s.pir", text);
-    ok = driver->build(file, ".").succeeded();
-  }
-  // Runs one more session command given as text (like a REPL line).
-  bool more(const std::string& text) {
-    uint32_t file = sm.add("s.pir", text);
-    return driver->build(file, ".").succeeded();
-  }
+struct Fixture : TextProgram {
+  explicit Fixture(const std::string& text, SessionOptions options = {}) : TextProgram(text, options, "s.pir") {}
   std::string take() {
     std::string s = out.str();
     out.str("");
     return s;
-  }
-  // The value `print NAME` shows (an empty tensor, the test failed, when there is none).
-  HostTensor value(const std::string& name) {
-    FailureOr<HostTensor> t = session->valueOf(name, {});
-    EXPECT_TRUE(t) << err.str();
-    return t.failed() ? HostTensor() : std::move(*t);
   }
   // The program the session runs, compiled (the test stops when it does not compile).
   const Program& compiled() {
