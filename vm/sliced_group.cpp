@@ -34,6 +34,11 @@ constexpr int64_t kMaxSliceScratchBytes = int64_t{4} << 20;
 // large slices would.
 constexpr int64_t kMaxGroupBytesPerIndex = int64_t{1} << 20;
 
+// A group needs at least this many leading indices. Its slices split over the kernel
+// threads whole, where each of its ops alone would split evenly: with few slices, an
+// odd count leaves a thread idle for a slice (3 slices on 2 threads run at 75%).
+constexpr int64_t kMinGroupIndices = 8;
+
 // How an operand of a step is read, given the group's leading dims.
 enum class Part : uint8_t {
   Sliced,   // it has the leading dims: index i is its slice i
@@ -145,7 +150,7 @@ std::vector<SlicedRange> findSlicedRanges(std::span<const Op* const> ops,
     lead.resize(sharedLead(first, lead));
     std::vector<Candidate> steps{first};
     size_t end = k + 1;
-    if (numElements(lead) < 2 || !allParts(steps, lead)) {
+    if (numElements(lead) < kMinGroupIndices || !allParts(steps, lead)) {
       ++k;
       continue;
     }
@@ -155,7 +160,7 @@ std::vector<SlicedRange> findSlicedRanges(std::span<const Op* const> ops,
       if (!eligible(*ops[e]) || !candidate(*ops[e], next)) break;
       Shape shorter = lead;
       shorter.resize(sharedLead(next, lead));
-      if (shorter.empty() || numElements(shorter) < 2) break;
+      if (shorter.empty() || numElements(shorter) < kMinGroupIndices) break;
       steps.push_back(next);
       if (!allParts(steps, shorter)) {
         steps.pop_back();

@@ -157,16 +157,17 @@ TEST(SlicedGroup, AttentionIsOneInstructionWhoseScoresStayInSliceBuffers) {
 
 TEST(SlicedGroup, ABatchDimThatBroadcastsIsNotSliced) {
   // %k has batch dims [1, 4]: every index of the first batch dim reads all of it
-  // along the second, so the product cannot be cut along both; the ops run one by one.
+  // along the second, so the product cannot be cut along both; the ops run one by one
+  // (they are large enough for a group otherwise: the first test's size).
   const std::string text = R"(
-graph @att(%q: f32[2,4,16,16], %k: f32[1,4,16,16]) -> (f32[2,4,16,16]) {
+graph @att(%q: f32[2,4,64,64], %k: f32[1,4,64,64]) -> (f32[2,4,64,64]) {
   %s = matmul %q, %k
   %p = softmax %s {axis = -1}
   return %p
 }
 main {
-  var %q : f32[2,4,16,16] = uniform(-1, 1, 1)
-  var %k : f32[1,4,16,16] = uniform(-1, 1, 2)
+  var %q : f32[2,4,64,64] = uniform(-1, 1, 1)
+  var %k : f32[1,4,64,64] = uniform(-1, 1, 2)
   %p = call @att(%q, %k)
 }
 run
@@ -175,6 +176,27 @@ run
   ASSERT_TRUE(fused.ok) << fused.err.str();
   EXPECT_EQ(fused.disassembly().find("fused "), std::string::npos) << fused.disassembly();
   EXPECT_EQ(fused.bytes("%p"), plain.bytes("%p"));
+}
+
+TEST(SlicedGroup, FewerThanEightLeadingIndicesAreNotGrouped) {
+  // Four heads of 128 x 128 scores: large enough, but four slices would split over the
+  // kernel threads less evenly than the ops' own splits.
+  const std::string text = R"(
+graph @att(%q: f32[1,4,128,64], %k: f32[1,4,64,128]) -> (f32[1,4,128,128]) {
+  %s = matmul %q, %k
+  %p = softmax %s {axis = -1}
+  return %p
+}
+main {
+  var %q : f32[1,4,128,64] = uniform(-1, 1, 1)
+  var %k : f32[1,4,64,128] = uniform(-1, 1, 2)
+  %p = call @att(%q, %k)
+}
+run
+)";
+  Program fused(text, true);
+  ASSERT_TRUE(fused.ok) << fused.err.str();
+  EXPECT_EQ(fused.disassembly().find("fused "), std::string::npos) << fused.disassembly();
 }
 
 }  // namespace
