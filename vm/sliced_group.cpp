@@ -174,12 +174,12 @@ std::vector<SlicedRange> findSlicedRanges(std::span<const Op* const> ops,
     const uint64_t perIndex = bytesPerIndex(steps, lead);
     const uint64_t total = saturatingMul(perIndex, static_cast<uint64_t>(numElements(lead)));
     if (steps.size() >= 2 && perIndex <= static_cast<uint64_t>(kMaxGroupBytesPerIndex) &&
-        total > static_cast<uint64_t>(2 * kSliceTargetBytes)) {
+        total > static_cast<uint64_t>(2 * kSliceTargetBytes))
       ranges.push_back({k, end, static_cast<int64_t>(lead.size())});
-      k = end;
-    } else {
-      ++k;
-    }
+    // The next run starts after this one either way, so that each op is looked at a
+    // bounded number of times (a rejected run's later ops would mostly form smaller
+    // runs of the same kind).
+    k = end;
   }
   return ranges;
 }
