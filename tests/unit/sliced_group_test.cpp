@@ -155,48 +155,35 @@ TEST(SlicedGroup, AttentionIsOneInstructionWhoseScoresStayInSliceBuffers) {
   expectSameValues(fused, plain, {"%p", "%c"});
 }
 
-TEST(SlicedGroup, ABatchDimThatBroadcastsIsNotSliced) {
-  // %k has batch dims [1, 4]: every index of the first batch dim reads all of it
-  // along the second, so the product cannot be cut along both; the ops run one by one
-  // (they are large enough for a group otherwise: the first test's size).
-  const std::string text = R"(
-graph @att(%q: f32[2,4,64,64], %k: f32[1,4,64,64]) -> (f32[2,4,64,64]) {
-  %s = matmul %q, %k
-  %p = softmax %s {axis = -1}
-  return %p
-}
-main {
-  var %q : f32[2,4,64,64] = uniform(-1, 1, 1)
-  var %k : f32[1,4,64,64] = uniform(-1, 1, 2)
-  %p = call @att(%q, %k)
-}
-run
-)";
-  Program fused(text, true), plain(text, false);
-  ASSERT_TRUE(fused.ok) << fused.err.str();
-  EXPECT_EQ(fused.disassembly().find("fused "), std::string::npos) << fused.disassembly();
-  EXPECT_EQ(fused.bytes("%p"), plain.bytes("%p"));
+// softmax(q · k) over f32 operands of the given shapes, run once.
+std::string scoresProgram(const std::string& q, const std::string& k, const std::string& p) {
+  return "graph @att(%q: f32" + q + ", %k: f32" + k + ") -> (f32" + p + ") {\n"
+         "  %s = matmul %q, %k\n  %p = softmax %s {axis = -1}\n  return %p\n}\n"
+         "main {\n  var %q : f32" + q + " = uniform(-1, 1, 1)\n  var %k : f32" + k +
+         " = uniform(-1, 1, 2)\n  %p = call @att(%q, %k)\n}\nrun\n";
 }
 
-TEST(SlicedGroup, FewerThanEightLeadingIndicesAreNotGrouped) {
-  // Four heads of 128 x 128 scores: large enough, but four slices would split over the
-  // kernel threads less evenly than the ops' own splits.
-  const std::string text = R"(
-graph @att(%q: f32[1,4,128,64], %k: f32[1,4,64,128]) -> (f32[1,4,128,128]) {
-  %s = matmul %q, %k
-  %p = softmax %s {axis = -1}
-  return %p
-}
-main {
-  var %q : f32[1,4,128,64] = uniform(-1, 1, 1)
-  var %k : f32[1,4,64,128] = uniform(-1, 1, 2)
-  %p = call @att(%q, %k)
-}
-run
-)";
-  Program fused(text, true);
-  ASSERT_TRUE(fused.ok) << fused.err.str();
-  EXPECT_EQ(fused.disassembly().find("fused "), std::string::npos) << fused.disassembly();
+// Both runs are large enough for a group, and neither may form one: their ops run one
+// by one, with the unfused values.
+TEST(SlicedGroup, RunsThatCannotBeSlicedWellRunOpByOp) {
+  const std::string programs[] = {
+      // %k has batch dims [1, 4]: every index of the first batch dim reads all of it
+      // along the second, so the product cannot be cut along both.
+      scoresProgram("[2,4,64,64]", "[1,4,64,64]", "[2,4,64,64]"),
+      // Four heads of 128 x 128 scores: four slices would split over the kernel threads
+      // less evenly than the ops' own splits.
+      scoresProgram("[1,4,128,64]", "[1,4,64,128]", "[1,4,128,128]"),
+  };
+  for (const std::string& text : programs) {
+    Program fused(text, true), plain(text, false);
+    ASSERT_TRUE(fused.ok) << fused.err.str() << text;
+    EXPECT_EQ(fused.disassembly().find("fused "), std::string::npos) << fused.disassembly();
+    expectSameValues(fused, plain, {"%p"});
+  }
+  // The same run with eight heads is a group.
+  Program eight(scoresProgram("[1,8,128,64]", "[1,8,64,128]", "[1,8,128,128]"), true);
+  ASSERT_TRUE(eight.ok) << eight.err.str();
+  expectInstruction(eight, "fused        [matmul, softmax]");
 }
 
 }  // namespace
