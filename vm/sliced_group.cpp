@@ -24,8 +24,8 @@ constexpr size_t kMaxGroupSteps = 32;
 // other data it stays in its core's L2.
 constexpr int64_t kSliceTargetBytes = 64 * 1024;
 
-// Slice buffers above this many bytes per thread are not worth keeping out of memory:
-// the values are written to their slots instead.
+// buildSlicedGroup refuses slice buffers of more than this many bytes per index (a run
+// that findSlicedRanges accepts takes at most kMaxGroupBytesPerIndex, alignment aside).
 constexpr int64_t kMaxSliceScratchBytes = int64_t{4} << 20;
 
 // A run whose operands and results take more than this many bytes per leading index
@@ -202,7 +202,6 @@ struct Buffer {
   int64_t scratchOffset = 0;  // Scratch: bytes into the thread's slice buffers
 };
 
-
 struct SlicedState {
   int64_t count = 0;   // leading indices in all
   int64_t per = 0;     // indices per slice (the last slice may have fewer)
@@ -281,7 +280,7 @@ FusedChain buildSlicedGroup(std::span<const FusionStep> steps, int64_t leadingDi
       writtenSizes.insert(bytesOf(a));
     }
 
-  // Values that die within the group live in slice buffers unless those would be large.
+  // Values that die within the group live in slice buffers.
   std::set<uint32_t> scratchSlots;
   int64_t scratchPerIndex = 0, memoryPerIndex = 0;
   {
@@ -302,11 +301,7 @@ FusedChain buildSlicedGroup(std::span<const FusionStep> steps, int64_t leadingDi
       }
     }
   }
-  if (scratchPerIndex > kMaxSliceScratchBytes) {  // too large to stay in cache: all to memory
-    memoryPerIndex += scratchPerIndex;
-    scratchPerIndex = 0;
-    scratchSlots.clear();
-  }
+  if (scratchPerIndex > kMaxSliceScratchBytes) throw KernelError("sliced group: slice buffers too large");
   s.bytes = memoryPerIndex + scratchPerIndex;
   // per * bytes <= kSliceTargetBytes unless per is 1, so the buffers stay below the cap.
   s.per = std::clamp<int64_t>(kSliceTargetBytes / std::max<int64_t>(s.bytes, 1), 1, s.count);

@@ -3,9 +3,9 @@
 // The compiler finds runs of consecutive ops that share leading result dims over
 // which every op of the run computes index by index (independentLeadingDims in
 // vm/kernels.h: a batched matmul's batch dims, softmax's dims before its axis, every
-// dim of an elementwise op), at least one of them not elementwise: attention's score
-// product, scale, softmax and context product, or their gradients. An op need not
-// read what an earlier one produced (the gradient's two products of one matmul). It emits one
+// dim of an elementwise op), the first of them not elementwise: attention's score
+// product, scale, softmax and context product, or their gradients. An op need not read
+// what an earlier one produced (the gradient's two products of one matmul). It emits one
 // `fused` instruction that runs the whole run on one slice of those dims (a few of
 // the leading indices) before the next slice. Each step runs its op's own kernel,
 // prepared for the slice's types, so every index gets the unfused kernel's
