@@ -15,14 +15,7 @@
 namespace pir::vm {
 namespace {
 
-// A program built fused or unfused; `ok` also needs no error reported while it ran.
-struct Program : TextProgram {
-  Program(const std::string& text, bool fuse) : TextProgram(text, fusedOptions(fuse), "fuse.pir") {
-    ok = ok && diags.errorCount() == 0;
-  }
-};
-
-std::string disassembly(Program& p) { return p.disassembly(); }
+using Program = FusedProgram;
 
 // A random program: @g computes a chain over chain-shaped params, a by-reference
 // param it may update in place, a row ([last dim]), a column (last dim 1) and a
@@ -196,8 +189,8 @@ TEST(Fusion, RandomChainsEqualTheUnfusedOpsBitForBit) {
     Program fused(text, true), plain(text, false);
     ASSERT_TRUE(fused.ok) << fused.err.str() << text;
     ASSERT_TRUE(plain.ok) << plain.err.str() << text;
-    if (disassembly(fused).find("fused ") != std::string::npos) ++fusedPrograms;
-    EXPECT_EQ(disassembly(plain).find("fused "), std::string::npos);
+    if (fused.disassembly().find("fused ") != std::string::npos) ++fusedPrograms;
+    EXPECT_EQ(plain.disassembly().find("fused "), std::string::npos);
     for (const char* name : {"%r0", "%r1", "%w", "%m0", "%m1", "%m2"})
       ASSERT_EQ(fused.bytes(name), plain.bytes(name)) << name << " differs in\n" << text;
   }
@@ -257,7 +250,7 @@ run
   Program fused(text, true);
   simd::setKernelThreads(1);
   ASSERT_TRUE(fused.ok) << fused.err.str();
-  EXPECT_NE(disassembly(fused).find("[tanh, mul, sub]"), std::string::npos);
+  EXPECT_NE(fused.disassembly().find("[tanh, mul, sub]"), std::string::npos);
   EXPECT_EQ(fused.bytes("%r"), plain.bytes("%r"));
 }
 

@@ -16,12 +16,7 @@
 namespace pir::vm {
 namespace {
 
-// A program built grouped or unfused; `ok` also needs no error reported while it ran.
-struct Program : TextProgram {
-  Program(const std::string& text, bool fuse) : TextProgram(text, fusedOptions(fuse), "sliced.pir") {
-    ok = ok && diags.errorCount() == 0;
-  }
-};
+using Program = FusedProgram;
 
 std::string shapeText(const std::vector<int64_t>& s) {
   std::string t = "[";

@@ -65,11 +65,17 @@ inline void expectSameValues(TextProgram& a, TextProgram& b, std::initializer_li
   for (const char* name : names) EXPECT_EQ(a.bytes(name), b.bytes(name)) << name;
 }
 
-// Session options with elementwise fusion (chains and sliced groups) on or off.
-inline SessionOptions fusedOptions(bool on) {
-  SessionOptions o;
-  o.fuseElementwise = on;
-  return o;
-}
+// A program built with fusion (fused chains and sliced groups) on or off; `ok` also
+// needs no error reported while its commands ran.
+struct FusedProgram : TextProgram {
+  FusedProgram(const std::string& text, bool fuse) : TextProgram(text, options(fuse)) {
+    ok = ok && diags.errorCount() == 0;
+  }
+  static SessionOptions options(bool fuse) {
+    SessionOptions o;
+    o.fuseElementwise = fuse;
+    return o;
+  }
+};
 
 }  // namespace pir::vm
