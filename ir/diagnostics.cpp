@@ -19,13 +19,13 @@ uint32_t SourceManager::add(std::string name, std::string text, uint32_t firstLi
 }
 
 std::string_view SourceBuffer::lineText(uint32_t line) const {
-  if (lineStarts.empty()) {
-    lineStarts.push_back(0);
+  std::call_once(lineStartsOnce_, [this] {
+    lineStarts_.push_back(0);
     for (size_t i = 0; i < text.size(); ++i)
-      if (text[i] == '\n') lineStarts.push_back(i + 1);
-  }
-  if (line == 0 || line > lineStarts.size()) return {};
-  size_t b = lineStarts[line - 1];
+      if (text[i] == '\n') lineStarts_.push_back(i + 1);
+  });
+  if (line == 0 || line > lineStarts_.size()) return {};
+  size_t b = lineStarts_[line - 1];
   size_t e = text.find('\n', b);
   if (e == std::string::npos) e = text.size();
   if (e > b && text[e - 1] == '\r') --e;

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,14 +25,21 @@ struct SourceBuffer {
   // input its own buffer but counts lines over the whole session (tools.md §5),
   // so locations stay buffer-relative and only their display is shifted.
   uint32_t firstLine = 1;
-  // Byte offsets of line starts, computed lazily (diagnostics are rare).
-  mutable std::vector<size_t> lineStarts;
+  // The text of buffer-relative `line` without its line end; empty past the end.
+  // Safe to call from several threads at once: the replicas of a traced run
+  // quote their instructions' lines concurrently.
   std::string_view lineText(uint32_t line) const;
   // The line number to show for buffer-relative `line` (diagnostics, disassembly).
   uint32_t displayLine(uint32_t line) const { return line + firstLine - 1; }
   // The column to show for byte column `col` of `line`: 1 + the UTF-8 code points
   // before it, as clang and rustc count (a multi-byte character is one column).
   uint32_t displayColumn(uint32_t line, uint32_t col) const;
+
+ private:
+  // Byte offsets of line starts, computed on first use (diagnostics are rare, and a
+  // large input would pay 8 bytes a line for nothing), once, whichever thread asks.
+  mutable std::once_flag lineStartsOnce_;
+  mutable std::vector<size_t> lineStarts_;
 };
 
 // Owns all source text of a run. Buffers are never removed, so string_views

@@ -1,5 +1,10 @@
-// "Did you mean" (ir/suggest.h) and character columns (SourceBuffer::displayColumn).
+// "Did you mean" (ir/suggest.h), character columns (SourceBuffer::displayColumn)
+// and quoted source lines (SourceBuffer::lineText).
 #include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+#include <vector>
 
 #include "ir/diagnostics.h"
 #include "ir/op_info.h"
@@ -103,6 +108,32 @@ TEST(Columns, CountCodePoints) {
   EXPECT_EQ(b.displayColumn(2, 4), 2u);  // 'x' after a three-byte CJK character
   EXPECT_EQ(b.displayColumn(3, 5), 2u);  // 'y' after a four-byte emoji
   EXPECT_EQ(b.displayColumn(4, 2), 2u);  // invalid UTF-8: one column per byte
+}
+
+// The replicas of a traced run quote their instructions' lines from several
+// threads at once, the first of them before any line was ever quoted.
+TEST(Columns, LinesAreQuotedFromManyThreadsAtOnce) {
+  constexpr int kLines = 20000, kThreads = 8;
+  std::string text;
+  for (int i = 1; i <= kLines; ++i) text += "line " + std::to_string(i) + "\n";
+  for (int round = 0; round < 20; ++round) {
+    SourceManager sm;
+    const SourceBuffer& b = sm.buffer(sm.add("t.pir", text));
+    std::atomic<int> ready{0}, wrong{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+      threads.emplace_back([&, t] {
+        ready.fetch_add(1);
+        while (ready.load() < kThreads) {
+        }
+        for (int k = 0; k < 200; ++k) {
+          const int line = 1 + (t * 7919 + k * 104729) % kLines;
+          if (b.lineText(static_cast<uint32_t>(line)) != "line " + std::to_string(line)) wrong.fetch_add(1);
+        }
+      });
+    for (auto& th : threads) th.join();
+    ASSERT_EQ(wrong.load(), 0) << "round " << round;
+  }
 }
 
 TEST(Columns, CaretAlignsAfterWideCharacters) {
