@@ -92,21 +92,38 @@ std::string fusedOpNames(std::span<const Op* const> ops) {
 
 // ---- the fused kernel ------------------------------------------------------------
 
-ThreadArea threadArea(size_t scratchBytes, size_t buffers, size_t args) {
-  struct Area {
-    std::vector<std::byte> bytes;
-    std::vector<std::byte*> ptr;
-    std::vector<TensorRef> refs;
-  };
-  thread_local Area area;
+void FusionScratch::reserve(int64_t parts, size_t scratchBytes, size_t buffers, size_t args) {
   constexpr size_t kAlign = 64;
-  if (area.bytes.size() < scratchBytes + kAlign) area.bytes.resize(scratchBytes + kAlign);
-  if (area.ptr.size() < buffers) area.ptr.resize(buffers);
-  if (area.refs.size() < args) area.refs.resize(args);
-  auto* scratch =
-      reinterpret_cast<std::byte*>((reinterpret_cast<uintptr_t>(area.bytes.data()) + kAlign - 1) / kAlign * kAlign);
-  return {scratch, area.ptr.data(), area.refs.data()};
+  const size_t count = std::max(parts_, static_cast<size_t>(std::max<int64_t>(parts, 1)));
+  const size_t partBytes =
+      std::max(partBytes_, scratchBytes > SIZE_MAX - kAlign ? SIZE_MAX : (scratchBytes + kAlign - 1) / kAlign * kAlign);
+  if (partBytes != partBytes_ || count != parts_) {
+    AlignedBytes fresh;
+    fresh.resize(partBytes > SIZE_MAX / count ? SIZE_MAX : partBytes * count);  // charges; throws before any change
+    bytes_ = std::move(fresh);
+    partBytes_ = partBytes;
+    parts_ = count;
+  }
+  buffers_ = std::max(buffers_, buffers);
+  args_ = std::max(args_, args);
+  if (ptr_.size() < parts_ * buffers_) ptr_.resize(parts_ * buffers_);
+  if (refs_.size() < parts_ * args_) refs_.resize(parts_ * args_);
 }
+
+ThreadArea FusionScratch::part(int64_t j) {
+  const size_t k = static_cast<size_t>(j);
+  return {bytes_.data() + k * partBytes_, ptr_.data() + k * buffers_, refs_.data() + k * args_};
+}
+
+namespace {
+thread_local FusionScratch* threadFusionScratch = nullptr;
+}  // namespace
+
+FusionScratchScope::FusionScratchScope(FusionScratch& scratch) : previous_(threadFusionScratch) {
+  threadFusionScratch = &scratch;
+}
+FusionScratchScope::~FusionScratchScope() { threadFusionScratch = previous_; }
+FusionScratch* currentFusionScratch() { return threadFusionScratch; }
 
 namespace {
 
@@ -185,10 +202,11 @@ void gatherBlock(const Buffer& b, const std::byte* src, std::byte* dst, int64_t 
   }
 }
 
-void runBlocks(const FusedState& s, const TensorRef* ins, TensorRef* outs, KernelContext& ctx, int64_t b0,
-               int64_t b1) {
-  const size_t stride = (static_cast<size_t>(s.block) * 8 + 63) / 64 * 64;
-  const ThreadArea area = threadArea(s.scratchCount * stride, s.buffers.size(), s.maxArgs);
+size_t scratchStride(const FusedState& s) { return (static_cast<size_t>(s.block) * 8 + 63) / 64 * 64; }
+
+void runBlocks(const FusedState& s, ThreadArea area, const TensorRef* ins, TensorRef* outs, KernelContext& ctx,
+               int64_t b0, int64_t b1) {
+  const size_t stride = scratchStride(s);
   std::byte* scratch0 = area.scratch;
   std::byte** ptr = area.ptr;
   TensorRef* refs = area.refs;
@@ -226,7 +244,13 @@ void runFused(const FusedState& s, const TensorRef* ins, TensorRef* outs, Kernel
   // scratch), a contiguous run of blocks per thread as splitRows cuts rows, so a
   // thread's part starts where an elementwise op's would; the steps' own kernels then
   // see block-sized ranges and never split.
-  detail::splitRows(s.blocks, s.block, [&](int64_t b0, int64_t b1) { runBlocks(s, ins, outs, ctx, b0, b1); });
+  FusionScratch own;
+  FusionScratch& scratch = currentFusionScratch() ? *currentFusionScratch() : own;
+  const int64_t parts = detail::rowParts(s.blocks, s.block);
+  scratch.reserve(parts, s.scratchCount * scratchStride(s), s.buffers.size(), s.maxArgs);
+  detail::splitRowsInParts(s.blocks, parts, [&](int64_t part, int64_t b0, int64_t b1) {
+    runBlocks(s, scratch.part(part), ins, outs, ctx, b0, b1);
+  });
 }
 
 }  // namespace

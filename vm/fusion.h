@@ -29,6 +29,7 @@
 
 #include "ir/ir.h"
 #include "vm/kernels.h"
+#include "vm/tensor.h"
 
 namespace pir::vm {
 
@@ -91,16 +92,51 @@ struct PreparedStep {
   }
 };
 
-// The calling thread's working memory for a fused chain or sliced group: `scratchBytes`
-// bytes aligned to 64, `buffers` buffer pointers and `args` TensorRefs. One area per
-// thread, reused by every fused instruction it runs (they never nest: their steps are
-// kernels).
+// One part's working memory in a fused chain or sliced group: `scratch` aligned to 64,
+// buffer pointers and TensorRefs.
 struct ThreadArea {
   std::byte* scratch;
   std::byte** ptr;
   TensorRef* refs;
 };
-ThreadArea threadArea(size_t scratchBytes, size_t buffers, size_t args);
+
+// The working memory of the fused instructions one worker thread runs: an area per
+// part of a kernel-thread split. Grown by the thread that runs the instruction, before
+// the split (the parts must not throw); its scratch is an AlignedBytes, so it is charged
+// to the host-memory budget for as long as it is held, and a request beyond the budget
+// fails the instruction like any other. Fused instructions reuse it (they never nest:
+// their steps are kernels). Grows only.
+class FusionScratch {
+ public:
+  // Room for `parts` areas of `scratchBytes` bytes, `buffers` pointers and `args`
+  // TensorRefs each; throws HostMemoryExhausted when the budget refuses (nothing
+  // changed then).
+  void reserve(int64_t parts, size_t scratchBytes, size_t buffers, size_t args);
+  // Area j, for j below the parts of the last reserve.
+  ThreadArea part(int64_t j);
+  size_t scratchBytesHeld() const { return bytes_.size(); }
+
+ private:
+  AlignedBytes bytes_;
+  size_t parts_ = 0, partBytes_ = 0, buffers_ = 0, args_ = 0;  // partBytes_: a multiple of 64
+  std::vector<std::byte*> ptr_;
+  std::vector<TensorRef> refs_;
+};
+
+// Installs `scratch` as the calling thread's for its lifetime (the replica pool gives
+// each of its worker threads one, owned by the run, so memory grows with the threads,
+// not the replicas). A thread without one gives each fused instruction its own.
+class FusionScratchScope {
+ public:
+  explicit FusionScratchScope(FusionScratch& scratch);
+  ~FusionScratchScope();
+  FusionScratchScope(const FusionScratchScope&) = delete;
+  FusionScratchScope& operator=(const FusionScratchScope&) = delete;
+
+ private:
+  FusionScratch* previous_;
+};
+FusionScratch* currentFusionScratch();
 
 // What a chain reads and writes, and its kernel: ins then outs are the
 // instruction's operands.

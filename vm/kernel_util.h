@@ -219,16 +219,23 @@ inline void copyTensorBytes(void* dst, const void* src, size_t bytes) {
 // a contiguous run of rows per thread. A row is computed by the same operations
 // whichever part it falls in, so the bits do not depend on the thread count. The
 // body must not throw or charge memory (charge for every part before the split).
-template <class Body> inline void splitRows(int64_t rows, int64_t rowElements, Body&& body) {
+// The parts splitRows cuts `rows` rows of `rowElements` elements into (1: no split).
+inline int64_t rowParts(int64_t rows, int64_t rowElements) {
   const int64_t elements = rows > 0 && rowElements > 0 && rows <= INT64_MAX / rowElements ? rows * rowElements : 0;
-  if (elements < 2 * kMinElementsPerThread || rows < 2 || simd::kernelThreads() <= 1) {
-    if (rows > 0) body(int64_t{0}, rows);
-    return;
-  }
+  if (elements < 2 * kMinElementsPerThread || rows < 2 || simd::kernelThreads() <= 1) return 1;
   const int64_t minRows = std::max<int64_t>(1, kMinElementsPerThread / rowElements);
-  const int64_t parts = std::min<int64_t>(simd::kernelThreads(), rows / minRows);
-  if (parts <= 1) return body(int64_t{0}, rows);
-  simd::parallelTasks(parts, [&](int64_t j) { body(j * rows / parts, (j + 1) * rows / parts); });
+  return std::max<int64_t>(1, std::min<int64_t>(simd::kernelThreads(), rows / minRows));
+}
+// body(part, firstRow, endRow) over [0, rows) in `parts` contiguous runs, part j on
+// thread j of the split (parts at most the kernel threads); for callers that give
+// each part memory of its own, reserved before the split.
+template <class Body> inline void splitRowsInParts(int64_t rows, int64_t parts, Body&& body) {
+  if (rows <= 0) return;
+  if (parts <= 1) return body(int64_t{0}, int64_t{0}, rows);
+  simd::parallelTasks(parts, [&](int64_t j) { body(j, j * rows / parts, (j + 1) * rows / parts); });
+}
+template <class Body> inline void splitRows(int64_t rows, int64_t rowElements, Body&& body) {
+  splitRowsInParts(rows, rowParts(rows, rowElements), [&](int64_t, int64_t first, int64_t end) { body(first, end); });
 }
 
 // body(firstColumn, endColumn) over [0, cols) for sums whose columns are independent

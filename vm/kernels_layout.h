@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "ir/op_enums.h"
@@ -190,7 +191,10 @@ void scatterElements(const T* x, const Dims& xShape, const I* indices, const T* 
     switch (reduction) {
       case ScatterReduction::None: o = u; break;
       case ScatterReduction::Add: o = o + u; break;
-      case ScatterReduction::Mul: o = o * u; break;
+      case ScatterReduction::Mul:
+        if constexpr (std::is_same_v<T, bool>) o = o && u;  // a product of truth values
+        else o = o * u;
+        break;
       case ScatterReduction::Min: o = std::min(o, u); break;
       case ScatterReduction::Max: o = std::max(o, u); break;
     }

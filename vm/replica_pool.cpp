@@ -17,6 +17,7 @@
 #include "ir/checked_math.h"
 #include "ir/context.h"
 #include "ir/grouping.h"
+#include "vm/fusion.h"
 #include "vm/kernels_collective.h"
 #include "vm/simd_kernels.h"
 #include "vm/spin_wait.h"
@@ -73,9 +74,11 @@ namespace {
 // microseconds of work saves. The work is estimated from the loop's last run
 // (ReplicaCosts): a loop of unknown cost runs in parallel. The helpers start on
 // the first parallel loop, so a run whose loops are all small starts none.
+// Worker i (the caller is worker 0) runs fused instructions in scratch[i].
 class Workers {
  public:
-  explicit Workers(int workers) : workers_(workers), context_(&currentContext()) {}
+  Workers(int workers, std::vector<FusionScratch>& scratch)
+      : workers_(workers), context_(&currentContext()), scratch_(scratch) {}
   ~Workers() {
     {
       std::lock_guard lock(mu_);
@@ -135,8 +138,9 @@ class Workers {
 
   void startHelpers() {
     while (static_cast<int>(threads_.size()) + 1 < workers_)
-      threads_.emplace_back([this] {
+      threads_.emplace_back([this, index = threads_.size() + 1] {
         ContextScope scope(*context_);  // the run's
+        FusionScratchScope scratch(scratch_[index]);
         serve();
       });
   }
@@ -168,6 +172,7 @@ class Workers {
 
   const int workers_;
   Context* const context_;  // the run's
+  std::vector<FusionScratch>& scratch_;  // one per worker, outliving the threads
   std::vector<std::thread> threads_;
   std::mutex mu_;
   std::condition_variable cv_, done_;
@@ -262,7 +267,11 @@ void runReplicas(const Module& m, const Program& p, DeviceState& state, const So
   // split kernels (large elementwise loops, GEMM column blocks); the two never run
   // at once in a replica. A user's OPENBLAS_NUM_THREADS caps both.
   simd::setKernelThreads(setBlasThreads(std::max(1, threads) / workers));
-  Workers pool(workers);
+  // Fused instructions' working memory, one per worker thread: it grows with the
+  // threads, not with the replicas, and is charged to this run's budget.
+  std::vector<FusionScratch> scratch(static_cast<size_t>(workers));
+  FusionScratchScope callerScratch(scratch[0]);
+  Workers pool(workers, scratch);
 
   std::vector<LiveReplica> live(static_cast<size_t>(count));
   std::vector<ReplicaStatus> status(static_cast<size_t>(R));

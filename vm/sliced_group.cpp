@@ -216,9 +216,8 @@ struct SlicedState {
 constexpr int64_t kAlign = 64;
 int64_t aligned(int64_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
-void runSlices(const SlicedState& s, const TensorRef* ins, TensorRef* outs, KernelContext& ctx, int64_t s0,
-               int64_t s1) {
-  const ThreadArea area = threadArea(static_cast<size_t>(s.scratchBytes), s.buffers.size(), s.maxArgs);
+void runSlices(const SlicedState& s, ThreadArea area, const TensorRef* ins, TensorRef* outs, KernelContext& ctx,
+               int64_t s0, int64_t s1) {
   std::byte* scratch0 = area.scratch;
   std::byte** ptr = area.ptr;
   TensorRef* refs = area.refs;
@@ -243,9 +242,14 @@ void runGroup(const SlicedState& s, const TensorRef* ins, TensorRef* outs, Kerne
   // Slices split over the kernel threads, a contiguous run per thread (parallelTasks);
   // the steps' own kernels then run on one thread. Small groups stay on this one.
   const int64_t touched = s.count > 0 && s.bytes <= INT64_MAX / s.count ? s.count * s.bytes : INT64_MAX;
-  if (s.slices < 2 || simd::kernelThreads() <= 1 || touched < 2 * detail::kMinElementsPerThread * 4)
-    return runSlices(s, ins, outs, ctx, 0, s.slices);
-  simd::parallelTasks(s.slices, [&](int64_t j) { runSlices(s, ins, outs, ctx, j, j + 1); });
+  const bool split = s.slices >= 2 && simd::kernelThreads() > 1 && touched >= 2 * detail::kMinElementsPerThread * 4;
+  const int64_t parts = split ? std::min<int64_t>(simd::kernelThreads(), s.slices) : 1;
+  FusionScratch own;
+  FusionScratch& scratch = currentFusionScratch() ? *currentFusionScratch() : own;
+  scratch.reserve(parts, static_cast<size_t>(s.scratchBytes), s.buffers.size(), s.maxArgs);
+  detail::splitRowsInParts(s.slices, parts, [&](int64_t part, int64_t first, int64_t end) {
+    runSlices(s, scratch.part(part), ins, outs, ctx, first, end);
+  });
 }
 
 }  // namespace

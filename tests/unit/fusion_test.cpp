@@ -9,7 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "ir/context.h"
 #include "tests/unit/text_program.h"
+#include "vm/fusion.h"
+#include "vm/host_memory.h"
 #include "vm/simd_kernels.h"
 
 namespace pir::vm {
@@ -252,6 +255,83 @@ run
   ASSERT_TRUE(fused.ok) << fused.err.str();
   EXPECT_NE(fused.disassembly().find("[tanh, mul, sub]"), std::string::npos);
   EXPECT_EQ(fused.bytes("%r"), plain.bytes("%r"));
+}
+
+// A fused instruction's working memory counts against the budget of the context it
+// runs in while it is held: a part beyond the budget is refused before anything is
+// allocated, and everything is given back when the scratch goes.
+TEST(FusionScratch, IsChargedWhileHeldAndRefusedBeyondTheBudget) {
+  Context context;
+  ContextScope scope(context);
+  context.memory().setLimit(uint64_t(4) << 20);
+  const uint64_t before = hostMemoryInUse();
+  {
+    FusionScratch scratch;
+    scratch.reserve(2, 1 << 20, 3, 4);
+    EXPECT_GE(hostMemoryInUse() - before, uint64_t(2) << 20);
+    EXPECT_EQ(scratch.scratchBytesHeld(), size_t(2) << 20);
+    // Two parts, each its own 64-byte aligned area.
+    ThreadArea a = scratch.part(0), b = scratch.part(1);
+    EXPECT_EQ(b.scratch - a.scratch, 1 << 20);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(a.scratch) % 64, 0u);
+    EXPECT_NE(a.ptr, b.ptr);
+    EXPECT_NE(a.refs, b.refs);
+    const uint64_t held = hostMemoryInUse();
+    EXPECT_THROW(scratch.reserve(2, 3 << 20, 3, 4), HostMemoryExhausted);
+    EXPECT_EQ(hostMemoryInUse(), held);  // refused: the old areas kept, nothing more charged
+    EXPECT_EQ(scratch.scratchBytesHeld(), size_t(2) << 20);
+    scratch.reserve(1, 1000, 1, 1);  // smaller: reuses what it holds
+    EXPECT_EQ(hostMemoryInUse(), held);
+  }
+  EXPECT_EQ(hostMemoryInUse(), before);
+}
+
+// A sliced group's slice buffers are charged while it runs: under the smallest budget
+// the program runs in, one byte less fails at the group, whose scratch is the last
+// thing charged on the way to the run's peak (uncharged, the peak would be the frame
+// the run starts with).
+TEST(FusionScratch, ASlicedGroupsBuffersCountAgainstTheBudget) {
+  // Each head's scores (192 x 192 f32, 144 KiB) and their softmax live only in the
+  // group's slice buffers (main keeps every value, a called graph does not).
+  const std::string text = R"(graph @attend(%q: f32[16,192,32], %k: f32[16,32,192], %v: f32[16,192,64]) -> (f32[16,192,64]) {
+  %s = matmul %q, %k
+  %p = softmax %s {axis = 2}
+  %o = matmul %p, %v
+  return %o
+}
+main {
+  var %q : f32[16,192,32] = uniform(-1, 1, 3)
+  var %k : f32[16,32,192] = uniform(-1, 1, 4)
+  var %v : f32[16,192,64] = uniform(-1, 1, 5)
+  %o = call @attend(%q, %k, %v)
+}
+run
+)";
+  auto runsWithin = [&](uint64_t limit, std::string* error) {
+    Context context;
+    ContextScope scope(context);
+    context.memory().setLimit(limit);
+    try {
+      Program p(text, true);
+      if (error) *error = p.err.str();
+      if (p.ok) EXPECT_NE(p.disassembly().find("[matmul, softmax, matmul]"), std::string::npos);
+      return p.ok;
+    } catch (const HostMemoryExhausted& e) {  // the test's own session, before the program
+      if (error) *error = e.what();
+      return false;
+    }
+  };
+  uint64_t low = 1 << 20, high = uint64_t(64) << 20;  // fails at low, runs at high
+  ASSERT_FALSE(runsWithin(low, nullptr));
+  ASSERT_TRUE(runsWithin(high, nullptr));
+  while (high - low > 1) {
+    const uint64_t mid = low + (high - low) / 2;
+    (runsWithin(mid, nullptr) ? high : low) = mid;
+  }
+  std::string error;
+  ASSERT_FALSE(runsWithin(low, &error));
+  // The group is one instruction, located at its last op.
+  EXPECT_NE(error.find("program.pir:4:8: error: matmul: out of host memory"), std::string::npos) << error;
 }
 
 }  // namespace
