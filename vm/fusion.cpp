@@ -123,7 +123,15 @@ FusionScratchScope::FusionScratchScope(FusionScratch& scratch) : previous_(threa
   threadFusionScratch = &scratch;
 }
 FusionScratchScope::~FusionScratchScope() { threadFusionScratch = previous_; }
-FusionScratch* currentFusionScratch() { return threadFusionScratch; }
+
+void runInParts(int64_t items, int64_t parts, size_t scratchBytes, size_t buffers, size_t args,
+                const std::function<void(ThreadArea, int64_t, int64_t)>& run) {
+  FusionScratch own;
+  FusionScratch& scratch = threadFusionScratch ? *threadFusionScratch : own;
+  scratch.reserve(parts, scratchBytes, buffers, args);
+  detail::splitRowsInParts(items, parts,
+                           [&](int64_t part, int64_t first, int64_t end) { run(scratch.part(part), first, end); });
+}
 
 namespace {
 
@@ -244,13 +252,8 @@ void runFused(const FusedState& s, const TensorRef* ins, TensorRef* outs, Kernel
   // scratch), a contiguous run of blocks per thread as splitRows cuts rows, so a
   // thread's part starts where an elementwise op's would; the steps' own kernels then
   // see block-sized ranges and never split.
-  FusionScratch own;
-  FusionScratch& scratch = currentFusionScratch() ? *currentFusionScratch() : own;
-  const int64_t parts = detail::rowParts(s.blocks, s.block);
-  scratch.reserve(parts, s.scratchCount * scratchStride(s), s.buffers.size(), s.maxArgs);
-  detail::splitRowsInParts(s.blocks, parts, [&](int64_t part, int64_t b0, int64_t b1) {
-    runBlocks(s, scratch.part(part), ins, outs, ctx, b0, b1);
-  });
+  runInParts(s.blocks, detail::rowParts(s.blocks, s.block), s.scratchCount * scratchStride(s), s.buffers.size(),
+             s.maxArgs, [&](ThreadArea area, int64_t b0, int64_t b1) { runBlocks(s, area, ins, outs, ctx, b0, b1); });
 }
 
 }  // namespace

@@ -214,11 +214,6 @@ inline void copyTensorBytes(void* dst, const void* src, size_t bytes) {
   });
 }
 
-// body(firstRow, endRow) over [0, rows) for kernels whose rows (of `rowElements`
-// each) are independent: one call on this thread unless the whole is large, then
-// a contiguous run of rows per thread. A row is computed by the same operations
-// whichever part it falls in, so the bits do not depend on the thread count. The
-// body must not throw or charge memory (charge for every part before the split).
 // The parts splitRows cuts `rows` rows of `rowElements` elements into (1: no split).
 inline int64_t rowParts(int64_t rows, int64_t rowElements) {
   const int64_t elements = rows > 0 && rowElements > 0 && rows <= INT64_MAX / rowElements ? rows * rowElements : 0;
@@ -234,6 +229,11 @@ template <class Body> inline void splitRowsInParts(int64_t rows, int64_t parts, 
   if (parts <= 1) return body(int64_t{0}, int64_t{0}, rows);
   simd::parallelTasks(parts, [&](int64_t j) { body(j, j * rows / parts, (j + 1) * rows / parts); });
 }
+// body(firstRow, endRow) over [0, rows) for kernels whose rows (of `rowElements`
+// each) are independent: one call on this thread unless the whole is large, then
+// a contiguous run of rows per thread. A row is computed by the same operations
+// whichever part it falls in, so the bits do not depend on the thread count. The
+// body must not throw or charge memory (charge for every part before the split).
 template <class Body> inline void splitRows(int64_t rows, int64_t rowElements, Body&& body) {
   splitRowsInParts(rows, rowParts(rows, rowElements), [&](int64_t, int64_t first, int64_t end) { body(first, end); });
 }
