@@ -115,19 +115,10 @@ ThreadArea FusionScratch::part(int64_t j) {
   return {bytes_.data() + k * partBytes_, ptr_.data() + k * buffers_, refs_.data() + k * args_};
 }
 
-namespace {
-thread_local FusionScratch* threadFusionScratch = nullptr;
-}  // namespace
-
-FusionScratchScope::FusionScratchScope(FusionScratch& scratch) : previous_(threadFusionScratch) {
-  threadFusionScratch = &scratch;
-}
-FusionScratchScope::~FusionScratchScope() { threadFusionScratch = previous_; }
-
-void runInParts(int64_t items, int64_t parts, size_t scratchBytes, size_t buffers, size_t args,
+void runInParts(KernelContext& ctx, int64_t items, int64_t parts, size_t scratchBytes, size_t buffers, size_t args,
                 const std::function<void(ThreadArea, int64_t, int64_t)>& run) {
   FusionScratch own;
-  FusionScratch& scratch = threadFusionScratch ? *threadFusionScratch : own;
+  FusionScratch& scratch = ctx.fusionScratch ? *ctx.fusionScratch : own;
   scratch.reserve(parts, scratchBytes, buffers, args);
   detail::splitRowsInParts(items, parts,
                            [&](int64_t part, int64_t first, int64_t end) { run(scratch.part(part), first, end); });
@@ -252,7 +243,7 @@ void runFused(const FusedState& s, const TensorRef* ins, TensorRef* outs, Kernel
   // scratch), a contiguous run of blocks per thread as splitRows cuts rows, so a
   // thread's part starts where an elementwise op's would; the steps' own kernels then
   // see block-sized ranges and never split.
-  runInParts(s.blocks, detail::rowParts(s.blocks, s.block), s.scratchCount * scratchStride(s), s.buffers.size(),
+  runInParts(ctx, s.blocks, detail::rowParts(s.blocks, s.block), s.scratchCount * scratchStride(s), s.buffers.size(),
              s.maxArgs, [&](ThreadArea area, int64_t b0, int64_t b1) { runBlocks(s, area, ins, outs, ctx, b0, b1); });
 }
 

@@ -123,26 +123,11 @@ class FusionScratch {
   std::vector<TensorRef> refs_;
 };
 
-// Installs `scratch` as the calling thread's for its lifetime (the replica pool gives
-// each of its worker threads one, owned by the run, so memory grows with the threads,
-// not the replicas). A thread without one gives each fused instruction its own
-// (runInParts).
-class FusionScratchScope {
- public:
-  explicit FusionScratchScope(FusionScratch& scratch);
-  ~FusionScratchScope();
-  FusionScratchScope(const FusionScratchScope&) = delete;
-  FusionScratchScope& operator=(const FusionScratchScope&) = delete;
-
- private:
-  FusionScratch* previous_;
-};
-
 // run(area, first, end) over [0, items) in `parts` contiguous runs (detail::
-// splitRowsInParts), each with its own area of the calling thread's FusionScratch (or
-// of one made for this call), reserved before the split: the shared body of fused
-// chains and sliced groups.
-void runInParts(int64_t items, int64_t parts, size_t scratchBytes, size_t buffers, size_t args,
+// splitRowsInParts), each with its own area of ctx.fusionScratch (or, without one, of
+// a FusionScratch made for this call), reserved before the split: the shared body of
+// fused chains and sliced groups.
+void runInParts(KernelContext& ctx, int64_t items, int64_t parts, size_t scratchBytes, size_t buffers, size_t args,
                 const std::function<void(ThreadArea, int64_t, int64_t)>& run);
 
 // What a chain reads and writes, and its kernel: ins then outs are the

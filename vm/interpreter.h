@@ -104,6 +104,9 @@ class Interpreter {
   // elements it touches), a repeat iteration one. Beyond that the run fails at
   // the instruction that would exceed it. kUnlimitedSteps (the default): no bound.
   static constexpr uint64_t kUnlimitedSteps = UINT64_MAX;
+  // The working memory its fused instructions use from now on: that of the worker
+  // thread about to run it (null: each makes its own). Not owned.
+  void setFusionScratch(FusionScratch* scratch) { kctx_.fusionScratch = scratch; }
   void setStepBudget(uint64_t n) {
     budget_ = n;
     resetBudget();  // stepsTaken() is 0 until a step is taken

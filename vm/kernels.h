@@ -36,10 +36,16 @@ struct KernelError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+class FusionScratch;
+
 struct KernelContext {
   int replica = 0;           // replica index
   int numReplicas = 1;
   std::ostream* out = nullptr;  // print_tensor output
+  // The working memory of fused instructions (vm/fusion.h): the running worker
+  // thread's, set by the replica pool before a replica runs on it; null: each fused
+  // instruction makes its own.
+  FusionScratch* fusionScratch = nullptr;
 };
 
 // ins and outs are in operand / result order. For F_INPLACE ops outs[0].data ==

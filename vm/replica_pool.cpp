@@ -74,11 +74,9 @@ namespace {
 // microseconds of work saves. The work is estimated from the loop's last run
 // (ReplicaCosts): a loop of unknown cost runs in parallel. The helpers start on
 // the first parallel loop, so a run whose loops are all small starts none.
-// Worker i (the caller is worker 0) runs fused instructions in scratch[i].
 class Workers {
  public:
-  Workers(int workers, std::vector<FusionScratch>& scratch)
-      : workers_(workers), context_(&currentContext()), scratch_(scratch) {}
+  explicit Workers(int workers) : workers_(workers), context_(&currentContext()) {}
   ~Workers() {
     {
       std::lock_guard lock(mu_);
@@ -88,14 +86,17 @@ class Workers {
     for (auto& t : threads_) t.join();
   }
 
-  // fn(i) for every i in [0, count); returns when all have run. fn must not
-  // throw. `secondsPerItem`: the loop's cost estimate (< 0: unknown), updated.
-  void parallelFor(size_t count, const std::function<void(size_t)>& fn, double& secondsPerItem) {
+  // fn(i, worker) for every i in [0, count), `worker` the index of the thread that
+  // runs it (the caller is 0, the helpers 1 .. workers - 1); returns when all have
+  // run. fn must not throw. `secondsPerItem`: the loop's cost estimate (< 0:
+  // unknown), updated.
+  using Item = std::function<void(size_t, int)>;
+  void parallelFor(size_t count, const Item& fn, double& secondsPerItem) {
     if (count == 0) return;
     const bool small = secondsPerItem >= 0 && secondsPerItem * static_cast<double>(count) < kInlineBelowSeconds;
     if (workers_ <= 1 || count == 1 || small) {
       const auto start = Clock::now();
-      for (size_t i = 0; i < count; ++i) fn(i);
+      for (size_t i = 0; i < count; ++i) fn(i, 0);
       learn(secondsPerItem, seconds(Clock::now() - start) / static_cast<double>(count));
       return;
     }
@@ -110,7 +111,7 @@ class Workers {
       generation_.fetch_add(1, std::memory_order_release);
     }
     cv_.notify_all();
-    drain();
+    drain(0);
     if (!spinUntil([&] { return busy_.load(std::memory_order_acquire) == 0; })) {
       std::unique_lock lock(mu_);
       done_.wait(lock, [&] { return busy_.load() == 0; });
@@ -138,22 +139,21 @@ class Workers {
 
   void startHelpers() {
     while (static_cast<int>(threads_.size()) + 1 < workers_)
-      threads_.emplace_back([this, index = threads_.size() + 1] {
+      threads_.emplace_back([this, worker = static_cast<int>(threads_.size()) + 1] {
         ContextScope scope(*context_);  // the run's
-        FusionScratchScope scratch(scratch_[index]);
-        serve();
+        serve(worker);
       });
   }
-  void drain() {
+  void drain(int worker) {
     int64_t nanos = 0;
     for (size_t i; (i = next_.fetch_add(1)) < count_;) {
       const auto start = Clock::now();
-      (*fn_)(i);
+      (*fn_)(i, worker);
       nanos += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
     }
     itemNanos_.fetch_add(nanos, std::memory_order_relaxed);
   }
-  void serve() {
+  void serve(int worker) {
     uint64_t seen = 0;
     for (;;) {
       if (!spinUntil([&] { return generation_.load(std::memory_order_acquire) != seen || stop_.load(); })) {
@@ -162,7 +162,7 @@ class Workers {
       }
       if (stop_.load()) return;
       seen = generation_.load(std::memory_order_acquire);
-      drain();
+      drain(worker);
       if (busy_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
         std::lock_guard lock(mu_);
         done_.notify_one();
@@ -172,11 +172,10 @@ class Workers {
 
   const int workers_;
   Context* const context_;  // the run's
-  std::vector<FusionScratch>& scratch_;  // one per worker, outliving the threads
   std::vector<std::thread> threads_;
   std::mutex mu_;
   std::condition_variable cv_, done_;
-  const std::function<void(size_t)>* fn_ = nullptr;
+  const Item* fn_ = nullptr;
   size_t count_ = 0;
   std::atomic<size_t> next_{0};
   std::atomic<size_t> busy_{0};
@@ -254,7 +253,10 @@ void runReplicas(const Module& m, const Program& p, DeviceState& state, const So
                  ReplicaCosts* costs) {
   ReplicaCosts thisRun;
   if (!costs) costs = &thisRun;
-  if (costs->program != &p) *costs = ReplicaCosts{&p};
+  if (costs->program != &p) {  // another program: its estimates and arenas do not apply
+    *costs = ReplicaCosts{};
+    costs->program = &p;
+  }
   const int64_t R = std::max<int64_t>(1, m.options.replication);
   const int64_t first = comm.firstLocal(R), count = comm.localCount(R);
   costs->arenas.resize(static_cast<size_t>(count));
@@ -270,8 +272,7 @@ void runReplicas(const Module& m, const Program& p, DeviceState& state, const So
   // Fused instructions' working memory, one per worker thread: it grows with the
   // threads, not with the replicas, and is charged to this run's budget.
   std::vector<FusionScratch> scratch(static_cast<size_t>(workers));
-  FusionScratchScope callerScratch(scratch[0]);
-  Workers pool(workers, scratch);
+  Workers pool(workers);
 
   std::vector<LiveReplica> live(static_cast<size_t>(count));
   std::vector<ReplicaStatus> status(static_cast<size_t>(R));
@@ -291,8 +292,8 @@ void runReplicas(const Module& m, const Program& p, DeviceState& state, const So
     status[static_cast<size_t>(first + local)] = ReplicaStatus{ReplicaStatus::Failed};
     if (live[static_cast<size_t>(local)].interp) retire(local);
   };
-  // Runs one replica until it parks, finishes or fails.
-  auto step = [&](int64_t local) {
+  // Runs one replica on worker thread `worker` until it parks, finishes or fails.
+  auto step = [&](int64_t local, int worker) {
     LiveReplica& l = live[static_cast<size_t>(local)];
     const int64_t r = first + local;
     try {
@@ -303,6 +304,7 @@ void runReplicas(const Module& m, const Program& p, DeviceState& state, const So
         l.interp->setStepBudget(maxSteps);
         l.interp->start();
       }
+      l.interp->setFusionScratch(&scratch[static_cast<size_t>(worker)]);
       if (l.interp->resume()) {
         status[static_cast<size_t>(r)] = ReplicaStatus{ReplicaStatus::Finished};
         retire(local);
@@ -328,7 +330,7 @@ void runReplicas(const Module& m, const Program& p, DeviceState& state, const So
   };
   try {
   for (;;) {
-    pool.parallelFor(runnable.size(), [&](size_t i) { step(runnable[i]); }, costs->stepSeconds);
+    pool.parallelFor(runnable.size(), [&](size_t i, int worker) { step(runnable[i], worker); }, costs->stepSeconds);
     runnable.clear();
     if (comm.processes() > 1) {
       std::string where;
@@ -432,7 +434,7 @@ void runReplicas(const Module& m, const Program& p, DeviceState& state, const So
       for (int64_t i = 0; i < n; ++i) items.emplace_back(static_cast<uint32_t>(k), i);
     }
     pool.parallelFor(
-        items.size(), [&](size_t i) { runCollectiveItem(meetings[items[i].first].job, items[i].second); },
+        items.size(), [&](size_t i, int) { runCollectiveItem(meetings[items[i].first].job, items[i].second); },
         costs->collectiveItemSeconds);
 
     for (const Meeting& meeting : meetings)

@@ -244,7 +244,7 @@ void runGroup(const SlicedState& s, const TensorRef* ins, TensorRef* outs, Kerne
   const int64_t touched = s.count > 0 && s.bytes <= INT64_MAX / s.count ? s.count * s.bytes : INT64_MAX;
   const bool split = s.slices >= 2 && simd::kernelThreads() > 1 && touched >= 2 * detail::kMinElementsPerThread * 4;
   const int64_t parts = split ? std::min<int64_t>(simd::kernelThreads(), s.slices) : 1;
-  runInParts(s.slices, parts, static_cast<size_t>(s.scratchBytes), s.buffers.size(), s.maxArgs,
+  runInParts(ctx, s.slices, parts, static_cast<size_t>(s.scratchBytes), s.buffers.size(), s.maxArgs,
              [&](ThreadArea area, int64_t first, int64_t end) { runSlices(s, area, ins, outs, ctx, first, end); });
 }
 

@@ -314,7 +314,9 @@ run
     try {
       Program p(text, true);
       if (error) *error = p.err.str();
-      if (p.ok) EXPECT_NE(p.disassembly().find("[matmul, softmax, matmul]"), std::string::npos);
+      if (p.ok) {
+        EXPECT_NE(p.disassembly().find("[matmul, softmax, matmul]"), std::string::npos);
+      }
       return p.ok;
     } catch (const HostMemoryExhausted& e) {  // the test's own session, before the program
       if (error) *error = e.what();
