@@ -60,6 +60,9 @@ struct SlotInfo {
   uint64_t offset = 0;      // Arena: arena offset; Param: arena offset of its copy (if copied)
   bool copied = false;      // Param: the callee writes it in place, so it works on a copy
   bool kept = true;         // Arena: holds its value at the end of a run (main: print may read it)
+  // Arena: the value lives only in a fused instruction's working memory (vm/fusion.h),
+  // which alone reads and writes it; the slot has no storage (offset unused).
+  bool inScratch = false;
   uint32_t index = 0;       // Const: CompiledGraph::constants index; Var: Program::variables index; Param: position
   uint64_t bytes = 0;       // storage size
   const Value* value = nullptr;  // the first value mapped here (names in disasm/trace); null for literals

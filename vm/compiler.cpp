@@ -189,6 +189,7 @@ class GraphCompiler {
     // Main reuses buffers only when told which values commands read after the run.
     plan.plan(g, ops, !g.isMain || (options_.keptMainNames && !include));
     emitAll(ops, g.isMain);
+    plan.placeArena();  // the values fused instructions keep in scratch take no room
 
     // Returned views are read by the caller; every main-graph value may be printed
     // after the run, so main refreshes all its stale views.
@@ -641,6 +642,14 @@ class GraphCompiler {
     cg_->kernels.push_back(std::move(chain.kernel));
     in.b = static_cast<uint32_t>(cg_->fused.size());
     cg_->fused.push_back(std::move(stepOps));
+    // What the steps write and the instruction does not: values only its working
+    // memory holds (keep said so of each), given no arena storage.
+    std::set<uint32_t> operands;
+    for (const FusionArg& a : chain.ins) operands.insert(a.slot);
+    for (const FusionArg& a : chain.outs) operands.insert(a.slot);
+    for (const FusionStep& st : steps)
+      for (const FusionArg& a : st.outs)
+        if (!operands.count(a.slot)) plan_->keepInScratch(a.slot);
     cg_->maxOperands = std::max<size_t>(cg_->maxOperands, in.nIn + in.nOut);
     cg_->code.push_back(in);
     return true;

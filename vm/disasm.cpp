@@ -64,7 +64,8 @@ std::string disassemble(const CompiledGraph& g, const Program& p, const SourceMa
   for (size_t s = 0; s < g.slots.size(); ++s) {
     const SlotInfo& info = g.slots[s];
     out << "  slot s" << s << "  " << kindName(info.kind);
-    if (info.kind == SlotInfo::Kind::Arena || (info.kind == SlotInfo::Kind::Param && info.copied))
+    if (info.kind == SlotInfo::Kind::Arena && info.inScratch) out << " (in a fused instruction's scratch)";
+    else if (info.kind == SlotInfo::Kind::Arena || (info.kind == SlotInfo::Kind::Param && info.copied))
       out << "+" << info.offset;
     if (info.kind == SlotInfo::Kind::Param) out << (info.copied ? " (copied: written in place)" : " (bound)");
     if (info.kind == SlotInfo::Kind::Const || info.kind == SlotInfo::Kind::Var) out << " #" << info.index;

@@ -51,16 +51,33 @@ void FramePlanner::plan(const Graph& g, const std::vector<const Op*>& ops, bool 
     for (const Operand& o : ops[k]->operands)
       if (o.kind() == Operand::Kind::Value) extendThroughViews(slotOf(o.value()), k);
 
+  ops_ = &ops;
+}
+
+void FramePlanner::keepInScratch(uint32_t slot) {
+  if (slot >= cg_.slots.size() || cg_.slots[slot].kind != SlotInfo::Kind::Arena || !defAt_.count(slot))
+    internalError("@" + cg_.name + ": a fused instruction keeps a slot in scratch that is no arena intermediate");
+  cg_.slots[slot].inScratch = true;
+}
+
+void FramePlanner::placeArena() {
+  if (!ops_) internalError("@" + cg_.name + ": arena placed before it was planned");
+  const std::vector<const Op*>& ops = *ops_;
+  ops_ = nullptr;
   // Linear scan: allocate at definition, free after last use.
   std::vector<std::vector<uint32_t>> dying(ops.size() + 1);
   for (uint32_t s = 0; s < cg_.slots.size(); ++s)
-    if (cg_.slots[s].kind == SlotInfo::Kind::Arena && defAt_.count(s)) {
+    if (cg_.slots[s].kind == SlotInfo::Kind::Arena && defAt_.count(s) && !cg_.slots[s].inScratch) {
       size_t last = std::max(lastUse_[s], defAt_[s]);
       if (last < ops.size()) dying[last].push_back(s);
     }
   for (size_t k = 0; k < ops.size(); ++k) {
     const uint32_t handedOver = reuse_ ? copyTakesOperandBuffer(*ops[k], dying[k]) : kNoSlot;
     for (uint32_t s : definedAt_[k]) {
+      if (cg_.slots[s].inScratch) {
+        cg_.slots[s].kept = false;
+        continue;
+      }
       if (handedOver != kNoSlot) {
         cg_.slots[s].offset = cg_.slots[handedOver].offset;
         continue;
@@ -88,7 +105,8 @@ uint32_t FramePlanner::copyTakesOperandBuffer(const Op& op, const std::vector<ui
   if (in == kNoSlot || out == kNoSlot || in == out) return kNoSlot;
   const SlotInfo& a = cg_.slots[in];
   const SlotInfo& b = cg_.slots[out];
-  if (a.kind != SlotInfo::Kind::Arena || b.kind != SlotInfo::Kind::Arena || a.bytes != b.bytes) return kNoSlot;
+  if (a.kind != SlotInfo::Kind::Arena || b.kind != SlotInfo::Kind::Arena || a.bytes != b.bytes || b.inScratch)
+    return kNoSlot;
   if (views_.count(in) || families_.count(in) || views_.count(out)) return kNoSlot;
   if (std::find(dyingHere.begin(), dyingHere.end(), in) == dyingHere.end()) return kNoSlot;
   return in;

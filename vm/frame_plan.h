@@ -10,6 +10,10 @@
 // are freed, so an op never writes a buffer it reads (in-place ops excepted:
 // their result IS operand 0's slot).
 //
+// Two phases: `plan` gives every value its slot and lifetime; the emitter then
+// decides which values live only inside fused instructions, and `placeArena`
+// gives the others their offsets (the scan), those none.
+//
 // Views (docs/decisions.md "Views"): a view whose element order differs from its
 // operand's (transpose_) gets its own slot holding transpose(operand, perm); the
 // planner records the link, the emitter (vm/compiler.cpp) keeps it in sync. A use
@@ -57,10 +61,18 @@ class FramePlanner {
   // Binds `givens` as constants (before plan: the ops that read them are planned against them).
   void bindGivens(const std::vector<std::pair<const Value*, const HostTensor*>>& givens);
 
-  // Plans `ops`, the flattened ops of `g` in program order. `reuse`: arena
-  // buffers are shared between values whose lifetimes do not overlap; else every
-  // value keeps its own.
+  // Gives the values of `ops`, the flattened ops of `g` in program order, their
+  // slots and lifetimes. `reuse`: arena buffers are shared between values whose
+  // lifetimes do not overlap (placeArena); else every value keeps its own. `ops`
+  // must outlive placeArena.
   void plan(const Graph& g, const std::vector<const Op*>& ops, bool reuse);
+  // Marks `slot` (an arena intermediate for which diesWithin held over a fused
+  // instruction's range) as living only in that instruction's working memory: it gets
+  // no storage. Before placeArena.
+  void keepInScratch(uint32_t slot);
+  // Gives every planned arena slot not kept in scratch its offset. Once, after plan
+  // and the emission that decides what lives in scratch.
+  void placeArena();
 
   // The slot of a value planned already (a located internal error otherwise).
   uint32_t slotOf(const Value* v);
@@ -107,6 +119,7 @@ class FramePlanner {
   const CompileOptions& options_;
   CompiledGraph& cg_;
   bool reuse_ = true;
+  const std::vector<const Op*>* ops_ = nullptr;  // plan's, for placeArena
   uint64_t arenaTop_ = 0;
   std::map<uint64_t, std::vector<uint64_t>> freeList_;
   std::unordered_map<uint32_t, size_t> defAt_, lastUse_;

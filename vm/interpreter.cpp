@@ -58,7 +58,7 @@ void Interpreter::bind(const CompiledGraph& g, Frame& f, std::byte* arena) {
   for (size_t s = 0; s < g.slots.size(); ++s) {
     const SlotInfo& info = g.slots[s];
     switch (info.kind) {
-      case SlotInfo::Kind::Arena: f.ptr[s] = arena + info.offset; break;
+      case SlotInfo::Kind::Arena: f.ptr[s] = info.inScratch ? nullptr : arena + info.offset; break;
       case SlotInfo::Kind::Param: f.ptr[s] = info.copied ? arena + info.offset : nullptr; break;
       case SlotInfo::Kind::Const:
         f.ptr[s] = const_cast<std::byte*>(g.constants[info.index].bytes.data());

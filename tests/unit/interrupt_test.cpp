@@ -146,7 +146,9 @@ TEST_F(InterruptTest, BudgetIsStillExactAcrossSlices) {
     Module m;
     std::ostringstream out, err;
     diags.setStream(&err);
-    vm::Session session{m, diags, out, vm::SessionOptions{.maxSteps = budget}};
+    vm::SessionOptions options;
+    options.maxSteps = budget;
+    vm::Session session{m, diags, out, options};
     pir::SessionDriver driver{m, session, diags};
     std::string program = "const %c : f32[] = 1\nmain {\n";
     for (uint64_t i = 0; i < instructions; ++i) program += "  %a" + std::to_string(i) + " = add %c, 1\n";

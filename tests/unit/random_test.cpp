@@ -285,7 +285,9 @@ run
 )";
   std::vector<double> first;
   for (int threads : {1, 2}) {
-    RunProgram p(text, SessionOptions{threads});
+    SessionOptions options;
+    options.threads = threads;
+    RunProgram p(text, options);
     ASSERT_TRUE(p.ok) << p.err.str();
     for (int again = 0; again < 2; ++again) {
       if (again) {

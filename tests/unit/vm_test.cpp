@@ -330,17 +330,16 @@ struct CompiledText {
   DiagnosticEngine diags{sm};
   Module m;
   std::ostringstream out;
-  Session s{m, diags, out};
+  Session s;
   const Program* program = nullptr;
-  explicit CompiledText(const char* text) {
+  explicit CompiledText(const char* text, SessionOptions options = {}) : s(m, diags, out, options) {
     const uint32_t file = sm.add("t.pir", text);
     if (!buildFromBuffer(m, diags, file, ".")) return;
     if (FailureOr<const Program*> compiled = s.program()) program = *compiled;
   }
 };
 
-TEST(Vm, SubgraphIntermediatesShareBuffers) {
-  CompiledText c(R"(
+constexpr const char* kAddChain = R"(
 graph @chain(%a: f32[4]) -> (f32[4]) {
   %b = add %a, 1
   %c = add %b, 1
@@ -352,10 +351,31 @@ main {
   const %v : f32[4] = 0
   %r = call @chain(%v)
 }
-)");
+)";
+
+TEST(Vm, SubgraphIntermediatesShareBuffers) {
+  SessionOptions unfused;
+  unfused.fuseElementwise = false;
+  CompiledText c(kAddChain, unfused);
   ASSERT_TRUE(c.program);
   // Four f32[4] results, at most two live at once: two 16-byte buffers.
   EXPECT_EQ(c.program->graphs.at(0)->arenaBytes, 32u);
+  ASSERT_TRUE(c.s.run());
+  FailureOr<HostTensor> r = c.s.valueOf("%r", {});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->get(3), 4);
+}
+
+// Fused into one chain, %b, %c and %d live only in its block scratch: the arena
+// holds the returned %e alone, and their slots have no storage.
+TEST(Vm, ValuesAFusedChainKeepsInScratchTakeNoArena) {
+  CompiledText c(kAddChain);
+  ASSERT_TRUE(c.program);
+  const CompiledGraph& g = *c.program->graphs.at(0);
+  EXPECT_EQ(g.arenaBytes, 16u);
+  int inScratch = 0;
+  for (const SlotInfo& s : g.slots) inScratch += s.inScratch;
+  EXPECT_EQ(inScratch, 3);
   ASSERT_TRUE(c.s.run());
   FailureOr<HostTensor> r = c.s.valueOf("%r", {});
   ASSERT_TRUE(r);

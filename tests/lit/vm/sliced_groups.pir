@@ -1,9 +1,9 @@
 # Sliced groups (docs/decisions.md "Sliced groups"): attention's scores, scale,
 # softmax and context product, then the gradient's two products of each matmul with
 # softmax_grad and the scale between them, all over batch dims [2, 4], compile to one
-# `fused` instruction; the values that die within it (%s0, %s, %p, %dp, %dsm, %ds)
-# are not instruction operands (they live in slice buffers). Grouped and --no-fuse
-# print the same values.
+# `fused` instruction; the values that die within it (%s0, %s, %p, %dp, %dsm, %ds) are
+# no operands (they live in slice buffers) and take no arena room: it holds the four
+# results alone (4 x 65536 bytes; 655360 unfused). Grouped and --no-fuse agree.
 # RUN: %pir disasm %s | FileCheck %s --check-prefix=CODE
 # RUN: %pir disasm --no-fuse %s | FileCheck %s --check-prefix=PLAIN
 # RUN: %pir run %s | FileCheck %s --check-prefix=VALUES
@@ -37,9 +37,12 @@ main {
 }
 run
 print %sc, %sdv, %sdq, %sdk
-# CODE: @attention
+# CODE: @attention  (4 params, 16 slots, 262144-byte arena, 1 instructions)
+# CODE: slot s4  arena (in a fused instruction's scratch)  %s0: f32[2,4,64,64]
+# CODE: slot s11  arena (in a fused instruction's scratch)  %ds: f32[2,4,64,64]
 # CODE: 0000  fused        [matmul, mul, softmax, matmul, matmul, matmul, softmax_grad, mul, matmul, matmul] k0 s0(%q), s1(%k), s{{[0-9]+}}(literal), s2(%v), s3(%dc), s{{[0-9]+}}(literal) -> s{{[0-9]+}}(%c), s{{[0-9]+}}(%dv), s{{[0-9]+}}(%dq), s{{[0-9]+}}(%dk) {{.*}}sliced_groups.pir:24:9
 # CODE-NEXT: return
+# PLAIN: @attention  (4 params, 16 slots, 655360-byte arena, 10 instructions)
 # PLAIN-NOT: fused
 # BUDGET: error: matmul: the step budget is spent
 # VALUES: %sc: f32[] = -0.1672821
