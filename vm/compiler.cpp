@@ -207,8 +207,54 @@ class GraphCompiler {
       cg->returnInPlace.push_back(cg->slots[slot].kind == SlotInfo::Kind::Arena && !plan.views().count(slot) &&
                                   std::count(cg->returnSlots.begin(), cg->returnSlots.end(), slot) == 1);
     cg->arenaBytes = plan.arenaBytes();
+    markLoadsReadInPlace(*cg);  // once every instruction and return is known
     for (Instr& in : cg->code) in.work = workOf(*cg, in);
     return cg;
+  }
+
+  // A host_load whose value nothing writes (no instruction, in place or as a result;
+  // no callee through a by-reference parameter), that is no view, not returned and,
+  // in main, not a value a later command reads, and whose batch is a whole number of
+  // cache lines (so every batch of the stream's 64-byte aligned buffer starts on
+  // one), reads the batch where the stream holds it: Instr::b = 1 binds the slot
+  // there instead of copying (vm/interpreter.cpp). Any other instruction that names
+  // the slot (a repeat's carried values, a remote load, a print) keeps the copy.
+  void markLoadsReadInPlace(CompiledGraph& cg) {
+    std::unordered_map<uint32_t, Instr*> loads;  // slot -> its host_load
+    for (Instr& in : cg.code)
+      if (in.opc == Opc::HostLoad && in.nOut == 1) {
+        const uint32_t slot = cg.argSlots[in.args];
+        const SlotInfo& s = cg.slots[slot];
+        if (s.kind == SlotInfo::Kind::Arena && !s.inScratch && !(cg.graph->isMain && s.kept) && s.bytes % 64 == 0 &&
+            !plan_->views().count(slot) && !plan_->families().count(slot))
+          loads.emplace(slot, &in);
+      }
+    for (uint32_t slot : cg.returnSlots) loads.erase(slot);
+    for (const Instr& in : cg.code) {
+      if (loads.empty()) return;
+      const uint32_t n = in.nIn + in.nOut;
+      for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t slot = cg.argSlots[in.args + i];
+        auto it = loads.find(slot);
+        if (it == loads.end() || it->second == &in) continue;
+        const bool read = i < in.nIn;
+        bool keeps = false;
+        switch (in.opc) {
+          case Opc::Kernel:
+          case Opc::Fused:
+          case Opc::HostStore: keeps = read; break;
+          case Opc::Call: {
+            const Graph* callee = p_.graphs.at(in.a)->graph;
+            const std::vector<bool>& w = writes_.paramsWritten(callee);
+            keeps = read && i < callee->params.size() && !(callee->params[i]->byRef && w[i]);
+            break;
+          }
+          default: break;
+        }
+        if (!keeps) loads.erase(it);
+      }
+    }
+    for (auto& [slot, in] : loads) in->b = 1;
   }
 
   // Instr::work: one step, plus one per kElementsPerStep elements the instruction

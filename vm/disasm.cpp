@@ -86,6 +86,7 @@ std::string disassemble(const CompiledGraph& g, const Program& p, const SourceMa
       case Opc::RemoteStore:
         if (in.op && !in.op->operands.empty() && in.op->operands[0].resource())
           line += "$" + in.op->operands[0].resource()->name + " ";
+        if (in.opc == Opc::HostLoad && in.b) line += "(read where fed) ";
         break;
       case Opc::Call: line += graphName(p, in.a) + " "; break;
       case Opc::Repeat:

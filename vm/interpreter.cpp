@@ -279,8 +279,11 @@ bool Interpreter::loop() {
               fault(in, "stream $" + r.name + " was never fed", {{r.loc, "$" + r.name + " is declared here"}});
             const size_t bytes = HostTensor::byteSize(r.type);
             int64_t& cur = cursors_[in.a];
-            detail::copyTensorBytes(ptr[slots[0]], std::as_const(sb.bytes).data() + (cur * numReplicas_ + replica_) * bytes,
-                                    bytes);
+            const std::byte* batch = std::as_const(sb.bytes).data() + (cur * numReplicas_ + replica_) * bytes;
+            // b: the compiler found the value only ever read (GraphCompiler::markLoadsReadInPlace),
+            // so the slot reads the batch where the stream holds it; nothing writes through it.
+            if (in.b) ptr[slots[0]] = const_cast<std::byte*>(batch);
+            else detail::copyTensorBytes(ptr[slots[0]], batch, bytes);
             cur = (cur + 1) % nht_;
             break;
           }
