@@ -122,6 +122,17 @@ BroadcastPlan planBroadcast(std::span<const Shape> inputs, const Shape& out) {
 // The runs of the innermost dim, `rows` at a time along the next dim out (its
 // stride `rowStride`), so the index walk over the outer dims happens once per
 // group of runs rather than per run.
+// One contiguous run: a short one (an attention head's row of 32 floats) in 64-byte
+// pieces the compiler inlines, where a library call would cost as much as the copy.
+static inline void copyRun(void* dst, const void* src, size_t n) {
+  if (n > 512) return copyBytes(dst, src, n);
+  auto* d = static_cast<std::byte*>(dst);
+  const auto* s = static_cast<const std::byte*>(src);
+  for (; n >= 64; n -= 64, d += 64, s += 64) std::memcpy(d, s, 64);
+  for (; n >= 8; n -= 8, d += 8, s += 8) std::memcpy(d, s, 8);
+  for (; n > 0; --n) *d++ = *s++;
+}
+
 template <class E>
 static void copyRuns(E* dst, const E* src, const Shape& shape, const std::vector<int64_t>& strides) {
   const size_t rank = shape.size();
@@ -135,7 +146,7 @@ static void copyRuns(E* dst, const E* src, const Shape& shape, const std::vector
     for (int64_t r = 0; r < rows; ++r, dst += inner) {
       const E* run = src + off + r * rowStride;
       if (innerStride == 1) {
-        copyBytes(dst, run, static_cast<size_t>(inner) * sizeof(E));
+        copyRun(dst, run, static_cast<size_t>(inner) * sizeof(E));
       } else if (innerStride > 0) {
         VecMap<E>(dst, inner) =
             Eigen::Map<const Vec<E>, 0, Eigen::InnerStride<>>(run, inner, Eigen::InnerStride<>(innerStride));

@@ -1,7 +1,8 @@
 // The per-ISA transpose loops (vm/simd_kernels.h): every ISA the CPU has, every
 // element size, shapes with and without whole register tiles, against the
 // definition dst[c*rows + r] = src[r*cols + c], bit for bit (random bit
-// patterns, so NaN payloads must pass unchanged).
+// patterns, so NaN payloads must pass unchanged). And the strided copy of views
+// whose innermost dim is contiguous, for every run length around its short-run path.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -9,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "vm/kernel_util.h"
 #include "vm/simd_kernels.h"
 
 namespace pir::vm {
@@ -93,6 +95,29 @@ TEST(SimdCompareAndWhere, EqualTheScalarDefinitionOnEveryIsa) {
         EXPECT_EQ(y[n], 0xDEADBEEF);
       }
   }
+}
+
+// A transpose that keeps the last axis ([a, b, n] -> [b, a, n]: contiguous runs of n
+// elements) for every n from 1 to 150 and every element size: each run crosses the
+// short-run copy's 64-byte and 8-byte pieces and its 512-byte limit somewhere.
+TEST(StridedCopy, ContiguousRunsOfEveryLengthMoveEveryByte) {
+  std::mt19937 rng(7);
+  for (int elemSize : {1, 2, 4, 8})
+    for (int64_t n = 1; n <= 150; ++n) {
+      const int64_t a = 3, b = 5;
+      std::vector<uint8_t> src(static_cast<size_t>(a * b * n * elemSize));
+      for (uint8_t& v : src) v = static_cast<uint8_t>(rng());
+      std::vector<uint8_t> dst(src.size() + 64, 0xA5);  // a guard after the result
+      const Shape shape = {b, a, n};
+      const int64_t strides[] = {n, b * n, 1};  // source element strides per result dim
+      detail::stridedCopy(dst.data(), src.data(), shape, strides, elemSize);
+      for (int64_t i = 0; i < b; ++i)
+        for (int64_t j = 0; j < a; ++j)
+          ASSERT_EQ(0, std::memcmp(&dst[static_cast<size_t>(((i * a + j) * n) * elemSize)],
+                                   &src[static_cast<size_t>(((j * b + i) * n) * elemSize)], static_cast<size_t>(n * elemSize)))
+              << "element size " << elemSize << ", run " << n;
+      for (size_t g = src.size(); g < dst.size(); ++g) ASSERT_EQ(dst[g], 0xA5) << "written past the result";
+    }
 }
 
 }  // namespace
