@@ -59,10 +59,12 @@ LogicalResult runPasses(Module& module, const std::vector<std::string>& names, D
 }
 
 std::shared_ptr<const Module> lowerForCompile(const Module& module, DiagnosticEngine& diags) {
-  if (!passes::hasTransposesToFold(module) && !passes::hasMatMulUpdatesToFuse(module)) return nullptr;
+  if (!passes::hasTransposesToFold(module) && !passes::hasBroadcastsToFold(module) &&
+      !passes::hasMatMulUpdatesToFuse(module))
+    return nullptr;
   std::shared_ptr<Module> lowered = module.clone();
   // fold-transposes first: the fused updates keep the flags it gives the products.
-  static constexpr std::array kLowering{"fold-transposes", "fuse-matmul-updates"};
+  static constexpr std::array kLowering{"fold-transposes", "fold-broadcasts", "fuse-matmul-updates"};
   passes::Pipeline pipeline;
   for (std::string_view name : kLowering) pipeline.push_back(passes::findPass(name));
   // The pass reports nothing of its own: a failure here is a bug of the pass.

@@ -35,7 +35,7 @@ LogicalResult runPasses(Module& module, const std::vector<std::string>& passes, 
 // The lowering every session of the API compiles through
 // (vm::SessionOptions::lowering; decisions.md "Transpose folding is a pass"):
 // `module` copied and rewritten by the default lowering pipeline
-// (fold-transposes, fuse-matmul-updates), or null when the pipeline would not
+// (fold-transposes, fold-broadcasts, fuse-matmul-updates), or null when it would not
 // change it (no copy).
 // The user's module, and so `print`, `:undo` and autodiff, never see it.
 std::shared_ptr<const Module> lowerForCompile(const Module& module, DiagnosticEngine& diags);

@@ -39,6 +39,11 @@ LogicalResult runFoldTransposes(Module& m, PassContext& ctx);
 // Whether fold-transposes would change `m` (a matmul operand it folds), in one
 // walk and without copying: a caller that runs it on a copy skips the copy.
 bool hasTransposesToFold(const Module& m);
+// Reads the operand of a broadcast feeding an elementwise op that broadcasts it to
+// the same result itself (fold_broadcasts.cpp).
+LogicalResult runFoldBroadcasts(Module& m, PassContext& ctx);
+// Whether fold-broadcasts would change `m`, in one walk and without copying.
+bool hasBroadcastsToFold(const Module& m);
 
 // ---- helpers shared by the passes (pass_util.cpp) ----------------------------
 

@@ -44,8 +44,8 @@ struct Built {
 
 // Something for every pass to do: calls (by value, by reference, nested), dead
 // code, foldable constants, a sum of four contributions, a matmul over a
-// transpose (fold-transposes), an update by a matmul's product (fuse-matmul-updates)
-// and two consecutive transfers (merge-exchange, registered where api/ is linked).
+// transpose (fold-transposes), a broadcast an elementwise op reads (fold-broadcasts),
+// an update by a matmul's product (fuse-matmul-updates) and two consecutive transfers (merge-exchange, registered where api/ is linked).
 const char* kProgram = R"(
 h2d $x : f32[2]
 d2h $y : f32[2]
@@ -62,6 +62,11 @@ graph @sgd(%v: &f32[2,2], %q: f32[2,2]) -> () {
   %p = matmul %q, %q
   scaled_add_ %v, %p {b = -0.5}
   return
+}
+graph @scale(%r: f32[2], %m: f32[2,2]) -> (f32[2,2]) {
+  %rb = broadcast %r {shape = [2, 2]}
+  %o = mul %rb, %m
+  return %o
 }
 graph @grad(%d: f32[2], %x: f32[2]) -> (f32[2]) {
   %p1 = mul %d, %x
@@ -87,6 +92,7 @@ main {
   %qm = matmul %qt, %q
   var %v : f32[2,2] = [[1, 0], [0, 1]]
   call @sgd(%v, %q)
+  %sc = call @scale(%c, %q)
   host_store $y, %g
   host_store $z, %c
 }

@@ -18,7 +18,7 @@ print %y
 :undo
 :undo
 :print
-# ERR: error: unknown pass 'inlin' (did you mean 'inline'?); available passes: dce, decompose-sum, fold-constants, fold-transposes, fuse-matmul-updates, inline, merge-exchange
+# ERR: error: unknown pass 'inlin' (did you mean 'inline'?); available passes: dce, decompose-sum, fold-broadcasts, fold-constants, fold-transposes, fuse-matmul-updates, inline, merge-exchange
 # CHECK:      main {
 # CHECK-NEXT:   var %w : f32[2] = [1, 2]
 # CHECK-NEXT:   %y = mul %w, %w : f32[2]

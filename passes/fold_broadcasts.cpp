@@ -1,0 +1,154 @@
+// fold-broadcasts: an operand `%b = broadcast %s {shape}` of an elementwise op with
+// two or more operands (which broadcast their operands with NumPy rules, ops.md)
+// becomes %s when the op's operands still broadcast to the same shape with %s in %b's
+// place: the op reads each element of %s where it read its copies, so every result
+// element is the same bits, and %b's copy (a tensor of the result's size, written and
+// read back) is saved when nothing else needs it. A mean or sum loss's gradient is
+// such a broadcast of a scalar; an imported ONNX `Expand` before an `Add` is another.
+//
+// Not folded: the operand an in-place op writes (its shape is the result's); a
+// broadcast of a literal; an operand read after an in-place write between the
+// broadcast and the op (%s may have changed since the copy; any in-place op or call
+// whose callee writes a by-reference argument counts, in program order with exchange
+// blocks flattened). Afterwards a subgraph's broadcast is erased when every use was
+// folded and it is neither returned nor an activation of a gradient graph; main's
+// stay (every main value is one a session command may print).
+//
+// The session runs this pass on the program it compiles (api/pass_runner.h
+// lowerForCompile), like fold-transposes.
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "ir/infer.h"
+#include "ir/rewriter.h"
+#include "ir/write_analysis.h"
+#include "passes/passes.h"
+
+namespace pir::passes {
+namespace {
+
+bool isFoldableBroadcast(const Op& op) {
+  return op.code == OpCode::Broadcast && op.results.size() == 1 && op.results[0] && !op.operands.empty() &&
+         op.operands[0].kind() == Operand::Kind::Value;
+}
+
+bool isTensorOperand(const Operand& o) {
+  return o.kind() == Operand::Kind::Value || o.kind() == Operand::Kind::Literal;
+}
+
+// The NumPy broadcast of `op`'s tensor operand shapes, operand `replaced` read as
+// `with`; nullopt when they do not broadcast.
+std::optional<Shape> operandsShape(const Op& op, size_t replaced, const Shape& with) {
+  std::optional<Shape> shape;
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    const Operand& o = op.operands[i];
+    if (!isTensorOperand(o)) continue;
+    const Shape& s = i == replaced ? with : o.type().shape;
+    shape = shape ? broadcastShapes(*shape, s) : std::optional<Shape>(s);
+    if (!shape) return std::nullopt;
+  }
+  return shape;
+}
+
+// Whether operand `i` of `op`, a broadcast of `source`, may read `source` instead.
+bool foldableOperand(const Op& op, size_t i, const Value& source) {
+  if (!op.info().has(F_ELEMENTWISE) || static_cast<int>(i) == inplaceOperandIndex(op.code)) return false;
+  size_t tensors = 0;
+  for (const Operand& o : op.operands) tensors += isTensorOperand(o);
+  if (tensors < 2) return false;  // a unary op's result has its operand's shape
+  const std::optional<Shape> before = operandsShape(op, SIZE_MAX, {});
+  const std::optional<Shape> after = operandsShape(op, i, source.type->shape);
+  return before && after && *before == *after;
+}
+
+struct Fold {
+  Op* op;
+  size_t operand;
+  Value* source;
+};
+
+// Folds the broadcasts of `g`; returns the broadcasts to erase.
+std::vector<Op*> foldGraph(Module& m, Graph& g, WriteAnalysis& writes, const std::unordered_set<const Value*>& pinned) {
+  std::vector<Op*> ops;  // program order, exchange blocks flattened
+  forEachOp(g, [&](Op& op) {
+    if (!op.info().has(F_REGION)) ops.push_back(&op);
+  });
+  std::unordered_map<const Value*, size_t> broadcastAt;  // result -> position of its broadcast
+  for (size_t k = 0; k < ops.size(); ++k)
+    if (isFoldableBroadcast(*ops[k])) broadcastAt.emplace(ops[k]->results[0], k);
+  if (broadcastAt.empty()) return {};
+
+  std::vector<size_t> lastWrite(ops.size(), SIZE_MAX);  // the last in-place writer at or before k
+  for (size_t k = 0, last = SIZE_MAX; k < ops.size(); ++k) {
+    if (writes.writesInPlace(*ops[k])) last = k;
+    lastWrite[k] = last;
+  }
+  // Broadcast values that must stay: read by anything not folded, returned, or an activation.
+  std::unordered_set<const Value*> kept(pinned.begin(), pinned.end()), folded;
+  for (const Operand& r : g.returns)
+    if (r.kind() == Operand::Kind::Value) kept.insert(r.value());
+  std::vector<Fold> folds;
+  for (size_t k = 0; k < ops.size(); ++k) {
+    Op& op = *ops[k];
+    for (size_t i = 0; i < op.operands.size(); ++i) {
+      const Operand& o = op.operands[i];
+      if (o.kind() != Operand::Kind::Value) continue;
+      auto b = broadcastAt.find(o.value());
+      if (b == broadcastAt.end()) continue;
+      Value* source = ops[b->second]->operands[0].value();
+      const bool unchanged = k > 0 && (lastWrite[k - 1] == SIZE_MAX || lastWrite[k - 1] < b->second);
+      if (unchanged && foldableOperand(op, i, *source)) {
+        folds.push_back({&op, i, source});
+        folded.insert(o.value());
+      } else {
+        kept.insert(o.value());
+      }
+    }
+  }
+  for (const Fold& f : folds) setOperand(m, *f.op, f.operand, Operand::of(f.source, f.op->operands[f.operand].loc()));
+  std::vector<Op*> dead;
+  if (!g.isMain)
+    for (auto [value, k] : broadcastAt)
+      if (folded.count(value) && !kept.count(value)) dead.push_back(ops[k]);
+  return dead;
+}
+
+}  // namespace
+
+bool hasBroadcastsToFold(const Module& m) {
+  bool found = false;
+  auto visit = [&](const Graph& g) {
+    forEachOp(g, [&](const Op& op) {
+      for (size_t i = 0; !found && i < op.operands.size(); ++i) {
+        const Operand& o = op.operands[i];
+        found = o.kind() == Operand::Kind::Value && o.value()->def && isFoldableBroadcast(*o.value()->def) &&
+                foldableOperand(op, i, *o.value()->def->operands[0].value());
+      }
+    });
+  };
+  for (const auto& g : m.graphs) visit(*g);
+  visit(*m.main);
+  return found;
+}
+
+LogicalResult runFoldBroadcasts(Module& m, PassContext&) {
+  std::unordered_set<const Value*> activations;  // forward values a gradient graph stands for
+  for (Graph* g : graphsCalleesFirst(m))
+    for (const Value* v : g->activations) activations.insert(v);
+  WriteAnalysis writes;
+  for (Graph* g : graphsCalleesFirst(m)) {
+    std::vector<Op*> dead = foldGraph(m, *g, writes, activations);
+    std::unordered_set<const Op*> topLevel;
+    for (Op* op : dead) {
+      if (op->enclosing()) eraseOp(m, *op);  // inside an exchange block: rare, one walk each
+      else topLevel.insert(op);
+    }
+    if (!topLevel.empty()) eraseOps(m, *g, topLevel);
+  }
+  return success();
+}
+
+}  // namespace pir::passes
