@@ -20,6 +20,7 @@
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "ir/infer.h"
@@ -39,29 +40,41 @@ bool isTensorOperand(const Operand& o) {
   return o.kind() == Operand::Kind::Value || o.kind() == Operand::Kind::Literal;
 }
 
-// The NumPy broadcast of `op`'s tensor operand shapes, operand `replaced` read as
-// `with`; nullopt when they do not broadcast.
-std::optional<Shape> operandsShape(const Op& op, size_t replaced, const Shape& with) {
+// The shapes of `op`'s tensor operands (empty for other operands).
+std::vector<Shape> operandShapes(const Op& op) {
+  std::vector<Shape> shapes(op.operands.size());
+  for (size_t i = 0; i < op.operands.size(); ++i)
+    if (isTensorOperand(op.operands[i])) shapes[i] = op.operands[i].type().shape;
+  return shapes;
+}
+
+// The NumPy broadcast of `op`'s tensor operands read with `shapes`; nullopt when they
+// do not broadcast.
+std::optional<Shape> broadcastOf(const Op& op, const std::vector<Shape>& shapes) {
   std::optional<Shape> shape;
   for (size_t i = 0; i < op.operands.size(); ++i) {
-    const Operand& o = op.operands[i];
-    if (!isTensorOperand(o)) continue;
-    const Shape& s = i == replaced ? with : o.type().shape;
-    shape = shape ? broadcastShapes(*shape, s) : std::optional<Shape>(s);
+    if (!isTensorOperand(op.operands[i])) continue;
+    shape = shape ? broadcastShapes(*shape, shapes[i]) : std::optional<Shape>(shapes[i]);
     if (!shape) return std::nullopt;
   }
   return shape;
 }
 
-// Whether operand `i` of `op`, a broadcast of `source`, may read `source` instead.
-bool foldableOperand(const Op& op, size_t i, const Value& source) {
+// Whether operand `i` of `op`, a broadcast of `source`, may read `source` instead,
+// `shapes` being its operands' shapes with the folds already decided for it (several
+// operands may be broadcasts: each is checked against the others as they will be).
+// On true, shapes[i] becomes the source's.
+bool foldableOperand(const Op& op, size_t i, const Value& source, std::vector<Shape>& shapes) {
   if (!op.info().has(F_ELEMENTWISE) || static_cast<int>(i) == inplaceOperandIndex(op.code)) return false;
   size_t tensors = 0;
   for (const Operand& o : op.operands) tensors += isTensorOperand(o);
   if (tensors < 2) return false;  // a unary op's result has its operand's shape
-  const std::optional<Shape> before = operandsShape(op, SIZE_MAX, {});
-  const std::optional<Shape> after = operandsShape(op, i, source.type->shape);
-  return before && after && *before == *after;
+  const std::optional<Shape> before = broadcastOf(op, shapes);
+  const Shape kept = std::exchange(shapes[i], source.type->shape);
+  const std::optional<Shape> after = broadcastOf(op, shapes);
+  if (before && after && *before == *after) return true;
+  shapes[i] = kept;
+  return false;
 }
 
 struct Fold {
@@ -93,6 +106,7 @@ std::vector<Op*> foldGraph(Module& m, Graph& g, WriteAnalysis& writes, const std
   std::vector<Fold> folds;
   for (size_t k = 0; k < ops.size(); ++k) {
     Op& op = *ops[k];
+    std::vector<Shape> shapes = operandShapes(op);
     for (size_t i = 0; i < op.operands.size(); ++i) {
       const Operand& o = op.operands[i];
       if (o.kind() != Operand::Kind::Value) continue;
@@ -100,7 +114,7 @@ std::vector<Op*> foldGraph(Module& m, Graph& g, WriteAnalysis& writes, const std
       if (b == broadcastAt.end()) continue;
       Value* source = ops[b->second]->operands[0].value();
       const bool unchanged = k > 0 && (lastWrite[k - 1] == SIZE_MAX || lastWrite[k - 1] < b->second);
-      if (unchanged && foldableOperand(op, i, *source)) {
+      if (unchanged && foldableOperand(op, i, *source, shapes)) {
         folds.push_back({&op, i, source});
         folded.insert(o.value());
       } else {
@@ -122,10 +136,12 @@ bool hasBroadcastsToFold(const Module& m) {
   bool found = false;
   auto visit = [&](const Graph& g) {
     forEachOp(g, [&](const Op& op) {
+      if (found) return;
+      std::vector<Shape> shapes = operandShapes(op);
       for (size_t i = 0; !found && i < op.operands.size(); ++i) {
         const Operand& o = op.operands[i];
         found = o.kind() == Operand::Kind::Value && o.value()->def && isFoldableBroadcast(*o.value()->def) &&
-                foldableOperand(op, i, *o.value()->def->operands[0].value());
+                foldableOperand(op, i, *o.value()->def->operands[0].value(), shapes);
       }
     });
   };

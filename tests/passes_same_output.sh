@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every program of samples/ and tests/lit/ that `pir run` runs without error
 # prints byte for byte the same (standard output, standard error, exit status)
-# under each pass (fold-transposes and fuse-matmul-updates included: they compute
-# what the compile-time lowering computes) and under the pipeline inline,fold-constants,decompose-sum,dce
+# under each pass (fold-transposes, fold-broadcasts and fuse-matmul-updates included:
+# they compute what the compile-time lowering computes) and under the pipeline inline,fold-constants,decompose-sum,dce
 # as without passes (tools.md §1: passes leave the program's results unchanged).
 # Files that expect errors (or are not programs: REPL transcripts) are skipped.
 # The trees are copied to a temporary directory first, so that `save` writes
@@ -14,7 +14,8 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/tree/tests"
 cp -r "$src/samples" "$tmp/tree/samples"
 cp -r "$src/tests/lit" "$tmp/tree/tests/lit"
-pipelines=(dce inline fold-constants fold-transposes fuse-matmul-updates decompose-sum inline,fold-constants,decompose-sum,dce)
+pipelines=(dce inline fold-constants fold-transposes fold-broadcasts fuse-matmul-updates decompose-sum
+           inline,fold-constants,decompose-sum,dce)
 compared=0; failed=0
 while IFS= read -r -d '' f; do
   case "$f" in */Inputs/*) continue ;; esac

@@ -3,7 +3,8 @@
 # to the same shape without it. A subgraph's broadcast that only folded uses read
 # goes; one read by a unary op, written in place, returned, or in main stays; an
 # in-place write between the broadcast and the op stops the fold, and so does an
-# operand whose removal would shrink the result. The session runs this pass on what
+# operand whose removal would shrink the result (of two broadcast operands that
+# cannot both go, the first does). The session runs this pass on what
 # it compiles, so the values are the same with or without it.
 # RUN: %pir opt %s --passes=fold-broadcasts | FileCheck %s
 # RUN: %pir run %s > %t.plain
@@ -20,7 +21,7 @@
 # RUN: %pir opt %s --passes=fold-broadcasts -o %t.pir
 # RUN: %pir opt %t.pir -o %t.again.pir
 # RUN: diff %t.pir %t.again.pir
-graph @f(%s: f32[3], %x: f32[2,3], %w: &f32[3]) -> (f32[2,3], f32[2,3], f32[2,3], f32[4,3], f32[2,3], f32[2,3]) {
+graph @f(%s: f32[3], %x: f32[2,3], %w: &f32[3]) -> (f32[2,3], f32[2,3], f32[2,3], f32[4,3], f32[2,3], f32[2,3], f32[2,3]) {
   %b = broadcast %s {shape = [2, 3]}
   %y = mul %b, %x
   %g = greater %x, 0.5
@@ -37,7 +38,10 @@ graph @f(%s: f32[3], %x: f32[2,3], %w: &f32[3]) -> (f32[2,3], f32[2,3], f32[2,3]
   mul_ %bt, %x
   %r = broadcast %s {shape = [2, 3]}
   %q = sub %x, %r
-  return %y, %n, %v, %z, %bt, %r
+  %e1 = broadcast %s {shape = [2, 3]}
+  %e2 = broadcast %s {shape = [2, 3]}
+  %two = add %e1, %e2
+  return %y, %n, %v, %z, %bt, %r, %two
 }
 # CHECK-LABEL: graph @f(
 # CHECK-NEXT: %y = mul %s, %x : f32[2,3]
@@ -55,6 +59,8 @@ graph @f(%s: f32[3], %x: f32[2,3], %w: &f32[3]) -> (f32[2,3], f32[2,3], f32[2,3]
 # CHECK-NEXT: mul_ %bt, %x
 # CHECK-NEXT: %r = broadcast %s {shape = [2, 3]} : f32[2,3]
 # CHECK-NEXT: %q = sub %x, %s : f32[2,3]
+# CHECK-NEXT: %e2 = broadcast %s {shape = [2, 3]} : f32[2,3]
+# CHECK-NEXT: %two = add %s, %e2 : f32[2,3]
 # CHECK-LABEL: main {
 # CHECK: %m = broadcast %s {shape = [2, 3]} : f32[2,3]
 # CHECK-NEXT: %ms = add %s, %x : f32[2,3]
@@ -62,17 +68,18 @@ main {
   const %s : f32[3] = [1, 2, 3]
   const %x : f32[2,3] = [[1, 0, 1], [0, 1, 0]]
   var %w : f32[3] = [10, 20, 30]
-  %y, %n, %v, %z, %bt, %r = call @f(%s, %x, %w)
+  %y, %n, %v, %z, %bt, %r, %two = call @f(%s, %x, %w)
   %m = broadcast %s {shape = [2, 3]}
   %ms = add %m, %x
 }
 run
-print %y, %n, %v, %z, %bt, %r, %ms, %w
+print %y, %n, %v, %z, %bt, %r, %two, %ms, %w
 # VALUES: %y: f32[2,3] = {{\[\[}}1, 0, 3], [0, 2, 0]]
 # VALUES-NEXT: %n: f32[2,3] = {{\[\[}}-1, -2, -3], [-1, -2, -3]]
 # VALUES-NEXT: %v: f32[2,3] = {{\[\[}}11, 20, 31], [10, 21, 30]]
 # VALUES-NEXT: %z: f32[4,3] = {{\[\[}}2, 4, 6], [2, 4, 6], [2, 4, 6], [2, 4, 6]]
 # VALUES-NEXT: %bt: f32[2,3] = {{\[\[}}1, 0, 3], [0, 2, 0]]
 # VALUES-NEXT: %r: f32[2,3] = {{\[\[}}1, 2, 3], [1, 2, 3]]
+# VALUES-NEXT: %two: f32[2,3] = {{\[\[}}2, 4, 6], [2, 4, 6]]
 # VALUES-NEXT: %ms: f32[2,3] = {{\[\[}}2, 2, 4], [1, 3, 3]]
 # VALUES-NEXT: %w: f32[3] = [11, 22, 33]
