@@ -18,6 +18,7 @@
 // lowerForCompile), like fold-transposes.
 #include <cstdint>
 #include <optional>
+#include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -77,11 +78,25 @@ bool foldableOperand(const Op& op, size_t i, const Value& source, std::vector<Sh
   return false;
 }
 
-struct Fold {
-  Op* op;
-  size_t operand;
-  Value* source;
-};
+// Whether `op`, its operands replaced, still infers the result types it has. The shape
+// rule above is what ops.md gives every elementwise op of two or more operands; this
+// check keeps an op table row that broke it from turning into invalid IR (which the
+// session's lowering would report as an internal error): such an op is left unfolded.
+bool stillInfers(const Op& op, const IrOptions& options) {
+  SourceManager sources;
+  DiagnosticEngine quiet{sources};
+  std::ostringstream discarded;
+  quiet.setStream(&discarded);
+  std::vector<TensorType> types;
+  try {
+    inferResultTypes(op, options, types, quiet);
+  } catch (const CompileError&) {
+    return false;
+  }
+  for (size_t j = 0; j < op.results.size(); ++j)
+    if (op.results[j] && (j >= types.size() || !(types[j] == *op.results[j]->type))) return false;
+  return true;
+}
 
 // Folds the broadcasts of `g`; returns the broadcasts to erase.
 std::vector<Op*> foldGraph(Module& m, Graph& g, WriteAnalysis& writes, const std::unordered_set<const Value*>& pinned) {
@@ -103,10 +118,10 @@ std::vector<Op*> foldGraph(Module& m, Graph& g, WriteAnalysis& writes, const std
   std::unordered_set<const Value*> kept(pinned.begin(), pinned.end()), folded;
   for (const Operand& r : g.returns)
     if (r.kind() == Operand::Kind::Value) kept.insert(r.value());
-  std::vector<Fold> folds;
   for (size_t k = 0; k < ops.size(); ++k) {
     Op& op = *ops[k];
     std::vector<Shape> shapes = operandShapes(op);
+    std::vector<std::pair<size_t, Value*>> replaced;  // (operand, the broadcast it read)
     for (size_t i = 0; i < op.operands.size(); ++i) {
       const Operand& o = op.operands[i];
       if (o.kind() != Operand::Kind::Value) continue;
@@ -114,15 +129,22 @@ std::vector<Op*> foldGraph(Module& m, Graph& g, WriteAnalysis& writes, const std
       if (b == broadcastAt.end()) continue;
       Value* source = ops[b->second]->operands[0].value();
       const bool unchanged = k > 0 && (lastWrite[k - 1] == SIZE_MAX || lastWrite[k - 1] < b->second);
-      if (unchanged && foldableOperand(op, i, *source, shapes)) {
-        folds.push_back({&op, i, source});
-        folded.insert(o.value());
-      } else {
-        kept.insert(o.value());
+      if (unchanged && foldableOperand(op, i, *source, shapes)) replaced.emplace_back(i, o.value());
+      else kept.insert(o.value());
+    }
+    if (replaced.empty()) continue;
+    for (auto [i, broadcast] : replaced)
+      setOperand(m, op, i, Operand::of(broadcast->def->operands[0].value(), op.operands[i].loc()));
+    const bool valid = stillInfers(op, m.options);
+    for (auto [i, broadcast] : replaced) {
+      if (valid) {
+        folded.insert(broadcast);
+        continue;
       }
+      setOperand(m, op, i, Operand::of(broadcast, op.operands[i].loc()));
+      kept.insert(broadcast);
     }
   }
-  for (const Fold& f : folds) setOperand(m, *f.op, f.operand, Operand::of(f.source, f.op->operands[f.operand].loc()));
   std::vector<Op*> dead;
   if (!g.isMain)
     for (auto [value, k] : broadcastAt)
