@@ -18,7 +18,6 @@
 // lowerForCompile), like fold-transposes.
 #include <cstdint>
 #include <optional>
-#include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -83,10 +82,8 @@ bool foldableOperand(const Op& op, size_t i, const Value& source, std::vector<Sh
 // check keeps an op table row that broke it from turning into invalid IR (which the
 // session's lowering would report as an internal error): such an op is left unfolded.
 bool stillInfers(const Op& op, const IrOptions& options) {
-  SourceManager sources;
-  DiagnosticEngine quiet{sources};
-  std::ostringstream discarded;
-  quiet.setStream(&discarded);
+  SourceManager none;
+  DiagnosticEngine quiet{none};  // no stream: nothing is printed, no location looked up
   std::vector<TensorType> types;
   try {
     inferResultTypes(op, options, types, quiet);
