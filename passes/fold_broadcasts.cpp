@@ -97,20 +97,13 @@ bool stillInfers(const Op& op, const IrOptions& options) {
 
 // Folds the broadcasts of `g`; returns the broadcasts to erase.
 std::vector<Op*> foldGraph(Module& m, Graph& g, WriteAnalysis& writes, const std::unordered_set<const Value*>& pinned) {
-  std::vector<Op*> ops;  // program order, exchange blocks flattened
-  forEachOp(g, [&](Op& op) {
-    if (!op.info().has(F_REGION)) ops.push_back(&op);
-  });
+  const std::vector<Op*> ops = flatOps(g);
   std::unordered_map<const Value*, size_t> broadcastAt;  // result -> position of its broadcast
   for (size_t k = 0; k < ops.size(); ++k)
     if (isFoldableBroadcast(*ops[k])) broadcastAt.emplace(ops[k]->results[0], k);
   if (broadcastAt.empty()) return {};
 
-  std::vector<size_t> lastWrite(ops.size(), SIZE_MAX);  // the last in-place writer at or before k
-  for (size_t k = 0, last = SIZE_MAX; k < ops.size(); ++k) {
-    if (writes.writesInPlace(*ops[k])) last = k;
-    lastWrite[k] = last;
-  }
+  const std::vector<size_t> lastWrite = lastInPlaceWrites(ops, writes);
   // Broadcast values that must stay: read by anything not folded, returned, or an activation.
   std::unordered_set<const Value*> kept(pinned.begin(), pinned.end()), folded;
   for (const Operand& r : g.returns)
@@ -152,38 +145,22 @@ std::vector<Op*> foldGraph(Module& m, Graph& g, WriteAnalysis& writes, const std
 }  // namespace
 
 bool hasBroadcastsToFold(const Module& m) {
-  bool found = false;
-  auto visit = [&](const Graph& g) {
-    forEachOp(g, [&](const Op& op) {
-      if (found) return;
-      std::vector<Shape> shapes = operandShapes(op);
-      for (size_t i = 0; !found && i < op.operands.size(); ++i) {
-        const Operand& o = op.operands[i];
-        found = o.kind() == Operand::Kind::Value && o.value()->def && isFoldableBroadcast(*o.value()->def) &&
-                foldableOperand(op, i, *o.value()->def->operands[0].value(), shapes);
-      }
-    });
-  };
-  for (const auto& g : m.graphs) visit(*g);
-  visit(*m.main);
-  return found;
+  return anyOp(m, [](const Op& op) {
+    std::vector<Shape> shapes = operandShapes(op);
+    for (size_t i = 0; i < op.operands.size(); ++i) {
+      const Operand& o = op.operands[i];
+      if (o.kind() == Operand::Kind::Value && o.value()->def && isFoldableBroadcast(*o.value()->def) &&
+          foldableOperand(op, i, *o.value()->def->operands[0].value(), shapes))
+        return true;
+    }
+    return false;
+  });
 }
 
 LogicalResult runFoldBroadcasts(Module& m, PassContext&) {
-  std::unordered_set<const Value*> activations;  // forward values a gradient graph stands for
-  for (Graph* g : graphsCalleesFirst(m))
-    for (const Value* v : g->activations) activations.insert(v);
-  WriteAnalysis writes;
-  for (Graph* g : graphsCalleesFirst(m)) {
-    std::vector<Op*> dead = foldGraph(m, *g, writes, activations);
-    std::unordered_set<const Op*> topLevel;
-    for (Op* op : dead) {
-      if (op->enclosing()) eraseOp(m, *op);  // inside an exchange block: rare, one walk each
-      else topLevel.insert(op);
-    }
-    if (!topLevel.empty()) eraseOps(m, *g, topLevel);
-  }
-  return success();
+  return foldAndErase(m, [&](Graph& g, WriteAnalysis& writes, const std::unordered_set<const Value*>& activations) {
+    return foldGraph(m, g, writes, activations);
+  });
 }
 
 }  // namespace pir::passes

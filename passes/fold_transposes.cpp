@@ -54,20 +54,13 @@ struct Fold {
 
 // Folds the transposes of `g`; returns the transposes to erase.
 std::vector<Op*> foldGraph(Module& m, Graph& g, WriteAnalysis& writes, const std::unordered_set<const Value*>& pinned) {
-  std::vector<Op*> ops;  // program order, exchange blocks flattened
-  forEachOp(g, [&](Op& op) {
-    if (!op.info().has(F_REGION)) ops.push_back(&op);
-  });
+  const std::vector<Op*> ops = flatOps(g);
   std::unordered_map<const Value*, size_t> transposeAt;  // result -> position of its transpose
   for (size_t k = 0; k < ops.size(); ++k)
     if (isFoldableTranspose(*ops[k])) transposeAt.emplace(ops[k]->results[0], k);
   if (transposeAt.empty()) return {};
 
-  std::vector<size_t> lastWrite(ops.size(), SIZE_MAX);  // the last in-place writer at or before k
-  for (size_t k = 0, last = SIZE_MAX; k < ops.size(); ++k) {
-    if (writes.writesInPlace(*ops[k])) last = k;
-    lastWrite[k] = last;
-  }
+  const std::vector<size_t> lastWrite = lastInPlaceWrites(ops, writes);
   // Transposed values that must stay: read by anything but a foldable matmul
   // operand, returned, or an activation.
   std::unordered_set<const Value*> kept(pinned.begin(), pinned.end()), folded;
@@ -106,37 +99,22 @@ std::vector<Op*> foldGraph(Module& m, Graph& g, WriteAnalysis& writes, const std
 }  // namespace
 
 bool hasTransposesToFold(const Module& m) {
-  bool found = false;
-  auto visit = [&](const Graph& g) {
-    forEachOp(g, [&](const Op& op) {
-      if (found || op.code != OpCode::MatMul) return;
-      for (size_t i = 0; i < 2 && i < op.operands.size(); ++i) {
-        const Operand& o = op.operands[i];
-        found = found || (o.kind() == Operand::Kind::Value && o.value()->def && !matmulReadsTransposed(op, i) &&
-                          isFoldableTranspose(*o.value()->def));
-      }
-    });
-  };
-  for (const auto& g : m.graphs) visit(*g);
-  visit(*m.main);
-  return found;
+  return anyOp(m, [](const Op& op) {
+    if (op.code != OpCode::MatMul) return false;
+    for (size_t i = 0; i < 2 && i < op.operands.size(); ++i) {
+      const Operand& o = op.operands[i];
+      if (o.kind() == Operand::Kind::Value && o.value()->def && !matmulReadsTransposed(op, i) &&
+          isFoldableTranspose(*o.value()->def))
+        return true;
+    }
+    return false;
+  });
 }
 
 LogicalResult runFoldTransposes(Module& m, PassContext&) {
-  std::unordered_set<const Value*> activations;  // forward values a gradient graph stands for
-  for (Graph* g : graphsCalleesFirst(m))
-    for (const Value* v : g->activations) activations.insert(v);
-  WriteAnalysis writes;
-  for (Graph* g : graphsCalleesFirst(m)) {
-    std::vector<Op*> dead = foldGraph(m, *g, writes, activations);
-    std::unordered_set<const Op*> topLevel;
-    for (Op* op : dead) {
-      if (op->enclosing()) eraseOp(m, *op);  // inside an exchange block: rare, one walk each
-      else topLevel.insert(op);
-    }
-    if (!topLevel.empty()) eraseOps(m, *g, topLevel);
-  }
-  return success();
+  return foldAndErase(m, [&](Graph& g, WriteAnalysis& writes, const std::unordered_set<const Value*>& activations) {
+    return foldGraph(m, g, writes, activations);
+  });
 }
 
 }  // namespace pir::passes

@@ -54,4 +54,48 @@ void eraseOps(Module& m, Graph& g, const std::unordered_set<const Op*>& dead) {
   });
 }
 
+std::vector<Op*> flatOps(Graph& g) {
+  std::vector<Op*> ops;
+  forEachOp(g, [&](Op& op) {
+    if (!op.info().has(F_REGION)) ops.push_back(&op);
+  });
+  return ops;
+}
+
+std::vector<size_t> lastInPlaceWrites(const std::vector<Op*>& ops, WriteAnalysis& writes) {
+  std::vector<size_t> lastWrite(ops.size(), SIZE_MAX);
+  for (size_t k = 0, last = SIZE_MAX; k < ops.size(); ++k) {
+    if (writes.writesInPlace(*ops[k])) last = k;
+    lastWrite[k] = last;
+  }
+  return lastWrite;
+}
+
+bool anyOp(const Module& m, const std::function<bool(const Op&)>& pred) {
+  bool found = false;
+  auto visit = [&](const Graph& g) {
+    forEachOp(g, [&](const Op& op) { found = found || pred(op); });
+  };
+  for (const auto& g : m.graphs) visit(*g);
+  visit(*m.main);
+  return found;
+}
+
+LogicalResult foldAndErase(Module& m, const FoldGraph& foldGraph) {
+  std::unordered_set<const Value*> activations;
+  for (Graph* g : graphsCalleesFirst(m))
+    for (const Value* v : g->activations) activations.insert(v);
+  WriteAnalysis writes;
+  for (Graph* g : graphsCalleesFirst(m)) {
+    std::vector<Op*> dead = foldGraph(*g, writes, activations);
+    std::unordered_set<const Op*> topLevel;
+    for (Op* op : dead) {
+      if (op->enclosing()) eraseOp(m, *op);  // inside an exchange block: rare, one walk each
+      else topLevel.insert(op);
+    }
+    if (!topLevel.empty()) eraseOps(m, *g, topLevel);
+  }
+  return success();
+}
+
 }  // namespace pir::passes

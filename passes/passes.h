@@ -6,6 +6,7 @@
 #include <functional>
 #include <unordered_set>
 
+#include "ir/write_analysis.h"
 #include "passes/pass_manager.h"
 
 namespace pir::passes {
@@ -60,5 +61,23 @@ std::vector<Graph*> graphsCalleesFirst(Module& m);
 // std::logic_error, a pass bug). Journaled. (eraseOp walks the graph per
 // result, which makes removing many ops quadratic.)
 void eraseOps(Module& m, Graph& g, const std::unordered_set<const Op*>& dead);
+
+// ---- the frame of the passes that fold a value into its readers --------------
+// (fold_transposes.cpp, fold_broadcasts.cpp)
+
+// The ops of `g` in program order, exchange blocks flattened (their ops, not the blocks).
+std::vector<Op*> flatOps(Graph& g);
+// Per position k of `ops`: the position of the last op at or before k that writes
+// anything in place (an in-place op, or a call whose callee writes a by-reference
+// argument), SIZE_MAX when none. A value read at k is the one an op at j produced when
+// the entry at k - 1 is SIZE_MAX or below j.
+std::vector<size_t> lastInPlaceWrites(const std::vector<Op*>& ops, WriteAnalysis& writes);
+// Whether `pred` holds for some op of `m`, nested ones included.
+bool anyOp(const Module& m, const std::function<bool(const Op&)>& pred);
+// Runs `foldGraph(g, writes, activations)` on every graph, callees first, and erases the
+// ops it returns. `activations`: the forward values gradient graphs stand for (they stay).
+using FoldGraph =
+    std::function<std::vector<Op*>(Graph&, WriteAnalysis&, const std::unordered_set<const Value*>& activations)>;
+LogicalResult foldAndErase(Module& m, const FoldGraph& foldGraph);
 
 }  // namespace pir::passes
