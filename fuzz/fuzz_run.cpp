@@ -1,5 +1,6 @@
 // libFuzzer target: parse + verify + compile + run. Session commands run after
-// the parse (as `pir run` does), with small budgets (fuzz_common.h):
+// the parse (as `pir run` does), through the lowering every session of the API
+// compiles with (api/pass_runner.h lowerForCompile), with small budgets (fuzz_common.h):
 // every input ends in a clean run or a located diagnostic, never a crash, hang,
 // leak or sanitizer report.
 #include <cstddef>
@@ -9,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "api/pass_runner.h"
 #include "api/session_driver.h"
 #include "frontend/builder.h"
 #include "fuzz/fuzz_common.h"
@@ -54,7 +56,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::ostringstream sink, out;
   diags.setStream(&sink);
   pir::Module module;
-  pir::vm::Session session(module, diags, out, pir::fuzz::boundedSessionOptions());
+  pir::vm::SessionOptions options = pir::fuzz::boundedSessionOptions();
+  options.lowering = &pir::lowerForCompile;
+  pir::vm::Session session(module, diags, out, options);
   BoundedSession bounded(module, session, diags);
   pir::Script script;
   bool ok = false, refused = false;
