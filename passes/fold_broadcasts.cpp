@@ -62,13 +62,15 @@ std::optional<Shape> broadcastOf(const Op& op, const std::vector<Shape>& shapes)
 
 // Whether operand `i` of `op`, a broadcast of `source`, may read `source` instead,
 // `shapes` being its operands' shapes with the folds already decided for it (several
-// operands may be broadcasts: each is checked against the others as they will be).
+// operands may be broadcasts: each is checked against the others as they will be);
+// empty until an operand gets this far, then filled (most ops read no broadcast).
 // On true, shapes[i] becomes the source's.
 bool foldableOperand(const Op& op, size_t i, const Value& source, std::vector<Shape>& shapes) {
   if (!op.info().has(F_ELEMENTWISE) || static_cast<int>(i) == inplaceOperandIndex(op.code)) return false;
   size_t tensors = 0;
   for (const Operand& o : op.operands) tensors += isTensorOperand(o);
   if (tensors < 2) return false;  // a unary op's result has its operand's shape
+  if (shapes.empty()) shapes = operandShapes(op);
   const std::optional<Shape> before = broadcastOf(op, shapes);
   const Shape kept = std::exchange(shapes[i], source.type->shape);
   const std::optional<Shape> after = broadcastOf(op, shapes);
@@ -110,7 +112,7 @@ std::vector<Op*> foldGraph(Module& m, Graph& g, WriteAnalysis& writes, const std
     if (r.kind() == Operand::Kind::Value) kept.insert(r.value());
   for (size_t k = 0; k < ops.size(); ++k) {
     Op& op = *ops[k];
-    std::vector<Shape> shapes = operandShapes(op);
+    std::vector<Shape> shapes;
     std::vector<std::pair<size_t, Value*>> replaced;  // (operand, the broadcast it read)
     for (size_t i = 0; i < op.operands.size(); ++i) {
       const Operand& o = op.operands[i];
@@ -146,7 +148,7 @@ std::vector<Op*> foldGraph(Module& m, Graph& g, WriteAnalysis& writes, const std
 
 bool hasBroadcastsToFold(const Module& m) {
   return anyOp(m, [](const Op& op) {
-    std::vector<Shape> shapes = operandShapes(op);
+    std::vector<Shape> shapes;
     for (size_t i = 0; i < op.operands.size(); ++i) {
       const Operand& o = op.operands[i];
       if (o.kind() == Operand::Kind::Value && o.value()->def && isFoldableBroadcast(*o.value()->def) &&

@@ -244,9 +244,8 @@ class GraphCompiler {
           case Opc::Fused:
           case Opc::HostStore: keeps = read; break;
           case Opc::Call: {
-            const Graph* callee = p_.graphs.at(in.a)->graph;
-            const std::vector<bool>& w = writes_.paramsWritten(callee);
-            keeps = read && i < callee->params.size() && !(callee->params[i]->byRef && w[i]);
+            const std::vector<uint32_t> written = writtenSlots(*in.op);  // by reference, by the callee
+            keeps = read && std::find(written.begin(), written.end(), slot) == written.end();
             break;
           }
           default: break;

@@ -119,9 +119,6 @@ BroadcastPlan planBroadcast(std::span<const Shape> inputs, const Shape& out) {
 
 // ---- strided copies ---------------------------------------------------------
 
-// The runs of the innermost dim, `rows` at a time along the next dim out (its
-// stride `rowStride`), so the index walk over the outer dims happens once per
-// group of runs rather than per run.
 // One contiguous run: a short one (an attention head's row of 32 floats) in 64-byte
 // pieces the compiler inlines, where a library call would cost as much as the copy.
 static inline void copyRun(void* dst, const void* src, size_t n) {
@@ -133,6 +130,9 @@ static inline void copyRun(void* dst, const void* src, size_t n) {
   for (; n > 0; --n) *d++ = *s++;
 }
 
+// The runs of the innermost dim, `rows` at a time along the next dim out (its
+// stride `rowStride`), so the index walk over the outer dims happens once per
+// group of runs rather than per run.
 template <class E>
 static void copyRuns(E* dst, const E* src, const Shape& shape, const std::vector<int64_t>& strides) {
   const size_t rank = shape.size();
