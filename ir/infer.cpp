@@ -887,6 +887,27 @@ void inferGather(Ctx& c) {
   s.insert(s.end(), x.shape.begin() + ax + 1, x.shape.end());
   c.result(x.dtype, std::move(s));
 }
+// g is gather's result for an x of `size` along `axis`: x.shape[:axis] + indices.shape +
+// x.shape[axis+1:]; the result is x's type.
+void inferGatherGrad(Ctx& c) {
+  c.requireFloat(0);
+  c.requireInteger(1, "indices");
+  const TensorType& g = c.t(0);
+  const TensorType& idx = c.t(1);
+  const RuleAttrs<"GatherGrad"> a{c.op};
+  if (g.rank() < idx.rank())
+    c.failOperand(0, "gradient " + g.str() + " has fewer axes than the indices " + idx.str() + " it was gathered with");
+  const int64_t ax = c.axis(a.axis(), g, a.axisLoc(), g.rank() - idx.rank() + 1);
+  const size_t first = static_cast<size_t>(ax);
+  if (!std::equal(idx.shape.begin(), idx.shape.end(), g.shape.begin() + static_cast<ptrdiff_t>(first)))
+    c.failOperand(0, "gradient " + g.str() + " must hold the indices' shape " + idx.str() + " from axis " +
+                         std::to_string(ax));
+  if (a.size() < 0) c.fail(a.sizeLoc(), "size must be >= 0, got " + std::to_string(a.size()));
+  Shape s(g.shape.begin(), g.shape.begin() + static_cast<ptrdiff_t>(first));
+  s.push_back(a.size());
+  s.insert(s.end(), g.shape.begin() + static_cast<ptrdiff_t>(first + idx.shape.size()), g.shape.end());
+  c.result(g.dtype, std::move(s));
+}
 void inferScatter(Ctx& c) {
   const TensorType& x = c.t(0);
   const RuleAttrs<"Scatter"> a{c.op};

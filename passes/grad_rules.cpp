@@ -5,8 +5,8 @@
 // back and runs like any other graph. Conventions: `g` is the gradient of the
 // (first) result, `x`, `y` the forward operands, results of the forward op are
 // activations. Broadcasting operands get their gradient summed back to their
-// shape (sumTo). conv and the pools have gradient ops of their own (conv_grad_input,
-// conv_grad_weight, max_pool_grad, average_pool_grad). Index manipulations (slice, subsample)
+// shape (sumTo). conv, the pools and gather have gradient ops of their own (conv_grad_input,
+// conv_grad_weight, max_pool_grad, average_pool_grad, gather_grad). Index manipulations (slice, subsample)
 // use one idiom, `spread`: gather along an axis from the gradient with one zero
 // slab appended, with a constant index that points at the zero slab wherever
 // nothing lands.
@@ -945,25 +945,16 @@ RULE(DynamicUpdate) {
 }
 GRAD_OPERANDS(Gather, i == 0)  // the indices
 RULE(Gather) {
-  // out = x taken at `indices` along `axis`; repeated indices add up. With
-  // x viewed as [A, D, B] and g as [A, P, B]: dx = onehot(indices)^T @ g.
+  // out = x taken at `indices` along `axis`: gather_grad adds each slab of g at its
+  // index (repeated indices add up), one pass over g.
   const Shape& xs = c.inType(0).shape;
   const int64_t axis = c.normAxis(pir::attrs::Gather{c.op}.axis(), xs.size());
-  const int64_t D = xs[static_cast<size_t>(axis)];
-  int64_t A = 1, B = 1;
-  for (int64_t i = 0; i < axis; ++i) A *= xs[static_cast<size_t>(i)];
-  for (size_t i = static_cast<size_t>(axis) + 1; i < xs.size(); ++i) B *= xs[i];
-  const int64_t P = numElements(c.inType(1).shape);
-  const DType dt = c.inType(0).dtype;
-  Value* idx = c.reshape(c.inValue(1), {P});
-  // negative indices count from the end
-  Value* neg = c.cast(c.emitLit(OpCode::Less, idx, 0), idx->type->dtype);
-  idx = c.emit(OpCode::Add, {idx, c.emitLit(OpCode::Mul, neg, static_cast<double>(D))});
-  Value* oh = c.emit({idx}, build::OneHot{}.num_classes(D).dtype(dt));  // [P, D]
-  Value* ohT = c.emit(OpCode::Transpose, {oh});                                                                  // [D, P]
-  Value* g3 = c.reshape(c.grad(0), {A, P, B});
-  Value* dx = c.emit(OpCode::MatMul, {ohT, g3});  // [A, D, B]
-  c.give(0, c.reshape(dx, xs));
+  c.give(0, c.emit({val(c.grad(0)), c.in(1)}, build::GatherGrad{}.size(xs[static_cast<size_t>(axis)]).axis(axis)));
+}
+GRAD_OPERANDS(GatherGrad, i == 0)  // the indices
+RULE(GatherGrad) {
+  // gather_grad is linear in g and gather is its transpose.
+  c.give(0, c.emit({val(c.grad(0)), c.in(1)}, build::Gather{}.axis(pir::attrs::GatherGrad{c.op}.axis())));
 }
 GRAD_OPERANDS(Scatter, i != 1)  // the indices
 RULE(Scatter) {
@@ -973,28 +964,16 @@ RULE(Scatter) {
   const Shape& is = c.inType(1).shape;
   const int64_t axis = c.normAxis(pir::attrs::Scatter{c.op}.axis(), xs.size());
   const int64_t D = xs[static_cast<size_t>(axis)];
-  const DType dt = c.inType(0).dtype;
   Value* g = c.grad(0);
   if (c.wants(0)) c.give(0, c.emit({val(g), c.in(1), val(c.zeros(c.inType(2)))}, build::Scatter{}.axis(axis)));
   if (c.wants(2)) {
-    // GatherElements(g, indices): g cut to the index shape off the axis, the axis
-    // moved last, against onehot(indices) summed over the classes.
+    // values[i] went to g's element at indices[i] along the axis: gather_elements of g
+    // cut to the index shape off the axis.
     std::vector<int64_t> start(xs.size(), 0), stop(is.begin(), is.end()), step(xs.size(), 1), axes(xs.size());
     std::iota(axes.begin(), axes.end(), 0);
     stop[static_cast<size_t>(axis)] = D;
     Value* gs = sliceAxes(c, g, start, stop, step, axes);
-    std::vector<int64_t> perm;
-    for (size_t i = 0; i < xs.size(); ++i)
-      if (static_cast<int64_t>(i) != axis) perm.push_back(static_cast<int64_t>(i));
-    perm.push_back(axis);
-    Value* gl = transpose(c, gs, perm);  // [others..., D]
-    gl = c.emit({gl}, build::Unsqueeze{}.axes({axis}));  // [.., 1 at axis, .., D]
-    Value* idx = c.inValue(1);
-    Value* neg = c.cast(c.emitLit(OpCode::Less, idx, 0), idx->type->dtype);
-    idx = c.emit(OpCode::Add, {idx, c.emitLit(OpCode::Mul, neg, static_cast<double>(D))});
-    Value* oh = c.emit({idx}, build::OneHot{}.num_classes(D).dtype(dt));
-    Value* picked = c.emit({c.emit(OpCode::Mul, {oh, gl})}, build::Sum{}.axis(static_cast<int64_t>(xs.size())));
-    c.give(2, picked);
+    c.give(2, c.emit({val(gs), c.in(1)}, build::GatherElements{}.axis(axis)));
   }
 }
 

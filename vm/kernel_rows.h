@@ -59,6 +59,7 @@
 #define PIR_KERNEL_DynamicSlice PIR_KERNEL(DynamicSlice, DynamicSlice)
 #define PIR_KERNEL_DynamicUpdate PIR_KERNEL(DynamicUpdate, DynamicUpdate)
 #define PIR_KERNEL_Gather PIR_KERNEL(Gather, Gather)
+#define PIR_KERNEL_GatherGrad PIR_KERNEL(GatherGrad, GatherGrad)
 #define PIR_KERNEL_Scatter PIR_KERNEL(Scatter, Scatter)
 #define PIR_KERNEL_OneHot PIR_KERNEL(OneHot, OneHot)
 #define PIR_KERNEL_Pad PIR_KERNEL(Pad, Pad)

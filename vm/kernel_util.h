@@ -417,6 +417,7 @@ PreparedKernel prepareSlice(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareInit(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareVarUpdate(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareGather(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareGatherGrad(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareScatter(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareDynamicSlice(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareDynamicUpdate(const Op& op, InTypes in, InTypes out);  // dynamic_update(_)

@@ -1,4 +1,4 @@
-// Indexing kernels: gather, scatter, dynamic_slice, dynamic_update(_),
+// Indexing kernels: gather, gather_grad, scatter, dynamic_slice, dynamic_update(_),
 // subsample, onehot, cumsum, topk.
 //
 // Index semantics: gather/scatter accept indices in [-dim, dim) (negative counts
@@ -56,6 +56,60 @@ void runGather(const GatherState& s, const TensorRef* ins, TensorRef* outs, Kern
       if (run) copyBytes(y, x + (o * s.x.axisLen + idx[j]) * static_cast<int64_t>(run), run);
       y += run;
     }
+}
+
+// ---- gather_grad ----------------------------------------------------------------------
+
+// dx viewed as [outer, size, inner] and g as [outer, numIndices, inner]: dx starts at
+// zero and g's slab j is added at slab indices[j], j ascending, so each element's sum
+// has one order whatever the thread count (a part is a run of `outer`, or with one
+// outer slab a run of columns of `inner`). f16 sums in f32 (one rounding at the end).
+struct GatherGradState {
+  AxisSplit dx;
+  int64_t numIndices = 0;
+};
+
+template <class T> void runGatherGrad(const GatherGradState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  using A = ComputeOf<T>;
+  const int64_t inner = s.dx.inner, size = s.dx.axisLen, n = s.numIndices;
+  const ScratchCharge charge(n, sizeof(int64_t));
+  std::vector<int64_t> idx(static_cast<size_t>(n));
+  for (int64_t j = 0; j < n; ++j) idx[static_cast<size_t>(j)] = checkedIndex(readIndex(ins[1], j), size);
+  const int64_t slab = size * inner;
+  if (slab == 0 || s.dx.outer == 0) return;  // no element to write (the other dims may be huge): the indices are checked
+  const T* g = ins[0].as<const T>();
+  T* dx = outs[0].as<T>();
+  if constexpr (kIsHalf<T>) {
+    // One outer slab at a time in an f32 accumulator.
+    const ScratchCharge sums(slab, sizeof(A));
+    std::vector<A> acc(static_cast<size_t>(slab));
+    for (int64_t o = 0; o < s.dx.outer; ++o) {
+      std::fill(acc.begin(), acc.end(), A(0));
+      for (int64_t j = 0; j < n; ++j) {
+        const T* src = g + (o * n + j) * inner;
+        A* dst = acc.data() + idx[static_cast<size_t>(j)] * inner;
+        for (int64_t i = 0; i < inner; ++i) dst[i] += static_cast<A>(src[i]);
+      }
+      for (int64_t i = 0; i < slab; ++i) dx[o * slab + i] = static_cast<T>(acc[static_cast<size_t>(i)]);
+    }
+  } else {
+    auto columns = [&](int64_t o0, int64_t o1, int64_t c0, int64_t c1) {
+      for (int64_t o = o0; o < o1; ++o) {
+        T* out = dx + o * slab;
+        for (int64_t r = 0; r < size; ++r) std::fill(out + r * inner + c0, out + r * inner + c1, T(0));
+        for (int64_t j = 0; j < n; ++j) {
+          const T* src = g + (o * n + j) * inner;
+          T* dst = out + idx[static_cast<size_t>(j)] * inner;
+          for (int64_t i = c0; i < c1; ++i) dst[i] += src[i];
+        }
+      }
+    };
+    if (s.dx.outer > 1) {
+      splitRows(s.dx.outer, slab + n * inner, [&](int64_t o0, int64_t o1) { columns(o0, o1, 0, inner); });
+    } else {
+      splitColumns(slab + n * inner, inner, [&](int64_t c0, int64_t c1) { columns(0, s.dx.outer, c0, c1); });
+    }
+  }
 }
 
 // ---- scatter (ONNX ScatterElements) -------------------------------------------------
@@ -271,6 +325,19 @@ PreparedKernel prepareGather(const Op& op, InTypes in, InTypes out) {
   const int64_t axis = resolveAxis(attrs::View<attrs::kernelFamily("Gather")>{op}.axis(), in[0].rank());
   return makeKernel<GatherState, runGather>(
       GatherState{splitAround(in[0].shape, axis), in[1].numElements(), dtypeSize(in[0].dtype)});
+}
+
+PreparedKernel prepareGatherGrad(const Op& op, InTypes in, InTypes out) {
+  if (in.size() != 2 || !isFloat(in[0].dtype) || !isInteger(in[1].dtype) || out.size() != 1)
+    throw KernelError("gather_grad needs a float gradient and integer indices");
+  const attrs::View<attrs::kernelFamily("GatherGrad")> a{op};
+  const int64_t axis = resolveAxis(a.axis(), out[0].rank());
+  GatherGradState s{splitAround(out[0].shape, axis), in[1].numElements()};
+  if (s.dx.axisLen != a.size()) throw KernelError("gather_grad: the result's axis does not have `size` elements");
+  return dispatchDType(in[0].dtype, [&]<class T>() -> PreparedKernel {
+    if constexpr (kIsFloat<T>) return makeKernel<GatherGradState, runGatherGrad<T>>(s);
+    else throw KernelError("gather_grad needs a float gradient");
+  });
 }
 
 PreparedKernel prepareScatter(const Op& op, InTypes in, InTypes out) {

@@ -179,6 +179,7 @@ const std::map<std::string_view, Statement> kStatements = {
      {"%u = dynamic_slice %b, %idx {axes = [0, 1], sizes = [1, 2]}\n"
       "%r = dynamic_update_ %w, %idx, %u {axes = [0, 1], sizes = [1, 2]}"}},
     {"gather", {"%r = gather %a, %idx {axis = 1}"}},
+    {"gather_grad", {"%r = gather_grad %b, %idx {size = 3}"}},
     {"scatter", {"const %si : i32[1,3] = [[1, 0, 1]]\nconst %sv : f32[1,3] = 9\n%r = scatter %a, %si, %sv"}},
     {"onehot", {"%r = onehot %idx {num_classes = 3}"}},
     {"pad", {"%r = pad %a {pads = [0, 1, 1, 0], mode = reflect}"}},
@@ -327,6 +328,7 @@ const std::multimap<std::string_view, Statement> kGiantStatements = {
     {"split", {"%r, %r2 = split %a {splits = [0, 0], axis = 2}", "%r, %r2"}},
     {"gather", {"%r = gather %a, %idx {axis = 0}"}},
     {"gather", {"%r = gather %a, %noidx {axis = 2}"}},
+    {"gather_grad", {"%r = gather_grad %a, %noidx {axis = 2, size = 0}"}},
     {"scatter", {"const %si : i32[" GIANT ",4,0] = 0\n%r = scatter %a, %si, %b {axis = 2}"}},
     {"slice", {"%r = slice %a {start = [1], stop = [" GIANT "], step = [9223372036854775807]}"}},
     {"subsample", {"%r = subsample %a {strides = [9223372036854775807, 3, 1]}"}},

@@ -974,6 +974,41 @@ TEST(Kernels, ConcatSplitBroadcastInit) {
 
 // ---- indexing, normalisation, losses ----------------------------------------------
 
+// gather_grad adds each slab of g at its index, indices in order, so every element's
+// sum is the same additions on any thread count: one outer slab split by columns, and
+// several split by slabs. The values are the sums a one-thread loop over the indices
+// gives (rows that no index names stay 0).
+TEST(Kernels, GatherGradSameBitsOnAnyThreadCount) {
+  struct Case {
+    int64_t outer, size, numIndices, inner;
+  };
+  for (const Case c : {Case{1, 50, 300, 1024}, Case{6, 40, 200, 64}}) {
+    Buf g(DType::F32, {c.outer, c.numIndices, c.inner});
+    for (int64_t i = 0; i < g.type.numElements(); ++i) g.set(i, std::sin(0.37 * static_cast<double>(i)) * 1e3);
+    Buf idx(DType::I32, {c.numIndices});
+    for (int64_t j = 0; j < c.numIndices; ++j) idx.set(j, static_cast<double>((j * 7) % (c.size - 1)) - (j % 3 == 0 ? c.size - 1 : 0));
+    const Op op = makeOp(OpCode::GatherGrad, {{"size", Attr::integer(c.size)}, {"axis", Attr::integer(1)}});
+    const TensorType out{DType::F32, {c.outer, c.size, c.inner}};
+    std::vector<float> expected(static_cast<size_t>(out.numElements()), 0.0f);
+    const float* gv = reinterpret_cast<const float*>(g.bytes.data());
+    for (int64_t o = 0; o < c.outer; ++o)
+      for (int64_t j = 0; j < c.numIndices; ++j) {
+        int64_t row = static_cast<int64_t>(idx.get(j));
+        if (row < 0) row += c.size;
+        for (int64_t k = 0; k < c.inner; ++k)
+          expected[static_cast<size_t>((o * c.size + row) * c.inner + k)] += gv[(o * c.numIndices + j) * c.inner + k];
+      }
+    const int before = simd::kernelThreads();
+    for (int threads : {1, 2, 3}) {
+      simd::setKernelThreads(threads);
+      const Buf r = run1(op, {&g, &idx}, out);
+      EXPECT_EQ(std::memcmp(r.bytes.data(), expected.data(), expected.size() * sizeof(float)), 0)
+          << threads << " threads, outer " << c.outer;
+    }
+    simd::setKernelThreads(before);
+  }
+}
+
 TEST(Kernels, GatherAndScatter) {
   Buf x(DType::F32, {3, 2}, {1, 2, 3, 4, 5, 6});
   Buf idx(DType::I32, {2, 2}, {2, 0, -1, 1});
