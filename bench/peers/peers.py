@@ -2,7 +2,10 @@
 """pir against PyTorch eager on four training workloads, from the same data and initial
 weights: the small CNN (cnn.pir), a transformer encoder layer (transformer.pir), four pre-LN
 residual blocks (ln_blocks.pir) and the MLP (mlp.pir), each one SGD step per batch with
-`autodiff`, 16 batches per run.
+`autodiff`, 16 batches per run. Three more kinds run when named in --models: an
+embedding-bag classifier (embedding.pir: a gather from a large table and its scatter-add
+gradient), an unrolled Elman RNN (rnn.pir: many small ops) and a small residual conv net
+with group_norm and a strided conv (resnet.pir).
 
 1. Writes each model's batches and initial weights as NPY files into a temporary folder
    next to a copy of its .pir program (both peers load the same files).
@@ -25,7 +28,7 @@ residual blocks (ln_blocks.pir) and the MLP (mlp.pir), each one SGD step per bat
    median of the rounds is reported, and for each T past the first, the quotient of a
    round's ratio at T over its ratio at the first T, per round and its median.
 
-usage: peers.py [--pir PATH] [--models cnn,transformer,ln_blocks,mlp] [--threads 1,2]
+usage: peers.py [--pir PATH] [--models cnn,transformer,ln_blocks,mlp(,embedding,rnn,resnet)] [--threads 1,2]
                 [--rounds 5] [--runs 1,6] [--min-seconds 1.5] [--torch-malloc tuned|default]
                 [--keep DIR] [--threads-bench PATH] [--losses-only]
 PATH defaults to the build tree next to this script (../../build/repl/pir). Each
@@ -82,13 +85,28 @@ def gen_data(model, np):
             d.update({"g%d" % i: 1 + n(1024) * f32(0.1), "be%d" % i: n(1024) * f32(0.1),
                       "W%d" % i: n(1024, 1024) * f32(0.5 / 32), "b%d" % i: n(1024) * f32(0.02)})
         return d
+    if model == "embedding":
+        return {"x": rng.randint(0, 8000, size=(16, 64, 32)).astype(np.int32),
+                "y": rng.randint(0, 10, size=(16, 64)).astype(np.int32),
+                "E": n(8000, 64) * f32(0.5), "W1": n(64, 128) * f32(64 ** -0.5), "b1": np.zeros(128, f32),
+                "W2": n(128, 10) * f32(128 ** -0.5), "b2": np.zeros(10, f32)}
+    if model == "rnn":
+        return {"x": n(16, 16, 32, 64), "t": n(16, 32, 128),
+                "Wx": n(64, 128) * f32(64 ** -0.5), "Wh": n(128, 128) * f32(128 ** -0.5), "b": n(128) * f32(0.02)}
+    if model == "resnet":
+        return {"x": n(16, 16, 8, 32, 32), "y": rng.randint(0, 10, size=(16, 16)).astype(np.int32),
+                "W1": n(16, 8, 3, 3) * f32(0.2), "ga1": 1 + n(16) * f32(0.1), "be1": n(16) * f32(0.1),
+                "W2": n(16, 16, 3, 3) * f32(0.1), "ga2": 1 + n(16) * f32(0.1), "be2": n(16) * f32(0.1),
+                "W3": n(32, 16, 3, 3) * f32(0.1), "b3": n(32) * f32(0.1),
+                "W4": n(32, 10) * f32(0.1), "b4": np.zeros(10, f32)}
     raise SystemExit("unknown model " + model)
 
 
 # ---- the PyTorch peers (eager, the same ops) ---------------------------------------------
 
 class TorchPeer:
-    LR = {"cnn": 0.05, "mlp": 0.1, "transformer": 0.01, "ln_blocks": 0.01}
+    LR = {"cnn": 0.05, "mlp": 0.1, "transformer": 0.01, "ln_blocks": 0.01, "embedding": 0.1, "rnn": 0.05,
+          "resnet": 0.05}
 
     def __init__(self, model, data, torch):
         self.model, self.torch = model, torch
@@ -124,6 +142,22 @@ class TorchPeer:
                 n = F.layer_norm(h, (1024,), p["g%d" % i], p["be%d" % i])
                 h = h + F.gelu(n @ p["W%d" % i] + p["b%d" % i], approximate="tanh")
             return ((h - t) ** 2).mean()
+        if self.model == "embedding":
+            h = torch.relu(F.embedding(x.long(), p["E"]).mean(1) @ p["W1"] + p["b1"])
+            return F.nll_loss(F.log_softmax(h @ p["W2"] + p["b2"], 1), t)
+        if self.model == "rnn":
+            h = None
+            for s in range(x.shape[0]):
+                a = x[s] @ p["Wx"]
+                if h is not None:
+                    a = a + h @ p["Wh"]
+                h = torch.tanh(a + p["b"])
+            return ((h - t) ** 2).mean()
+        if self.model == "resnet":
+            r1 = torch.relu(F.group_norm(F.conv2d(x, p["W1"], padding=1), 4, p["ga1"], p["be1"]))
+            r2 = torch.relu(F.group_norm(F.conv2d(r1, p["W2"], padding=1), 4, p["ga2"], p["be2"]) + r1)
+            r3 = torch.relu(F.conv2d(r2, p["W3"], p["b3"], stride=2, padding=1))
+            return F.nll_loss(F.log_softmax(r3.mean((2, 3)) @ p["W4"] + p["b4"], 1), t)
 
     def step(self, i):
         i %= STEPS_PER_RUN
