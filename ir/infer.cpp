@@ -414,18 +414,31 @@ void inferLayerNormGrad(Ctx& c) {  // x, gamma, g
   c.result(c.t(1));
   c.result(c.t(1));
 }
-void inferGroupNorm(Ctx& c) {
-  c.requireFloat(0);
-  const TensorType& x = c.t(0);
+// x with channels on axis 1 that `groups` divides.
+template <class Attrs> void requireChannelGroups(Ctx& c, const TensorType& x, const Attrs& a) {
   if (x.rank() < 2) c.failOperand(0, "expects channels on axis 1, got " + x.str());
-  const RuleAttrs<"GroupNorm"> a{c.op};
-  int64_t groups = a.groups();
+  const int64_t groups = a.groups();
   if (groups <= 0 || x.shape[1] % groups != 0)
     c.fail(a.groupsLoc(), "groups = " + std::to_string(groups) + " does not divide the " +
                                     std::to_string(x.shape[1]) + " channels of " + x.str());
+}
+void inferGroupNorm(Ctx& c) {
+  c.requireFloat(0);
+  const TensorType& x = c.t(0);
+  requireChannelGroups(c, x, RuleAttrs<"GroupNorm">{c.op});
   requireParamShape(c, 1, x, x.shape[1], "gamma");
   requireParamShape(c, 2, x, x.shape[1], "beta");
   c.result(x);
+}
+void inferGroupNormGrad(Ctx& c) {  // x, gamma, g
+  c.requireFloat(0);
+  const TensorType& x = c.t(0);
+  requireChannelGroups(c, x, RuleAttrs<"GroupNormGrad">{c.op});
+  requireParamShape(c, 1, x, x.shape[1], "gamma");
+  if (c.t(2) != x) c.failOperand(2, "the gradient must be " + x.str() + ", got " + c.t(2).str());
+  c.result(x);
+  c.result(c.t(1));
+  c.result(c.t(1));
 }
 void inferBatchNorm(Ctx& c) {
   c.requireFloat(0);

@@ -5,8 +5,9 @@
 // back and runs like any other graph. Conventions: `g` is the gradient of the
 // (first) result, `x`, `y` the forward operands, results of the forward op are
 // activations. Broadcasting operands get their gradient summed back to their
-// shape (sumTo). conv, the pools and gather have gradient ops of their own (conv_grad_input,
-// conv_grad_weight, max_pool_grad, average_pool_grad, gather_grad). Index manipulations (slice, subsample)
+// shape (sumTo). conv, the pools, the norms and gather have gradient ops of their own
+// (conv_grad_input, conv_grad_weight, max_pool_grad, average_pool_grad, layer_norm_grad,
+// group_norm_grad, gather_grad). Index manipulations (slice, subsample)
 // use one idiom, `spread`: gather along an axis from the gradient with one zero
 // slab appended, with a constant index that points at the zero slab wherever
 // nothing lands.
@@ -549,29 +550,6 @@ RULE(NllLoss) {
 }
 
 namespace {
-// Normalisation backward over the last axis of x (already grouped):
-// xhat = (x - mean) * rstd; given dxhat, dx = rstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)).
-struct Normalised {
-  Value* xhat;
-  Value* rstd;
-};
-Normalised normalise(GradContext& c, Value* x, double eps) {
-  const int64_t last = static_cast<int64_t>(x->type->shape.size()) - 1;
-  const auto keep = build::Mean{}.axis(last).keepdims(true);
-  Value* mean = c.emit({x}, keep);
-  Value* d = c.emit(OpCode::Sub, {x, mean});
-  Value* var = c.emit({c.emit(OpCode::Mul, {d, d})}, keep);
-  Value* rstd = c.emit(OpCode::Rsqrt, {c.emitLit(OpCode::Add, var, eps)});
-  return {c.emit(OpCode::Mul, {d, rstd}), rstd};
-}
-Value* normaliseBackward(GradContext& c, const Normalised& n, Value* dxhat) {
-  const int64_t last = static_cast<int64_t>(dxhat->type->shape.size()) - 1;
-  const auto keep = build::Mean{}.axis(last).keepdims(true);
-  Value* m1 = c.emit({dxhat}, keep);
-  Value* m2 = c.emit({c.emit(OpCode::Mul, {dxhat, n.xhat})}, keep);
-  Value* inner = c.emit(OpCode::Sub, {c.emit(OpCode::Sub, {dxhat, m1}), c.emit(OpCode::Mul, {n.xhat, m2})});
-  return c.emit(OpCode::Mul, {inner, n.rstd});
-}
 // Per-channel parameter (shape [C]) as [C, 1, ..., 1] for channels on axis 1 of `rank`.
 Value* channelColumn(GradContext& c, Value* p, size_t rank) {
   Shape s(rank - 1, 1);
@@ -595,23 +573,12 @@ RULE(LayerNorm) {
     if (c.wants(i)) c.give(i, grads->results[i]);
 }
 RULE(GroupNorm) {
-  Value* g = c.grad(0);
-  const Shape& s = g->type->shape;
-  const size_t rank = s.size();
+  // One group_norm_grad gives all three; beta does not enter it.
   const pir::attrs::GroupNorm attr{c.op};
-  const int64_t groups = attr.groups();
-  const int64_t rest = numElements(s) / (s[0] * groups);
-  Value* x = c.inValue(0);
-  Normalised n = normalise(c, c.reshape(x, {s[0], groups, rest}), attr.epsilon());
-  Value* xhat = c.reshape(n.xhat, s);
-  std::vector<int64_t> others = allBut(rank, 1);
-  if (c.wants(2)) c.give(2, c.emit({g}, build::Sum{}.axis(others)));
-  if (c.wants(1)) c.give(1, c.emit({c.emit(OpCode::Mul, {g, xhat})}, build::Sum{}.axis(others)));
-  if (c.wants(0)) {
-    Value* dxhat = c.emit(OpCode::Mul, {g, channelColumn(c, c.inValue(1), rank)});
-    Value* dx = normaliseBackward(c, n, c.reshape(dxhat, {s[0], groups, rest}));
-    c.give(0, c.reshape(dx, s));
-  }
+  Op* grads = c.b.create({val(c.inValue(0)), val(c.inValue(1)), val(c.grad(0))},
+                         build::GroupNormGrad{}.groups(attr.groups()).epsilon(attr.epsilon()));
+  for (size_t i = 0; i < 3; ++i)
+    if (c.wants(i)) c.give(i, grads->results[i]);
 }
 GRAD_OPERANDS(BatchNormInference, i == 0)  // the statistics
 RULE(BatchNormInference) {

@@ -41,6 +41,7 @@
 #define PIR_KERNEL_NllLoss PIR_KERNEL(NllLoss, NllLoss)
 #define PIR_KERNEL_Norm(fn) PIR_KERNEL(Norm, fn)
 #define PIR_KERNEL_LayerNormGrad PIR_KERNEL(LayerNormGrad, LayerNormGrad)
+#define PIR_KERNEL_GroupNormGrad PIR_KERNEL(GroupNormGrad, GroupNormGrad)
 #define PIR_KERNEL_MatMul PIR_KERNEL(MatMul, MatMul)
 #define PIR_KERNEL_MatMulScaledAdd PIR_KERNEL(MatMulScaledAdd, MatMulScaledAdd)
 #define PIR_KERNEL_Conv PIR_KERNEL(Conv, Conv)

@@ -447,6 +447,7 @@ PreparedKernel prepareConv(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareConvBias(const Op& op, InTypes in, InTypes out);
 PreparedKernel preparePool(const Op& op, InTypes in, InTypes out);  // average_pool, max_pool
 PreparedKernel prepareLayerNormGrad(const Op& op, InTypes in, InTypes out);
+PreparedKernel prepareGroupNormGrad(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareConvGradInput(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareConvGradWeight(const Op& op, InTypes in, InTypes out);
 PreparedKernel prepareMaxPoolGrad(const Op& op, InTypes in, InTypes out);

@@ -1,4 +1,4 @@
-// layer_norm_grad: the gradients of layer_norm (normalised over the dims from `axis`,
+// layer_norm_grad and group_norm_grad: the gradients of layer_norm (normalised over the dims from `axis`,
 // one flattened row) for x, gamma and beta, one row at a time in one kernel:
 //   xhat = (x - mean) * rstd,  rstd = 1 / sqrt(var + epsilon)  (biased variance)
 //   dxhat = g * gamma
@@ -104,7 +104,117 @@ void runLayerNormGrad(const LayerNormGradState& s, const TensorRef* ins, TensorR
   }
 }
 
+// ---- group_norm_grad ----------------------------------------------------------------
+
+// group_norm normalises each (image, group) row: the group's cpg channel planes, which
+// NCHW keeps side by side (`rowLength` = cpg * spatial elements). Its gradient is
+// layer_norm's on that row with gamma spread over each channel's plane, so the rows run
+// the SIMD table's layerNormGradRow against a gamma row per group. dgamma and dbeta
+// add over the images in blocks of consecutive images (sumBlockRows over images):
+// within a block per element of an image, in image order; then over each channel's
+// plane in the table's `sum` order; then the blocks in block order. The blocks follow the shape alone
+// and a split gives each thread whole blocks, so the bits do not depend on the thread
+// count.
+struct GroupNormGradState {
+  int64_t images = 0, channels = 0, groups = 1, spatial = 0;
+  int64_t blockImages = 1;
+  double epsilon = 1e-5;
+  int64_t imageSize() const { return channels * spatial; }
+  int64_t rowLength() const { return channels / groups * spatial; }
+};
+
+template <class T>
+void runGroupNormGrad(const GroupNormGradState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
+  using C = ComputeOf<T>;
+  if (s.images == 0) {  // no element of x: dgamma and dbeta are zeros
+    std::fill_n(outs[1].as<T>(), s.channels, T(0));
+    std::fill_n(outs[2].as<T>(), s.channels, T(0));
+    return;
+  }
+  const auto& f = simd::tableOf<C>();
+  const int64_t image = s.imageSize(), row = s.rowLength(), channels = s.channels, spatial = s.spatial;
+  const int64_t blocks = std::max<int64_t>(1, (s.images + s.blockImages - 1) / s.blockImages);
+  const int64_t parts = rowParts(blocks, s.blockImages * image);
+  const size_t imageN = static_cast<size_t>(image), rowN = static_cast<size_t>(row);
+  // The gamma rows; per part an image's dgamma and dbeta accumulators, a row's xhat and
+  // (f16) its rows in C; per block its channels' dgamma and dbeta.
+  const uint64_t perPart = saturatingAdd(saturatingMul(imageN, 2), saturatingMul(rowN, 4));
+  const ScratchCharge charge(saturatingAdd(saturatingAdd(imageN, saturatingMul(perPart, static_cast<uint64_t>(parts))),
+                                           saturatingMul(static_cast<uint64_t>(channels) * 2, static_cast<uint64_t>(blocks))),
+                             sizeof(C));
+  std::vector<C> gammaRows(imageN);
+  for (int64_t c = 0; c < channels; ++c)
+    std::fill_n(gammaRows.begin() + c * spatial, spatial, static_cast<C>(ins[1].as<const T>()[c]));
+  std::vector<C> dgammaBlocks(static_cast<size_t>(channels * blocks)), dbetaBlocks(dgammaBlocks.size());
+  std::vector<std::vector<C>> scratch(static_cast<size_t>(parts));
+  for (auto& v : scratch) v.resize(static_cast<size_t>(perPart));
+  const T* x = ins[0].as<const T>();
+  const T* g = ins[2].as<const T>();
+  T* dx = outs[0].as<T>();
+  const C eps = static_cast<C>(s.epsilon);
+  splitRowsInParts(blocks, parts, [&](int64_t part, int64_t b0, int64_t b1) {
+    C* dgamma = scratch[static_cast<size_t>(part)].data();
+    C* dbeta = dgamma + image;
+    C* xhat = dbeta + image;
+    C* xrow = xhat + row;
+    C* grow = xrow + row;
+    C* dxrow = grow + row;
+    for (int64_t b = b0; b < b1; ++b) {
+      std::fill(dgamma, dgamma + 2 * image, C(0));
+      for (int64_t n = b * s.blockImages; n < std::min(s.images, (b + 1) * s.blockImages); ++n)
+        for (int64_t grp = 0; grp < s.groups; ++grp) {
+          const int64_t at = n * image + grp * row;
+          const C* xr;
+          const C* gr;
+          C* out;
+          if constexpr (std::is_same_v<T, C>) {
+            xr = x + at, gr = g + at, out = dx + at;
+          } else {
+            for (int64_t j = 0; j < row; ++j) xrow[j] = static_cast<C>(x[at + j]), grow[j] = static_cast<C>(g[at + j]);
+            xr = xrow, gr = grow, out = dxrow;
+          }
+          const int64_t first = grp * row;
+          f.layerNormGradRow(xr, gr, gammaRows.data() + first, row, eps, xhat, dgamma + first, dbeta + first, out);
+          if constexpr (!std::is_same_v<T, C>)
+            for (int64_t j = 0; j < row; ++j) dx[at + j] = static_cast<T>(dxrow[j]);
+        }
+      for (int64_t c = 0; c < channels; ++c) {
+        dgammaBlocks[static_cast<size_t>(b * channels + c)] = f.sum(dgamma + c * spatial, spatial);
+        dbetaBlocks[static_cast<size_t>(b * channels + c)] = f.sum(dbeta + c * spatial, spatial);
+      }
+    }
+  });
+  for (int64_t c = 0; c < channels; ++c) {
+    C sg = dgammaBlocks[static_cast<size_t>(c)], sb = dbetaBlocks[static_cast<size_t>(c)];
+    for (int64_t b = 1; b < blocks; ++b)
+      sg += dgammaBlocks[static_cast<size_t>(b * channels + c)], sb += dbetaBlocks[static_cast<size_t>(b * channels + c)];
+    outs[1].as<T>()[c] = static_cast<T>(sg);
+    outs[2].as<T>()[c] = static_cast<T>(sb);
+  }
+}
+
 }  // namespace
+
+PreparedKernel prepareGroupNormGrad(const Op& op, InTypes in, InTypes out) {
+  const attrs::GroupNormGrad attr{op};
+  if (in.size() != 3 || out.size() != 3 || in[0].rank() < 2 || in[2] != in[0] || in[1].dtype != in[0].dtype ||
+      in[1].numElements() != in[0].shape[1] || attr.groups() <= 0 || in[0].shape[1] % attr.groups() != 0)
+    throw KernelError("group_norm_grad needs x with channels on axis 1 that `groups` divides, gamma of one value "
+                      "per channel and a gradient shaped as x");
+  if (!isFloat(in[0].dtype)) unsupported(op, in[0]);
+  GroupNormGradState s;
+  s.images = in[0].shape[0];
+  s.channels = in[0].shape[1];
+  s.groups = attr.groups();
+  s.spatial = dimProduct(in[0].shape, 2, in[0].shape.size());
+  if (s.images == 0 || s.channels == 0 || s.spatial == 0) s.images = 0;  // no element: zeros for dgamma, dbeta
+  s.blockImages = sumBlockRows(s.images, s.imageSize());
+  s.epsilon = attr.epsilon();
+  return dispatchDType(in[0].dtype, [&]<class T>() {
+    if constexpr (kIsFloat<T>) return makeKernel<GroupNormGradState, runGroupNormGrad<T>>(s);
+    else return PreparedKernel{};
+  });
+}
 
 PreparedKernel prepareLayerNormGrad(const Op& op, InTypes in, InTypes out) {
   if (in.size() != 3 || out.size() != 3 || in[0].rank() < 1 || in[2] != in[0] || in[1].dtype != in[0].dtype)

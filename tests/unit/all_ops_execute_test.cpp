@@ -148,6 +148,7 @@ const std::map<std::string_view, Statement> kStatements = {
     {"nll_loss", {"%probs = softmax %a\n%r = nll_loss %probs, %idx, [0.5, 1, 2]"}},
     {"layer_norm", {"%r = layer_norm %a, [1, 1, 1], [0, 0, 0]"}},
     {"group_norm", {"%r = group_norm %a, [1, 1, 1], [0, 0, 0] {groups = 3}"}},
+    {"group_norm_grad", {"const %gm : f32[3] = 1\n%r, %dg, %db = group_norm_grad %a, %gm, %b {groups = 3}"}},
     {"batch_norm_inference", {"%r = batch_norm_inference %a, [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1]"}},
     {"matmul", {"%bt = transpose %b\n%r = matmul %a, %bt"}},
     {"conv", {"const %k : f32[1,1,2,2] = 1\n%r = conv %img, %k"}},
@@ -316,6 +317,7 @@ main {
 const std::multimap<std::string_view, Statement> kGiantStatements = {
     {"layer_norm", {"const %e : f32[0] = 0\n%r = layer_norm %a, %e, %e"}},
     {"group_norm", {"%r = group_norm %a, %g4, %g4 {groups = 2}"}},
+    {"group_norm_grad", {"%r, %dg, %db = group_norm_grad %a, %g4, %a {groups = 2}"}},
     {"batch_norm_inference", {"%r = batch_norm_inference %a, %g4, %g4, %g4, %g4"}},
     {"cumsum", {"%r = cumsum %a {axis = 0}"}},
     {"cumsum", {"%r = cumsum %a {axis = 2}"}},

@@ -974,6 +974,55 @@ TEST(Kernels, ConcatSplitBroadcastInit) {
 
 // ---- indexing, normalisation, losses ----------------------------------------------
 
+// group_norm_grad against float64 sums of its formulas, and the same bits on any thread
+// count (images in blocks fixed by the shape; a large operand splits its blocks).
+TEST(Kernels, GroupNormGradMatchesItsFormulasOnAnyThreadCount) {
+  const int64_t N = 12, C = 8, G = 2, S = 300, cpg = C / G, L = cpg * S;
+  Buf x(DType::F32, {N, C, S}), g(DType::F32, {N, C, S}), gamma(DType::F32, {C});
+  for (int64_t i = 0; i < x.type.numElements(); ++i) {
+    x.set(i, std::sin(0.013 * static_cast<double>(i)) * 2 + 0.5);
+    g.set(i, std::cos(0.029 * static_cast<double>(i)));
+  }
+  for (int64_t c = 0; c < C; ++c) gamma.set(c, 0.5 + 0.25 * static_cast<double>(c));
+  const double eps = 1e-5;
+  std::vector<double> dx(static_cast<size_t>(N * C * S)), dgamma(C, 0.0), dbeta(C, 0.0);
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t grp = 0; grp < G; ++grp) {
+      const int64_t at = (n * C + grp * cpg) * S;
+      double mean = 0, var = 0, m1 = 0, m2 = 0;
+      for (int64_t j = 0; j < L; ++j) mean += x.get(at + j) / L;
+      for (int64_t j = 0; j < L; ++j) var += (x.get(at + j) - mean) * (x.get(at + j) - mean) / L;
+      const double rstd = 1 / std::sqrt(var + eps);
+      for (int64_t j = 0; j < L; ++j) {
+        const double xh = (x.get(at + j) - mean) * rstd, d = g.get(at + j) * gamma.get(grp * cpg + j / S);
+        m1 += d / L, m2 += d * xh / L;
+        dgamma[static_cast<size_t>(grp * cpg + j / S)] += g.get(at + j) * xh;
+        dbeta[static_cast<size_t>(grp * cpg + j / S)] += g.get(at + j);
+      }
+      for (int64_t j = 0; j < L; ++j) {
+        const double xh = (x.get(at + j) - mean) * rstd, d = g.get(at + j) * gamma.get(grp * cpg + j / S);
+        dx[static_cast<size_t>(at + j)] = (d - m1 - xh * m2) * rstd;
+      }
+    }
+  const Op op = makeOp(OpCode::GroupNormGrad, {{"groups", Attr::integer(G)}});
+  const TensorType dgType{DType::F32, {C}};
+  const int before = simd::kernelThreads();
+  std::vector<Buf> first;
+  for (int threads : {1, 2, 3}) {
+    simd::setKernelThreads(threads);
+    std::vector<Buf> r = run(op, {&x, &gamma, &g}, {x.type, dgType, dgType});
+    expectValues(r[0], dx, 1e-4);
+    expectValues(r[1], dgamma, 1e-4);
+    expectValues(r[2], dbeta, 1e-4);
+    if (first.empty()) {
+      first = std::move(r);
+    } else {
+      for (size_t k = 0; k < 3; ++k) EXPECT_EQ(r[k].bytes, first[k].bytes) << "result " << k << ", " << threads << " threads";
+    }
+  }
+  simd::setKernelThreads(before);
+}
+
 // gather_grad adds each slab of g at its index, indices in order, so every element's
 // sum is the same additions on any thread count: one outer slab split by columns, and
 // several split by slabs. The values are the sums a one-thread loop over the indices
