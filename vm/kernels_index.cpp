@@ -63,7 +63,7 @@ void runGather(const GatherState& s, const TensorRef* ins, TensorRef* outs, Kern
 // dx viewed as [outer, size, inner] and g as [outer, numIndices, inner]: dx starts at
 // zero and g's slab j is added at slab indices[j], j ascending, so each element's sum
 // has one order whatever the thread count (a part is a run of `outer`, or with one
-// outer slab a run of columns of `inner`). f16 sums in f32 (one rounding at the end).
+// outer slab a run of dx's elements). f16 sums in f32 (one rounding at the end).
 struct GatherGradState {
   AxisSplit dx;
   int64_t numIndices = 0;
@@ -93,22 +93,33 @@ template <class T> void runGatherGrad(const GatherGradState& s, const TensorRef*
       for (int64_t i = 0; i < slab; ++i) dx[o * slab + i] = static_cast<T>(acc[static_cast<size_t>(i)]);
     }
   } else {
-    auto columns = [&](int64_t o0, int64_t o1, int64_t c0, int64_t c1) {
-      for (int64_t o = o0; o < o1; ++o) {
-        T* out = dx + o * slab;
-        for (int64_t r = 0; r < size; ++r) std::fill(out + r * inner + c0, out + r * inner + c1, T(0));
-        for (int64_t j = 0; j < n; ++j) {
-          const T* src = g + (o * n + j) * inner;
-          T* dst = out + idx[static_cast<size_t>(j)] * inner;
-          for (int64_t i = c0; i < c1; ++i) dst[i] += src[i];
-        }
-      }
-    };
     if (s.dx.outer > 1) {
-      splitRows(s.dx.outer, slab + n * inner, [&](int64_t o0, int64_t o1) { columns(o0, o1, 0, inner); });
-    } else {
-      splitColumns(slab + n * inner, inner, [&](int64_t c0, int64_t c1) { columns(0, s.dx.outer, c0, c1); });
+      splitRows(s.dx.outer, slab + n * inner, [&](int64_t o0, int64_t o1) {
+        for (int64_t o = o0; o < o1; ++o) {
+          T* out = dx + o * slab;
+          std::fill(out, out + slab, T(0));
+          for (int64_t j = 0; j < n; ++j) {
+            const T* src = g + (o * n + j) * inner;
+            T* dst = out + idx[static_cast<size_t>(j)] * inner;
+            for (int64_t i = 0; i < inner; ++i) dst[i] += src[i];
+          }
+        }
+      });
+      return;
     }
+    // One slab: each part owns the elements [b, e) that an elementwise op on dx gives
+    // it (splitRange), and adds the part of every index's row that falls there, so the
+    // update that reads dx next (an SGD step on an embedding table) finds its part in
+    // its own core's cache.
+    splitRange(slab, [&](int64_t b, int64_t e) {
+      std::fill(dx + b, dx + e, T(0));
+      for (int64_t j = 0; j < n; ++j) {
+        const int64_t row = idx[static_cast<size_t>(j)] * inner;
+        const int64_t lo = std::max(b, row), hi = std::min(e, row + inner);
+        const T* src = g + j * inner;
+        for (int64_t i = lo; i < hi; ++i) dx[i] += src[i - row];
+      }
+    });
   }
 }
 

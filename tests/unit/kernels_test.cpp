@@ -1024,14 +1024,14 @@ TEST(Kernels, GroupNormGradMatchesItsFormulasOnAnyThreadCount) {
 }
 
 // gather_grad adds each slab of g at its index, indices in order, so every element's
-// sum is the same additions on any thread count: one outer slab split by columns, and
-// several split by slabs. The values are the sums a one-thread loop over the indices
+// sum is the same additions on any thread count: one outer slab split into runs of
+// elements (bounds inside rows), and several split by slabs. The values are the sums a one-thread loop over the indices
 // gives (rows that no index names stay 0).
 TEST(Kernels, GatherGradSameBitsOnAnyThreadCount) {
   struct Case {
     int64_t outer, size, numIndices, inner;
   };
-  for (const Case c : {Case{1, 50, 300, 1024}, Case{6, 40, 200, 64}}) {
+  for (const Case c : {Case{1, 50, 300, 1024}, Case{1, 700, 300, 37}, Case{6, 40, 200, 64}}) {
     Buf g(DType::F32, {c.outer, c.numIndices, c.inner});
     for (int64_t i = 0; i < g.type.numElements(); ++i) g.set(i, std::sin(0.37 * static_cast<double>(i)) * 1e3);
     Buf idx(DType::I32, {c.numIndices});
