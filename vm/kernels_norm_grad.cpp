@@ -1,5 +1,6 @@
-// layer_norm_grad and group_norm_grad: the gradients of layer_norm (normalised over the dims from `axis`,
-// one flattened row) for x, gamma and beta, one row at a time in one kernel:
+// layer_norm_grad and group_norm_grad. layer_norm_grad: the gradients of layer_norm
+// (normalised over the dims from `axis`, one flattened row) for x, gamma and beta, one
+// row at a time in one kernel:
 //   xhat = (x - mean) * rstd,  rstd = 1 / sqrt(var + epsilon)  (biased variance)
 //   dxhat = g * gamma
 //   dx = (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)) * rstd
@@ -112,9 +113,9 @@ void runLayerNormGrad(const LayerNormGradState& s, const TensorRef* ins, TensorR
 // the SIMD table's layerNormGradRow against a gamma row per group. dgamma and dbeta
 // add over the images in blocks of consecutive images (sumBlockRows over images):
 // within a block per element of an image, in image order; then over each channel's
-// plane in the table's `sum` order; then the blocks in block order. The blocks follow the shape alone
-// and a split gives each thread whole blocks, so the bits do not depend on the thread
-// count.
+// plane in the table's `sum` order; then the blocks in block order. The blocks follow
+// the shape alone and a split gives each thread whole blocks, so the bits do not
+// depend on the thread count.
 struct GroupNormGradState {
   int64_t images = 0, channels = 0, groups = 1, spatial = 0;
   int64_t blockImages = 1;
