@@ -486,7 +486,9 @@ TEST(Api, ASessionForAScriptRun) {
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().find("--feed q=" + in + ": unknown stream $q"), std::string::npos) << bad.error();
   EXPECT_EQ(t->takeOutput(), "");
-  Result<Session> u = Session::create(context, *m, SessionOptions{.passes = {"nope"}});
+  SessionOptions nope;
+  nope.passes = {"nope"};
+  Result<Session> u = Session::create(context, *m, nope);
   EXPECT_FALSE(u);
   std::filesystem::remove_all(dir);
 }

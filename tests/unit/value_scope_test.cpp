@@ -48,8 +48,11 @@ class ValueScopeTest : public ::testing::Test {
   void expectSameAsModel(const std::vector<std::string>& alsoAbsent = {}) {
     EXPECT_EQ(scope.size(), model.size());
     for (auto& [name, v] : model) EXPECT_EQ(scope.find(name), v) << name;
-    for (auto& name : alsoAbsent)
-      if (!model.count(name)) EXPECT_EQ(scope.find(name), nullptr) << name;
+    for (auto& name : alsoAbsent) {
+      if (!model.count(name)) {
+        EXPECT_EQ(scope.find(name), nullptr) << name;
+      }
+    }
     std::multiset<const Value*> seen;
     scope.forEach([&](const Value* v) { seen.insert(v); });
     std::multiset<const Value*> want;
