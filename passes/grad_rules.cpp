@@ -564,21 +564,20 @@ std::vector<int64_t> allBut(size_t rank, size_t keep) {
 }
 }  // namespace
 
-RULE(LayerNorm) {
-  // One layer_norm_grad gives all three; beta does not enter it.
-  const pir::attrs::LayerNorm attr{c.op};
-  Op* grads = c.b.create({val(c.inValue(0)), val(c.inValue(1)), val(c.grad(0))},
-                         build::LayerNormGrad{}.epsilon(attr.epsilon()).axis(attr.axis()));
+// A norm's gradient op (x, gamma, g) -> dx, dgamma, dbeta gives all three; beta does
+// not enter it.
+template <class GradOp> void giveNormGrads(GradContext& c, const GradOp& grad) {
+  Op* grads = c.b.create({val(c.inValue(0)), val(c.inValue(1)), val(c.grad(0))}, grad);
   for (size_t i = 0; i < 3; ++i)
     if (c.wants(i)) c.give(i, grads->results[i]);
 }
+RULE(LayerNorm) {
+  const pir::attrs::LayerNorm attr{c.op};
+  giveNormGrads(c, build::LayerNormGrad{}.epsilon(attr.epsilon()).axis(attr.axis()));
+}
 RULE(GroupNorm) {
-  // One group_norm_grad gives all three; beta does not enter it.
   const pir::attrs::GroupNorm attr{c.op};
-  Op* grads = c.b.create({val(c.inValue(0)), val(c.inValue(1)), val(c.grad(0))},
-                         build::GroupNormGrad{}.groups(attr.groups()).epsilon(attr.epsilon()));
-  for (size_t i = 0; i < 3; ++i)
-    if (c.wants(i)) c.give(i, grads->results[i]);
+  giveNormGrads(c, build::GroupNormGrad{}.groups(attr.groups()).epsilon(attr.epsilon()));
 }
 GRAD_OPERANDS(BatchNormInference, i == 0)  // the statistics
 RULE(BatchNormInference) {

@@ -22,6 +22,21 @@ int64_t checkedIndex(int64_t idx, int64_t dim) {
   return idx < 0 ? idx + dim : idx;
 }
 
+// Every index of `indices` (n of them) checked against an axis of `dim` and made
+// non-negative, charged to the kernel's scratch budget before it is allocated.
+class CheckedIndices {
+ public:
+  CheckedIndices(const TensorRef& indices, int64_t n, int64_t dim)
+      : charge_(n, sizeof(int64_t)), values_(static_cast<size_t>(n)) {
+    for (int64_t j = 0; j < n; ++j) values_[static_cast<size_t>(j)] = checkedIndex(readIndex(indices, j), dim);
+  }
+  int64_t operator[](int64_t j) const { return values_[static_cast<size_t>(j)]; }
+
+ private:
+  ScratchCharge charge_;
+  std::vector<int64_t> values_;
+};
+
 // x viewed as [outer, axisLen, inner] around one axis.
 struct AxisSplit {
   int64_t outer = 1, axisLen = 1, inner = 1;
@@ -47,9 +62,7 @@ void runGather(const GatherState& s, const TensorRef* ins, TensorRef* outs, Kern
   const char* x = static_cast<const char*>(ins[0].data);
   char* y = static_cast<char*>(outs[0].data);
   const size_t run = static_cast<size_t>(s.x.inner * s.elemSize);
-  const ScratchCharge charge(s.numIndices, sizeof(int64_t));
-  std::vector<int64_t> idx(static_cast<size_t>(s.numIndices));
-  for (int64_t j = 0; j < s.numIndices; ++j) idx[j] = checkedIndex(readIndex(ins[1], j), s.x.axisLen);
+  const CheckedIndices idx(ins[1], s.numIndices, s.x.axisLen);
   if (run == 0) return;  // nothing to copy (x's other dims may be huge): the indices are checked
   for (int64_t o = 0; o < s.x.outer; ++o)
     for (int64_t j = 0; j < s.numIndices; ++j) {
@@ -72,9 +85,7 @@ struct GatherGradState {
 template <class T> void runGatherGrad(const GatherGradState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   using A = ComputeOf<T>;
   const int64_t inner = s.dx.inner, size = s.dx.axisLen, n = s.numIndices;
-  const ScratchCharge charge(n, sizeof(int64_t));
-  std::vector<int64_t> idx(static_cast<size_t>(n));
-  for (int64_t j = 0; j < n; ++j) idx[static_cast<size_t>(j)] = checkedIndex(readIndex(ins[1], j), size);
+  const CheckedIndices idx(ins[1], n, size);
   const int64_t slab = size * inner;
   if (slab == 0 || s.dx.outer == 0) return;  // no element to write (the other dims may be huge): the indices are checked
   const T* g = ins[0].as<const T>();
@@ -87,7 +98,7 @@ template <class T> void runGatherGrad(const GatherGradState& s, const TensorRef*
       std::fill(acc.begin(), acc.end(), A(0));
       for (int64_t j = 0; j < n; ++j) {
         const T* src = g + (o * n + j) * inner;
-        A* dst = acc.data() + idx[static_cast<size_t>(j)] * inner;
+        A* dst = acc.data() + idx[j] * inner;
         for (int64_t i = 0; i < inner; ++i) dst[i] += static_cast<A>(src[i]);
       }
       for (int64_t i = 0; i < slab; ++i) dx[o * slab + i] = static_cast<T>(acc[static_cast<size_t>(i)]);
@@ -100,7 +111,7 @@ template <class T> void runGatherGrad(const GatherGradState& s, const TensorRef*
           std::fill(out, out + slab, T(0));
           for (int64_t j = 0; j < n; ++j) {
             const T* src = g + (o * n + j) * inner;
-            T* dst = out + idx[static_cast<size_t>(j)] * inner;
+            T* dst = out + idx[j] * inner;
             for (int64_t i = 0; i < inner; ++i) dst[i] += src[i];
           }
         }
@@ -114,7 +125,7 @@ template <class T> void runGatherGrad(const GatherGradState& s, const TensorRef*
     splitRange(slab, [&](int64_t b, int64_t e) {
       std::fill(dx + b, dx + e, T(0));
       for (int64_t j = 0; j < n; ++j) {
-        const int64_t row = idx[static_cast<size_t>(j)] * inner;
+        const int64_t row = idx[j] * inner;
         const int64_t lo = std::max(b, row), hi = std::min(e, row + inner);
         const T* src = g + j * inner;
         for (int64_t i = lo; i < hi; ++i) dx[i] += src[i - row];
