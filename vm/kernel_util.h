@@ -4,6 +4,7 @@
 #pragma once
 #include <Eigen/Core>
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -189,6 +190,19 @@ class ScratchCharge {
 // Elements per thread below which an elementwise loop is not split (a split
 // costs a few microseconds of wake-up).
 inline constexpr int64_t kMinElementsPerThread = 8 * 1024;
+
+// Whether a part of a split could not allocate its scratch: a helper thread cannot
+// throw, so the caller throws after the split.
+class PartFailures {
+ public:
+  void fail() { failed_.store(true, std::memory_order_relaxed); }
+  void throwIfAnyFailed() const {
+    if (failed_.load(std::memory_order_relaxed)) throw std::bad_alloc();
+  }
+
+ private:
+  std::atomic<bool> failed_{false};
+};
 
 // body(begin, end) over [0, n): one call on this thread unless kernel threads
 // are enabled and n is large (simd::parallelFor). No allocation on the

@@ -15,9 +15,9 @@
 // f16 computes in f32. Every sum runs in an order fixed by the shapes (the image
 // blocks here, the GEMM's column blocks in vm/kernels_matmul.cpp), so the bits do not
 // depend on the number of threads.
-#include <atomic>
 #include <new>
 
+#include "vm/conv_direct.h"
 #include "vm/conv_window.h"
 
 namespace pir::vm::detail {
@@ -34,6 +34,8 @@ constexpr int64_t kSplitColumnElements = int64_t{1} << 17;
 struct ConvGeometry {
   Window win;
   int64_t batch = 0, channels = 0, outChannels = 0, groups = 1;
+  bool direct = false;  // f32 through vm/conv_direct.h instead of im2col
+  DirectConvShape directShape() const { return {win, batch, groups, cg(), og()}; }
   int64_t cg() const { return channels / groups; }
   int64_t og() const { return outChannels / groups; }
   int64_t K() const { return cg() * win.kernelSize(); }
@@ -91,18 +93,6 @@ template <class C> class BlockScratch {
 
  private:
   std::unique_ptr<C[]> col_, out_;
-};
-
-// Whether a part of a split could not allocate its scratch; the caller throws after the split.
-class PartFailures {
- public:
-  void fail() { failed_.store(true, std::memory_order_relaxed); }
-  void throwIfAnyFailed() const {
-    if (failed_.load(std::memory_order_relaxed)) throw std::bad_alloc();
-  }
-
- private:
-  std::atomic<bool> failed_{false};
 };
 
 // body(col, out, firstImage, images) for every block of images of the batch, the
@@ -330,6 +320,8 @@ template <class T> void runConv(const ConvGeometry& s, const TensorRef* ins, Ten
   T* y = outs[0].as<T>();
   if (s.batch == 0 || og == 0 || P == 0) return;
   if (K == 0) return std::fill(y, y + s.batch * s.outChannels * P, T(0));
+  if constexpr (std::is_same_v<T, float>)
+    if (s.direct) return directConv(s.directShape(), ins[0].as<const T>(), ins[1].as<const T>(), y);
   const int64_t parts = blockParts(s.blocks());
   const ScratchCharge charge(
       BlockScratch<C>::elements(s, parts) + (std::is_same_v<T, C> ? 0 : static_cast<uint64_t>(s.outChannels * K)),
@@ -363,6 +355,8 @@ template <class T> void runConvGradWeight(const ConvGeometry& s, const TensorRef
   const int64_t total = s.outChannels * K;
   if (total == 0) return;
   if (s.batch == 0 || P == 0) return std::fill(dw, dw + total, T(0));
+  if constexpr (std::is_same_v<T, float>)
+    if (s.direct) return directConvGradWeight(s.directShape(), ins[0].as<const T>(), ins[1].as<const T>(), dw);
   const int64_t block = s.imagesPerBlock(), count = s.blocks(), parts = blockParts(count);
   const ScratchCharge charge(static_cast<uint64_t>(total * (1 + parts)) + BlockScratch<C>::elements(s, parts), sizeof(C));
   std::vector<C> acc(static_cast<size_t>(total)), partials(static_cast<size_t>(total * parts));
@@ -410,6 +404,8 @@ template <class T> void runConvGradInput(const ConvGeometry& s, const TensorRef*
   T* dx = outs[0].as<T>();
   const int64_t total = s.batch * s.channels * inSize;
   if (total == 0) return;
+  if constexpr (std::is_same_v<T, float>)
+    if (s.direct) return directConvGradInput(s.directShape(), ins[0].as<const T>(), ins[1].as<const T>(), dx);
   const int64_t parts = blockParts(s.blocks());
   const ScratchCharge charge(
       BlockScratch<C>::elements(s, parts) +
@@ -633,22 +629,27 @@ PoolGradState poolGradState(const Op& op, const TensorType& x, const TensorType&
 
 PreparedKernel prepareConv(const Op& op, InTypes in, InTypes) {
   if (in.size() != 2 || in[0].dtype != in[1].dtype) throw KernelError("conv needs input and weights of one dtype");
-  return floatKernel<ConvRun>(op, in[0].dtype, convGeometry(op, in[0], in[1].shape));
+  ConvGeometry s = convGeometry(op, in[0], in[1].shape);
+  s.direct = in[0].dtype == DType::F32 && directConvServes(s.directShape());
+  return floatKernel<ConvRun>(op, in[0].dtype, s);
 }
 
 PreparedKernel prepareConvGradInput(const Op& op, InTypes in, InTypes out) {  // g, w -> dx
   if (in.size() != 2 || out.size() != 1 || in[0].dtype != in[1].dtype)
     throw KernelError("conv_grad_input needs a gradient and weights of one dtype");
-  const ConvGeometry s = convGeometry(op, out[0], in[1].shape);
+  ConvGeometry s = convGeometry(op, out[0], in[1].shape);
   requireOutputShape(in[0], s.batch, s.outChannels, s.win);
+  const std::optional<DirectConvShape> gradient = directInputGradientShape(s.directShape());
+  s.direct = in[0].dtype == DType::F32 && gradient && directConvServes(*gradient);
   return floatKernel<ConvGradInputRun>(op, in[0].dtype, s);
 }
 
 PreparedKernel prepareConvGradWeight(const Op& op, InTypes in, InTypes out) {  // x, g -> dW
   if (in.size() != 2 || out.size() != 1 || in[0].dtype != in[1].dtype)
     throw KernelError("conv_grad_weight needs an input and a gradient of one dtype");
-  const ConvGeometry s = convGeometry(op, in[0], out[0].shape);
+  ConvGeometry s = convGeometry(op, in[0], out[0].shape);
   requireOutputShape(in[1], s.batch, s.outChannels, s.win);
+  s.direct = in[0].dtype == DType::F32 && directConvServes(s.directShape());
   return floatKernel<ConvGradWeightRun>(op, in[0].dtype, s);
 }
 

@@ -871,6 +871,151 @@ void smallGemm(const float* a, bool transA, const float* b, float* c, int64_t m,
   gemmLastRows<kGemmTileRows - 1>(m - i, a + i * rsA, rsA, csA, b, c + i * n, n, k);
 }
 
+// ---- direct convolution rows (f32) ---------------------------------------------
+// convRows is smallGemm's register tile with each depth row read from its own
+// pointer: the rows of a padded input that one output row's windows see, so no
+// column matrix is built. The last vector of a c row is computed whole (the caller's
+// rows hold the columns past n) and stored in part.
+
+template <int MR, int NV>
+inline void convTile(const float* a, int64_t k, const float* const* rows, int64_t offset, float* c, int64_t ldc,
+                     int64_t n) {
+  vf acc[MR][NV];
+#pragma GCC unroll 16
+  for (int r = 0; r < MR; ++r)
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) acc[r][j] = vf{};
+  for (int64_t p = 0; p < k; ++p) {
+    const float* b = rows[p] + offset;
+    vf bv[NV];
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) bv[j] = load<vf>(b + j * kF32Lanes);
+#pragma GCC unroll 16
+    for (int r = 0; r < MR; ++r) {
+      const vf ar = broadcastLoad(a + r * k + p);
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) acc[r][j] = fmadd(ar, bv[j], acc[r][j]);
+    }
+  }
+#pragma GCC unroll 16
+  for (int r = 0; r < MR; ++r)
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) {
+      float* out = c + r * ldc + j * kF32Lanes;
+      const int64_t left = n - j * kF32Lanes;
+      if (left >= kF32Lanes) {
+        store(out, acc[r][j]);
+      } else if (left > 0) {
+        float part[kF32Lanes];
+        store(part, acc[r][j]);
+        std::memcpy(out, part, static_cast<size_t>(left) * sizeof(float));
+      }
+    }
+}
+
+template <int MR>
+void convTileRows(const float* a, int64_t k, const float* const* rows, int64_t offset, float* c, int64_t ldc,
+                  int64_t n) {
+  for (int64_t j = 0; j < n; j += 2 * kF32Lanes) {
+    if (n - j > kF32Lanes) convTile<MR, 2>(a, k, rows, offset + j, c + j, ldc, n - j);
+    else convTile<MR, 1>(a, k, rows, offset + j, c + j, ldc, n - j);
+  }
+}
+
+template <int R>
+void convLastRows(int64_t left, const float* a, int64_t k, const float* const* rows, int64_t offset, float* c,
+                  int64_t ldc, int64_t n) {
+  if constexpr (R > 0) {
+    if (left == R) return convTileRows<R>(a, k, rows, offset, c, ldc, n);
+    convLastRows<R - 1>(left, a, k, rows, offset, c, ldc, n);
+  }
+}
+
+void convRows(const float* a, const float* const* rows, int64_t offset, float* c, int64_t ldc, int64_t m, int64_t n,
+              int64_t k) {
+  int64_t i = 0;
+  for (; i + kGemmTileRows <= m; i += kGemmTileRows)
+    convTileRows<kGemmTileRows>(a + i * k, k, rows, offset, c + i * ldc, ldc, n);
+  convLastRows<kGemmTileRows - 1>(m - i, a + i * k, k, rows, offset, c + i * ldc, ldc, n);
+}
+
+// convGradRows' tile: KT depth rows by MT gradient rows, 16 partials each (kGradVectors
+// vectors). The ISA's registers bound the tile.
+constexpr int kGradVectors = static_cast<int>(16 / kF32Lanes);
+constexpr int kGradTileDepth = PIR_SIMD_BYTES == 64 ? 4 : PIR_SIMD_BYTES == 32 ? 2 : 1;
+constexpr int kGradTileRows = PIR_SIMD_BYTES == 16 ? 1 : PIR_SIMD_BYTES == 32 ? 2 : 4;
+
+// All ones in the first `n` lanes of 16 (n <= 16), as kGradVectors masks.
+inline void firstLanes(int64_t n, vi (&mask)[kGradVectors]) {
+  alignas(64) static constexpr int32_t ones[32] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+  for (int v = 0; v < kGradVectors; ++v) mask[v] = load<vi>(ones + 16 - n + v * kF32Lanes);
+}
+
+template <int KT, int MT>
+inline void convGradTile(const float* const* rows, const int64_t* offsets, int64_t nrows, const float* g,
+                         int64_t ldPlane, int64_t ldRow, float* partial, int64_t m, int64_t n) {
+  vf acc[KT][MT][kGradVectors];
+#pragma GCC unroll 4
+  for (int p = 0; p < KT; ++p)
+#pragma GCC unroll 4
+    for (int i = 0; i < MT; ++i)
+#pragma GCC unroll 4
+      for (int v = 0; v < kGradVectors; ++v) acc[p][i][v] = load<vf>(partial + (p * m + i) * 16 + v * kF32Lanes);
+  const int64_t whole = n / 16 * 16;
+  vi tail[kGradVectors];
+  firstLanes(n - whole, tail);
+  for (int64_t r = 0; r < nrows; ++r) {
+    const auto step = [&](int64_t j, bool masked) {
+      vf bv[KT][kGradVectors], gv[MT][kGradVectors];
+#pragma GCC unroll 4
+      for (int p = 0; p < KT; ++p)
+#pragma GCC unroll 4
+        for (int v = 0; v < kGradVectors; ++v) {
+          bv[p][v] = load<vf>(rows[p] + offsets[r] + j + v * kF32Lanes);
+          if (masked) bv[p][v] = bits<vf>(bits<vi>(bv[p][v]) & tail[v]);
+        }
+#pragma GCC unroll 4
+      for (int i = 0; i < MT; ++i)
+#pragma GCC unroll 4
+        for (int v = 0; v < kGradVectors; ++v) gv[i][v] = load<vf>(g + i * ldPlane + r * ldRow + j + v * kF32Lanes);
+#pragma GCC unroll 4
+      for (int p = 0; p < KT; ++p)
+#pragma GCC unroll 4
+        for (int i = 0; i < MT; ++i)
+#pragma GCC unroll 4
+          for (int v = 0; v < kGradVectors; ++v) acc[p][i][v] = fmadd(bv[p][v], gv[i][v], acc[p][i][v]);
+    };
+    for (int64_t j = 0; j < whole; j += 16) step(j, false);
+    if (whole < n) step(whole, true);
+  }
+#pragma GCC unroll 4
+  for (int p = 0; p < KT; ++p)
+#pragma GCC unroll 4
+    for (int i = 0; i < MT; ++i)
+#pragma GCC unroll 4
+      for (int v = 0; v < kGradVectors; ++v) store(partial + (p * m + i) * 16 + v * kF32Lanes, acc[p][i][v]);
+}
+
+template <int KT, int MT>
+void convGradBand(const float* const* rows, const int64_t* offsets, int64_t nrows, const float* g, int64_t ldPlane,
+                  int64_t ldRow, float* partial, int64_t k, int64_t m, int64_t n, int64_t p0, int64_t p1) {
+  for (int64_t p = p0; p + KT <= p1; p += KT) {
+    int64_t i = 0;
+    for (; i + MT <= m; i += MT)
+      convGradTile<KT, MT>(rows + p, offsets, nrows, g + i * ldPlane, ldPlane, ldRow, partial + (p * m + i) * 16, m, n);
+    for (; i < m; ++i)
+      convGradTile<KT, 1>(rows + p, offsets, nrows, g + i * ldPlane, ldPlane, ldRow, partial + (p * m + i) * 16, m, n);
+  }
+  (void)k;
+}
+
+void convGradRows(const float* const* rows, const int64_t* offsets, int64_t nrows, const float* g, int64_t ldPlane,
+                  int64_t ldRow, float* partial, int64_t k, int64_t m, int64_t n) {
+  const int64_t whole = k / kGradTileDepth * kGradTileDepth;
+  convGradBand<kGradTileDepth, kGradTileRows>(rows, offsets, nrows, g, ldPlane, ldRow, partial, k, m, n, 0, whole);
+  convGradBand<1, kGradTileRows>(rows, offsets, nrows, g, ldPlane, ldRow, partial, k, m, n, whole, k);
+}
+
 // Column blocks keep the accumulated row in L1 whatever `cols` is.
 constexpr int64_t kColBlock = 2048;
 
@@ -1378,7 +1523,11 @@ template <class S> TypedTable<S> makeTyped() {
   t.normaliseRow = normaliseRowFused<S>;
   t.layerNormRow = layerNormRowFused<S>;
   t.softmaxGradRow = softmaxGradRowFused<S>;
-  if constexpr (std::is_same_v<S, float>) t.smallGemm = smallGemm;  // f64 products go to OpenBLAS
+  if constexpr (std::is_same_v<S, float>) {  // f64 products go to OpenBLAS, f64 convolutions to im2col
+    t.smallGemm = smallGemm;
+    t.convRows = convRows;
+    t.convGradRows = convGradRows;
+  }
   t.layerNormGradRow = layerNormGradRowFused<S>;
   t.sumRows = sumRows<S>;
 #define PIR_SIMD_REDUCE(K)              \

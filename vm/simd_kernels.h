@@ -84,6 +84,22 @@ template <class S> struct TypedTable {
   // transA), b [k, n], c [m, n]: row-major, dense. n a multiple of kSmallGemmColumns.
   // f32 only (null in the f64 table).
   void (*smallGemm)(const S* a, bool transA, const S* b, S* c, int64_t m, int64_t n, int64_t k);
+  // One output row of a direct convolution, a product whose depth rows are gathered:
+  // c[i][j] (row i at c + i*ldc) for j < n is the sum over p < k of a[i*k + p] *
+  // rows[p][offset + j], each element smallGemm's sequential chain (c = +0, then one
+  // fmadd per p in order). Reads each row up to offset + n rounded up to
+  // kSmallGemmColumns (the caller's buffer holds them); writes n elements per c row.
+  // f32 only (null in the f64 table).
+  void (*convRows)(const S* a, const S* const* rows, int64_t offset, S* c, int64_t ldc, int64_t m, int64_t n,
+                   int64_t k);
+  // convRows' weight gradient over nrows output rows: for depth row p and gradient
+  // row i, partial[(p*m + i)*16 + l] += b[j] * g[j] for the columns j = l, l + 16, ..
+  // below n, output row by output row (row r: b at rows[p] + offsets[r], g at g +
+  // i*ldPlane + r*ldRow), one fmadd each: 16 partials per pair whose order depends
+  // on the shapes alone. g holds zeros from n to the next multiple of 16; b's columns
+  // from n on count as +0 whatever they hold. f32 only (null in the f64 table).
+  void (*convGradRows)(const S* const* rows, const int64_t* offsets, int64_t nrows, const S* g, int64_t ldPlane,
+                       int64_t ldRow, S* partial, int64_t k, int64_t m, int64_t n);
   // y[c] = x[0][c] + x[1][c] + ... + x[rows-1][c] in row order (row r at
   // x + r*ld), for a reduction over a leading/strided axis. rows >= 1. Each column
   // is summed alone, so a range of columns gives the bits of the whole call.

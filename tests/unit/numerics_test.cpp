@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ir/half.h"
+#include "vm/conv_direct.h"
 #include "vm/kernels.h"
 #include "vm/kernel_util.h"
 #include "vm/simd_kernels.h"
@@ -681,6 +682,85 @@ TEST(Numerics, SmallGemmSumsEachElementInDepthOrder) {
     if (!t) continue;
     checkSmallGemm(t->f32, isa);
     EXPECT_EQ(t->f64.smallGemm, nullptr) << isa;
+  }
+}
+
+// The direct convolution's row kernels on every ISA: convRows gives each element
+// smallGemm's depth-order chain from rows read through pointers, writing exactly n
+// columns of each c row (the columns past them keep their bytes); convGradRows adds
+// each (depth row, gradient row) pair's products into 16 partials, column j into
+// partial j % 16, rows then columns in order, counting a depth row's columns from n
+// on as +0 even when they hold an infinity.
+TEST(Numerics, ConvRowKernelsSumInTheirDocumentedOrderOnEveryIsa) {
+  uint64_t seed = 7;
+  auto next = [&] {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<float>(static_cast<int64_t>(seed >> 33) % 20001 - 10000) / 997.0f;
+  };
+  for (const char* isa : {"sse2", "avx2", "avx512"}) {
+    const simd::Table* t = simd::tableFor(isa);
+    if (!t) continue;
+    EXPECT_EQ(t->f64.convRows, nullptr) << isa;
+    EXPECT_EQ(t->f64.convGradRows, nullptr) << isa;
+    const bool fused = std::string(isa) != "sse2";
+    auto step = [&](float acc, float x, float y) {
+      if (fused) return std::fma(x, y, acc);
+      volatile float product = x * y;  // rounded on its own, as the ISA without FMA does
+      return product + acc;
+    };
+    for (int64_t m : {1, 3, 4, 8, 9, 16, 17, 32})
+      for (int64_t n : {1, 13, 16, 28, 32, 40})
+        for (int64_t k : {1, 2, 5, 9, 72}) {
+          const int64_t stride = 64, offset = 3;  // each depth row's own run in `pool`
+          std::vector<float> pool(static_cast<size_t>(k * stride + 64)), a(static_cast<size_t>(m * k));
+          for (float& v : pool) v = next();
+          for (float& v : a) v = next();
+          std::vector<const float*> rows(static_cast<size_t>(k));
+          for (int64_t p = 0; p < k; ++p) rows[static_cast<size_t>(p)] = pool.data() + ((p * 5) % k) * stride;
+          const int64_t ldc = n + 5;
+          std::vector<float> got(static_cast<size_t>(m * ldc), 7.0f);
+          t->f32.convRows(a.data(), rows.data(), offset, got.data(), ldc, m, n, k);
+          for (int64_t i = 0; i < m; ++i)
+            for (int64_t j = 0; j < ldc; ++j) {
+              float want = 7.0f;
+              if (j < n) {
+                want = 0.0f;
+                for (int64_t p = 0; p < k; ++p)
+                  want = step(want, a[static_cast<size_t>(i * k + p)], rows[static_cast<size_t>(p)][offset + j]);
+              }
+              ASSERT_EQ(std::memcmp(&got[static_cast<size_t>(i * ldc + j)], &want, 4), 0)
+                  << isa << " convRows " << m << "x" << n << "x" << k << " at " << i << "," << j;
+            }
+          // convGradRows over 3 output rows; the gradient rows hold zeros past n.
+          const int64_t nrows = 3, ldRow = (n + 15) / 16 * 16, ldPlane = nrows * ldRow + 16;
+          std::vector<float> g(static_cast<size_t>(m * ldPlane), 0.0f);
+          for (int64_t i = 0; i < m; ++i)
+            for (int64_t r = 0; r < nrows; ++r)
+              for (int64_t j = 0; j < n; ++j) g[static_cast<size_t>(i * ldPlane + r * ldRow + j)] = next();
+          std::vector<float> poolInf = pool;
+          for (size_t e = 0; e < poolInf.size(); e += 3) poolInf[e] = std::numeric_limits<float>::infinity();
+          std::vector<const float*> rowsInf(static_cast<size_t>(k));
+          for (int64_t p = 0; p < k; ++p) {
+            const int64_t at = rows[static_cast<size_t>(p)] - pool.data();
+            rowsInf[static_cast<size_t>(p)] = poolInf.data() + at;
+            for (int64_t r = 0; r < nrows; ++r)  // the real columns finite, the ones past n often infinite
+              for (int64_t j = 0; j < n; ++j) poolInf[static_cast<size_t>(at + r * 2 + j)] = pool[static_cast<size_t>(at + r * 2 + j)];
+          }
+          const int64_t offsets[nrows] = {0, 2, 4};
+          std::vector<float> partial(static_cast<size_t>(k * m * 16));
+          for (float& v : partial) v = next();
+          std::vector<float> want = partial;
+          t->f32.convGradRows(rowsInf.data(), offsets, nrows, g.data(), ldPlane, ldRow, partial.data(), k, m, n);
+          for (int64_t p = 0; p < k; ++p)
+            for (int64_t i = 0; i < m; ++i)
+              for (int64_t r = 0; r < nrows; ++r)
+                for (int64_t j = 0; j < n; ++j) {
+                  float& w = want[static_cast<size_t>((p * m + i) * 16 + j % 16)];
+                  w = step(w, rows[static_cast<size_t>(p)][offsets[r] + j], g[static_cast<size_t>(i * ldPlane + r * ldRow + j)]);
+                }
+          ASSERT_EQ(std::memcmp(partial.data(), want.data(), want.size() * sizeof(float)), 0)
+              << isa << " convGradRows " << m << "x" << n << "x" << k;
+        }
   }
 }
 
@@ -1392,6 +1472,132 @@ TEST(Numerics, ConvolutionsMatchDirectSumsOverWindowShapes) {
 
 namespace pir::vm {
 namespace {
+
+// conv and its two gradients on the direct path (vm/conv_direct.h) against long double
+// sums, with the same bytes at 1, 2 and 3 kernel threads: output rows that fill their
+// vectors and rows that end inside one, strides 2 and 3 (the phase-split rows), a
+// dilation, uneven padding and padding beyond the kernel, 1-D and 3-D, groups. A
+// second pass puts an infinity into one input cell: it reaches the outputs (and the
+// weight gradient's cells) whose windows read it and nothing else, although the
+// kernels compute whole vectors past the end of the rows.
+TEST(Numerics, DirectConvolutionsMatchSumsOnAnyThreadCount) {
+  struct Case {
+    std::vector<int64_t> in, kernel, stride, padding, dilation;
+    int64_t channels, outChannels, groups;
+  };
+  const std::vector<Case> cases = {
+      {{32, 32}, {3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}, 16, 16, 1},     // the residual net's block
+      {{32, 32}, {3, 3}, {2, 2}, {1, 1, 1, 1}, {1, 1}, 4, 8, 1},       // stride 2
+      {{28, 28}, {3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}, 1, 8, 1},       // rows of 28 in vectors of 32
+      {{14, 13}, {3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}, 3, 5, 1},       // rows of 13
+      {{20, 16}, {3, 3}, {1, 1}, {2, 2, 2, 2}, {2, 2}, 2, 3, 1},       // dilated
+      {{10, 15}, {3, 3}, {1, 1}, {0, 2, 1, 0}, {1, 1}, 2, 3, 1},       // uneven padding
+      {{6, 12}, {3, 3}, {1, 1}, {3, 1, 3, 1}, {1, 1}, 2, 2, 1},        // padding beyond the kernel
+      {{9, 50}, {1, 4}, {1, 3}, {0, 0, 0, 0}, {1, 1}, 2, 3, 1},        // stride 3 along the rows
+      {{40}, {5}, {1}, {2, 2}, {1}, 3, 4, 1},                          // 1-D
+      {{4, 5, 14}, {3, 3, 3}, {1, 1, 1}, {1, 1, 1, 1, 1, 1}, {1, 1, 1}, 2, 3, 1},  // 3-D
+      {{16, 16}, {3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}, 4, 6, 2},       // 2 groups
+  };
+  for (const Case& c : cases)
+    for (const bool withInfinity : {false, true}) {
+      const size_t rank = c.in.size();
+      const int64_t N = 5, C = c.channels, O = c.outChannels, G = c.groups, cg = C / G, og = O / G;
+      std::vector<int64_t> out(rank);
+      for (size_t d = 0; d < rank; ++d)
+        out[d] = (c.in[d] + c.padding[d] + c.padding[rank + d] - c.dilation[d] * (c.kernel[d] - 1) - 1) / c.stride[d] + 1;
+      Shape xs{N, C}, ws{O, cg}, ys{N, O};
+      for (size_t d = 0; d < rank; ++d) xs.push_back(c.in[d]), ws.push_back(c.kernel[d]), ys.push_back(out[d]);
+      Tensor x(DType::F32, xs), w(DType::F32, ws), g(DType::F32, ys);
+      for (int64_t i = 0; i < x.size(); ++i) x.set(i, std::sin(i * 0.37) + 0.25);
+      for (int64_t i = 0; i < w.size(); ++i) w.set(i, std::cos(i * 0.61));
+      for (int64_t i = 0; i < g.size(); ++i) g.set(i, std::sin(i * 0.23 + 1));
+      // At the end of a row: the vectors computed past an output row's end read it.
+      const int64_t rowLength = c.in.back();
+      if (withInfinity) x.set(x.size() / 2 / rowLength * rowLength + rowLength - 1, std::numeric_limits<LD>::infinity());
+      // The direct kernels serve these shapes (so this test covers them).
+      std::array<int64_t, 3> in{1, 1, 1}, o3{1, 1, 1}, k3{1, 1, 1}, st{1, 1, 1}, dil{1, 1, 1}, pb{0, 0, 0};
+      for (size_t d = 0; d < rank; ++d) {
+        const size_t e = 3 - rank + d;
+        in[e] = c.in[d], o3[e] = out[d], k3[e] = c.kernel[d], st[e] = c.stride[d], dil[e] = c.dilation[d];
+        pb[e] = c.padding[d];
+      }
+      detail::DirectConvShape shape;
+      shape.win.in = in, shape.win.out = o3, shape.win.kernel = k3, shape.win.stride = st, shape.win.dilation = dil;
+      shape.win.padBegin = pb;
+      shape.batch = N, shape.groups = G, shape.inPerGroup = cg, shape.outPerGroup = og;
+      ASSERT_TRUE(detail::directConvServes(shape)) << ::testing::PrintToString(c.in);
+      const std::optional<detail::DirectConvShape> gradient = detail::directInputGradientShape(shape);
+      const bool unitStride = st == std::array<int64_t, 3>{1, 1, 1};
+      EXPECT_EQ(gradient.has_value() && detail::directConvServes(*gradient), unitStride)
+          << ::testing::PrintToString(c.in);
+
+      std::vector<std::pair<std::string, Attr>> window{
+          {"stride", intList(c.stride)}, {"padding", intList(c.padding)}, {"dilation", intList(c.dilation)},
+          {"groups", Attr::integer(G)}};
+      auto withShape = [&](const Shape& sh) {
+        auto a = window;
+        a.emplace_back("shape", intList(sh));
+        return a;
+      };
+      auto all = [&] {
+        return std::vector<Tensor>{runOpWith(OpCode::Conv, {&x, &w}, {g.type}, window)[0],
+                                   runOpWith(OpCode::ConvGradWeight, {&x, &g}, {w.type}, withShape(ws))[0],
+                                   runOpWith(OpCode::ConvGradInput, {&g, &w}, {x.type}, withShape(xs))[0]};
+      };
+      const int before = simd::kernelThreads();
+      simd::setKernelThreads(1);
+      const std::vector<Tensor> one = all();
+      for (int threads : {2, 3}) {
+        simd::setKernelThreads(threads);
+        const std::vector<Tensor> more = all();
+        for (size_t r = 0; r < one.size(); ++r)
+          EXPECT_EQ(one[r].bytes, more[r].bytes) << "result " << r << " at " << threads << " threads, input "
+                                                 << ::testing::PrintToString(c.in);
+      }
+      simd::setKernelThreads(before);
+
+      // Long double sums (an infinity makes +-inf or NaN where it is read).
+      std::vector<LD> yRef(static_cast<size_t>(g.size())), dwRef(static_cast<size_t>(w.size())),
+          dxRef(static_cast<size_t>(x.size()));
+      const int64_t inSize = in[0] * in[1] * in[2], outSize = o3[0] * o3[1] * o3[2], kSize = k3[0] * k3[1] * k3[2];
+      for (int64_t n = 0; n < N; ++n)
+        for (int64_t o = 0; o < O; ++o)
+          for (int64_t p = 0; p < outSize; ++p)
+            for (int64_t ch = 0; ch < cg; ++ch)
+              for (int64_t k = 0; k < kSize; ++k) {
+                const int64_t pos[3] = {p / (o3[1] * o3[2]), p / o3[2] % o3[1], p % o3[2]};
+                const int64_t kk[3] = {k / (k3[1] * k3[2]), k / k3[2] % k3[1], k % k3[2]};
+                int64_t cell = 0;
+                bool real = true;
+                for (int d = 0; d < 3; ++d) {
+                  const int64_t i = pos[d] * st[d] - pb[d] + kk[d] * dil[d];
+                  real = real && i >= 0 && i < in[d];
+                  cell = cell * in[d] + i;
+                }
+                if (!real) continue;
+                const int64_t xi = (n * C + o / og * cg + ch) * inSize + cell, wi = (o * cg + ch) * kSize + k;
+                const int64_t yi = (n * O + o) * outSize + p;
+                yRef[static_cast<size_t>(yi)] += x.get(xi) * w.get(wi);
+                dwRef[static_cast<size_t>(wi)] += x.get(xi) * g.get(yi);
+                dxRef[static_cast<size_t>(xi)] += g.get(yi) * w.get(wi);
+              }
+      auto near = [&](const Tensor& t, const std::vector<LD>& ref, const char* what) {
+        for (size_t i = 0; i < ref.size(); ++i) {
+          const double got = static_cast<double>(t.get(static_cast<int64_t>(i))), want = static_cast<double>(ref[i]);
+          if (std::isnan(want) || std::isinf(want))
+            ASSERT_TRUE(std::isnan(want) ? std::isnan(got) : got == want)
+                << what << " element " << i << " is " << got << ", not " << want;
+          else
+            ASSERT_NEAR(got, want, 1e-4 * std::max(1.0, std::abs(want)))
+                << what << " element " << i << " of the case with input " << ::testing::PrintToString(c.in)
+                << (withInfinity ? " and an infinity" : "");
+        }
+      };
+      near(one[0], yRef, "conv");
+      near(one[1], dwRef, "conv_grad_weight");
+      near(one[2], dxRef, "conv_grad_input");
+    }
+}
 
 // l2 of rows [7, 0, ...] is exactly 7 for every output position (a vectorised
 // approximate sqrt gave 7.0000005 for some positions).
