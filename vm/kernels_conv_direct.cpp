@@ -1,7 +1,7 @@
 // Direct f32 convolution (vm/conv_direct.h). Each (image, group) is first copied into
 // a padded buffer holding every cell its windows read, the padding as zeros; the
 // depth rows of one output row are then rows of that buffer at one offset, so
-// convRows computes the output row from a table of K row pointers and the weights,
+// convRows computes the output rows from a table of K row pointers and the weights,
 // and convGradRows adds the weight gradient's products from the same rows. Along
 // the last axis the buffer splits each row into `stride` phases (column q at phase
 // q % stride, index q / stride): a strided window then reads consecutive elements.
@@ -16,12 +16,14 @@ constexpr int64_t kColumns = simd::kSmallGemmColumns;  // columns per vector of 
 // A group's weights at most this many elements (64 KB of f32): they are read once per
 // output row, so they must stay in the core's cache; larger products go to the GEMM.
 constexpr int64_t kMaxGroupWeights = int64_t{16} * 1024;
-// Output rows per convGradRows call: the band's input rows and gradient rows stay in
-// L1 while every (depth row, output channel) tile visits them.
-constexpr int64_t kGradBandRows = 16;
 // Images per block of the weight gradient: each block's sums are added in block
 // order, so the blocks depend on the batch alone.
 constexpr int64_t kGradBlocks = 4;
+// A part's padded copy of one (image, group) at most this many elements (4 MB of
+// f32): the kernels read it from the core's cache.
+constexpr int64_t kMaxPaddedElements = int64_t{1} << 20;
+// The input gradient runs one conv per phase of the stride: at most this many.
+constexpr int64_t kMaxPhases = 16;
 
 int64_t roundUp(int64_t n, int64_t m) { return (n + m - 1) / m * m; }
 // a * b and a + b for non-negative operands, INT64_MAX when they overflow.
@@ -32,6 +34,13 @@ int64_t mulOrMax(int64_t a, int64_t b) {
 int64_t addOrMax(int64_t a, int64_t b) {
   int64_t r;
   return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
+// n floats from src to dst by a plain loop: an image row (a few dozen floats), where
+// a call to memcpy per row cost more than the copy.
+__attribute__((optimize("no-tree-loop-distribute-patterns"))) void copyRun(const float* __restrict src,
+                                                                            float* __restrict dst, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) dst[i] = src[i];
 }
 
 // Where each cell of one (image, group)'s padded copy lives: [channel][padded depth]
@@ -56,34 +65,30 @@ class PaddedLayout {
   // Elements of the copy of `channels` channels (INT64_MAX when that overflows).
   int64_t elements(int64_t channels) const { return mulOrMax(channels, planeLength_); }
 
-  // buf = the padded copy of `channels` input planes starting at x.
+  // Writes the image's cells of the padded copy of `channels` input planes starting
+  // at x into buf; the padding's cells are never written, so a buffer zeroed once
+  // (PaddedScratch) keeps them zero from image to image.
   void fill(const float* x, int64_t channels, float* buf) const {
     const int64_t s = w_.stride[2], pb = w_.padBegin[2], inPlane = w_.inSize();
     const int64_t first = std::clamp<int64_t>(pb, 0, extent_[2]), last = std::clamp<int64_t>(w_.in[2] + pb, first, extent_[2]);
+    if (first == last) return;
+    const int64_t d0 = std::max<int64_t>(0, w_.padBegin[0]), d1 = std::max<int64_t>(0, w_.padBegin[1]);
+    const int64_t e0 = std::min(extent_[0], w_.in[0] + w_.padBegin[0]), e1 = std::min(extent_[1], w_.in[1] + w_.padBegin[1]);
     for (int64_t c = 0; c < channels; ++c)
-      for (int64_t qd = 0; qd < extent_[0]; ++qd)
-        for (int64_t qh = 0; qh < extent_[1]; ++qh) {
+      for (int64_t qd = d0; qd < e0; ++qd)
+        for (int64_t qh = d1; qh < e1; ++qh) {
           float* row = buf + ((c * extent_[0] + qd) * extent_[1] + qh) * rowLength_;
-          const int64_t id = qd - w_.padBegin[0], ih = qh - w_.padBegin[1];
-          if (id < 0 || id >= w_.in[0] || ih < 0 || ih >= w_.in[1] || first == last) {
-            std::fill(row, row + rowLength_, 0.0f);
-            continue;
-          }
-          const float* src = x + c * inPlane + (id * w_.in[1] + ih) * w_.in[2] - pb;  // column q reads src[q]
-          if (s == 1) {
-            std::fill(row, row + first, 0.0f);
-            std::memcpy(row + first, src + first, static_cast<size_t>(last - first) * sizeof(float));
-            std::fill(row + last, row + rowLength_, 0.0f);
+          const float* src = x + c * inPlane + ((qd - w_.padBegin[0]) * w_.in[1] + qh - w_.padBegin[1]) * w_.in[2] - pb;
+          if (s == 1) {  // column q reads src[q]
+            copyRun(src + first, row + first, last - first);
             continue;
           }
           for (int64_t phase = 0; phase < s; ++phase) {  // index i holds column phase + i * s
-            float* out = row + phase * phaseLength_;
             const int64_t lo = std::min(phaseLength_, first <= phase ? 0 : (first - phase + s - 1) / s);
             const int64_t hi = std::clamp<int64_t>(last <= phase ? 0 : (last - phase + s - 1) / s, lo, phaseLength_);
-            std::fill(out, out + lo, 0.0f);
+            float* out = row + phase * phaseLength_;
             const float* in = src + phase;
             for (int64_t i = lo; i < hi; ++i) out[i] = in[i * s];
-            std::fill(out + hi, out + phaseLength_, 0.0f);
           }
         }
   }
@@ -123,13 +128,16 @@ AlignedFloats alignedFloats(int64_t n) {
       ::operator new[](static_cast<size_t>(n) * sizeof(float), std::align_val_t{64}, std::nothrow)));
 }
 
-// One part's padded copy and row pointers, allocated on the thread that runs the part.
+// One part's padded copy (zeroed: PaddedLayout::fill writes the image's cells only)
+// and row pointers, allocated on the thread that runs the part.
 struct PaddedScratch {
   AlignedFloats buf;
   std::unique_ptr<const float*[]> rows;
   PaddedScratch(const PaddedLayout& layout, const DirectConvShape& s)
       : buf(alignedFloats(layout.elements(s.inPerGroup))),
-        rows(new (std::nothrow) const float*[static_cast<size_t>(s.depth())]) {}
+        rows(new (std::nothrow) const float*[static_cast<size_t>(s.depth())]) {
+    if (buf) std::fill(buf.get(), buf.get() + layout.elements(s.inPerGroup), 0.0f);
+  }
   bool ok() const { return buf && rows; }
   static uint64_t bytes(const PaddedLayout& layout, const DirectConvShape& s) {
     return static_cast<uint64_t>(layout.elements(s.inPerGroup)) * sizeof(float) +
@@ -149,7 +157,7 @@ bool directConvServes(const DirectConvShape& s) {
   if (mulOrMax(og, K) > kMaxGroupWeights) return false;
   if (4 * w.out[2] < 3 * roundUp(w.out[2], kColumns)) return false;
   const int64_t padded = PaddedLayout(w).elements(s.inPerGroup);
-  return padded < INT64_MAX && padded <= mulOrMax(4, mulOrMax(K, P));
+  return padded <= kMaxPaddedElements && padded <= mulOrMax(4, mulOrMax(K, P));
 }
 
 void directConv(const DirectConvShape& s, const float* x, const float* w, float* y) {
@@ -170,25 +178,67 @@ void directConv(const DirectConvShape& s, const float* x, const float* w, float*
         const float* wg = w + grp * og * K;
         float* yg = y + (n * s.groups + grp) * og * P;
         for (int64_t od = 0; od < win.out[0]; ++od)
-          for (int64_t oh = 0; oh < win.out[1]; ++oh)
-            table.convRows(wg, scratch.rows.get(), layout.offset(od, oh), yg + (od * win.out[1] + oh) * win.out[2], P,
-                           og, win.out[2], K);
+          table.convRows(wg, scratch.rows.get(), layout.offset(od, 0), layout.offset(0, 1), win.out[1],
+                         yg + od * win.out[1] * win.out[2], P, og, win.out[2], K);
       }
   });
   failures.throwIfAnyFailed();
 }
 
-std::optional<DirectConvShape> directInputGradientShape(const DirectConvShape& forward) {
-  const Window& f = forward.win;
-  if (f.stride != std::array<int64_t, 3>{1, 1, 1}) return std::nullopt;
+namespace {
+
+// One axis of one phase of dx (the input cells phase + stride * i, i < count) and
+// the kernel cells that reach it: cell kc reaches input cell c from output cell
+// (c + padBegin - kc * dilation) / stride when that divides. `cells` lists them in
+// the order of the output cells they read (the last kernel cell first): dx cell i of
+// the phase reads g at i + first + t * step for its t-th cell.
+struct PhaseAxis {
+  int64_t count = 0;
+  std::vector<int64_t> cells;
+  int64_t first = 0, step = 1;
+};
+
+PhaseAxis phaseAxis(const Window& f, int a, int64_t phase) {
+  PhaseAxis p;
+  const int64_t s = f.stride[a];
+  p.count = phase < f.in[a] ? (f.in[a] - phase + s - 1) / s : 0;
+  std::vector<int64_t> reach;  // phase + padBegin - kc * dilation, a multiple of the stride
+  for (int64_t kc = f.kernel[a] - 1; kc >= 0; --kc) {
+    const int64_t r = phase + f.padBegin[a] - kc * f.dilation[a];
+    if (r % s == 0) p.cells.push_back(kc), reach.push_back(r);
+  }
+  if (!p.cells.empty()) p.first = reach[0] / s;
+  if (p.cells.size() > 1) p.step = (reach[1] - reach[0]) / s;  // the same between any two
+  return p;
+}
+
+// The phases of dx that hold cells (phase < stride and < in on each axis), in
+// row-major order of (phase0, phase1, phase2).
+int64_t phasesAlong(const Window& f, int a) { return std::min(f.stride[a], f.in[a]); }
+template <class F> void forEachPhase(const Window& f, F&& body) {
+  for (int64_t p0 = 0; p0 < phasesAlong(f, 0); ++p0)
+    for (int64_t p1 = 0; p1 < phasesAlong(f, 1); ++p1)
+      for (int64_t p2 = 0; p2 < phasesAlong(f, 2); ++p2)
+        body(std::array<int64_t, 3>{p0, p1, p2},
+             std::array<PhaseAxis, 3>{phaseAxis(f, 0, p0), phaseAxis(f, 1, p1), phaseAxis(f, 2, p2)});
+}
+
+bool phaseIsEmpty(const std::array<PhaseAxis, 3>& axes) {
+  for (const PhaseAxis& a : axes)
+    if (a.count == 0 || a.cells.empty()) return true;
+  return false;
+}
+
+// The conv of g that gives one phase of dx.
+DirectConvShape phaseShape(const DirectConvShape& forward, const std::array<PhaseAxis, 3>& axes) {
   DirectConvShape t;
-  t.win.in = f.out;
-  t.win.out = f.in;
-  t.win.kernel = f.kernel;
-  t.win.dilation = f.dilation;
-  // dx[i] = sum over cells k of w[k] g[i + padBegin - k * dilation]: a conv of g with
-  // the kernel reversed, whose padding before is the kernel's reach less the forward's.
-  for (int a = 0; a < 3; ++a) t.win.padBegin[a] = (f.kernel[a] - 1) * f.dilation[a] - f.padBegin[a];
+  for (int a = 0; a < 3; ++a) {
+    t.win.in[a] = forward.win.out[a];
+    t.win.out[a] = axes[a].count;
+    t.win.kernel[a] = static_cast<int64_t>(axes[a].cells.size());
+    t.win.dilation[a] = axes[a].step;
+    t.win.padBegin[a] = -axes[a].first;
+  }
   t.batch = forward.batch;
   t.groups = forward.groups;
   t.inPerGroup = forward.outPerGroup;
@@ -196,83 +246,115 @@ std::optional<DirectConvShape> directInputGradientShape(const DirectConvShape& f
   return t;
 }
 
+bool unitStride(const Window& w) { return w.stride == std::array<int64_t, 3>{1, 1, 1}; }
+
+}  // namespace
+
+bool directConvGradInputServes(const DirectConvShape& forward) {
+  const Window& f = forward.win;
+  // Each phase is a conv call of its own: a few of them (strides up to 4x4) only.
+  if (mulOrMax(mulOrMax(phasesAlong(f, 0), phasesAlong(f, 1)), phasesAlong(f, 2)) > kMaxPhases) return false;
+  bool served = forward.batch >= 1 && forward.inPerGroup >= 1 && forward.outPerGroup >= 1;
+  forEachPhase(forward.win, [&](const std::array<int64_t, 3>&, const std::array<PhaseAxis, 3>& axes) {
+    if (!phaseIsEmpty(axes)) served = served && directConvServes(phaseShape(forward, axes));
+  });
+  return served;
+}
+
 void directConvGradInput(const DirectConvShape& forward, const float* g, const float* w, float* dx) {
-  const DirectConvShape t = *directInputGradientShape(forward);
-  const int64_t ks = forward.win.kernelSize(), og = forward.outPerGroup, cg = forward.inPerGroup;
-  const int64_t total = forward.groups * og * cg * ks;
-  const ScratchCharge charge(static_cast<uint64_t>(total), sizeof(float));
-  // The weights as the gradient's conv reads them: [group][input channel][output
-  // channel][kernel cell reversed] (reversing every spatial axis reverses the cell index).
-  std::vector<float> flipped(static_cast<size_t>(total));
-  for (int64_t grp = 0; grp < forward.groups; ++grp)
-    for (int64_t c = 0; c < cg; ++c)
-      for (int64_t o = 0; o < og; ++o) {
-        const float* src = w + ((grp * og + o) * cg + c) * ks;
-        float* dst = flipped.data() + ((grp * cg + c) * og + o) * ks;
-        for (int64_t k = 0; k < ks; ++k) dst[k] = src[ks - 1 - k];
-      }
-  directConv(t, g, flipped.data(), dx);
+  const Window& f = forward.win;
+  const int64_t ks = f.kernelSize(), og = forward.outPerGroup, cg = forward.inPerGroup;
+  const int64_t planes = forward.batch * forward.groups * cg, inSize = f.inSize();
+  const bool one = unitStride(f);  // one phase, written straight into dx
+  const ScratchCharge charge(static_cast<uint64_t>(forward.groups * og * cg * ks + (one ? 0 : planes * inSize)),
+                             sizeof(float));
+  std::vector<float> weights, phase;
+  forEachPhase(f, [&](const std::array<int64_t, 3>& at, const std::array<PhaseAxis, 3>& axes) {
+    const int64_t n0 = axes[0].count, n1 = axes[1].count, n2 = axes[2].count;
+    if (n0 == 0 || n1 == 0 || n2 == 0) return;
+    // Each dx cell of the phase: out[cell] for every plane (zeros when no kernel cell reaches it).
+    auto scatter = [&](auto&& value) {
+      for (int64_t p = 0; p < planes; ++p)
+        for (int64_t i0 = 0; i0 < n0; ++i0)
+          for (int64_t i1 = 0; i1 < n1; ++i1) {
+            float* row = dx + p * inSize + ((at[0] + i0 * f.stride[0]) * f.in[1] + at[1] + i1 * f.stride[1]) * f.in[2] + at[2];
+            for (int64_t i2 = 0; i2 < n2; ++i2) row[i2 * f.stride[2]] = value(((p * n0 + i0) * n1 + i1) * n2 + i2);
+          }
+    };
+    if (phaseIsEmpty(axes)) return scatter([](int64_t) { return 0.0f; });
+    // The weights as the phase's conv reads them: [group][input channel][output
+    // channel][the phase's kernel cells in reading order].
+    const int64_t t0 = static_cast<int64_t>(axes[0].cells.size()), t1 = static_cast<int64_t>(axes[1].cells.size()),
+                  t2 = static_cast<int64_t>(axes[2].cells.size()), ts = t0 * t1 * t2;
+    weights.resize(static_cast<size_t>(forward.groups * cg * og * ts));
+    for (int64_t grp = 0; grp < forward.groups; ++grp)
+      for (int64_t c = 0; c < cg; ++c)
+        for (int64_t o = 0; o < og; ++o) {
+          const float* src = w + ((grp * og + o) * cg + c) * ks;
+          float* dst = weights.data() + ((grp * cg + c) * og + o) * ts;
+          for (int64_t a = 0; a < t0; ++a)
+            for (int64_t b = 0; b < t1; ++b)
+              for (int64_t e = 0; e < t2; ++e)
+                *dst++ = src[(axes[0].cells[static_cast<size_t>(a)] * f.kernel[1] + axes[1].cells[static_cast<size_t>(b)]) *
+                                 f.kernel[2] +
+                             axes[2].cells[static_cast<size_t>(e)]];
+        }
+    if (one) return directConv(phaseShape(forward, axes), g, weights.data(), dx);
+    phase.resize(static_cast<size_t>(planes * n0 * n1 * n2));
+    directConv(phaseShape(forward, axes), g, weights.data(), phase.data());
+    scatter([&](int64_t i) { return phase[static_cast<size_t>(i)]; });
+  });
 }
 
 void directConvGradWeight(const DirectConvShape& s, const float* x, const float* g, float* dw) {
   const Window& win = s.win;
   const PaddedLayout layout(win);
   const int64_t K = s.depth(), og = s.outPerGroup, P = win.outSize(), inSize = win.inSize();
-  const int64_t width = win.out[2], padded = roundUp(width, kColumns), rowsOut = win.out[0] * win.out[1];
-  const int64_t perGroup = K * og, perImage = s.groups * perGroup;
+  const int64_t rowsOut = win.out[0] * win.out[1];
+  // Sums per group [depth row][channel], the channels padded to whole vectors.
+  const int64_t ldg = roundUp(og, kColumns), perGroup = K * ldg, perImage = s.groups * perGroup;
   const int64_t block = (s.batch - 1) / std::min(s.batch, kGradBlocks) + 1, blocks = (s.batch - 1) / block + 1;
-  const int64_t parts = partsFor(blocks, block * perImage * P);
-  const uint64_t perPart = PaddedScratch::bytes(layout, s) +
-                           static_cast<uint64_t>(og * rowsOut * padded + perImage * 16) * sizeof(float);
+  const int64_t parts = partsFor(blocks, block * s.groups * og * K * P);
+  const uint64_t perPart = PaddedScratch::bytes(layout, s) + static_cast<uint64_t>(P * ldg) * sizeof(float);
   const ScratchCharge charge(static_cast<uint64_t>(parts) * perPart +
                              static_cast<uint64_t>(blocks * perImage) * sizeof(float) +
                              static_cast<uint64_t>(rowsOut) * sizeof(int64_t));
   std::vector<int64_t> offsets(static_cast<size_t>(rowsOut));
   for (int64_t od = 0; od < win.out[0]; ++od)
     for (int64_t oh = 0; oh < win.out[1]; ++oh) offsets[static_cast<size_t>(od * win.out[1] + oh)] = layout.offset(od, oh);
-  // Each block's sums, [block][group][depth row][output channel].
-  std::vector<float> sums(static_cast<size_t>(blocks * perImage));
-  const simd::TypedTable<float>& table = simd::tableOf<float>();
+  // Each block's sums, [block][group][depth row][channel].
+  std::vector<float> sums(static_cast<size_t>(blocks * perImage), 0.0f);
+  const simd::Table& table = simd::table();
   PartFailures failures;
   splitRowsInParts(blocks, parts, [&](int64_t, int64_t b0, int64_t b1) {
     const PaddedScratch scratch(layout, s);
-    // The gradient of one (image, group), each row zero-padded to `padded` columns.
-    const AlignedFloats grad = alignedFloats(og * rowsOut * padded);
-    std::unique_ptr<float[]> lanes(new (std::nothrow) float[static_cast<size_t>(perImage * 16)]);
-    if (!scratch.ok() || !grad || !lanes) return failures.fail();
-    std::fill(grad.get(), grad.get() + og * rowsOut * padded, 0.0f);  // the columns past `width` stay 0
-    for (int64_t b = b0; b < b1; ++b) {
-      std::fill(lanes.get(), lanes.get() + perImage * 16, 0.0f);
+    // One (image, group)'s gradient with the channels innermost, [position][ldg].
+    const AlignedFloats transposed = alignedFloats(P * ldg);
+    if (!scratch.ok() || !transposed) return failures.fail();
+    float* gt = transposed.get();
+    std::fill(gt, gt + P * ldg, 0.0f);  // the channels past og stay 0
+    for (int64_t b = b0; b < b1; ++b)
       for (int64_t n = b * block; n < std::min(s.batch, (b + 1) * block); ++n)
         for (int64_t grp = 0; grp < s.groups; ++grp) {
           layout.fill(x + (n * s.groups + grp) * s.inPerGroup * inSize, s.inPerGroup, scratch.buf.get());
           layout.rowPointers(scratch.buf.get(), s.inPerGroup, scratch.rows.get());
           const float* gg = g + (n * s.groups + grp) * og * P;
-          for (int64_t o = 0; o < og; ++o)
-            for (int64_t r = 0; r < rowsOut; ++r)
-              std::memcpy(grad.get() + (o * rowsOut + r) * padded, gg + o * P + r * width,
-                          static_cast<size_t>(width) * sizeof(float));
-          for (int64_t r0 = 0; r0 < rowsOut; r0 += kGradBandRows)
-            table.convGradRows(scratch.rows.get(), offsets.data() + r0, std::min(kGradBandRows, rowsOut - r0),
-                               grad.get() + r0 * padded, rowsOut * padded, padded, lanes.get() + grp * perGroup * 16, K,
-                               og, width);
+          if (og == ldg) {
+            table.transpose[2](gg, gt, og, P);
+          } else {
+            for (int64_t o = 0; o < og; ++o)
+              for (int64_t p = 0; p < P; ++p) gt[p * ldg + o] = gg[o * P + p];
+          }
+          table.f32.convGradRows(scratch.rows.get(), offsets.data(), rowsOut, win.out[2], gt, ldg,
+                                 sums.data() + b * perImage + grp * perGroup, K, ldg);
         }
-      // Each pair's 16 partials combined pairwise, as `sum` combines its partials.
-      for (int64_t i = 0; i < perImage; ++i) {
-        float p[16];
-        std::memcpy(p, lanes.get() + i * 16, sizeof p);
-        for (int64_t half = 8; half >= 1; half /= 2)
-          for (int64_t j = 0; j < half; ++j) p[j] += p[j + half];
-        sums[static_cast<size_t>(b * perImage + i)] = p[0];
-      }
-    }
   });
   failures.throwIfAnyFailed();
   // dw[group][o][k] = the blocks' sums in block order.
   for (int64_t grp = 0; grp < s.groups; ++grp)
     for (int64_t o = 0; o < og; ++o)
       for (int64_t k = 0; k < K; ++k) {
-        const int64_t at = grp * perGroup + k * og + o;
+        const int64_t at = grp * perGroup + k * ldg + o;
         float v = sums[static_cast<size_t>(at)];
         for (int64_t b = 1; b < blocks; ++b) v += sums[static_cast<size_t>(b * perImage + at)];
         dw[(grp * og + o) * K + k] = v;

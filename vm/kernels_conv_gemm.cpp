@@ -639,8 +639,7 @@ PreparedKernel prepareConvGradInput(const Op& op, InTypes in, InTypes out) {  //
     throw KernelError("conv_grad_input needs a gradient and weights of one dtype");
   ConvGeometry s = convGeometry(op, out[0], in[1].shape);
   requireOutputShape(in[0], s.batch, s.outChannels, s.win);
-  const std::optional<DirectConvShape> gradient = directInputGradientShape(s.directShape());
-  s.direct = in[0].dtype == DType::F32 && gradient && directConvServes(*gradient);
+  s.direct = in[0].dtype == DType::F32 && directConvGradInputServes(s.directShape());
   return floatKernel<ConvGradInputRun>(op, in[0].dtype, s);
 }
 

@@ -874,22 +874,24 @@ void smallGemm(const float* a, bool transA, const float* b, float* c, int64_t m,
 // ---- direct convolution rows (f32) ---------------------------------------------
 // convRows is smallGemm's register tile with each depth row read from its own
 // pointer: the rows of a padded input that one output row's windows see, so no
-// column matrix is built. The last vector of a c row is computed whole (the caller's
-// rows hold the columns past n) and stored in part.
+// column matrix is built. Each of a tile's NV vectors has its own place: the next
+// 16 columns of one output row, or (rows no wider than a vector) the next output
+// row. The last vector of a c row is computed whole (the caller's rows hold the
+// columns past n) and stored in part.
 
 template <int MR, int NV>
-inline void convTile(const float* a, int64_t k, const float* const* rows, int64_t offset, float* c, int64_t ldc,
-                     int64_t n) {
+inline void convTile(const float* a, int64_t k, const float* const* rows, const int64_t (&offset)[NV],
+                     float* const (&c)[NV], int64_t ldc, const int64_t (&columns)[NV]) {
   vf acc[MR][NV];
 #pragma GCC unroll 16
   for (int r = 0; r < MR; ++r)
 #pragma GCC unroll 4
     for (int j = 0; j < NV; ++j) acc[r][j] = vf{};
   for (int64_t p = 0; p < k; ++p) {
-    const float* b = rows[p] + offset;
+    const float* b = rows[p];
     vf bv[NV];
 #pragma GCC unroll 4
-    for (int j = 0; j < NV; ++j) bv[j] = load<vf>(b + j * kF32Lanes);
+    for (int j = 0; j < NV; ++j) bv[j] = load<vf>(b + offset[j]);
 #pragma GCC unroll 16
     for (int r = 0; r < MR; ++r) {
       const vf ar = broadcastLoad(a + r * k + p);
@@ -901,119 +903,111 @@ inline void convTile(const float* a, int64_t k, const float* const* rows, int64_
   for (int r = 0; r < MR; ++r)
 #pragma GCC unroll 4
     for (int j = 0; j < NV; ++j) {
-      float* out = c + r * ldc + j * kF32Lanes;
-      const int64_t left = n - j * kF32Lanes;
-      if (left >= kF32Lanes) {
+      float* out = c[j] + r * ldc;
+      if (columns[j] >= kF32Lanes) {
         store(out, acc[r][j]);
-      } else if (left > 0) {
+      } else {
         float part[kF32Lanes];
         store(part, acc[r][j]);
-        std::memcpy(out, part, static_cast<size_t>(left) * sizeof(float));
+        std::memcpy(out, part, static_cast<size_t>(columns[j]) * sizeof(float));
       }
     }
 }
 
+// MR channels of nrows output rows (row q: depth rows at offset + q * step, c + q * n).
 template <int MR>
-void convTileRows(const float* a, int64_t k, const float* const* rows, int64_t offset, float* c, int64_t ldc,
-                  int64_t n) {
-  for (int64_t j = 0; j < n; j += 2 * kF32Lanes) {
-    if (n - j > kF32Lanes) convTile<MR, 2>(a, k, rows, offset + j, c + j, ldc, n - j);
-    else convTile<MR, 1>(a, k, rows, offset + j, c + j, ldc, n - j);
+void convTileRows(const float* a, int64_t k, const float* const* rows, int64_t offset, int64_t step, int64_t nrows,
+                  float* c, int64_t ldc, int64_t n) {
+  if (n <= kF32Lanes) {  // two output rows a tile
+    int64_t q = 0;
+    for (; q + 2 <= nrows; q += 2)
+      convTile<MR, 2>(a, k, rows, {offset + q * step, offset + (q + 1) * step}, {c + q * n, c + (q + 1) * n}, ldc,
+                      {n, n});
+    if (q < nrows) convTile<MR, 1>(a, k, rows, {offset + q * step}, {c + q * n}, ldc, {n});
+    return;
   }
+  for (int64_t q = 0; q < nrows; ++q)
+    for (int64_t j = 0; j < n; j += 2 * kF32Lanes) {
+      const int64_t at = offset + q * step + j;
+      float* out = c + q * n + j;
+      if (n - j > kF32Lanes)
+        convTile<MR, 2>(a, k, rows, {at, at + kF32Lanes}, {out, out + kF32Lanes}, ldc, {kF32Lanes, n - j - kF32Lanes});
+      else
+        convTile<MR, 1>(a, k, rows, {at}, {out}, ldc, {n - j});
+    }
 }
 
 template <int R>
-void convLastRows(int64_t left, const float* a, int64_t k, const float* const* rows, int64_t offset, float* c,
-                  int64_t ldc, int64_t n) {
+void convLastRows(int64_t left, const float* a, int64_t k, const float* const* rows, int64_t offset, int64_t step,
+                  int64_t nrows, float* c, int64_t ldc, int64_t n) {
   if constexpr (R > 0) {
-    if (left == R) return convTileRows<R>(a, k, rows, offset, c, ldc, n);
-    convLastRows<R - 1>(left, a, k, rows, offset, c, ldc, n);
+    if (left == R) return convTileRows<R>(a, k, rows, offset, step, nrows, c, ldc, n);
+    convLastRows<R - 1>(left, a, k, rows, offset, step, nrows, c, ldc, n);
   }
 }
 
-void convRows(const float* a, const float* const* rows, int64_t offset, float* c, int64_t ldc, int64_t m, int64_t n,
-              int64_t k) {
+void convRows(const float* a, const float* const* rows, int64_t offset, int64_t step, int64_t nrows, float* c,
+              int64_t ldc, int64_t m, int64_t n, int64_t k) {
   int64_t i = 0;
   for (; i + kGemmTileRows <= m; i += kGemmTileRows)
-    convTileRows<kGemmTileRows>(a + i * k, k, rows, offset, c + i * ldc, ldc, n);
-  convLastRows<kGemmTileRows - 1>(m - i, a + i * k, k, rows, offset, c + i * ldc, ldc, n);
+    convTileRows<kGemmTileRows>(a + i * k, k, rows, offset, step, nrows, c + i * ldc, ldc, n);
+  convLastRows<kGemmTileRows - 1>(m - i, a + i * k, k, rows, offset, step, nrows, c + i * ldc, ldc, n);
 }
 
-// convGradRows' tile: KT depth rows by MT gradient rows, 16 partials each (kGradVectors
-// vectors). The ISA's registers bound the tile.
-constexpr int kGradVectors = static_cast<int>(16 / kF32Lanes);
-constexpr int kGradTileDepth = PIR_SIMD_BYTES == 64 ? 4 : PIR_SIMD_BYTES == 32 ? 2 : 1;
-constexpr int kGradTileRows = PIR_SIMD_BYTES == 16 ? 1 : PIR_SIMD_BYTES == 32 ? 2 : 4;
+// convGradRows' tile: KT depth rows by CH chunks of 16 output channels, one vector
+// chain per (depth row, channel), the depth row's cell broadcast against the 16
+// channels' gradient at each position, as convTile broadcasts a weight. The ISA's
+// registers bound the tile.
+constexpr int kGradChunkVectors = static_cast<int>(16 / kF32Lanes);
+constexpr int kGradTileDepth = PIR_SIMD_BYTES == 64 ? 8 : PIR_SIMD_BYTES == 32 ? 4 : 2;
+constexpr int kGradTileChunks = PIR_SIMD_BYTES == 64 ? 2 : 1;
 
-// All ones in the first `n` lanes of 16 (n <= 16), as kGradVectors masks.
-inline void firstLanes(int64_t n, vi (&mask)[kGradVectors]) {
-  alignas(64) static constexpr int32_t ones[32] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
-  for (int v = 0; v < kGradVectors; ++v) mask[v] = load<vi>(ones + 16 - n + v * kF32Lanes);
-}
-
-template <int KT, int MT>
-inline void convGradTile(const float* const* rows, const int64_t* offsets, int64_t nrows, const float* g,
-                         int64_t ldPlane, int64_t ldRow, float* partial, int64_t m, int64_t n) {
-  vf acc[KT][MT][kGradVectors];
-#pragma GCC unroll 4
-  for (int p = 0; p < KT; ++p)
-#pragma GCC unroll 4
-    for (int i = 0; i < MT; ++i)
-#pragma GCC unroll 4
-      for (int v = 0; v < kGradVectors; ++v) acc[p][i][v] = load<vf>(partial + (p * m + i) * 16 + v * kF32Lanes);
-  const int64_t whole = n / 16 * 16;
-  vi tail[kGradVectors];
-  firstLanes(n - whole, tail);
+template <int KT, int CH>
+inline void convGradTile(const float* const* rows, const int64_t* offsets, int64_t nrows, int64_t n, const float* gt,
+                         int64_t ldg, float* acc) {
+  constexpr int NV = CH * kGradChunkVectors;
+  vf sum[KT][NV];
+#pragma GCC unroll 16
+  for (int t = 0; t < KT; ++t)
+#pragma GCC unroll 8
+    for (int v = 0; v < NV; ++v) sum[t][v] = load<vf>(acc + t * ldg + v * kF32Lanes);
+  const float* b[KT];
   for (int64_t r = 0; r < nrows; ++r) {
-    const auto step = [&](int64_t j, bool masked) {
-      vf bv[KT][kGradVectors], gv[MT][kGradVectors];
-#pragma GCC unroll 4
-      for (int p = 0; p < KT; ++p)
-#pragma GCC unroll 4
-        for (int v = 0; v < kGradVectors; ++v) {
-          bv[p][v] = load<vf>(rows[p] + offsets[r] + j + v * kF32Lanes);
-          if (masked) bv[p][v] = bits<vf>(bits<vi>(bv[p][v]) & tail[v]);
-        }
-#pragma GCC unroll 4
-      for (int i = 0; i < MT; ++i)
-#pragma GCC unroll 4
-        for (int v = 0; v < kGradVectors; ++v) gv[i][v] = load<vf>(g + i * ldPlane + r * ldRow + j + v * kF32Lanes);
-#pragma GCC unroll 4
-      for (int p = 0; p < KT; ++p)
-#pragma GCC unroll 4
-        for (int i = 0; i < MT; ++i)
-#pragma GCC unroll 4
-          for (int v = 0; v < kGradVectors; ++v) acc[p][i][v] = fmadd(bv[p][v], gv[i][v], acc[p][i][v]);
-    };
-    for (int64_t j = 0; j < whole; j += 16) step(j, false);
-    if (whole < n) step(whole, true);
+#pragma GCC unroll 16
+    for (int t = 0; t < KT; ++t) b[t] = rows[t] + offsets[r];
+    const float* g = gt + r * n * ldg;
+    for (int64_t j = 0; j < n; ++j, g += ldg) {
+      vf gv[NV];
+#pragma GCC unroll 8
+      for (int v = 0; v < NV; ++v) gv[v] = load<vf>(g + v * kF32Lanes);
+#pragma GCC unroll 16
+      for (int t = 0; t < KT; ++t) {
+        const vf bv = broadcastLoad(b[t] + j);
+#pragma GCC unroll 8
+        for (int v = 0; v < NV; ++v) sum[t][v] = fmadd(bv, gv[v], sum[t][v]);
+      }
+    }
   }
-#pragma GCC unroll 4
-  for (int p = 0; p < KT; ++p)
-#pragma GCC unroll 4
-    for (int i = 0; i < MT; ++i)
-#pragma GCC unroll 4
-      for (int v = 0; v < kGradVectors; ++v) store(partial + (p * m + i) * 16 + v * kF32Lanes, acc[p][i][v]);
+#pragma GCC unroll 16
+  for (int t = 0; t < KT; ++t)
+#pragma GCC unroll 8
+    for (int v = 0; v < NV; ++v) store(acc + t * ldg + v * kF32Lanes, sum[t][v]);
 }
 
-template <int KT, int MT>
-void convGradBand(const float* const* rows, const int64_t* offsets, int64_t nrows, const float* g, int64_t ldPlane,
-                  int64_t ldRow, float* partial, int64_t k, int64_t m, int64_t n, int64_t p0, int64_t p1) {
-  for (int64_t p = p0; p + KT <= p1; p += KT) {
-    int64_t i = 0;
-    for (; i + MT <= m; i += MT)
-      convGradTile<KT, MT>(rows + p, offsets, nrows, g + i * ldPlane, ldPlane, ldRow, partial + (p * m + i) * 16, m, n);
-    for (; i < m; ++i)
-      convGradTile<KT, 1>(rows + p, offsets, nrows, g + i * ldPlane, ldPlane, ldRow, partial + (p * m + i) * 16, m, n);
-  }
-  (void)k;
+// Depth rows [p, k) in tiles of KT, then of KT / 2, .., 1.
+template <int KT, int CH>
+void convGradDepth(int64_t p, int64_t k, const float* const* rows, const int64_t* offsets, int64_t nrows, int64_t n,
+                   const float* gt, int64_t ldg, float* acc) {
+  for (; p + KT <= k; p += KT) convGradTile<KT, CH>(rows + p, offsets, nrows, n, gt, ldg, acc + p * ldg);
+  if constexpr (KT > 1) convGradDepth<KT / 2, CH>(p, k, rows, offsets, nrows, n, gt, ldg, acc);
 }
 
-void convGradRows(const float* const* rows, const int64_t* offsets, int64_t nrows, const float* g, int64_t ldPlane,
-                  int64_t ldRow, float* partial, int64_t k, int64_t m, int64_t n) {
-  const int64_t whole = k / kGradTileDepth * kGradTileDepth;
-  convGradBand<kGradTileDepth, kGradTileRows>(rows, offsets, nrows, g, ldPlane, ldRow, partial, k, m, n, 0, whole);
-  convGradBand<1, kGradTileRows>(rows, offsets, nrows, g, ldPlane, ldRow, partial, k, m, n, whole, k);
+void convGradRows(const float* const* rows, const int64_t* offsets, int64_t nrows, int64_t n, const float* gt,
+                  int64_t ldg, float* acc, int64_t k, int64_t m) {
+  int64_t c = 0;
+  for (; c + 16 * kGradTileChunks <= m; c += 16 * kGradTileChunks)
+    convGradDepth<kGradTileDepth, kGradTileChunks>(0, k, rows, offsets, nrows, n, gt + c, ldg, acc + c);
+  for (; c < m; c += 16) convGradDepth<kGradTileDepth, 1>(0, k, rows, offsets, nrows, n, gt + c, ldg, acc + c);
 }
 
 // Column blocks keep the accumulated row in L1 whatever `cols` is.

@@ -84,22 +84,23 @@ template <class S> struct TypedTable {
   // transA), b [k, n], c [m, n]: row-major, dense. n a multiple of kSmallGemmColumns.
   // f32 only (null in the f64 table).
   void (*smallGemm)(const S* a, bool transA, const S* b, S* c, int64_t m, int64_t n, int64_t k);
-  // One output row of a direct convolution, a product whose depth rows are gathered:
-  // c[i][j] (row i at c + i*ldc) for j < n is the sum over p < k of a[i*k + p] *
-  // rows[p][offset + j], each element smallGemm's sequential chain (c = +0, then one
-  // fmadd per p in order). Reads each row up to offset + n rounded up to
-  // kSmallGemmColumns (the caller's buffer holds them); writes n elements per c row.
-  // f32 only (null in the f64 table).
-  void (*convRows)(const S* a, const S* const* rows, int64_t offset, S* c, int64_t ldc, int64_t m, int64_t n,
-                   int64_t k);
-  // convRows' weight gradient over nrows output rows: for depth row p and gradient
-  // row i, partial[(p*m + i)*16 + l] += b[j] * g[j] for the columns j = l, l + 16, ..
-  // below n, output row by output row (row r: b at rows[p] + offsets[r], g at g +
-  // i*ldPlane + r*ldRow), one fmadd each: 16 partials per pair whose order depends
-  // on the shapes alone. g holds zeros from n to the next multiple of 16; b's columns
-  // from n on count as +0 whatever they hold. f32 only (null in the f64 table).
-  void (*convGradRows)(const S* const* rows, const int64_t* offsets, int64_t nrows, const S* g, int64_t ldPlane,
-                       int64_t ldRow, S* partial, int64_t k, int64_t m, int64_t n);
+  // Output rows of a direct convolution, a product whose depth rows are gathered:
+  // for output row q < nrows, c[i][q*n + j] (channel i's plane at c + i*ldc) for j < n
+  // is the sum over p < k of a[i*k + p] * rows[p][offset + q*step + j], each element
+  // smallGemm's sequential chain (c = +0, then one fmadd per p in order). Reads each
+  // row up to the columns rounded up to kSmallGemmColumns (the caller's buffer holds
+  // them); writes n elements per output row and channel. f32 only (null in the f64
+  // table).
+  void (*convRows)(const S* a, const S* const* rows, int64_t offset, int64_t step, int64_t nrows, S* c, int64_t ldc,
+                   int64_t m, int64_t n, int64_t k);
+  // convRows' weight gradient over nrows output rows of n columns: acc[p*ldg + i] +=
+  // rows[p][offsets[r] + j] * gt[(r*n + j)*ldg + i] for depth row p < k and channel
+  // i < m (m a multiple of 16), one fmadd per term, positions (r, then j) in order:
+  // each element one chain whose order depends on the shapes alone. gt is the
+  // gradient with the channels innermost; a depth row's columns from n on are not
+  // read. f32 only (null in the f64 table).
+  void (*convGradRows)(const S* const* rows, const int64_t* offsets, int64_t nrows, int64_t n, const S* gt,
+                       int64_t ldg, S* acc, int64_t k, int64_t m);
   // y[c] = x[0][c] + x[1][c] + ... + x[rows-1][c] in row order (row r at
   // x + r*ld), for a reduction over a leading/strided axis. rows >= 1. Each column
   // is summed alone, so a range of columns gives the bits of the whole call.
