@@ -160,13 +160,57 @@ bool directConvServes(const DirectConvShape& s) {
   return padded <= kMaxPaddedElements && padded <= mulOrMax(4, mulOrMax(K, P));
 }
 
+namespace {
+
+// Output rows [first, end) of one (image, group) (row r = od * out[1] + oh), rows[]
+// its padded copy's depth rows.
+void convOutputRows(const PaddedLayout& layout, const Window& win, const float* const* rows, const float* w,
+                    int64_t og, int64_t K, float* y, int64_t first, int64_t end) {
+  const simd::TypedTable<float>& table = simd::tableOf<float>();
+  for (int64_t r = first; r < end;) {
+    const int64_t od = r / win.out[1], oh = r % win.out[1], count = std::min(end - r, win.out[1] - oh);
+    table.convRows(w, rows, layout.offset(od, oh), layout.offset(0, 1), count, y + r * win.out[2], win.outSize(), og,
+                   win.out[2], K);
+    r += count;
+  }
+}
+
+// A batch of one image: its padded copies made once, its output rows split over the
+// kernel threads (each row is computed as on one thread).
+void directConvOneImage(const DirectConvShape& s, const PaddedLayout& layout, int64_t parts, const float* x,
+                        const float* w, float* y) {
+  const Window& win = s.win;
+  const int64_t K = s.depth(), og = s.outPerGroup, P = win.outSize(), elements = layout.elements(s.inPerGroup);
+  const int64_t rowsOut = win.out[0] * win.out[1];
+  const ScratchCharge charge(static_cast<uint64_t>(s.groups) * PaddedScratch::bytes(layout, s));
+  const AlignedFloats buf = alignedFloats(s.groups * elements);
+  if (!buf) throw std::bad_alloc();
+  std::fill(buf.get(), buf.get() + s.groups * elements, 0.0f);
+  std::vector<const float*> rows(static_cast<size_t>(s.groups * K));
+  for (int64_t grp = 0; grp < s.groups; ++grp) {
+    layout.fill(x + grp * s.inPerGroup * win.inSize(), s.inPerGroup, buf.get() + grp * elements);
+    layout.rowPointers(buf.get() + grp * elements, s.inPerGroup, rows.data() + grp * K);
+  }
+  simd::parallelTasks(parts, [&](int64_t j) {
+    for (int64_t grp = 0; grp < s.groups; ++grp)
+      convOutputRows(layout, win, rows.data() + grp * K, w + grp * og * K, og, K, y + grp * og * P, j * rowsOut / parts,
+                     (j + 1) * rowsOut / parts);
+  });
+}
+
+}  // namespace
+
 void directConv(const DirectConvShape& s, const float* x, const float* w, float* y) {
   const Window& win = s.win;
   const PaddedLayout layout(win);
   const int64_t K = s.depth(), og = s.outPerGroup, P = win.outSize(), inSize = win.inSize();
+  if (s.batch == 1) {
+    const int64_t rowsOut = win.out[0] * win.out[1];
+    const int64_t rowParts = partsFor(rowsOut, s.groups * og * K * win.out[2]);
+    if (rowParts > 1) return directConvOneImage(s, layout, rowParts, x, w, y);
+  }
   const int64_t parts = partsFor(s.batch, s.groups * og * K * P);
   const ScratchCharge charge(static_cast<uint64_t>(parts) * PaddedScratch::bytes(layout, s));
-  const simd::TypedTable<float>& table = simd::tableOf<float>();
   PartFailures failures;
   splitRowsInParts(s.batch, parts, [&](int64_t, int64_t n0, int64_t n1) {
     const PaddedScratch scratch(layout, s);
@@ -175,11 +219,8 @@ void directConv(const DirectConvShape& s, const float* x, const float* w, float*
       for (int64_t grp = 0; grp < s.groups; ++grp) {
         layout.fill(x + (n * s.groups + grp) * s.inPerGroup * inSize, s.inPerGroup, scratch.buf.get());
         layout.rowPointers(scratch.buf.get(), s.inPerGroup, scratch.rows.get());
-        const float* wg = w + grp * og * K;
-        float* yg = y + (n * s.groups + grp) * og * P;
-        for (int64_t od = 0; od < win.out[0]; ++od)
-          table.convRows(wg, scratch.rows.get(), layout.offset(od, 0), layout.offset(0, 1), win.out[1],
-                         yg + od * win.out[1] * win.out[2], P, og, win.out[2], K);
+        convOutputRows(layout, win, scratch.rows.get(), w + grp * og * K, og, K, y + (n * s.groups + grp) * og * P, 0,
+                       win.out[0] * win.out[1]);
       }
   });
   failures.throwIfAnyFailed();

@@ -1503,9 +1503,10 @@ TEST(Numerics, DirectConvolutionsMatchSumsOnAnyThreadCount) {
       {{16, 16}, {3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}, 4, 6, 2},       // 2 groups
   };
   for (const Case& c : cases)
-    for (const bool withInfinity : {false, true}) {
+    for (const bool withInfinity : {false, true})
+    for (const int64_t N : {int64_t{5}, int64_t{1}}) {  // a batch of one splits its output rows
       const size_t rank = c.in.size();
-      const int64_t N = 5, C = c.channels, O = c.outChannels, G = c.groups, cg = C / G, og = O / G;
+      const int64_t C = c.channels, O = c.outChannels, G = c.groups, cg = C / G, og = O / G;
       std::vector<int64_t> out(rank);
       for (size_t d = 0; d < rank; ++d)
         out[d] = (c.in[d] + c.padding[d] + c.padding[rank + d] - c.dilation[d] * (c.kernel[d] - 1) - 1) / c.stride[d] + 1;
@@ -1598,6 +1599,78 @@ TEST(Numerics, DirectConvolutionsMatchSumsOnAnyThreadCount) {
       near(one[1], dwRef, "conv_grad_weight");
       near(one[2], dxRef, "conv_grad_input");
     }
+}
+
+// The direct path (f32) against im2col (f64 takes it) over 300 random 2-D windows:
+// strides 1-3, dilations 1-3, kernels 1-5, paddings 0-4 on each side (some beyond
+// the kernel's reach, so that the input gradient's phases start before g), groups,
+// rows of 12-40 outputs. Every case the direct kernels serve must agree within f32
+// rounding; most of them must be served.
+TEST(Numerics, DirectConvolutionsAgreeWithIm2colOverRandomWindows) {
+  uint64_t seed = 12345;
+  auto next = [&](int64_t lo, int64_t hi) {  // uniform in [lo, hi]
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return lo + static_cast<int64_t>((seed >> 33) % static_cast<uint64_t>(hi - lo + 1));
+  };
+  int served = 0, gradServed = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const int64_t groups = next(1, 2), cg = next(1, 3), og = next(1, 4), N = next(1, 3);
+    std::vector<int64_t> kernel{next(1, 5), next(1, 5)}, stride{next(1, 3), next(1, 3)}, dilation{next(1, 3), next(1, 3)};
+    std::vector<int64_t> padding{next(0, 4), next(0, 4), next(0, 4), next(0, 4)};
+    const int64_t outW = next(12, 40), outH = next(1, 6);
+    // Input sizes giving those outputs (the last stride's remainder taken at random).
+    std::vector<int64_t> in(2), out{outH, outW};
+    bool fits = true;
+    for (int d = 0; d < 2; ++d) {
+      in[static_cast<size_t>(d)] = (out[static_cast<size_t>(d)] - 1) * stride[static_cast<size_t>(d)] +
+                                   dilation[static_cast<size_t>(d)] * (kernel[static_cast<size_t>(d)] - 1) + 1 -
+                                   padding[static_cast<size_t>(d)] - padding[static_cast<size_t>(2 + d)] +
+                                   next(0, stride[static_cast<size_t>(d)] - 1);
+      fits = fits && in[static_cast<size_t>(d)] >= 1;
+    }
+    if (!fits) continue;
+    const Shape xs{N, groups * cg, in[0], in[1]}, ws{groups * og, cg, kernel[0], kernel[1]},
+        ys{N, groups * og, out[0], out[1]};
+    detail::DirectConvShape shape;
+    shape.win.in = {1, in[0], in[1]}, shape.win.out = {1, out[0], out[1]}, shape.win.kernel = {1, kernel[0], kernel[1]};
+    shape.win.stride = {1, stride[0], stride[1]}, shape.win.dilation = {1, dilation[0], dilation[1]};
+    shape.win.padBegin = {0, padding[0], padding[1]};
+    shape.batch = N, shape.groups = groups, shape.inPerGroup = cg, shape.outPerGroup = og;
+    const bool direct = detail::directConvServes(shape), directGrad = detail::directConvGradInputServes(shape);
+    served += direct;
+    gradServed += directGrad;
+    const std::vector<std::pair<std::string, Attr>> window{{"stride", intList(stride)}, {"padding", intList(padding)},
+                                                           {"dilation", intList(dilation)}, {"groups", Attr::integer(groups)}};
+    auto withShape = [&](const Shape& sh) {
+      auto a = window;
+      a.emplace_back("shape", intList(sh));
+      return a;
+    };
+    std::vector<Tensor> results[2];
+    for (DType dt : {DType::F32, DType::F64}) {
+      Tensor x(dt, xs), w(dt, ws), g(dt, ys);
+      for (int64_t i = 0; i < x.size(); ++i) x.set(i, std::sin(i * 0.37 + trial));
+      for (int64_t i = 0; i < w.size(); ++i) w.set(i, std::cos(i * 0.61 + trial));
+      for (int64_t i = 0; i < g.size(); ++i) g.set(i, std::sin(i * 0.23 + 1 + trial));
+      results[dt == DType::F64] = {runOpWith(OpCode::Conv, {&x, &w}, {g.type}, window)[0],
+                                   runOpWith(OpCode::ConvGradWeight, {&x, &g}, {w.type}, withShape(ws))[0],
+                                   runOpWith(OpCode::ConvGradInput, {&g, &w}, {x.type}, withShape(xs))[0]};
+    }
+    const char* names[3] = {"conv", "conv_grad_weight", "conv_grad_input"};
+    for (int r = 0; r < 3; ++r) {
+      // Sums of up to a few hundred terms of magnitude <= 1.
+      const double tolerance = 2e-4 * (r == 1 ? static_cast<double>(N * out[0] * out[1]) / 16 + 1 : 1);
+      for (int64_t i = 0; i < results[0][static_cast<size_t>(r)].size(); ++i)
+        ASSERT_NEAR(static_cast<double>(results[0][static_cast<size_t>(r)].get(i)),
+                    static_cast<double>(results[1][static_cast<size_t>(r)].get(i)), tolerance)
+            << names[r] << " element " << i << " of trial " << trial << ": in " << ::testing::PrintToString(in)
+            << " kernel " << ::testing::PrintToString(kernel) << " stride " << ::testing::PrintToString(stride)
+            << " dilation " << ::testing::PrintToString(dilation) << " padding " << ::testing::PrintToString(padding)
+            << " groups " << groups << (direct ? " (direct)" : " (im2col)") << (directGrad ? " (direct dx)" : "");
+    }
+  }
+  EXPECT_GE(served, 150);
+  EXPECT_GE(gradServed, 100);
 }
 
 // l2 of rows [7, 0, ...] is exactly 7 for every output position (a vectorised
