@@ -821,25 +821,31 @@ inline vf broadcastLoad(const float* p) {
 #endif
 }
 
-template <int MR, int NV>
-inline void gemmTile(const float* a, int64_t rsA, int64_t csA, const float* b, int64_t ldb, float* c, int64_t ldc,
-                     int64_t k) {
-  vf acc[MR][NV];
-#pragma GCC unroll 16
-  for (int r = 0; r < MR; ++r)
-#pragma GCC unroll 4
-    for (int j = 0; j < NV; ++j) acc[r][j] = vf{};
+// acc[r][j] = fmadd(*a(r, p), vector at b(p, j), acc[r][j]) for p = 0, 1, .., k - 1 in
+// order: a(r, p) points to the float broadcast to every lane, b(p, j) to the vector.
+// smallGemm's tile and the direct convolutions' tiles are this loop over their own
+// operands, so each element is one FMA chain in depth order wherever it sits.
+template <int MR, int NV, class A, class B> inline void fmaChains(int64_t k, A a, B b, vf (&acc)[MR][NV]) {
   for (int64_t p = 0; p < k; ++p) {
     vf bv[NV];
-#pragma GCC unroll 4
-    for (int j = 0; j < NV; ++j) bv[j] = load<vf>(b + p * ldb + j * kF32Lanes);
+#pragma GCC unroll 8
+    for (int j = 0; j < NV; ++j) bv[j] = load<vf>(b(p, j));
 #pragma GCC unroll 16
     for (int r = 0; r < MR; ++r) {
-      const vf ar = broadcastLoad(a + r * rsA + p * csA);
-#pragma GCC unroll 4
+      const vf ar = broadcastLoad(a(r, p));
+#pragma GCC unroll 8
       for (int j = 0; j < NV; ++j) acc[r][j] = fmadd(ar, bv[j], acc[r][j]);
     }
   }
+}
+
+template <int MR, int NV>
+inline void gemmTile(const float* a, int64_t rsA, int64_t csA, const float* b, int64_t ldb, float* c, int64_t ldc,
+                     int64_t k) {
+  vf acc[MR][NV] = {};
+  fmaChains<MR, NV>(
+      k, [&](int r, int64_t p) { return a + r * rsA + p * csA; },
+      [&](int64_t p, int j) { return b + p * ldb + j * kF32Lanes; }, acc);
 #pragma GCC unroll 16
   for (int r = 0; r < MR; ++r)
 #pragma GCC unroll 4
@@ -882,23 +888,9 @@ void smallGemm(const float* a, bool transA, const float* b, float* c, int64_t m,
 template <int MR, int NV>
 inline void convTile(const float* a, int64_t k, const float* const* rows, const int64_t (&offset)[NV],
                      float* const (&c)[NV], int64_t ldc, const int64_t (&columns)[NV]) {
-  vf acc[MR][NV];
-#pragma GCC unroll 16
-  for (int r = 0; r < MR; ++r)
-#pragma GCC unroll 4
-    for (int j = 0; j < NV; ++j) acc[r][j] = vf{};
-  for (int64_t p = 0; p < k; ++p) {
-    const float* b = rows[p];
-    vf bv[NV];
-#pragma GCC unroll 4
-    for (int j = 0; j < NV; ++j) bv[j] = load<vf>(b + offset[j]);
-#pragma GCC unroll 16
-    for (int r = 0; r < MR; ++r) {
-      const vf ar = broadcastLoad(a + r * k + p);
-#pragma GCC unroll 4
-      for (int j = 0; j < NV; ++j) acc[r][j] = fmadd(ar, bv[j], acc[r][j]);
-    }
-  }
+  vf acc[MR][NV] = {};
+  fmaChains<MR, NV>(
+      k, [&](int r, int64_t p) { return a + r * k + p; }, [&](int64_t p, int j) { return rows[p] + offset[j]; }, acc);
 #pragma GCC unroll 16
   for (int r = 0; r < MR; ++r)
 #pragma GCC unroll 4
@@ -971,22 +963,12 @@ inline void convGradTile(const float* const* rows, const int64_t* offsets, int64
   for (int t = 0; t < KT; ++t)
 #pragma GCC unroll 8
     for (int v = 0; v < NV; ++v) sum[t][v] = load<vf>(acc + t * ldg + v * kF32Lanes);
-  const float* b[KT];
-  for (int64_t r = 0; r < nrows; ++r) {
-#pragma GCC unroll 16
-    for (int t = 0; t < KT; ++t) b[t] = rows[t] + offsets[r];
+  for (int64_t r = 0; r < nrows; ++r) {  // the positions of output row r are the chains' depth
     const float* g = gt + r * n * ldg;
-    for (int64_t j = 0; j < n; ++j, g += ldg) {
-      vf gv[NV];
-#pragma GCC unroll 8
-      for (int v = 0; v < NV; ++v) gv[v] = load<vf>(g + v * kF32Lanes);
-#pragma GCC unroll 16
-      for (int t = 0; t < KT; ++t) {
-        const vf bv = broadcastLoad(b[t] + j);
-#pragma GCC unroll 8
-        for (int v = 0; v < NV; ++v) sum[t][v] = fmadd(bv, gv[v], sum[t][v]);
-      }
-    }
+    const int64_t at = offsets[r];
+    fmaChains<KT, NV>(
+        n, [&](int t, int64_t j) { return rows[t] + at + j; }, [&](int64_t j, int v) { return g + j * ldg + v * kF32Lanes; },
+        sum);
   }
 #pragma GCC unroll 16
   for (int t = 0; t < KT; ++t)

@@ -1390,6 +1390,84 @@ TEST(Numerics, PoolsSplitOverThreadsGiveTheSameBits) {
     for (int64_t h = 0; h < H; ++h) EXPECT_EQ(one[1].get(plane * H * W + h * W + W - 1), 0) << plane;
 }
 
+// A conv's window over 3 spatial axes (leading axes of size 1 for 1-D and 2-D).
+struct ConvWindow3 {
+  std::array<int64_t, 3> in{1, 1, 1}, out{1, 1, 1}, kernel{1, 1, 1}, stride{1, 1, 1}, dilation{1, 1, 1}, padBegin{0, 0, 0};
+};
+
+// Long double sums of conv [N, O, out...] and its two gradients from x [N, C, in...],
+// w [O, C / groups, kernel...] and g [N, O, out...]: every (image, output, input
+// channel of its group, kernel cell) whose input cell is real adds its product.
+struct ConvSums {
+  std::vector<LD> y, dw, dx;
+};
+ConvSums convSums(const Tensor& x, const Tensor& w, const Tensor& g, int64_t N, int64_t C, int64_t O, int64_t groups,
+                  const ConvWindow3& win) {
+  ConvSums r{std::vector<LD>(static_cast<size_t>(g.size())), std::vector<LD>(static_cast<size_t>(w.size())),
+             std::vector<LD>(static_cast<size_t>(x.size()))};
+  const auto &in = win.in, &o3 = win.out, &k3 = win.kernel;
+  const int64_t cg = C / groups, og = O / groups;
+  const int64_t inSize = in[0] * in[1] * in[2], outSize = o3[0] * o3[1] * o3[2], kSize = k3[0] * k3[1] * k3[2];
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t o = 0; o < O; ++o)
+      for (int64_t p = 0; p < outSize; ++p)
+        for (int64_t ch = 0; ch < cg; ++ch)
+          for (int64_t k = 0; k < kSize; ++k) {
+            const int64_t pos[3] = {p / (o3[1] * o3[2]), p / o3[2] % o3[1], p % o3[2]};
+            const int64_t kk[3] = {k / (k3[1] * k3[2]), k / k3[2] % k3[1], k % k3[2]};
+            int64_t cell = 0;
+            bool real = true;
+            for (int d = 0; d < 3; ++d) {
+              const int64_t i = pos[d] * win.stride[d] - win.padBegin[d] + kk[d] * win.dilation[d];
+              real = real && i >= 0 && i < in[d];
+              cell = cell * in[d] + i;
+            }
+            if (!real) continue;
+            const int64_t xi = (n * C + o / og * cg + ch) * inSize + cell, wi = (o * cg + ch) * kSize + k;
+            const int64_t yi = (n * O + o) * outSize + p;
+            r.y[static_cast<size_t>(yi)] += x.get(xi) * w.get(wi);
+            r.dw[static_cast<size_t>(wi)] += x.get(xi) * g.get(yi);
+            r.dx[static_cast<size_t>(xi)] += g.get(yi) * w.get(wi);
+          }
+  return r;
+}
+
+// A conv's f32 operands over spatial dims `in` (padding [begin..., end...]): x [N, C,
+// in...], w [O, C / groups, kernel...] and g [N, O, out...], filled with smooth values.
+struct ConvOperands {
+  std::vector<int64_t> out;
+  Tensor x, w, g;
+};
+ConvOperands convOperands(const std::vector<int64_t>& in, const std::vector<int64_t>& kernel,
+                          const std::vector<int64_t>& stride, const std::vector<int64_t>& padding,
+                          const std::vector<int64_t>& dilation, int64_t N, int64_t C, int64_t O, int64_t groups) {
+  const size_t rank = in.size();
+  std::vector<int64_t> out(rank);
+  for (size_t d = 0; d < rank; ++d)
+    out[d] = (in[d] + padding[d] + padding[rank + d] - dilation[d] * (kernel[d] - 1) - 1) / stride[d] + 1;
+  Shape xs{N, C}, ws{O, C / groups}, ys{N, O};
+  for (size_t d = 0; d < rank; ++d) xs.push_back(in[d]), ws.push_back(kernel[d]), ys.push_back(out[d]);
+  ConvOperands r{out, Tensor(DType::F32, xs), Tensor(DType::F32, ws), Tensor(DType::F32, ys)};
+  for (int64_t i = 0; i < r.x.size(); ++i) r.x.set(i, std::sin(i * 0.37) + 0.25);
+  for (int64_t i = 0; i < r.w.size(); ++i) r.w.set(i, std::cos(i * 0.61));
+  for (int64_t i = 0; i < r.g.size(); ++i) r.g.set(i, std::sin(i * 0.23 + 1));
+  return r;
+}
+
+// The window of a Case-like description (spatial dims in order, padding [begin..., end...]).
+ConvWindow3 window3(const std::vector<int64_t>& in, const std::vector<int64_t>& out, const std::vector<int64_t>& kernel,
+                    const std::vector<int64_t>& stride, const std::vector<int64_t>& padding,
+                    const std::vector<int64_t>& dilation) {
+  ConvWindow3 w;
+  const size_t rank = in.size();
+  for (size_t d = 0; d < rank; ++d) {
+    const size_t e = 3 - rank + d;
+    w.in[e] = in[d], w.out[e] = out[d], w.kernel[e] = kernel[d], w.stride[e] = stride[d], w.dilation[e] = dilation[d];
+    w.padBegin[e] = padding[d];
+  }
+  return w;
+}
+
 // conv and conv_grad_weight against direct sums over every output, for windows that
 // take the column matrix's shifted-copy path (stride 1, rows as long as the input's:
 // `same` paddings, dilated, uneven, 1-D and 3-D) and for some that do not (stride 2,
@@ -1411,17 +1489,11 @@ TEST(Numerics, ConvolutionsMatchDirectSumsOverWindowShapes) {
       {{9, 11}, {3, 3}, {1, 1}, {0, 0, 0, 0}, {1, 1}},    // unpadded: the run-by-run path
   };
   for (const Case& c : cases) {
-    const size_t rank = c.in.size();
     const int64_t N = 3, C = 2, O = 3;
-    std::vector<int64_t> out(rank);
-    for (size_t d = 0; d < rank; ++d)
-      out[d] = (c.in[d] + c.padding[d] + c.padding[rank + d] - c.dilation[d] * (c.kernel[d] - 1) - 1) / c.stride[d] + 1;
-    Shape xs{N, C}, ws{O, C}, ys{N, O};
-    for (size_t d = 0; d < rank; ++d) xs.push_back(c.in[d]), ws.push_back(c.kernel[d]), ys.push_back(out[d]);
-    Tensor x(DType::F32, xs), w(DType::F32, ws), g(DType::F32, ys);
-    for (int64_t i = 0; i < x.type.numElements(); ++i) x.set(i, std::sin(i * 0.37) + 0.25);
-    for (int64_t i = 0; i < w.type.numElements(); ++i) w.set(i, std::cos(i * 0.61));
-    for (int64_t i = 0; i < g.type.numElements(); ++i) g.set(i, std::sin(i * 0.23 + 1));
+    ConvOperands ops = convOperands(c.in, c.kernel, c.stride, c.padding, c.dilation, N, C, O, 1);
+    const std::vector<int64_t>& out = ops.out;
+    Tensor &x = ops.x, &w = ops.w, &g = ops.g;
+    const Shape &xs = x.type.shape, &ws = w.type.shape;
     const std::vector<std::pair<std::string, Attr>> window{
         {"stride", intList(c.stride)}, {"padding", intList(c.padding)}, {"dilation", intList(c.dilation)}};
     auto withShape = [&](const Shape& shape) {
@@ -1432,43 +1504,15 @@ TEST(Numerics, ConvolutionsMatchDirectSumsOverWindowShapes) {
     const Tensor y = runOpWith(OpCode::Conv, {&x, &w}, {g.type}, window)[0];
     const Tensor dw = runOpWith(OpCode::ConvGradWeight, {&x, &g}, {w.type}, withShape(ws))[0];
     const Tensor dx = runOpWith(OpCode::ConvGradInput, {&g, &w}, {x.type}, withShape(xs))[0];
-    std::vector<LD> yRef(static_cast<size_t>(y.type.numElements())), dwRef(static_cast<size_t>(dw.type.numElements())),
-        dxRef(static_cast<size_t>(dx.type.numElements()));
-    // Every (image, output position, kernel cell) pair whose input cell is real.
-    std::array<int64_t, 3> in{1, 1, 1}, o3{1, 1, 1}, k3{1, 1, 1}, st{1, 1, 1}, dil{1, 1, 1}, pb{0, 0, 0};
-    for (size_t d = 0; d < rank; ++d) {
-      const size_t e = 3 - rank + d;
-      in[e] = c.in[d], o3[e] = out[d], k3[e] = c.kernel[d], st[e] = c.stride[d], dil[e] = c.dilation[d], pb[e] = c.padding[d];
-    }
-    const int64_t inSize = in[0] * in[1] * in[2], outSize = o3[0] * o3[1] * o3[2], kSize = k3[0] * k3[1] * k3[2];
-    for (int64_t n = 0; n < N; ++n)
-      for (int64_t o = 0; o < O; ++o)
-        for (int64_t p = 0; p < outSize; ++p)
-          for (int64_t ch = 0; ch < C; ++ch)
-            for (int64_t k = 0; k < kSize; ++k) {
-              const int64_t pos[3] = {p / (o3[1] * o3[2]), p / o3[2] % o3[1], p % o3[2]};
-              const int64_t kk[3] = {k / (k3[1] * k3[2]), k / k3[2] % k3[1], k % k3[2]};
-              int64_t cell = 0;
-              bool real = true;
-              for (int d = 0; d < 3; ++d) {
-                const int64_t i = pos[d] * st[d] - pb[d] + kk[d] * dil[d];
-                real = real && i >= 0 && i < in[d];
-                cell = cell * in[d] + i;
-              }
-              if (!real) continue;
-              const int64_t xi = (n * C + ch) * inSize + cell, wi = (o * C + ch) * kSize + k, yi = (n * O + o) * outSize + p;
-              yRef[static_cast<size_t>(yi)] += x.get(xi) * w.get(wi);
-              dwRef[static_cast<size_t>(wi)] += x.get(xi) * g.get(yi);
-              dxRef[static_cast<size_t>(xi)] += g.get(yi) * w.get(wi);
-            }
+    const ConvSums ref = convSums(x, w, g, N, C, O, 1, window3(c.in, out, c.kernel, c.stride, c.padding, c.dilation));
     auto near = [&](const Tensor& t, const std::vector<LD>& ref, const char* what) {
       for (size_t i = 0; i < ref.size(); ++i)
         ASSERT_NEAR(static_cast<double>(t.get(static_cast<int64_t>(i))), static_cast<double>(ref[i]), 1e-4)
             << what << " element " << i << " of the case with input " << ::testing::PrintToString(c.in);
     };
-    near(y, yRef, "conv");
-    near(dw, dwRef, "conv_grad_weight");
-    near(dx, dxRef, "conv_grad_input");
+    near(y, ref.y, "conv");
+    near(dw, ref.dw, "conv_grad_weight");
+    near(dx, ref.dx, "conv_grad_input");
   }
 }
 }  // namespace
@@ -1505,30 +1549,19 @@ TEST(Numerics, DirectConvolutionsMatchSumsOnAnyThreadCount) {
   for (const Case& c : cases)
     for (const bool withInfinity : {false, true})
     for (const int64_t N : {int64_t{5}, int64_t{1}}) {  // a batch of one splits its output rows
-      const size_t rank = c.in.size();
       const int64_t C = c.channels, O = c.outChannels, G = c.groups, cg = C / G, og = O / G;
-      std::vector<int64_t> out(rank);
-      for (size_t d = 0; d < rank; ++d)
-        out[d] = (c.in[d] + c.padding[d] + c.padding[rank + d] - c.dilation[d] * (c.kernel[d] - 1) - 1) / c.stride[d] + 1;
-      Shape xs{N, C}, ws{O, cg}, ys{N, O};
-      for (size_t d = 0; d < rank; ++d) xs.push_back(c.in[d]), ws.push_back(c.kernel[d]), ys.push_back(out[d]);
-      Tensor x(DType::F32, xs), w(DType::F32, ws), g(DType::F32, ys);
-      for (int64_t i = 0; i < x.size(); ++i) x.set(i, std::sin(i * 0.37) + 0.25);
-      for (int64_t i = 0; i < w.size(); ++i) w.set(i, std::cos(i * 0.61));
-      for (int64_t i = 0; i < g.size(); ++i) g.set(i, std::sin(i * 0.23 + 1));
+      ConvOperands ops = convOperands(c.in, c.kernel, c.stride, c.padding, c.dilation, N, C, O, G);
+      const std::vector<int64_t>& out = ops.out;
+      Tensor &x = ops.x, &w = ops.w, &g = ops.g;
+      const Shape &xs = x.type.shape, &ws = w.type.shape;
       // At the end of a row: the vectors computed past an output row's end read it.
       const int64_t rowLength = c.in.back();
       if (withInfinity) x.set(x.size() / 2 / rowLength * rowLength + rowLength - 1, std::numeric_limits<LD>::infinity());
       // The direct kernels serve these shapes (so this test covers them).
-      std::array<int64_t, 3> in{1, 1, 1}, o3{1, 1, 1}, k3{1, 1, 1}, st{1, 1, 1}, dil{1, 1, 1}, pb{0, 0, 0};
-      for (size_t d = 0; d < rank; ++d) {
-        const size_t e = 3 - rank + d;
-        in[e] = c.in[d], o3[e] = out[d], k3[e] = c.kernel[d], st[e] = c.stride[d], dil[e] = c.dilation[d];
-        pb[e] = c.padding[d];
-      }
+      const ConvWindow3 win = window3(c.in, out, c.kernel, c.stride, c.padding, c.dilation);
       detail::DirectConvShape shape;
-      shape.win.in = in, shape.win.out = o3, shape.win.kernel = k3, shape.win.stride = st, shape.win.dilation = dil;
-      shape.win.padBegin = pb;
+      shape.win.in = win.in, shape.win.out = win.out, shape.win.kernel = win.kernel, shape.win.stride = win.stride;
+      shape.win.dilation = win.dilation, shape.win.padBegin = win.padBegin;
       shape.batch = N, shape.groups = G, shape.inPerGroup = cg, shape.outPerGroup = og;
       ASSERT_TRUE(detail::directConvServes(shape)) << ::testing::PrintToString(c.in);
       ASSERT_TRUE(detail::directConvGradInputServes(shape)) << ::testing::PrintToString(c.in);
@@ -1559,30 +1592,7 @@ TEST(Numerics, DirectConvolutionsMatchSumsOnAnyThreadCount) {
       simd::setKernelThreads(before);
 
       // Long double sums (an infinity makes +-inf or NaN where it is read).
-      std::vector<LD> yRef(static_cast<size_t>(g.size())), dwRef(static_cast<size_t>(w.size())),
-          dxRef(static_cast<size_t>(x.size()));
-      const int64_t inSize = in[0] * in[1] * in[2], outSize = o3[0] * o3[1] * o3[2], kSize = k3[0] * k3[1] * k3[2];
-      for (int64_t n = 0; n < N; ++n)
-        for (int64_t o = 0; o < O; ++o)
-          for (int64_t p = 0; p < outSize; ++p)
-            for (int64_t ch = 0; ch < cg; ++ch)
-              for (int64_t k = 0; k < kSize; ++k) {
-                const int64_t pos[3] = {p / (o3[1] * o3[2]), p / o3[2] % o3[1], p % o3[2]};
-                const int64_t kk[3] = {k / (k3[1] * k3[2]), k / k3[2] % k3[1], k % k3[2]};
-                int64_t cell = 0;
-                bool real = true;
-                for (int d = 0; d < 3; ++d) {
-                  const int64_t i = pos[d] * st[d] - pb[d] + kk[d] * dil[d];
-                  real = real && i >= 0 && i < in[d];
-                  cell = cell * in[d] + i;
-                }
-                if (!real) continue;
-                const int64_t xi = (n * C + o / og * cg + ch) * inSize + cell, wi = (o * cg + ch) * kSize + k;
-                const int64_t yi = (n * O + o) * outSize + p;
-                yRef[static_cast<size_t>(yi)] += x.get(xi) * w.get(wi);
-                dwRef[static_cast<size_t>(wi)] += x.get(xi) * g.get(yi);
-                dxRef[static_cast<size_t>(xi)] += g.get(yi) * w.get(wi);
-              }
+      const ConvSums ref = convSums(x, w, g, N, C, O, G, win);
       auto near = [&](const Tensor& t, const std::vector<LD>& ref, const char* what) {
         for (size_t i = 0; i < ref.size(); ++i) {
           const double got = static_cast<double>(t.get(static_cast<int64_t>(i))), want = static_cast<double>(ref[i]);
@@ -1595,9 +1605,9 @@ TEST(Numerics, DirectConvolutionsMatchSumsOnAnyThreadCount) {
                 << (withInfinity ? " and an infinity" : "");
         }
       };
-      near(one[0], yRef, "conv");
-      near(one[1], dwRef, "conv_grad_weight");
-      near(one[2], dxRef, "conv_grad_input");
+      near(one[0], ref.y, "conv");
+      near(one[1], ref.dw, "conv_grad_weight");
+      near(one[2], ref.dx, "conv_grad_input");
     }
 }
 
