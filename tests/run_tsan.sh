@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The ThreadSanitizer run (CTest `sanitize_thread`, label `sanitize`): configures a
 # build with -DPIR_SANITIZE_THREAD=ON, builds the unit tests that run threads (the
-# replica pool, pir's kernel-thread splits, sessions, fused chains and sliced
-# groups) and pir, runs those tests, then runs every replicated golden and sample
+# replica pool, pir's kernel-thread splits, sessions, fused chains, sliced groups
+# and the numerics tests' split kernels, convolutions among them) and pir, runs those tests, then runs every replicated golden and sample
 # under `pir run --threads=4 --trace` (replicas on four threads, each tracing); any
 # race report fails the run.
 # OpenBLAS runs on one thread here: its own worker threads synchronise in code
@@ -15,7 +15,8 @@ build=$2
 shift 2
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] ||
-  tests=(replicas_test session_test suggest_test context_test fusion_test sliced_group_test random_test kernels_test)
+  tests=(replicas_test session_test suggest_test context_test fusion_test sliced_group_test random_test kernels_test
+    numerics_test)
 cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPIR_SANITIZE_THREAD=ON \
   -DPIR_BUILD_BENCH=OFF -DPIR_BUILD_FUZZ=OFF -DPIR_BUILD_PYTHON=OFF \
   ${CMAKE_CXX_COMPILER_LAUNCHER:+-DCMAKE_CXX_COMPILER_LAUNCHER=$CMAKE_CXX_COMPILER_LAUNCHER} >/dev/null
