@@ -1,6 +1,8 @@
 // conv (NCHW input, OIHW weights, 1 to 3 spatial dims, groups, stride, dilation,
-// padding [begin..., end...]) and its two gradients, as im2col / col2im around one
-// GEMM per (block of images, group):
+// padding [begin..., end...]) and its two gradients. f32 shapes that
+// vm/conv_direct.h serves (small weights, output rows that fill their vectors) run
+// there; every other shape runs here as im2col / col2im around one GEMM per (block
+// of images, group):
 //   conv              y[og, P]     = W[og, K] · col[K, P]
 //   conv_grad_weight  dW[og, K]    = Σ_images g[og, P] · col[K, P]ᵀ
 //   conv_grad_input   dcol[K, P]   = W[og, K]ᵀ · g[og, P], then col2im adds dcol back
