@@ -25,8 +25,8 @@ constexpr int64_t kMaxPaddedElements = int64_t{1} << 20;
 // The input gradient runs one conv per phase of the stride: at most this many.
 constexpr int64_t kMaxPhases = 16;
 
-int64_t roundUp(int64_t n, int64_t m) { return (n + m - 1) / m * m; }
-// a * b and a + b for non-negative operands, INT64_MAX when they overflow.
+// a * b and a + b for non-negative operands, INT64_MAX when they overflow; n rounded
+// up to a multiple of m, INT64_MAX when that overflows.
 int64_t mulOrMax(int64_t a, int64_t b) {
   int64_t r;
   return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
@@ -35,6 +35,7 @@ int64_t addOrMax(int64_t a, int64_t b) {
   int64_t r;
   return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
 }
+int64_t roundUp(int64_t n, int64_t m) { return n > INT64_MAX - (m - 1) ? INT64_MAX : (n + m - 1) / m * m; }
 
 // n floats from src to dst by a plain loop: an image row (a few dozen floats), where
 // a call to memcpy per row cost more than the copy.
@@ -152,10 +153,12 @@ int64_t partsFor(int64_t units, int64_t work) { return rowParts(units, std::max<
 
 bool directConvServes(const DirectConvShape& s) {
   const Window& w = s.win;
-  const int64_t K = s.depth(), og = s.outPerGroup, P = w.outSize();
+  // Zero-size tensors may carry any dims: every product here saturates.
+  const int64_t K = mulOrMax(s.inPerGroup, mulOrMax(mulOrMax(w.kernel[0], w.kernel[1]), w.kernel[2]));
+  const int64_t P = mulOrMax(mulOrMax(w.out[0], w.out[1]), w.out[2]), og = s.outPerGroup;
   if (s.batch < 1 || s.groups < 1 || K < 1 || og < 1 || P < 1) return false;
-  if (mulOrMax(og, K) > kMaxGroupWeights) return false;
-  if (4 * w.out[2] < 3 * roundUp(w.out[2], kColumns)) return false;
+  if (mulOrMax(og, K) > kMaxGroupWeights || P > kMaxPaddedElements) return false;
+  if (4 * w.out[2] < 3 * roundUp(w.out[2], kColumns)) return false;  // out[2] <= P: no overflow
   const int64_t padded = PaddedLayout(w).elements(s.inPerGroup);
   return padded <= kMaxPaddedElements && padded <= mulOrMax(4, mulOrMax(K, P));
 }
@@ -295,6 +298,10 @@ bool directConvGradInputServes(const DirectConvShape& forward) {
   const Window& f = forward.win;
   // Each phase is a conv call of its own: a few of them (strides up to 4x4) only.
   if (mulOrMax(mulOrMax(phasesAlong(f, 0), phasesAlong(f, 1)), phasesAlong(f, 2)) > kMaxPhases) return false;
+  // The phases share the kernel's cells, and each phase's weights are bounded: so is
+  // the kernel (a zero-size weight tensor may carry any dims), before its cells are walked.
+  const int64_t cells = mulOrMax(mulOrMax(f.kernel[0], f.kernel[1]), f.kernel[2]);
+  if (mulOrMax(cells, forward.outPerGroup) > kMaxPhases * kMaxGroupWeights) return false;
   bool served = forward.batch >= 1 && forward.inPerGroup >= 1 && forward.outPerGroup >= 1;
   forEachPhase(forward.win, [&](const std::array<int64_t, 3>&, const std::array<PhaseAxis, 3>& axes) {
     if (!phaseIsEmpty(axes)) served = served && directConvServes(phaseShape(forward, axes));
