@@ -463,6 +463,9 @@ conv_case("2d_dilation_groups", (1, 4, 5, 5), (4, 2, 2, 2), [1, 2], [1, 1, 1, 1]
 conv_case("2d_uncovered", (1, 1, 6, 6), (2, 1, 2, 2), [3, 3], [0, 0, 0, 0], [1, 1], 1, 86)
 conv_case("1d", (2, 2, 7), (3, 2, 3), [2], [1, 2], [1], 1, 88)
 conv_case("3d", (1, 2, 3, 4, 3), (2, 2, 2, 2, 2), [1, 2, 1], [0, 1, 0, 1, 0, 0], [1, 1, 1], 1, 90)
+# Output rows of 16 and 14: f32 convs of these shapes take the direct kernels.
+conv_case("2d_rows_stride2", (1, 2, 3, 32), (3, 2, 3, 3), [1, 2], [1, 1, 1, 1], [1, 1], 1, 92)
+conv_case("2d_rows_dilation_groups", (2, 4, 2, 14), (4, 2, 2, 3), [1, 1], [0, 2, 1, 2], [1, 2], 2, 94)
 
 case("conv_transpose_bias", "conv_transpose with its bias: the bias's gradient is g summed over all but the channels.",
      """graph @f(%x: f32[1,2,2,3], %w: f32[2,3,2,2], %b: f32[3]) -> (f32[1,3,3,5]) {
