@@ -27,14 +27,8 @@ constexpr int64_t kMaxPhases = 16;
 
 // a * b and a + b for non-negative operands, INT64_MAX when they overflow; n rounded
 // up to a multiple of m, INT64_MAX when that overflows.
-int64_t mulOrMax(int64_t a, int64_t b) {
-  int64_t r;
-  return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
-}
-int64_t addOrMax(int64_t a, int64_t b) {
-  int64_t r;
-  return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
-}
+int64_t mulOrMax(int64_t a, int64_t b) { return checkedMul(a, b).value_or(INT64_MAX); }
+int64_t addOrMax(int64_t a, int64_t b) { return checkedAdd(a, b).value_or(INT64_MAX); }
 int64_t roundUp(int64_t n, int64_t m) { return n > INT64_MAX - (m - 1) ? INT64_MAX : (n + m - 1) / m * m; }
 
 // n floats from src to dst by a plain loop: an image row (a few dozen floats), where
@@ -58,8 +52,7 @@ class PaddedLayout {
     const int64_t reach = mulOrMax(w.kernel[2] - 1, w.dilation[2]) / s;
     // A multiple of kColumns, so that rows start on a cache line (an unaligned vector
     // load of a whole line reads two).
-    phaseLength_ = roundUp(std::max(extent_[2] / s + (extent_[2] % s != 0), addOrMax(roundUp(w.out[2], kColumns), reach)),
-                           kColumns);
+    phaseLength_ = roundUp(std::max(stridedLength(extent_[2], s), addOrMax(roundUp(w.out[2], kColumns), reach)), kColumns);
     rowLength_ = mulOrMax(s, phaseLength_);
     planeLength_ = mulOrMax(mulOrMax(extent_[0], extent_[1]), rowLength_);
   }
@@ -245,7 +238,7 @@ struct PhaseAxis {
 PhaseAxis phaseAxis(const Window& f, int a, int64_t phase) {
   PhaseAxis p;
   const int64_t s = f.stride[a];
-  p.count = phase < f.in[a] ? (f.in[a] - phase + s - 1) / s : 0;
+  p.count = stridedLength(f.in[a] - phase, s);
   std::vector<int64_t> reach;  // phase + padBegin - kc * dilation, a multiple of the stride
   for (int64_t kc = f.kernel[a] - 1; kc >= 0; --kc) {
     const int64_t r = phase + f.padBegin[a] - kc * f.dilation[a];
