@@ -20,10 +20,13 @@ with group_norm and a strided conv (resnet.pir).
    (pir's kernel threads). PyTorch in a child process per configuration,
    torch.set_num_threads(n) and its OpenBLAS at n threads for every n up to the largest
    T, with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed from its environment so that it
-   runs its native kernels, and glibc's malloc set to keep freed memory
+   runs its native kernels, each vector ISA its ATen kernels are built for and this CPU
+   runs (ATEN_CPU_CAPABILITY: Debian's build picks AVX2 on an AVX-512 machine, where its
+   AVX-512 kernels run the transformer about 5% faster and the CNN about 10% slower),
+   and glibc's malloc set to keep freed memory
    (TORCH_MALLOC_TUNED; --torch-malloc default leaves glibc's defaults, under which
    PyTorch's steps took up to 2x as long here); at T threads its best configuration
-   n <= T (highest median) is the peer. Wall: steps per second; CPU: steps per CPU
+   (n <= T threads and an ISA, highest median) is the peer. Wall: steps per second; CPU: steps per CPU
    second (user + system, all threads). The ratio pir / torch is taken per round; the
    median of the rounds is reported, and for each T past the first, the quotient of a
    round's ratio at T over its ratio at the first T, per round and its median.
@@ -262,6 +265,30 @@ def torch_env(malloc):
     return with_torch_malloc(native_env()) if malloc == "tuned" else native_env()
 
 
+# ATEN_CPU_CAPABILITY values to try besides PyTorch's own choice; PyTorch falls back to
+# what the CPU and its build support, so each is kept only if it names an ISA that none
+# before it did.
+ATEN_CAPABILITIES = ("avx512", "avx2")
+
+
+def torch_capabilities(env):
+    """[(label, env)] for PyTorch's default ISA and every other one it will run here, each
+    ISA once; label is the capability PyTorch reports for that environment."""
+    out, seen = [], set()
+    for cap in (None,) + ATEN_CAPABILITIES:
+        e = dict(env)
+        e.pop("ATEN_CPU_CAPABILITY", None)
+        if cap:
+            e["ATEN_CPU_CAPABILITY"] = cap
+        info = json.loads(subprocess.run([sys.executable, __file__, "--info"], env=e, capture_output=True,
+                                         text=True, check=True).stdout)
+        used = next((l.split(":", 1)[1].strip() for l in info["config"] if "CPU capability" in l), cap or "default")
+        if used not in seen:
+            seen.add(used)
+            out.append((used if cap else used + " (default)", e))
+    return out
+
+
 def child_cpu(cmd, env):
     """Runs cmd to completion: (wall s, the child's user + system CPU s, its stdout, its
     minor page faults)."""
@@ -406,7 +433,9 @@ def main():
     # between rounds, so that a slow phase of the machine falls on all the figures it
     # compares rather than on one thread count's pass.
     threads = [int(v) for v in a.threads.split(",")]
-    configs = list(range(1, max(threads) + 1))
+    isas = torch_capabilities(env_torch)
+    print("torch ISAs (ATEN_CPU_CAPABILITY):", ", ".join(label for label, _ in isas), flush=True)
+    configs = [(n, i) for n in range(1, max(threads) + 1) for i in range(len(isas))]  # (threads, ISA)
     env_pir = {T: dict(os.environ, OPENBLAS_NUM_THREADS=str(T)) for T in threads}
     rows = {m: {**{("pir", T): [] for T in threads}, **{c: [] for c in configs}} for m in models}
     delivered, trips = [], []
@@ -425,7 +454,7 @@ def main():
 
             def run_torch():
                 for c in (configs if rnd % 2 == 0 else configs[::-1]):
-                    r = json.loads(child_cpu(torch_cmd(m, dirs[m], c, ["--steps", str(steps)]), env_torch)[2])
+                    r = json.loads(child_cpu(torch_cmd(m, dirs[m], c[0], ["--steps", str(steps)]), isas[c[1]][1])[2])
                     rows[m][c].append((steps / r["wall"], steps / r["cpu"], r["faults"] / steps))
             for f in ((run_pir, run_torch) if rnd % 2 == 0 else (run_torch, run_pir)):
                 f()
@@ -433,8 +462,9 @@ def main():
     summary = {}  # (model, T) -> (pir median steps/s, pir / torch median wall ratio, per-round wall ratios)
     for T in threads:
         for m in models:
-            # PyTorch's best configuration at T threads: the highest median among set_num_threads(n <= T).
-            best = max((c for c in configs if c <= T), key=lambda c: statistics.median(v[0] for v in rows[m][c]))
+            # PyTorch's best configuration at T threads: the highest median among
+            # set_num_threads(n <= T) on each ISA.
+            best = max((c for c in configs if c[0] <= T), key=lambda c: statistics.median(v[0] for v in rows[m][c]))
             pw = [v[0] for v in rows[m][("pir", T)]]
             pc = [v[1] for v in rows[m][("pir", T)]]
             tw = [v[0] for v in rows[m][best]]
@@ -442,14 +472,17 @@ def main():
             rw = [p / t for p, t in zip(pw, tw)]
             rc = [p / t for p, t in zip(pc, tc)]
             summary[(m, T)] = (statistics.median(pw), statistics.median(rw), rw)
-            print("threads=%d %-12s pir %8.1f steps/s  torch(best: set_num_threads(%d)) %8.1f steps/s  "
+            print("threads=%d %-12s pir %8.1f steps/s  torch(best: set_num_threads(%d), %s) %8.1f steps/s  "
                   "pir/torch wall median %.2f (rounds %s)  CPU median %.2f\n"
                   "          steps/s per round: pir %s; torch %s; page faults per step (medians): pir %.1f, torch %.1f" % (
-                      T, m, statistics.median(pw), best, statistics.median(tw), statistics.median(rw),
+                      T, m, statistics.median(pw), best[0], isas[best[1]][0], statistics.median(tw), statistics.median(rw),
                       " ".join("%.2f" % r for r in rw), statistics.median(rc),
                       " ".join("%.0f" % v for v in pw), " ".join("%.0f" % v for v in tw),
                       statistics.median(v[2] for v in rows[m][("pir", T)]), statistics.median(v[2] for v in rows[m][best])),
                   flush=True)
+            print("          torch medians, steps/s: %s" % "; ".join(
+                "set_num_threads(%d) %s %.1f" % (c[0], isas[c[1]][0], statistics.median(v[0] for v in rows[m][c]))
+                for c in configs if c[0] <= T), flush=True)
     if delivered:
         print("the machine delivered %s cores to %d one-thread loads at the start of each round"
               % (" ".join("%.2f" % d for d in delivered), max(threads)), flush=True)
