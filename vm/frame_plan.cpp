@@ -5,6 +5,7 @@
 #include "ir/checked_math.h"
 #include "ir/internal_error.h"
 #include "vm/device.h"
+#include "vm/fusion.h"
 #include "vm/kernel_util.h"
 #include "vm/kernels.h"
 
@@ -72,7 +73,7 @@ void FramePlanner::placeArena() {
       if (last < ops.size()) dying[last].push_back(s);
     }
   for (size_t k = 0; k < ops.size(); ++k) {
-    const uint32_t handedOver = reuse_ ? copyTakesOperandBuffer(*ops[k], dying[k]) : kNoSlot;
+    const uint32_t handedOver = reuse_ ? resultTakesOperandBuffer(*ops[k], dying[k]) : kNoSlot;
     for (uint32_t s : definedAt_[k]) {
       if (cg_.slots[s].inScratch) {
         cg_.slots[s].kept = false;
@@ -92,24 +93,37 @@ void FramePlanner::placeArena() {
   }
 }
 
-// A plain copy (reshape, flatten, squeeze, identity: the result holds the operand's
-// bytes) whose operand is an arena value that dies at it takes the operand's buffer
-// instead of a new one, and the copy kernel finds nothing to do (source and result at
-// one address). The result then owns the buffer and frees it after its own last use.
-// Returns the operand's slot, or kNoSlot.
-uint32_t FramePlanner::copyTakesOperandBuffer(const Op& op, const std::vector<uint32_t>& dyingHere) const {
-  if (!detail::isPlainCopy(op.code) || op.operands.size() != 1 || op.results.size() != 1 || !op.results[0] ||
-      op.operands[0].kind() != Operand::Kind::Value)
+// A result may take the buffer of an operand that dies at its op, instead of a new one:
+//  - a plain copy (reshape, flatten, squeeze, identity: the result holds the operand's
+//    bytes): the copy kernel then finds nothing to do (source and result at one address);
+//  - an elementwise op that could be a fused chain's step (vm/fusion.h fusibleOp),
+//    where the operand has the result's type: its kernel computes element i from
+//    element i of that operand, as the op's in-place `_` form does on the same
+//    storage, and in a fused chain or sliced group the operand's block or slice is the
+//    result's. The result is written where the operand was just read, in cache,
+//    rather than into a buffer that has left it.
+// The result then owns the buffer and frees it after its own last use. Returns the
+// operand's slot, or kNoSlot.
+uint32_t FramePlanner::resultTakesOperandBuffer(const Op& op, const std::vector<uint32_t>& dyingHere) const {
+  const bool copy = detail::isPlainCopy(op.code) && op.operands.size() == 1;
+  if ((!copy && !fusibleOp(op)) || op.info().inplaceOperand >= 0 || op.results.size() != 1 || !op.results[0])
     return kNoSlot;
-  const uint32_t in = cg_.valueSlot[op.operands[0].value()->id], out = cg_.valueSlot[op.results[0]->id];
-  if (in == kNoSlot || out == kNoSlot || in == out) return kNoSlot;
-  const SlotInfo& a = cg_.slots[in];
+  const uint32_t out = cg_.valueSlot[op.results[0]->id];
+  if (out == kNoSlot) return kNoSlot;
   const SlotInfo& b = cg_.slots[out];
-  if (a.kind != SlotInfo::Kind::Arena || b.kind != SlotInfo::Kind::Arena || a.bytes != b.bytes || b.inScratch)
-    return kNoSlot;
-  if (views_.count(in) || families_.count(in) || views_.count(out)) return kNoSlot;
-  if (std::find(dyingHere.begin(), dyingHere.end(), in) == dyingHere.end()) return kNoSlot;
-  return in;
+  if (b.kind != SlotInfo::Kind::Arena || b.inScratch || views_.count(out)) return kNoSlot;
+  for (const Operand& o : op.operands) {
+    if (o.kind() != Operand::Kind::Value) continue;
+    if (!copy && o.value()->type.get() != op.results[0]->type.get()) continue;
+    const uint32_t in = cg_.valueSlot[o.value()->id];
+    if (in == kNoSlot || in == out) continue;
+    const SlotInfo& a = cg_.slots[in];
+    if (a.kind != SlotInfo::Kind::Arena || a.bytes != b.bytes || a.inScratch) continue;
+    if (views_.count(in) || families_.count(in)) continue;
+    if (std::find(dyingHere.begin(), dyingHere.end(), in) == dyingHere.end()) continue;
+    return in;
+  }
+  return kNoSlot;
 }
 
 bool FramePlanner::diesWithin(uint32_t slot, size_t begin, size_t end) const {

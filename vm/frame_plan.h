@@ -7,8 +7,10 @@
 // returns to a free list (by exact byte size) after the last op that reads or
 // writes it; a graph's returned values, and the main values a later command
 // reads, live to the end. Results are allocated before the op's dying operands
-// are freed, so an op never writes a buffer it reads (in-place ops excepted:
-// their result IS operand 0's slot).
+// are freed, so an op never writes a buffer it reads, with three exceptions where
+// it reads each element before writing it: an in-place op (its result IS operand
+// 0's slot), and a plain copy or an elementwise op whose result takes the buffer of
+// an operand that dies at it (resultTakesOperandBuffer).
 //
 // Two phases: `plan` gives every value its slot and lifetime; the emitter then
 // decides which values live only inside fused instructions, and `placeArena`
@@ -109,7 +111,7 @@ class FramePlanner {
   uint32_t newArena(const Value* v, size_t pos);
   void assignResults(const Op& op, size_t pos);
   bool defineView(const Op& op, const Value& v, size_t pos);
-  uint32_t copyTakesOperandBuffer(const Op& op, const std::vector<uint32_t>& dyingHere) const;
+  uint32_t resultTakesOperandBuffer(const Op& op, const std::vector<uint32_t>& dyingHere) const;
 
   const Module& m_;
   const Program& p_;

@@ -358,8 +358,9 @@ TEST(Vm, SubgraphIntermediatesShareBuffers) {
   unfused.fuseElementwise = false;
   CompiledText c(kAddChain, unfused);
   ASSERT_TRUE(c.program);
-  // Four f32[4] results, at most two live at once: two 16-byte buffers.
-  EXPECT_EQ(c.program->graphs.at(0)->arenaBytes, 32u);
+  // Four f32[4] results, each taking the buffer of the one before it, which dies at
+  // its add: one 16-byte buffer.
+  EXPECT_EQ(c.program->graphs.at(0)->arenaBytes, 16u);
   ASSERT_TRUE(c.s.run());
   FailureOr<HostTensor> r = c.s.valueOf("%r", {});
   ASSERT_TRUE(r);
@@ -408,7 +409,7 @@ main {
 )");
   ASSERT_TRUE(c.program);
   EXPECT_EQ(c.program->graphs.at(0)->arenaBytes, 256u);  // one f32[64] buffer
-  EXPECT_EQ(c.program->graphs.at(1)->arenaBytes, 768u);  // %b, %r and %s live at once
+  EXPECT_EQ(c.program->graphs.at(1)->arenaBytes, 512u);  // %b and %r live at once; %s takes %b's
   ASSERT_TRUE(c.s.run());
   FailureOr<HostTensor> x = c.s.valueOf("%x", {});
   FailureOr<HostTensor> y = c.s.valueOf("%y", {});
@@ -417,6 +418,89 @@ main {
     EXPECT_EQ(x->get(i), 3);
     EXPECT_EQ(y->get(i), 6);
   }
+}
+
+// An elementwise result takes the buffer of an operand of its own type that dies at
+// its op, alone or as a step of a fused chain or sliced group, and the values are
+// those of separate buffers: the chain's last step reads %x, which its first step read
+// too, and writes over it block by block; the group's `mul` writes over the product it
+// scales, slice by slice (main keeps every value, so its copy of the group shares
+// nothing). An operand read afterwards keeps its buffer.
+TEST(Vm, ElementwiseResultsTakeTheBufferOfADyingOperand) {
+  const char* text = R"(
+graph @alone(%a: f32[1024,256], %bias: f32[256]) -> (f32[1024,256], f32[1024,256]) {
+  %x = add %a, 1
+  %y = add %x, %bias
+  %k = mul %x, 3
+  %z = add %y, %k
+  return %z, %k
+}
+graph @chain(%a: f32[1024,256]) -> (f32[1024,256]) {
+  %x = add %a, 1
+  %t = mul %x, 2
+  %u = add %t, %x
+  return %u
+}
+graph @group(%q: f32[64,64,32], %k: f32[64,32,64]) -> (f32[64,64,64]) {
+  %s = matmul %q, %k
+  %p = mul %s, 0.5
+  %e = softmax %p {axis = -1}
+  return %e
+}
+main {
+  %a0 = range {start = 0, limit = 262144}
+  %a = reshape %a0 {shape = [1024, 256]}
+  %bias = range {start = 0, limit = 256}
+  %z, %k = call @alone(%a, %bias)
+  %u = call @chain(%a)
+  %n = range {start = 0, limit = 131072}
+  %q0 = reshape %n {shape = [64, 64, 32]}
+  %k0 = reshape %n {shape = [64, 32, 64]}
+  %q = mul %q0, 1e-6
+  %kk = mul %k0, 1e-6
+  %e = call @group(%q, %kk)
+  %s2 = matmul %q, %kk
+  %p2 = mul %s2, 0.5
+  %e2 = softmax %p2 {axis = -1}
+}
+)";
+  SessionOptions unfused;
+  unfused.fuseElementwise = false;
+  for (SessionOptions options : {SessionOptions{}, unfused}) {
+    for (int threads : {1, 2}) {
+      options.threads = threads;
+      CompiledText c(text, options);
+      ASSERT_TRUE(c.program);
+      ASSERT_TRUE(c.s.run());
+      FailureOr<HostTensor> z = c.s.valueOf("%z", {});
+      FailureOr<HostTensor> k = c.s.valueOf("%k", {});
+      FailureOr<HostTensor> u = c.s.valueOf("%u", {});
+      FailureOr<HostTensor> e = c.s.valueOf("%e", {});
+      FailureOr<HostTensor> e2 = c.s.valueOf("%e2", {});
+      ASSERT_TRUE(z && k && u && e && e2);
+      for (int64_t i = 0; i < 1024 * 256; ++i) {
+        const double x = static_cast<double>(i) + 1;
+        ASSERT_EQ(z->get(i), x + static_cast<double>(i % 256) + 3 * x) << i;
+        ASSERT_EQ(k->get(i), 3 * x) << i;
+        ASSERT_EQ(u->get(i), 3 * x) << i;
+      }
+      ASSERT_EQ(e->numElements(), e2->numElements());
+      for (int64_t i = 0; i < e->numElements(); ++i) ASSERT_EQ(e->get(i), e2->get(i)) << i;
+    }
+  }
+  CompiledText c(text, unfused);
+  ASSERT_TRUE(c.program);
+  auto offsetOf = [](const CompiledGraph& g, const std::string& name) {
+    for (const SlotInfo& s : g.slots)
+      if (s.kind == SlotInfo::Kind::Arena && s.value && s.value->name == name) return s.offset;
+    ADD_FAILURE() << "no arena slot %" << name;
+    return uint64_t{0};
+  };
+  const CompiledGraph& alone = *c.program->graphs.at(0);
+  EXPECT_NE(offsetOf(alone, "y"), offsetOf(alone, "x"));  // %k reads %x after %y's add
+  EXPECT_EQ(offsetOf(alone, "k"), offsetOf(alone, "x"));
+  EXPECT_EQ(offsetOf(alone, "z"), offsetOf(alone, "y"));
+  EXPECT_EQ(alone.arenaBytes, 2u * 1024 * 256 * 4);
 }
 
 TEST(Vm, DisassemblyListsEveryGraphWithLocations) {
