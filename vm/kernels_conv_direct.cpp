@@ -38,6 +38,15 @@ __attribute__((optimize("no-tree-loop-distribute-patterns"))) void copyRun(const
   for (int64_t i = 0; i < n; ++i) dst[i] = src[i];
 }
 
+// even[i] = src[2i] and odd[i] = src[2i + 1] for i < n: a stride-2 row's two phases in
+// one pass, by a loop the compiler turns into vector loads and shuffles.
+void splitPairs(const float* __restrict src, float* __restrict even, float* __restrict odd, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    even[i] = src[2 * i];
+    odd[i] = src[2 * i + 1];
+  }
+}
+
 // Where each cell of one (image, group)'s padded copy lives: [channel][padded depth]
 // [padded row][phase][index]. Each axis holds the padded extent the windows read,
 // (out - 1) * stride + (kernel - 1) * dilation + 1; each phase of a row is long
@@ -75,6 +84,16 @@ class PaddedLayout {
           const float* src = x + c * inPlane + ((qd - w_.padBegin[0]) * w_.in[1] + qh - w_.padBegin[1]) * w_.in[2] - pb;
           if (s == 1) {  // column q reads src[q]
             copyRun(src + first, row + first, last - first);
+            continue;
+          }
+          if (s == 2) {  // column q at phase q % 2, index q / 2
+            float* even = row;
+            float* odd = row + phaseLength_;
+            int64_t q = first;
+            if (q % 2 == 1) odd[q / 2] = src[q], ++q;
+            const int64_t pairs = (last - q) / 2;
+            splitPairs(src + q, even + q / 2, odd + q / 2, pairs);
+            if (q + 2 * pairs < last) even[(q + 2 * pairs) / 2] = src[q + 2 * pairs];
             continue;
           }
           for (int64_t phase = 0; phase < s; ++phase) {  // index i holds column phase + i * s
@@ -302,27 +321,68 @@ bool directConvGradInputServes(const DirectConvShape& forward) {
   return served;
 }
 
+namespace {
+
+// interleaved[2i] = even[i] and interleaved[2i + 1] = odd[i] for i < n: two phases of
+// a stride-2 row in one pass, by a loop the compiler turns into vector shuffles.
+void mergePairs(const float* __restrict even, const float* __restrict odd, float* __restrict interleaved, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    interleaved[2 * i] = even[i];
+    interleaved[2 * i + 1] = odd[i];
+  }
+}
+
+}  // namespace
+
 void directConvGradInput(const DirectConvShape& forward, const float* g, const float* w, float* dx) {
   const Window& f = forward.win;
   const int64_t ks = f.kernelSize(), og = forward.outPerGroup, cg = forward.inPerGroup;
   const int64_t planes = forward.batch * forward.groups * cg, inSize = f.inSize();
   const bool one = unitStride(f);  // one phase, written straight into dx
+  // The phases along the last axis of one (phase0, phase1) are computed before any of
+  // them is written into dx, so that a row of dx is written in one pass; together they
+  // hold at most dx's elements.
   const ScratchCharge charge(static_cast<uint64_t>(forward.groups * og * cg * ks + (one ? 0 : planes * inSize)),
                              sizeof(float));
-  std::vector<float> weights, phase;
+  const int64_t lastPhases = phasesAlong(f, 2), s2 = f.stride[2];
+  std::vector<float> weights;
+  std::vector<std::vector<float>> phases(static_cast<size_t>(lastPhases));
+  std::vector<int64_t> counts(static_cast<size_t>(lastPhases));
+  std::vector<bool> empty(static_cast<size_t>(lastPhases));
+  // Writes the phases along the last axis of (at[0], at[1]) into dx (zeros for an
+  // empty one).
+  auto scatter = [&](const std::array<int64_t, 3>& at, int64_t n0, int64_t n1) {
+    const bool pairs = s2 == 2 && lastPhases == 2 && !empty[0] && !empty[1] && counts[1] <= counts[0] &&
+                       counts[0] <= counts[1] + 1;
+    for (int64_t p = 0; p < planes; ++p)
+      for (int64_t i0 = 0; i0 < n0; ++i0)
+        for (int64_t i1 = 0; i1 < n1; ++i1) {
+          float* row = dx + p * inSize + ((at[0] + i0 * f.stride[0]) * f.in[1] + at[1] + i1 * f.stride[1]) * f.in[2];
+          const int64_t rowIndex = (p * n0 + i0) * n1 + i1;
+          if (pairs) {
+            const float* even = phases[0].data() + rowIndex * counts[0];
+            const float* odd = phases[1].data() + rowIndex * counts[1];
+            mergePairs(even, odd, row, counts[1]);
+            if (counts[0] > counts[1]) row[2 * counts[1]] = even[counts[1]];
+            continue;
+          }
+          for (int64_t p2 = 0; p2 < lastPhases; ++p2) {
+            const int64_t n2 = counts[static_cast<size_t>(p2)];
+            const float* src = phases[static_cast<size_t>(p2)].data() + rowIndex * n2;
+            for (int64_t i2 = 0; i2 < n2; ++i2) row[p2 + i2 * s2] = empty[static_cast<size_t>(p2)] ? 0.0f : src[i2];
+          }
+        }
+  };
   forEachPhase(f, [&](const std::array<int64_t, 3>& at, const std::array<PhaseAxis, 3>& axes) {
     const int64_t n0 = axes[0].count, n1 = axes[1].count, n2 = axes[2].count;
-    if (n0 == 0 || n1 == 0 || n2 == 0) return;
-    // Each dx cell of the phase: out[cell] for every plane (zeros when no kernel cell reaches it).
-    auto scatter = [&](auto&& value) {
-      for (int64_t p = 0; p < planes; ++p)
-        for (int64_t i0 = 0; i0 < n0; ++i0)
-          for (int64_t i1 = 0; i1 < n1; ++i1) {
-            float* row = dx + p * inSize + ((at[0] + i0 * f.stride[0]) * f.in[1] + at[1] + i1 * f.stride[1]) * f.in[2] + at[2];
-            for (int64_t i2 = 0; i2 < n2; ++i2) row[i2 * f.stride[2]] = value(((p * n0 + i0) * n1 + i1) * n2 + i2);
-          }
-    };
-    if (phaseIsEmpty(axes)) return scatter([](int64_t) { return 0.0f; });
+    const size_t slot = static_cast<size_t>(at[2]);
+    counts[slot] = n2;
+    empty[slot] = phaseIsEmpty(axes);
+    const bool lastOfRow = at[2] == lastPhases - 1;
+    if (n0 == 0 || n1 == 0 || n2 == 0 || empty[slot]) {
+      if (lastOfRow && n0 > 0 && n1 > 0) scatter(at, n0, n1);
+      return;
+    }
     // The weights as the phase's conv reads them: [group][input channel][output
     // channel][the phase's kernel cells in reading order].
     const int64_t t0 = static_cast<int64_t>(axes[0].cells.size()), t1 = static_cast<int64_t>(axes[1].cells.size()),
@@ -341,9 +401,9 @@ void directConvGradInput(const DirectConvShape& forward, const float* g, const f
                              axes[2].cells[static_cast<size_t>(e)]];
         }
     if (one) return directConv(phaseShape(forward, axes), g, weights.data(), dx);
-    phase.resize(static_cast<size_t>(planes * n0 * n1 * n2));
-    directConv(phaseShape(forward, axes), g, weights.data(), phase.data());
-    scatter([&](int64_t i) { return phase[static_cast<size_t>(i)]; });
+    phases[slot].resize(static_cast<size_t>(planes * n0 * n1 * n2));
+    directConv(phaseShape(forward, axes), g, weights.data(), phases[slot].data());
+    if (lastOfRow) scatter(at, n0, n1);
   });
 }
 
