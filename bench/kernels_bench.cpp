@@ -80,12 +80,14 @@ std::vector<Case> cases() {
       {"sum_axis1_64x256", OpCode::Sum, {{"axis", Attr::integer(1)}}, {m}, {DType::F32, {64}}},
       {"scaled_add_784x256", OpCode::ScaledAddInplace, {{"b", Attr::real(-0.1)}}, {big, big}, big, true},
       // The elementwise math of bench/math_peers.py (NumPy beside it): inputs in
-      // [-1, 1), log's in (0, 2].
+      // [-1, 1), log's in (0, 2], sin's and cos's in [-100, 100).
       {"tanh_1M", OpCode::Tanh, {}, {m1}, m1},
       {"exp_1M", OpCode::Exp, {}, {m1}, m1},
       {"log_1M", OpCode::Log, {}, {m1}, m1},
       {"sigmoid_1M", OpCode::Sigmoid, {}, {m1}, m1},
       {"gelu_1M", OpCode::Gelu, {}, {m1}, m1},
+      {"sin_1M", OpCode::Sin, {}, {m1}, m1},
+      {"cos_1M", OpCode::Cos, {}, {m1}, m1},
       // A layer's pre-activations spread wider: inputs in [-3, 3), where most vectors
       // hold lanes on both sides of tanh's split.
       {"gelu_wide_1M", OpCode::Gelu, {}, {m1}, m1},
@@ -160,7 +162,7 @@ void reference(const std::string& name, std::vector<std::vector<float>>& in, std
   } else if (name == "sum_axis1_64x256") {
     Eigen::Map<ArrF>(out.data(), 64) = Eigen::Map<const MatF>(in[0].data(), 64, 256).rowwise().sum();
   } else if (name == "tanh_1M" || name == "exp_1M" || name == "log_1M" || name == "sigmoid_1M" ||
-             name == "gelu_1M" || name == "gelu_wide_1M") {
+             name == "gelu_1M" || name == "gelu_wide_1M" || name == "sin_1M" || name == "cos_1M") {
     const float* x = in[0].data();
     float* y = out.data();
     for (int i = 0; i < 1048576; ++i) {  // libm, one element at a time
@@ -169,6 +171,8 @@ void reference(const std::string& name, std::vector<std::vector<float>>& in, std
       else if (name == "exp_1M") y[i] = std::exp(v);
       else if (name == "log_1M") y[i] = std::log(v);
       else if (name == "sigmoid_1M") y[i] = 1.0f / (1.0f + std::exp(-v));
+      else if (name == "sin_1M") y[i] = std::sin(v);
+      else if (name == "cos_1M") y[i] = std::cos(v);
       else y[i] = 0.5f * v * (1.0f + std::tanh(0.7978845608f * (v + 0.044715f * v * v * v)));
     }
   } else if (name == "gelu_grad_wide_1M") {
@@ -219,6 +223,8 @@ struct Buffers {
     if (c.name == "where_64x256") in[2][0] = 0.0f;
     if (c.name == "gelu_wide_1M" || c.name == "gelu_grad_wide_1M")
       for (float& v : in[0]) v *= 3.0f;  // [-3, 3)
+    if (c.name == "sin_1M" || c.name == "cos_1M")
+      for (float& v : in[0]) v *= 100.0f;  // [-100, 100): angles over many periods
     out.resize(static_cast<size_t>(c.out.numElements()));
   }
 };

@@ -1,11 +1,13 @@
 #!/usr/bin/python3
-"""pir's elementwise math kernels (tanh, exp, log, sigmoid, gelu on f32[1M]) beside NumPy's.
+"""pir's elementwise math kernels (tanh, exp, log, sigmoid, gelu, sin, cos on f32[1M]) beside
+NumPy's.
 
 pir: `kernels_bench`'s `pir_only/<op>_1M` cases (the kernel as the VM calls it, one thread:
 OPENBLAS_NUM_THREADS=1), CPU time per call. NumPy: the same sizes and input ranges
-([-1, 1), log's (0, 2]), CPU time per call of its best form with preallocated outputs:
-its own ufunc for tanh/exp/log (SVML's AVX-512 kernels when NumPy's dispatcher picks
-them), and in-place ufunc chains for sigmoid and gelu, which NumPy has no ufunc for.
+([-1, 1), log's (0, 2], sin's and cos's [-100, 100)), CPU time per call of its best form
+with preallocated outputs: its own ufunc for tanh/exp/log/sin/cos (SVML's AVX-512 kernels
+when NumPy's dispatcher picks them), and in-place ufunc chains for sigmoid and gelu, which
+NumPy has no ufunc for.
 Rounds alternate pir and NumPy; each op's ratio NumPy / pir (higher is better for pir)
 is the median of the rounds.
 
@@ -21,7 +23,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-OPS = ["tanh", "exp", "log", "sigmoid", "gelu"]
+OPS = ["tanh", "exp", "log", "sigmoid", "gelu", "sin", "cos"]
 N = 1 << 20
 
 
@@ -48,7 +50,8 @@ def numpy_forms(np):
         np.multiply(y, t, out=y)
 
     return {"tanh": lambda x, y: np.tanh(x, out=y), "exp": lambda x, y: np.exp(x, out=y),
-            "log": lambda x, y: np.log(x, out=y), "sigmoid": sigmoid, "gelu": gelu}
+            "log": lambda x, y: np.log(x, out=y), "sigmoid": sigmoid, "gelu": gelu,
+            "sin": lambda x, y: np.sin(x, out=y), "cos": lambda x, y: np.cos(x, out=y)}
 
 
 def numpy_ns(np, form, x, y, min_seconds=0.3):
@@ -88,6 +91,8 @@ def main():
     rng = np.random.RandomState(0)
     xs = {op: rng.uniform(-1, 1, N).astype(np.float32) for op in OPS}
     xs["log"] = xs["log"] + np.float32(1.0001)
+    for op in ("sin", "cos"):
+        xs[op] = xs[op] * np.float32(100)
     y = np.empty(N, np.float32)
     forms = numpy_forms(np)
     avx512 = [k for k in ("AVX512F", "AVX512_SKX") if features.get(k)]

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Derives the constants of vm/simd_impl.h's f32 log (logF32: its 32-entry table and its
-polynomial) and f32 tanh (vtanh's polynomial below 1), printed as C++. Needs NumPy and
+polynomial), f32 tanh (vtanh's polynomial below 1) and f32 sin and cos (sinCosF32: their
+polynomials on [0, pi/4] and pi/2 in two doubles), printed as C++. Needs NumPy and
 mpmath.
 
 Table: z in [kOff, 2 kOff) (kOff = 0x3f320000, 0.6953125) is split by its bit pattern into
@@ -16,6 +17,11 @@ Chebyshev nodes), coefficients rounded to f32.
 
 tanh: tanh(a) ~ a + a^3 R(a^2) on [0, 1], R of degree 6, the error relative to tanh(a)
 near-minimax (the same method), coefficients rounded to f32.
+
+sin and cos: sin(r) ~ r + r^3 S(r^2) and cos(r) ~ 1 - r^2/2 + r^4 C(r^2) on [0, pi/4], S
+and C of degree 3, the same method, coefficients rounded to f32; pi/2 as hi + lo, hi its
+first 33 significant bits (so n * hi is exact in double for |n| < 2^20) and lo the rest
+rounded to double.
 
 usage: math_tables.py
 """
@@ -90,6 +96,29 @@ def tanh_poly(deg=6, n=3000):
     return c32, (np.abs(A @ c32 - R) * wgt).max()
 
 
+def trig_poly(kind, deg=3, n=3000):
+    t = np.cos(np.pi * (np.arange(n) + 0.5) / n)
+    u = float(mp.pi / 4) ** 2 * (1 + t) / 2
+    r = np.sqrt(u)
+    if kind == "sin":
+        fx = np.array([float(mp.sin(mp.mpf(x))) for x in r])
+        R = np.array([float((mp.sin(mp.mpf(x)) - mp.mpf(x)) / mp.mpf(x) ** 3) for x in r])
+        wgt = r ** 3 / fx
+    else:
+        fx = np.array([float(mp.cos(mp.mpf(x))) for x in r])
+        R = np.array([float((mp.cos(mp.mpf(x)) - 1 + mp.mpf(x) ** 2 / 2) / mp.mpf(x) ** 4) for x in r])
+        wgt = r ** 4 / fx
+    A = np.vander(u, deg + 1, increasing=True)
+    w = np.ones_like(u)
+    for _ in range(80):
+        sw = np.sqrt(w) * wgt
+        c, *_ = np.linalg.lstsq(A * sw[:, None], R * sw, rcond=None)
+        e = np.abs(A @ c - R) * wgt
+        w = w * e / (w * e).sum()
+    c32 = np.array([np.float32(x) for x in c], dtype=np.float64)
+    return c32, (np.abs(A @ c32 - R) * wgt).max()
+
+
 def main():
     rows, rmin, rmax = table()
     ln2 = mp.log(2)
@@ -110,6 +139,15 @@ def main():
     print("poly[4] = {%s};  // max error relative to r: 2^%.2f" % (", ".join(hexf(v) for v in c), np.log2(err)))
     c, err = tanh_poly()
     print("tanh R[7] = {%s};  // max error relative to tanh: 2^%.2f" % (", ".join(hexf(v) for v in c), np.log2(err)))
+    for kind in ("sin", "cos"):
+        c, err = trig_poly(kind)
+        print("%s poly[4] = {%s};  // max error relative to %s: 2^%.2f" % (
+            kind, ", ".join(hexf(v) for v in c), kind, np.log2(err)))
+    half_pi = mp.pi / 2
+    e = int(mp.floor(mp.log(half_pi, 2)))
+    hi = float(mp.floor(half_pi * 2 ** (32 - e)) / 2 ** (32 - e))
+    lo = float(half_pi - mp.mpf(hi))
+    print("pi/2 = %s + %s; 2/pi = %s" % (float(hi).hex(), float(lo).hex(), float(2 / mp.pi).hex()))
 
 
 if __name__ == "__main__":

@@ -1,11 +1,12 @@
-// Maximum error of the vector exp/log/tanh/sigmoid kernels (f32 and f64)
+// Maximum error of the vector exp/log/tanh/sigmoid/sin/cos kernels (f32 and f64)
 // against long double, per instruction-set table: not a timed benchmark, the
 // measurement behind the error figures in docs/decisions.md.
 //
-// usage: math_ulp [--isa avx512|avx2|sse2] [--fn log|tanh|exp|sigmoid] [--f64] [--stride N]
+// usage: math_ulp [--isa avx512|avx2|sse2] [--fn log|tanh|exp|sigmoid|sin|cos] [--f64] [--stride N]
 // Inputs (f32): every bit pattern of the function's range at `stride` (default
 // 97), plus every float of a dense region (log: [0.5, 2]; tanh, exp, sigmoid:
-// ±[0.25, 2] resp. ±[0.25, 1]), plus log's subnormals at stride 7. f64: a
+// ±[0.25, 2] resp. ±[0.25, 1]; sin, cos: ±[0.25, 4]; their strided range runs to
+// 2^24, past the vector path's 2^19), plus log's subnormals at stride 7. f64: a
 // stride of N*2^32 over the bit patterns of the same ranges and 2^29 over the
 // dense ones. The error
 // of a result is |got - exact| in ulps of the result type (subnormal results in
@@ -38,6 +39,8 @@ LD ref(const std::string& fn, LD x) {
   if (fn == "log") return std::log(x);
   if (fn == "tanh") return std::tanh(x);
   if (fn == "exp") return std::exp(x);
+  if (fn == "sin") return std::sin(x);
+  if (fn == "cos") return std::cos(x);
   return x >= 0 ? 1 / (1 + std::exp(-x)) : std::exp(x) / (1 + std::exp(x));
 }
 
@@ -92,7 +95,12 @@ template <class B, class S> B bitsOf(S x) {
 template <class S> Worst sweep(const simd::TypedTable<S>& t, const std::string& fn, uint64_t stride) {
   using B = std::conditional_t<sizeof(S) == 4, uint32_t, uint64_t>;
   constexpr B sign = B(1) << (sizeof(S) * 8 - 1);
-  const int kind = fn == "log" ? simd::kLog : fn == "tanh" ? simd::kTanh : fn == "exp" ? simd::kExp : simd::kSigmoid;
+  const int kind = fn == "log"    ? simd::kLog
+                   : fn == "tanh" ? simd::kTanh
+                   : fn == "exp"  ? simd::kExp
+                   : fn == "sin"  ? simd::kSin
+                   : fn == "cos"  ? simd::kCos
+                                  : simd::kSigmoid;
   const simd::UnaryFn<S> f = t.unary[kind];
   // f64 covers the same ranges with a stride scaled to about the same count.
   const B s = sizeof(S) == 4 ? B(stride) : B(stride) << 32;
@@ -113,6 +121,9 @@ template <class S> Worst sweep(const simd::TypedTable<S>& t, const std::string& 
     sweepBits<S, B>(f, fn, bitsOf<B>(S(0x1p-40)), bitsOf<B>(sizeof(S) == 4 ? S(88.72f) : S(709.78)), s, w);
     sweepBits<S, B>(f, fn, bitsOf<B>(S(0x1p-40)) | sign, bitsOf<B>(sizeof(S) == 4 ? S(104) : S(746)) | sign, s, w);
     both(S(0.25), S(1), dense);
+  } else if (fn == "sin" || fn == "cos") {
+    both(S(0x1p-40), S(0x1p24), s);
+    both(S(0.25), S(4), dense);
   } else {
     both(S(0x1p-40), sizeof(S) == 4 ? S(104) : S(746), s);
     both(S(0.25), S(2), dense);
@@ -123,7 +134,7 @@ template <class S> Worst sweep(const simd::TypedTable<S>& t, const std::string& 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> isas = {"avx512", "avx2", "sse2"}, fns = {"log", "tanh", "exp", "sigmoid"};
+  std::vector<std::string> isas = {"avx512", "avx2", "sse2"}, fns = {"log", "tanh", "exp", "sigmoid", "sin", "cos"};
   bool f64 = false;
   uint64_t stride = 97;
   for (int i = 1; i < argc; ++i) {
@@ -133,7 +144,7 @@ int main(int argc, char** argv) {
     else if (a == "--f64") f64 = true;
     else if (a == "--stride" && i + 1 < argc) stride = std::stoull(argv[++i]);
     else {
-      std::fprintf(stderr, "usage: math_ulp [--isa avx512|avx2|sse2] [--fn log|tanh|exp|sigmoid] [--f64] [--stride N]\n");
+      std::fprintf(stderr, "usage: math_ulp [--isa avx512|avx2|sse2] [--fn log|tanh|exp|sigmoid|sin|cos] [--f64] [--stride N]\n");
       return 2;
     }
   }

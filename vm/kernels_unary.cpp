@@ -37,7 +37,7 @@ struct UnaryState {
 // float math as exactly one of:
 //   kSimd      the vm/simd_kernels.h vector-table entry (~1 ulp, the same
 //              function for every element);
-//   libm(v)    a scalar loop of the C library (log2, sin, cos, erf, log1p are
+//   libm(v)    a scalar loop of the C library (log2, erf, log1p are
 //              within 1 ulp in glibc): slow but the same for every position;
 //   exact(x,s) an Eigen expression of x for the exact ops (every element one
 //              IEEE operation or a selection): vector and scalar paths agree;
@@ -87,8 +87,8 @@ struct UnaryFunctions {
     static constexpr ElementTypes kAccepts = kNumbers;
     template <class T> static T integer(T v, T, T) { return T(static_cast<uint32_t>(v) * static_cast<uint32_t>(v)); }
   };
-  struct Sin : Base { template <class C> static C libm(C v) { return std::sin(v); } };
-  struct Cos : Base { template <class C> static C libm(C v) { return std::cos(v); } };
+  struct Sin : Base { static constexpr int kSimd = simd::kSin; };
+  struct Cos : Base { static constexpr int kSimd = simd::kCos; };
   struct Tanh : Base { static constexpr int kSimd = simd::kTanh; };
   struct Sigmoid : Base { static constexpr int kSimd = simd::kSigmoid; };
   struct Relu : Base {

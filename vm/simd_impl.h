@@ -10,7 +10,7 @@
 // - Element-wise loops (mapUnary/mapBinary) compute every element with the
 //   same vector function; the last partial vector is padded with zeros and
 //   computed the same way, so results never depend on a position.
-// - Only exp/log/tanh/sigmoid(/swish/gelu) use FMA (fmadd below). Everything
+// - Only exp/log/tanh/sigmoid(/swish/gelu/sin/cos) use FMA (fmadd below). Everything
 //   else is one IEEE operation per element, so equal on every ISA and equal
 //   to the scalar code; this file is compiled with -ffp-contract=off.
 #include <immintrin.h>
@@ -513,6 +513,77 @@ template <class S> inline typename VOf<S>::V vgeluGrad(typename VOf<S>::V x, typ
   return g != g ? g : x != x ? x : y;  // a NaN operand's own bits
 }
 
+// ---- sin, cos (f32) ------------------------------------------------------------
+// x = n pi/2 + r with n = rint(x 2/pi), |r| <= pi/4 (a hair more from the rounding of
+// n), in double, where x is exact: pi/2 = kHalfPiHi + kHalfPiLo, kHalfPiHi of 33
+// significant bits, so n kHalfPiHi is exact for |n| < 2^20 and so is x - n kHalfPiHi
+// (a multiple of 2^-32 below 1); r = that - n kHalfPiLo is within 2^-66 + 2^-53 |r|
+// of the exact remainder, also for the floats nearest a multiple of pi/2. sin(r) =
+// r + r^3 S(r^2) and cos(r) = 1 - r^2/2 + r^4 C(r^2) (bench/math_tables.py: error
+// relative to sin and cos below 2^-28), in double; n mod 4 picks one and its sign, and
+// the float result is rounded once. Up to |x| = 2^19; larger, infinite and NaN inputs
+// take the C library's sinf / cosf, lane by lane (so each lane depends on its own
+// value alone). The double steps use FMA where the ISA has it (the polynomials);
+// the reduction's steps are separate IEEE operations, the same on every ISA.
+constexpr double kHalfPiHi = 0x1.921fb544p+0, kHalfPiLo = 0x1.0b4611a626331p-34, kTwoOverPi = 0x1.45f306dc9c883p-1;
+constexpr double kSinS[] = {-0x1.555556p-3, 0x1.111108p-7, -0x1.a00f8p-13, 0x1.6cd1f2p-19};
+constexpr double kCosC[] = {0x1.555556p-5, -0x1.6c16b8p-10, 0x1.a010dep-16, -0x1.241e9cp-22};
+constexpr float kSinCosFastLimit = 0x1p19f;
+
+// Every lane c: one broadcast (splat's lane loop is not folded into one for doubles
+// in these float kernels); c is never -0 here.
+inline vd lanesOf(double c) { return vd{} + c; }
+template <int N> inline vd hornerOf(vd x, const double (&c)[N]) {
+  vd p = lanesOf(c[N - 1]);
+  for (int i = N - 2; i >= 0; --i) p = fmadd(p, x, lanesOf(c[i]));
+  return p;
+}
+
+// sin(x) (kCos false) or cos(x) for a vector of doubles that hold floats of |x| <= 2^19.
+template <bool kCos> __attribute__((always_inline)) inline vd sinCosOfFloats(vd x) {
+  const vd magic = lanesOf(0x1.8p52);
+  const vd t = x * lanesOf(kTwoOverPi) + magic;
+  const vd n = t - magic;
+  const vl quadrant = (bits<vl>(t) - bits<vl>(magic) + (kCos ? 1 : 0)) & 3;
+  const vd r = (x - n * lanesOf(kHalfPiHi)) - n * lanesOf(kHalfPiLo);
+  const vd z = r * r;
+  const vd sinR0 = fmadd(r * z, hornerOf(z, kSinS), r);
+  const vd sinR = r == 0 ? r : sinR0;  // sin(-0) = -0, where r + r^3 S gives +0
+  const vd cosR = fmadd(z * z, hornerOf(z, kCosC), fmadd(z, lanesOf(-0.5), lanesOf(1.0)));
+  const vd pick = (quadrant & 1) != 0 ? cosR : sinR;
+  return (quadrant & 2) != 0 ? -pick : pick;
+}
+
+template <bool kCos> __attribute__((always_inline)) inline vf vsinCosF32(vf x) {
+  constexpr int kW = PIR_SIMD_BYTES / 4;
+  using Half = typename VecOfBytes<float, PIR_SIMD_BYTES / 2>::type;
+  const auto halves = [&]<size_t... I>(std::index_sequence<I...>) {
+    const Half lo = __builtin_shufflevector(x, x, I...), hi = __builtin_shufflevector(x, x, (I + kW / 2)...);
+    const vd a = __builtin_convertvector(lo, vd), b = __builtin_convertvector(hi, vd);
+    const Half ra = __builtin_convertvector(sinCosOfFloats<kCos>(a), Half);
+    const Half rb = __builtin_convertvector(sinCosOfFloats<kCos>(b), Half);
+    return [&]<size_t... J>(std::index_sequence<J...>) { return vf(__builtin_shufflevector(ra, rb, J...)); }(
+        std::make_index_sequence<kW>{});
+  };
+  vf y = halves(std::make_index_sequence<kW / 2>{});
+  const auto fast = vabs<float>(x) <= kSinCosFastLimit;  // NaN: not fast
+  if (!allLanes(fast)) {
+    float xs[kW], ys[kW];
+    store(xs, x);
+    store(ys, y);
+    const unsigned lanes = laneBits(fast);
+    for (int i = 0; i < kW; ++i)
+      if (!(lanes >> i & 1u)) ys[i] = kCos ? __builtin_cosf(xs[i]) : __builtin_sinf(xs[i]);
+    y = load<vf>(ys);
+  }
+  return y;
+}
+
+// f64 sin and cos: the C library's, element by element.
+template <bool kCos> void sinCosF64(const double* x, double* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = kCos ? __builtin_cos(x[i]) : __builtin_sin(x[i]);
+}
+
 // ---- loops --------------------------------------------------------------------
 
 template <class S, class F> inline void mapUnary(const S* x, S* y, int64_t n, F f) {
@@ -541,6 +612,10 @@ template <class S, int K> void unaryVec(const S* x, S* y, int64_t n) {
   else if constexpr (K == kSigmoid) mapUnary(x, y, n, [](V v) { return vsigmoid<S>(v); });
   else if constexpr (K == kSwish) mapUnary(x, y, n, [](V v) { return vswish<S>(v); });
   else if constexpr (K == kGelu) mapUnary(x, y, n, [](V v) { return vgelu<S>(v); });
+  else if constexpr (K == kSin || K == kCos) {
+    if constexpr (sizeof(S) == 4) mapUnary(x, y, n, [](V v) { return vsinCosF32<K == kCos>(v); });
+    else sinCosF64<K == kCos>(x, y, n);
+  }
 }
 
 // One IEEE operation per element: plain loops the compiler vectorises (with a
@@ -1473,6 +1548,8 @@ template <class S> TypedTable<S> makeTyped() {
   t.unary[kSigmoid] = unaryVec<S, kSigmoid>;
   t.unary[kSwish] = unaryVec<S, kSwish>;
   t.unary[kGelu] = unaryVec<S, kGelu>;
+  t.unary[kSin] = unaryVec<S, kSin>;
+  t.unary[kCos] = unaryVec<S, kCos>;
   t.unary[kSqrt] = unaryExact<S, kSqrt>;
   t.unary[kRsqrt] = unaryExact<S, kRsqrt>;
   t.unary[kReciprocal] = unaryExact<S, kReciprocal>;

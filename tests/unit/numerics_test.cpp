@@ -326,7 +326,9 @@ TEST(Numerics, EveryInstructionSet) {
                     {simd::kLog, [](LD x) { return std::log(x); }, 1.0},
                     {simd::kTanh, [](LD x) { return std::tanh(x); }, 1.5},
                     {simd::kSigmoid, sigmoidRef, 2},
-                    {simd::kSqrt, [](LD x) { return std::sqrt(x); }, 0.5}};
+                    {simd::kSqrt, [](LD x) { return std::sqrt(x); }, 0.5},
+                    {simd::kSin, [](LD x) { return std::sin(x); }, 1.0},
+                    {simd::kCos, [](LD x) { return std::cos(x); }, 1.0}};
   for (const char* isa : {"sse2", "avx2", "avx512"}) {
     const simd::Table* t = simd::tableFor(isa);
     if (!t) continue;
@@ -339,6 +341,18 @@ TEST(Numerics, EveryInstructionSet) {
         xf.push_back(static_cast<float>(i / 97.0));
         xd.push_back(i / 97.0 + i * 1e-9);
       }
+      // sin and cos: the floats nearest multiples of pi/2 (where the reduced argument
+      // is smallest) up to the vector path's limit of 2^19 and past it, and either
+      // side of that limit.
+      for (long k = 1; k < 700000; k = k < 4000 ? k + 1 : k * 21 / 20) {
+        const float m = static_cast<float>(k * 1.5707963267948966192L);
+        for (float v : {m, std::nextafter(m, 0.0f), std::nextafter(m, 1e30f)}) {
+          xf.push_back(v);
+          xf.push_back(-v);
+        }
+      }
+      for (float v : {0x1p19f, std::nextafter(0x1p19f, 0.0f), std::nextafter(0x1p19f, 1e30f), 1e6f, 3.3e7f, 1e30f})
+        xf.push_back(v), xf.push_back(-v);
       std::vector<float> yf(xf.size()), one(1);
       std::vector<double> yd(xd.size()), oned(1);
       t->f32.unary[f.kind](xf.data(), yf.data(), static_cast<int64_t>(xf.size()));
