@@ -197,7 +197,9 @@ template <class T, class U> void runUnary(const UnaryState& s, const TensorRef* 
           for (int64_t j = 0; j < m; ++j) b[j] = U::libm(b[j]);
         });
       else
-        for (int64_t i = 0; i < s.n; ++i) y[i] = U::template libm<C>(x[i]);
+        splitRange(s.n, [&](int64_t b, int64_t e) {  // each element alone: any split gives the same bits
+          for (int64_t i = b; i < e; ++i) y[i] = U::template libm<C>(x[i]);
+        });
     } else if constexpr (kIsHalf<T>) {
       y = U::exact(x.template cast<float>(), s).template cast<Eigen::half>();
     } else if constexpr (kIsFloat<T>) {

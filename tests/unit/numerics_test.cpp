@@ -872,12 +872,19 @@ TEST(Numerics, KernelThreadsGiveTheSameBits) {
   }
   const Tensor t1 = runOp(OpCode::Tanh, {&x}, {DType::F32, {n}});
   const Tensor a1 = runOp(OpCode::Add, {&x, &b}, {DType::F32, {n}});
+  const Tensor s1 = runOp(OpCode::Sin, {&x}, {DType::F32, {n}});
+  const Tensor e1 = runOp(OpCode::Erf, {&x}, {DType::F32, {n}});  // a C library call per element
   simd::setKernelThreads(2);
   const Tensor t2 = runOp(OpCode::Tanh, {&x}, {DType::F32, {n}});
   const Tensor a2 = runOp(OpCode::Add, {&x, &b}, {DType::F32, {n}});
+  const Tensor s2 = runOp(OpCode::Sin, {&x}, {DType::F32, {n}});
+  const Tensor e2 = runOp(OpCode::Erf, {&x}, {DType::F32, {n}});
   simd::setKernelThreads(1);
   EXPECT_EQ(t1.bytes, t2.bytes);
   EXPECT_EQ(a1.bytes, a2.bytes);
+  EXPECT_EQ(s1.bytes, s2.bytes);
+  EXPECT_EQ(e1.bytes, e2.bytes);
+  for (int64_t i = 0; i < n; i += 4099) EXPECT_EQ(e2.get(i), static_cast<LD>(std::erf(static_cast<float>(x.get(i)))));
 }
 
 // Broadcasting binaries split their runs over the kernel threads (each part starts at
