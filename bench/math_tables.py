@@ -78,22 +78,27 @@ def poly(a, b, deg=4, n=4000):
     return c32, (np.abs(A @ c32 - q) * np.abs(r)).max()
 
 
-def tanh_poly(deg=6, n=3000):
-    t = np.cos(np.pi * (np.arange(n) + 0.5) / n)
-    u = (1 + t) / 2
-    a = np.sqrt(u)
-    th = np.array([float(mp.tanh(mp.mpf(x))) for x in a])
-    R = np.array([float((mp.tanh(mp.mpf(x)) - mp.mpf(x)) / mp.mpf(x) ** 3) for x in a])
-    wgt = a ** 3 / th
+def lawson_fit(u, R, wgt, deg, iterations=80):
+    """Coefficients c of sum c_i u^i near-minimax for the error |P(u) - R| * wgt (Lawson's
+    iteratively reweighted least squares), rounded to f32, and that error's maximum."""
     A = np.vander(u, deg + 1, increasing=True)
     w = np.ones_like(u)
-    for _ in range(80):
+    for _ in range(iterations):
         sw = np.sqrt(w) * wgt
         c, *_ = np.linalg.lstsq(A * sw[:, None], R * sw, rcond=None)
         e = np.abs(A @ c - R) * wgt
         w = w * e / (w * e).sum()
     c32 = np.array([np.float32(x) for x in c], dtype=np.float64)
     return c32, (np.abs(A @ c32 - R) * wgt).max()
+
+
+def tanh_poly(deg=6, n=3000):
+    t = np.cos(np.pi * (np.arange(n) + 0.5) / n)
+    u = (1 + t) / 2
+    a = np.sqrt(u)
+    th = np.array([float(mp.tanh(mp.mpf(x))) for x in a])
+    R = np.array([float((mp.tanh(mp.mpf(x)) - mp.mpf(x)) / mp.mpf(x) ** 3) for x in a])
+    return lawson_fit(u, R, a ** 3 / th, deg)
 
 
 def trig_poly(kind, deg=3, n=3000):
@@ -103,20 +108,10 @@ def trig_poly(kind, deg=3, n=3000):
     if kind == "sin":
         fx = np.array([float(mp.sin(mp.mpf(x))) for x in r])
         R = np.array([float((mp.sin(mp.mpf(x)) - mp.mpf(x)) / mp.mpf(x) ** 3) for x in r])
-        wgt = r ** 3 / fx
-    else:
-        fx = np.array([float(mp.cos(mp.mpf(x))) for x in r])
-        R = np.array([float((mp.cos(mp.mpf(x)) - 1 + mp.mpf(x) ** 2 / 2) / mp.mpf(x) ** 4) for x in r])
-        wgt = r ** 4 / fx
-    A = np.vander(u, deg + 1, increasing=True)
-    w = np.ones_like(u)
-    for _ in range(80):
-        sw = np.sqrt(w) * wgt
-        c, *_ = np.linalg.lstsq(A * sw[:, None], R * sw, rcond=None)
-        e = np.abs(A @ c - R) * wgt
-        w = w * e / (w * e).sum()
-    c32 = np.array([np.float32(x) for x in c], dtype=np.float64)
-    return c32, (np.abs(A @ c32 - R) * wgt).max()
+        return lawson_fit(u, R, r ** 3 / fx, deg)
+    fx = np.array([float(mp.cos(mp.mpf(x))) for x in r])
+    R = np.array([float((mp.cos(mp.mpf(x)) - 1 + mp.mpf(x) ** 2 / 2) / mp.mpf(x) ** 4) for x in r])
+    return lawson_fit(u, R, r ** 4 / fx, deg)
 
 
 def main():
