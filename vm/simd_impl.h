@@ -67,12 +67,15 @@ template <class To, class From> inline To bits(From v) {
   std::memcpy(&t, &v, sizeof t);
   return t;
 }
-// Every lane = s (not V{} + s: that turns -0 into +0).
+// Every lane = s (not V{} + s: that turns -0 into +0), as one broadcast of lane 0 (a
+// loop over the lanes was compiled lane by lane for doubles where it was not inlined
+// into a loop that hoists it).
 template <class V, class S> inline V splat(S s) {
   using E = std::remove_cvref_t<decltype(V{}[0])>;
-  V v;
-  for (size_t i = 0; i < sizeof(V) / sizeof(E); ++i) v[i] = static_cast<E>(s);
-  return v;
+  V v{};
+  v[0] = static_cast<E>(s);
+  return [&]<size_t... I>(std::index_sequence<I...>) { return V(__builtin_shufflevector(v, v, (I * 0)...)); }(
+      std::make_index_sequence<sizeof(V) / sizeof(E)>{});
 }
 
 // a*b + c, fused where the ISA has FMA (one rounding), else two roundings.
@@ -530,26 +533,17 @@ constexpr double kSinS[] = {-0x1.555556p-3, 0x1.111108p-7, -0x1.a00f8p-13, 0x1.6
 constexpr double kCosC[] = {0x1.555556p-5, -0x1.6c16b8p-10, 0x1.a010dep-16, -0x1.241e9cp-22};
 constexpr float kSinCosFastLimit = 0x1p19f;
 
-// Every lane c: one broadcast (splat's lane loop is not folded into one for doubles
-// in these float kernels); c is never -0 here.
-inline vd lanesOf(double c) { return vd{} + c; }
-template <int N> inline vd hornerOf(vd x, const double (&c)[N]) {
-  vd p = lanesOf(c[N - 1]);
-  for (int i = N - 2; i >= 0; --i) p = fmadd(p, x, lanesOf(c[i]));
-  return p;
-}
-
 // sin(x) (kCos false) or cos(x) for a vector of doubles that hold floats of |x| <= 2^19.
 template <bool kCos> __attribute__((always_inline)) inline vd sinCosOfFloats(vd x) {
-  const vd magic = lanesOf(0x1.8p52);
-  const vd t = x * lanesOf(kTwoOverPi) + magic;
+  const vd magic = splat<vd>(0x1.8p52);
+  const vd t = x * splat<vd>(kTwoOverPi) + magic;
   const vd n = t - magic;
   const vl quadrant = (bits<vl>(t) - bits<vl>(magic) + (kCos ? 1 : 0)) & 3;
-  const vd r = (x - n * lanesOf(kHalfPiHi)) - n * lanesOf(kHalfPiLo);
+  const vd r = (x - n * splat<vd>(kHalfPiHi)) - n * splat<vd>(kHalfPiLo);
   const vd z = r * r;
-  const vd sinR0 = fmadd(r * z, hornerOf(z, kSinS), r);
+  const vd sinR0 = fmadd(r * z, horner(z, kSinS), r);
   const vd sinR = r == 0 ? r : sinR0;  // sin(-0) = -0, where r + r^3 S gives +0
-  const vd cosR = fmadd(z * z, hornerOf(z, kCosC), fmadd(z, lanesOf(-0.5), lanesOf(1.0)));
+  const vd cosR = fmadd(z * z, horner(z, kCosC), fmadd(z, splat<vd>(-0.5), splat<vd>(1.0)));
   const vd pick = (quadrant & 1) != 0 ? cosR : sinR;
   return (quadrant & 2) != 0 ? -pick : pick;
 }
