@@ -367,9 +367,14 @@ void directConvGradInput(const DirectConvShape& forward, const float* g, const f
             continue;
           }
           for (int64_t p2 = 0; p2 < lastPhases; ++p2) {
-            const int64_t n2 = counts[static_cast<size_t>(p2)];
-            const float* src = phases[static_cast<size_t>(p2)].data() + rowIndex * n2;
-            for (int64_t i2 = 0; i2 < n2; ++i2) row[p2 + i2 * s2] = empty[static_cast<size_t>(p2)] ? 0.0f : src[i2];
+            const size_t at2 = static_cast<size_t>(p2);
+            const int64_t n2 = counts[at2];
+            if (empty[at2]) {  // no buffer: nothing was computed for it
+              for (int64_t i2 = 0; i2 < n2; ++i2) row[p2 + i2 * s2] = 0.0f;
+              continue;
+            }
+            const float* src = phases[at2].data() + rowIndex * n2;
+            for (int64_t i2 = 0; i2 < n2; ++i2) row[p2 + i2 * s2] = src[i2];
           }
         }
   };
