@@ -2,7 +2,12 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <memory>
+#include <new>
+
+#include "vm/simd_kernels.h"
 
 namespace pir::vm::resize {
 
@@ -134,68 +139,303 @@ Plan planResize(const Dims& in, const Dims& out, const Attributes& a) {
 
 namespace {
 
-// Calls f(outFlat, inFlat or -1, weight) for every tap of every output element.
-template <class F> void forEachTap(const Plan& p, F&& f) {
+// Below about this much work (output elements times taps) a thread's share is not worth a hand-off.
+constexpr int64_t kMinWorkPerThread = 8 * 1024;
+
+// The kernels run per block: the trailing sub-tensor from the first axis that the plan
+// changes (an axis is unchanged when each output position reads its own input position
+// with weight 1). The blocks are independent (the leading axes are copied through),
+// so they split over the kernel threads, each block computed the same way on any.
+//
+// Within a block the resize is separable: one pass per changed axis, the last axis
+// first, each a one-dimensional resize of the block as [A, L, B] (A the positions
+// before the axis, B after it) to [A, L', B], accumulated in double: dst[a, o, b] = 0 +
+// sum over o's taps j in order of w_j (src[a, i_j, b], or the extrapolation value where
+// i_j = -1). A tap of weight 0 is skipped, so a non-finite value it would read does not
+// reach the result; sums start at +0 and so never produce -0 from a +0 start. Every
+// element is rounded to T once, at the end. The gradient runs the transposed passes in
+// the opposite order (first changed axis first): src[a, i_j, b] += w_j dst[a, o, b].
+
+// A block's shape and its passes, from the plan.
+struct Blocks {
+  int64_t count = 1;                   // blocks (the product of the unchanged leading axes)
+  size_t first = 0;                    // the first changed axis
+  std::vector<size_t> changed;         // the changed axes, ascending
+  int64_t inElements = 1, outElements = 1;
+  int64_t maxElements = 0;             // the largest intermediate of the passes (either direction)
+};
+
+bool unchanged(const Plan& p, size_t d) {
+  const AxisTaps& t = p.axes[d];
+  if (p.in[d] != p.out[d] || t.taps != 1) return false;
+  for (int64_t o = 0; o < p.out[d]; ++o)
+    if (t.index[0][static_cast<size_t>(o)] != o || t.weight[0][static_cast<size_t>(o)] != 1.0) return false;
+  return true;
+}
+
+Blocks blocksOf(const Plan& p) {
+  Blocks b;
   const size_t rank = p.in.size();
-  int64_t total = 1;
-  for (int64_t v : p.out) total *= v;
-  if (total == 0) return;
-  std::vector<int64_t> inStride(rank, 1);
-  for (size_t d = rank; d-- > 1;) inStride[d - 1] = inStride[d] * p.in[d];
-  std::vector<int64_t> o(rank, 0);
-  std::vector<int> choice(rank, 0);
-  for (int64_t flat = 0; flat < total; ++flat) {
-    // every combination of one tap per axis
-    std::fill(choice.begin(), choice.end(), 0);
-    for (;;) {
-      double w = 1;
-      int64_t off = 0;
-      bool outside = false;
-      for (size_t d = 0; d < rank; ++d) {
-        const AxisTaps& t = p.axes[d];
-        const int64_t i = t.index[choice[d]][o[d]];
-        w *= t.weight[choice[d]][o[d]];
-        if (i < 0) outside = true;
-        else off += i * inStride[d];
+  for (size_t d = 0; d < rank; ++d)
+    if (!unchanged(p, d)) b.changed.push_back(d);
+  b.first = b.changed.empty() ? rank : b.changed.front();
+  for (size_t d = 0; d < b.first; ++d) b.count *= p.in[d];
+  for (size_t d = b.first; d < rank; ++d) b.inElements *= p.in[d], b.outElements *= p.out[d];
+  // After the passes of the axes from d on (the last first), axes >= d have their output
+  // lengths and the others their input lengths.
+  std::vector<int64_t> shape(p.in.begin() + static_cast<std::ptrdiff_t>(b.first), p.in.end());
+  b.maxElements = std::max(b.inElements, b.outElements);
+  for (size_t k = b.changed.size(); k-- > 0;) {
+    shape[b.changed[k] - b.first] = p.out[b.changed[k]];
+    int64_t n = 1;
+    for (int64_t v : shape) n *= v;
+    b.maxElements = std::max(b.maxElements, n);
+  }
+  return b;
+}
+
+// [A, L, B] of axis d within a block whose axes have lengths `shape` (block axes).
+struct AxisView {
+  int64_t a = 1, l = 1, b = 1;
+};
+AxisView viewOf(const std::vector<int64_t>& shape, size_t axis) {
+  AxisView v;
+  for (size_t k = 0; k < axis; ++k) v.a *= shape[k];
+  v.l = shape[axis];
+  for (size_t k = axis + 1; k < shape.size(); ++k) v.b *= shape[k];
+  return v;
+}
+
+template <class S> inline double widen(S v) { return static_cast<double>(v); }
+
+// One forward pass: src [A, L, B] -> dst [A, L', B] (L' = the axis's output length).
+// The pass along the last axis (B = 1), with the axis's taps a compile-time count.
+template <int kTaps, class S>
+void forwardLastAxis(const AxisTaps& t, double extrapolation, int64_t rows, int64_t len, int64_t outLen, const S* src,
+                     double* dst) {
+  const double* weight[kTaps];
+  const int64_t* index[kTaps];
+  for (int j = 0; j < kTaps; ++j) weight[j] = t.weight[j].data(), index[j] = t.index[j].data();
+  for (int64_t a = 0; a < rows; ++a) {
+    const S* in = src + a * len;
+    double* out = dst + a * outLen;
+    for (int64_t o = 0; o < outLen; ++o) {
+      double acc = 0.0;
+      for (int j = 0; j < kTaps; ++j) {  // branch-free: both selects compile to blends
+        const double w = weight[j][o];
+        const int64_t i = index[j][o];
+        const double x = widen(in[i < 0 ? 0 : i]);
+        const double term = w * (i < 0 ? extrapolation : x);
+        acc += w != 0 ? term : 0.0;
       }
-      if (w != 0) f(flat, outside ? -1 : off, w);
-      size_t d = rank;
-      while (d-- > 0) {
-        if (choice[d] + 1 < p.axes[d].taps) {
-          ++choice[d];
-          break;
-        }
-        choice[d] = 0;
-      }
-      if (d == static_cast<size_t>(-1)) break;
-    }
-    for (size_t d = rank; d-- > 0;) {
-      if (++o[d] < p.out[d]) break;
-      o[d] = 0;
+      out[o] = acc;
     }
   }
 }
 
+template <class S>
+void forwardPass(const AxisTaps& t, double extrapolation, const AxisView& v, int64_t outLen, const S* src, double* dst) {
+  if (v.b == 1) {
+    if (t.taps == 1) return forwardLastAxis<1>(t, extrapolation, v.a, v.l, outLen, src, dst);
+    if (t.taps == 2) return forwardLastAxis<2>(t, extrapolation, v.a, v.l, outLen, src, dst);
+    return forwardLastAxis<AxisTaps::kMaxTaps>(t, extrapolation, v.a, v.l, outLen, src, dst);
+  }
+  for (int64_t a = 0; a < v.a; ++a) {
+    const S* srcA = src + a * v.l * v.b;
+    double* dstA = dst + a * outLen * v.b;
+    for (int64_t o = 0; o < outLen; ++o) {
+      double* row = dstA + o * v.b;
+      std::fill(row, row + v.b, 0.0);
+      for (int j = 0; j < t.taps; ++j) {
+        const double w = t.weight[j][static_cast<size_t>(o)];
+        if (w == 0) continue;
+        const int64_t i = t.index[j][static_cast<size_t>(o)];
+        if (i < 0) {
+          const double e = w * extrapolation;
+          for (int64_t k = 0; k < v.b; ++k) row[k] += e;
+          continue;
+        }
+        const S* in = srcA + i * v.b;
+        for (int64_t k = 0; k < v.b; ++k) row[k] += w * widen(in[k]);
+      }
+    }
+  }
+}
+
+// The transposed pass: src [A, L', B] (the gradient of the pass's output) -> dst [A, L, B].
+template <class S> void gradientPass(const AxisTaps& t, const AxisView& v, int64_t outLen, const S* src, double* dst) {
+  std::fill(dst, dst + v.a * v.l * v.b, 0.0);
+  const double* weight[AxisTaps::kMaxTaps];
+  const int64_t* index[AxisTaps::kMaxTaps];
+  for (int j = 0; j < t.taps; ++j) weight[j] = t.weight[j].data(), index[j] = t.index[j].data();
+  for (int64_t a = 0; a < v.a; ++a) {
+    const S* srcA = src + a * outLen * v.b;
+    double* dstA = dst + a * v.l * v.b;
+    if (v.b == 1) {
+      for (int64_t o = 0; o < outLen; ++o)
+        for (int j = 0; j < t.taps; ++j) {
+          const double w = weight[j][o];
+          const int64_t i = index[j][o];
+          if (w != 0 && i >= 0) dstA[i] += w * widen(srcA[o]);
+        }
+      continue;
+    }
+    for (int64_t o = 0; o < outLen; ++o)
+      for (int j = 0; j < t.taps; ++j) {
+        const double w = weight[j][o];
+        const int64_t i = index[j][o];
+        if (w == 0 || i < 0) continue;
+        double* row = dstA + i * v.b;
+        const S* g = srcA + o * v.b;
+        for (int64_t k = 0; k < v.b; ++k) row[k] += w * widen(g[k]);
+      }
+  }
+}
+
+// Runs block(k, scratchA, scratchB) for every block k, split over the kernel threads;
+// each part allocates its own two buffers of `elements` doubles (the caller charged
+// them: resize::scratchElements). A part must not throw: a failed allocation is
+// reported after the split.
+template <class F> void forEachBlock(const Blocks& b, int64_t workPerBlock, F&& block) {
+  std::atomic<bool> failed{false};
+  const int64_t minBlocks = std::max<int64_t>(1, kMinWorkPerThread / std::max<int64_t>(1, workPerBlock));
+  auto part = [&](int64_t begin, int64_t end) {
+    std::unique_ptr<double[]> x(new (std::nothrow) double[static_cast<size_t>(b.maxElements)]);
+    std::unique_ptr<double[]> y(new (std::nothrow) double[static_cast<size_t>(b.maxElements)]);
+    if (!x || !y) {
+      failed.store(true, std::memory_order_relaxed);
+      return;
+    }
+    for (int64_t k = begin; k < end; ++k) block(k, x.get(), y.get());
+  };
+  if (b.count < 2 * minBlocks || simd::kernelThreads() <= 1) part(0, b.count);
+  else simd::parallelFor(b.count, minBlocks, part);
+  if (failed.load(std::memory_order_relaxed)) throw std::bad_alloc();
+}
+
+// Every output position reads one input position with weight 1 (or lies outside):
+// the result is a gather of x, row by row of the last axis, and an output row that
+// reads the same input row as the one before it is a copy of that row.
+bool gathersOnly(const Plan& p) {
+  for (const AxisTaps& t : p.axes) {
+    if (t.taps != 1) return false;
+    for (double w : t.weight[0])
+      if (w != 1.0) return false;
+  }
+  return true;
+}
+
+template <class T> void gather(const Plan& p, const T* x, T* out) {
+  const size_t rank = p.in.size();
+  if (rank == 0) {
+    out[0] = x[0];
+    return;
+  }
+  const int64_t inner = p.out[rank - 1];
+  int64_t rows = 1;
+  for (size_t d = 0; d + 1 < rank; ++d) rows *= p.out[d];
+  std::vector<int64_t> inStride(rank, 1);
+  for (size_t d = rank; d-- > 1;) inStride[d - 1] = inStride[d] * p.in[d];
+  const std::vector<int64_t>& lastIndex = p.axes[rank - 1].index[0];
+  const T extrapolation = static_cast<T>(p.extrapolationValue);
+  // The input row of output row r: -1 when an axis of the row lies outside.
+  auto inputRow = [&](int64_t r) {
+    int64_t off = 0;
+    for (size_t d = rank - 1; d-- > 0;) {
+      const int64_t i = p.axes[d].index[0][static_cast<size_t>(r % p.out[d])];
+      r /= p.out[d];
+      if (i < 0) return int64_t{-1};
+      off += i * inStride[d];
+    }
+    return off;
+  };
+  auto part = [&](int64_t begin, int64_t end) {
+    int64_t previous = -2;
+    for (int64_t r = begin; r < end; ++r) {
+      T* row = out + r * inner;
+      const int64_t at = inputRow(r);
+      if (at == previous && r > begin) {
+        std::copy(row - inner, row, row);
+        continue;
+      }
+      previous = at;
+      if (at < 0) {
+        std::fill(row, row + inner, extrapolation);
+        continue;
+      }
+      const T* in = x + at;
+      for (int64_t o = 0; o < inner; ++o) {
+        const int64_t i = lastIndex[static_cast<size_t>(o)];
+        row[o] = i < 0 ? extrapolation : in[i];
+      }
+    }
+  };
+  const int64_t minRows = std::max<int64_t>(1, kMinWorkPerThread / std::max<int64_t>(1, inner));
+  if (rows < 2 * minRows || simd::kernelThreads() <= 1) part(0, rows);
+  else simd::parallelFor(rows, minRows, part);
+}
+
+template <class T> T narrow(double v) { return static_cast<T>(v); }
+
 }  // namespace
 
+int64_t scratchElements(const Plan& p) {
+  if (gathersOnly(p)) return 0;
+  const Blocks b = blocksOf(p);
+  return b.changed.empty() ? 0 : 2 * b.maxElements * std::max(1, simd::kernelThreads());
+}
+
 template <class T> void resize(const Plan& p, const T* x, T* out) {
-  int64_t total = 1;
-  for (int64_t v : p.out) total *= v;
-  std::vector<double> acc(static_cast<size_t>(total), 0.0);
-  forEachTap(p, [&](int64_t o, int64_t i, double w) {
-    acc[o] += w * (i < 0 ? p.extrapolationValue : static_cast<double>(x[i]));
+  if (gathersOnly(p)) return gather(p, x, out);
+  const Blocks b = blocksOf(p);
+  const std::vector<int64_t> inShape(p.in.begin() + static_cast<std::ptrdiff_t>(b.first), p.in.end());
+  forEachBlock(b, b.outElements * 4, [&](int64_t k, double* bufA, double* bufB) {
+    const T* src = x + k * b.inElements;
+    T* dst = out + k * b.outElements;
+    std::vector<int64_t> shape = inShape;
+    const double* from = nullptr;  // null: read the block of x
+    double* to = bufA;
+    for (size_t n = b.changed.size(); n-- > 0;) {
+      const size_t axis = b.changed[n] - b.first;
+      const AxisView v = viewOf(shape, axis);
+      const int64_t outLen = p.out[b.changed[n]];
+      if (from) forwardPass(p.axes[b.changed[n]], p.extrapolationValue, v, outLen, from, to);
+      else forwardPass(p.axes[b.changed[n]], p.extrapolationValue, v, outLen, src, to);
+      shape[axis] = outLen;
+      from = to;
+      to = to == bufA ? bufB : bufA;
+    }
+    for (int64_t i = 0; i < b.outElements; ++i) dst[i] = narrow<T>(from[i]);
   });
-  for (int64_t k = 0; k < total; ++k) out[k] = static_cast<T>(acc[k]);
 }
 
 template <class T> void resizeGrad(const Plan& p, const T* g, T* dx) {
-  int64_t total = 1;
-  for (int64_t v : p.in) total *= v;
-  std::vector<double> acc(static_cast<size_t>(total), 0.0);
-  forEachTap(p, [&](int64_t o, int64_t i, double w) {
-    if (i >= 0) acc[i] += w * static_cast<double>(g[o]);
+  const Blocks b = blocksOf(p);
+  if (b.changed.empty()) {
+    int64_t total = 1;
+    for (int64_t v : p.in) total *= v;
+    std::copy(g, g + total, dx);
+    return;
+  }
+  std::vector<int64_t> outShape(p.out.begin() + static_cast<std::ptrdiff_t>(b.first), p.out.end());
+  forEachBlock(b, b.outElements * 4, [&](int64_t k, double* bufA, double* bufB) {
+    const T* src = g + k * b.outElements;
+    T* dst = dx + k * b.inElements;
+    std::vector<int64_t> shape = outShape;
+    const double* from = nullptr;  // null: read the block of g
+    double* to = bufA;
+    for (size_t axisIndex : b.changed) {
+      const size_t axis = axisIndex - b.first;
+      const int64_t outLen = shape[axis];
+      shape[axis] = p.in[axisIndex];
+      const AxisView v = viewOf(shape, axis);
+      if (from) gradientPass(p.axes[axisIndex], v, outLen, from, to);
+      else gradientPass(p.axes[axisIndex], v, outLen, src, to);
+      from = to;
+      to = to == bufA ? bufB : bufA;
+    }
+    for (int64_t i = 0; i < b.inElements; ++i) dst[i] = narrow<T>(from[i]);
   });
-  for (int64_t k = 0; k < total; ++k) dx[k] = static_cast<T>(acc[k]);
 }
 
 template void resize<float>(const Plan&, const float*, float*);

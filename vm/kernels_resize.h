@@ -57,10 +57,19 @@ double sourceCoordinate(int64_t o, int64_t inLen, int64_t outLen, double scale, 
 
 Plan planResize(const Dims& in, const Dims& out, const Attributes& attrs);
 
-// out[o] = sum over tap combinations of the product of weights times x at the
-// combination (or the extrapolation value where an axis is outside).
+// The doubles resize and resizeGrad allocate for their passes (0 for a plan that
+// only gathers), for the caller to charge against the memory budget first.
+int64_t scratchElements(const Plan& p);
+
+// out[o] = the sum, over every combination of one tap per axis (axis 0 slowest), of
+// the product of the taps' weights times x there (the extrapolation value where an
+// axis lies outside); combinations of weight 0 add nothing. Computed in double as one
+// pass per axis the plan changes, the last axis first, and rounded to T once; a plan
+// whose every tap has weight 1 copies (a nearest resize is a gather). Splits over the
+// kernel threads by the leading unchanged axes: the same bits on any thread count.
 template <class T> void resize(const Plan& p, const T* x, T* out);
-// dx[i] = sum over outputs of g[o] times the weight with which o read i.
+// dx[i] = sum over outputs of g[o] times the weight with which o read i: the passes
+// transposed, in the opposite order, in double, rounded once.
 template <class T> void resizeGrad(const Plan& p, const T* g, T* dx);
 
 }  // namespace pir::vm::resize

@@ -62,11 +62,11 @@ template <class T> inline constexpr bool kResizable =
     std::is_same_v<T, uint8_t>;
 
 template <class T> void runResize(const resize::Plan& p, const TensorRef* ins, TensorRef* outs, KernelContext&) {
-  const ScratchCharge charge(static_cast<uint64_t>(outs[0].type->numElements()), sizeof(double));
+  const ScratchCharge charge(static_cast<uint64_t>(resize::scratchElements(p)), sizeof(double));
   resize::resize(p, ins[0].as<const T>(), outs[0].as<T>());
 }
 template <class T> void runResizeGrad(const resize::Plan& p, const TensorRef* ins, TensorRef* outs, KernelContext&) {
-  const ScratchCharge charge(static_cast<uint64_t>(outs[0].type->numElements()), sizeof(double));
+  const ScratchCharge charge(static_cast<uint64_t>(resize::scratchElements(p)), sizeof(double));
   resize::resizeGrad(p, ins[0].as<const T>(), outs[0].as<T>());
 }
 

@@ -5,13 +5,17 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <functional>
+#include <limits>
+#include <random>
 #include <vector>
 
 #include "ir/einsum_spec.h"
 #include "vm/kernels_layout.h"
 #include "vm/kernels_lrn.h"
 #include "vm/kernels_resize.h"
+#include "vm/simd_kernels.h"
 
 namespace pir::vm {
 namespace {
@@ -230,6 +234,162 @@ TEST(ResizeKernel, GradientIsTheTransposeOfTheForward) {
         return y;
       }, dx);
     }
+}
+
+// The definition the kernel's passes must equal: each output element is the sum, over
+// every combination of one tap per axis (axis 0 slowest), of the product of the taps'
+// weights times x there (the extrapolation value where an axis lies outside), in
+// double; a combination of weight 0 adds nothing. The gradient is its transpose.
+struct TapSums {
+  const resize::Plan& p;
+  template <class F> void each(F&& f) const {
+    const size_t rank = p.in.size();
+    Dims stride(rank, 1), o(rank, 0);
+    for (size_t d = rank; d-- > 1;) stride[d - 1] = stride[d] * p.in[d];
+    int64_t total = 1;
+    for (int64_t v : p.out) total *= v;
+    for (int64_t flat = 0; flat < total; ++flat) {
+      std::function<void(size_t, double, int64_t, bool)> walk = [&](size_t d, double w, int64_t off, bool outside) {
+        if (d == rank) {
+          if (w != 0) f(flat, outside ? -1 : off, w);
+          return;
+        }
+        const resize::AxisTaps& t = p.axes[d];
+        for (int j = 0; j < t.taps; ++j) {
+          const int64_t i = t.index[j][o[d]];
+          walk(d + 1, w * t.weight[j][o[d]], i < 0 ? off : off + i * stride[d], outside || i < 0);
+        }
+      };
+      walk(0, 1.0, 0, false);
+      for (size_t d = rank; d-- > 0;) {
+        if (++o[d] < p.out[d]) break;
+        o[d] = 0;
+      }
+    }
+  }
+  std::vector<double> forward(const std::vector<double>& x, int64_t outElements) const {
+    std::vector<double> y(static_cast<size_t>(outElements), 0.0);
+    each([&](int64_t at, int64_t i, double w) { y[at] += w * (i < 0 ? p.extrapolationValue : x[i]); });
+    return y;
+  }
+  std::vector<double> gradient(const std::vector<double>& g, int64_t inElements) const {
+    std::vector<double> dx(static_cast<size_t>(inElements), 0.0);
+    each([&](int64_t at, int64_t i, double w) {
+      if (i >= 0) dx[i] += w * g[at];
+    });
+    return dx;
+  }
+};
+
+int64_t elements(const Dims& d) {
+  int64_t n = 1;
+  for (int64_t v : d) n *= v;
+  return n;
+}
+
+// Random plans of rank 1-4 over every mode and coordinate mode (tf_crop_and_resize with
+// a region reaching outside, cubic with and without exclude_outside), up- and
+// downsampling and unchanged axes.
+std::vector<resize::Plan> randomPlans(int count) {
+  std::mt19937 rng(7);
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  std::vector<resize::Plan> plans;
+  for (int k = 0; k < count; ++k) {
+    const size_t rank = 1 + static_cast<size_t>(pick(4));
+    Dims in(rank), out(rank);
+    resize::Attributes a;
+    a.mode = static_cast<resize::Mode>(pick(3));
+    a.coordinates = static_cast<resize::CoordinateMode>(pick(6));
+    a.nearest = static_cast<resize::NearestMode>(pick(4));
+    a.excludeOutside = pick(2) == 1;
+    a.extrapolationValue = 0.5 + pick(3);
+    for (size_t d = 0; d < rank; ++d) {
+      in[d] = 1 + pick(5);
+      out[d] = pick(3) == 0 ? in[d] : 1 + pick(9);
+    }
+    if (a.coordinates == resize::CoordinateMode::TfCropAndResize) {
+      a.roi.resize(2 * rank);
+      for (size_t d = 0; d < rank; ++d) a.roi[d] = -0.3 + 0.1 * pick(5), a.roi[rank + d] = 0.8 + 0.1 * pick(5);
+    }
+    plans.push_back(resize::planResize(in, out, a));
+  }
+  return plans;
+}
+
+TEST(ResizeKernel, PassesEqualTheSumOverTapCombinations) {
+  std::mt19937 rng(11);
+  std::normal_distribution<double> normal;
+  for (const resize::Plan& p : randomPlans(300)) {
+    const int64_t nIn = elements(p.in), nOut = elements(p.out);
+    std::vector<double> x(static_cast<size_t>(nIn)), g(static_cast<size_t>(nOut));
+    for (double& v : x) v = normal(rng);
+    for (double& v : g) v = normal(rng);
+    const std::vector<double> want = TapSums{p}.forward(x, nOut), wantDx = TapSums{p}.gradient(g, nIn);
+    std::vector<double> y(static_cast<size_t>(nOut)), dx(static_cast<size_t>(nIn));
+    resize::resize(p, x.data(), y.data());
+    resize::resizeGrad(p, g.data(), dx.data());
+    // The passes sum the same terms grouped by axis: equal up to double rounding.
+    for (int64_t i = 0; i < nOut; ++i) EXPECT_NEAR(y[i], want[i], 1e-13 * (1 + std::abs(want[i]))) << i;
+    for (int64_t i = 0; i < nIn; ++i) EXPECT_NEAR(dx[i], wantDx[i], 1e-13 * (1 + std::abs(wantDx[i]))) << i;
+    // f32: one rounding of the double sum, so within an ulp of the sum rounded.
+    std::vector<float> xf(x.begin(), x.end()), gf(g.begin(), g.end()), yf(y.size()), dxf(dx.size());
+    const std::vector<double> wantF = TapSums{p}.forward(std::vector<double>(xf.begin(), xf.end()), nOut);
+    const std::vector<double> wantDxF = TapSums{p}.gradient(std::vector<double>(gf.begin(), gf.end()), nIn);
+    resize::resize(p, xf.data(), yf.data());
+    resize::resizeGrad(p, gf.data(), dxf.data());
+    auto ulp = [](double v) { return std::abs(v) * std::numeric_limits<float>::epsilon() + 1e-37; };
+    for (int64_t i = 0; i < nOut; ++i) EXPECT_NEAR(yf[i], wantF[i], ulp(wantF[i])) << i;
+    for (int64_t i = 0; i < nIn; ++i) EXPECT_NEAR(dxf[i], wantDxF[i], ulp(wantDxF[i])) << i;
+  }
+}
+
+TEST(ResizeKernel, SameBitsOnAnyNumberOfKernelThreads) {
+  resize::Attributes a;
+  a.mode = resize::Mode::Linear;
+  for (const auto& [in, out] : {std::pair<Dims, Dims>{{6, 5, 7, 9}, {6, 5, 15, 17}}, {{40, 3, 8}, {40, 3, 5}}}) {
+    const resize::Plan p = resize::planResize(in, out, a);
+    resize::Attributes nearest;
+    const resize::Plan q = resize::planResize(in, out, nearest);
+    std::vector<float> x(static_cast<size_t>(elements(in))), g(static_cast<size_t>(elements(out)));
+    for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.37f * static_cast<float>(i));
+    for (size_t i = 0; i < g.size(); ++i) g[i] = std::cos(0.11f * static_cast<float>(i));
+    std::vector<std::vector<float>> results;
+    for (int threads : {1, 2, 3}) {
+      simd::setKernelThreads(threads);
+      std::vector<float> y(g.size()), dx(x.size()), yn(g.size()), dxn(x.size());
+      resize::resize(p, x.data(), y.data());
+      resize::resizeGrad(p, g.data(), dx.data());
+      resize::resize(q, x.data(), yn.data());
+      resize::resizeGrad(q, g.data(), dxn.data());
+      y.insert(y.end(), dx.begin(), dx.end());
+      y.insert(y.end(), yn.begin(), yn.end());
+      y.insert(y.end(), dxn.begin(), dxn.end());
+      results.push_back(y);
+    }
+    simd::setKernelThreads(1);
+    EXPECT_EQ(std::memcmp(results[0].data(), results[1].data(), results[0].size() * sizeof(float)), 0);
+    EXPECT_EQ(std::memcmp(results[0].data(), results[2].data(), results[0].size() * sizeof(float)), 0);
+  }
+}
+
+TEST(ResizeKernel, TapsOfWeightZeroReadNothingAndNearestCopiesExactly) {
+  // align_corners 1x3 -> 1x5: outputs 0, 2 and 4 lie on inputs 0, 1 and 2, where the
+  // second tap has weight 0; the inf at input 2 reaches outputs 3 and 4 only.
+  resize::Attributes a;
+  a.mode = resize::Mode::Linear;
+  a.coordinates = resize::CoordinateMode::AlignCorners;
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> x = {1, 2, inf};
+  std::vector<float> y(5);
+  resize::resize(resize::planResize({1, 3}, {1, 5}, a), x.data(), y.data());
+  EXPECT_EQ(y, (std::vector<float>{1, 1.5f, 2, inf, inf}));
+  // Nearest neighbours are copies: -0 stays -0, a NaN keeps its bits.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<float> z = {-0.0f, nan};
+  std::vector<float> up(4);
+  resize::resize(resize::planResize({1, 2}, {1, 4}, resize::Attributes{}), z.data(), up.data());
+  EXPECT_TRUE(std::signbit(up[0]) && up[0] == 0 && std::signbit(up[1]) && up[1] == 0);
+  EXPECT_EQ(std::memcmp(&up[2], &nan, sizeof(float)), 0);
 }
 
 // ---- lrn ------------------------------------------------------------------
