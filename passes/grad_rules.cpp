@@ -876,16 +876,28 @@ RULE(Slice) {
   if (step.empty()) step.assign(n, 1);
   if (axes.empty())
     for (size_t i = 0; i < n; ++i) axes.push_back(static_cast<int64_t>(i));
+  // Axes of step 1 are placed back by one zero `pad` (a copy of g into zeros), the others
+  // one axis at a time.
   Value* g = c.grad(0);
+  const size_t rank = xs.size();
+  std::vector<int64_t> pads(2 * rank, 0);
+  bool padded = false;
   for (size_t i = 0; i < n; ++i) {
-    const int64_t ax = c.normAxis(axes[i], xs.size());
+    const int64_t ax = c.normAxis(axes[i], rank);
     const int64_t dim = xs[static_cast<size_t>(ax)];
     int64_t s = start[i];
     if (s < 0) s += dim;
     s = step[i] > 0 ? std::clamp<int64_t>(s, 0, dim) : std::clamp<int64_t>(s, -1, dim - 1);
+    if (step[i] == 1 && pads[static_cast<size_t>(ax)] == 0 && pads[rank + static_cast<size_t>(ax)] == 0) {
+      const int64_t count = g->type->shape[static_cast<size_t>(ax)];
+      pads[static_cast<size_t>(ax)] = s;
+      pads[rank + static_cast<size_t>(ax)] = dim - s - count;
+      padded = padded || count != dim;
+      continue;
+    }
     g = unselect(c, g, ax, dim, s, step[i]);
   }
-  c.give(0, g);
+  c.give(0, padded ? c.emit({g}, build::Pad{}.pads(pads)) : g);
 }
 RULE(Subsample) {
   const Shape& xs = c.inType(0).shape;

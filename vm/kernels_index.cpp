@@ -64,6 +64,23 @@ void runGather(const GatherState& s, const TensorRef* ins, TensorRef* outs, Kern
   const size_t run = static_cast<size_t>(s.x.inner * s.elemSize);
   const CheckedIndices idx(ins[1], s.numIndices, s.x.axisLen);
   if (run == 0) return;  // nothing to copy (x's other dims may be huge): the indices are checked
+  if (s.x.inner == 1) {
+    // Along the last axis: one element per index, copied as a value rather than by a
+    // library call each.
+    auto elements = [&]<class E>(E) {
+      const E* xe = reinterpret_cast<const E*>(x);
+      E* ye = reinterpret_cast<E*>(y);
+      for (int64_t o = 0; o < s.x.outer; ++o, xe += s.x.axisLen, ye += s.numIndices)
+        for (int64_t j = 0; j < s.numIndices; ++j) ye[j] = xe[idx[j]];
+    };
+    switch (s.elemSize) {
+      case 1: return elements(uint8_t{});
+      case 2: return elements(uint16_t{});
+      case 4: return elements(uint32_t{});
+      case 8: return elements(uint64_t{});
+      default: break;
+    }
+  }
   for (int64_t o = 0; o < s.x.outer; ++o)
     for (int64_t j = 0; j < s.numIndices; ++j) {
       if (run) copyBytes(y, x + (o * s.x.axisLen + idx[j]) * static_cast<int64_t>(run), run);

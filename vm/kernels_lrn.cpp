@@ -21,8 +21,11 @@ LrnState lrnState(const Op& op, const TensorType& x) {
   return s;
 }
 
-// Per (n, spatial) column the kernels keep a few rows of doubles, one per channel.
-uint64_t columnBytes(const TensorType& x) { return static_cast<uint64_t>(x.rank() > 1 ? x.shape[1] : 1) * 4 * sizeof(double); }
+// The kernels keep a block of columns of every channel in doubles.
+uint64_t columnBytes(const TensorType& x) {
+  const lrn::Layout l(std::vector<int64_t>(x.shape.begin(), x.shape.end()));
+  return static_cast<uint64_t>(lrn::scratchDoubles(l)) * sizeof(double);
+}
 
 template <class T> void runLrn(const LrnState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   const ScratchCharge charge(columnBytes(*ins[0].type));

@@ -84,6 +84,90 @@ TEST(PadKernel, GradientSumsWhatEachElementFed) {
   }
 }
 
+// The row kernels against the per-element definitions: every output position maps
+// to its source (or the pad value) on each axis independently; gradients add in
+// output order. Random ranks 0-4, pads of both signs, every mode.
+TEST(LayoutKernels, RowKernelsEqualTheElementDefinitions) {
+  std::mt19937 rng(3);
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  for (int trial = 0; trial < 400; ++trial) {
+    const size_t rank = static_cast<size_t>(pick(5));
+    Dims xs(rank), begin(rank), end(rank), outShape(rank), repeats(rank);
+    const auto mode = static_cast<layout::PadMode>(pick(3));
+    for (size_t d = 0; d < rank; ++d) {
+      xs[d] = 1 + pick(5);
+      begin[d] = pick(7) - (mode == layout::PadMode::Constant ? 2 : 0);
+      end[d] = pick(7) - (mode == layout::PadMode::Constant ? 2 : 0);
+      begin[d] = std::max(begin[d], 1 - xs[d]);
+      end[d] = std::max(end[d], 1 - xs[d] - begin[d]);
+      outShape[d] = xs[d] + begin[d] + end[d];
+      repeats[d] = 1 + pick(3);
+    }
+    const Vec x = iota(layout::product(xs), 0.25);
+    const Dims xstr = layout::stridesOf(xs);
+    // pad and its gradient
+    Vec want(static_cast<size_t>(layout::product(outShape))), got(want.size());
+    const Vec g = iota(static_cast<int64_t>(want.size()), -3.5);
+    Vec wantDx(x.size(), 0.0), gotDx(x.size());
+    layout::forEachIndex(outShape, [&](int64_t flat, const Dims& o) {
+      int64_t off = 0;
+      for (size_t d = 0; d < rank; ++d) {
+        const int64_t i = layout::padSource(o[d], begin[d], xs[d], mode);
+        if (i < 0) {
+          want[flat] = -7;
+          return;
+        }
+        off += i * xstr[d];
+      }
+      want[flat] = x[off];
+      wantDx[off] += g[flat];
+    });
+    layout::pad(x.data(), xs, begin, end, mode, -7.0, got.data());
+    layout::padGrad(g.data(), xs, begin, end, mode, gotDx.data());
+    EXPECT_EQ(got, want) << "pad, trial " << trial;
+    EXPECT_EQ(gotDx, wantDx) << "pad_grad, trial " << trial;
+    // tile and its gradient
+    Dims tiled(rank);
+    for (size_t d = 0; d < rank; ++d) tiled[d] = xs[d] * repeats[d];
+    Vec wantT(static_cast<size_t>(layout::product(tiled))), gotT(wantT.size());
+    const Vec gt = iota(static_cast<int64_t>(wantT.size()), 1.5);
+    Vec wantTdx(x.size(), 0.0), gotTdx(x.size());
+    layout::forEachIndex(tiled, [&](int64_t flat, const Dims& o) {
+      int64_t off = 0;
+      for (size_t d = 0; d < rank; ++d) off += (o[d] % xs[d]) * xstr[d];
+      wantT[flat] = x[off];
+      wantTdx[off] += gt[flat];
+    });
+    layout::tile(x.data(), xs, repeats, gotT.data());
+    layout::tileGrad(gt.data(), xs, repeats, gotTdx.data());
+    EXPECT_EQ(gotT, wantT) << "tile, trial " << trial;
+    EXPECT_EQ(gotTdx, wantTdx) << "tile grad, trial " << trial;
+    // gather_elements and scatter_elements (add, duplicates in index order) on a random axis
+    if (rank == 0) continue;
+    const int64_t axis = pick(static_cast<int>(rank));
+    Dims is(rank);
+    for (size_t d = 0; d < rank; ++d) is[d] = 1 + pick(static_cast<int>(xs[d]));  // index shape within x's
+    std::vector<int64_t> idx(static_cast<size_t>(layout::product(is)));
+    for (int64_t& v : idx) v = pick(2 * static_cast<int>(xs[static_cast<size_t>(axis)])) - xs[static_cast<size_t>(axis)];
+    Vec wantG(idx.size()), gotG(idx.size());
+    const Vec upd = iota(static_cast<int64_t>(idx.size()), 0.5);
+    Vec wantS = x, gotS(x.size());
+    layout::forEachIndex(is, [&](int64_t flat, const Dims& i) {
+      int64_t off = 0;
+      for (size_t d = 0; d < rank; ++d) {
+        const int64_t c = static_cast<int64_t>(d) == axis ? layout::elementIndex(idx[flat], xs[d]) : i[d];
+        off += c * xstr[d];
+      }
+      wantG[flat] = x[off];
+      wantS[off] += upd[flat];
+    });
+    layout::gatherElements(x.data(), xs, idx.data(), is, axis, gotG.data());
+    layout::scatterElements(x.data(), xs, idx.data(), upd.data(), is, axis, layout::ScatterReduction::Add, gotS.data());
+    EXPECT_EQ(gotG, wantG) << "gather_elements, trial " << trial;
+    EXPECT_EQ(gotS, wantS) << "scatter_elements, trial " << trial;
+  }
+}
+
 // ---- tile, trilu ----------------------------------------------------------
 
 TEST(TileKernel, RepeatsEachAxisAndItsGradientSumsTheCopies) {
@@ -418,6 +502,46 @@ TEST(LrnKernel, MatchesTheFormulaAndItsGradient) {
       lrn::lrn(v.data(), {1, 4, 2}, a, out.data());
       return out;
     }, dx);
+  }
+}
+
+// The formula per element with pow, against the kernels' column blocks (150 columns:
+// two whole blocks and a part) and their exp(-beta log d); beta = 0 gives x and g.
+TEST(LrnKernel, ColumnBlocksEqualTheFormulaPerElement) {
+  const Dims shape = {2, 7, 10, 15};
+  const int64_t C = 7, inner = 150, total = 2 * C * inner;
+  Vec x(static_cast<size_t>(total)), g(x.size());
+  for (int64_t i = 0; i < total; ++i) x[i] = std::sin(0.1 * i) * 2, g[i] = std::cos(0.07 * i);
+  for (const double beta : {0.75, 0.0, 1.3}) {
+    lrn::Attributes a;
+    a.alpha = 0.3;
+    a.beta = beta;
+    a.bias = 1.25;
+    a.size = 5;
+    Vec y(x.size()), dx(x.size());
+    lrn::lrn(x.data(), shape, a, y.data());
+    lrn::lrnGrad(x.data(), g.data(), shape, a, dx.data());
+    auto d = [&](int64_t n, int64_t c, int64_t i) {
+      double s = 0;
+      for (int64_t k = std::max<int64_t>(0, c - 2); k <= std::min<int64_t>(C - 1, c + 2); ++k)
+        s += x[(n * C + k) * inner + i] * x[(n * C + k) * inner + i];
+      return a.bias + a.alpha / 5 * s;
+    };
+    for (int64_t n = 0; n < 2; ++n)
+      for (int64_t c = 0; c < C; ++c)
+        for (int64_t i = 0; i < inner; ++i) {
+          const int64_t at = (n * C + c) * inner + i;
+          const double want = x[at] * std::pow(d(n, c, i), -beta);
+          double sum = 0;
+          for (int64_t j = std::max<int64_t>(0, c - 2); j <= std::min<int64_t>(C - 1, c + 2); ++j) {
+            const int64_t aj = (n * C + j) * inner + i;
+            sum += g[aj] * x[aj] * std::pow(d(n, j, i), -beta - 1);
+          }
+          const double wantDx = g[at] * std::pow(d(n, c, i), -beta) - 2 * a.alpha * beta / 5 * x[at] * sum;
+          ASSERT_NEAR(y[at], want, 1e-14 * (1 + std::abs(want))) << at << " beta " << beta;
+          ASSERT_NEAR(dx[at], wantDx, 1e-14 * (1 + std::abs(wantDx))) << at << " beta " << beta;
+          if (beta == 0) ASSERT_EQ(y[at], x[at]);
+        }
   }
 }
 

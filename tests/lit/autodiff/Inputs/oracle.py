@@ -588,6 +588,10 @@ CASES[-1].grad = lambda i, u: {"x": _scatter_slice(i["x"].shape, (slice(1, 4, 2)
 shape_case("slice_axes", (3, 4), "  %y = slice %x {start = [5], stop = [-5], step = [-1], axes = [1]}\n  return %y",
            "f32[3,4]", None, doc="slice on one axis, clamped start and stop, reversed.")
 CASES[-1].grad = lambda i, u: {"x": _scatter_slice(i["x"].shape, (slice(None), slice(5, -5, -1)), u["y"])}
+shape_case("slice_unit_steps", (3, 4, 5),
+           "  %y = slice %x {start = [1, -3, 0], stop = [3, 4, 5], step = [1, 1, 2]}\n  return %y", "f32[2,3,3]",
+           lambda x: x[1:3, 1:4, 0:5:2],
+           doc="slice with unit steps on two axes (placed back by one zero pad) and a step of 2 on the third.")
 shape_case("subsample", (5, 4), "  %y = subsample %x {strides = [2, 3]}\n  return %y", "f32[3,2]", lambda x: x[::2, ::3])
 
 
