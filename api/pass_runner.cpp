@@ -60,11 +60,11 @@ LogicalResult runPasses(Module& module, const std::vector<std::string>& names, D
 
 std::shared_ptr<const Module> lowerForCompile(const Module& module, DiagnosticEngine& diags) {
   if (!passes::hasTransposesToFold(module) && !passes::hasBroadcastsToFold(module) &&
-      !passes::hasMatMulUpdatesToFuse(module))
+      !passes::hasMatMulUpdatesToFuse(module) && !passes::hasPowersToReduce(module))
     return nullptr;
   std::shared_ptr<Module> lowered = module.clone();
   // fold-transposes first: the fused updates keep the flags it gives the products.
-  static constexpr std::array kLowering{"fold-transposes", "fold-broadcasts", "fuse-matmul-updates"};
+  static constexpr std::array kLowering{"fold-transposes", "fold-broadcasts", "fuse-matmul-updates", "reduce-powers"};
   passes::Pipeline pipeline;
   for (std::string_view name : kLowering) pipeline.push_back(passes::findPass(name));
   // The pass reports nothing of its own: a failure here is a bug of the pass.

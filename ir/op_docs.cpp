@@ -162,6 +162,7 @@ const std::map<std::string_view, const char*>& opNotes() {
       {"print_tensor", "returns `x`; prints `TITLE: VALUE` in program order (empty title: the tensor's name)"},
       {"div", "integer division truncates toward zero; by zero is a runtime error"},
       {"fmod", "truncated remainder; gradient for `x` only"},
+      {"pow", "exponents 2, 3, -1 and 1 are `x * x`, `x * x * x`, `1 / x` and `x` (as PyTorch); others the C library's pow"},
       {"maximum", "ties send the gradient to the first operand"},
       {"minimum", "ties send the gradient to the first operand"},
       {"where", "gradient for `x` and `y`"},

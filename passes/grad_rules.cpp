@@ -22,6 +22,7 @@
 #include "ir/matmul_operands.h"
 #include "ir/op_attrs.h"
 #include "ir/window.h"
+#include "passes/passes.h"
 
 namespace pir::ad {
 
@@ -324,9 +325,11 @@ RULE(Pow) {
   Value* g = c.grad(0);
   // Either operand may be a literal (`pow %x, 3`): take both as values.
   if (c.wants(0)) {
-    // y * x^(y-1)
-    Value* ym1 = c.emitLit(OpCode::Sub, c.inValue(1), 1);
-    Value* p = c.emit(OpCode::Pow, {c.inValue(0), ym1});
+    // y * x^(y-1); a constant y gives a constant y - 1 (which reduce-powers can turn
+    // into the product it stands for).
+    const std::optional<double> y = passes::scalarConstant(c.op.operands[1]);
+    Value* p = y ? c.emitLit(OpCode::Pow, c.inValue(0), *y - 1)
+                 : c.emit(OpCode::Pow, {c.inValue(0), c.emitLit(OpCode::Sub, c.inValue(1), 1)});
     giveSummed(c, 0, c.emit(OpCode::Mul, {val(c.emit(OpCode::Mul, {g, p})), c.in(1)}));
   }
   if (c.wants(1)) {

@@ -30,6 +30,8 @@ constexpr std::array kPasses{
              "(matmul_scaled_add_; inlines a gradient call to reach it)",
              &runFuseMatMulUpdates},
     PassInfo{"inline", "replaces calls by the callee's body (by-value semantics kept)", &runInline},
+    PassInfo{"reduce-powers", "pow with a constant exponent of 1, 2, 3 or -1 becomes identity, mul or reciprocal",
+             &runReducePowers},
 };
 
 size_t editDistance(std::string_view a, std::string_view b) {

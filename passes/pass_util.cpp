@@ -98,4 +98,13 @@ LogicalResult foldAndErase(Module& m, const FoldGraph& foldGraph) {
   return success();
 }
 
+std::optional<double> scalarConstant(const Operand& o) {
+  const Literal* lit = nullptr;
+  if (o.kind() == Operand::Kind::Literal) lit = o.literal();
+  else if (o.kind() == Operand::Kind::Value && o.value()->def && o.value()->def->code == OpCode::Const)
+    lit = o.value()->def->init().get();
+  if (!lit || lit->kind != Literal::Kind::Data || lit->values.size() != 1) return std::nullopt;
+  return lit->values[0];
+}
+
 }  // namespace pir::passes

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <unordered_set>
 
 #include "ir/write_analysis.h"
@@ -46,7 +47,17 @@ LogicalResult runFoldBroadcasts(Module& m, PassContext& ctx);
 // Whether fold-broadcasts would change `m`, in one walk and without copying.
 bool hasBroadcastsToFold(const Module& m);
 
+// Rewrites `pow x, c` with a constant exponent of 1, 2, 3 or -1 as the ops it equals
+// (reduce_powers.cpp).
+LogicalResult runReducePowers(Module& m, PassContext& ctx);
+// Whether reduce-powers would change `m`, in one walk and without copying.
+bool hasPowersToReduce(const Module& m);
+
 // ---- helpers shared by the passes (pass_util.cpp) ----------------------------
+
+// The value of a one-element constant operand (a literal, or the value of a `const`
+// of written data), if it is one.
+std::optional<double> scalarConstant(const Operand& o);
 
 // A main-graph value a session command (`print %v`, language.md §11) may read,
 // so passes keep it and its value: its name was written in the source, or a

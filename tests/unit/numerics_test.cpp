@@ -887,6 +887,26 @@ TEST(Numerics, KernelThreadsGiveTheSameBits) {
   for (int64_t i = 0; i < n; i += 4099) EXPECT_EQ(e2.get(i), static_cast<LD>(std::erf(static_cast<float>(x.get(i)))));
 }
 
+// pow's exponents 2, 3, -1 and 1 are the products (the ops reduce-powers puts in the
+// pow's place give the same bits): x x, (x x) x, 1 / x, x; any other exponent is the C
+// library's pow. (powf(x, 3) differs from (x x) x on many of these inputs.)
+TEST(Numerics, PowOfSmallIntegerExponentsIsTheProduct) {
+  const int64_t n = 4096;
+  Tensor x(DType::F32, {n});
+  for (int64_t i = 0; i < n; ++i) x.set(i, std::sin(i * 0.37) * 40 + 1e-3 * i);
+  for (const float c : {2.0f, 3.0f, -1.0f, 1.0f, 0.5f}) {
+    Tensor y(DType::F32, {});
+    y.set(0, c);
+    const Tensor p = runOp(OpCode::Pow, {&x, &y}, {DType::F32, {n}});
+    for (int64_t i = 0; i < n; ++i) {
+      const float v = static_cast<float>(x.get(i));
+      const float want = c == 2 ? v * v : c == 3 ? (v * v) * v : c == -1 ? 1 / v : c == 1 ? v : std::pow(v, c);
+      const float got = static_cast<float>(p.get(i));
+      ASSERT_TRUE(got == want || (std::isnan(got) && std::isnan(want))) << "x = " << v << ", exponent " << c;
+    }
+  }
+}
+
 // Broadcasting binaries split their runs over the kernel threads (each part starts at
 // its first run's index over the outer dims): the same bits at 1 and 2 threads, and
 // every element the op on the operands' broadcast elements, for a bias over rows, an

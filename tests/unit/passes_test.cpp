@@ -45,7 +45,8 @@ struct Built {
 // Something for every pass to do: calls (by value, by reference, nested), dead
 // code, foldable constants, a sum of four contributions, a matmul over a
 // transpose (fold-transposes), a broadcast an elementwise op reads (fold-broadcasts),
-// an update by a matmul's product (fuse-matmul-updates) and two consecutive transfers (merge-exchange, registered where api/ is linked).
+// an update by a matmul's product (fuse-matmul-updates), a square (reduce-powers) and two consecutive transfers
+// (merge-exchange, registered where api/ is linked).
 const char* kProgram = R"(
 h2d $x : f32[2]
 d2h $y : f32[2]
@@ -66,7 +67,8 @@ graph @sgd(%v: &f32[2,2], %q: f32[2,2]) -> () {
 graph @scale(%r: f32[2], %m: f32[2,2]) -> (f32[2,2]) {
   %rb = broadcast %r {shape = [2, 2]}
   %o = mul %rb, %m
-  return %o
+  %o2 = pow %o, 2
+  return %o2
 }
 graph @grad(%d: f32[2], %x: f32[2]) -> (f32[2]) {
   %p1 = mul %d, %x
