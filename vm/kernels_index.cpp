@@ -324,6 +324,29 @@ struct TopKState {
   bool largest = true;
 };
 
+// Up to this k, topk keeps its k best in an ordered array over one pass (insertion);
+// beyond it, a partial sort of the indices.
+constexpr int64_t kTopKInsertionMax = 32;
+
+// An element's rank as an integer, larger ranking first: the value's order (-0 and +0
+// equal, NaN above +inf), reversed for the smallest (NaN then below everything).
+template <class C> uint64_t rankKey(C v, bool largest) {
+  uint64_t u;
+  if constexpr (std::is_floating_point_v<C>) {
+    if (v != v) {
+      u = ~uint64_t{0};
+    } else {
+      const double d = v == 0 ? 0.0 : static_cast<double>(v);
+      uint64_t b;
+      std::memcpy(&b, &d, sizeof b);
+      u = b >> 63 ? ~b : b | (uint64_t{1} << 63);
+    }
+  } else {
+    u = static_cast<uint64_t>(static_cast<int64_t>(v)) ^ (uint64_t{1} << 63);
+  }
+  return largest ? u : ~u;
+}
+
 template <class T> void runTopK(const TopKState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
   using C = ComputeOf<T>;
   const T* x = ins[0].as<const T>();
@@ -336,7 +359,6 @@ template <class T> void runTopK(const TopKState& s, const TensorRef* ins, Tensor
     for (int64_t i = 0; i < inner; ++i) {
       const T* line = x + o * len * inner + i;
       auto at = [&](int64_t j) { return static_cast<C>(line[j * inner]); };
-      std::iota(order.begin(), order.end(), int64_t{0});
       // Sorted; NaN counts as the largest; ties keep the lower index first.
       auto before = [&](int64_t a, int64_t b) {
         const C va = at(a), vb = at(b);
@@ -348,7 +370,30 @@ template <class T> void runTopK(const TopKState& s, const TensorRef* ins, Tensor
         if (va != vb) return s.largest ? va > vb : va < vb;
         return a < b;
       };
-      std::partial_sort(order.begin(), order.begin() + k, order.end(), before);
+      if (k <= kTopKInsertionMax) {
+        // One pass with the k best so far in order of rank key: most elements lose to
+        // the k-th at one integer comparison. Equal keys keep the lower index first (a
+        // later element goes after them), so the k best and their order are `before`'s.
+        uint64_t bestKey[kTopKInsertionMax];
+        int64_t bestAt[kTopKInsertionMax];
+        int64_t count = 0;
+        C worst{};  // the k-th best's value once there are k (a NaN on either side compares false)
+        for (int64_t j = 0; j < len && k > 0; ++j) {
+          const C v = at(j);
+          if (count == k && (s.largest ? v <= worst : v >= worst)) continue;  // no better than the k-th
+          const uint64_t key = rankKey(v, s.largest);
+          if (count == k && key <= bestKey[k - 1]) continue;
+          int64_t p = count < k ? count++ : k - 1;
+          for (; p > 0 && bestKey[p - 1] < key; --p) bestKey[p] = bestKey[p - 1], bestAt[p] = bestAt[p - 1];
+          bestKey[p] = key;
+          bestAt[p] = j;
+          if (count == k) worst = at(bestAt[k - 1]);
+        }
+        std::copy(bestAt, bestAt + k, order.begin());
+      } else {
+        std::iota(order.begin(), order.end(), int64_t{0});
+        std::partial_sort(order.begin(), order.begin() + k, order.end(), before);
+      }
       for (int64_t j = 0; j < k; ++j) {
         const int64_t dst = o * k * inner + j * inner + i;
         values[dst] = line[order[j] * inner];

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numeric>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -905,6 +906,39 @@ TEST(Numerics, PowOfSmallIntegerExponentsIsTheProduct) {
       ASSERT_TRUE(got == want || (std::isnan(got) && std::isnan(want))) << "x = " << v << ", exponent " << c;
     }
   }
+}
+
+// topk's one-pass insertion (k up to 32) and its partial sort (larger k) give what a
+// stable sort of (value, index) gives, with NaN the largest and ties by index, for the
+// largest and the smallest, along the last axis and a middle one.
+TEST(Numerics, TopKEqualsASortOfValueAndIndex) {
+  const int64_t rows = 6, len = 97;
+  Tensor x(DType::F32, {rows, len});
+  for (int64_t i = 0; i < rows * len; ++i) {
+    const int64_t r = i % 23;
+    x.set(i, r == 5 ? std::numeric_limits<LD>::quiet_NaN() : static_cast<LD>((i * 7919) % 41) / 4);  // ties
+  }
+  for (const bool largest : {true, false})
+    for (const int64_t k : {int64_t{1}, int64_t{8}, int64_t{32}, int64_t{33}, len}) {
+      const std::vector<Tensor> r = runOpWith(OpCode::TopK, {&x}, {{DType::F32, {rows, k}}, {DType::I32, {rows, k}}},
+                                              {{"k", Attr::integer(k)}, {"largest", Attr::boolean(largest)}});
+      for (int64_t row = 0; row < rows; ++row) {
+        std::vector<int64_t> order(static_cast<size_t>(len));
+        std::iota(order.begin(), order.end(), int64_t{0});
+        auto v = [&](int64_t j) { return x.get(row * len + j); };
+        std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+          const bool na = std::isnan(v(a)), nb = std::isnan(v(b));
+          if (na || nb) return !na || !nb ? (largest ? na : nb) : false;
+          return largest ? v(a) > v(b) : v(a) < v(b);
+        });
+        for (int64_t j = 0; j < k; ++j) {
+          int32_t index;
+          std::memcpy(&index, r[1].bytes.data() + (row * k + j) * 4, 4);
+          ASSERT_EQ(index, order[static_cast<size_t>(j)]) << "row " << row << " k " << k << " largest " << largest;
+          ASSERT_EQ(r[0].raw(row * k + j), x.raw(row * len + order[static_cast<size_t>(j)]));
+        }
+      }
+    }
 }
 
 // Broadcasting binaries split their runs over the kernel threads (each part starts at
