@@ -25,9 +25,8 @@ graph @model(%image: f32[6,1,8,8], %y: i32[6], %conv_weight: f32[4,1,3,3], %conv
   %_Relu_output_0 = relu %_conv_Conv_output_0 : f32[6,4,8,8]
   %_MaxPool_output_0 = max_pool %_Relu_output_0 {kernel = [2, 2], stride = [2, 2], padding = [0, 0, 0, 0]} : f32[6,4,4,4]
   %_Flatten_output_0 = flatten %_MaxPool_output_0 {axis = 1} : f32[6,64]
-  %logits_t = transpose %fc_weight {perm = [1, 0]} : f32[64,3]
-  %logits_t_2 = matmul %_Flatten_output_0, %logits_t : f32[6,3]
-  %logits = add %logits_t_2, %fc_bias : f32[6,3]
+  %logits_t = matmul %_Flatten_output_0, %fc_weight {transpose_b = true} : f32[6,3]
+  %logits = add %logits_t, %fc_bias : f32[6,3]
   # end of the imported statements
   %lp = log_softmax %logits {axis = 1}
   %l = nll_loss %lp, %y {log_prob = true}

@@ -1097,13 +1097,19 @@ void mapHardmax(NodeContext& c) {
 void mapMatMul(NodeContext& c) { c.result(0, "matmul " + c.in(0) + ", " + c.in(1)); }
 
 void mapGemm(NodeContext& c) {
-  std::string a = c.in(0), b = c.in(1);
-  if (c.attrInt("transA", 0)) a = c.temp("transpose " + a + " {perm = [1, 0]}");
-  if (c.attrInt("transB", 0)) b = c.temp("transpose " + b + " {perm = [1, 0]}");
+  const std::string a = c.in(0), b = c.in(1);
+  // transA / transB are matmul's flags: the product reads the stored operand transposed
+  // (a main graph keeps a `transpose` op's copy, made on every run: a classifier's
+  // 1280x1000 weight took a fifth of mobilenet_v2's inference).
+  const bool ta = c.attrInt("transA", 0) != 0, tb = c.attrInt("transB", 0) != 0;
+  std::string flags;
+  if (ta || tb)
+    flags = std::string(" {") + (ta ? "transpose_a = true" : "") + (ta && tb ? ", " : "") + (tb ? "transpose_b = true" : "") + "}";
+  const std::string product = "matmul " + a + ", " + b + flags;
   double alpha = c.attrFloat("alpha", 1.0), beta = c.attrFloat("beta", 1.0);
   bool hasC = c.has(2) && beta != 0;
   bool last = alpha == 1 && !hasC;
-  std::string y = last ? c.result(0, "matmul " + a + ", " + b) : c.temp("matmul " + a + ", " + b);
+  std::string y = last ? c.result(0, product) : c.temp(product);
   if (last) return;
   if (alpha != 1) y = hasC ? c.temp("mul " + y + ", " + floatText(alpha)) : c.result(0, "mul " + y + ", " + floatText(alpha));
   if (!hasC) return;
