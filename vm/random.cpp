@@ -3,9 +3,11 @@
 #include <cmath>
 #include <cstring>
 #include <numbers>
+#include <type_traits>
 
 #include "ir/half.h"
 #include "ir/number_format.h"
+#include "vm/simd_kernels.h"
 
 namespace pir::vm {
 namespace {
@@ -144,8 +146,40 @@ void fillDropoutMask(uint8_t* keep, int64_t n, SeedKey seed, uint32_t replica, d
               [&](int64_t i, uint32_t word) { keep[i] = dropoutKeeps(word, p) ? 1 : 0; });
 }
 
+// v rounded to float as roundToDType rounds it (from FLT_MAX + half an ulp up: inf).
+inline float roundToFloat(double v) {
+  if (std::fabs(v) >= 0x1.ffffffp127 && std::isfinite(v)) return std::copysign(HUGE_VALF, static_cast<float>(v));
+  return static_cast<float>(v);
+}
+
 void applyDropout(DType dtype, const void* x, void* out, int64_t n, SeedKey seed, uint32_t replica, double p) {
   const double scale = 1.0 / (1.0 - p);
+  if (dtype == DType::F32 || dtype == DType::F64) {
+    // Typed loops over whole Philox blocks, split over the kernel threads at block
+    // boundaries (parallelFor's are multiples of 64): each element is the same
+    // function of its index, so the same bits on any thread count.
+    auto typed = [&]<class T>() {
+      const T* in = static_cast<const T*>(x);
+      T* o = static_cast<T*>(out);
+      auto part = [&](int64_t begin, int64_t end) {
+        for (int64_t base = begin; base < end; base += 4) {
+          const PhiloxBlock block = blockFor(seed, replica, RandomStream::Dropout, static_cast<uint64_t>(base) / 4);
+          const int64_t count = end - base < 4 ? end - base : 4;
+          for (int64_t k = 0; k < count; ++k) {
+            const double v = dropoutKeeps(block[static_cast<size_t>(k)], p) ? static_cast<double>(in[base + k]) * scale : 0.0;
+            if constexpr (std::is_same_v<T, float>) o[base + k] = roundToFloat(v);
+            else o[base + k] = v;
+          }
+        }
+      };
+      constexpr int64_t kMinPerThread = 16 * 1024;
+      if (n < 2 * kMinPerThread || simd::kernelThreads() <= 1) part(0, n);
+      else simd::parallelFor(n, kMinPerThread, part);
+    };
+    if (dtype == DType::F32) typed.operator()<float>();
+    else typed.operator()<double>();
+    return;
+  }
   auto run = [&]<class T>(auto load) {
     const T* in = static_cast<const T*>(x);
     fillByWords(n, seed, replica, RandomStream::Dropout, [&](int64_t i, uint32_t word) {

@@ -7,6 +7,7 @@
 
 #include "ir/half.h"
 #include "vm/random.h"
+#include "vm/simd_kernels.h"
 
 using namespace pir;
 using namespace pir::vm;
@@ -119,6 +120,32 @@ TEST(Random, DropoutMaskKeepsAboutOneMinusP) {
   for (int i = 0; i < 100; ++i) EXPECT_EQ(keep[i], 1);
   fillDropoutMask(keep.data(), 100, {8, 8}, 0, 1.0);
   for (int i = 0; i < 100; ++i) EXPECT_EQ(keep[i], 0);
+}
+
+// applyDropout is the mask times x times 1/(1-p), formed in f64 and rounded once, at
+// every kernel thread count (its parts start at block boundaries), f32 and f64, an odd
+// length (a partial last block), huge values (which round to inf in f32).
+TEST(Random, DropoutEqualsItsMaskAtAnyThreadCount) {
+  const int64_t n = 100003;
+  const double p = 0.3, scale = 1.0 / (1.0 - p);
+  std::vector<uint8_t> keep(n);
+  fillDropoutMask(keep.data(), n, {5, 9}, 2, p);
+  std::vector<float> xf(n);
+  std::vector<double> xd(n);
+  for (int64_t i = 0; i < n; ++i) xd[i] = xf[i] = i % 1000 == 7 ? 3.3e38f : std::sin(0.01 * i);
+  for (int threads : {1, 2, 3}) {
+    simd::setKernelThreads(threads);
+    std::vector<float> yf(n);
+    std::vector<double> yd(n);
+    applyDropout(DType::F32, xf.data(), yf.data(), n, {5, 9}, 2, p);
+    applyDropout(DType::F64, xd.data(), yd.data(), n, {5, 9}, 2, p);
+    for (int64_t i = 0; i < n; ++i) {
+      const double v = keep[i] ? static_cast<double>(xf[i]) * scale : 0.0;
+      ASSERT_EQ(yf[i], static_cast<float>(v)) << i << " at " << threads << " threads";
+      ASSERT_EQ(yd[i], keep[i] ? xd[i] * scale : 0.0) << i << " at " << threads << " threads";
+    }
+  }
+  simd::setKernelThreads(1);
 }
 
 TEST(Random, SplitSeedIsDeterministicAndDistinct) {
