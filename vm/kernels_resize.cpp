@@ -292,6 +292,24 @@ template <class S> void gradientPass(const AxisTaps& t, const AxisView& v, int64
   }
 }
 
+template <class T> T narrow(double v) { return static_cast<T>(v); }
+
+// Runs `passes` one-dimensional passes over a block, between two buffers: pass(k, from,
+// to) reads the block of the operand (T) at the first pass and the doubles of the one
+// before after it; the last pass's doubles are rounded into `out` (`outElements`).
+template <class T, class Pass>
+void chainPasses(size_t passes, const T* in, T* out, int64_t outElements, double* bufA, double* bufB, Pass&& pass) {
+  const double* from = nullptr;  // null: read `in`
+  double* to = bufA;
+  for (size_t k = 0; k < passes; ++k) {
+    if (from) pass(k, from, to);
+    else pass(k, in, to);
+    from = to;
+    to = to == bufA ? bufB : bufA;
+  }
+  for (int64_t i = 0; i < outElements; ++i) out[i] = narrow<T>(from[i]);
+}
+
 // Runs block(k, scratchA, scratchB) for every block k, split over the kernel threads;
 // each part allocates its own two buffers of `elements` doubles (the caller charged
 // them: resize::scratchElements). A part must not throw: a failed allocation is
@@ -375,8 +393,6 @@ template <class T> void gather(const Plan& p, const T* x, T* out) {
   else simd::parallelFor(rows, minRows, part);
 }
 
-template <class T> T narrow(double v) { return static_cast<T>(v); }
-
 }  // namespace
 
 int64_t scratchElements(const Plan& p) {
@@ -390,22 +406,15 @@ template <class T> void resize(const Plan& p, const T* x, T* out) {
   const Blocks b = blocksOf(p);
   const std::vector<int64_t> inShape(p.in.begin() + static_cast<std::ptrdiff_t>(b.first), p.in.end());
   forEachBlock(b, b.outElements * 4, [&](int64_t k, double* bufA, double* bufB) {
-    const T* src = x + k * b.inElements;
-    T* dst = out + k * b.outElements;
     std::vector<int64_t> shape = inShape;
-    const double* from = nullptr;  // null: read the block of x
-    double* to = bufA;
-    for (size_t n = b.changed.size(); n-- > 0;) {
-      const size_t axis = b.changed[n] - b.first;
-      const AxisView v = viewOf(shape, axis);
-      const int64_t outLen = p.out[b.changed[n]];
-      if (from) forwardPass(p.axes[b.changed[n]], p.extrapolationValue, v, outLen, from, to);
-      else forwardPass(p.axes[b.changed[n]], p.extrapolationValue, v, outLen, src, to);
-      shape[axis] = outLen;
-      from = to;
-      to = to == bufA ? bufB : bufA;
-    }
-    for (int64_t i = 0; i < b.outElements; ++i) dst[i] = narrow<T>(from[i]);
+    chainPasses(b.changed.size(), x + k * b.inElements, out + k * b.outElements, b.outElements, bufA, bufB,
+                [&](size_t step, const auto* from, double* to) {
+                  const size_t axisIndex = b.changed[b.changed.size() - 1 - step];  // the last axis first
+                  const size_t axis = axisIndex - b.first;
+                  const int64_t outLen = p.out[axisIndex];
+                  forwardPass(p.axes[axisIndex], p.extrapolationValue, viewOf(shape, axis), outLen, from, to);
+                  shape[axis] = outLen;
+                });
   });
 }
 
@@ -417,24 +426,17 @@ template <class T> void resizeGrad(const Plan& p, const T* g, T* dx) {
     std::copy(g, g + total, dx);
     return;
   }
-  std::vector<int64_t> outShape(p.out.begin() + static_cast<std::ptrdiff_t>(b.first), p.out.end());
+  const std::vector<int64_t> outShape(p.out.begin() + static_cast<std::ptrdiff_t>(b.first), p.out.end());
   forEachBlock(b, b.outElements * 4, [&](int64_t k, double* bufA, double* bufB) {
-    const T* src = g + k * b.outElements;
-    T* dst = dx + k * b.inElements;
     std::vector<int64_t> shape = outShape;
-    const double* from = nullptr;  // null: read the block of g
-    double* to = bufA;
-    for (size_t axisIndex : b.changed) {
-      const size_t axis = axisIndex - b.first;
-      const int64_t outLen = shape[axis];
-      shape[axis] = p.in[axisIndex];
-      const AxisView v = viewOf(shape, axis);
-      if (from) gradientPass(p.axes[axisIndex], v, outLen, from, to);
-      else gradientPass(p.axes[axisIndex], v, outLen, src, to);
-      from = to;
-      to = to == bufA ? bufB : bufA;
-    }
-    for (int64_t i = 0; i < b.inElements; ++i) dst[i] = narrow<T>(from[i]);
+    chainPasses(b.changed.size(), g + k * b.outElements, dx + k * b.inElements, b.inElements, bufA, bufB,
+                [&](size_t step, const auto* from, double* to) {
+                  const size_t axisIndex = b.changed[step];  // the first axis first
+                  const size_t axis = axisIndex - b.first;
+                  const int64_t outLen = shape[axis];
+                  shape[axis] = p.in[axisIndex];
+                  gradientPass(p.axes[axisIndex], viewOf(shape, axis), outLen, from, to);
+                });
   });
 }
 

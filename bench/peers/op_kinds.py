@@ -1,0 +1,256 @@
+#!/usr/bin/python3
+"""pir against PyTorch eager on kinds of ops the training workloads of peers.py do not
+use, one SGD-style step of each (forward, `autodiff` gradient, an update), from the
+same inputs:
+
+  resize    nearest, bilinear and bicubic upsampling x2 of f32[16, 32, 32, 32] (U-Nets,
+            FPNs, YOLO's neck; ONNX Resize)
+  layout    pad, concat, a crop (slice), cumsum, gather_elements, logsumexp, a max
+            over the batch, a global mean and group_norm of f32[32, 64, 28, 28]
+  lrn       local response normalisation (size 5) of f32[32, 64, 28, 28] (AlexNet,
+            GoogLeNet)
+  norms     an RMS norm's x^2 (pow), a masked softmax (where) over f32[8, 12, 512, 512]
+            and topk (k = 8) over f32[8, 512, 768]
+  random    random_normal of f32[16, 64, 4096] and dropout (p = 0.1) of it
+
+pir's time per step from two whole processes (`run` of R1 and R2 repeats of the step:
+start-up, parse, loads and compile cancel), PyTorch's from a timed loop after two warm-up
+steps, both at one thread (OPENBLAS_NUM_THREADS=1; PyTorch with
+torch.set_num_threads(1), OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed, its default
+ATen ISA). Per round (default 3), the two peers alternate their order; the ratio
+torch / pir (above 1: pir is faster) is taken per round and its median reported.
+
+usage: op_kinds.py [--pir PATH] [--kinds resize,layout,lrn,norms,random] [--rounds 3]
+PATH defaults to the build tree next to this script (../../build/repl/pir).
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# name -> (inputs: name -> (shape, kind), pir step body, torch step source)
+KINDS = {
+    "resize": ({"x": ((16, 32, 32, 32), "normal")}, """
+  %r = resize %x {shape = [16, 32, 64, 64], mode = nearest}
+  %rl = resize %x {shape = [16, 32, 64, 64], mode = linear}
+  %rc = resize %x {shape = [16, 32, 64, 64], mode = cubic, cubic_coeff_a = -0.75}
+  %s1 = sumsquare %r
+  %s2 = sumsquare %rl
+  %s3 = sumsquare %rc
+  %a = add %s1, %s2
+  %l = add %a, %s3
+""", """
+r = F.interpolate(x, scale_factor=2, mode="nearest")
+rl = F.interpolate(x, scale_factor=2, mode="bilinear", align_corners=False)
+rc = F.interpolate(x, scale_factor=2, mode="bicubic", align_corners=False)
+l = (r * r).sum() + (rl * rl).sum() + (rc * rc).sum()
+"""),
+    "layout": ({"x": ((32, 64, 28, 28), "normal"), "ga": ((64,), "ones"), "be": ((64,), "zeros"),
+                "idx": ((32, 64, 28, 28), "index28")}, """
+  %p = pad %x {pads = [0, 0, 1, 1, 0, 0, 1, 1]}
+  %c = concat %x, %x {axis = 1}
+  %s = slice %x {start = [0, 0, 1, 1], stop = [32, 64, 27, 27]}
+  %cs = cumsum %x {axis = 3}
+  %ge = gather_elements %x, %idx {axis = 3}
+  %ls = logsumexp %x {axis = 1}
+  %mx = max %x {axis = 0}
+  %gm = mean %x {axis = [2, 3]}
+  %gn = group_norm %x, %ga, %be {groups = 64}
+  %t1 = sumsquare %p
+  %t2 = sumsquare %c
+  %t3 = sumsquare %s
+  %t4 = sumsquare %cs
+  %t5 = sumsquare %ge
+  %t6 = sumsquare %ls
+  %t7 = sumsquare %mx
+  %t8 = sumsquare %gm
+  %t9 = sumsquare %gn
+  %a1 = add %t1, %t2
+  %a2 = add %a1, %t3
+  %a3 = add %a2, %t4
+  %a4 = add %a3, %t5
+  %a5 = add %a4, %t6
+  %a6 = add %a5, %t7
+  %a7 = add %a6, %t8
+  %l = add %a7, %t9
+""", """
+p = F.pad(x, (1, 1, 1, 1)); c = torch.cat([x, x], 1); s = x[:, :, 1:27, 1:27]; cs = torch.cumsum(x, 3)
+ge = torch.gather(x, 3, idx.long()); ls = torch.logsumexp(x, 1); mx = x.max(0).values; gm = x.mean((2, 3))
+gn = F.group_norm(x, 64, ga, be)
+l = sum((t * t).sum() for t in (p, c, s, cs, ge, ls, mx, gm, gn))
+"""),
+    "lrn": ({"x": ((32, 64, 28, 28), "normal")}, """
+  %lr = lrn %x {size = 5}
+  %l = sumsquare %lr
+""", """
+lr = F.local_response_norm(x, 5)
+l = (lr * lr).sum()
+"""),
+    "norms": ({"h": ((8, 512, 768), "normal"), "m": ((8, 1, 512, 512), "mask"), "s": ((8, 12, 512, 512), "normal")}, """
+  %p2 = pow %h, 2.0
+  %ms = mean %p2 {axis = [-1], keepdims = true}
+  %e = add %ms, 1e-6
+  %r = rsqrt %e
+  %n = mul %h, %r
+  %sm = where %m, %s, -10000.0
+  %pr = softmax %sm {axis = -1}
+  %tk, %ti = topk %h {k = 8}
+  %t1 = sumsquare %n
+  %t2 = sumsquare %pr
+  %t3 = sum %tk
+  %a = add %t1, %t2
+  %l = add %a, %t3
+""", """
+n = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + 1e-6)
+pr = torch.softmax(torch.where(m, s, torch.tensor(-10000.0)), -1)
+tk = torch.topk(h, 8).values
+l = (n * n).sum() + (pr * pr).sum() + tk.sum()
+"""),
+    "random": ({"x": ((16, 64, 4096), "normal")}, """
+  const %seed : u32[2] = [1, 2]
+  %rn = random_normal %seed {shape = [16, 64, 4096]}
+  %y = add %x, %rn
+  %d = dropout %y, %seed {p = 0.1}
+  %l = sumsquare %d
+""", """
+y = x + torch.randn(16, 64, 4096)
+d = F.dropout(y, 0.1, training=True)
+l = (d * d).sum()
+"""),
+}
+
+
+def write_inputs(kind, folder):
+    import numpy as np
+    rng = np.random.RandomState(0)
+    for name, (shape, how) in KINDS[kind][0].items():
+        if how == "normal":
+            a = rng.standard_normal(shape).astype(np.float32)
+        elif how == "ones":
+            a = np.ones(shape, np.float32)
+        elif how == "zeros":
+            a = np.zeros(shape, np.float32)
+        elif how == "mask":
+            a = rng.random_sample(shape) > 0.5
+        else:  # index28: indices into an axis of 28
+            a = rng.randint(0, 28, shape).astype(np.int32)
+        np.save(os.path.join(folder, name + ".npy"), a)
+
+
+def pir_type(shape, how):
+    dtype = "bool" if how == "mask" else "i32" if how.startswith("index") else "f32"
+    return "%s[%s]" % (dtype, ",".join(str(d) for d in shape))
+
+
+def pir_program(kind, repeats):
+    inputs, body, _ = KINDS[kind]
+    floats = [n for n, (_, how) in inputs.items() if how in ("normal", "ones", "zeros")]
+    params = ", ".join("%%%s: %s" % (n, pir_type(*inputs[n])) for n in inputs)
+    refs = ", ".join("%%%s: &%s" % (n, pir_type(*inputs[n])) for n in inputs)
+    args = ", ".join("%" + n for n in inputs)
+    grads = ", ".join("%" + n for n in floats)
+    lines = ["d2h $loss : f32[]", "graph @f(%s) -> (f32[]) {" % params, body.strip("\n"), "  return %l", "}",
+             "autodiff @f -> @f_grad {grads_required = [%s]}" % grads,
+             "graph @step(%s) -> () {" % refs,
+             "  %%l = call @f(%s) as fwd" % args,
+             "  %s = call @f_grad(1.0) using fwd" % ", ".join("%d_" + n for n in floats)]
+    lines += ["  scaled_add_ %%%s, %%d_%s {b = -0.0001}" % (n, n) for n in floats]
+    lines += ["  host_store $loss, %l", "  return", "}"]
+    lines += ['var %%%s : %s = load("%s.npy")' % (n, pir_type(*inputs[n]), n) for n in inputs]
+    lines += ["repeat @step(%s) {count = %d}" % (args, repeats), "run 1", "print $loss", ""]
+    return "\n".join(lines)
+
+
+def pir_seconds(pir, kind, folder, repeats):
+    path = os.path.join(folder, "%s_%d.pir" % (kind, repeats))
+    with open(path, "w") as f:
+        f.write(pir_program(kind, repeats))
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    start = time.perf_counter()
+    subprocess.run([pir, "run", path, "--threads=1"], check=True, cwd=folder, env=env, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+TORCH_CHILD = r"""
+import os, sys, time, numpy as np, torch
+import torch.nn.functional as F
+torch.set_num_threads(1)
+folder, steps = sys.argv[1], int(sys.argv[2])
+names = sys.argv[3].split(",")
+floats = set(sys.argv[4].split(","))
+t = {}
+for n in names:
+    a = torch.tensor(np.load(os.path.join(folder, n + ".npy")))
+    t[n] = a.requires_grad_() if n in floats else a
+body = sys.stdin.read()
+def step():
+    env = dict(t, F=F, torch=torch)
+    exec(body, env)
+    env["l"].backward()
+    with torch.no_grad():
+        for n in floats:
+            t[n] -= 0.0001 * t[n].grad
+            t[n].grad = None
+for _ in range(2):
+    step()
+start = time.perf_counter()
+for _ in range(steps):
+    step()
+print((time.perf_counter() - start) / steps)
+"""
+
+
+def torch_seconds_per_step(kind, folder, steps):
+    inputs, _, source = KINDS[kind]
+    floats = [n for n, (_, how) in inputs.items() if how in ("normal", "ones", "zeros")]
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    env.pop("OPENBLAS_CORETYPE", None)
+    env.pop("OPENBLAS_L2_SIZE", None)
+    out = subprocess.run([sys.executable, "-c", TORCH_CHILD, folder, str(steps), ",".join(inputs), ",".join(floats)],
+                         input=source, capture_output=True, text=True, env=env, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pir", default=os.path.join(HERE, "..", "..", "build", "repl", "pir"))
+    ap.add_argument("--kinds", default=",".join(KINDS))
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--repeats", default="1,4", help="R1,R2: the step repeats of pir's two processes")
+    a = ap.parse_args()
+    r1, r2 = (int(v) for v in a.repeats.split(","))
+    pir = os.path.abspath(a.pir)
+    kinds = a.kinds.split(",")
+    for k in kinds:
+        if k not in KINDS:
+            sys.exit("unknown kind %s (known: %s)" % (k, ", ".join(KINDS)))
+    with tempfile.TemporaryDirectory(prefix="pir_op_kinds_") as tmp:
+        for kind in kinds:
+            folder = os.path.join(tmp, kind)
+            os.makedirs(folder)
+            write_inputs(kind, folder)
+            ratios, pir_ms, torch_ms = [], [], []
+            for rnd in range(a.rounds):
+                def run_pir():
+                    return (pir_seconds(pir, kind, folder, r2) - pir_seconds(pir, kind, folder, r1)) / (r2 - r1)
+                def run_torch():
+                    return torch_seconds_per_step(kind, folder, r2 - r1)
+                if rnd % 2 == 0:
+                    p, t = run_pir(), run_torch()
+                else:
+                    t, p = run_torch(), run_pir()
+                pir_ms.append(1e3 * p)
+                torch_ms.append(1e3 * t)
+                ratios.append(t / p)
+            print("%-8s pir %8.1f ms/step  torch %8.1f ms/step  torch/pir %.2f (rounds %s)" %
+                  (kind, statistics.median(pir_ms), statistics.median(torch_ms), statistics.median(ratios),
+                   " ".join("%.2f" % r for r in ratios)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
