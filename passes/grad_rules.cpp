@@ -309,8 +309,14 @@ RULE(Sub) {
 }
 RULE(Mul) {
   Value* g = c.grad(0);
-  if (c.wants(0)) giveSummed(c, 0, c.emit(OpCode::Mul, {val(g), c.in(1)}));
-  if (c.wants(1)) giveSummed(c, 1, c.emit(OpCode::Mul, {val(g), c.in(0)}));
+  // x * x: both contributions are g x, so one product is given twice (their sum is the
+  // same bits as two products'), not computed again (a squared error's gradient).
+  const Operand& a = c.op.operands[0];
+  const Operand& b = c.op.operands[1];
+  const bool square = a.kind() == Operand::Kind::Value && b.kind() == Operand::Kind::Value && a.value() == b.value();
+  Value* first = nullptr;
+  if (c.wants(0)) giveSummed(c, 0, first = c.emit(OpCode::Mul, {val(g), c.in(1)}));
+  if (c.wants(1)) giveSummed(c, 1, square && first ? first : c.emit(OpCode::Mul, {val(g), c.in(0)}));
 }
 RULE(Div) {
   Value* g = c.grad(0);

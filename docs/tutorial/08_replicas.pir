@@ -52,10 +52,10 @@ print $loss, %w
 # CHECK-NEXT: %w: f32[2] = [1.15625, -2.3125]
 #
 # PROFILE: device: 1 IPU x 1472 tiles (0 io) of 638976 bytes, 1.33 GHz; replication 2; runs executed: 1
-# PROFILE: cycles per run: 27996
-# PROFILE: sync 7650 {{.*}}(51 syncs)
+# PROFILE: cycles per run: 27378
+# PROFILE: sync 7200 {{.*}}(48 syncs)
 # PROFILE-NEXT: host IO 18009
 # PROFILE: %x = host_load in @train_step
-# MERGED: cycles per run: 21543
-# MERGED: sync 7200 {{.*}}(48 syncs)
+# MERGED: cycles per run: 20925
+# MERGED: sync 6750 {{.*}}(45 syncs)
 # MERGED-NEXT: host IO 12006
