@@ -1,6 +1,7 @@
 #include "vm/random.h"
 
 #include <cmath>
+#include <algorithm>
 #include <cstring>
 #include <numbers>
 #include <type_traits>
@@ -71,6 +72,12 @@ double stepBelow(double high, DType dtype) {
   }
 }
 
+// v rounded to float as roundToDType rounds it (from FLT_MAX + half an ulp up: inf).
+inline float roundToFloat(double v) {
+  if (std::fabs(v) >= 0x1.ffffffp127 && std::isfinite(v)) return std::copysign(HUGE_VALF, static_cast<float>(v));
+  return static_cast<float>(v);
+}
+
 template <class ValueOfWord>
 void fillByWords(int64_t n, SeedKey seed, uint32_t replica, RandomStream stream, ValueOfWord&& valueOf) {
   for (int64_t base = 0; base < n; base += 4) {
@@ -123,19 +130,38 @@ void fillUniform(DType dtype, void* out, int64_t n, SeedKey seed, uint32_t repli
 
 void fillNormal(DType dtype, void* out, int64_t n, SeedKey seed, uint32_t replica, double mean, double std,
                 RandomStream stream) {
-  constexpr double kTwoPi = 2.0 * std::numbers::pi;
-  for (int64_t base = 0; base < n; base += 4) {
-    const PhiloxBlock block = blockFor(seed, replica, stream, static_cast<uint64_t>(base) / 4);
-    double z[4];
-    for (int pair = 0; pair < 2; ++pair) {
-      const double radius = std::sqrt(-2.0 * std::log(wordToUnit(block[2 * pair])));
-      const double angle = kTwoPi * wordToUnit(block[2 * pair + 1]);
-      z[2 * pair] = radius * std::cos(angle);
-      z[2 * pair + 1] = radius * std::sin(angle);
+  // Chunks of whole Philox blocks: their words, then the SIMD table's Box-Muller (the
+  // same bits on every ISA), then mean + std z rounded to the dtype. Chunks split over
+  // the kernel threads at block boundaries: the same bits on any thread count.
+  constexpr int64_t kChunk = 512;  // elements (a multiple of 4)
+  const auto boxMuller = simd::table().boxMuller;
+  auto part = [&](int64_t begin, int64_t end) {
+    uint32_t first[kChunk / 2], second[kChunk / 2];
+    double cosine[kChunk / 2], sine[kChunk / 2];
+    for (int64_t chunk = begin; chunk < end; chunk += kChunk) {
+      const int64_t count = std::min(kChunk, end - chunk), blocks = (count + 3) / 4;
+      for (int64_t j = 0; j < blocks; ++j) {
+        const PhiloxBlock block = blockFor(seed, replica, stream, static_cast<uint64_t>(chunk / 4 + j));
+        first[2 * j] = block[0], second[2 * j] = block[1];
+        first[2 * j + 1] = block[2], second[2 * j + 1] = block[3];
+      }
+      boxMuller(first, second, cosine, sine, 2 * blocks);
+      // Element 4 j + 2 p + q of the chunk: pair 2 j + p, its cosine (q = 0) or sine.
+      auto z = [&](int64_t e) { return e % 2 == 0 ? cosine[e / 2] : sine[e / 2]; };
+      if (dtype == DType::F32) {
+        float* o = static_cast<float*>(out) + chunk;
+        for (int64_t e = 0; e < count; ++e) o[e] = roundToFloat(mean + std * z(e));
+      } else if (dtype == DType::F64) {
+        double* o = static_cast<double*>(out) + chunk;
+        for (int64_t e = 0; e < count; ++e) o[e] = mean + std * z(e);
+      } else {
+        for (int64_t e = 0; e < count; ++e) storeRounded(out, dtype, chunk + e, mean + std * z(e));
+      }
     }
-    const int64_t count = n - base < 4 ? n - base : 4;
-    for (int64_t k = 0; k < count; ++k) storeRounded(out, dtype, base + k, mean + std * z[k]);
-  }
+  };
+  constexpr int64_t kMinPerThread = 16 * 1024;
+  if (n < 2 * kMinPerThread || simd::kernelThreads() <= 1) part(0, n);
+  else simd::parallelFor(n, kMinPerThread, part);
 }
 
 // The one rule of which elements dropout keeps (mask and op share it).
@@ -144,12 +170,6 @@ static bool dropoutKeeps(uint32_t word, double p) { return wordToUnit(word) >= p
 void fillDropoutMask(uint8_t* keep, int64_t n, SeedKey seed, uint32_t replica, double p) {
   fillByWords(n, seed, replica, RandomStream::Dropout,
               [&](int64_t i, uint32_t word) { keep[i] = dropoutKeeps(word, p) ? 1 : 0; });
-}
-
-// v rounded to float as roundToDType rounds it (from FLT_MAX + half an ulp up: inf).
-inline float roundToFloat(double v) {
-  if (std::fabs(v) >= 0x1.ffffffp127 && std::isfinite(v)) return std::copysign(HUGE_VALF, static_cast<float>(v));
-  return static_cast<float>(v);
 }
 
 void applyDropout(DType dtype, const void* x, void* out, int64_t n, SeedKey seed, uint32_t replica, double p) {

@@ -573,6 +573,105 @@ template <bool kCos> __attribute__((always_inline)) inline vf vsinCosF32(vf x) {
   return y;
 }
 
+// ---- Box-Muller (random_normal) -----------------------------------------------------
+// From IEEE operations alone, none fused and no library call, so every ISA and machine
+// gives the same bits (runtime.md §6: random values are reproducible across machines).
+//   ln u, u in [2^-33, 1): u = 2^e m, m in [sqrt(1/2), sqrt(2)), ln u = e ln2hi + (e
+//   ln2lo + ln m), ln m = 2 atanh(s) = 2 (s + s z Q(z)), s = (m - 1)/(m + 1), z = s^2 <
+//   0.0295, Q the series 1/3 + z/5 + ... + z^10/23 (the next term is below 2^-63 of ln m;
+//   e ln2hi is exact: ln2hi has 32 significant bits).
+//   cos and sin of 2 pi v, v in (0, 1): t = 8 v (exact), octant o = floor(t), f = t - o
+//   (exact); theta = f pi/4 (odd octants: (1 - f) pi/4) in [0, pi/4], where the Taylor
+//   series of sin to theta^17 and of cos to theta^18 are within 2^-60; o picks which is
+//   which and their signs.
+constexpr double kLn2Hi = 0x1.62e42feep-1, kLn2Lo = 0x1.a39ef35793c76p-33;
+constexpr double kAtanhQ[] = {1. / 3, 1. / 5, 1. / 7, 1. / 9, 1. / 11, 1. / 13, 1. / 15, 1. / 17, 1. / 19, 1. / 21, 1. / 23};
+constexpr double kSinTaylor[] = {-1. / 6, 1. / 120, -1. / 5040, 1. / 362880, -1. / 39916800, 1. / 6227020800.,
+                                 -1. / 1307674368000., 1. / 355687428096000.};
+constexpr double kCosTaylor[] = {-1. / 2, 1. / 24, -1. / 720, 1. / 40320, -1. / 3628800, 1. / 479001600.,
+                                 -1. / 87178291200., 1. / 20922789888000., -1. / 6402373705728000.};
+
+template <int N> inline vd hornerUnfused(vd x, const double (&c)[N]) {
+  vd p = splat<vd>(c[N - 1]);
+  for (int i = N - 2; i >= 0; --i) p = p * x + splat<vd>(c[i]);
+  return p;
+}
+
+inline vd sqrtD(vd x) {
+#if PIR_SIMD_BYTES == 64
+  return bits<vd>(_mm512_sqrt_pd(bits<__m512d>(x)));
+#elif PIR_SIMD_BYTES == 32
+  return bits<vd>(_mm256_sqrt_pd(bits<__m256d>(x)));
+#else
+  return bits<vd>(_mm_sqrt_pd(bits<__m128d>(x)));
+#endif
+}
+
+// Small non-negative integers held in doubles <-> int64 lanes, exactly (|v| < 2^51).
+inline vl intOf(vd v) { return bits<vl>(v + splat<vd>(0x1.8p52)) - bits<vl>(splat<vd>(0x1.8p52)); }
+inline vd doubleOf(vl v) { return bits<vd>(v + bits<vl>(splat<vd>(0x1.8p52))) - splat<vd>(0x1.8p52); }
+
+inline vd logUnitUnfused(vd u) {
+  const vul b = bits<vul>(u);
+  vl e = bits<vl>((b >> 52) & 0x7ff) - 1023;
+  vd m = bits<vd>((b & 0xfffffffffffffull) | (uint64_t{1023} << 52));
+  const vl big = m > splat<vd>(0x1.6a09e667f3bcdp+0);  // sqrt(2) rounded: m above it halves
+  m = big ? m * splat<vd>(0.5) : m;
+  e = e - big;  // a true lane is -1
+  const vd one = splat<vd>(1.0);
+  const vd s = (m - one) / (m + one), z = s * s;
+  const vd half = s + s * (z * hornerUnfused(z, kAtanhQ));
+  const vd ed = doubleOf(e);
+  return ed * splat<vd>(kLn2Hi) + (ed * splat<vd>(kLn2Lo) + (half + half));
+}
+
+inline void cosSinTwoPi(vd v, vd& cosine, vd& sine) {
+  const vd t = v * splat<vd>(8.0);
+  vd tr = (t + splat<vd>(0x1.8p52)) - splat<vd>(0x1.8p52);  // nearest, then floor
+  tr = tr > t ? tr - splat<vd>(1.0) : tr;
+  const vl o = intOf(tr);
+  const vd f = t - tr;
+  const vd a = (o & 1) != 0 ? splat<vd>(1.0) - f : f;
+  const vd theta = a * splat<vd>(0x1.921fb54442d18p-1), z = theta * theta;  // pi/4
+  const vd sinT = theta + theta * (z * hornerUnfused(z, kSinTaylor));
+  const vd cosT = splat<vd>(1.0) + z * hornerUnfused(z, kCosTaylor);
+  const vl swap = ((o + 1) >> 1) & 1;
+  vd sn = swap != 0 ? cosT : sinT, cs = swap != 0 ? sinT : cosT;
+  sn = ((o >> 2) & 1) != 0 ? -sn : sn;
+  cs = (((o + 2) >> 2) & 1) != 0 ? -cs : cs;
+  cosine = cs;
+  sine = sn;
+}
+
+// Per pair k: u = (first[k] + 1/2) 2^-32, v = (second[k] + 1/2) 2^-32, r = sqrt(-2 ln u);
+// cosine[k] = r cos(2 pi v), sine[k] = r sin(2 pi v).
+void boxMuller(const uint32_t* first, const uint32_t* second, double* cosine, double* sine, int64_t pairs) {
+  constexpr int kL = static_cast<int>(kLanes<double>);
+  typedef uint32_t vuHalf __attribute__((vector_size(PIR_SIMD_BYTES / 2)));
+  auto run = [&](const uint32_t* a, const uint32_t* b, double* c, double* s) {
+    const vd scale = splat<vd>(0x1p-32), half = splat<vd>(0.5);
+    const vd u = (__builtin_convertvector(load<vuHalf>(a), vd) + half) * scale;
+    const vd v = (__builtin_convertvector(load<vuHalf>(b), vd) + half) * scale;
+    const vd r = sqrtD(splat<vd>(-2.0) * logUnitUnfused(u));
+    vd cs, sn;
+    cosSinTwoPi(v, cs, sn);
+    store(c, r * cs);
+    store(s, r * sn);
+  };
+  int64_t k = 0;
+  for (; k + kL <= pairs; k += kL) run(first + k, second + k, cosine + k, sine + k);
+  if (k < pairs) {  // the tail through the same vector code, padded
+    uint32_t a[kL] = {}, b[kL] = {};
+    double c[kL], s[kL];
+    const int64_t rest = pairs - k;
+    std::memcpy(a, first + k, static_cast<size_t>(rest) * sizeof(uint32_t));
+    std::memcpy(b, second + k, static_cast<size_t>(rest) * sizeof(uint32_t));
+    run(a, b, c, s);
+    std::memcpy(cosine + k, c, static_cast<size_t>(rest) * sizeof(double));
+    std::memcpy(sine + k, s, static_cast<size_t>(rest) * sizeof(double));
+  }
+}
+
 // f64 sin and cos: the C library's, element by element.
 template <bool kCos> void sinCosF64(const double* x, double* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = kCos ? __builtin_cos(x[i]) : __builtin_sin(x[i]);
@@ -1609,6 +1708,7 @@ const Table& makeTable() {
       makeTyped<double>(),
       {whereLoop<uint8_t>, whereLoop<uint16_t>, whereLoop<uint32_t>, whereLoop<uint64_t>},
       {transposeBlocked<uint8_t>, transposeBlocked<uint16_t>, transpose4, transposeBlocked<uint64_t>},
+      boxMuller,
   };
   return t;
 }

@@ -145,6 +145,10 @@ struct Table {
   void (*where[4])(const bool* c, const void* x, const void* z, void* y, int64_t n, int repeated);
   // dst[c*rows + r] = src[r*cols + c], cache-blocked, elements of 1, 2, 4, 8 bytes.
   void (*transpose[4])(const void* src, void* dst, int64_t rows, int64_t cols);
+  // Box-Muller on Philox words, per pair k: u and v = (word + 1/2) 2^-32 of first[k]
+  // and second[k], r = sqrt(-2 ln u), cosine[k] = r cos(2 pi v), sine[k] = r sin(2 pi v),
+  // from unfused IEEE operations only: the same bits on every instruction set.
+  void (*boxMuller)(const uint32_t* first, const uint32_t* second, double* cosine, double* sine, int64_t pairs);
 };
 
 // The table for this CPU (chosen on first use, then fixed).

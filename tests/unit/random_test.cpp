@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <set>
 #include <vector>
 
@@ -146,6 +148,65 @@ TEST(Random, DropoutEqualsItsMaskAtAnyThreadCount) {
     }
   }
   simd::setKernelThreads(1);
+}
+
+// The Box-Muller kernel gives the same bits on every instruction set (unfused IEEE
+// operations only), is within a few ulps of r cos(2 pi v) and r sin(2 pi v) computed in
+// long double with the C library, over words at the ends of their range, at octant
+// boundaries of the angle, and pseudo-random; and a tail of any length.
+TEST(Random, BoxMullerIsTheSameOnEveryIsaAndAccurate) {
+  std::vector<uint32_t> first, second;
+  for (uint32_t w : {0u, 1u, 2u, 0x7fffffffu, 0x80000000u, 0xfffffffeu, 0xffffffffu})
+    for (uint32_t octant = 0; octant < 8; ++octant)
+      for (uint32_t d : {0u, 1u, 0xffffffffu}) first.push_back(w), second.push_back(octant * 0x20000000u + d);
+  uint32_t x = 12345;
+  for (int i = 0; i < 20000; ++i) {
+    x = x * 1664525u + 1013904223u;
+    first.push_back(x);
+    x = x * 1664525u + 1013904223u;
+    second.push_back(x);
+  }
+  const int64_t n = static_cast<int64_t>(first.size()) - 3;  // a tail of a partial vector
+  std::vector<double> baseC, baseS;
+  for (const char* isa : {"sse2", "avx2", "avx512"}) {
+    const simd::Table* t = simd::tableFor(isa);
+    if (!t) continue;
+    std::vector<double> c(static_cast<size_t>(n)), s(static_cast<size_t>(n));
+    t->boxMuller(first.data(), second.data(), c.data(), s.data(), n);
+    if (baseC.empty()) {
+      baseC = c, baseS = s;
+      for (int64_t k = 0; k < n; ++k) {
+        const long double u = (first[k] + 0.5L) * 0x1p-32L, v = (second[k] + 0.5L) * 0x1p-32L;
+        const long double r = std::sqrt(-2 * std::log(u)), a = 2 * 3.14159265358979323846264338327950288L * v;
+        const long double wantC = r * std::cos(a), wantS = r * std::sin(a);
+        // 4 ulps of r (the larger of the two's scale), for the rounding of the angle.
+        const double tol = 4 * std::numeric_limits<double>::epsilon() * static_cast<double>(r);
+        ASSERT_NEAR(c[k], static_cast<double>(wantC), tol) << "pair " << k;
+        ASSERT_NEAR(s[k], static_cast<double>(wantS), tol) << "pair " << k;
+      }
+    } else {
+      EXPECT_EQ(std::memcmp(c.data(), baseC.data(), c.size() * sizeof(double)), 0) << isa;
+      EXPECT_EQ(std::memcmp(s.data(), baseS.data(), s.size() * sizeof(double)), 0) << isa;
+    }
+  }
+}
+
+// fillNormal splits over the kernel threads at block boundaries: the same bits on any
+// thread count, for f32, f64 and f16, and an odd length.
+TEST(Random, NormalIsTheSameOnAnyThreadCount) {
+  const int64_t n = 100001;
+  for (DType dt : {DType::F32, DType::F64, DType::F16}) {
+    std::vector<std::vector<unsigned char>> runs;
+    for (int threads : {1, 2, 3}) {
+      simd::setKernelThreads(threads);
+      std::vector<unsigned char> v(static_cast<size_t>(n) * dtypeSize(dt));
+      fillNormal(dt, v.data(), n, {4, 2}, 1, 0.5, 3.0);
+      runs.push_back(v);
+    }
+    simd::setKernelThreads(1);
+    EXPECT_EQ(runs[0], runs[1]);
+    EXPECT_EQ(runs[0], runs[2]);
+  }
 }
 
 TEST(Random, SplitSeedIsDeterministicAndDistinct) {
