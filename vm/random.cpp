@@ -78,13 +78,26 @@ inline float roundToFloat(double v) {
   return static_cast<float>(v);
 }
 
+// The words of elements [begin, end) (begin a multiple of 4), kChunkWords at a time from
+// the SIMD table's Philox (the same words as philox4x32_10): words(at, w, count) receives
+// element at's word and the count after it in `w`.
+constexpr int64_t kChunkWords = 512;
+template <class Words>
+void forEachChunkOfWords(int64_t begin, int64_t end, SeedKey seed, uint32_t replica, RandomStream stream, Words&& words) {
+  const auto philox = simd::table().philoxBlocks;
+  uint32_t w[kChunkWords];
+  for (int64_t at = begin; at < end; at += kChunkWords) {
+    const int64_t count = std::min(kChunkWords, end - at);
+    philox(static_cast<uint64_t>(at) / 4, (count + 3) / 4, replica, static_cast<uint32_t>(stream), seed[0], seed[1], w);
+    words(at, w, count);
+  }
+}
+
 template <class ValueOfWord>
 void fillByWords(int64_t n, SeedKey seed, uint32_t replica, RandomStream stream, ValueOfWord&& valueOf) {
-  for (int64_t base = 0; base < n; base += 4) {
-    const PhiloxBlock block = blockFor(seed, replica, stream, static_cast<uint64_t>(base) / 4);
-    const int64_t count = n - base < 4 ? n - base : 4;
-    for (int64_t k = 0; k < count; ++k) valueOf(base + k, block[static_cast<size_t>(k)]);
-  }
+  forEachChunkOfWords(0, n, seed, replica, stream, [&](int64_t at, const uint32_t* w, int64_t count) {
+    for (int64_t k = 0; k < count; ++k) valueOf(at + k, w[k]);
+  });
 }
 
 }  // namespace
@@ -138,12 +151,14 @@ void fillNormal(DType dtype, void* out, int64_t n, SeedKey seed, uint32_t replic
   auto part = [&](int64_t begin, int64_t end) {
     uint32_t first[kChunk / 2], second[kChunk / 2];
     double cosine[kChunk / 2], sine[kChunk / 2];
+    uint32_t words[kChunk];
+    const auto philox = simd::table().philoxBlocks;
     for (int64_t chunk = begin; chunk < end; chunk += kChunk) {
       const int64_t count = std::min(kChunk, end - chunk), blocks = (count + 3) / 4;
+      philox(static_cast<uint64_t>(chunk) / 4, blocks, replica, static_cast<uint32_t>(stream), seed[0], seed[1], words);
       for (int64_t j = 0; j < blocks; ++j) {
-        const PhiloxBlock block = blockFor(seed, replica, stream, static_cast<uint64_t>(chunk / 4 + j));
-        first[2 * j] = block[0], second[2 * j] = block[1];
-        first[2 * j + 1] = block[2], second[2 * j + 1] = block[3];
+        first[2 * j] = words[4 * j], second[2 * j] = words[4 * j + 1];
+        first[2 * j + 1] = words[4 * j + 2], second[2 * j + 1] = words[4 * j + 3];
       }
       boxMuller(first, second, cosine, sine, 2 * blocks);
       // Element 4 j + 2 p + q of the chunk: pair 2 j + p, its cosine (q = 0) or sine.
@@ -182,15 +197,14 @@ void applyDropout(DType dtype, const void* x, void* out, int64_t n, SeedKey seed
       const T* in = static_cast<const T*>(x);
       T* o = static_cast<T*>(out);
       auto part = [&](int64_t begin, int64_t end) {
-        for (int64_t base = begin; base < end; base += 4) {
-          const PhiloxBlock block = blockFor(seed, replica, RandomStream::Dropout, static_cast<uint64_t>(base) / 4);
-          const int64_t count = end - base < 4 ? end - base : 4;
-          for (int64_t k = 0; k < count; ++k) {
-            const double v = dropoutKeeps(block[static_cast<size_t>(k)], p) ? static_cast<double>(in[base + k]) * scale : 0.0;
-            if constexpr (std::is_same_v<T, float>) o[base + k] = roundToFloat(v);
-            else o[base + k] = v;
-          }
-        }
+        forEachChunkOfWords(begin, end, seed, replica, RandomStream::Dropout,
+                            [&](int64_t at, const uint32_t* w, int64_t count) {
+                              for (int64_t k = 0; k < count; ++k) {
+                                const double v = dropoutKeeps(w[k], p) ? static_cast<double>(in[at + k]) * scale : 0.0;
+                                if constexpr (std::is_same_v<T, float>) o[at + k] = roundToFloat(v);
+                                else o[at + k] = v;
+                              }
+                            });
       };
       constexpr int64_t kMinPerThread = 16 * 1024;
       if (n < 2 * kMinPerThread || simd::kernelThreads() <= 1) part(0, n);

@@ -573,6 +573,52 @@ template <bool kCos> __attribute__((always_inline)) inline vf vsinCosF32(vf x) {
   return y;
 }
 
+// ---- Philox4x32-10 -----------------------------------------------------------------
+// One counter per 64-bit lane (each 32-bit word held in a lane's low half): the blocks
+// firstBlock .. firstBlock + blocks - 1 of counter {low32(j), high32(j), c2, c3} and key
+// {k0, k1}; words[4 i + w] = word w of block firstBlock + i. Integer operations only:
+// the same words as vm/random.cpp's philox4x32_10.
+inline vul mulLow32(vul a, vul b) {  // the 64-bit product of the lanes' low 32 bits
+#if PIR_SIMD_BYTES == 64
+  return bits<vul>(_mm512_mul_epu32(bits<__m512i>(a), bits<__m512i>(b)));
+#elif PIR_SIMD_BYTES == 32
+  return bits<vul>(_mm256_mul_epu32(bits<__m256i>(a), bits<__m256i>(b)));
+#else
+  return bits<vul>(_mm_mul_epu32(bits<__m128i>(a), bits<__m128i>(b)));
+#endif
+}
+
+void philoxBlocks(uint64_t firstBlock, int64_t blocks, uint32_t c2, uint32_t c3, uint32_t k0, uint32_t k1,
+                  uint32_t* words) {
+  constexpr int kL = static_cast<int>(kLanes<double>);
+  const vul low = splat<vul>(uint64_t{0xffffffffu});
+  vul lane;
+  for (int i = 0; i < kL; ++i) lane[i] = static_cast<uint64_t>(i);
+  for (int64_t at = 0; at < blocks; at += kL) {
+    const vul j = splat<vul>(firstBlock + static_cast<uint64_t>(at)) + lane;
+    vul x0 = j & low, x1 = j >> 32, x2 = splat<vul>(uint64_t{c2}), x3 = splat<vul>(uint64_t{c3});
+    uint32_t key0 = k0, key1 = k1;
+    for (int round = 0; round < 10; ++round) {
+      const vul p0 = mulLow32(splat<vul>(uint64_t{0xD2511F53u}), x0);
+      const vul p1 = mulLow32(splat<vul>(uint64_t{0xCD9E8D57u}), x2);
+      const vul y0 = ((p1 >> 32) ^ x1 ^ splat<vul>(uint64_t{key0})) & low;
+      const vul y2 = ((p0 >> 32) ^ x3 ^ splat<vul>(uint64_t{key1})) & low;
+      x1 = p1 & low;
+      x3 = p0 & low;
+      x0 = y0;
+      x2 = y2;
+      key0 += 0x9E3779B9u;
+      key1 += 0xBB67AE85u;
+    }
+    const int64_t count = blocks - at < kL ? blocks - at : kL;
+    for (int64_t i = 0; i < count; ++i) {
+      uint32_t* w = words + 4 * (at + i);
+      w[0] = static_cast<uint32_t>(x0[i]), w[1] = static_cast<uint32_t>(x1[i]);
+      w[2] = static_cast<uint32_t>(x2[i]), w[3] = static_cast<uint32_t>(x3[i]);
+    }
+  }
+}
+
 // ---- Box-Muller (random_normal) -----------------------------------------------------
 // From IEEE operations alone, none fused and no library call, so every ISA and machine
 // gives the same bits (runtime.md §6: random values are reproducible across machines).
@@ -1708,6 +1754,7 @@ const Table& makeTable() {
       makeTyped<double>(),
       {whereLoop<uint8_t>, whereLoop<uint16_t>, whereLoop<uint32_t>, whereLoop<uint64_t>},
       {transposeBlocked<uint8_t>, transposeBlocked<uint16_t>, transpose4, transposeBlocked<uint64_t>},
+      philoxBlocks,
       boxMuller,
   };
   return t;

@@ -145,6 +145,10 @@ struct Table {
   void (*where[4])(const bool* c, const void* x, const void* z, void* y, int64_t n, int repeated);
   // dst[c*rows + r] = src[r*cols + c], cache-blocked, elements of 1, 2, 4, 8 bytes.
   void (*transpose[4])(const void* src, void* dst, int64_t rows, int64_t cols);
+  // Philox4x32-10 of `blocks` counters {low32(j), high32(j), c2, c3}, j = firstBlock,
+  // firstBlock + 1, ..., key {k0, k1}: words[4 i + w] = word w of block firstBlock + i.
+  void (*philoxBlocks)(uint64_t firstBlock, int64_t blocks, uint32_t c2, uint32_t c3, uint32_t k0, uint32_t k1,
+                       uint32_t* words);
   // Box-Muller on Philox words, per pair k: u and v = (word + 1/2) 2^-32 of first[k]
   // and second[k], r = sqrt(-2 ln u), cosine[k] = r cos(2 pi v), sine[k] = r sin(2 pi v),
   // from unfused IEEE operations only: the same bits on every instruction set.

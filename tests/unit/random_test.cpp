@@ -150,6 +150,26 @@ TEST(Random, DropoutEqualsItsMaskAtAnyThreadCount) {
   simd::setKernelThreads(1);
 }
 
+// The SIMD table's Philox gives philox4x32_10's words on every instruction set, for
+// counters across the 2^32 boundary of the block index and lengths of partial vectors.
+TEST(Random, VectorPhiloxEqualsTheScalarOne) {
+  for (const char* isa : {"sse2", "avx2", "avx512"}) {
+    const simd::Table* t = simd::tableFor(isa);
+    if (!t) continue;
+    for (uint64_t first : {uint64_t{0}, uint64_t{0xfffffffbu}, uint64_t{0x123456789}})
+      for (int64_t blocks : {1, 7, 8, 9, 33}) {
+        std::vector<uint32_t> words(static_cast<size_t>(4 * blocks));
+        t->philoxBlocks(first, blocks, 5, 2, 0x9e3779b9u, 77, words.data());
+        for (int64_t j = 0; j < blocks; ++j) {
+          const uint64_t b = first + static_cast<uint64_t>(j);
+          const PhiloxBlock want =
+              philox4x32_10({static_cast<uint32_t>(b), static_cast<uint32_t>(b >> 32), 5, 2}, {0x9e3779b9u, 77});
+          for (int w = 0; w < 4; ++w) ASSERT_EQ(words[static_cast<size_t>(4 * j + w)], want[static_cast<size_t>(w)]) << isa;
+        }
+      }
+  }
+}
+
 // The Box-Muller kernel gives the same bits on every instruction set (unfused IEEE
 // operations only), is within a few ulps of r cos(2 pi v) and r sin(2 pi v) computed in
 // long double with the C library, over words at the ends of their range, at octant
