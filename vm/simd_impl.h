@@ -142,9 +142,11 @@ template <class S, class Vv, class Op> inline S foldLanes(Vv v, Op op) {
   }
 }
 
-// Horner: c[0] + x*(c[1] + x*(... + x*c[N-1])).
+// Horner: c[0] + x*(c[1] + x*(... + x*c[N-1])). Unrolled: GCC leaves a loop of 20
+// coefficients rolled, each step then a broadcast from memory on the critical path.
 template <class V, class S, int N> inline V horner(V x, const S (&c)[N]) {
   V p = splat<V>(c[N - 1]);
+#pragma GCC unroll 32
   for (int i = N - 2; i >= 0; --i) p = fmadd(p, x, splat<V>(c[i]));
   return p;
 }
@@ -548,18 +550,25 @@ template <bool kCos> __attribute__((always_inline)) inline vd sinCosOfFloats(vd 
   return (quadrant & 2) != 0 ? -pick : pick;
 }
 
-template <bool kCos> __attribute__((always_inline)) inline vf vsinCosF32(vf x) {
+// f of a vector of floats, evaluated as two vectors of doubles (each lane exact there),
+// each lane's result rounded to float once.
+template <class F> __attribute__((always_inline)) inline vf inDoubles(vf x, F f) {
   constexpr int kW = PIR_SIMD_BYTES / 4;
   using Half = typename VecOfBytes<float, PIR_SIMD_BYTES / 2>::type;
   const auto halves = [&]<size_t... I>(std::index_sequence<I...>) {
     const Half lo = __builtin_shufflevector(x, x, I...), hi = __builtin_shufflevector(x, x, (I + kW / 2)...);
     const vd a = __builtin_convertvector(lo, vd), b = __builtin_convertvector(hi, vd);
-    const Half ra = __builtin_convertvector(sinCosOfFloats<kCos>(a), Half);
-    const Half rb = __builtin_convertvector(sinCosOfFloats<kCos>(b), Half);
+    const Half ra = __builtin_convertvector(f(a), Half);
+    const Half rb = __builtin_convertvector(f(b), Half);
     return [&]<size_t... J>(std::index_sequence<J...>) { return vf(__builtin_shufflevector(ra, rb, J...)); }(
         std::make_index_sequence<kW>{});
   };
-  vf y = halves(std::make_index_sequence<kW / 2>{});
+  return halves(std::make_index_sequence<kW / 2>{});
+}
+
+template <bool kCos> __attribute__((always_inline)) inline vf vsinCosF32(vf x) {
+  constexpr int kW = PIR_SIMD_BYTES / 4;
+  vf y = inDoubles(x, [](vd v) { return sinCosOfFloats<kCos>(v); });
   const auto fast = vabs<float>(x) <= kSinCosFastLimit;  // NaN: not fast
   if (!allLanes(fast)) {
     float xs[kW], ys[kW];
