@@ -88,10 +88,17 @@ std::vector<Case> cases() {
       {"gelu_1M", OpCode::Gelu, {}, {m1}, m1},
       {"sin_1M", OpCode::Sin, {}, {m1}, m1},
       {"cos_1M", OpCode::Cos, {}, {m1}, m1},
+      // erf and the exact GELU, inputs in [-1, 1) too (NumPy has no erf to compare with).
+      {"erf_1M", OpCode::Erf, {}, {m1}, m1},
+      {"gelu_erf_1M", OpCode::GeluErf, {}, {m1}, m1},
       // A layer's pre-activations spread wider: inputs in [-3, 3), where most vectors
       // hold lanes on both sides of tanh's split.
       {"gelu_wide_1M", OpCode::Gelu, {}, {m1}, m1},
       {"gelu_grad_wide_1M", OpCode::GeluGrad, {}, {m1, m1}, m1},
+      {"gelu_erf_wide_1M", OpCode::GeluErf, {}, {m1}, m1},
+      // gelu_erf's worst case: inputs in [-6, 2), nearly every vector holding lanes below
+      // -3.5, which take its tail form as well as the polynomial.
+      {"gelu_erf_tail_1M", OpCode::GeluErf, {}, {m1}, m1},
       // Reductions other than sum over a leading axis and along rows of 64.
       {"max_axis0_64x16384", OpCode::Max, {{"axis", Attr::integer(0)}}, {lead}, {DType::F32, {16384}}},
       {"logsumexp_axis0_64x16384", OpCode::LogSumExp, {{"axis", Attr::integer(0)}}, {lead}, {DType::F32, {16384}}},
@@ -162,7 +169,8 @@ void reference(const std::string& name, std::vector<std::vector<float>>& in, std
   } else if (name == "sum_axis1_64x256") {
     Eigen::Map<ArrF>(out.data(), 64) = Eigen::Map<const MatF>(in[0].data(), 64, 256).rowwise().sum();
   } else if (name == "tanh_1M" || name == "exp_1M" || name == "log_1M" || name == "sigmoid_1M" ||
-             name == "gelu_1M" || name == "gelu_wide_1M" || name == "sin_1M" || name == "cos_1M") {
+             name == "gelu_1M" || name == "gelu_wide_1M" || name == "sin_1M" || name == "cos_1M" ||
+             name == "erf_1M" || name == "gelu_erf_1M" || name == "gelu_erf_wide_1M" || name == "gelu_erf_tail_1M") {
     const float* x = in[0].data();
     float* y = out.data();
     for (int i = 0; i < 1048576; ++i) {  // libm, one element at a time
@@ -173,6 +181,8 @@ void reference(const std::string& name, std::vector<std::vector<float>>& in, std
       else if (name == "sigmoid_1M") y[i] = 1.0f / (1.0f + std::exp(-v));
       else if (name == "sin_1M") y[i] = std::sin(v);
       else if (name == "cos_1M") y[i] = std::cos(v);
+      else if (name == "erf_1M") y[i] = std::erf(v);
+      else if (name.starts_with("gelu_erf")) y[i] = 0.5f * v * (1.0f + std::erf(v * 0.70710678f));
       else y[i] = 0.5f * v * (1.0f + std::tanh(0.7978845608f * (v + 0.044715f * v * v * v)));
     }
   } else if (name == "gelu_grad_wide_1M") {
@@ -221,8 +231,10 @@ struct Buffers {
     if (c.name == "log_1M")
       for (float& v : in[0]) v = v + 1.0001f;  // (0, 2]
     if (c.name == "where_64x256") in[2][0] = 0.0f;
-    if (c.name == "gelu_wide_1M" || c.name == "gelu_grad_wide_1M")
+    if (c.name == "gelu_wide_1M" || c.name == "gelu_grad_wide_1M" || c.name == "gelu_erf_wide_1M")
       for (float& v : in[0]) v *= 3.0f;  // [-3, 3)
+    if (c.name == "gelu_erf_tail_1M")
+      for (float& v : in[0]) v = v * 4.0f - 2.0f;  // [-6, 2)
     if (c.name == "sin_1M" || c.name == "cos_1M")
       for (float& v : in[0]) v *= 100.0f;  // [-100, 100): angles over many periods
     out.resize(static_cast<size_t>(c.out.numElements()));

@@ -1,12 +1,15 @@
-// Maximum error of the vector exp/log/tanh/sigmoid/sin/cos kernels (f32 and f64)
+// Maximum error of the vector exp/log/tanh/sigmoid/sin/cos/erf/gelu_erf kernels (f32 and f64)
 // against long double, per instruction-set table: not a timed benchmark, the
 // measurement behind the error figures in docs/decisions.md.
 //
-// usage: math_ulp [--isa avx512|avx2|sse2] [--fn log|tanh|exp|sigmoid|sin|cos] [--f64] [--stride N]
+// usage: math_ulp [--isa avx512|avx2|sse2] [--fn log|tanh|exp|sigmoid|sin|cos|erf|gelu_erf] [--f64]
+//                 [--stride N]
 // Inputs (f32): every bit pattern of the function's range at `stride` (default
 // 97), plus every float of a dense region (log: [0.5, 2]; tanh, exp, sigmoid:
 // ±[0.25, 2] resp. ±[0.25, 1]; sin, cos: ±[0.25, 4]; their strided range runs to
-// 2^24, past the vector path's 2^19), plus log's subnormals at stride 7. f64: a
+// 2^24, past the vector path's 2^19; erf, gelu_erf: ±[0.25, 4], and for gelu_erf also
+// [-16, -4], past the x < -14.36 where it rounds to -0; their strided range is every
+// finite magnitude, subnormals included), plus log's subnormals at stride 7. f64: a
 // stride of N*2^32 over the bit patterns of the same ranges and 2^29 over the
 // dense ones. The error
 // of a result is |got - exact| in ulps of the result type (subnormal results in
@@ -41,6 +44,8 @@ LD ref(const std::string& fn, LD x) {
   if (fn == "exp") return std::exp(x);
   if (fn == "sin") return std::sin(x);
   if (fn == "cos") return std::cos(x);
+  if (fn == "erf") return std::erf(x);
+  if (fn == "gelu_erf") return x * std::erfc(-x / std::sqrt(LD(2))) / 2;
   return x >= 0 ? 1 / (1 + std::exp(-x)) : std::exp(x) / (1 + std::exp(x));
 }
 
@@ -48,7 +53,8 @@ struct Worst {
   LD err = 0;
   double at = 0;
   int64_t count = 0;
-  int64_t above1 = 0;  // results more than 1 ulp off
+  int64_t aboveHalf = 0;  // results more than 1/2 ulp off: not the correctly rounded value
+  int64_t above1 = 0;     // results more than 1 ulp off
 };
 
 template <class S> void run(const simd::UnaryFn<S> f, const std::string& fn, const std::vector<S>& xs, Worst& w) {
@@ -62,6 +68,7 @@ template <class S> void run(const simd::UnaryFn<S> f, const std::string& fn, con
       w.err = err;
       w.at = static_cast<double>(xs[i]);
     }
+    if (err > 0.5) ++w.aboveHalf;
     if (err > 1) ++w.above1;
   }
   w.count += static_cast<int64_t>(xs.size());
@@ -100,6 +107,8 @@ template <class S> Worst sweep(const simd::TypedTable<S>& t, const std::string& 
                    : fn == "exp"  ? simd::kExp
                    : fn == "sin"  ? simd::kSin
                    : fn == "cos"  ? simd::kCos
+                   : fn == "erf"  ? simd::kErf
+                   : fn == "gelu_erf" ? simd::kGeluErf
                                   : simd::kSigmoid;
   const simd::UnaryFn<S> f = t.unary[kind];
   // f64 covers the same ranges with a stride scaled to about the same count.
@@ -124,6 +133,10 @@ template <class S> Worst sweep(const simd::TypedTable<S>& t, const std::string& 
   } else if (fn == "sin" || fn == "cos") {
     both(S(0x1p-40), S(0x1p24), s);
     both(S(0.25), S(4), dense);
+  } else if (fn == "erf" || fn == "gelu_erf") {  // every finite magnitude
+    both(std::numeric_limits<S>::denorm_min(), std::numeric_limits<S>::max(), s);
+    both(S(0.25), S(4), dense);
+    if (fn == "gelu_erf") sweepBits<S, B>(f, fn, bitsOf<B>(S(4)) | sign, bitsOf<B>(S(16)) | sign, dense, w);
   } else {
     both(S(0x1p-40), sizeof(S) == 4 ? S(104) : S(746), s);
     both(S(0.25), S(2), dense);
@@ -134,7 +147,8 @@ template <class S> Worst sweep(const simd::TypedTable<S>& t, const std::string& 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> isas = {"avx512", "avx2", "sse2"}, fns = {"log", "tanh", "exp", "sigmoid", "sin", "cos"};
+  std::vector<std::string> isas = {"avx512", "avx2", "sse2"},
+                           fns = {"log", "tanh", "exp", "sigmoid", "sin", "cos", "erf", "gelu_erf"};
   bool f64 = false;
   uint64_t stride = 97;
   for (int i = 1; i < argc; ++i) {
@@ -144,7 +158,9 @@ int main(int argc, char** argv) {
     else if (a == "--f64") f64 = true;
     else if (a == "--stride" && i + 1 < argc) stride = std::stoull(argv[++i]);
     else {
-      std::fprintf(stderr, "usage: math_ulp [--isa avx512|avx2|sse2] [--fn log|tanh|exp|sigmoid|sin|cos] [--f64] [--stride N]\n");
+      std::fprintf(stderr,
+                   "usage: math_ulp [--isa avx512|avx2|sse2] [--fn log|tanh|exp|sigmoid|sin|cos|erf|gelu_erf] [--f64] "
+                   "[--stride N]\n");
       return 2;
     }
   }
@@ -156,9 +172,10 @@ int main(int argc, char** argv) {
     }
     for (const std::string& fn : fns) {
       const Worst w = f64 ? sweep<double>(t->f64, fn, stride) : sweep<float>(t->f32, fn, stride);
-      std::printf("%-7s %-4s %-8s max %.3f ulp at %.9g (%lld inputs, %lld above 1 ulp)\n", isa.c_str(),
-                  f64 ? "f64" : "f32", fn.c_str(), static_cast<double>(w.err), w.at,
-                  static_cast<long long>(w.count), static_cast<long long>(w.above1));
+      std::printf("%-7s %-4s %-9s max %.3f ulp at %.9g (%lld inputs, %lld above 1/2 ulp, %lld above 1)\n",
+                  isa.c_str(), f64 ? "f64" : "f32", fn.c_str(), static_cast<double>(w.err), w.at,
+                  static_cast<long long>(w.count), static_cast<long long>(w.aboveHalf),
+                  static_cast<long long>(w.above1));
       std::fflush(stdout);
     }
   }

@@ -251,8 +251,10 @@ RULE(Gelu) {
   unaryGive(c, c.emit(OpCode::GeluGrad, {c.inValue(0), c.grad(0)}));
 }
 RULE(GeluErf) {
-  // y = x Phi(x): dy/dx = Phi(x) + x phi(x). Phi(x) = y / x, and 1/2 at x = 0
-  // (there is no erf op; the division's nan at 0 is not selected).
+  // y = x Phi(x): dy/dx = Phi(x) + x phi(x). Phi(x) = y / x, and 1/2 at x = 0 (the
+  // division's nan at 0 is not selected): the forward's result reused, one division
+  // rather than an erf over the tensor again; relative to Phi for negative x too, as y
+  // is (0 where y underflows, where x phi(x) is as small).
   Value* x = c.inValue(0);
   const DType dt = x->type->dtype;
   Value* isZero = c.emitLit(OpCode::Equal, x, 0);

@@ -37,8 +37,8 @@ struct UnaryState {
 // float math as exactly one of:
 //   kSimd      the vm/simd_kernels.h vector-table entry (~1 ulp, the same
 //              function for every element);
-//   libm(v)    a scalar loop of the C library (log2, erf, log1p are
-//              within 1 ulp in glibc): slow but the same for every position;
+//   libm(v)    a scalar loop of the C library (log2, log1p are within 1 ulp
+//              in glibc): slow but the same for every position;
 //   exact(x,s) an Eigen expression of x for the exact ops (every element one
 //              IEEE operation or a selection): vector and scalar paths agree;
 //   test(x)    a predicate (the result is bool); kIntegerResult on integers;
@@ -97,10 +97,8 @@ struct UnaryFunctions {
     template <class T> static T integer(T v, T, T) { return v > 0 ? v : T(0); }
   };
   struct Gelu : Base { static constexpr int kSimd = simd::kGelu; };
-  struct GeluErf : Base {
-    template <class C> static C libm(C v) { return C(0.5) * v * (C(1) + std::erf(v * C(0.7071067811865476))); }
-  };
-  struct Erf : Base { template <class C> static C libm(C v) { return std::erf(v); } };
+  struct GeluErf : Base { static constexpr int kSimd = simd::kGeluErf; };
+  struct Erf : Base { static constexpr int kSimd = simd::kErf; };
   struct Swish : Base { static constexpr int kSimd = simd::kSwish; };
   struct Softplus : Base {
     template <class C> static C libm(C v) { return (v < 0 ? C(0) : v) + std::log1p(std::exp(-std::abs(v))); }  // no overflow

@@ -10,9 +10,9 @@
 // - Element-wise loops (mapUnary/mapBinary) compute every element with the
 //   same vector function; the last partial vector is padded with zeros and
 //   computed the same way, so results never depend on a position.
-// - Only exp/log/tanh/sigmoid(/swish/gelu/sin/cos) use FMA (fmadd below). Everything
-//   else is one IEEE operation per element, so equal on every ISA and equal
-//   to the scalar code; this file is compiled with -ffp-contract=off.
+// - Only exp/log/tanh/sigmoid(/swish/gelu/sin/cos/erf/gelu_erf) use FMA (fmadd
+//   below). Everything else is one IEEE operation per element, so equal on every
+//   ISA and equal to the scalar code; this file is compiled with -ffp-contract=off.
 #include <immintrin.h>
 
 #include <cstdint>
@@ -142,9 +142,11 @@ template <class S, class Vv, class Op> inline S foldLanes(Vv v, Op op) {
   }
 }
 
-// Horner: c[0] + x*(c[1] + x*(... + x*c[N-1])).
+// Horner: c[0] + x*(c[1] + x*(... + x*c[N-1])). Unrolled: GCC leaves a loop of 20
+// coefficients rolled, each step then a broadcast from memory on the critical path.
 template <class V, class S, int N> inline V horner(V x, const S (&c)[N]) {
   V p = splat<V>(c[N - 1]);
+#pragma GCC unroll 32
   for (int i = N - 2; i >= 0; --i) p = fmadd(p, x, splat<V>(c[i]));
   return p;
 }
@@ -548,18 +550,25 @@ template <bool kCos> __attribute__((always_inline)) inline vd sinCosOfFloats(vd 
   return (quadrant & 2) != 0 ? -pick : pick;
 }
 
-template <bool kCos> __attribute__((always_inline)) inline vf vsinCosF32(vf x) {
+// f of a vector of floats, evaluated as two vectors of doubles (each lane exact there),
+// each lane's result rounded to float once.
+template <class F> __attribute__((always_inline)) inline vf inDoubles(vf x, F f) {
   constexpr int kW = PIR_SIMD_BYTES / 4;
   using Half = typename VecOfBytes<float, PIR_SIMD_BYTES / 2>::type;
   const auto halves = [&]<size_t... I>(std::index_sequence<I...>) {
     const Half lo = __builtin_shufflevector(x, x, I...), hi = __builtin_shufflevector(x, x, (I + kW / 2)...);
     const vd a = __builtin_convertvector(lo, vd), b = __builtin_convertvector(hi, vd);
-    const Half ra = __builtin_convertvector(sinCosOfFloats<kCos>(a), Half);
-    const Half rb = __builtin_convertvector(sinCosOfFloats<kCos>(b), Half);
+    const Half ra = __builtin_convertvector(f(a), Half);
+    const Half rb = __builtin_convertvector(f(b), Half);
     return [&]<size_t... J>(std::index_sequence<J...>) { return vf(__builtin_shufflevector(ra, rb, J...)); }(
         std::make_index_sequence<kW>{});
   };
-  vf y = halves(std::make_index_sequence<kW / 2>{});
+  return halves(std::make_index_sequence<kW / 2>{});
+}
+
+template <bool kCos> __attribute__((always_inline)) inline vf vsinCosF32(vf x) {
+  constexpr int kW = PIR_SIMD_BYTES / 4;
+  vf y = inDoubles(x, [](vd v) { return sinCosOfFloats<kCos>(v); });
   const auto fast = vabs<float>(x) <= kSinCosFastLimit;  // NaN: not fast
   if (!allLanes(fast)) {
     float xs[kW], ys[kW];
@@ -723,6 +732,119 @@ template <bool kCos> void sinCosF64(const double* x, double* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = kCos ? __builtin_cos(x[i]) : __builtin_sin(x[i]);
 }
 
+// ---- erf, gelu_erf (f32) -------------------------------------------------------------
+// Both evaluated in double, where a float and its square are exact, each lane rounded to
+// float once at the end. bench/math_tables.py derives the constants; their errors
+// relative to the result before that rounding are below 2^-32, so a result is within
+// about 0.503 ulp of the exact value (bench/math_ulp). Each lane's own value picks its
+// form, so no result depends on the other lanes.
+//
+// erf(s) = s P(s^2) for |s| < kErfOne, P of degree 19, its error relative to erf(s) (and,
+// for |s| <= kGeluSplit/sqrt 2, to erfc(|s|) = 1 - erf(|s|)) below 2^-32.4; ±1 from
+// kErfOne on, where erfc(|s|) < 2^-25 and f32 erf rounds to ±1. P(0) is 2/sqrt(pi), so a
+// tiny or subnormal x gives x 2/sqrt(pi) in double, rounded to float; -0 stays -0. One
+// form for every lane: no exponential, no division.
+//
+// gelu_erf(x) = x Phi(x), Phi(x) = (1 + erf(s))/2 with s = x/sqrt 2:
+// - -kGeluSplit <= x < kPhiOne = kErfOne sqrt 2: Phi = 1/2 + x Q(x^2), Q(u) = P(u/2)/(2
+//   sqrt 2) (kPhiPoly: P's coefficients times 2^-i/(2 sqrt 2), each rounded, a 2^-53
+//   relative change; x^2 is exact, so no rounding of x/sqrt 2 enters). For x < 0 the
+//   sum cancels, but P's error there is relative to erfc(|s|) and the sum is exact to
+//   2^-54, so Phi keeps its relative accuracy down to Phi(-3.5) = 2.3e-4 (x/2 (1 +
+//   erf(s)) evaluated in f32 loses it from about x = -2, 310 ulps in the median over
+//   [-4, -3), and is 0 from x = -5.54). From kPhiOne on, Phi = 1 (1 - Phi < 2^-26, so
+//   x Phi rounds to x).
+// - x < -kGeluSplit: Phi(x) = Phi(-v) = t e^(-v^2/2) G(t), v = -x, t = 1/(1 + q v) with
+//   q = kPhiTailQ, G of degree 7 (error relative to Phi(-v) below 2^-34.5 on
+//   [kGeluSplit, kPhiZero]). v^2/2 is exact, so no rounding of 1/sqrt 2 enters the
+//   exponential; t's rounding moves Phi by about 2^-52. Below x = -kPhiZero the exact
+//   result is under 2^-150 and Phi is taken as 0: x Phi is -0 there, and NaN at -inf
+//   (as the formula evaluated as written gives).
+// A half vector of doubles with no lane below -kGeluSplit skips the tail form (its lanes
+// would not use it). Activations of unit scale rarely reach that far (2 in 10^4 of a
+// standard normal's values), so nearly every vector takes the polynomial alone; one that
+// holds such a lane costs both forms.
+constexpr float kErfOne = 0x1.f5a88ap+1f;
+constexpr double kErfP[] = {  // kErfP[0] = 2/sqrt(pi)
+    0x1.20dd750429b6dp+0, -0x1.81274673d3480p-2, 0x1.ce2f1b76899f6p-4, -0x1.b82ca1705248cp-6,
+    0x1.565a436cf41e3p-8, -0x1.c021c76cfaf9ap-11, 0x1.f96297380c862p-14, -0x1.f3d22f140d7b5p-17,
+    0x1.b6e5000fb3ac4p-20, -0x1.58733b6a1001cp-23, 0x1.e30c48f8ad43bp-27, -0x1.2c1bf22c5a3f7p-30,
+    0x1.45139881a8743p-34, -0x1.2be95ff4194d5p-38, 0x1.c9bbde07d35ecp-43, -0x1.16ad72f8dbc1ap-47,
+    0x1.0247a7fdfc270p-52, -0x1.542adbfb15523p-58, 0x1.1a3d7f583c1b6p-64, -0x1.ba0ded0e7324ap-72};
+constexpr double kSqrtHalf = 0x1.6a09e667f3bcdp-1;  // 1/sqrt 2, rounded to double
+struct ErfTable {
+  double c[sizeof kErfP / sizeof kErfP[0]];
+};
+// Q(u) = P(u/2)/(2 sqrt 2): P's coefficients times 2^-i/(2 sqrt 2), each rounded.
+constexpr ErfTable kPhiPoly = [] {
+  ErfTable q{};
+  double scale = kSqrtHalf / 2;
+  for (size_t i = 0; i < sizeof q.c / sizeof q.c[0]; ++i, scale /= 2) q.c[i] = kErfP[i] * scale;
+  return q;
+}();
+constexpr double kPhiOne = double(kErfOne) / kSqrtHalf;
+constexpr double kGeluSplit = 3.5, kPhiTailQ = 0.37;
+constexpr float kPhiZero = 0x1.cb64eap+3f;
+constexpr double kPhiG[] = {0x1.2e4d0b7dcdde8p-3, 0x1.2e5a917f1182bp-3, 0x1.042e15a06d009p-3,
+                            0x1.704cd3128c64ep-4, 0x1.45d345ede2137p-6, 0x1.16d23b818aedep-5,
+                            -0x1.048be5bc82690p-3, 0x1.ffe99df6a60d1p-5};
+
+// erf(s) (NaN lanes: ±1, replaced by the caller).
+__attribute__((always_inline)) inline vd erfOfDoubles(vd s) {
+  const vd y = s * horner(s * s, kErfP);
+  const vd one = bits<vd>(bits<vul>(splat<vd>(1.0)) | (bits<vul>(s) & bits<vul>(splat<vd>(-0.0))));
+  return vabs<double>(s) < double(kErfOne) ? y : one;
+}
+
+// gelu_erf(x) for doubles that hold floats (NaN lanes: replaced by the caller).
+__attribute__((always_inline)) inline vd geluErfOfFloats(vd x) {
+  const vd below = fmadd(x, horner(x * x, kPhiPoly.c), splat<vd>(0.5));
+  vd phi = x < kPhiOne ? below : splat<vd>(1.0);  // +inf, NaN -> 1
+  const auto tail = x < -kGeluSplit;
+  if (anyLane(tail)) {
+    vd v = -x < double(kPhiZero) ? -x : splat<vd>(double(kPhiZero));  // -inf -> kPhiZero
+    v = v > kGeluSplit ? v : splat<vd>(kGeluSplit);  // the other lanes: inside G's range
+    const vd t = splat<vd>(1.0) / fmadd(v, splat<vd>(kPhiTailQ), splat<vd>(1.0));
+    const vd lower = t * vexpMid<double>(v * v * -0.5) * horner(t, kPhiG);  // Phi(-v)
+    phi = tail ? (x < -double(kPhiZero) ? vd{} : lower) : phi;
+  }
+  return x * phi;
+}
+
+inline vf verfF32(vf x) {
+  const vf y = inDoubles(x, [](vd v) { return erfOfDoubles(v); });
+  return x != x ? x : y;  // a NaN input's own bits
+}
+inline vf vgeluErfF32(vf x) {
+  const vf y = inDoubles(x, [](vd v) { return geluErfOfFloats(v); });
+  return x != x ? x : y;
+}
+
+// f64 erf: the C library's, element by element. f64 gelu_erf: x/2 (1 + erf(x/sqrt 2))
+// for x >= 0 (at least 1/2 there: nothing cancels), x/2 erfc(a) with a = -x/sqrt 2 for x
+// < 0, relative to the small value. a is rounded: with a = hi + lo (lo the products'
+// rounding errors, 1/sqrt 2 as two doubles), erfc(hi + lo) = erfc(hi) - lo 2/sqrt(pi)
+// e^(-hi^2) to first order, which keeps a's rounding out of the result (erfc(hi) alone
+// is up to about 0.6 x^2 ulps off: 60 at x = -10, 840 at x = -37).
+constexpr double kSqrtHalfLo = -0x1.bdd3413b26400p-55;  // 1/sqrt 2 - kSqrtHalf
+constexpr double kTwoOverSqrtPi = 0x1.20dd750429b6dp+0;
+void erfF64(const double* x, double* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = __builtin_erf(x[i]);
+}
+void geluErfF64(const double* x, double* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const double v = x[i];
+    if (!(v < 0)) {  // and NaN
+      y[i] = 0.5 * v * (1.0 + __builtin_erf(v * kSqrtHalf));
+    } else {
+      const double hi = -v * kSqrtHalf;
+      const double lo = __builtin_fma(-v, kSqrtHalf, -hi) - v * kSqrtHalfLo;
+      const double e = __builtin_erfc(hi) - lo * kTwoOverSqrtPi * __builtin_exp(-hi * hi);
+      y[i] = 0.5 * v * e;
+    }
+  }
+}
+
 // ---- loops --------------------------------------------------------------------
 
 template <class S, class F> inline void mapUnary(const S* x, S* y, int64_t n, F f) {
@@ -754,6 +876,12 @@ template <class S, int K> void unaryVec(const S* x, S* y, int64_t n) {
   else if constexpr (K == kSin || K == kCos) {
     if constexpr (sizeof(S) == 4) mapUnary(x, y, n, [](V v) { return vsinCosF32<K == kCos>(v); });
     else sinCosF64<K == kCos>(x, y, n);
+  } else if constexpr (K == kErf) {
+    if constexpr (sizeof(S) == 4) mapUnary(x, y, n, [](V v) { return verfF32(v); });
+    else erfF64(x, y, n);
+  } else if constexpr (K == kGeluErf) {
+    if constexpr (sizeof(S) == 4) mapUnary(x, y, n, [](V v) { return vgeluErfF32(v); });
+    else geluErfF64(x, y, n);
   }
 }
 
@@ -1689,6 +1817,8 @@ template <class S> TypedTable<S> makeTyped() {
   t.unary[kGelu] = unaryVec<S, kGelu>;
   t.unary[kSin] = unaryVec<S, kSin>;
   t.unary[kCos] = unaryVec<S, kCos>;
+  t.unary[kErf] = unaryVec<S, kErf>;
+  t.unary[kGeluErf] = unaryVec<S, kGeluErf>;
   t.unary[kSqrt] = unaryExact<S, kSqrt>;
   t.unary[kRsqrt] = unaryExact<S, kRsqrt>;
   t.unary[kReciprocal] = unaryExact<S, kReciprocal>;
