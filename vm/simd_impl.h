@@ -587,14 +587,9 @@ template <bool kCos> __attribute__((always_inline)) inline vf vsinCosF32(vf x) {
 // firstBlock .. firstBlock + blocks - 1 of counter {low32(j), high32(j), c2, c3} and key
 // {k0, k1}; words[4 i + w] = word w of block firstBlock + i. Integer operations only:
 // the same words as vm/random.cpp's philox4x32_10.
-inline vul mulLow32(vul a, vul b) {  // the 64-bit product of the lanes' low 32 bits
-#if PIR_SIMD_BYTES == 64
-  return bits<vul>(_mm512_mul_epu32(bits<__m512i>(a), bits<__m512i>(b)));
-#elif PIR_SIMD_BYTES == 32
-  return bits<vul>(_mm256_mul_epu32(bits<__m256i>(a), bits<__m256i>(b)));
-#else
-  return bits<vul>(_mm_mul_epu32(bits<__m128i>(a), bits<__m128i>(b)));
-#endif
+inline vul mulLow32(vul a, vul b) {  // the 64-bit product of the lanes' low 32 bits (pmuludq)
+  const vul low = splat<vul>(uint64_t{0xffffffffu});
+  return (a & low) * (b & low);
 }
 
 void philoxBlocks(uint64_t firstBlock, int64_t blocks, uint32_t c2, uint32_t c3, uint32_t k0, uint32_t k1,
@@ -652,14 +647,10 @@ template <int N> inline vd hornerUnfused(vd x, const double (&c)[N]) {
   return p;
 }
 
-inline vd sqrtD(vd x) {
-#if PIR_SIMD_BYTES == 64
-  return bits<vd>(_mm512_sqrt_pd(bits<__m512d>(x)));
-#elif PIR_SIMD_BYTES == 32
-  return bits<vd>(_mm256_sqrt_pd(bits<__m256d>(x)));
-#else
-  return bits<vd>(_mm_sqrt_pd(bits<__m128d>(x)));
-#endif
+inline vd sqrtD(vd x) {  // lane by lane, which the compiler turns into one vector sqrt
+  vd r;
+  for (int i = 0; i < static_cast<int>(kLanes<double>); ++i) r[i] = __builtin_sqrt(x[i]);
+  return r;
 }
 
 // Small non-negative integers held in doubles <-> int64 lanes, exactly (|v| < 2^51).
