@@ -1,9 +1,8 @@
 #include "vm/random.h"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstring>
-#include <numbers>
 #include <type_traits>
 
 #include "ir/half.h"

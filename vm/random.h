@@ -51,7 +51,9 @@ void fillUniform(DType dtype, void* out, int64_t n, SeedKey seed, uint32_t repli
 
 // out[i] = mean + std * z_i rounded to `dtype` (a float dtype). Box–Muller: block j
 // gives uniforms u0..u3; (u0, u1) -> elements 4j, 4j+1 as r cos(2π u1), r sin(2π u1)
-// with r = sqrt(-2 ln u0); (u2, u3) -> elements 4j+2, 4j+3 likewise.
+// with r = sqrt(-2 ln u0); (u2, u3) -> elements 4j+2, 4j+3 likewise. ln, cos and sin
+// are the SIMD table's unfused IEEE series (simd::Table::boxMuller), not the C
+// library's: the same bits on every machine.
 void fillNormal(DType dtype, void* out, int64_t n, SeedKey seed, uint32_t replica, double mean,
                 double std, RandomStream stream = RandomStream::Normal);
 
