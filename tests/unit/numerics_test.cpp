@@ -323,21 +323,23 @@ TEST(Numerics, GeluErfIsAccurateForNegativeInputs) {
   }
 }
 
+// A float from its bit pattern, and back.
+float fromBits(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+uint32_t bitsOf(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+
 // erf's and gelu_erf's hard values on every instruction set's f32 table: exact results
 // where there is one, a NaN input's own bits (also a signalling one), and the rounding
 // at the edges of the forms (erf reaches 1 at 3.9192059; gelu_erf is -0 below
 // -14.356069 and -2^-149 just above it; NaN at -inf, as x/2 (1 + erf(x/sqrt 2)) gives).
 TEST(Numerics, ErfAndGeluErfHardValuesOnEveryInstructionSet) {
-  auto fromBits = [](uint32_t b) {
-    float f;
-    std::memcpy(&f, &b, 4);
-    return f;
-  };
-  auto bitsOf = [](float f) {
-    uint32_t b;
-    std::memcpy(&b, &f, 4);
-    return b;
-  };
   const float inf = INFINITY, maxf = std::numeric_limits<float>::max(), tiny = 0x1p-149f;
   const float erfOne = 3.9192059f, phiZero = 14.356069f;
   const std::vector<std::pair<float, float>> erfCases = {
@@ -461,16 +463,6 @@ TEST(Numerics, EveryInstructionSet) {
 // vectors of ordinary values only, and again with a forcing value every fourth
 // element (so every vector of 4, 8 or 16 lanes holds one).
 TEST(Numerics, ShortAndGeneralPathsAgree) {
-  auto fromBits = [](uint32_t b) {
-    float f;
-    std::memcpy(&f, &b, 4);
-    return f;
-  };
-  auto bitsOf = [](float f) {
-    uint32_t b;
-    std::memcpy(&b, &f, 4);
-    return b;
-  };
   std::vector<float> logx, tanhx;
   for (uint32_t b = bitsOf(0.98f); b < bitsOf(1.03f); ++b) logx.push_back(fromBits(b));  // around 1, densely
   for (uint32_t b = 0x00800000; b < 0x7f800000; b += 4099) logx.push_back(fromBits(b));  // all normals
