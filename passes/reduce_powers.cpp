@@ -1,16 +1,17 @@
 // reduce-powers: `pow %x, c` with a constant exponent c of 1, 2, 3 or -1 (a scalar
 // literal, or a scalar `const`) becomes the ops it equals: `identity %x`, `mul %x, %x`,
-// `mul (mul %x, %x), %x`, `reciprocal %x`. A pow is a C library call per element; these
-// are vector loops, and chains of them fuse (a variance's or an RMS norm's x^2, the
-// x^3 of an exported tanh GELU, the x^1 of x^2's gradient). x^2 and 1/x are then
-// correctly rounded (the library's powf is within an ulp); x^3 rounds twice, as
-// PyTorch's pow computes it. The cube is reduced for f32 and f64 only (f16 would round
-// its square to f16 in between); every float dtype gets the others.
+// `mul (mul %x, %x), %x`, `reciprocal %x`. pow's kernel computes those exponents as those
+// products (vm/kernels_binary.cpp, as PyTorch does), so the bits are the same; but it
+// runs an element at a time through a generic binary loop, where these ops are vector
+// loops that fuse with their neighbours (a variance's or an RMS norm's x^2, the x^3 of
+// an exported tanh GELU, the x^1 of x^2's gradient). The cube is reduced for f32 and
+// f64 only: pow computes f16 in f32 and rounds once, where two f16 muls would round the
+// square in between. Every float dtype gets the others.
 //
 // Only a pow whose result has x's type (the exponent broadcasts into x) is reduced.
 // The new ops are inserted where the pow stands, so they read x as it was read; the
-// pow's uses move to the new result and the pow is erased. Main's pows stay: every
-// main value is one a session command may print.
+// pow's uses move to the new result, which takes the pow's name, and the pow is
+// erased. Main's pows stay: every main value is one a session command may print.
 //
 // The session runs this pass on the program it compiles (api/pass_runner.h
 // lowerForCompile), like fold-transposes.
