@@ -162,10 +162,7 @@ double roundToDType(double v, DType t) {
     case DType::F16:
       return static_cast<double>(halfToFloat(doubleToHalf(v)));
     case DType::F32:
-      // From FLT_MAX + half an ulp up, nearest-even rounds to infinity (the cast itself
-      // would be undefined beyond float's range).
-      if (std::fabs(v) >= 0x1.ffffffp127 && std::isfinite(v)) return std::copysign(HUGE_VAL, v);
-      return static_cast<double>(static_cast<float>(v));
+      return static_cast<double>(roundToFloat(v));
     case DType::F64:
       return v;
     default:

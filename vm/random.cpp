@@ -71,12 +71,6 @@ double stepBelow(double high, DType dtype) {
   }
 }
 
-// v rounded to float as roundToDType rounds it (from FLT_MAX + half an ulp up: inf).
-inline float roundToFloat(double v) {
-  if (std::fabs(v) >= 0x1.ffffffp127 && std::isfinite(v)) return std::copysign(HUGE_VALF, static_cast<float>(v));
-  return static_cast<float>(v);
-}
-
 // The words of elements [begin, end) (begin a multiple of 4), kChunkWords at a time from
 // the SIMD table's Philox (the same words as philox4x32_10): words(at, w, count) receives
 // element at's word and the count after it in `w`.
@@ -90,6 +84,15 @@ void forEachChunkOfWords(int64_t begin, int64_t end, SeedKey seed, uint32_t repl
     philox(static_cast<uint64_t>(at) / 4, (count + 3) / 4, replica, static_cast<uint32_t>(stream), seed[0], seed[1], w);
     words(at, w, count);
   }
+}
+
+// Runs part(begin, end) over [0, n) split over the kernel threads at multiples of 64
+// elements (whole Philox blocks) from 16K elements a part: each element is the same
+// function of its index, so the same bits on any thread count.
+template <class Part> void forEachPart(int64_t n, Part&& part) {
+  constexpr int64_t kMinPerThread = 16 * 1024;
+  if (n < 2 * kMinPerThread || simd::kernelThreads() <= 1) part(int64_t{0}, n);
+  else simd::parallelFor(n, kMinPerThread, part);
 }
 
 template <class ValueOfWord>
@@ -143,18 +146,13 @@ void fillUniform(DType dtype, void* out, int64_t n, SeedKey seed, uint32_t repli
 void fillNormal(DType dtype, void* out, int64_t n, SeedKey seed, uint32_t replica, double mean, double std,
                 RandomStream stream) {
   // Chunks of whole Philox blocks: their words, then the SIMD table's Box-Muller (the
-  // same bits on every ISA), then mean + std z rounded to the dtype. Chunks split over
-  // the kernel threads at block boundaries: the same bits on any thread count.
-  constexpr int64_t kChunk = 512;  // elements (a multiple of 4)
+  // same bits on every ISA), then mean + std z rounded to the dtype.
   const auto boxMuller = simd::table().boxMuller;
-  auto part = [&](int64_t begin, int64_t end) {
-    uint32_t first[kChunk / 2], second[kChunk / 2];
-    double cosine[kChunk / 2], sine[kChunk / 2];
-    uint32_t words[kChunk];
-    const auto philox = simd::table().philoxBlocks;
-    for (int64_t chunk = begin; chunk < end; chunk += kChunk) {
-      const int64_t count = std::min(kChunk, end - chunk), blocks = (count + 3) / 4;
-      philox(static_cast<uint64_t>(chunk) / 4, blocks, replica, static_cast<uint32_t>(stream), seed[0], seed[1], words);
+  forEachPart(n, [&](int64_t begin, int64_t end) {
+    uint32_t first[kChunkWords / 2], second[kChunkWords / 2];
+    double cosine[kChunkWords / 2], sine[kChunkWords / 2];
+    forEachChunkOfWords(begin, end, seed, replica, stream, [&](int64_t chunk, const uint32_t* words, int64_t count) {
+      const int64_t blocks = (count + 3) / 4;
       for (int64_t j = 0; j < blocks; ++j) {
         first[2 * j] = words[4 * j], second[2 * j] = words[4 * j + 1];
         first[2 * j + 1] = words[4 * j + 2], second[2 * j + 1] = words[4 * j + 3];
@@ -171,11 +169,8 @@ void fillNormal(DType dtype, void* out, int64_t n, SeedKey seed, uint32_t replic
       } else {
         for (int64_t e = 0; e < count; ++e) storeRounded(out, dtype, chunk + e, mean + std * z(e));
       }
-    }
-  };
-  constexpr int64_t kMinPerThread = 16 * 1024;
-  if (n < 2 * kMinPerThread || simd::kernelThreads() <= 1) part(0, n);
-  else simd::parallelFor(n, kMinPerThread, part);
+    });
+  });
 }
 
 // The one rule of which elements dropout keeps (mask and op share it).
@@ -189,13 +184,11 @@ void fillDropoutMask(uint8_t* keep, int64_t n, SeedKey seed, uint32_t replica, d
 void applyDropout(DType dtype, const void* x, void* out, int64_t n, SeedKey seed, uint32_t replica, double p) {
   const double scale = 1.0 / (1.0 - p);
   if (dtype == DType::F32 || dtype == DType::F64) {
-    // Typed loops over whole Philox blocks, split over the kernel threads at block
-    // boundaries (parallelFor's are multiples of 64): each element is the same
-    // function of its index, so the same bits on any thread count.
+    // Typed loops over whole Philox blocks, split over the kernel threads.
     auto typed = [&]<class T>() {
       const T* in = static_cast<const T*>(x);
       T* o = static_cast<T*>(out);
-      auto part = [&](int64_t begin, int64_t end) {
+      forEachPart(n, [&](int64_t begin, int64_t end) {
         forEachChunkOfWords(begin, end, seed, replica, RandomStream::Dropout,
                             [&](int64_t at, const uint32_t* w, int64_t count) {
                               for (int64_t k = 0; k < count; ++k) {
@@ -204,10 +197,7 @@ void applyDropout(DType dtype, const void* x, void* out, int64_t n, SeedKey seed
                                 else o[at + k] = v;
                               }
                             });
-      };
-      constexpr int64_t kMinPerThread = 16 * 1024;
-      if (n < 2 * kMinPerThread || simd::kernelThreads() <= 1) part(0, n);
-      else simd::parallelFor(n, kMinPerThread, part);
+      });
     };
     if (dtype == DType::F32) typed.operator()<float>();
     else typed.operator()<double>();
