@@ -12,6 +12,17 @@ same inputs:
   norms     an RMS norm's x^2 (pow), a masked softmax (where) over f32[8, 12, 512, 512]
             and topk (k = 8) over f32[8, 512, 768]
   random    random_normal of f32[16, 64, 4096] and dropout (p = 0.1) of it
+  conv1d    a 1-D convolution (64 to 64 channels, kernel 5, padding 2) of
+            f32[16, 64, 1024] (text and audio CNNs)
+  depthwise a depthwise 3x3 convolution (groups = channels) of f32[32, 64, 56, 56]
+            (MobileNet, EfficientNet)
+  dilated   a 3x3 convolution at dilation 2 of f32[16, 32, 64, 64] (DeepLab)
+  strided   a 3x3 convolution at stride 2 of f32[32, 32, 56, 56] to 64 channels
+  conv_transpose  a 4x4 transposed convolution at stride 2 of f32[16, 32, 32, 32]
+            (DCGAN, U-Net decoders)
+  conv3d    a 3x3x3 convolution of f32[4, 16, 16, 32, 32] (video, medical volumes)
+  pools     average_pool 3x3 at stride 1 (Inception) and max_pool 3x3 at stride 2
+            with padding 1 (the ResNet stem) of f32[32, 64, 56, 56]
 
 pir's time per step from two whole processes (`run` of R1 and R2 repeats of the step:
 start-up, parse, loads and compile cancel), PyTorch's from a timed loop after two warm-up
@@ -20,7 +31,7 @@ torch.set_num_threads(1), OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed, its de
 ATen ISA). Per round (default 3), the two peers alternate their order; the ratio
 torch / pir (above 1: pir is faster) is taken per round and its median reported.
 
-usage: op_kinds.py [--pir PATH] [--kinds resize,layout,lrn,norms,random] [--rounds 3]
+usage: op_kinds.py [--pir PATH] [--kinds resize,layout,...] [--rounds 3]
 PATH defaults to the build tree next to this script (../../build/repl/pir).
 """
 import argparse
@@ -110,6 +121,59 @@ n = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + 1e-6)
 pr = torch.softmax(torch.where(m, s, torch.tensor(-10000.0)), -1)
 tk = torch.topk(h, 8).values
 l = (n * n).sum() + (pr * pr).sum() + tk.sum()
+"""),
+    "conv1d": ({"x": ((16, 64, 1024), "normal"), "w": ((64, 64, 5), "normal")}, """
+  %y = conv %x, %w {padding = [2, 2]}
+  %l = sumsquare %y
+""", """
+y = F.conv1d(x, w, padding=2)
+l = (y * y).sum()
+"""),
+    "depthwise": ({"x": ((32, 64, 56, 56), "normal"), "w": ((64, 1, 3, 3), "normal")}, """
+  %y = conv %x, %w {padding = [1, 1, 1, 1], groups = 64}
+  %l = sumsquare %y
+""", """
+y = F.conv2d(x, w, padding=1, groups=64)
+l = (y * y).sum()
+"""),
+    "dilated": ({"x": ((16, 32, 64, 64), "normal"), "w": ((32, 32, 3, 3), "normal")}, """
+  %y = conv %x, %w {padding = [2, 2, 2, 2], dilation = [2, 2]}
+  %l = sumsquare %y
+""", """
+y = F.conv2d(x, w, padding=2, dilation=2)
+l = (y * y).sum()
+"""),
+    "strided": ({"x": ((32, 32, 56, 56), "normal"), "w": ((64, 32, 3, 3), "normal")}, """
+  %y = conv %x, %w {padding = [1, 1, 1, 1], stride = [2, 2]}
+  %l = sumsquare %y
+""", """
+y = F.conv2d(x, w, stride=2, padding=1)
+l = (y * y).sum()
+"""),
+    "conv_transpose": ({"x": ((16, 32, 32, 32), "normal"), "w": ((32, 16, 4, 4), "normal")}, """
+  %y = conv_transpose %x, %w {padding = [1, 1, 1, 1], stride = [2, 2]}
+  %l = sumsquare %y
+""", """
+y = F.conv_transpose2d(x, w, stride=2, padding=1)
+l = (y * y).sum()
+"""),
+    "conv3d": ({"x": ((4, 16, 16, 32, 32), "normal"), "w": ((16, 16, 3, 3, 3), "normal")}, """
+  %y = conv %x, %w {padding = [1, 1, 1, 1, 1, 1]}
+  %l = sumsquare %y
+""", """
+y = F.conv3d(x, w, padding=1)
+l = (y * y).sum()
+"""),
+    "pools": ({"x": ((32, 64, 56, 56), "normal")}, """
+  %a = average_pool %x {kernel = [3, 3], stride = [1, 1], padding = [1, 1, 1, 1]}
+  %m = max_pool %x {kernel = [3, 3], stride = [2, 2], padding = [1, 1, 1, 1]}
+  %s1 = sumsquare %a
+  %s2 = sumsquare %m
+  %l = add %s1, %s2
+""", """
+a = F.avg_pool2d(x, 3, stride=1, padding=1, count_include_pad=False)
+m = F.max_pool2d(x, 3, stride=2, padding=1)
+l = (a * a).sum() + (m * m).sum()
 """),
     "random": ({"x": ((16, 64, 4096), "normal")}, """
   const %seed : u32[2] = [1, 2]
