@@ -12,7 +12,7 @@
 // images still make one GEMM of useful size. Each row is built a run of output columns
 // at a time, with the run's in-bounds range computed once: a plain copy at stride 1.
 //
-// max_pool_grad and average_pool_grad are single passes over the windows.
+// The pools and their gradients are in kernels_pool.cpp.
 //
 // f16 computes in f32. Every sum runs in an order fixed by the shapes (the image
 // blocks here, the GEMM's column blocks in vm/kernels_matmul.cpp), so the bits do not
@@ -444,143 +444,6 @@ template <class T> void runConvGradInput(const ConvGeometry& s, const TensorRef*
     for (int64_t i = 0; i < total; ++i) dx[i] = static_cast<T>(acc[i]);
 }
 
-// ---- pool gradients ------------------------------------------------------------
-
-struct PoolGradState {
-  Window win;
-  int64_t planes = 0;  // N * C
-  bool countIncludePad = false;  // average_pool_grad: the divisor counts the padding cells
-};
-
-// A dx buffer in the compute type, zeroed: dx itself, or a copy written back by finish().
-template <class T> struct GradBuffer {
-  using C = ComputeOf<T>;
-  T* dx;
-  int64_t total;
-  std::vector<C> copy;
-  C* data;
-  GradBuffer(T* out, int64_t n) : dx(out), total(n) {
-    if constexpr (std::is_same_v<T, C>) {
-      data = dx;
-      std::fill(dx, dx + n, T(0));
-    } else {
-      copy.assign(static_cast<size_t>(n), C(0));
-      data = copy.data();
-    }
-  }
-  void finish() {
-    if constexpr (!std::is_same_v<T, C>)
-      for (int64_t i = 0; i < total; ++i) dx[i] = static_cast<T>(data[i]);
-  }
-};
-
-// One kernel cell over an output row: output o reads src[o * stride] (cell index
-// base + o * stride); a greater value takes the output. Branch-free, the data decides
-// at random; restrict keeps the row pointers in registers.
-template <class T, class C>
-void maxRowCell(const T* src, int64_t base, int64_t lo, int64_t hi, int64_t stride, C* __restrict best,
-                int64_t* __restrict at, int32_t* __restrict nan) {
-  for (int64_t o = lo; o < hi; ++o) {
-    const C v = static_cast<C>(src[o * stride]);
-    const int64_t take = -static_cast<int64_t>(v > best[o]);  // all ones when v takes the output
-    nan[o] |= static_cast<int32_t>(v != v);
-    best[o] = std::max(best[o], v);  // a NaN v keeps best (its flag is set)
-    at[o] = (at[o] & ~take) | ((base + o * stride) & take);
-  }
-}
-
-// ins: x, g. Each output's gradient goes to the first cell of its window (row-major,
-// padding cells read as -inf) that equals the window's maximum: the cell where the
-// maximum first appears. A NaN maximum equals no cell; a padding cell drops it.
-// One output row at a time, as the forward kernel (kernels_conv.cpp).
-template <class T> void runMaxPoolGrad(const PoolGradState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
-  using C = ComputeOf<T>;
-  const Window& w = s.win;
-  const int64_t inSize = w.inSize(), outSize = w.outSize(), width = w.out[2], stride = w.stride[2];
-  if constexpr (std::is_same_v<T, C>) {
-    if (isTiled2x2(w)) {  // one pass writing every cell of dx; a run of planes per kernel thread
-      const int64_t planeIn = w.in[1] * w.in[2], planeOut = w.out[1] * w.out[2];
-      splitRows(s.planes * w.in[0], planeIn, [&](int64_t first, int64_t end) {
-        simd::tableOf<C>().maxPool2x2Grad(ins[0].as<const T>() + first * planeIn, ins[1].as<const T>() + first * planeOut,
-                                          outs[0].as<T>() + first * planeIn, end - first, w.in[1], w.in[2], w.out[1],
-                                          w.out[2]);
-      });
-      return;
-    }
-  }
-  const ScratchCharge charge(static_cast<uint64_t>(width) * (sizeof(C) + 12) +
-                             (std::is_same_v<T, C> ? 0 : static_cast<uint64_t>(s.planes * inSize) * sizeof(C)));
-  GradBuffer<T> dx(outs[0].as<T>(), s.planes * inSize);
-  std::vector<C> best(static_cast<size_t>(width));
-  std::vector<int64_t> at(static_cast<size_t>(width));
-  std::vector<int32_t> nan(static_cast<size_t>(width));  // not char: stores through it would alias everything
-  for (int64_t p = 0; p < s.planes; ++p) {
-    const T* plane = ins[0].as<const T>() + p * inSize;
-    const T* g = ins[1].as<const T>() + p * outSize;
-    C* d = dx.data + p * inSize;
-    for (int64_t od = 0; od < w.out[0]; ++od)
-      for (int64_t oh = 0; oh < w.out[1]; ++oh) {
-        // The window's first cell holds the maximum until a greater one comes.
-        const int64_t id = od * w.stride[0] - w.padBegin[0], ih = oh * w.stride[1] - w.padBegin[1];
-        const bool rowReal = id >= 0 && id < w.in[0] && ih >= 0 && ih < w.in[1];
-        for (int64_t o = 0; o < width; ++o) {
-          const int64_t iw = o * stride - w.padBegin[2];
-          best[static_cast<size_t>(o)] = C(-INFINITY);
-          at[static_cast<size_t>(o)] = rowReal && iw >= 0 && iw < w.in[2] ? (id * w.in[1] + ih) * w.in[2] + iw : -1;
-          nan[static_cast<size_t>(o)] = 0;
-        }
-        C* b = best.data();
-        int64_t* a = at.data();
-        int32_t* n = nan.data();
-        forEachKernelCell(w, od, oh, [=](int64_t row, int64_t lo, int64_t hi, int64_t offset) {
-          maxRowCell(plane + row + offset, row + offset, lo, hi, stride, b, a, n);
-        });
-        for (int64_t o = 0; o < width; ++o, ++g)
-          if (!n[o] && a[o] >= 0) d[a[o]] += static_cast<C>(*g);
-      }
-  }
-  dx.finish();
-}
-
-// ins: g. Each output's gradient is shared equally by its window's real cells
-// (with count_include_pad, divided by the cells inside the padded input as the
-// forward did; the padding cells' shares fall away).
-template <class T> void runAveragePoolGrad(const PoolGradState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
-  using C = ComputeOf<T>;
-  const Window& w = s.win;
-  const int64_t inSize = w.inSize(), outSize = w.outSize(), width = w.out[2], stride = w.stride[2];
-  const ScratchCharge charge(static_cast<uint64_t>(width) * (sizeof(C) + 8) +
-                             (std::is_same_v<T, C> ? 0 : static_cast<uint64_t>(s.planes * inSize) * sizeof(C)));
-  GradBuffer<T> dx(outs[0].as<T>(), s.planes * inSize);
-  std::vector<int64_t> count(static_cast<size_t>(width));
-  std::vector<C> share(static_cast<size_t>(width));
-  for (int64_t p = 0; p < s.planes; ++p) {
-    const T* g = ins[0].as<const T>() + p * outSize;
-    C* d = dx.data + p * inSize;
-    for (int64_t od = 0; od < w.out[0]; ++od)
-      for (int64_t oh = 0; oh < w.out[1]; ++oh, g += width) {
-        int64_t* n = count.data();
-        if (s.countIncludePad) {
-          const int64_t rows = w.cellsInsidePadding[0][static_cast<size_t>(od)] *
-                               w.cellsInsidePadding[1][static_cast<size_t>(oh)];
-          for (int64_t o = 0; o < width; ++o) n[o] = rows * w.cellsInsidePadding[2][static_cast<size_t>(o)];
-        } else {
-          std::fill(count.begin(), count.end(), 0);
-          forEachKernelCell(w, od, oh, [&](int64_t, int64_t lo, int64_t hi, int64_t) {
-            for (int64_t o = lo; o < hi; ++o) ++n[o];
-          });
-        }
-        C* sh = share.data();
-        for (int64_t o = 0; o < width; ++o) sh[o] = static_cast<C>(g[o]) / static_cast<C>(n[o]);
-        forEachKernelCell(w, od, oh, [&](int64_t row, int64_t lo, int64_t hi, int64_t offset) {
-          C* dst = d + row + offset;
-          for (int64_t o = lo; o < hi; ++o) dst[o * stride] += sh[o];
-        });
-      }
-  }
-  dx.finish();
-}
-
 // The geometry of conv (or a conv gradient) over input type x and weights shape ws.
 ConvGeometry convGeometry(const Op& op, const TensorType& x, const Shape& ws) {
   if (x.rank() < 3 || x.rank() > 5 || ws.size() != x.shape.size())
@@ -615,17 +478,6 @@ template <template <class> class Run, class State> PreparedKernel floatKernel(co
 template <class T> struct ConvRun { static constexpr auto run = runConv<T>; };
 template <class T> struct ConvGradInputRun { static constexpr auto run = runConvGradInput<T>; };
 template <class T> struct ConvGradWeightRun { static constexpr auto run = runConvGradWeight<T>; };
-template <class T> struct MaxPoolGradRun { static constexpr auto run = runMaxPoolGrad<T>; };
-template <class T> struct AveragePoolGradRun { static constexpr auto run = runAveragePoolGrad<T>; };
-
-PoolGradState poolGradState(const Op& op, const TensorType& x, const TensorType& g) {
-  if (x.rank() < 3 || x.rank() > 5 || g.rank() != x.rank()) throw KernelError("pool needs N,C + 1..3 spatial dims");
-  PoolGradState s;
-  s.win = planWindow(op, x, nullptr);
-  s.planes = x.shape[0] * x.shape[1];
-  requireOutputShape(g, x.shape[0], x.shape[1], s.win);
-  return s;
-}
 
 }  // namespace
 
@@ -652,18 +504,6 @@ PreparedKernel prepareConvGradWeight(const Op& op, InTypes in, InTypes out) {  /
   requireOutputShape(in[1], s.batch, s.outChannels, s.win);
   s.direct = in[0].dtype == DType::F32 && directConvServes(s.directShape());
   return floatKernel<ConvGradWeightRun>(op, in[0].dtype, s);
-}
-
-PreparedKernel prepareMaxPoolGrad(const Op& op, InTypes in, InTypes) {  // x, g -> dx
-  if (in.size() != 2 || in[0].dtype != in[1].dtype) throw KernelError("max_pool_grad needs x and g of one dtype");
-  return floatKernel<MaxPoolGradRun>(op, in[0].dtype, poolGradState(op, in[0], in[1]));
-}
-
-PreparedKernel prepareAveragePoolGrad(const Op& op, InTypes in, InTypes out) {  // g -> dx
-  if (in.size() != 1 || out.size() != 1) throw KernelError("average_pool_grad needs one gradient");
-  PoolGradState s = poolGradState(op, out[0], in[0]);
-  s.countIncludePad = attrs::AveragePoolGrad{op}.count_include_pad();
-  return floatKernel<AveragePoolGradRun>(op, in[0].dtype, s);
 }
 
 }  // namespace pir::vm::detail

@@ -1530,6 +1530,72 @@ void argRows(const S* x, int64_t rows, int64_t cols, int64_t ld, bool lastIndex,
 // max_pool's step: a NaN cell replaces a non-NaN maximum, a greater value replaces it.
 template <class S> inline S poolMax(S acc, S v) { return acc == acc && (v != v || v > acc) ? v : acc; }
 
+// The pools' cell steps over an output row's columns [lo, hi). Each is one loop the
+// compiler vectorises, instantiated for strides 1 and 2 (contiguous loads, or two
+// vectors and a shuffle) and for any stride read at run time.
+template <int64_t St> using PoolStride = std::integral_constant<int64_t, St>;
+template <class F> inline void withPoolStride(int64_t stride, F&& f) {
+  if (stride == 1) return f(PoolStride<1>{});
+  if (stride == 2) return f(PoolStride<2>{});
+  f(PoolStride<0>{});
+}
+
+template <class S> void poolMaxCell(const S* src, int64_t lo, int64_t hi, int64_t stride, S* acc) {
+  withPoolStride(stride, [&](auto c) {
+    const int64_t st = c.value > 0 ? c.value : stride;
+    const S* __restrict x = src;
+    S* __restrict a = acc;
+    for (int64_t o = lo; o < hi; ++o) a[o] = poolMax(a[o], x[o * st]);
+  });
+}
+
+template <class S> void poolSumCell(const S* src, int64_t lo, int64_t hi, int64_t stride, S* acc) {
+  withPoolStride(stride, [&](auto c) {
+    const int64_t st = c.value > 0 ? c.value : stride;
+    const S* __restrict x = src;
+    S* __restrict a = acc;
+    for (int64_t o = lo; o < hi; ++o) a[o] += x[o * st];
+  });
+}
+
+template <class S>
+void poolRow(const S* const* cells, const int64_t* lo, const int64_t* hi, int64_t count, int64_t stride, int64_t width,
+             bool isMax, S* out) {
+  std::fill(out, out + width, isMax ? S(-__builtin_inf()) : S(0));
+  for (int64_t c = 0; c < count; ++c)
+    if (isMax) poolMaxCell<S>(cells[c], lo[c], hi[c], stride, out);
+    else poolSumCell<S>(cells[c], lo[c], hi[c], stride, out);
+}
+
+template <class S>
+void poolArgMaxCell(const S* src, int32_t base, int64_t lo, int64_t hi, int64_t stride, S* best, int32_t* at,
+                    int32_t* nan) {
+  withPoolStride(stride, [&](auto c) {
+    const int64_t st = c.value > 0 ? c.value : stride;
+    const int32_t step = static_cast<int32_t>(st);
+    const S* __restrict x = src;
+    S* __restrict b = best;
+    int32_t* __restrict a = at;
+    int32_t* __restrict n = nan;
+    for (int64_t o = lo; o < hi; ++o) {
+      const S v = x[o * st];
+      const bool take = v > b[o];
+      n[o] |= static_cast<int32_t>(v != v);
+      b[o] = take ? v : b[o];  // a NaN v keeps best (its flag is set)
+      a[o] = take ? base + static_cast<int32_t>(o) * step : a[o];
+    }
+  });
+}
+
+template <class S> void poolShareCell(const S* share, S* dst, int64_t lo, int64_t hi, int64_t stride) {
+  withPoolStride(stride, [&](auto c) {
+    const int64_t st = c.value > 0 ? c.value : stride;
+    const S* __restrict g = share;
+    S* __restrict d = dst;
+    for (int64_t o = lo; o < hi; ++o) d[o * st] += g[o];
+  });
+}
+
 template <class S>
 void maxPool2x2(const S* x, S* y, int64_t planes, int64_t inH, int64_t inW, int64_t outH, int64_t outW) {
   for (int64_t p = 0; p < planes; ++p)
@@ -1667,6 +1733,132 @@ void maxPool2x2GradF32(const float* x, const float* g, float* dx, int64_t planes
     }
     for (int64_t r = 2 * outH; r < inH; ++r)
       for (int64_t c = 0; c < inW; ++c) plane[r * inW + c] = 0.0f;
+  }
+}
+
+// The pools' cell steps for f32 (poolMaxCell and the others above, the same
+// operations lane by lane): 16 columns at a time, the row's tail under a lane mask;
+// at stride 2 a column's cell is the even lane of a pair of inputs, loaded under a
+// mask that stops at the last column's cell (the odd cell after it may lie past the
+// tensor). Larger strides take the loops above.
+struct PoolCellLanes {
+  __mmask16 out;     // the columns of this step
+  __mmask16 lo, hi;  // stride 2: the 2 * n - 1 inputs from the first column's cell to the last's
+  static PoolCellLanes of(int64_t n) {  // 1 <= n <= 16
+    const uint32_t in = (1u << (2 * n - 1)) - 1u;  // 2 * n - 1 <= 31 bits
+    return {static_cast<__mmask16>(n >= 16 ? 0xFFFF : (1u << n) - 1u), static_cast<__mmask16>(in),
+            static_cast<__mmask16>(in >> 16)};
+  }
+};
+// The cells of columns [o, o + n) at stride 1 or 2 from src (column o' reads src[o' * stride]).
+inline __m512 loadCells(const float* src, int64_t o, int64_t stride, const PoolCellLanes& m) {
+  if (stride == 1) return _mm512_maskz_loadu_ps(m.out, src + o);
+  const __m512i kEvenLanes = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  const __m512 a = _mm512_maskz_loadu_ps(m.lo, src + 2 * o), b = _mm512_maskz_loadu_ps(m.hi, src + 2 * o + 16);
+  return _mm512_permutex2var_ps(a, kEvenLanes, b);
+}
+
+void poolMaxCellF32(const float* src, int64_t lo, int64_t hi, int64_t stride, float* acc) {
+  if (stride > 2) return poolMaxCell<float>(src, lo, hi, stride, acc);
+  for (int64_t o = lo; o < hi; o += 16) {
+    const PoolCellLanes m = PoolCellLanes::of(std::min<int64_t>(16, hi - o));
+    const __m512 v = loadCells(src, o, stride, m);
+    _mm512_mask_storeu_ps(acc + o, m.out, poolMaxV(_mm512_maskz_loadu_ps(m.out, acc + o), v));
+  }
+}
+
+void poolSumCellF32(const float* src, int64_t lo, int64_t hi, int64_t stride, float* acc) {
+  if (stride > 2) return poolSumCell<float>(src, lo, hi, stride, acc);
+  for (int64_t o = lo; o < hi; o += 16) {
+    const PoolCellLanes m = PoolCellLanes::of(std::min<int64_t>(16, hi - o));
+    const __m512 v = loadCells(src, o, stride, m);
+    _mm512_mask_storeu_ps(acc + o, m.out, _mm512_add_ps(_mm512_maskz_loadu_ps(m.out, acc + o), v));
+  }
+}
+
+// poolRow for f32: per block of up to 64 columns, every cell folded into four
+// registers, one per 16 columns (four independent chains: a fold's latency, not its
+// throughput, bounds a single one). A cell's lanes are its columns within [lo, hi)
+// (its loads stop there: outside, the cell may lie past the tensor); the other lanes
+// keep their value.
+inline __mmask16 laneRange(int64_t a, int64_t b) {  // lanes [a, b) of 16, clamped
+  a = std::max<int64_t>(a, 0);
+  b = std::min<int64_t>(b, 16);
+  return a >= b ? __mmask16(0) : static_cast<__mmask16>(((1u << b) - 1u) & ~((1u << a) - 1u));
+}
+void poolRowF32(const float* const* cells, const int64_t* lo, const int64_t* hi, int64_t count, int64_t stride,
+                int64_t width, bool isMax, float* out) {
+  if (stride > 2) return poolRow<float>(cells, lo, hi, count, stride, width, isMax, out);
+  const __m512i kEvenLanes = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  const __m512 start = _mm512_set1_ps(isMax ? -__builtin_inff() : 0.0f);
+  for (int64_t o = 0; o < width; o += 64) {
+    __m512 acc[4] = {start, start, start, start};
+    for (int64_t c = 0; c < count; ++c) {
+      const float* src = cells[c];
+#pragma GCC unroll 4
+      for (int j = 0; j < 4; ++j) {
+        const int64_t first = o + 16 * j;  // the chunk's first column
+        const __mmask16 lanes = laneRange(std::max(lo[c], first) - first, std::min(hi[c], width) - first);
+        if (!lanes) continue;
+        __m512 v;
+        if (stride == 1) {
+          v = _mm512_maskz_loadu_ps(lanes, src + first);
+        } else {  // lane l's cell is input 2 l of the chunk's 32: inputs from the first
+                  // lane's cell to the last's (the odd ones between lie between cells)
+          const int first2 = 2 * __builtin_ctz(lanes), last2 = 2 * (31 - __builtin_clz(lanes));
+          const uint32_t pairs = ((last2 == 30 ? 0u : (1u << (last2 + 1))) - 1u) & ~((1u << first2) - 1u);
+          const __m512 x0 = _mm512_maskz_loadu_ps(static_cast<__mmask16>(pairs), src + 2 * first);
+          const __m512 x1 = _mm512_maskz_loadu_ps(static_cast<__mmask16>(pairs >> 16), src + 2 * first + 16);
+          v = _mm512_permutex2var_ps(x0, kEvenLanes, x1);
+        }
+        acc[j] = isMax ? _mm512_mask_blend_ps(lanes, acc[j], poolMaxV(acc[j], v)) : _mm512_mask_add_ps(acc[j], lanes, acc[j], v);
+      }
+    }
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; ++j) {
+      const __mmask16 lanes = laneRange(0, width - (o + 16 * j));
+      if (lanes) _mm512_mask_storeu_ps(out + o + 16 * j, lanes, acc[j]);
+    }
+  }
+}
+
+void poolArgMaxCellF32(const float* src, int32_t base, int64_t lo, int64_t hi, int64_t stride, float* best,
+                       int32_t* at, int32_t* nan) {
+  if (stride > 2) return poolArgMaxCell<float>(src, base, lo, hi, stride, best, at, nan);
+  const __m512i lanes = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                           _mm512_set1_epi32(static_cast<int32_t>(stride)));
+  const __m512i one = _mm512_set1_epi32(1);
+  for (int64_t o = lo; o < hi; o += 16) {
+    const PoolCellLanes m = PoolCellLanes::of(std::min<int64_t>(16, hi - o));
+    const __m512 v = loadCells(src, o, stride, m);
+    const __m512 b = _mm512_maskz_loadu_ps(m.out, best + o);
+    const __mmask16 take = _mm512_cmp_ps_mask(v, b, _CMP_GT_OQ);
+    const __mmask16 isNan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    _mm512_mask_storeu_ps(best + o, m.out & take, v);
+    const __m512i cell = _mm512_add_epi32(_mm512_set1_epi32(base + static_cast<int32_t>(o * stride)), lanes);
+    _mm512_mask_storeu_epi32(at + o, m.out & take, cell);
+    _mm512_mask_storeu_epi32(nan + o, m.out & isNan, one);
+  }
+}
+
+void poolShareCellF32(const float* share, float* dst, int64_t lo, int64_t hi, int64_t stride) {
+  if (stride > 2) return poolShareCell<float>(share, dst, lo, hi, stride);
+  const __m512i kInterleaveLo = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+  const __m512i kInterleaveHi = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+  const __m512i kOddLanes = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+  for (int64_t o = lo; o < hi; o += 16) {
+    const PoolCellLanes m = PoolCellLanes::of(std::min<int64_t>(16, hi - o));
+    const __m512 s = _mm512_maskz_loadu_ps(m.out, share + o);
+    if (stride == 1) {
+      _mm512_mask_storeu_ps(dst + o, m.out, _mm512_add_ps(_mm512_maskz_loadu_ps(m.out, dst + o), s));
+      continue;
+    }
+    // The even cells take their shares; the odd cells between them are written back unchanged.
+    const __m512 a = _mm512_maskz_loadu_ps(m.lo, dst + 2 * o), b = _mm512_maskz_loadu_ps(m.hi, dst + 2 * o + 16);
+    const __m512 even = _mm512_add_ps(loadCells(dst, o, 2, m), s);
+    const __m512 odd = _mm512_permutex2var_ps(a, kOddLanes, b);
+    _mm512_mask_storeu_ps(dst + 2 * o, m.lo, _mm512_permutex2var_ps(even, kInterleaveLo, odd));
+    _mm512_mask_storeu_ps(dst + 2 * o + 16, m.hi, _mm512_permutex2var_ps(even, kInterleaveHi, odd));
   }
 }
 #endif
@@ -1855,10 +2047,20 @@ template <class S> TypedTable<S> makeTyped() {
   t.argRow[1] = argRow<S, true>;
   t.maxPool2x2 = maxPool2x2<S>;
   t.maxPool2x2Grad = maxPool2x2Grad<S>;
+  t.poolMaxCell = poolMaxCell<S>;
+  t.poolSumCell = poolSumCell<S>;
+  t.poolRow = poolRow<S>;
+  t.poolArgMaxCell = poolArgMaxCell<S>;
+  t.poolShareCell = poolShareCell<S>;
 #if PIR_SIMD_BYTES == 64
   if constexpr (std::is_same_v<S, float>) {
     t.maxPool2x2 = maxPool2x2F32;
     t.maxPool2x2Grad = maxPool2x2GradF32;
+    t.poolMaxCell = poolMaxCellF32;
+    t.poolSumCell = poolSumCellF32;
+    t.poolRow = poolRowF32;
+    t.poolArgMaxCell = poolArgMaxCellF32;
+    t.poolShareCell = poolShareCellF32;
   }
 #endif
   return t;

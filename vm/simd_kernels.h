@@ -136,6 +136,23 @@ template <class S> struct TypedTable {
   // cell, and the cells no window covers, get +0.
   void (*maxPool2x2Grad)(const S* x, const S* g, S* dx, int64_t planes, int64_t inH, int64_t inW, int64_t outH,
                          int64_t outW);
+  // The pools' steps over one output row (vm/kernels_pool.cpp): one window cell for
+  // the row's columns o in [lo, hi), column o's cell at src[o * stride] (stride >= 1).
+  // max: a NaN cell replaces a non-NaN maximum, a greater value replaces it (poolMax).
+  void (*poolMaxCell)(const S* src, int64_t lo, int64_t hi, int64_t stride, S* acc);
+  // average: acc[o] += the cell.
+  void (*poolSumCell)(const S* src, int64_t lo, int64_t hi, int64_t stride, S* acc);
+  // A whole output row of `width` columns from `count` cells, each as one of the cell
+  // steps above (cells[c], lo[c], hi[c]) applied in order c = 0, 1, .. to out[o] =
+  // -inf (max) or +0 (average): the same bits, each column folded in registers.
+  void (*poolRow)(const S* const* cells, const int64_t* lo, const int64_t* hi, int64_t count, int64_t stride,
+                  int64_t width, bool isMax, S* out);
+  // max_pool_grad: a greater cell takes column o (best[o] = the cell, at[o] = base + o *
+  // stride, the cell's index in its plane, below 2^31); a NaN cell sets nan[o] to 1.
+  void (*poolArgMaxCell)(const S* src, int32_t base, int64_t lo, int64_t hi, int64_t stride, S* best, int32_t* at,
+                         int32_t* nan);
+  // average_pool_grad: dst[o * stride] += share[o].
+  void (*poolShareCell)(const S* share, S* dst, int64_t lo, int64_t hi, int64_t stride);
 };
 
 struct Table {
