@@ -37,7 +37,7 @@ struct UnaryState {
 // float math as exactly one of:
 //   kSimd      the vm/simd_kernels.h vector-table entry (~1 ulp, the same
 //              function for every element);
-//   libm(v)    a scalar loop of the C library (log2, log1p are within 1 ulp
+//   libm(v)    a scalar loop of the C library (log2 is within 1 ulp
 //              in glibc): slow but the same for every position;
 //   exact(x,s) an Eigen expression of x for the exact ops (every element one
 //              IEEE operation or a selection): vector and scalar paths agree;
@@ -100,9 +100,7 @@ struct UnaryFunctions {
   struct GeluErf : Base { static constexpr int kSimd = simd::kGeluErf; };
   struct Erf : Base { static constexpr int kSimd = simd::kErf; };
   struct Swish : Base { static constexpr int kSimd = simd::kSwish; };
-  struct Softplus : Base {
-    template <class C> static C libm(C v) { return (v < 0 ? C(0) : v) + std::log1p(std::exp(-std::abs(v))); }  // no overflow
-  };
+  struct Softplus : Base { static constexpr int kSimd = simd::kSoftplus; };
   // ceil, floor and rint keep the sign of x (IEEE), also on a zero result:
   // ceil(-0.5) = -0. Eigen's vector path may compute a zero as +0, so a zero
   // result is replaced by x * 0 (the zero of x's sign; x is finite there).

@@ -836,6 +836,27 @@ void geluErfF64(const double* x, double* y, int64_t n) {
   }
 }
 
+// ---- softplus --------------------------------------------------------------------
+// softplus(x) = max(x, 0) + log1p(e) with e = exp(-|x|) <= 1 (nothing overflows), in
+// double, and log1p(e) = log(u) - ((u - 1) - e) / u with u = 1 + e: the correction
+// puts back the part of e that u's rounding dropped (first order is exact enough
+// here), so tiny e (x far below 0) gives e, not 0. f32 is computed in doubles and
+// rounded once: within an ulp; f64 within about two.
+__attribute__((always_inline)) inline vd softplusOfDoubles(vd x) {
+  const vd e = vexp<double>(-vabs<double>(x));
+  const vd u = e + 1.0;
+  const vd log1pE = vlog<double>(u) - ((u - 1.0) - e) / u;
+  return (x > 0.0 ? x : vd{}) + log1pE;
+}
+inline vf vsoftplusF32(vf x) {
+  const vf y = inDoubles(x, [](vd v) { return softplusOfDoubles(v); });
+  return x != x ? x : y;  // a NaN input's own bits
+}
+inline vd vsoftplusF64(vd x) {
+  const vd y = softplusOfDoubles(x);
+  return x != x ? x : y;
+}
+
 // ---- loops --------------------------------------------------------------------
 
 template <class S, class F> inline void mapUnary(const S* x, S* y, int64_t n, F f) {
@@ -873,6 +894,9 @@ template <class S, int K> void unaryVec(const S* x, S* y, int64_t n) {
   } else if constexpr (K == kGeluErf) {
     if constexpr (sizeof(S) == 4) mapUnary(x, y, n, [](V v) { return vgeluErfF32(v); });
     else geluErfF64(x, y, n);
+  } else if constexpr (K == kSoftplus) {
+    if constexpr (sizeof(S) == 4) mapUnary(x, y, n, [](V v) { return vsoftplusF32(v); });
+    else mapUnary(x, y, n, [](V v) { return vsoftplusF64(v); });
   }
 }
 
@@ -2002,6 +2026,7 @@ template <class S> TypedTable<S> makeTyped() {
   t.unary[kCos] = unaryVec<S, kCos>;
   t.unary[kErf] = unaryVec<S, kErf>;
   t.unary[kGeluErf] = unaryVec<S, kGeluErf>;
+  t.unary[kSoftplus] = unaryVec<S, kSoftplus>;
   t.unary[kSqrt] = unaryExact<S, kSqrt>;
   t.unary[kRsqrt] = unaryExact<S, kRsqrt>;
   t.unary[kReciprocal] = unaryExact<S, kReciprocal>;

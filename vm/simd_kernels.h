@@ -22,7 +22,7 @@ namespace pir::vm::simd {
 
 enum UnaryKind : int {
   kExp, kLog, kTanh, kSigmoid, kSqrt, kRsqrt, kReciprocal, kAbs, kNeg, kSquare, kRelu, kSwish, kGelu, kSin, kCos,
-  kErf, kGeluErf,
+  kErf, kGeluErf, kSoftplus,
   kUnaryCount
 };
 // kGeluGrad: g * gelu'(x) for (x, g), the tanh form's derivative with the operations

@@ -12,6 +12,10 @@ same inputs:
   norms     an RMS norm's x^2 (pow), a masked softmax (where) over f32[8, 12, 512, 512]
             and topk (k = 8) over f32[8, 512, 768]
   random    random_normal of f32[16, 64, 4096] and dropout (p = 0.1) of it
+  batchnorm batch normalisation as training computes it (mean and variance over the
+            batch and the positions, per channel), then relu, of f32[32, 64, 56, 56]
+  activations  swish (SiLU), softplus, relu6 and hardswish of f32[32, 64, 56, 56]
+            (MobileNetV3, EfficientNet)
   conv1d    a 1-D convolution (64 to 64 channels, kernel 5, padding 2) of
             f32[16, 64, 1024] (text and audio CNNs)
   depthwise a depthwise 3x3 convolution (groups = channels) of f32[32, 64, 56, 56]
@@ -174,6 +178,45 @@ l = (y * y).sum()
 a = F.avg_pool2d(x, 3, stride=1, padding=1, count_include_pad=False)
 m = F.max_pool2d(x, 3, stride=2, padding=1)
 l = (a * a).sum() + (m * m).sum()
+"""),
+    "batchnorm": ({"x": ((32, 64, 56, 56), "normal"), "ga": ((1, 64, 1, 1), "ones"), "be": ((1, 64, 1, 1), "zeros")}, """
+  %mu = mean %x {axis = [0, 2, 3], keepdims = true}
+  %d = sub %x, %mu
+  %d2 = mul %d, %d
+  %var = mean %d2 {axis = [0, 2, 3], keepdims = true}
+  %ve = add %var, 1e-5
+  %r = rsqrt %ve
+  %n = mul %d, %r
+  %s = mul %n, %ga
+  %y = add %s, %be
+  %z = relu %y
+  %l = sumsquare %z
+""", """
+mu = x.mean((0, 2, 3), keepdim=True)
+d = x - mu
+var = (d * d).mean((0, 2, 3), keepdim=True)
+y = d * torch.rsqrt(var + 1e-5) * ga + be
+z = torch.relu(y)
+l = (z * z).sum()
+"""),
+    "activations": ({"x": ((32, 64, 56, 56), "normal")}, """
+  %a = swish %x
+  %b = softplus %x
+  %c = clip %x {min = 0.0, max = 6.0}
+  %t = add %x, 3.0
+  %hc = clip %t {min = 0.0, max = 6.0}
+  %hm = mul %x, %hc
+  %h = div %hm, 6.0
+  %s1 = sumsquare %a
+  %s2 = sumsquare %b
+  %s3 = sumsquare %c
+  %s4 = sumsquare %h
+  %u = add %s1, %s2
+  %v = add %u, %s3
+  %l = add %v, %s4
+""", """
+a = F.silu(x); b = F.softplus(x); c = F.relu6(x); h = F.hardswish(x)
+l = (a * a).sum() + (b * b).sum() + (c * c).sum() + (h * h).sum()
 """),
     "random": ({"x": ((16, 64, 4096), "normal")}, """
   const %seed : u32[2] = [1, 2]

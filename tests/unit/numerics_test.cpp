@@ -399,8 +399,8 @@ TEST(Numerics, EveryInstructionSet) {
     double ulps;
     double ulpsF64;
   };
-  // erf and gelu_erf (f32) are nearly correctly rounded (bench/math_ulp: 0.503 ulp at
-  // most); f64 they are the C library's erf and erfc.
+  // erf, gelu_erf and softplus (f32) are nearly correctly rounded (bench/math_ulp:
+  // 0.503 ulp at most); f64 erf and gelu_erf are the C library's erf and erfc.
   const Fn fns[] = {{simd::kExp, [](LD x) { return std::exp(x); }, 1.5, 1.5},
                     {simd::kLog, [](LD x) { return std::log(x); }, 1.0, 1.0},
                     {simd::kTanh, [](LD x) { return std::tanh(x); }, 1.5, 1.5},
@@ -409,7 +409,8 @@ TEST(Numerics, EveryInstructionSet) {
                     {simd::kSin, [](LD x) { return std::sin(x); }, 1.0, 1.0},
                     {simd::kCos, [](LD x) { return std::cos(x); }, 1.0, 1.0},
                     {simd::kErf, [](LD x) { return std::erf(x); }, 0.52, 1.5},
-                    {simd::kGeluErf, geluErfRef, 0.52, 4}};
+                    {simd::kGeluErf, geluErfRef, 0.52, 4},
+                    {simd::kSoftplus, softplusRef, 0.51, 2}};
   for (const char* isa : {"sse2", "avx2", "avx512"}) {
     const simd::Table* t = simd::tableFor(isa);
     if (!t) continue;
