@@ -14,6 +14,13 @@ namespace {
 // A group's weights at most this many elements (64 KB of f32): they are read once per
 // output row, so they must stay in the core's cache; larger products go to the GEMM.
 constexpr int64_t kMaxGroupWeights = int64_t{16} * 1024;
+// The weight gradient's sums of a group at most this many elements (256 KB of f32):
+// a tile of them is loaded once per (image, group) and output rows, not per output
+// row, so they need only fit in the core's L2 cache beside the transposed gradient.
+// Wider layers than conv's bound take them: a 1-D conv of 64 to 64 channels, kernel
+// 5 (20K weights), ran its weight gradient's GEMMs ([320, 64] over depth 1024, one
+// image each) at half conv's rate.
+constexpr int64_t kMaxGroupGradWeights = int64_t{64} * 1024;
 // Images per block of the weight gradient: each block's sums are added in block
 // order, so the blocks depend on the batch alone.
 constexpr int64_t kGradBlocks = 4;
@@ -25,17 +32,26 @@ constexpr int64_t kMaxPhases = 16;
 
 }  // namespace
 
-bool directConvServes(const DirectConvShape& s) {
+namespace {
+
+// directConvServes with a group's weights bounded by maxWeights.
+bool servesWithWeights(const DirectConvShape& s, int64_t maxWeights) {
   const Window& w = s.win;
   // Zero-size tensors may carry any dims: every product here saturates.
   const int64_t K = mulOrMax(s.inPerGroup, mulOrMax(mulOrMax(w.kernel[0], w.kernel[1]), w.kernel[2]));
   const int64_t P = mulOrMax(mulOrMax(w.out[0], w.out[1]), w.out[2]), og = s.outPerGroup;
   if (s.batch < 1 || s.groups < 1 || K < 1 || og < 1 || P < 1) return false;
-  if (mulOrMax(og, K) > kMaxGroupWeights || P > kMaxPaddedElements) return false;
+  if (mulOrMax(og, K) > maxWeights || P > kMaxPaddedElements) return false;
   if (4 * w.out[2] < 3 * roundUp(w.out[2], kColumns)) return false;  // out[2] <= P: no overflow
   const int64_t padded = PaddedLayout(w).elements(s.inPerGroup);
   return padded <= kMaxPaddedElements && padded <= mulOrMax(4, mulOrMax(K, P));
 }
+
+}  // namespace
+
+bool directConvServes(const DirectConvShape& s) { return servesWithWeights(s, kMaxGroupWeights); }
+
+bool directConvGradWeightServes(const DirectConvShape& s) { return servesWithWeights(s, kMaxGroupGradWeights); }
 
 namespace {
 

@@ -655,7 +655,7 @@ PreparedKernel prepareConvGradWeight(const Op& op, InTypes in, InTypes out) {  /
   ConvGeometry s = convGeometry(op, in[0], out[0].shape);
   requireOutputShape(in[1], s.batch, s.outChannels, s.win);
   s.depthwise = in[0].dtype == DType::F32 && depthwiseConvGradWeightServes(s.directShape());
-  s.direct = in[0].dtype == DType::F32 && directConvServes(s.directShape());
+  s.direct = in[0].dtype == DType::F32 && directConvGradWeightServes(s.directShape());
   return floatKernel<ConvGradWeightRun>(op, in[0].dtype, s);
 }
 

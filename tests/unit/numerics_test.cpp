@@ -2002,6 +2002,34 @@ TEST(Numerics, DepthwiseConvolutionsMatchSumsOnAnyThreadCount) {
   EXPECT_GE(served, 60);
 }
 
+// A weight gradient wider than conv's direct bound (a group's 16K weights) and within
+// its own (64K): a 1-D conv of 64 to 64 channels, kernel 5, whose conv runs im2col and
+// whose weight gradient runs direct, against long double sums, with the same bytes at
+// 1, 2 and 3 kernel threads.
+TEST(Numerics, WideDirectWeightGradientsMatchSumsOnAnyThreadCount) {
+  for (const int64_t N : {int64_t{1}, int64_t{6}}) {
+    const int64_t C = 64, O = 64;
+    ConvOperands ops = convOperands({45}, {5}, {1}, {2, 2}, {1}, N, C, O, 1);
+    const ConvWindow3 win = window3({45}, ops.out, {5}, {1}, {2, 2}, {1});
+    detail::DirectConvShape shape;
+    shape.win.in = win.in, shape.win.out = win.out, shape.win.kernel = win.kernel, shape.win.stride = win.stride;
+    shape.win.dilation = win.dilation, shape.win.padBegin = win.padBegin;
+    shape.batch = N, shape.groups = 1, shape.inPerGroup = C, shape.outPerGroup = O;
+    ASSERT_FALSE(detail::directConvServes(shape));
+    ASSERT_TRUE(detail::directConvGradWeightServes(shape));
+    const std::vector<std::pair<std::string, Attr>> window{{"padding", intList({2, 2})}};
+    const std::vector<Tensor> one = convAndGradients(ops, window, 1);
+    for (int threads : {2, 3})
+      EXPECT_EQ(one[1].bytes, convAndGradients(ops, window, threads)[1].bytes) << "batch " << N << ", " << threads << " threads";
+    const ConvSums ref = convSums(ops.x, ops.w, ops.g, N, C, O, 1, win);
+    for (size_t i = 0; i < ref.dw.size(); ++i) {
+      const double want = static_cast<double>(ref.dw[i]);
+      ASSERT_NEAR(static_cast<double>(one[1].get(static_cast<int64_t>(i))), want, 1e-4 * std::max(1.0, std::abs(want)))
+          << "conv_grad_weight element " << i << " of batch " << N;
+    }
+  }
+}
+
 // l2 of rows [7, 0, ...] is exactly 7 for every output position (a vectorised
 // approximate sqrt gave 7.0000005 for some positions).
 TEST(Numerics, L2IsCorrectlyRoundedAtEveryPosition) {
