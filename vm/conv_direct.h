@@ -39,7 +39,12 @@ void directConv(const DirectConvShape& s, const float* x, const float* w, float*
 bool directConvGradInputServes(const DirectConvShape& forward);
 // dx = conv_grad_input(g, w) of `forward`, which directConvGradInputServes accepts.
 void directConvGradInput(const DirectConvShape& forward, const float* g, const float* w, float* dx);
-// dw [groups * outPerGroup, inPerGroup, kernel...] = conv_grad_weight(x, g).
+// True when directConvGradWeight serves the shape: as directConvServes, but a group's
+// weights may hold up to 64K elements (its sums are read per tile of them and image,
+// not per output row).
+bool directConvGradWeightServes(const DirectConvShape& s);
+// dw [groups * outPerGroup, inPerGroup, kernel...] = conv_grad_weight(x, g), for a
+// shape directConvGradWeightServes accepts.
 void directConvGradWeight(const DirectConvShape& s, const float* x, const float* g, float* dw);
 
 }  // namespace pir::vm::detail

@@ -1,8 +1,8 @@
 // conv (NCHW input, OIHW weights, 1 to 3 spatial dims, groups, stride, dilation,
 // padding [begin..., end...]) and its two gradients. f32 shapes that
 // vm/conv_direct.h serves (small weights, output rows that fill their vectors) run
-// there; every other shape runs here as im2col / col2im around one GEMM per (block
-// of images, group):
+// there, a depthwise weight gradient in vm/conv_depthwise.h; every other shape runs
+// here as im2col / col2im around one GEMM per (block of images, group):
 //   conv              y[og, P]     = W[og, K] · col[K, P]
 //   conv_grad_weight  dW[og, K]    = Σ_images g[og, P] · col[K, P]ᵀ
 //   conv_grad_input   dcol[K, P]   = W[og, K]ᵀ · g[og, P], then col2im adds dcol back
@@ -19,6 +19,7 @@
 // depend on the number of threads.
 #include <new>
 
+#include "vm/conv_depthwise.h"
 #include "vm/conv_direct.h"
 #include "vm/conv_window.h"
 
@@ -37,6 +38,7 @@ struct ConvGeometry {
   Window win;
   int64_t batch = 0, channels = 0, outChannels = 0, groups = 1;
   bool direct = false;  // f32 through vm/conv_direct.h instead of im2col
+  bool depthwise = false;  // f32 conv_grad_weight through vm/conv_depthwise.h
   DirectConvShape directShape() const { return {win, batch, groups, cg(), og()}; }
   int64_t cg() const { return channels / groups; }
   int64_t og() const { return outChannels / groups; }
@@ -357,8 +359,10 @@ template <class T> void runConvGradWeight(const ConvGeometry& s, const TensorRef
   const int64_t total = s.outChannels * K;
   if (total == 0) return;
   if (s.batch == 0 || P == 0) return std::fill(dw, dw + total, T(0));
-  if constexpr (std::is_same_v<T, float>)
+  if constexpr (std::is_same_v<T, float>) {
+    if (s.depthwise) return depthwiseConvGradWeight(s.directShape(), ins[0].as<const T>(), ins[1].as<const T>(), dw);
     if (s.direct) return directConvGradWeight(s.directShape(), ins[0].as<const T>(), ins[1].as<const T>(), dw);
+  }
   const int64_t block = s.imagesPerBlock(), count = s.blocks(), parts = blockParts(count);
   const ScratchCharge charge(static_cast<uint64_t>(total * (1 + parts)) + BlockScratch<C>::elements(s, parts), sizeof(C));
   std::vector<C> acc(static_cast<size_t>(total)), partials(static_cast<size_t>(total * parts));
@@ -502,7 +506,8 @@ PreparedKernel prepareConvGradWeight(const Op& op, InTypes in, InTypes out) {  /
     throw KernelError("conv_grad_weight needs an input and a gradient of one dtype");
   ConvGeometry s = convGeometry(op, in[0], out[0].shape);
   requireOutputShape(in[1], s.batch, s.outChannels, s.win);
-  s.direct = in[0].dtype == DType::F32 && directConvServes(s.directShape());
+  s.depthwise = in[0].dtype == DType::F32 && depthwiseConvGradWeightServes(s.directShape());
+  s.direct = in[0].dtype == DType::F32 && directConvGradWeightServes(s.directShape());
   return floatKernel<ConvGradWeightRun>(op, in[0].dtype, s);
 }
 

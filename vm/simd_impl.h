@@ -1349,6 +1349,88 @@ void convGradRows(const float* const* rows, const int64_t* offsets, int64_t nrow
   for (; c < m; c += 16) convGradDepth<kGradTileDepth, 1>(0, k, rows, offsets, nrows, n, gt + c, ldg, acc + c);
 }
 
+// convGradLanes' tile: KT depth rows, one 16-lane vector of sums each (kGradChunkVectors
+// vectors of the ISA), lane l the chain over the columns j with j % 16 == l. Each
+// 16 columns of an output row cost a gradient load and KT row loads for KT vectors
+// of FMAs. In the last, partial 16 columns the lanes past n keep their sums (a blend
+// drops their FMAs, so the depth rows' and the gradient's cells there may hold
+// anything); the gradient's columns are read from its row where 16 of them lie inside
+// g (gEnd), else copied out, so nothing past g is read.
+template <int KT>
+inline void convGradLaneTile(const float* const* rows, const int64_t* offsets, int64_t nrows, int64_t n,
+                             const float* g, float* acc) {
+  constexpr int VG = kGradChunkVectors;
+  vf sum[KT][VG];
+#pragma GCC unroll 16
+  for (int t = 0; t < KT; ++t)
+#pragma GCC unroll 4
+    for (int v = 0; v < VG; ++v) sum[t][v] = load<vf>(acc + t * 16 + v * kF32Lanes);
+  const int64_t whole = n / 16 * 16;
+  const float* gEnd = g + nrows * n;
+  vi keep[VG];  // the tail's lanes inside the row: all ones
+#pragma GCC unroll 4
+  for (int v = 0; v < VG; ++v)
+    for (int64_t l = 0; l < kF32Lanes; ++l) keep[v][l] = whole + v * kF32Lanes + l < n ? -1 : 0;
+  for (int64_t r = 0; r < nrows; ++r) {
+    const float* gr = g + r * n;
+    const int64_t at = offsets[r];
+    for (int64_t j = 0; j < whole; j += 16)
+#pragma GCC unroll 4
+      for (int v = 0; v < VG; ++v) {
+        const vf gv = load<vf>(gr + j + v * kF32Lanes);
+#pragma GCC unroll 16
+        for (int t = 0; t < KT; ++t) sum[t][v] = fmadd(load<vf>(rows[t] + at + j + v * kF32Lanes), gv, sum[t][v]);
+      }
+    if (whole < n) {
+      float copied[16];
+      const float* tail = gr + whole;
+      if (gEnd - tail < 16) {
+        std::memcpy(copied, tail, static_cast<size_t>(n - whole) * sizeof(float));
+        tail = copied;  // its lanes past n are never read into a sum
+      }
+#pragma GCC unroll 4
+      for (int v = 0; v < VG; ++v) {
+        const vf gv = load<vf>(tail + v * kF32Lanes);
+#pragma GCC unroll 16
+        for (int t = 0; t < KT; ++t) {
+          const vf next = fmadd(load<vf>(rows[t] + at + whole + v * kF32Lanes), gv, sum[t][v]);
+          sum[t][v] = bits<vf>((bits<vi>(next) & keep[v]) | (bits<vi>(sum[t][v]) & ~keep[v]));
+        }
+      }
+    }
+  }
+#pragma GCC unroll 16
+  for (int t = 0; t < KT; ++t)
+#pragma GCC unroll 4
+    for (int v = 0; v < VG; ++v) store(acc + t * 16 + v * kF32Lanes, sum[t][v]);
+}
+
+// The most depth rows per tile within the ISA's registers (KT * kGradChunkVectors
+// sums, the gradient's vectors and the tail's masks): a tile's rows are its
+// independent chains, each waiting on its previous FMA.
+constexpr int kGradLaneTileMax = PIR_SIMD_BYTES == 64 ? 16 : PIR_SIMD_BYTES == 32 ? 6 : 2;
+
+// convGradLaneTile<kt> for a runtime kt in [1, KT].
+template <int KT>
+void convGradLaneTileOf(int64_t kt, const float* const* rows, const int64_t* offsets, int64_t nrows, int64_t n,
+                        const float* g, float* acc) {
+  if (kt == KT) return convGradLaneTile<KT>(rows, offsets, nrows, n, g, acc);
+  if constexpr (KT > 1) convGradLaneTileOf<KT - 1>(kt, rows, offsets, nrows, n, g, acc);
+}
+
+// The depth rows in the fewest tiles of at most kGradLaneTileMax, of sizes as equal as
+// they can be: 9 cells (a 3x3 kernel) one tile of 9 chains where tiles of 8 and 1 left
+// the ninth cell's lone chain waiting on its FMAs.
+void convGradLanes(const float* const* rows, const int64_t* offsets, int64_t nrows, int64_t n, const float* g,
+                   float* acc, int64_t k) {
+  const int64_t tiles = (k + kGradLaneTileMax - 1) / kGradLaneTileMax;
+  for (int64_t i = 0, p = 0; i < tiles; ++i) {
+    const int64_t end = (i + 1) * k / tiles;
+    convGradLaneTileOf<kGradLaneTileMax>(end - p, rows + p, offsets, nrows, n, g, acc + p * 16);
+    p = end;
+  }
+}
+
 // Column blocks keep the accumulated row in L1 whatever `cols` is.
 constexpr int64_t kColBlock = 2048;
 
@@ -2057,6 +2139,7 @@ template <class S> TypedTable<S> makeTyped() {
     t.smallGemm = smallGemm;
     t.convRows = convRows;
     t.convGradRows = convGradRows;
+    t.convGradLanes = convGradLanes;
   }
   t.layerNormGradRow = layerNormGradRowFused<S>;
   t.sumRows = sumRows<S>;

@@ -103,6 +103,16 @@ template <class S> struct TypedTable {
   // read. f32 only (null in the f64 table).
   void (*convGradRows)(const S* const* rows, const int64_t* offsets, int64_t nrows, int64_t n, const S* gt,
                        int64_t ldg, S* acc, int64_t k, int64_t m);
+  // The weight gradient of one channel from one (a depthwise conv), vectorised along
+  // the output rows: acc[p*16 + l] += rows[p][offsets[r] + j] * g[r*n + j] for depth
+  // row p < k over the columns j < n with j % 16 == l, one fmadd per term, output rows
+  // r < nrows in order and within a row the columns in order: each of a depth row's 16
+  // lanes one chain whose order depends on the shapes alone (the caller adds the lanes
+  // up). g's rows are dense ([nrows][n]); nothing past g's last element is read. A
+  // depth row's columns and g's row up to n rounded up to 16 may be read, those from
+  // n on never reach a sum. f32 only (null in the f64 table).
+  void (*convGradLanes)(const S* const* rows, const int64_t* offsets, int64_t nrows, int64_t n, const S* g, S* acc,
+                        int64_t k);
   // y[c] = x[0][c] + x[1][c] + ... + x[rows-1][c] in row order (row r at
   // x + r*ld), for a reduction over a leading/strided axis. rows >= 1. Each column
   // is summed alone, so a range of columns gives the bits of the whole call.

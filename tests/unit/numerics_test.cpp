@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ir/half.h"
+#include "vm/conv_depthwise.h"
 #include "vm/conv_direct.h"
 #include "vm/kernels.h"
 #include "vm/kernel_util.h"
@@ -859,6 +860,61 @@ TEST(Numerics, ConvRowKernelsSumInTheirDocumentedOrderOnEveryIsa) {
           t->f32.convGradRows(rowsInf.data(), offsets, nrows, n, gt.data(), ldg, acc.data(), k, mc);
           ASSERT_EQ(std::memcmp(acc.data(), want.data(), want.size() * sizeof(float)), 0)
               << isa << " convGradRows " << m << "x" << n << "x" << k;
+        }
+  }
+}
+
+// The depthwise weight gradient's row kernel on every ISA: convGradLanes adds each
+// depth row's products into 16 lanes, column j of every output row into lane j % 16,
+// one chain per lane in (output row, column) order; the lanes past n of the last 16
+// columns keep their bytes, and neither a depth row's columns from n on (infinities
+// here) nor the gradient past its rows (a guard of infinities) reach a sum.
+TEST(Numerics, ConvGradLanesSumEachLaneInItsDocumentedOrderOnEveryIsa) {
+  uint64_t seed = 11;
+  auto next = [&] {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<float>(static_cast<int64_t>(seed >> 33) % 20001 - 10000) / 997.0f;
+  };
+  const float inf = std::numeric_limits<float>::infinity();
+  for (const char* isa : {"sse2", "avx2", "avx512"}) {
+    const simd::Table* t = simd::tableFor(isa);
+    if (!t) continue;
+    EXPECT_EQ(t->f64.convGradLanes, nullptr) << isa;
+    const bool fused = std::string(isa) != "sse2";
+    auto step = [&](float acc, float x, float y) {
+      if (fused) return std::fma(x, y, acc);
+      volatile float product = x * y;  // rounded on its own, as the ISA without FMA does
+      return product + acc;
+    };
+    for (int64_t k : {1, 2, 3, 5, 9, 16, 25})
+      for (int64_t n : {1, 7, 13, 16, 28, 40, 56})
+        for (int64_t nrows : {1, 3, 5}) {
+          const int64_t stride = 128;  // each depth row's own run in `pool`, room for the rows' ends
+          std::vector<float> pool(static_cast<size_t>(k * stride + 64), inf);
+          std::vector<const float*> rows(static_cast<size_t>(k));
+          std::vector<int64_t> offsets(static_cast<size_t>(nrows));
+          for (int64_t r = 0; r < nrows; ++r) offsets[static_cast<size_t>(r)] = 3 + 2 * r;
+          for (int64_t p = 0; p < k; ++p) {
+            const int64_t at = ((p * 5) % k) * stride;
+            rows[static_cast<size_t>(p)] = pool.data() + at;
+            for (int64_t r = 0; r < nrows; ++r)  // the columns read are finite
+              for (int64_t j = 0; j < n; ++j) pool[static_cast<size_t>(at + offsets[static_cast<size_t>(r)] + j)] = next();
+          }
+          std::vector<float> g(static_cast<size_t>(nrows * n + 16), inf);  // the guard past the rows
+          for (int64_t i = 0; i < nrows * n; ++i) g[static_cast<size_t>(i)] = next();
+          std::vector<float> acc(static_cast<size_t>(k * 16));
+          for (float& v : acc) v = next();
+          std::vector<float> want = acc;
+          for (int64_t p = 0; p < k; ++p)
+            for (int64_t r = 0; r < nrows; ++r)
+              for (int64_t j = 0; j < n; ++j) {
+                float& w = want[static_cast<size_t>(p * 16 + j % 16)];
+                w = step(w, rows[static_cast<size_t>(p)][offsets[static_cast<size_t>(r)] + j],
+                         g[static_cast<size_t>(r * n + j)]);
+              }
+          t->f32.convGradLanes(rows.data(), offsets.data(), nrows, n, g.data(), acc.data(), k);
+          ASSERT_EQ(std::memcmp(acc.data(), want.data(), want.size() * sizeof(float)), 0)
+              << isa << " convGradLanes " << k << " depth rows, " << nrows << " rows of " << n;
         }
   }
 }
@@ -1848,6 +1904,131 @@ TEST(Numerics, DirectConvolutionsAgreeWithIm2colOverRandomWindows) {
   }
   EXPECT_GE(served, 150);
   EXPECT_GE(gradServed, 100);
+}
+
+// The result tensors of conv, conv_grad_weight and conv_grad_input of `ops` with the
+// window attributes `window`, at `threads` kernel threads.
+std::vector<Tensor> convAndGradients(ConvOperands& ops, const std::vector<std::pair<std::string, Attr>>& window,
+                                     int threads) {
+  const int before = simd::kernelThreads();
+  simd::setKernelThreads(threads);
+  auto withShape = [&](const Shape& sh) {
+    auto a = window;
+    a.emplace_back("shape", intList(sh));
+    return a;
+  };
+  std::vector<Tensor> r{runOpWith(OpCode::Conv, {&ops.x, &ops.w}, {ops.g.type}, window)[0],
+                        runOpWith(OpCode::ConvGradWeight, {&ops.x, &ops.g}, {ops.w.type}, withShape(ops.w.type.shape))[0],
+                        runOpWith(OpCode::ConvGradInput, {&ops.g, &ops.w}, {ops.x.type}, withShape(ops.x.type.shape))[0]};
+  simd::setKernelThreads(before);
+  return r;
+}
+
+// Depthwise convolutions (groups = channels, one input and one output channel per
+// group; the weight gradient in vm/conv_depthwise.h, conv and dx on the direct
+// kernels with one channel) over 120 random windows: 1-D, 2-D and 3-D, strides 1-3,
+// dilations 1-3, paddings 0-3 on each side, odd widths, batches of 1-4, against long
+// double sums, with the same bytes at 1, 2 and 3 kernel threads. Every third case
+// puts an infinity at the end of an input row: it reaches the outputs and the weight
+// gradient's cells that read it and nothing else, although the kernels compute whole
+// vectors past the rows' ends.
+TEST(Numerics, DepthwiseConvolutionsMatchSumsOnAnyThreadCount) {
+  uint64_t seed = 2024;
+  auto next = [&](int64_t lo, int64_t hi) {  // uniform in [lo, hi]
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return lo + static_cast<int64_t>((seed >> 33) % static_cast<uint64_t>(hi - lo + 1));
+  };
+  int served = 0;
+  for (int trial = 0; trial < 120; ++trial) {
+    const size_t rank = static_cast<size_t>(next(1, 3));
+    const int64_t C = next(1, 7), N = next(1, 4);
+    std::vector<int64_t> in(rank), kernel(rank), stride(rank), dilation(rank), padding(2 * rank);
+    for (size_t d = 0; d < rank; ++d) {
+      const bool last = d + 1 == rank;
+      kernel[d] = next(1, rank == 3 ? 3 : 5), stride[d] = next(1, 3), dilation[d] = next(1, 3);
+      padding[d] = next(0, 3), padding[rank + d] = next(0, 3);
+      // Rows of 12-70 outputs (those of 12-15 and 29-31 left to im2col: rows that fill
+      // too little of their vectors), a few rows along the other axes.
+      const int64_t out = last ? next(12, 70) : next(1, rank == 3 ? 4 : 9);
+      in[d] = std::max<int64_t>(1, (out - 1) * stride[d] + dilation[d] * (kernel[d] - 1) + 1 - padding[d] -
+                                        padding[rank + d] + next(0, stride[d] - 1));
+    }
+    bool fits = true;  // an input of 1 (the least) may still be too short for the window
+    for (size_t d = 0; d < rank; ++d)
+      fits = fits && in[d] + padding[d] + padding[rank + d] >= dilation[d] * (kernel[d] - 1) + 1;
+    if (!fits) continue;
+    ConvOperands ops = convOperands(in, kernel, stride, padding, dilation, N, C, C, C);
+    const ConvWindow3 win = window3(in, ops.out, kernel, stride, padding, dilation);
+    detail::DirectConvShape shape;
+    shape.win.in = win.in, shape.win.out = win.out, shape.win.kernel = win.kernel, shape.win.stride = win.stride;
+    shape.win.dilation = win.dilation, shape.win.padBegin = win.padBegin;
+    shape.batch = N, shape.groups = C, shape.inPerGroup = 1, shape.outPerGroup = 1;
+    const bool depthwise = detail::depthwiseConvGradWeightServes(shape);
+    served += depthwise;
+    const bool withInfinity = trial % 3 == 2;
+    if (withInfinity) {
+      const int64_t rowLength = in.back();
+      ops.x.set(ops.x.size() / 2 / rowLength * rowLength + rowLength - 1, std::numeric_limits<LD>::infinity());
+    }
+    const std::vector<std::pair<std::string, Attr>> window{{"stride", intList(stride)}, {"padding", intList(padding)},
+                                                           {"dilation", intList(dilation)}, {"groups", Attr::integer(C)}};
+    const std::vector<Tensor> one = convAndGradients(ops, window, 1);
+    for (int threads : {2, 3}) {
+      const std::vector<Tensor> more = convAndGradients(ops, window, threads);
+      for (size_t r = 0; r < one.size(); ++r)
+        ASSERT_EQ(one[r].bytes, more[r].bytes) << "result " << r << " of trial " << trial << " at " << threads << " threads";
+    }
+    const ConvSums ref = convSums(ops.x, ops.w, ops.g, N, C, C, C, win);
+    const char* names[3] = {"conv", "conv_grad_weight", "conv_grad_input"};
+    const std::vector<LD>* refs[3] = {&ref.y, &ref.dw, &ref.dx};
+    for (int r = 0; r < 3; ++r)
+      for (size_t i = 0; i < refs[r]->size(); ++i) {
+        const double got = static_cast<double>(one[static_cast<size_t>(r)].get(static_cast<int64_t>(i)));
+        const double want = static_cast<double>((*refs[r])[i]);
+        if (std::isnan(want) || std::isinf(want)) {
+          ASSERT_TRUE(std::isnan(want) ? std::isnan(got) : got == want)
+              << names[r] << " element " << i << " of trial " << trial << " is " << got << ", not " << want;
+          continue;
+        }
+        // The weight gradient sums up to a few thousand terms of magnitude <= 1.25.
+        const double tolerance = 1e-4 * std::max(1.0, std::abs(want)) * (r == 1 ? 8 : 1);
+        ASSERT_NEAR(got, want, tolerance) << names[r] << " element " << i << " of trial " << trial << ": in "
+                                          << ::testing::PrintToString(in) << " kernel " << ::testing::PrintToString(kernel)
+                                          << " stride " << ::testing::PrintToString(stride) << " dilation "
+                                          << ::testing::PrintToString(dilation) << " padding "
+                                          << ::testing::PrintToString(padding) << " batch " << N << " channels " << C
+                                          << (depthwise ? " (depthwise)" : " (im2col)");
+      }
+  }
+  EXPECT_GE(served, 60);
+}
+
+// A weight gradient wider than conv's direct bound (a group's 16K weights) and within
+// its own (64K): a 1-D conv of 64 to 64 channels, kernel 5, whose conv runs im2col and
+// whose weight gradient runs direct, against long double sums, with the same bytes at
+// 1, 2 and 3 kernel threads.
+TEST(Numerics, WideDirectWeightGradientsMatchSumsOnAnyThreadCount) {
+  for (const int64_t N : {int64_t{1}, int64_t{6}}) {
+    const int64_t C = 64, O = 64;
+    ConvOperands ops = convOperands({45}, {5}, {1}, {2, 2}, {1}, N, C, O, 1);
+    const ConvWindow3 win = window3({45}, ops.out, {5}, {1}, {2, 2}, {1});
+    detail::DirectConvShape shape;
+    shape.win.in = win.in, shape.win.out = win.out, shape.win.kernel = win.kernel, shape.win.stride = win.stride;
+    shape.win.dilation = win.dilation, shape.win.padBegin = win.padBegin;
+    shape.batch = N, shape.groups = 1, shape.inPerGroup = C, shape.outPerGroup = O;
+    ASSERT_FALSE(detail::directConvServes(shape));
+    ASSERT_TRUE(detail::directConvGradWeightServes(shape));
+    const std::vector<std::pair<std::string, Attr>> window{{"padding", intList({2, 2})}};
+    const std::vector<Tensor> one = convAndGradients(ops, window, 1);
+    for (int threads : {2, 3})
+      EXPECT_EQ(one[1].bytes, convAndGradients(ops, window, threads)[1].bytes) << "batch " << N << ", " << threads << " threads";
+    const ConvSums ref = convSums(ops.x, ops.w, ops.g, N, C, O, 1, win);
+    for (size_t i = 0; i < ref.dw.size(); ++i) {
+      const double want = static_cast<double>(ref.dw[i]);
+      ASSERT_NEAR(static_cast<double>(one[1].get(static_cast<int64_t>(i))), want, 1e-4 * std::max(1.0, std::abs(want)))
+          << "conv_grad_weight element " << i << " of batch " << N;
+    }
+  }
 }
 
 // l2 of rows [7, 0, ...] is exactly 7 for every output position (a vectorised
