@@ -98,6 +98,10 @@ struct CompiledGraph {
   // Per return: true when a call may compute it directly in the caller's result
   // buffer (an arena slot that is no view and is returned once), saving the copy.
   std::vector<bool> returnInPlace;
+  // (return j, slot): a slot whose buffer a returnInPlace return j took over at its op
+  // (vm/frame_plan.h handedFrom, followed back), so it lives in j's buffer too: a
+  // reshape of a fresh result computed in the caller's buffer is then no copy.
+  std::vector<std::pair<uint32_t, uint32_t>> returnInPlaceAliases;
   uint64_t arenaBytes = 0;
   size_t maxOperands = 0;               // largest nIn+nOut of a Kernel instruction
   // What running the graph (its callees included) may write outside its own arena

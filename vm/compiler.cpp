@@ -206,6 +206,14 @@ class GraphCompiler {
     for (uint32_t slot : cg->returnSlots)
       cg->returnInPlace.push_back(cg->slots[slot].kind == SlotInfo::Kind::Arena && !plan.views().count(slot) &&
                                   std::count(cg->returnSlots.begin(), cg->returnSlots.end(), slot) == 1);
+    // A slot handed over to a return in place shared its arena offset and died where the
+    // return was defined, so nothing else lives in that buffer meanwhile: it can live in
+    // the caller's buffer as well.
+    for (size_t j = 0; j < cg->returnSlots.size(); ++j) {
+      if (!cg->returnInPlace[j]) continue;
+      for (uint32_t from = plan.handedFrom(cg->returnSlots[j]); from != kNoSlot; from = plan.handedFrom(from))
+        cg->returnInPlaceAliases.emplace_back(static_cast<uint32_t>(j), from);
+    }
     cg->arenaBytes = plan.arenaBytes();
     markLoadsReadInPlace(*cg);  // once every instruction and return is known
     for (Instr& in : cg->code) in.work = workOf(*cg, in);

@@ -70,7 +70,13 @@ std::string disassemble(const CompiledGraph& g, const Program& p, const SourceMa
     if (info.kind == SlotInfo::Kind::Param) out << (info.copied ? " (copied: written in place)" : " (bound)");
     if (info.kind == SlotInfo::Kind::Const || info.kind == SlotInfo::Kind::Var) out << " #" << info.index;
     if (info.value) out << "  %" << info.value->name << ": " << info.value->type->str();
-    out << "  " << info.bytes << " bytes\n";
+    out << "  " << info.bytes << " bytes";
+    // A call computes these directly in its result buffer (CompiledGraph::returnInPlace).
+    for (size_t j = 0; j < g.returnSlots.size(); ++j)
+      if (g.returnInPlace[j] && g.returnSlots[j] == s) out << "  (a call's result " << j << ")";
+    for (const auto& [j, alias] : g.returnInPlaceAliases)
+      if (alias == s) out << "  (in a call's result " << j << ")";
+    out << "\n";
   }
   for (size_t pc = 0; pc < g.code.size(); ++pc) {
     const Instr& in = g.code[pc];

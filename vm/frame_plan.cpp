@@ -81,6 +81,7 @@ void FramePlanner::placeArena() {
       }
       if (handedOver != kNoSlot) {
         cg_.slots[s].offset = cg_.slots[handedOver].offset;
+        handedFrom_[s] = handedOver;
         continue;
       }
       cg_.slots[s].offset = allocate(cg_.slots[s].bytes);

@@ -94,6 +94,13 @@ class FramePlanner {
   bool diesWithin(uint32_t slot, size_t begin, size_t end) const;
 
   std::map<uint32_t, ViewLink>& views() { return views_; }
+  // The slot whose buffer `slot` took at its op (resultTakesOperandBuffer: the operand
+  // died there, and `slot` holds its bytes or was computed from them in place), or
+  // kNoSlot. Known after placeArena.
+  uint32_t handedFrom(uint32_t slot) const {
+    auto it = handedFrom_.find(slot);
+    return it == handedFrom_.end() ? kNoSlot : it->second;
+  }
   // Root slot -> the views derived from it.
   const std::unordered_map<uint32_t, std::vector<uint32_t>>& families() const { return families_; }
 
@@ -127,6 +134,7 @@ class FramePlanner {
   std::unordered_map<uint32_t, size_t> defAt_, lastUse_;
   std::unordered_map<size_t, std::vector<uint32_t>> definedAt_;
   std::vector<bool> noWrites_;
+  std::unordered_map<uint32_t, uint32_t> handedFrom_;  // result slot -> the operand slot whose buffer it took
   std::map<uint32_t, ViewLink> views_;                            // view slot -> link (ordered: deterministic code)
   std::unordered_map<uint32_t, std::vector<uint32_t>> families_;  // root slot -> its views
 };

@@ -99,6 +99,8 @@ void Interpreter::push(const CompiledGraph& callee, const std::byte* const* args
     const uint32_t slot = callee.returnSlots[j];
     f.ptr[slot] = outs ? outs[j] : f.arena.data() + callee.slots[slot].offset;
   }
+  for (const auto& [j, slot] : callee.returnInPlaceAliases)
+    f.ptr[slot] = outs ? outs[j] : f.arena.data() + callee.slots[slot].offset;
   stack_.push_back(Activation{&callee, &f, 0, 0});
 }
 
