@@ -98,9 +98,9 @@ void FramePlanner::placeArena() {
 //  - a plain copy (reshape, flatten, squeeze, identity: the result holds the operand's
 //    bytes): the copy kernel then finds nothing to do (source and result at one address);
 //  - an elementwise op that could be a fused chain's step (vm/fusion.h fusibleOp),
-//    where the operand has the result's type: its kernel computes element i from
-//    element i of that operand, as the op's in-place `_` form does on the same
-//    storage, and in a fused chain or sliced group the operand's block or slice is the
+//    where the operand has the result's type (of a variadic op, operand 0 or 1): its
+//    kernel computes element i from element i of that operand, as the op's in-place
+//    `_` form does on the same storage, and in a fused chain or sliced group the operand's block or slice is the
 //    result's. The result is written where the operand was just read, in cache,
 //    rather than into a buffer that has left it.
 // The result then owns the buffer and frees it after its own last use. Returns the
@@ -113,7 +113,13 @@ uint32_t FramePlanner::resultTakesOperandBuffer(const Op& op, const std::vector<
   if (out == kNoSlot) return kNoSlot;
   const SlotInfo& b = cg_.slots[out];
   if (b.kind != SlotInfo::Kind::Arena || b.inScratch || views_.count(out)) return kNoSlot;
-  for (const Operand& o : op.operands) {
+  // A variadic op (maximum, minimum of three or more) folds its operands pairwise into
+  // the result: the first fold reads operands 0 and 1 element by element, each later
+  // fold reads the result and the next operand, which the result's writes would already
+  // have overwritten had it taken that operand's buffer.
+  const size_t takeable = op.info().maxOperands < 0 ? std::min<size_t>(2, op.operands.size()) : op.operands.size();
+  for (size_t i = 0; i < takeable; ++i) {
+    const Operand& o = op.operands[i];
     if (o.kind() != Operand::Kind::Value) continue;
     if (!copy && o.value()->type.get() != op.results[0]->type.get()) continue;
     const uint32_t in = cg_.valueSlot[o.value()->id];
