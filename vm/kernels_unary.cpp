@@ -35,10 +35,8 @@ struct UnaryState {
 // The element functions of the Unary rows of ops.def (`Unary(Fn)`), one struct
 // each. A function states the element types it accepts (kAccepts) and its
 // float math as exactly one of:
-//   kSimd      the vm/simd_kernels.h vector-table entry (~1 ulp, the same
-//              function for every element);
-//   libm(v)    a scalar loop of the C library (log2 is within 1 ulp
-//              in glibc): slow but the same for every position;
+//   kSimd      the vm/simd_kernels.h vector-table entry (~1 ulp, or exact for
+//              floor, ceil and round; the same function for every element);
 //   exact(x,s) an Eigen expression of x for the exact ops (every element one
 //              IEEE operation or a selection): vector and scalar paths agree;
 //   test(x)    a predicate (the result is bool); kIntegerResult on integers;
@@ -78,7 +76,7 @@ struct UnaryFunctions {
   };
   struct Exp : Base { static constexpr int kSimd = simd::kExp; };
   struct Log : Base { static constexpr int kSimd = simd::kLog; };
-  struct Log2 : Base { template <class C> static C libm(C v) { return std::log2(v); } };
+  struct Log2 : Base { static constexpr int kSimd = simd::kLog2; };
   struct Sqrt : Base { static constexpr int kSimd = simd::kSqrt; };
   struct Rsqrt : Base { static constexpr int kSimd = simd::kRsqrt; };
   struct Reciprocal : Base { static constexpr int kSimd = simd::kReciprocal; };
@@ -101,32 +99,21 @@ struct UnaryFunctions {
   struct Erf : Base { static constexpr int kSimd = simd::kErf; };
   struct Swish : Base { static constexpr int kSimd = simd::kSwish; };
   struct Softplus : Base { static constexpr int kSimd = simd::kSoftplus; };
-  // ceil, floor and rint keep the sign of x (IEEE), also on a zero result:
-  // ceil(-0.5) = -0. Eigen's vector path may compute a zero as +0, so a zero
-  // result is replaced by x * 0 (the zero of x's sign; x is finite there).
-  // On integers they are the identity.
+  // ceil, floor and rint (half to even: NumPy, ONNX) keep the sign of x (IEEE), also
+  // on a zero result: ceil(-0.5) = -0. Exact; on integers they are the identity.
   struct Ceil : Base {
+    static constexpr int kSimd = simd::kCeil;
     static constexpr ElementTypes kAccepts = kAll;
-    template <class X> static auto exact(const X& x, const UnaryState&) {
-      using T = typename X::Scalar;
-      return (x.ceil() == T(0)).select(x * T(0), x.ceil());
-    }
     template <class T> static T integer(T v, T, T) { return v; }
   };
   struct Floor : Base {
+    static constexpr int kSimd = simd::kFloor;
     static constexpr ElementTypes kAccepts = kAll;
-    template <class X> static auto exact(const X& x, const UnaryState&) {
-      using T = typename X::Scalar;
-      return (x.floor() == T(0)).select(x * T(0), x.floor());
-    }
     template <class T> static T integer(T v, T, T) { return v; }
   };
-  struct Round : Base {  // half to even (NumPy, ONNX)
+  struct Round : Base {
+    static constexpr int kSimd = simd::kRound;
     static constexpr ElementTypes kAccepts = kAll;
-    template <class X> static auto exact(const X& x, const UnaryState&) {
-      using T = typename X::Scalar;
-      return (x.rint() == T(0)).select(x * T(0), x.rint());
-    }
     template <class T> static T integer(T v, T, T) { return v; }
   };
   struct IsNan : Base {
@@ -159,7 +146,6 @@ struct UnaryFunctions {
 };
 
 template <class Fn> constexpr bool kPredicate = requires { Fn::kIntegerResult; };
-template <class Fn> constexpr bool kLibm = requires { Fn::template libm<float>(0.f); };
 
 // f16 through an f32 loop in chunks: compute in f32, round once.
 template <class Fn> void viaF32(const Eigen::half* x, Eigen::half* y, int64_t n, Fn&& fn) {
@@ -186,16 +172,6 @@ template <class T, class U> void runUnary(const UnaryState& s, const TensorRef* 
       const auto fn = reinterpret_cast<simd::UnaryFn<C>>(std::is_same_v<C, float> ? s.simdF32 : s.simdF64);
       if constexpr (kIsHalf<T>) viaF32(x.data(), y.data(), s.n, [fn](float* b, int64_t m) { fn(b, b, m); });
       else splitRange(s.n, [&](int64_t b, int64_t e) { fn(x.data() + b, y.data() + b, e - b); });
-    } else if constexpr (kIsFloat<T> && kLibm<U>) {
-      using C = ComputeOf<T>;
-      if constexpr (kIsHalf<T>)
-        viaF32(x.data(), y.data(), s.n, [](float* b, int64_t m) {
-          for (int64_t j = 0; j < m; ++j) b[j] = U::libm(b[j]);
-        });
-      else
-        splitRange(s.n, [&](int64_t b, int64_t e) {  // each element alone: any split gives the same bits
-          for (int64_t i = b; i < e; ++i) y[i] = U::template libm<C>(x[i]);
-        });
     } else if constexpr (kIsHalf<T>) {
       y = U::exact(x.template cast<float>(), s).template cast<Eigen::half>();
     } else if constexpr (kIsFloat<T>) {

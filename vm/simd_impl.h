@@ -857,6 +857,19 @@ inline vd vsoftplusF64(vd x) {
   return x != x ? x : y;
 }
 
+// f32 log2 as ln x / ln 2 in double: the f64 log (about 1 ulp of a double) times
+// 1/ln 2 (rounded to double) is within 2^-50 relative of log2 x, so the one rounding to
+// f32 is nearly correct (exact on powers of 2: k (1 + 2^-51) rounds to k). ±0 gives
+// -inf, negatives NaN, +inf itself (the f64 log's); a NaN input keeps its own bits.
+constexpr double kInvLn2 = 0x1.71547652b82fep+0;  // 1/ln 2, rounded to double
+inline vf vlog2F32(vf x) {
+  const vf y = inDoubles(x, [](vd v) { return vlog<double>(v) * splat<vd>(kInvLn2); });
+  return x != x ? x : y;
+}
+void log2F64(const double* x, double* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = __builtin_log2(x[i]);
+}
+
 // ---- loops --------------------------------------------------------------------
 
 template <class S, class F> inline void mapUnary(const S* x, S* y, int64_t n, F f) {
@@ -875,6 +888,28 @@ template <class S, class F> inline void mapUnary(const S* x, S* y, int64_t n, F 
     store(buf, f(load<V>(buf)));
     std::memcpy(y + i, buf, static_cast<size_t>(n - i) * sizeof(S));
   }
+}
+
+// floor, ceil and rint (half to even) without a rounding instruction (SSE2 has none,
+// and the three ISAs must agree): for |v| < 2^p (p the mantissa bits) (|v| + 2^p) - 2^p
+// is |v| rounded to an integer half to even (the add's own rounding); with v's sign, it
+// is stepped by one where it passed v (floor: above it; ceil: below it). Greater |v|,
+// infinities and NaN are their own result. Every result takes v's sign, as IEEE's do
+// (floor(-0.0) = -0, ceil(-0.5) = -0, rint(-0.4) = -0): exact, the C library's bits.
+template <class S, int K> inline typename VOf<S>::V vroundToInteger(typename VOf<S>::V v) {
+  using T = VOf<S>;
+  using V = typename T::V;
+  using U = typename T::U;
+  const U sign = bits<U>(splat<V>(S(-0.0)));
+  const V magnitude = bits<V>(bits<U>(v) & ~sign);
+  const V big = splat<V>(S(Bits<S>(1) << T::kMantBits));
+  V r = bits<V>(bits<U>((magnitude + big) - big) | (bits<U>(v) & sign));
+  const U one = bits<U>(splat<V>(S(1)));
+  if constexpr (K == kFloor) r -= bits<V>(bits<U>(r > v) & one);
+  else if constexpr (K == kCeil) r += bits<V>(bits<U>(r < v) & one);
+  r = bits<V>((bits<U>(r) & ~sign) | (bits<U>(v) & sign));
+  const U small = bits<U>(magnitude < big);
+  return bits<V>((bits<U>(r) & small) | (bits<U>(v) & ~small));
 }
 
 template <class S, int K> void unaryVec(const S* x, S* y, int64_t n) {
@@ -897,6 +932,11 @@ template <class S, int K> void unaryVec(const S* x, S* y, int64_t n) {
   } else if constexpr (K == kSoftplus) {
     if constexpr (sizeof(S) == 4) mapUnary(x, y, n, [](V v) { return vsoftplusF32(v); });
     else mapUnary(x, y, n, [](V v) { return vsoftplusF64(v); });
+  } else if constexpr (K == kLog2) {
+    if constexpr (sizeof(S) == 4) mapUnary(x, y, n, [](V v) { return vlog2F32(v); });
+    else log2F64(x, y, n);
+  } else if constexpr (K == kFloor || K == kCeil || K == kRound) {
+    mapUnary(x, y, n, [](V v) { return vroundToInteger<S, K>(v); });
   }
 }
 
@@ -2109,6 +2149,10 @@ template <class S> TypedTable<S> makeTyped() {
   t.unary[kErf] = unaryVec<S, kErf>;
   t.unary[kGeluErf] = unaryVec<S, kGeluErf>;
   t.unary[kSoftplus] = unaryVec<S, kSoftplus>;
+  t.unary[kFloor] = unaryVec<S, kFloor>;
+  t.unary[kCeil] = unaryVec<S, kCeil>;
+  t.unary[kRound] = unaryVec<S, kRound>;
+  t.unary[kLog2] = unaryVec<S, kLog2>;
   t.unary[kSqrt] = unaryExact<S, kSqrt>;
   t.unary[kRsqrt] = unaryExact<S, kRsqrt>;
   t.unary[kReciprocal] = unaryExact<S, kReciprocal>;

@@ -9,7 +9,9 @@
 // vector is padded and goes through the same function, so the tail equals the
 // body bit for bit. exp/log/tanh/sigmoid are this file's own range-reduced
 // polynomials (about 1 ulp, subnormals, ±0, ±inf and NaN handled), f32 sin, cos,
-// erf and gelu_erf polynomials in double (about 0.5 ulp); sqrt and
+// erf and gelu_erf polynomials in double (about 0.5 ulp), f32 log2 as the f64 log
+// times 1/ln 2 (about 0.5 ulp; f64 log2 is the C library's); floor, ceil and round
+// exact; sqrt and
 // division are IEEE (correctly rounded). The transcendental functions use FMA
 // where the CPU has it, so their last bit may differ between CPU generations
 // (as NumPy's do); the IEEE ops and the summation orders do not.
@@ -22,7 +24,7 @@ namespace pir::vm::simd {
 
 enum UnaryKind : int {
   kExp, kLog, kTanh, kSigmoid, kSqrt, kRsqrt, kReciprocal, kAbs, kNeg, kSquare, kRelu, kSwish, kGelu, kSin, kCos,
-  kErf, kGeluErf, kSoftplus,
+  kErf, kGeluErf, kSoftplus, kFloor, kCeil, kRound, kLog2,
   kUnaryCount
 };
 // kGeluGrad: g * gelu'(x) for (x, g), the tanh form's derivative with the operations

@@ -27,6 +27,19 @@ same inputs:
   conv3d    a 3x3x3 convolution of f32[4, 16, 16, 32, 32] (video, medical volumes)
   pools     average_pool 3x3 at stride 1 (Inception) and max_pool 3x3 at stride 2
             with padding 1 (the ResNet stem) of f32[32, 64, 56, 56]
+  reductions  sum, mean, max, sumsquare, logsumexp and argmax (its maxima gathered back)
+            along axis 0, 1 and 2 of f32[64, 256, 256], softmax along axis 1 and
+            log_softmax along axis 0
+  indexing  an embedding lookup (gather of 32K rows of an f32[65536, 64] table, its
+            gradient a scatter-add), gather_elements, scatter_elements (replace and add)
+            and cumsum along the middle axis of f32[32, 256, 256], onehot (1000 classes),
+            where, dynamic_slice and dynamic_update
+  einsum_attn  attention as einsums ("bhqd,bhkd->bhqk", softmax, "bhqk,bhkd->bhqd") over
+            f32[8, 8, 256, 64] and a bilinear form "bi,ij,bj->b" (two einsums) of
+            f32[4096, 256]
+  elementwise_misc  abs, log2, sqrt, reciprocal, sign, floor, round, fmod, pow with a
+            tensor exponent, maximum, minimum, sin, cos, erf, an isnan mask and a cast to
+            f16 and back, of f32[16, 64, 64, 64]
 
 pir's time per step from two whole processes (`run` of R1 and R2 repeats of the step:
 start-up, parse, loads and compile cancel), PyTorch's from a timed loop after two warm-up
@@ -232,6 +245,155 @@ l = (d * d).sum()
 }
 
 
+def reductions_kind():
+    """Each reduction along each axis of one 3-D tensor, every result summed into the loss."""
+    body, terms = [], []
+    for axis in (0, 1, 2):
+        for op in ("sum", "mean", "max", "sumsquare", "logsumexp"):
+            body.append("  %%%s%d = %s %%x {axis = %d}" % (op, axis, op, axis))
+            terms.append("%s%d" % (op, axis))
+        body.append("  %%am%d = argmax %%x {axis = %d, keepdims = true}" % (axis, axis))
+        body.append("  %%ag%d = gather_elements %%x, %%am%d {axis = %d}" % (axis, axis, axis))
+        terms.append("ag%d" % axis)
+    body.append("  %sm = softmax %x {axis = 1}")
+    body.append("  %lsm = log_softmax %x {axis = 0}")
+    terms += ["sm", "lsm"]
+    for t in terms:
+        body.append("  %%t_%s = sumsquare %%%s" % (t, t))
+    acc = "t_" + terms[0]
+    for i, t in enumerate(terms[1:]):
+        name = "l" if i == len(terms) - 2 else "a%d" % i
+        body.append("  %%%s = add %%%s, %%t_%s" % (name, acc, t))
+        acc = name
+    source = """
+r = []
+for d in (0, 1, 2):
+    r += [x.sum(d), x.mean(d), x.max(d).values, (x * x).sum(d), torch.logsumexp(x, d)]
+    r.append(torch.gather(x, d, x.argmax(d, keepdim=True)))
+r += [torch.softmax(x, 1), torch.log_softmax(x, 0)]
+l = sum((t * t).sum() for t in r)
+"""
+    return {"x": ((64, 256, 256), "normal")}, "\n".join(body) + "\n", source
+
+
+KINDS["reductions"] = reductions_kind()
+
+KINDS["indexing"] = ({"table": ((65536, 64), "normal"), "ids": ((64, 512), "index65536"),
+                      "x": ((32, 256, 256), "normal"), "u": ((32, 256, 256), "normal"),
+                      "idx": ((32, 256, 256), "index256"), "m": ((32, 256, 256), "mask"),
+                      "lab": ((4096,), "index1000"), "z": ((4096, 1000), "normal")}, """
+  const %pos : i32[1] = [64]
+  %e = gather %table, %ids {axis = 0}
+  %ge = gather_elements %x, %idx {axis = 1}
+  %sc = scatter_elements %x, %idx, %u {axis = 1}
+  %sa = scatter_elements %x, %idx, %u {axis = 1, reduction = add}
+  %cs = cumsum %x {axis = 1}
+  %oh = onehot %lab {num_classes = 1000}
+  %zo = mul %z, %oh
+  %w = where %m, %x, %u
+  %ds = dynamic_slice %u, %pos {axes = [2], sizes = [128]}
+  %du = dynamic_update %x, %pos, %ds {axes = [2], sizes = [128]}
+  %t1 = sumsquare %e
+  %t2 = sumsquare %ge
+  %t3 = sumsquare %sc
+  %t4 = sumsquare %sa
+  %t5 = sumsquare %cs
+  %t6 = sumsquare %zo
+  %t7 = sumsquare %w
+  %t8 = sumsquare %du
+  %a1 = add %t1, %t2
+  %a2 = add %a1, %t3
+  %a3 = add %a2, %t4
+  %a4 = add %a3, %t5
+  %a5 = add %a4, %t6
+  %a6 = add %a5, %t7
+  %l = add %a6, %t8
+""", """
+e = F.embedding(ids.long(), table); i = idx.long()
+ge = torch.gather(x, 1, i); sc = x.scatter(1, i, u); sa = x.scatter_add(1, i, u); cs = torch.cumsum(x, 1)
+zo = z * F.one_hot(lab.long(), 1000).float(); w = torch.where(m, x, u)
+ds = u.narrow(2, 64, 128); du = x.clone(); du[:, :, 64:192] = ds
+l = sum((t * t).sum() for t in (e, ge, sc, sa, cs, zo, w, du))
+""")
+
+KINDS["einsum_attn"] = ({"q": ((8, 8, 256, 64), "normal"), "k": ((8, 8, 256, 64), "normal"),
+                         "v": ((8, 8, 256, 64), "normal"), "a": ((4096, 256), "normal"),
+                         "wb": ((256, 256), "normal"), "c": ((4096, 256), "normal")}, """
+  %s0 = einsum %q, %k {equation = "bhqd,bhkd->bhqk"}
+  %s = mul %s0, 0.125
+  %p = softmax %s {axis = -1}
+  %o = einsum %p, %v {equation = "bhqk,bhkd->bhqd"}
+  %aw = einsum %a, %wb {equation = "bi,ij->bj"}
+  %bl = einsum %aw, %c {equation = "bj,bj->b"}
+  %t1 = sumsquare %o
+  %t2 = sumsquare %bl
+  %l = add %t1, %t2
+""", """
+p = torch.softmax(torch.einsum("bhqd,bhkd->bhqk", q, k) * 0.125, -1)
+o = torch.einsum("bhqk,bhkd->bhqd", p, v)
+bl = torch.einsum("bi,ij,bj->b", a, wb, c)
+l = (o * o).sum() + (bl * bl).sum()
+""")
+
+KINDS["elementwise_misc"] = ({"x": ((16, 64, 64, 64), "normal"), "y": ((16, 64, 64, 64), "normal")}, """
+  %ab = abs %x
+  %a1 = add %ab, 0.5
+  %l2 = log2 %a1
+  %sq = sqrt %a1
+  %rc = reciprocal %a1
+  %sg = sign %x
+  %sgy = mul %sg, %y
+  %fl = floor %x
+  %fly = mul %fl, %y
+  %rd = round %x
+  %rdy = mul %rd, %y
+  %fm = fmod %x, %a1
+  %pw = pow %a1, %y
+  %mx = maximum %x, %y
+  %mn = minimum %x, %y
+  %sn = sin %x
+  %cs = cos %y
+  %ef = erf %x
+  %nan = isnan %x
+  %nz = where %nan, 0.0, %x
+  %h = cast %nz {dtype = f16}
+  %hf = cast %h {dtype = f32}
+  %t1 = sumsquare %l2
+  %t2 = sumsquare %sq
+  %t3 = sumsquare %rc
+  %t4 = sumsquare %sgy
+  %t5 = sumsquare %fly
+  %t6 = sumsquare %rdy
+  %t7 = sumsquare %fm
+  %t8 = sumsquare %pw
+  %t9 = sumsquare %mx
+  %t10 = sumsquare %mn
+  %t11 = sumsquare %sn
+  %t12 = sumsquare %cs
+  %t13 = sumsquare %ef
+  %t14 = sumsquare %hf
+  %u1 = add %t1, %t2
+  %u2 = add %u1, %t3
+  %u3 = add %u2, %t4
+  %u4 = add %u3, %t5
+  %u5 = add %u4, %t6
+  %u6 = add %u5, %t7
+  %u7 = add %u6, %t8
+  %u8 = add %u7, %t9
+  %u9 = add %u8, %t10
+  %u10 = add %u9, %t11
+  %u11 = add %u10, %t12
+  %u12 = add %u11, %t13
+  %l = add %u12, %t14
+""", """
+a1 = x.abs() + 0.5
+r = [torch.log2(a1), torch.sqrt(a1), torch.reciprocal(a1), torch.sign(x) * y, torch.floor(x) * y,
+     torch.round(x) * y, torch.fmod(x, a1), torch.pow(a1, y), torch.maximum(x, y), torch.minimum(x, y),
+     torch.sin(x), torch.cos(y), torch.erf(x), torch.where(torch.isnan(x), 0.0, x).half().float()]
+l = sum((t * t).sum() for t in r)
+""")
+
+
 def write_inputs(kind, folder):
     import numpy as np
     rng = np.random.RandomState(0)
@@ -244,8 +406,8 @@ def write_inputs(kind, folder):
             a = np.zeros(shape, np.float32)
         elif how == "mask":
             a = rng.random_sample(shape) > 0.5
-        else:  # index28: indices into an axis of 28
-            a = rng.randint(0, 28, shape).astype(np.int32)
+        else:  # indexN: indices into an axis of N
+            a = rng.randint(0, int(how[len("index"):]), shape).astype(np.int32)
         np.save(os.path.join(folder, name + ".npy"), a)
 
 
