@@ -1882,8 +1882,8 @@ void maxPool2x2GradF32(const float* x, const float* g, float* dx, int64_t planes
   }
 }
 
-// The pools' cell steps for f32 (poolMaxCell and the others above, the same
-// operations lane by lane): 16 columns at a time, the row's tail under a lane mask;
+// The pools' cell steps for f32 (poolArgMaxCell and poolShareCell above, the same
+// operations lane by lane; poolRow below): 16 columns at a time, the row's tail under a lane mask;
 // at stride 2 a column's cell is the even lane of a pair of inputs, loaded under a
 // mask that stops at the last column's cell (the odd cell after it may lie past the
 // tensor). Larger strides take the loops above.
@@ -1902,24 +1902,6 @@ inline __m512 loadCells(const float* src, int64_t o, int64_t stride, const PoolC
   const __m512i kEvenLanes = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
   const __m512 a = _mm512_maskz_loadu_ps(m.lo, src + 2 * o), b = _mm512_maskz_loadu_ps(m.hi, src + 2 * o + 16);
   return _mm512_permutex2var_ps(a, kEvenLanes, b);
-}
-
-void poolMaxCellF32(const float* src, int64_t lo, int64_t hi, int64_t stride, float* acc) {
-  if (stride > 2) return poolMaxCell<float>(src, lo, hi, stride, acc);
-  for (int64_t o = lo; o < hi; o += 16) {
-    const PoolCellLanes m = PoolCellLanes::of(std::min<int64_t>(16, hi - o));
-    const __m512 v = loadCells(src, o, stride, m);
-    _mm512_mask_storeu_ps(acc + o, m.out, poolMaxV(_mm512_maskz_loadu_ps(m.out, acc + o), v));
-  }
-}
-
-void poolSumCellF32(const float* src, int64_t lo, int64_t hi, int64_t stride, float* acc) {
-  if (stride > 2) return poolSumCell<float>(src, lo, hi, stride, acc);
-  for (int64_t o = lo; o < hi; o += 16) {
-    const PoolCellLanes m = PoolCellLanes::of(std::min<int64_t>(16, hi - o));
-    const __m512 v = loadCells(src, o, stride, m);
-    _mm512_mask_storeu_ps(acc + o, m.out, _mm512_add_ps(_mm512_maskz_loadu_ps(m.out, acc + o), v));
-  }
 }
 
 // poolRow for f32: per block of up to 64 columns, every cell folded into four
@@ -2199,8 +2181,6 @@ template <class S> TypedTable<S> makeTyped() {
   t.argRow[1] = argRow<S, true>;
   t.maxPool2x2 = maxPool2x2<S>;
   t.maxPool2x2Grad = maxPool2x2Grad<S>;
-  t.poolMaxCell = poolMaxCell<S>;
-  t.poolSumCell = poolSumCell<S>;
   t.poolRow = poolRow<S>;
   t.poolArgMaxCell = poolArgMaxCell<S>;
   t.poolShareCell = poolShareCell<S>;
@@ -2208,8 +2188,6 @@ template <class S> TypedTable<S> makeTyped() {
   if constexpr (std::is_same_v<S, float>) {
     t.maxPool2x2 = maxPool2x2F32;
     t.maxPool2x2Grad = maxPool2x2GradF32;
-    t.poolMaxCell = poolMaxCellF32;
-    t.poolSumCell = poolSumCellF32;
     t.poolRow = poolRowF32;
     t.poolArgMaxCell = poolArgMaxCellF32;
     t.poolShareCell = poolShareCellF32;

@@ -150,13 +150,10 @@ template <class S> struct TypedTable {
                          int64_t outW);
   // The pools' steps over one output row (vm/kernels_pool.cpp): one window cell for
   // the row's columns o in [lo, hi), column o's cell at src[o * stride] (stride >= 1).
-  // max: a NaN cell replaces a non-NaN maximum, a greater value replaces it (poolMax).
-  void (*poolMaxCell)(const S* src, int64_t lo, int64_t hi, int64_t stride, S* acc);
-  // average: acc[o] += the cell.
-  void (*poolSumCell)(const S* src, int64_t lo, int64_t hi, int64_t stride, S* acc);
-  // A whole output row of `width` columns from `count` cells, each as one of the cell
-  // steps above (cells[c], lo[c], hi[c]) applied in order c = 0, 1, .. to out[o] =
-  // -inf (max) or +0 (average): the same bits, each column folded in registers.
+  // A whole output row of `width` columns from `count` cells (cells[c], lo[c], hi[c]),
+  // applied in order c = 0, 1, .. to out[o] = -inf (max: a NaN cell replaces a
+  // non-NaN maximum, a greater value replaces it, poolMax) or +0 (average: out[o] +=
+  // the cell), each column folded in registers.
   void (*poolRow)(const S* const* cells, const int64_t* lo, const int64_t* hi, int64_t count, int64_t stride,
                   int64_t width, bool isMax, S* out);
   // max_pool_grad: a greater cell takes column o (best[o] = the cell, at[o] = base + o *

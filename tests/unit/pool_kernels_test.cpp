@@ -310,19 +310,20 @@ TEST(PoolKernels, TableStepsEqualTheirLoopsOnEveryInstructionSet) {
     for (int64_t stride = 1; stride <= 3; ++stride)
       for (int64_t lo = 0; lo < width; lo += 3)
         for (int64_t hi = lo; hi <= width; hi += 5) {
-          std::vector<float> acc(width), want(width), best(width), wantBest(width);
+          std::vector<float> acc(width), best(width), wantBest(width);
           std::vector<int32_t> at(width, -1), wantAt(width, -1), nan(width, 0), wantNan(width, 0);
-          for (int64_t o = 0; o < width; ++o) acc[o] = want[o] = best[o] = wantBest[o] = static_cast<float>(o % 3) - 1.0f;
+          for (int64_t o = 0; o < width; ++o) acc[o] = best[o] = wantBest[o] = static_cast<float>(o % 3) - 1.0f;
           const float* s = src.data() + 1;
-          t->f32.poolMaxCell(s, lo, hi, stride, acc.data());
-          for (int64_t o = lo; o < hi; ++o) {
-            const float v = s[o * stride];
-            want[o] = want[o] == want[o] && (v != v || v > want[o]) ? v : want[o];
+          for (bool isMax : {false, true}) {  // one cell over [lo, hi): its loads stop there
+            std::vector<float> row(width), wantRow(width, isMax ? -INFINITY : 0.0f);
+            t->f32.poolRow(&s, &lo, &hi, 1, stride, width, isMax, row.data());
+            for (int64_t o = lo; o < hi; ++o) {
+              const float v = s[o * stride];
+              wantRow[o] = isMax ? (wantRow[o] == wantRow[o] && (v != v || v > wantRow[o]) ? v : wantRow[o])
+                                 : wantRow[o] + v;
+            }
+            expectSameBits(row, wantRow, isMax ? "poolRow max, one cell" : "poolRow sum, one cell");
           }
-          expectSameBits(acc, want, "poolMaxCell");
-          t->f32.poolSumCell(s, lo, hi, stride, acc.data());
-          for (int64_t o = lo; o < hi; ++o) want[o] += s[o * stride];
-          expectSameBits(acc, want, "poolSumCell");
           t->f32.poolArgMaxCell(s, 100, lo, hi, stride, best.data(), at.data(), nan.data());
           for (int64_t o = lo; o < hi; ++o) {
             const float v = s[o * stride];
