@@ -101,6 +101,15 @@ inline Window planWindow(const Op& op, const TensorType& x, const std::vector<in
   return w;
 }
 
+// The gradient operand must have the forward output's shape (the verifier checks it too):
+// g is [n, c, out...] of the window `w`.
+inline void requireOutputShape(const TensorType& g, int64_t n, int64_t c, const Window& w) {
+  const size_t spatial = g.shape.size() - 2;
+  bool same = g.shape[0] == n && g.shape[1] == c;
+  for (size_t i = 0; i < spatial; ++i) same = same && g.shape[2 + i] == w.out[3 - spatial + i];
+  if (!same) throw KernelError("the gradient " + g.str() + " does not match the forward output");
+}
+
 // True if every window is 2x2 over the last two dims at stride 2 (1 over the first),
 // undilated, unpadded and inside the input: the tiling of max_pool {kernel = [2, 2]}
 // that vm/simd_kernels.h's maxPool2x2 loops take, with in[0] * planes planes.

@@ -464,13 +464,6 @@ ConvGeometry convGeometry(const Op& op, const TensorType& x, const Shape& ws) {
   return s;
 }
 
-// The gradient operand must have the forward output's shape (the verifier checks it too).
-void requireOutputShape(const TensorType& g, int64_t n, int64_t c, const Window& w) {
-  const size_t spatial = g.shape.size() - 2;
-  bool same = g.shape[0] == n && g.shape[1] == c;
-  for (size_t i = 0; i < spatial; ++i) same = same && g.shape[2 + i] == w.out[3 - spatial + i];
-  if (!same) throw KernelError("the gradient " + g.str() + " does not match the forward output");
-}
 
 template <template <class> class Run, class State> PreparedKernel floatKernel(const Op& op, DType dtype, const State& s) {
   if (!isFloat(dtype)) unsupported(op, TensorType{dtype, {}});

@@ -12,8 +12,9 @@
 // (output row, cell, column) order. Those orders follow the shapes alone; the kernel
 // threads take whole output rows (the forward pools) or whole planes (the gradients,
 // whose windows overlap within a plane), so the bits do not depend on the thread count.
-// A cell's loop over the columns is a vector loop: at stride 1 and 2 (the stride a
-// compile-time constant) its loads are contiguous or one shuffle of two vectors.
+// f32 and f64 walk a row's cells through the SIMD table (vm/simd_kernels.h), whose
+// loops are vector loops with strides 1 and 2 compiled in; the other dtypes (integers,
+// f16 read as f32) take the plain loops here.
 #include "vm/conv_window.h"
 
 namespace pir::vm::detail {
@@ -25,14 +26,6 @@ struct PoolState {
   bool countIncludePad = false;
   bool columnMajor = false;  // max_pool_with_indices: indices walk the spatial axes first-fastest
 };
-
-// f(std::integral_constant<int64_t, S>) with S the stride when it is 1 or 2, else 0
-// (the loop then reads the stride at run time).
-template <class F> void withStride(int64_t stride, F&& f) {
-  if (stride == 1) return f(std::integral_constant<int64_t, 1>{});
-  if (stride == 2) return f(std::integral_constant<int64_t, 2>{});
-  f(std::integral_constant<int64_t, 0>{});
-}
 
 // Output row r of a pool over `w`: its plane and its (od, oh).
 struct OutputRow {
@@ -72,11 +65,10 @@ template <class C> class RowDivisors {
 
 // One kernel cell over an output row: output o in [lo, hi) reads src[o * stride].
 // max: the first NaN sticks, else a greater value takes the output.
-template <int64_t S, class T, class C, bool IsMax>
+template <class T, class C, bool IsMax>
 void poolCell(const T* __restrict src, int64_t lo, int64_t hi, int64_t stride, C* __restrict acc) {
-  const int64_t st = S > 0 ? S : stride;
   for (int64_t o = lo; o < hi; ++o) {
-    const C v = static_cast<C>(src[o * st]);
+    const C v = static_cast<C>(src[o * stride]);
     if constexpr (IsMax) acc[o] = acc[o] == acc[o] && (v != v || v > acc[o]) ? v : acc[o];
     else acc[o] += v;
   }
@@ -108,44 +100,41 @@ void poolRows(const PoolState& s, const T* x, T* y, int64_t r0, int64_t r1, cons
   // a window without real cells gives -inf (integers: the lowest value).
   const C start = IsMax ? (kIsFloat<T> ? C(-INFINITY) : static_cast<C>(std::numeric_limits<T>::lowest())) : C(0);
   RowDivisors<C> divisorsOf(w, s.countIncludePad, own.divisors);
-  withStride(stride, [&](auto strideConstant) {
-    constexpr int64_t S = decltype(strideConstant)::value;
-    for (int64_t r = r0; r < r1; ++r) {
-      const OutputRow at = outputRow(w, r);
-      const T* plane = x + at.plane * inSize;
-      T* out = y + r * width;
-      C* a;
-      if constexpr (kSimdFloat<T>) {
-        a = out;
-        int64_t count = 0;
-        forEachKernelCell(w, at.od, at.oh, [&](int64_t row, int64_t lo, int64_t hi, int64_t offset) {
-          own.cells[count] = plane + row + offset;
-          own.lo[count] = lo;
-          own.hi[count++] = hi;
-        });
-        simd::tableOf<T>().poolRow(own.cells, own.lo, own.hi, count, stride, width, IsMax, a);
-      } else {
-        a = own.acc;
-        std::fill(a, a + width, start);
-        forEachKernelCell(w, at.od, at.oh, [&](int64_t row, int64_t lo, int64_t hi, int64_t offset) {
-          poolCell<S, T, C, IsMax>(plane + row + offset, lo, hi, stride, a);
-        });
-      }
-      if constexpr (IsMax) {
-        if constexpr (!kSimdFloat<T>)
-          for (int64_t o = 0; o < width; ++o) out[o] = static_cast<T>(a[o]);
-      } else if constexpr (kSimdFloat<T>) {
-        // A window without real cells divides its +0 by 0: NaN, as for any float.
-        simd::tableOf<T>().binary[simd::kDiv][simd::kVecVec](a, divisorsOf.of(at.od, at.oh), out, width);
-      } else if constexpr (kIsFloat<T>) {
-        const C* n = divisorsOf.of(at.od, at.oh);
-        for (int64_t o = 0; o < width; ++o) out[o] = static_cast<T>(a[o] / n[o]);
-      } else {
-        const C* n = divisorsOf.of(at.od, at.oh);
-        for (int64_t o = 0; o < width; ++o) out[o] = n[o] ? static_cast<T>(a[o] / n[o]) : T(0);
-      }
+  for (int64_t r = r0; r < r1; ++r) {
+    const OutputRow at = outputRow(w, r);
+    const T* plane = x + at.plane * inSize;
+    T* out = y + r * width;
+    C* a;
+    if constexpr (kSimdFloat<T>) {
+      a = out;
+      int64_t count = 0;
+      forEachKernelCell(w, at.od, at.oh, [&](int64_t row, int64_t lo, int64_t hi, int64_t offset) {
+        own.cells[count] = plane + row + offset;
+        own.lo[count] = lo;
+        own.hi[count++] = hi;
+      });
+      simd::tableOf<T>().poolRow(own.cells, own.lo, own.hi, count, stride, width, IsMax, a);
+    } else {
+      a = own.acc;
+      std::fill(a, a + width, start);
+      forEachKernelCell(w, at.od, at.oh, [&](int64_t row, int64_t lo, int64_t hi, int64_t offset) {
+        poolCell<T, C, IsMax>(plane + row + offset, lo, hi, stride, a);
+      });
     }
-  });
+    if constexpr (IsMax) {
+      if constexpr (!kSimdFloat<T>)
+        for (int64_t o = 0; o < width; ++o) out[o] = static_cast<T>(a[o]);
+    } else if constexpr (kSimdFloat<T>) {
+      // A window without real cells divides its +0 by 0: NaN, as for any float.
+      simd::tableOf<T>().binary[simd::kDiv][simd::kVecVec](a, divisorsOf.of(at.od, at.oh), out, width);
+    } else if constexpr (kIsFloat<T>) {
+      const C* n = divisorsOf.of(at.od, at.oh);
+      for (int64_t o = 0; o < width; ++o) out[o] = static_cast<T>(a[o] / n[o]);
+    } else {
+      const C* n = divisorsOf.of(at.od, at.oh);
+      for (int64_t o = 0; o < width; ++o) out[o] = n[o] ? static_cast<T>(a[o] / n[o]) : T(0);
+    }
+  }
 }
 
 template <class T, bool IsMax> void runPool(const PoolState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
@@ -294,16 +283,15 @@ template <class T, class Plane> void forEachGradPlane(int64_t planes, int64_t in
 // One kernel cell over an output row: the cell of output o is base + o * stride and
 // src[o * stride] its value; a greater value takes the output, a NaN sets its flag.
 // Branch-free: the data decides at random.
-template <int64_t S, class T, class C, class I>
+template <class T, class C, class I>
 void maxCell(const T* __restrict src, I base, int64_t lo, int64_t hi, int64_t stride, C* __restrict best,
              I* __restrict at, I* __restrict nan) {
-  const int64_t st = S > 0 ? S : stride;
   for (int64_t o = lo; o < hi; ++o) {
-    const C v = static_cast<C>(src[o * st]);
+    const C v = static_cast<C>(src[o * stride]);
     const bool take = v > best[o];
     nan[o] |= static_cast<I>(v != v);
     best[o] = take ? v : best[o];  // a NaN v keeps best (its flag is set)
-    at[o] = take ? static_cast<I>(base + static_cast<I>(o * st)) : at[o];
+    at[o] = take ? static_cast<I>(base + static_cast<I>(o * stride)) : at[o];
   }
 }
 
@@ -320,37 +308,35 @@ template <class T, class I> void maxPoolGrad(const PoolGradState& s, const T* x,
   const ScratchCharge charge(static_cast<uint64_t>(width * parts), sizeof(C) + 2 * sizeof(I));
   std::vector<C> bestParts(static_cast<size_t>(width * parts));
   std::vector<I> atParts(static_cast<size_t>(width * parts)), nanParts(static_cast<size_t>(width * parts));
-  withStride(stride, [&](auto strideConstant) {
-    constexpr int64_t S = decltype(strideConstant)::value;
-    forEachGradPlane<T>(s.planes, inSize, parts, dx, [&](C* d, int64_t p, int64_t part) {
-      const T* plane = x + p * inSize;
-      const T* gp = g + p * outSize;
-      C* best = bestParts.data() + part * width;
-      I* at = atParts.data() + part * width;
-      I* nan = nanParts.data() + part * width;
-      for (int64_t od = 0; od < w.out[0]; ++od)
-        for (int64_t oh = 0; oh < w.out[1]; ++oh, gp += width) {
-          // The window's first cell holds the maximum until a greater one comes.
-          const int64_t id = od * w.stride[0] - w.padBegin[0], ih = oh * w.stride[1] - w.padBegin[1];
-          const bool rowReal = id >= 0 && id < w.in[0] && ih >= 0 && ih < w.in[1];
-          for (int64_t o = 0; o < width; ++o) {
-            const int64_t iw = o * stride - w.padBegin[2];
-            best[o] = C(-INFINITY);
-            at[o] = static_cast<I>(rowReal && iw >= 0 && iw < w.in[2] ? (id * w.in[1] + ih) * w.in[2] + iw : -1);
-            nan[o] = 0;
-          }
-          forEachKernelCell(w, od, oh, [&](int64_t row, int64_t lo, int64_t hi, int64_t offset) {
-            if constexpr (kSimdFloat<T> && std::is_same_v<I, int32_t>)
-              simd::tableOf<T>().poolArgMaxCell(plane + row + offset, static_cast<I>(row + offset), lo, hi, stride, best,
-                                                at, nan);
-            else
-              maxCell<S>(plane + row + offset, static_cast<I>(row + offset), lo, hi, stride, best, at, nan);
-          });
-          for (int64_t o = 0; o < width; ++o)
-            if (!nan[o] && at[o] >= 0) d[at[o]] += static_cast<C>(gp[o]);
+  forEachGradPlane<T>(s.planes, inSize, parts, dx, [&](C* d, int64_t p, int64_t part) {
+    const T* plane = x + p * inSize;
+    const T* gp = g + p * outSize;
+    C* best = bestParts.data() + part * width;
+    I* at = atParts.data() + part * width;
+    I* nan = nanParts.data() + part * width;
+    for (int64_t od = 0; od < w.out[0]; ++od)
+      for (int64_t oh = 0; oh < w.out[1]; ++oh, gp += width) {
+        // The window's first cell holds the maximum until a greater one comes.
+        const int64_t id = od * w.stride[0] - w.padBegin[0], ih = oh * w.stride[1] - w.padBegin[1];
+        const bool rowReal = id >= 0 && id < w.in[0] && ih >= 0 && ih < w.in[1];
+        for (int64_t o = 0; o < width; ++o) {
+          const int64_t iw = o * stride - w.padBegin[2];
+          best[o] = C(-INFINITY);
+          at[o] = static_cast<I>(rowReal && iw >= 0 && iw < w.in[2] ? (id * w.in[1] + ih) * w.in[2] + iw : -1);
+          nan[o] = 0;
         }
-    });
+        forEachKernelCell(w, od, oh, [&](int64_t row, int64_t lo, int64_t hi, int64_t offset) {
+          if constexpr (kSimdFloat<T> && std::is_same_v<I, int32_t>)
+            simd::tableOf<T>().poolArgMaxCell(plane + row + offset, static_cast<I>(row + offset), lo, hi, stride, best,
+                                              at, nan);
+          else
+            maxCell(plane + row + offset, static_cast<I>(row + offset), lo, hi, stride, best, at, nan);
+        });
+        for (int64_t o = 0; o < width; ++o)
+          if (!nan[o] && at[o] >= 0) d[at[o]] += static_cast<C>(gp[o]);
+      }
   });
+
 }
 
 template <class T> void runMaxPoolGrad(const PoolGradState& s, const TensorRef* ins, TensorRef* outs, KernelContext&) {
@@ -371,13 +357,6 @@ template <class T> void runMaxPoolGrad(const PoolGradState& s, const TensorRef* 
   else maxPoolGrad<T, int64_t>(s, ins[0].as<const T>(), ins[1].as<const T>(), outs[0].as<T>());
 }
 
-// One kernel cell over an output row: output o's share goes to dst[o * stride].
-template <int64_t S, class C>
-void shareCell(const C* __restrict share, C* __restrict dst, int64_t lo, int64_t hi, int64_t stride) {
-  const int64_t st = S > 0 ? S : stride;
-  for (int64_t o = lo; o < hi; ++o) dst[o * st] += share[o];
-}
-
 // ins: g. Each output's gradient is shared equally by its window's real cells
 // (with count_include_pad, divided by the cells inside the padded input as the
 // forward did; the padding cells' shares fall away).
@@ -389,35 +368,24 @@ template <class T> void runAveragePoolGrad(const PoolGradState& s, const TensorR
   const ScratchCharge charge(static_cast<uint64_t>(2 * width * parts), sizeof(C));
   std::vector<C> scratch(static_cast<size_t>(2 * width * parts));
   const T* g = ins[0].as<const T>();
-  withStride(stride, [&](auto strideConstant) {
-    constexpr int64_t S = decltype(strideConstant)::value;
-    forEachGradPlane<T>(s.planes, inSize, parts, outs[0].as<T>(), [&](C* d, int64_t p, int64_t part) {
-      const T* gp = g + p * outSize;
-      C* share = scratch.data() + 2 * part * width;
-      RowDivisors<C> divisorsOf(w, s.countIncludePad, share + width);
-      for (int64_t od = 0; od < w.out[0]; ++od)
-        for (int64_t oh = 0; oh < w.out[1]; ++oh, gp += width) {
-          const C* n = divisorsOf.of(od, oh);
-          if constexpr (kSimdFloat<T>) {
-            simd::tableOf<T>().binary[simd::kDiv][simd::kVecVec](gp, n, share, width);
-          } else {
-            for (int64_t o = 0; o < width; ++o) share[o] = static_cast<C>(gp[o]) / n[o];
-          }
-          forEachKernelCell(w, od, oh, [&](int64_t row, int64_t lo, int64_t hi, int64_t offset) {
-            if constexpr (kSimdFloat<C>) simd::tableOf<C>().poolShareCell(share, d + row + offset, lo, hi, stride);
-            else shareCell<S>(share, d + row + offset, lo, hi, stride);
-          });
+  forEachGradPlane<T>(s.planes, inSize, parts, outs[0].as<T>(), [&](C* d, int64_t p, int64_t part) {
+    const T* gp = g + p * outSize;
+    C* share = scratch.data() + 2 * part * width;
+    RowDivisors<C> divisorsOf(w, s.countIncludePad, share + width);
+    for (int64_t od = 0; od < w.out[0]; ++od)
+      for (int64_t oh = 0; oh < w.out[1]; ++oh, gp += width) {
+        const C* n = divisorsOf.of(od, oh);
+        if constexpr (kSimdFloat<T>) {
+          simd::tableOf<T>().binary[simd::kDiv][simd::kVecVec](gp, n, share, width);
+        } else {
+          for (int64_t o = 0; o < width; ++o) share[o] = static_cast<C>(gp[o]) / n[o];
         }
-    });
+        forEachKernelCell(w, od, oh, [&](int64_t row, int64_t lo, int64_t hi, int64_t offset) {
+          simd::tableOf<C>().poolShareCell(share, d + row + offset, lo, hi, stride);
+        });
+      }
   });
-}
 
-// The gradient operand must have the forward output's shape (the verifier checks it too).
-void requirePoolOutputShape(const TensorType& g, const TensorType& x, const Window& w) {
-  const size_t spatial = g.shape.size() - 2;
-  bool same = g.shape[0] == x.shape[0] && g.shape[1] == x.shape[1];
-  for (size_t i = 0; i < spatial; ++i) same = same && g.shape[2 + i] == w.out[3 - spatial + i];
-  if (!same) throw KernelError("the gradient " + g.str() + " does not match the forward output");
 }
 
 PoolGradState poolGradState(const Op& op, const TensorType& x, const TensorType& g) {
@@ -425,7 +393,7 @@ PoolGradState poolGradState(const Op& op, const TensorType& x, const TensorType&
   PoolGradState s;
   s.win = planWindow(op, x, nullptr);
   s.planes = x.shape[0] * x.shape[1];
-  requirePoolOutputShape(g, x, s.win);
+  requireOutputShape(g, x.shape[0], x.shape[1], s.win);
   return s;
 }
 
